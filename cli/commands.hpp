@@ -1,0 +1,19 @@
+// assay CLI: each subcommand lives in its own file and registers itself here.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+
+namespace assay::cli {
+
+/// The running subcommand's name, for error messages ("assay report: ...").
+extern std::string current_command;
+
+/// Writes `text` to `path` ("-" or empty = standard output). A file is written to a temporary name
+/// and renamed, so a failure never leaves a partial file.
+void write_output(const std::string& path, const std::string& text);
+
+void register_report(CLI::App& app);
+
+}  // namespace assay::cli

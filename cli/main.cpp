@@ -1,0 +1,75 @@
+// assay: the command-line entry point. Parses the subcommand, runs it, maps errors to exit codes
+// (docs/cli.md): 0 success, 1 internal error, 2 usage, 3 bad data, 4 file I/O.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fmt/format.h>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "assay/error.hpp"
+#include "commands.hpp"
+
+namespace assay::cli {
+
+std::string current_command = "assay";
+
+void write_output(const std::string& path, const std::string& text) {
+  if (path.empty() || path == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+    return;
+  }
+  const std::string tmp = path + ".assay-tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    if (!f) throw_io(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+    f.write(text.data(), static_cast<std::streamsize>(text.size()));
+    f.close();
+    if (!f) {
+      std::remove(tmp.c_str());
+      throw_io(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::remove(tmp.c_str());
+    throw_io(fmt::format("cannot write '{}': {}", path, ec.message()));
+  }
+}
+
+}  // namespace assay::cli
+
+int main(int argc, char** argv) {
+  CLI::App app{"assay: how good is this model, really? Metrics, curves and honest uncertainty for predictions.",
+               "assay"};
+  app.set_version_flag("--version", std::string("assay ") + ASSAY_VERSION);
+  app.require_subcommand(1);
+  app.footer("Exit codes: 0 success, 1 internal error, 2 usage error, 3 bad input data, 4 file I/O error.\n"
+             "Run 'assay COMMAND --help' for a command's options and an example.");
+  assay::cli::register_report(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << assay::cli::current_command << ": " << e.what() << "\n";
+    return 2;
+  } catch (const assay::error& e) {
+    std::cerr << assay::cli::current_command << ": " << e.what() << "\n";
+    return e.exit_code();
+  } catch (const std::bad_alloc&) {
+    std::cerr << assay::cli::current_command << ": out of memory\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << assay::cli::current_command << ": internal error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

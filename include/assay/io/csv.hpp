@@ -1,0 +1,58 @@
+// assay: a streaming RFC 4180 reader for delimited text (CSV, TSV).
+//
+// RFC 4180 (Shafranovich, 2005) with the liberties every real file needs: LF or CRLF line ends,
+// a UTF-8 byte-order mark, blank lines skipped, any one-byte delimiter. Quoted fields may hold
+// delimiters, doubled quotes and line breaks. The reader works on large buffered reads (4 MiB at a
+// time), never holds more than one record beyond its buffer, and reports every problem with the
+// file name and the physical line on which the record starts.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace assay::io {
+
+struct csv_options {
+  /// Field separator; 0 picks one: tab for *.tsv / *.tab files or a header with tabs and no
+  /// commas, otherwise a comma.
+  char delimiter = 0;
+  /// A record longer than this is refused (a guard against reading a binary or broken file into
+  /// memory whole).
+  std::size_t max_record_bytes = std::size_t{64} << 20;
+  /// Bytes asked of the operating system per read.
+  std::size_t chunk_bytes = std::size_t{4} << 20;
+};
+
+/// Reads records one at a time. Construct from a path ("-" reads standard input) or, for tests and
+/// fuzzing, from text in memory. The header is read by the constructor.
+class csv_reader {
+ public:
+  csv_reader(const std::string& path, const csv_options& options = {});
+  /// Reads `text` as if it were the content of a file called `display_name`.
+  static csv_reader from_string(std::string text, std::string display_name, const csv_options& options = {});
+  ~csv_reader();
+  csv_reader(csv_reader&&) noexcept;
+  csv_reader& operator=(csv_reader&&) noexcept;
+
+  /// The header row's fields.
+  [[nodiscard]] const std::vector<std::string>& header() const noexcept;
+  /// Reads the next data record into `fields` (views valid until the next call). Returns false at
+  /// the end of the input. Throws assay::error for a ragged row, an unterminated quote, a NUL byte
+  /// or an over-long record.
+  bool next(std::vector<std::string_view>& fields);
+  /// Physical line (1-based) on which the current record starts.
+  [[nodiscard]] std::size_t line() const noexcept;
+  /// The name used in messages: the path as given, or "<stdin>".
+  [[nodiscard]] const std::string& name() const noexcept;
+  [[nodiscard]] char delimiter() const noexcept;
+
+ private:
+  struct impl;
+  explicit csv_reader(std::unique_ptr<impl> p);
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace assay::io

@@ -1,0 +1,55 @@
+// assay: typed columns read from a delimited file, selected by header name or 1-based index.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "assay/io/csv.hpp"
+
+namespace assay::io {
+
+/// How a selected column is parsed.
+enum class column_type {
+  number,         ///< a finite double (shortest round-trip exact, via fast_float)
+  weight,         ///< a finite double >= 0
+  probability,    ///< a finite double in [0, 1]
+  label,          ///< any string, interned into a small dictionary of levels
+};
+
+/// One column to read. `ref` is a header name, or a 1-based index when no header has that name.
+/// `option` names the command-line option it came from, for messages (e.g. "--score").
+struct column_spec {
+  std::string ref;
+  column_type type = column_type::number;
+  std::string option;
+};
+
+/// A column as read. Numbers are in `numbers`; labels are codes into `levels` (first-seen order).
+struct column {
+  std::string name;  ///< the header name of the column
+  column_type type = column_type::number;
+  std::vector<double> numbers;
+  std::vector<std::int32_t> codes;
+  std::vector<std::string> levels;
+};
+
+struct table {
+  std::string source;  ///< file name used in messages
+  std::size_t rows = 0;
+  std::vector<column> columns;  ///< in the order of the specs
+};
+
+/// Reads the requested columns of `path` ("-" for standard input). Every cell is validated as it is
+/// read; the first problem throws assay::error naming file, line, column and value, e.g.
+/// `preds.csv:18: column 'score': cannot parse "0.7.1" as a number`.
+table read_table(const std::string& path, const std::vector<column_spec>& specs, const csv_options& options = {});
+/// The same from an open reader (used by tests on in-memory text).
+table read_table(csv_reader& reader, const std::vector<column_spec>& specs);
+
+/// Parses a whole field as a double, accepting surrounding spaces. Returns false if the field is not
+/// exactly one number. NaN and infinities parse (the caller decides whether they are allowed).
+bool parse_double(std::string_view field, double& out) noexcept;
+
+}  // namespace assay::io

@@ -1,0 +1,49 @@
+// assay: the weighted confusion matrix, the one kernel every classification metric is computed from.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace assay {
+
+/// A K x K confusion matrix of (weighted) counts. Rows are the actual class, columns the predicted
+/// class, as in scikit-learn's confusion_matrix and WEKA; entry (i, j) is the total weight of the
+/// cases of class i predicted as j.
+class confusion_matrix {
+ public:
+  confusion_matrix() = default;
+  explicit confusion_matrix(std::size_t classes) : k_(classes), m_(classes * classes, 0.0) {}
+
+  /// Counts pairs of class indices in [0, classes). `weight` is empty (every case weighs 1) or has
+  /// one finite non-negative weight per case; a zero weight removes the case.
+  static confusion_matrix from_labels(std::span<const std::int32_t> actual, std::span<const std::int32_t> predicted,
+                                      std::size_t classes, std::span<const double> weight = {});
+
+  void add(std::size_t actual, std::size_t predicted, double w = 1.0) { m_[actual * k_ + predicted] += w; }
+
+  [[nodiscard]] std::size_t classes() const noexcept { return k_; }
+  [[nodiscard]] double operator()(std::size_t actual, std::size_t predicted) const { return m_[actual * k_ + predicted]; }
+  [[nodiscard]] double total() const;
+  [[nodiscard]] double trace() const;
+  [[nodiscard]] double row_sum(std::size_t actual) const;      ///< support of the class
+  [[nodiscard]] double col_sum(std::size_t predicted) const;   ///< how often it is predicted
+  /// Row-normalised matrix (each row divided by its sum); rows of absent classes are all NaN.
+  [[nodiscard]] std::vector<double> row_normalised() const;
+
+ private:
+  std::size_t k_ = 0;
+  std::vector<double> m_;
+};
+
+/// The four cells of a binary problem, seen from one class called positive.
+struct binary_counts {
+  double tp = 0, fp = 0, fn = 0, tn = 0;
+
+  /// One-vs-rest counts of class `positive` in a K x K matrix.
+  static binary_counts one_vs_rest(const confusion_matrix& cm, std::size_t positive);
+  [[nodiscard]] double total() const noexcept { return tp + fp + fn + tn; }
+};
+
+}  // namespace assay

@@ -1,0 +1,28 @@
+// assay: class labels as read from files, put in a canonical order.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace assay {
+
+/// True when every label parses as a finite number.
+bool labels_are_numeric(const std::vector<std::string>& labels);
+
+/// Sorts labels the way scikit-learn's np.unique does for the data's type: numerically when all
+/// are numbers (so "2" < "10"), otherwise by bytes. Returns the sorted, de-duplicated list.
+std::vector<std::string> sort_labels(std::vector<std::string> labels);
+
+/// Maps codes into `levels` to indices into `sorted` (every level must be present in `sorted`).
+std::vector<std::int32_t> recode(const std::vector<std::int32_t>& codes, const std::vector<std::string>& levels,
+                                 const std::vector<std::string>& sorted);
+
+/// The positive class of a binary task among `labels` (sorted, at most 2), chosen as documented in
+/// docs/definitions.md: `pos_label` when given; otherwise "1" for numeric labels in {0, 1} or
+/// {-1, 1}, or the larger of two numeric labels. Returns nullopt when it cannot be decided (string
+/// labels without --pos-label).
+std::optional<std::string> default_positive(const std::vector<std::string>& labels);
+
+}  // namespace assay

@@ -1,0 +1,43 @@
+// assay: metrics of predicted class probabilities.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "assay/value.hpp"
+
+namespace assay {
+
+/// Read-only view of an n x K matrix of class probabilities, row-major, or of a binary score column
+/// (K = 2, P(class 1) = score, P(class 0) = 1 - score).
+struct proba_view {
+  const double* data = nullptr;
+  std::size_t rows = 0;
+  std::size_t cols = 0;
+  bool binary_score = false;
+
+  static proba_view matrix(std::span<const double> d, std::size_t k) { return {d.data(), d.size() / k, k, false}; }
+  static proba_view scores(std::span<const double> s) { return {s.data(), s.size(), 2, true}; }
+  [[nodiscard]] double operator()(std::size_t i, std::size_t k) const {
+    if (binary_score) return k == 1 ? data[i] : 1.0 - data[i];
+    return data[i * cols + k];
+  }
+};
+
+/// Cross-entropy -(1/W) sum_i w_i log p_i[y_i] (natural log). As scikit-learn 1.2, probabilities are
+/// clipped to [eps, 1 - eps] with eps = 2^-52 (double machine epsilon) and each row is
+/// renormalised to sum to 1 before the logarithm.
+value log_loss(std::span<const std::int32_t> y, proba_view p, std::span<const double> w = {});
+
+/// Binary: scikit-learn's brier_score_loss, (1/W) sum_i w_i (p_i - y_i)^2 with p the probability of
+/// class 1. Multiclass (K > 2): Brier's original score (1/W) sum_i w_i sum_k (p_ik - [y_i = k])^2,
+/// which for K = 2 is twice the binary value. Brier (1950), Monthly Weather Review 78(1).
+value brier_score(std::span<const std::int32_t> y, proba_view p, std::span<const double> w = {});
+
+/// Share (weighted) of cases whose true class is among the k highest probabilities. Ties are broken
+/// as scikit-learn's top_k_accuracy_score does: among equal probabilities the higher class index ranks
+/// first. For K = 2 and k = 1 this is the accuracy at threshold 0.5 with P = 0.5 going to class 1.
+value top_k_accuracy(std::span<const std::int32_t> y, proba_view p, std::size_t k, std::span<const double> w = {});
+
+}  // namespace assay

@@ -1,0 +1,71 @@
+// assay: the evaluation report of one prediction file: what `assay report` computes and prints.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "assay/io/csv.hpp"
+#include "assay/metrics/classification.hpp"
+#include "assay/metrics/confusion.hpp"
+#include "assay/value.hpp"
+
+namespace assay {
+
+enum class task_kind { automatic, binary, multiclass, regression };
+
+/// What to read and how to evaluate it. Column references are header names or 1-based indices.
+struct report_request {
+  std::string path;                     ///< "-" for standard input
+  std::string label;                    ///< true class or true value
+  std::optional<std::string> score;     ///< binary: score of the positive class
+  std::optional<std::string> pred;      ///< predicted class or value
+  std::vector<std::string> proba;       ///< one probability column per class
+  std::optional<std::string> weight;    ///< sample weights
+  task_kind task = task_kind::automatic;
+  std::optional<std::string> pos_label;
+  double threshold = 0.5;               ///< positive when score >= threshold
+  std::optional<double> beta;           ///< adds F-beta for this beta
+  std::size_t top_k = 2;                ///< for top_k_accuracy (multiclass with --proba)
+  zero_division zd = zero_division::zero;
+  io::csv_options csv;
+};
+
+/// One named number of the report.
+struct metric_result {
+  std::string name;   ///< JSON key
+  std::string title;  ///< text label
+  value v;
+};
+
+struct report {
+  task_kind task = task_kind::binary;
+  std::string source;
+  std::size_t rows = 0;
+  bool weighted = false;
+  double total_weight = 0;
+  std::string label_column, prediction_column;  ///< for the header of the text report
+  // Classification.
+  std::vector<std::string> labels;       ///< class names in matrix order
+  std::optional<std::size_t> positive;   ///< index of the positive class (binary)
+  std::optional<double> threshold;       ///< set when predictions came from --score
+  confusion_matrix cm;
+  std::vector<class_stats> per_class;
+  averaged micro, macro, weighted_avg;
+  zero_division zd = zero_division::zero;
+  // Headline metrics in print order (binary, multiclass or regression ones).
+  std::vector<metric_result> metrics;
+  std::vector<std::string> notes;  ///< caveats a reader must see (e.g. how undefined classes were averaged)
+};
+
+/// Reads the file and computes the report. Throws assay::error on bad input.
+report make_report(const report_request& request);
+
+/// The human-readable report (confusion matrix, metrics, WEKA-style per-class block).
+std::string to_text(const report& r);
+/// The JSON report; the schema is in docs/report-json.md.
+std::string to_json(const report& r);
+
+const char* task_name(task_kind t);
+
+}  // namespace assay

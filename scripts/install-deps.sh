@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian packages assay needs to build, test and benchmark.
+# Idempotent: packages already installed are skipped, and apt is not touched when nothing is missing.
+set -euo pipefail
+
+packages=(
+  g++ cmake ninja-build pkg-config
+  libboost-math-dev libcli11-dev libfmt-dev nlohmann-json3-dev libfast-float-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  python3 python3-numpy python3-sklearn python3-scipy python3-pandas
+)
+# Extra packages for the optional tool chains (fuzzing, sanitizers with clang).
+if [[ "${ASSAY_WITH_FUZZ:-0}" == 1 ]]; then packages+=(clang libclang-rt-14-dev); fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then SUDO=sudo; fi
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,93 @@
+#include "assay/metrics/confusion.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+
+#include "assay/error.hpp"
+
+namespace assay {
+
+confusion_matrix confusion_matrix::from_labels(std::span<const std::int32_t> actual,
+                                               std::span<const std::int32_t> predicted, std::size_t classes,
+                                               std::span<const double> weight) {
+  if (actual.size() != predicted.size()) {
+    throw_usage(fmt::format("confusion_matrix: {} actual labels but {} predicted", actual.size(), predicted.size()));
+  }
+  if (!weight.empty() && weight.size() != actual.size()) {
+    throw_usage(fmt::format("confusion_matrix: {} labels but {} weights", actual.size(), weight.size()));
+  }
+  confusion_matrix cm(classes);
+  const auto k = static_cast<std::uint32_t>(classes);
+  auto check = [&](std::int32_t a, std::int32_t p, std::size_t i) {
+    if (static_cast<std::uint32_t>(a) >= k || static_cast<std::uint32_t>(p) >= k) {
+      throw_usage(fmt::format("confusion_matrix: case {} has class index ({}, {}) outside [0, {})", i, a, p, classes));
+    }
+  };
+  if (weight.empty()) {
+    // Integer counts first (exact and fast), converted once.
+    std::vector<std::uint64_t> counts(classes * classes, 0);
+    for (std::size_t i = 0; i < actual.size(); ++i) {
+      check(actual[i], predicted[i], i);
+      ++counts[static_cast<std::size_t>(actual[i]) * classes + static_cast<std::size_t>(predicted[i])];
+    }
+    for (std::size_t i = 0; i < counts.size(); ++i) cm.m_[i] = static_cast<double>(counts[i]);
+  } else {
+    for (std::size_t i = 0; i < actual.size(); ++i) {
+      check(actual[i], predicted[i], i);
+      if (!(weight[i] >= 0) || !std::isfinite(weight[i])) {
+        throw_data(fmt::format("confusion_matrix: weight of case {} is {} (weights must be finite and >= 0)", i,
+                               weight[i]));
+      }
+      cm.m_[static_cast<std::size_t>(actual[i]) * classes + static_cast<std::size_t>(predicted[i])] += weight[i];
+    }
+  }
+  return cm;
+}
+
+double confusion_matrix::total() const {
+  double s = 0;
+  for (double x : m_) s += x;
+  return s;
+}
+double confusion_matrix::trace() const {
+  double s = 0;
+  for (std::size_t i = 0; i < k_; ++i) s += m_[i * k_ + i];
+  return s;
+}
+double confusion_matrix::row_sum(std::size_t a) const {
+  double s = 0;
+  for (std::size_t j = 0; j < k_; ++j) s += m_[a * k_ + j];
+  return s;
+}
+double confusion_matrix::col_sum(std::size_t p) const {
+  double s = 0;
+  for (std::size_t i = 0; i < k_; ++i) s += m_[i * k_ + p];
+  return s;
+}
+std::vector<double> confusion_matrix::row_normalised() const {
+  std::vector<double> r(m_.size());
+  for (std::size_t i = 0; i < k_; ++i) {
+    double s = row_sum(i);
+    for (std::size_t j = 0; j < k_; ++j) {
+      r[i * k_ + j] = s > 0 ? m_[i * k_ + j] / s : std::numeric_limits<double>::quiet_NaN();
+    }
+  }
+  return r;
+}
+
+binary_counts binary_counts::one_vs_rest(const confusion_matrix& cm, std::size_t positive) {
+  // Each cell summed directly (no total-minus-rest subtraction) so weighted counts stay exact.
+  binary_counts c;
+  const std::size_t k = cm.classes();
+  for (std::size_t i = 0; i < k; ++i) {
+    for (std::size_t j = 0; j < k; ++j) {
+      double x = cm(i, j);
+      if (i == positive) (j == positive ? c.tp : c.fn) += x;
+      else (j == positive ? c.fp : c.tn) += x;
+    }
+  }
+  return c;
+}
+
+}  // namespace assay

@@ -1,0 +1,59 @@
+#include "assay/metrics/labels.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "assay/io/table.hpp"
+
+namespace assay {
+
+bool labels_are_numeric(const std::vector<std::string>& labels) {
+  for (const auto& l : labels) {
+    double x;
+    if (!io::parse_double(l, x) || !std::isfinite(x)) return false;
+  }
+  return true;
+}
+
+std::vector<std::string> sort_labels(std::vector<std::string> labels) {
+  std::sort(labels.begin(), labels.end());
+  labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
+  if (labels_are_numeric(labels)) {
+    std::stable_sort(labels.begin(), labels.end(), [](const std::string& a, const std::string& b) {
+      double x, y;
+      io::parse_double(a, x);
+      io::parse_double(b, y);
+      return x < y;
+    });
+  }
+  return labels;
+}
+
+std::vector<std::int32_t> recode(const std::vector<std::int32_t>& codes, const std::vector<std::string>& levels,
+                                 const std::vector<std::string>& sorted) {
+  std::vector<std::int32_t> map(levels.size(), -1);
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    auto it = std::find(sorted.begin(), sorted.end(), levels[i]);
+    if (it != sorted.end()) map[i] = static_cast<std::int32_t>(it - sorted.begin());
+  }
+  std::vector<std::int32_t> out(codes.size());
+  for (std::size_t i = 0; i < codes.size(); ++i) out[i] = map[static_cast<std::size_t>(codes[i])];
+  return out;
+}
+
+std::optional<std::string> default_positive(const std::vector<std::string>& labels) {
+  if (labels.empty() || labels.size() > 2 || !labels_are_numeric(labels)) return std::nullopt;
+  std::vector<double> x(labels.size());
+  for (std::size_t i = 0; i < labels.size(); ++i) io::parse_double(labels[i], x[i]);
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    if (x[i] == 1) {
+      bool other_ok = labels.size() == 1 || x[1 - i] == 0 || x[1 - i] == -1;
+      if (other_ok) return labels[i];
+    }
+  }
+  if (labels.size() == 2) return labels[1];  // the larger number
+  return std::nullopt;
+}
+
+}  // namespace assay

@@ -1,0 +1,89 @@
+#include "assay/metrics/probabilistic.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+
+#include "assay/error.hpp"
+
+namespace assay {
+
+namespace {
+
+void check_shapes(const char* fn, std::span<const std::int32_t> y, proba_view p, std::span<const double> w) {
+  if (p.rows != y.size()) throw_usage(fmt::format("{}: {} labels but {} rows of probabilities", fn, y.size(), p.rows));
+  if (!w.empty() && w.size() != y.size()) throw_usage(fmt::format("{}: {} labels but {} weights", fn, y.size(), w.size()));
+  if (p.cols < 2) throw_usage(fmt::format("{}: {} probability columns, need at least 2", fn, p.cols));
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    if (y[i] < 0 || static_cast<std::size_t>(y[i]) >= p.cols) {
+      throw_usage(fmt::format("{}: case {} has class index {} outside [0, {})", fn, i, y[i], p.cols));
+    }
+  }
+}
+
+inline double weight_at(std::span<const double> w, std::size_t i) { return w.empty() ? 1.0 : w[i]; }
+
+}  // namespace
+
+value log_loss(std::span<const std::int32_t> y, proba_view p, std::span<const double> w) {
+  check_shapes("log_loss", y, p, w);
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const double wi = weight_at(w, i);
+    if (wi == 0) continue;
+    double row = 0;
+    for (std::size_t k = 0; k < p.cols; ++k) row += std::clamp(p(i, k), eps, 1 - eps);
+    const double pk = std::clamp(p(i, static_cast<std::size_t>(y[i])), eps, 1 - eps) / row;
+    num += wi * -std::log(pk);
+    den += wi;
+  }
+  return ratio(num, den, "no cases");
+}
+
+value brier_score(std::span<const std::int32_t> y, proba_view p, std::span<const double> w) {
+  check_shapes("brier_score", y, p, w);
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const double wi = weight_at(w, i);
+    if (wi == 0) continue;
+    double loss;
+    if (p.cols == 2) {
+      const double d = p(i, 1) - (y[i] == 1 ? 1.0 : 0.0);
+      loss = d * d;
+    } else {
+      loss = 0;
+      for (std::size_t k = 0; k < p.cols; ++k) {
+        const double d = p(i, k) - (static_cast<std::size_t>(y[i]) == k ? 1.0 : 0.0);
+        loss += d * d;
+      }
+    }
+    num += wi * loss;
+    den += wi;
+  }
+  return ratio(num, den, "no cases");
+}
+
+value top_k_accuracy(std::span<const std::int32_t> y, proba_view p, std::size_t k, std::span<const double> w) {
+  check_shapes("top_k_accuracy", y, p, w);
+  if (k == 0) throw_usage("top_k_accuracy: k is 0, but must be >= 1");
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const double wi = weight_at(w, i);
+    if (wi == 0) continue;
+    const auto t = static_cast<std::size_t>(y[i]);
+    const double pt = p(i, t);
+    // Rank of the true class: classes scoring higher, plus ties with a higher index.
+    std::size_t ahead = 0;
+    for (std::size_t c = 0; c < p.cols; ++c) {
+      const double pc = p(i, c);
+      if (pc > pt || (pc == pt && c > t)) ++ahead;
+    }
+    if (ahead < k) num += wi;
+    den += wi;
+  }
+  return ratio(num, den, "no cases");
+}
+
+}  // namespace assay

@@ -1,0 +1,163 @@
+#include "assay/metrics/regression.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <numeric>
+#include <vector>
+
+#include "assay/error.hpp"
+
+namespace assay {
+
+namespace {
+
+void check(const char* fn, std::span<const double> y, std::span<const double> yhat, std::span<const double> w) {
+  if (y.size() != yhat.size()) throw_usage(fmt::format("{}: {} targets but {} predictions", fn, y.size(), yhat.size()));
+  if (!w.empty() && w.size() != y.size()) throw_usage(fmt::format("{}: {} targets but {} weights", fn, y.size(), w.size()));
+}
+
+inline double weight_at(std::span<const double> w, std::size_t i) { return w.empty() ? 1.0 : w[i]; }
+
+// Weighted mean of f(i) over cases with positive weight.
+template <class F>
+value weighted_mean(std::span<const double> y, std::span<const double> w, F f) {
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const double wi = weight_at(w, i);
+    if (wi == 0) continue;
+    num += wi * f(i);
+    den += wi;
+  }
+  return ratio(num, den, "no cases");
+}
+
+// The first case (with positive weight) whose target is 0, or npos.
+std::size_t first_zero_target(std::span<const double> y, std::span<const double> w) {
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    if (y[i] == 0 && weight_at(w, i) > 0) return i;
+  }
+  return static_cast<std::size_t>(-1);
+}
+
+value sqrt_of(value v) {
+  if (v.defined()) v.v = std::sqrt(v.v);
+  return v;
+}
+
+}  // namespace
+
+value mean_absolute_error(std::span<const double> y, std::span<const double> yhat, std::span<const double> w) {
+  check("mean_absolute_error", y, yhat, w);
+  return weighted_mean(y, w, [&](std::size_t i) { return std::abs(y[i] - yhat[i]); });
+}
+
+value mean_squared_error(std::span<const double> y, std::span<const double> yhat, std::span<const double> w) {
+  check("mean_squared_error", y, yhat, w);
+  return weighted_mean(y, w, [&](std::size_t i) {
+    const double d = y[i] - yhat[i];
+    return d * d;
+  });
+}
+
+value root_mean_squared_error(std::span<const double> y, std::span<const double> yhat, std::span<const double> w) {
+  return sqrt_of(mean_squared_error(y, yhat, w));
+}
+
+value mean_absolute_percentage_error(std::span<const double> y, std::span<const double> yhat, std::span<const double> w) {
+  check("mean_absolute_percentage_error", y, yhat, w);
+  if (auto z = first_zero_target(y, w); z != static_cast<std::size_t>(-1)) {
+    return value::undefined(fmt::format("the target is 0 in case {}", z + 1));
+  }
+  return weighted_mean(y, w, [&](std::size_t i) { return std::abs(y[i] - yhat[i]) / std::abs(y[i]); });
+}
+
+value mean_squared_percentage_error(std::span<const double> y, std::span<const double> yhat, std::span<const double> w) {
+  check("mean_squared_percentage_error", y, yhat, w);
+  if (auto z = first_zero_target(y, w); z != static_cast<std::size_t>(-1)) {
+    return value::undefined(fmt::format("the target is 0 in case {}", z + 1));
+  }
+  return weighted_mean(y, w, [&](std::size_t i) {
+    const double r = (y[i] - yhat[i]) / y[i];
+    return r * r;
+  });
+}
+
+value root_mean_squared_percentage_error(std::span<const double> y, std::span<const double> yhat,
+                                         std::span<const double> w) {
+  return sqrt_of(mean_squared_percentage_error(y, yhat, w));
+}
+
+value r2(std::span<const double> y, std::span<const double> yhat, std::span<const double> w) {
+  check("r2", y, yhat, w);
+  value mean = weighted_mean(y, w, [&](std::size_t i) { return y[i]; });
+  if (!mean) return mean;
+  double ss_res = 0, ss_tot = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const double wi = weight_at(w, i);
+    const double r = y[i] - yhat[i], d = y[i] - mean.v;
+    ss_res += wi * r * r;
+    ss_tot += wi * d * d;
+  }
+  if (ss_tot == 0) return value::undefined("the target is constant");
+  return 1 - ss_res / ss_tot;
+}
+
+value explained_variance(std::span<const double> y, std::span<const double> yhat, std::span<const double> w) {
+  check("explained_variance", y, yhat, w);
+  value mean_y = weighted_mean(y, w, [&](std::size_t i) { return y[i]; });
+  if (!mean_y) return mean_y;
+  value mean_r = weighted_mean(y, w, [&](std::size_t i) { return y[i] - yhat[i]; });
+  double var_r = 0, var_y = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const double wi = weight_at(w, i);
+    const double r = y[i] - yhat[i] - mean_r.v, d = y[i] - mean_y.v;
+    var_r += wi * r * r;
+    var_y += wi * d * d;
+  }
+  if (var_y == 0) return value::undefined("the target is constant");
+  return 1 - var_r / var_y;
+}
+
+value median_absolute_error(std::span<const double> y, std::span<const double> yhat, std::span<const double> w) {
+  check("median_absolute_error", y, yhat, w);
+  std::vector<std::pair<double, double>> e;  // (|error|, weight)
+  e.reserve(y.size());
+  double total = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const double wi = weight_at(w, i);
+    if (wi == 0) continue;
+    e.emplace_back(std::abs(y[i] - yhat[i]), wi);
+    total += wi;
+  }
+  if (e.empty()) return value::undefined("no cases");
+  std::sort(e.begin(), e.end());
+  // Lower median: first value whose cumulative weight reaches half; upper: first that passes it.
+  const double half = total / 2;
+  double cum = 0, lower = e.back().first, upper = e.back().first;
+  bool have_lower = false;
+  for (const auto& [x, wi] : e) {
+    cum += wi;
+    if (!have_lower && cum >= half) {
+      lower = x;
+      have_lower = true;
+    }
+    if (cum > half) {
+      upper = x;
+      break;
+    }
+  }
+  return (lower + upper) / 2;
+}
+
+value max_error(std::span<const double> y, std::span<const double> yhat, std::span<const double> w) {
+  check("max_error", y, yhat, w);
+  double m = -1;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    if (weight_at(w, i) > 0) m = std::max(m, std::abs(y[i] - yhat[i]));
+  }
+  if (m < 0) return value::undefined("no cases");
+  return m;
+}
+
+}  // namespace assay

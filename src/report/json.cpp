@@ -1,0 +1,92 @@
+// The JSON report; schema in docs/report-json.md.
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "assay/report/report.hpp"
+
+namespace assay {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// A number, or null; the reason goes under "<key>_undefined".
+void put(json& j, const std::string& key, const value& v) {
+  if (v.defined()) {
+    j[key] = v.v;
+  } else {
+    j[key] = nullptr;
+    j[key + "_undefined"] = v.reason;
+  }
+}
+
+json averages(const averaged& a, double support) {
+  json j;
+  put(j, "precision", a.precision);
+  put(j, "recall", a.recall);
+  put(j, "f1", a.f1);
+  put(j, "fp_rate", a.fp_rate);
+  j["support"] = support;
+  return j;
+}
+
+}  // namespace
+
+std::string to_json(const report& r) {
+  json j;
+  j["assay_version"] = ASSAY_VERSION;
+  j["source"] = r.source;
+  j["task"] = task_name(r.task);
+  j["n"] = r.rows;
+  j["weighted"] = r.weighted;
+  if (r.weighted) j["total_weight"] = r.total_weight;
+  if (r.task != task_kind::regression) {
+    if (r.positive) j["positive_label"] = r.labels[*r.positive];
+    if (r.threshold) j["threshold"] = *r.threshold;
+    json cm;
+    cm["labels"] = r.labels;
+    cm["rows"] = "actual";
+    cm["columns"] = "predicted";
+    const std::size_t K = r.labels.size();
+    json m = json::array(), norm = json::array();
+    const auto rn = r.cm.row_normalised();
+    for (std::size_t i = 0; i < K; ++i) {
+      json row = json::array(), nrow = json::array();
+      for (std::size_t k = 0; k < K; ++k) {
+        row.push_back(r.cm(i, k));
+        if (std::isnan(rn[i * K + k])) nrow.push_back(nullptr);
+        else nrow.push_back(rn[i * K + k]);
+      }
+      m.push_back(row);
+      norm.push_back(nrow);
+    }
+    cm["matrix"] = m;
+    cm["normalized"] = norm;
+    j["confusion_matrix"] = cm;
+  }
+  for (const auto& mr : r.metrics) put(j, mr.name, mr.v);
+  if (r.task != task_kind::regression) {
+    json pc = json::object();
+    for (std::size_t k = 0; k < r.per_class.size(); ++k) {
+      const auto& c = r.per_class[k];
+      json e;
+      put(e, "precision", c.precision);
+      put(e, "recall", c.recall);
+      put(e, "f1", c.f1);
+      put(e, "tp_rate", c.tp_rate);
+      put(e, "fp_rate", c.fp_rate);
+      put(e, "matthews_corrcoef", c.mcc);
+      e["support"] = c.support;
+      pc[r.labels[k]] = e;
+    }
+    j["per_class"] = pc;
+    j["micro_avg"] = averages(r.micro, r.total_weight);
+    j["macro_avg"] = averages(r.macro, r.total_weight);
+    j["weighted_avg"] = averages(r.weighted_avg, r.total_weight);
+    j["zero_division"] = r.zd == zero_division::zero ? "0" : r.zd == zero_division::one ? "1" : "skip";
+  }
+  if (!r.notes.empty()) j["notes"] = r.notes;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace assay

@@ -1,0 +1,275 @@
+// Builds an assay::report from a prediction file; see include/assay/report/report.hpp.
+#include "assay/report/report.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "assay/error.hpp"
+#include "assay/io/table.hpp"
+#include "assay/metrics/labels.hpp"
+#include "assay/metrics/registry.hpp"
+
+namespace assay {
+
+const char* task_name(task_kind t) {
+  switch (t) {
+    case task_kind::automatic: return "auto";
+    case task_kind::binary: return "binary";
+    case task_kind::multiclass: return "multiclass";
+    case task_kind::regression: return "regression";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string join_labels(const std::vector<std::string>& v) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size() && i < 10; ++i) s += fmt::format("{}\"{}\"", i ? ", " : "", v[i]);
+  if (v.size() > 10) s += fmt::format(", ... ({} in all)", v.size());
+  return s;
+}
+
+void check_request(const report_request& q) {
+  const int sources = (q.score ? 1 : 0) + (q.pred ? 1 : 0) + (q.proba.empty() ? 0 : 1);
+  if (sources == 0) throw_usage("give the predictions with --score COL, --pred COL or --proba COL...");
+  if (q.score && q.pred) throw_usage("--score and --pred are alternatives: give one");
+  if (q.score && !q.proba.empty()) throw_usage("--score and --proba are alternatives: give one");
+  if (q.task == task_kind::regression && (q.score || !q.proba.empty() || !q.pred)) {
+    throw_usage("--task regression needs --pred COL (the predicted value) and no --score or --proba");
+  }
+  if (q.task == task_kind::multiclass && q.score) throw_usage("--score needs a binary task, not --task multiclass");
+  if (q.task == task_kind::regression && q.pos_label) throw_usage("--pos-label has no meaning for --task regression");
+  if (!std::isfinite(q.threshold)) throw_usage(fmt::format("--threshold: {} is not a finite number", q.threshold));
+  if (q.beta && !(*q.beta > 0 && std::isfinite(*q.beta))) {
+    throw_usage(fmt::format("--beta: {} must be a finite number > 0", *q.beta));
+  }
+  if (q.top_k == 0) throw_usage("--top-k: must be >= 1");
+}
+
+void push(report& r, metric_kind kind, std::string_view name, const metric_params& params,
+          const binary_counts* bc, const confusion_matrix* cm) {
+  const metric_info* m = find_metric(name, kind);
+  value v = kind == metric_kind::binary ? m->binary(*bc, params) : m->multiclass(*cm, params);
+  r.metrics.push_back({std::string(name), std::string(m->title), std::move(v)});
+}
+
+void regression_report(report& r, const io::table& t, const report_request& q) {
+  const auto& y = t.columns[0].numbers;
+  const auto& yhat = t.columns[1].numbers;
+  std::span<const double> w;
+  if (q.weight) w = t.columns[2].numbers;
+  r.task = task_kind::regression;
+  for (const auto& m : metric_registry()) {
+    if (m.kind != metric_kind::regression) continue;
+    r.metrics.push_back({std::string(m.name), std::string(m.title), m.regression(y, yhat, w, {})});
+  }
+}
+
+}  // namespace
+
+report make_report(const report_request& q) {
+  check_request(q);
+  report r;
+  r.zd = q.zd;
+  const bool regression = q.task == task_kind::regression;
+
+  // Which columns to read, in a fixed order: label, prediction (score | pred), weight, proba...
+  std::vector<io::column_spec> specs;
+  specs.push_back({q.label, regression ? io::column_type::number : io::column_type::label, "--label"});
+  std::size_t pred_at = 0, weight_at = 0, proba_at = 0;
+  if (q.score) pred_at = specs.size(), specs.push_back({*q.score, io::column_type::number, "--score"});
+  if (q.pred) pred_at = specs.size(), specs.push_back({*q.pred, regression ? io::column_type::number : io::column_type::label, "--pred"});
+  if (q.weight) weight_at = specs.size(), specs.push_back({*q.weight, io::column_type::weight, "--weight"});
+  proba_at = specs.size();
+  for (const auto& p : q.proba) specs.push_back({p, io::column_type::probability, "--proba"});
+
+  io::table t = io::read_table(q.path, specs, q.csv);
+  r.source = t.source;
+  r.rows = t.rows;
+  r.label_column = t.columns[0].name;
+  if (pred_at) r.prediction_column = t.columns[pred_at].name;
+  else r.prediction_column = fmt::format("argmax of {} probability columns", q.proba.size());
+  std::span<const double> w;
+  if (q.weight) {
+    w = t.columns[weight_at].numbers;
+    r.weighted = true;
+  }
+  r.total_weight = 0;
+  if (w.empty()) r.total_weight = static_cast<double>(t.rows);
+  else for (double x : w) r.total_weight += x;
+  if (r.total_weight == 0) throw_data(fmt::format("{}: every weight is 0: nothing to evaluate", r.source));
+
+  if (regression) {
+    if (q.weight) {  // regression_report expects the weight third
+      std::swap(t.columns[2], t.columns[weight_at]);
+    }
+    regression_report(r, t, q);
+    return r;
+  }
+
+  // ---- classes ----
+  const io::column& truth = t.columns[0];
+  std::vector<std::string> names = truth.levels;
+  if (q.pred) names.insert(names.end(), t.columns[pred_at].levels.begin(), t.columns[pred_at].levels.end());
+  if (!q.proba.empty()) {
+    // Probability columns named after classes define the class list; otherwise they follow the
+    // sorted labels, and their number must match.
+    std::vector<std::string> headers;
+    for (std::size_t k = 0; k < q.proba.size(); ++k) headers.push_back(t.columns[proba_at + k].name);
+    bool by_name = std::all_of(truth.levels.begin(), truth.levels.end(), [&](const std::string& l) {
+      return std::find(headers.begin(), headers.end(), l) != headers.end();
+    });
+    if (by_name) names.insert(names.end(), headers.begin(), headers.end());
+  }
+  if (q.pos_label) names.push_back(*q.pos_label);  // a positive class may be absent from the data
+  r.labels = sort_labels(names);
+  if (q.pos_label && std::find(truth.levels.begin(), truth.levels.end(), *q.pos_label) == truth.levels.end() &&
+      !(q.pred && std::find(t.columns[pred_at].levels.begin(), t.columns[pred_at].levels.end(), *q.pos_label) !=
+                      t.columns[pred_at].levels.end()) &&
+      truth.levels.size() >= 2) {
+    throw_usage(fmt::format("--pos-label: class \"{}\" not found in column '{}' (classes: {})", *q.pos_label,
+                            truth.name, join_labels(sort_labels(truth.levels))));
+  }
+
+  const bool binary_scores = q.score.has_value();
+  if (binary_scores || q.task == task_kind::binary) {
+    if (r.labels.size() > 2) {
+      throw_usage(fmt::format("{}: a binary task needs at most 2 classes, but column '{}'{} has {}: {}", r.source,
+                              truth.name, q.pred ? " with the predictions" : "", r.labels.size(),
+                              join_labels(r.labels)));
+    }
+  }
+  if (r.labels.size() <= 2 && q.task != task_kind::multiclass) {
+    auto pos = q.pos_label ? std::optional<std::string>(*q.pos_label) : default_positive(r.labels);
+    if (!pos) {
+      throw_usage(fmt::format("{}: cannot tell which class is positive among {}: name it with --pos-label", r.source,
+                              join_labels(r.labels)));
+    }
+    if (r.labels.size() == 1) {  // one class present: add the other so both rates have a row
+      double x;
+      std::string other = (*pos == r.labels[0]) ? (labels_are_numeric(r.labels) && io::parse_double(*pos, x) && x == 1 ? "0" : "not " + *pos)
+                                                : *pos;
+      r.labels.push_back(other);
+      r.labels = sort_labels(r.labels);
+    }
+    r.positive = static_cast<std::size_t>(std::find(r.labels.begin(), r.labels.end(), *pos) - r.labels.begin());
+  }
+  r.task = r.positive ? task_kind::binary : task_kind::multiclass;
+  const std::size_t K = r.labels.size();
+
+  std::vector<std::int32_t> y = recode(truth.codes, truth.levels, r.labels);
+  std::vector<std::int32_t> yhat;
+  std::vector<double> proba;  // n x K, class order of r.labels
+  if (!q.proba.empty()) {
+    std::vector<std::string> headers;
+    for (std::size_t k = 0; k < q.proba.size(); ++k) headers.push_back(t.columns[proba_at + k].name);
+    std::vector<std::size_t> col_of(K, static_cast<std::size_t>(-1));
+    bool by_name = true;
+    for (std::size_t c = 0; c < K; ++c) {
+      auto it = std::find(headers.begin(), headers.end(), r.labels[c]);
+      if (it == headers.end()) by_name = false;
+      else col_of[c] = static_cast<std::size_t>(it - headers.begin());
+    }
+    if (!by_name) {
+      if (q.proba.size() != K) {
+        throw_usage(fmt::format("--proba: {} probability columns for {} classes ({}); give one per class, in sorted "
+                                "class order or named after the classes", q.proba.size(), K, join_labels(r.labels)));
+      }
+      for (std::size_t c = 0; c < K; ++c) col_of[c] = c;
+    } else if (q.proba.size() != K) {
+      throw_usage(fmt::format("--proba: {} probability columns for {} classes ({})", q.proba.size(), K,
+                              join_labels(r.labels)));
+    }
+    proba.resize(t.rows * K);
+    for (std::size_t c = 0; c < K; ++c) {
+      const auto& col = t.columns[proba_at + col_of[c]].numbers;
+      for (std::size_t i = 0; i < t.rows; ++i) proba[i * K + c] = col[i];
+    }
+  }
+  if (q.pred) {
+    yhat = recode(t.columns[pred_at].codes, t.columns[pred_at].levels, r.labels);
+  } else if (binary_scores) {
+    const auto& s = t.columns[pred_at].numbers;
+    const auto pos = static_cast<std::int32_t>(*r.positive), neg = 1 - pos;
+    yhat.resize(t.rows);
+    for (std::size_t i = 0; i < t.rows; ++i) yhat[i] = s[i] >= q.threshold ? pos : neg;
+    r.threshold = q.threshold;
+  } else {  // argmax of the probabilities; the first of equal maxima (numpy's argmax)
+    yhat.resize(t.rows);
+    for (std::size_t i = 0; i < t.rows; ++i) {
+      const double* row = &proba[i * K];
+      yhat[i] = static_cast<std::int32_t>(std::max_element(row, row + K) - row);
+    }
+  }
+
+  r.cm = confusion_matrix::from_labels(y, yhat, K, w);
+  r.per_class = per_class(r.cm);
+  r.micro = micro_average(r.cm);
+  r.macro = macro_average(r.cm, q.zd);
+  r.weighted_avg = weighted_average(r.cm, q.zd);
+
+  metric_params params;
+  params.zd = q.zd;
+  if (r.task == task_kind::binary) {
+    const binary_counts bc = binary_counts::one_vs_rest(r.cm, *r.positive);
+    for (auto name : {"tp", "fp", "fn", "tn", "accuracy", "error_rate", "precision", "recall", "specificity", "npv",
+                      "fpr", "fnr", "f1"}) {
+      push(r, metric_kind::binary, name, params, &bc, nullptr);
+    }
+    if (q.beta) {
+      params.beta = *q.beta;
+      push(r, metric_kind::binary, "fbeta", params, &bc, nullptr);
+      r.metrics.back().title = fmt::format("F-beta (beta = {})", *q.beta);
+    }
+    for (auto name : {"balanced_accuracy", "matthews_corrcoef", "cohen_kappa", "prevalence"}) {
+      push(r, metric_kind::binary, name, params, &bc, nullptr);
+    }
+  } else {
+    for (auto name : {"accuracy", "error_rate", "balanced_accuracy", "matthews_corrcoef", "cohen_kappa"}) {
+      push(r, metric_kind::multiclass, name, params, nullptr, &r.cm);
+    }
+  }
+
+  // Probabilistic metrics, from --proba or from a score column that holds probabilities.
+  std::span<const double> s;
+  if (binary_scores) s = t.columns[pred_at].numbers;
+  bool scores_are_probabilities =
+      binary_scores && std::all_of(s.begin(), s.end(), [](double x) { return x >= 0 && x <= 1; });
+  if (!proba.empty() || binary_scores) {
+    proba_view pv = !proba.empty() ? proba_view::matrix(proba, K) : proba_view::scores(s);
+    std::vector<std::int32_t> y01;
+    std::span<const std::int32_t> ys = y;
+    if (binary_scores && *r.positive == 0) {  // the score is P(labels[0]); make it class 1 of the view
+      y01.resize(y.size());
+      for (std::size_t i = 0; i < y.size(); ++i) y01[i] = 1 - y[i];
+      ys = y01;
+    }
+    for (auto name : {"log_loss", "brier_score_loss"}) {
+      const metric_info* m = find_metric(name, metric_kind::probabilistic);
+      value v = (binary_scores && !scores_are_probabilities)
+                    ? value::undefined("the scores are not probabilities (some are outside [0, 1])")
+                    : m->probabilistic(ys, pv, w, params);
+      r.metrics.push_back({std::string(name), std::string(m->title), std::move(v)});
+    }
+    if (!proba.empty() && K > 2) {
+      params.k = q.top_k;
+      const metric_info* m = find_metric("top_k_accuracy", metric_kind::probabilistic);
+      r.metrics.push_back({"top_k_accuracy", fmt::format("top-{} accuracy", q.top_k), m->probabilistic(ys, pv, w, params)});
+    }
+  }
+
+  // Say how undefined per-class values entered the averages.
+  std::size_t undefined_precision = 0;
+  for (const auto& c : r.per_class) undefined_precision += c.precision.defined() ? 0 : 1;
+  if (undefined_precision > 0) {
+    const char* how = q.zd == zero_division::zero ? "counted as 0 (as scikit-learn)"
+                      : q.zd == zero_division::one ? "counted as 1"
+                                                   : "left out";
+    r.notes.push_back(fmt::format("{} class{} never predicted: precision undefined, {} in the macro and weighted averages",
+                                  undefined_precision, undefined_precision == 1 ? " is" : "es are", how));
+  }
+  return r;
+}
+
+}  // namespace assay

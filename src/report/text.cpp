@@ -1,0 +1,93 @@
+// The human-readable report.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "assay/report/report.hpp"
+
+namespace assay {
+
+namespace {
+
+std::string number(double x) {
+  if (x == std::floor(x) && std::abs(x) < 1e15) return fmt::format("{:.0f}", x);
+  return fmt::format("{:.6g}", x);
+}
+
+std::string show(const value& v) { return v.defined() ? number(v.v) : fmt::format("undefined ({})", v.reason); }
+
+std::string cell3(const value& v) { return v.defined() ? fmt::format("{:.3f}", v.v) : std::string("  ?  "); }
+
+std::string clip(const std::string& s, std::size_t n) { return s.size() <= n ? s : s.substr(0, n - 1) + "~"; }
+
+void confusion_block(std::string& out, const report& r) {
+  const std::size_t K = r.labels.size();
+  out += "Confusion matrix (rows = actual class, columns = predicted class)\n";
+  if (K > 30) {
+    out += fmt::format("  ({} classes: too many to print; see --format json)\n\n", K);
+    return;
+  }
+  std::size_t w = 6;
+  for (const auto& l : r.labels) w = std::max(w, std::min<std::size_t>(l.size(), 16) + 1);
+  for (std::size_t i = 0; i < K; ++i)
+    for (std::size_t j = 0; j < K; ++j) w = std::max(w, number(r.cm(i, j)).size() + 2);
+  out += fmt::format("  {:>{}}", "", w);
+  for (const auto& l : r.labels) out += fmt::format("{:>{}}", clip(l, 16), w);
+  out += "\n";
+  for (std::size_t i = 0; i < K; ++i) {
+    out += fmt::format("  {:>{}}", clip(r.labels[i], 16), w);
+    for (std::size_t j = 0; j < K; ++j) out += fmt::format("{:>{}}", number(r.cm(i, j)), w);
+    out += "\n";
+  }
+  out += "\n";
+}
+
+void per_class_block(std::string& out, const report& r) {
+  out += "Detailed accuracy by class\n";
+  out += fmt::format("  {:>8} {:>8} {:>9} {:>8} {:>9} {:>8} {:>9}  {}\n", "TP rate", "FP rate", "Precision", "Recall",
+                     "F-measure", "MCC", "Support", "Class");
+  for (std::size_t k = 0; k < r.per_class.size(); ++k) {
+    const auto& c = r.per_class[k];
+    out += fmt::format("  {:>8} {:>8} {:>9} {:>8} {:>9} {:>8} {:>9}  {}\n", cell3(c.tp_rate), cell3(c.fp_rate),
+                       cell3(c.precision), cell3(c.recall), cell3(c.f1), cell3(c.mcc), number(c.support), r.labels[k]);
+  }
+  auto avg_line = [&](const char* name, const averaged& a) {
+    out += fmt::format("  {:>8} {:>8} {:>9} {:>8} {:>9} {:>8} {:>9}  {}\n", cell3(a.recall), cell3(a.fp_rate),
+                       cell3(a.precision), cell3(a.recall), cell3(a.f1), "", number(r.total_weight), name);
+  };
+  avg_line("Weighted avg.", r.weighted_avg);
+  avg_line("Macro avg.", r.macro);
+  avg_line("Micro avg.", r.micro);
+  out += "  (? = undefined: 0/0, e.g. precision of a class that is never predicted)\n";
+}
+
+}  // namespace
+
+std::string to_text(const report& r) {
+  std::string out;
+  out += fmt::format("assay report: {} ({} rows{})\n", r.source, r.rows,
+                     r.weighted ? fmt::format(", total weight {}", number(r.total_weight)) : "");
+  if (r.task == task_kind::regression) {
+    out += fmt::format("task: regression; target '{}', prediction '{}'\n\n", r.label_column, r.prediction_column);
+  } else {
+    out += fmt::format("task: {}, {} classes; actual '{}', predicted '{}'", task_name(r.task), r.labels.size(),
+                       r.label_column, r.prediction_column);
+    if (r.threshold) out += fmt::format(" >= {}", number(*r.threshold));
+    if (r.positive) out += fmt::format("; positive class \"{}\"", r.labels[*r.positive]);
+    out += "\n\n";
+    confusion_block(out, r);
+  }
+  out += "Metrics\n";
+  std::size_t w = 0;
+  for (const auto& m : r.metrics) w = std::max(w, m.title.size());
+  for (const auto& m : r.metrics) out += fmt::format("  {:<{}}  {}\n", m.title, w, show(m.v));
+  if (r.task != task_kind::regression) {
+    out += "\n";
+    per_class_block(out, r);
+  }
+  for (const auto& n : r.notes) out += fmt::format("note: {}\n", n);
+  return out;
+}
+
+}  // namespace assay
