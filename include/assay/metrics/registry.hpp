@@ -18,6 +18,8 @@ enum class metric_kind {
   binary,          ///< TP, FP, FN, TN of one positive class
   multiclass,      ///< a K x K confusion matrix (also used for K = 2)
   probabilistic,   ///< true classes and class probabilities
+  ranking,         ///< binary truth (0/1, 1 = positive) and a real-valued score; invariant under
+                   ///< strictly increasing transforms of the score
   regression,      ///< true and predicted real values
 };
 
@@ -45,6 +47,7 @@ struct metric_info {
   value (*binary)(const binary_counts&, const metric_params&) = nullptr;
   value (*multiclass)(const confusion_matrix&, const metric_params&) = nullptr;
   value (*probabilistic)(std::span<const std::int32_t>, proba_view, std::span<const double>, const metric_params&) = nullptr;
+  value (*ranking)(std::span<const std::int32_t>, std::span<const double>, std::span<const double>, const metric_params&) = nullptr;
   value (*regression)(std::span<const double>, std::span<const double>, std::span<const double>, const metric_params&) = nullptr;
 };
 
