@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -48,6 +49,15 @@ class csv_reader {
   /// The name used in messages: the path as given, or "<stdin>".
   [[nodiscard]] const std::string& name() const noexcept;
   [[nodiscard]] char delimiter() const noexcept;
+  /// Byte offset in the source of the next unread record (after the header, the first data row).
+  [[nodiscard]] std::uint64_t offset() const noexcept;
+  /// Whether a quote character has been seen in the data so far (quoted field or literal).
+  [[nodiscard]] bool saw_quote() const noexcept;
+
+  /// Reads the records of bytes [first, last) of the file at `path`, which must start and end on
+  /// record boundaries, with the header and delimiter of `like`. Used by the parallel column
+  /// reader; line numbers are not known in a range, so it reports errors only by throwing.
+  static csv_reader range(const std::string& path, const csv_reader& like, std::uint64_t first, std::uint64_t last);
 
  private:
   struct impl;

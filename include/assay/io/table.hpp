@@ -38,6 +38,7 @@ struct column {
 struct table {
   std::string source;  ///< file name used in messages
   std::size_t rows = 0;
+  std::size_t threads = 1;  ///< how many threads parsed it (large regular files are read in parallel)
   std::vector<column> columns;  ///< in the order of the specs
 };
 
