@@ -1,15 +1,22 @@
 // Streaming RFC 4180 reader; see include/assay/io/csv.hpp.
+//
+// The reader keeps one buffer of at least `chunk_bytes`. A record is scanned from `begin`; when the
+// buffer ends inside it, the unread tail is moved to the front, the buffer doubles if that tail
+// fills more than half of it, and the scan starts again, so a record of n bytes costs O(n) over
+// all rescans. Every check is positional (the first problem in the byte stream wins), and a record
+// is never scanned past `max_record_bytes`, so what is read and every message are the same for any
+// chunk size (the fuzz target checks exactly that).
 #include "assay/io/csv.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-#include <algorithm>
-#include <cstdint>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -18,6 +25,8 @@
 namespace assay::io {
 
 namespace {
+
+constexpr std::size_t min_chunk_bytes = 16;
 
 // Returns the first index in [i, end) holding the delimiter, a line feed, a quote or a NUL byte (or
 // `end`). A quote inside an unquoted field is data, but the parallel reader must know of it.
@@ -62,13 +71,16 @@ std::string quoted_preview(std::string_view s) {
 struct csv_reader::impl {
   std::string name;
   csv_options options;
+  // The source: a file descriptor, or (from_string) text in memory served `chunk_bytes` at a time.
   int fd = -1;
   bool owns_fd = false;
+  std::string text;
+  std::size_t text_pos = 0;
   bool eof = false;           // no more bytes from the source
   bool use_pread = false;     // a byte range of a file (csv_reader::range)
   bool saw_quote = false;     // a '"' was seen anywhere in the data
-  std::uint64_t source_pos = 0;                   // bytes taken from the source so far
-  std::uint64_t range_end = ~std::uint64_t{0};    // with use_pread: stop here
+  std::uint64_t source_pos = 0;                 // bytes taken from the source so far
+  std::uint64_t range_end = ~std::uint64_t{0};  // with use_pread: stop here
   std::vector<char> buf;      // bytes [begin, end) are unread
   std::size_t begin = 0, end = 0;
   std::size_t next_line = 1;  // physical line where the next record starts
@@ -78,6 +90,7 @@ struct csv_reader::impl {
   struct span_t {
     std::size_t b, e;
     bool escaped;  // holds doubled quotes to undo
+    bool quoted;
   };
   std::vector<span_t> spans;
 
@@ -85,7 +98,31 @@ struct csv_reader::impl {
     if (owns_fd && fd >= 0) ::close(fd);
   }
 
-  // Reads more bytes, keeping [begin, end). Returns false when the source is exhausted.
+  // Up to n bytes from the source into p; 0 at the end.
+  std::size_t read_some(char* p, std::size_t n) {
+    if (fd < 0) {
+      const std::size_t k = std::min({n, options.chunk_bytes, text.size() - text_pos});
+      std::memcpy(p, text.data() + text_pos, k);
+      text_pos += k;
+      source_pos += k;
+      return k;
+    }
+    if (use_pread) {
+      if (source_pos >= range_end) return 0;
+      n = static_cast<std::size_t>(std::min<std::uint64_t>(n, range_end - source_pos));
+    }
+    for (;;) {
+      const ssize_t got = use_pread ? ::pread(fd, p, n, static_cast<off_t>(source_pos)) : ::read(fd, p, n);
+      if (got >= 0) {
+        source_pos += static_cast<std::uint64_t>(got);
+        return static_cast<std::size_t>(got);
+      }
+      if (errno != EINTR) throw_io(fmt::format("{}: read failed: {}", name, std::strerror(errno)));
+    }
+  }
+
+  // Moves the unread bytes to the front and reads until the buffer is full or the source ends.
+  // Returns false when no byte was added.
   bool fill() {
     if (eof) return false;
     if (begin > 0) {
@@ -93,125 +130,131 @@ struct csv_reader::impl {
       end -= begin;
       begin = 0;
     }
-    if (buf.size() - end < options.chunk_bytes / 2) {
-      buf.resize(std::max(buf.size() * 2, end + options.chunk_bytes));
-    }
-    for (;;) {
-      std::size_t want = buf.size() - end;
-      if (use_pread) {
-        if (source_pos >= range_end) {
-          eof = true;
-          return false;
-        }
-        want = static_cast<std::size_t>(std::min<std::uint64_t>(want, range_end - source_pos));
-      }
-      ssize_t got = use_pread ? ::pread(fd, buf.data() + end, want, static_cast<off_t>(source_pos))
-                              : ::read(fd, buf.data() + end, want);
-      if (got < 0) {
-        if (errno == EINTR) continue;
-        throw_io(fmt::format("{}: read failed: {}", name, std::strerror(errno)));
-      }
+    if (end * 2 > buf.size()) buf.resize(std::max(buf.size() * 2, options.chunk_bytes));
+    const std::size_t before = end;
+    while (end < buf.size()) {
+      const std::size_t got = read_some(buf.data() + end, buf.size() - end);
       if (got == 0) {
         eof = true;
-        return false;
+        break;
       }
-      end += static_cast<std::size_t>(got);
-      source_pos += static_cast<std::uint64_t>(got);
-      return true;
+      end += got;
     }
+    return end > before;
   }
 
-  // Scans one record starting at `begin`. Returns false if the buffer ends before the record does
-  // (and the source has more). On success fills `spans`, advances `begin` and the line counter.
-  bool scan_record(std::size_t& lines_in_record) {
+  [[noreturn]] void nul_error(std::size_t lines_in_record) const {
+    throw_data(fmt::format("{}:{}: NUL byte: this looks like a binary file, not delimited text", name,
+                           next_line + lines_in_record));
+  }
+  [[noreturn]] void over_long() const {
+    throw_data(fmt::format("{}:{}: record longer than {} bytes: not a delimited text file, or a quote is never closed",
+                           name, next_line, options.max_record_bytes));
+  }
+
+  std::size_t trim_cr(std::size_t b, std::size_t e) const { return (e > b && buf[e - 1] == '\r') ? e - 1 : e; }
+
+  // Scans one record starting at `begin`, looking at no more than max_record_bytes bytes. Returns
+  // false if the buffer ends before the record does and the source has more. On success fills
+  // `spans`, advances `begin` and sets `lines` to the physical lines the record spans.
+  bool scan_record(std::size_t& lines) {
     const char delim = options.delimiter;
     const char* base = buf.data();
+    const std::size_t lim = (end - begin > options.max_record_bytes) ? begin + options.max_record_bytes : end;
+    // At `lim`: throws if the record is too long; true if the input ends there, false if more may come.
+    auto input_ends_here = [&]() {
+      if (lim < end) over_long();
+      return eof;
+    };
     std::size_t i = begin;
     spans.clear();
-    lines_in_record = 0;
+    lines = 0;
     for (;;) {
-      // Start of a field.
-      if (i < end && base[i] == '"') {
+      if (i < lim && base[i] == '"') {
         saw_quote = true;
-        std::size_t open_line = next_line + lines_in_record;
-        std::size_t b = ++i;
+        const std::size_t open_line = next_line + lines;
+        const std::size_t b = ++i;
         bool escaped = false;
         for (;;) {
-          const void* q = (i < end) ? std::memchr(base + i, '"', end - i) : nullptr;
+          const void* q = (i < lim) ? std::memchr(base + i, '"', lim - i) : nullptr;
+          const std::size_t qi = q ? static_cast<std::size_t>(static_cast<const char*>(q) - base) : lim;
+          for (std::size_t k = i; k < qi; ++k) {
+            if (base[k] == '\n') ++lines;
+            else if (base[k] == '\0') nul_error(lines);
+          }
           if (q == nullptr) {
-            if (!eof) return false;
+            if (!input_ends_here()) return false;
             throw_data(fmt::format("{}:{}: unterminated quoted field (the quote opened on line {} is never closed)",
                                    name, next_line, open_line));
           }
-          std::size_t qi = static_cast<std::size_t>(static_cast<const char*>(q) - base);
-          for (std::size_t k = i; k < qi; ++k) {
-            if (base[k] == '\n') ++lines_in_record;
-            else if (base[k] == '\0') nul_error(lines_in_record);
+          if (qi + 1 >= lim) {  // the closing quote is the last byte we may look at
+            if (!input_ends_here()) return false;
+            spans.push_back({b, qi, escaped, true});
+            begin = lim;
+            return true;
           }
-          if (qi + 1 >= end && !eof) return false;  // need the next byte to decide
-          if (qi + 1 < end && base[qi + 1] == '"') {
+          if (base[qi + 1] == '"') {
             escaped = true;
             i = qi + 2;
             continue;
           }
-          spans.push_back({b, qi, escaped});
+          spans.push_back({b, qi, escaped, true});
           i = qi + 1;
           break;
         }
-        // After a closing quote: delimiter, line end, or end of input.
-        if (i >= end) {
-          begin = end;
-          return true;
-        }
-        char c = base[i];
-        if (c == '\r' && i + 1 < end && base[i + 1] == '\n') ++i, c = '\n';
-        else if (c == '\r' && i + 1 >= end && !eof) return false;
-        else if (c == '\r' && i + 1 >= end) c = '\n';
+        // After a closing quote (i < lim): a delimiter, a line end, or an error.
+        const char c = base[i];
         if (c == delim) {
           ++i;
           continue;
         }
         if (c == '\n') {
-          ++lines_in_record;
+          ++lines;
           begin = i + 1;
           return true;
         }
+        if (c == '\r') {
+          if (i + 1 >= lim) {
+            if (!input_ends_here()) return false;
+            begin = lim;
+            return true;
+          }
+          if (base[i + 1] == '\n') {
+            ++lines;
+            begin = i + 2;
+            return true;
+          }
+        }
+        if (c == '\0') nul_error(lines);
         throw_data(fmt::format("{}:{}: field {}: unexpected character {} after a closing quote", name,
-                               next_line + lines_in_record, spans.size(), quoted_preview(std::string_view(base + i, 1))));
+                               next_line + lines, spans.size(), quoted_preview(std::string_view(base + i, 1))));
       }
       // Unquoted field: runs to the delimiter or the line end.
-      std::size_t b = i;
-      for (;;) {
-        if (i >= end) {
-          if (!eof) return false;
-          spans.push_back({b, trim_cr(b, i), false});
-          begin = end;
+      const std::size_t b = i;
+      for (;; ++i) {
+        i = skip_plain(base, i, lim, delim);
+        if (i >= lim) {
+          if (!input_ends_here()) return false;
+          spans.push_back({b, trim_cr(b, i), false, false});
+          begin = lim;
           return true;
         }
-        char c = base[i];
+        const char c = base[i];
         if (c == delim) {
-          spans.push_back({b, i, false});
+          spans.push_back({b, i, false, false});
           ++i;
           break;
         }
         if (c == '\n') {
-          spans.push_back({b, trim_cr(b, i), false});
-          ++lines_in_record;
+          spans.push_back({b, trim_cr(b, i), false, false});
+          ++lines;
           begin = i + 1;
           return true;
         }
-        if (c == '\0') nul_error(lines_in_record);
-        if (c == '"') saw_quote = true;
-        i = skip_plain(base, i + 1, end, delim);
+        if (c == '\0') nul_error(lines);
+        saw_quote = true;  // a quote inside an unquoted field: data, but noted
       }
     }
-  }
-
-  std::size_t trim_cr(std::size_t b, std::size_t e) const { return (e > b && buf[e - 1] == '\r') ? e - 1 : e; }
-
-  [[noreturn]] void nul_error(std::size_t lines_in_record) const {
-    throw_data(fmt::format("{}:{}: NUL byte: this looks like a binary file, not delimited text", name,
-                           next_line + lines_in_record));
   }
 
   // Reads the next non-blank record into spans. Returns false at the end of the input.
@@ -219,21 +262,11 @@ struct csv_reader::impl {
     for (;;) {
       if (begin >= end && !fill()) return false;
       std::size_t lines = 0;
-      while (!scan_record(lines)) {
-        std::size_t have = end - begin;
-        if (have > options.max_record_bytes) {
-          throw_data(fmt::format("{}:{}: record longer than {} MiB: not a delimited text file, or a quote is never closed",
-                                 name, next_line, options.max_record_bytes >> 20));
-        }
-        fill();
-      }
+      while (!scan_record(lines)) fill();
       record_line = next_line;
       next_line += lines;
-      // Skip blank lines (one empty unquoted field).
-      if (spans.size() == 1 && spans[0].b == spans[0].e && !spans[0].escaped &&
-          (spans[0].b == 0 || buf[spans[0].b - 1] != '"')) {
-        continue;
-      }
+      // A blank line is one empty unquoted field.
+      if (spans.size() == 1 && !spans[0].quoted && spans[0].b == spans[0].e) continue;
       return true;
     }
   }
@@ -252,7 +285,33 @@ struct csv_reader::impl {
     return {p + s.b, w - s.b};
   }
 
+  // The first non-blank line (at most max_record_bytes of it), reading as much as that needs.
+  std::string_view first_line() {
+    for (;;) {
+      const std::string_view rest(buf.data() + begin, end - begin);
+      std::size_t pos = 0;
+      for (;;) {
+        const std::size_t nl = rest.find('\n', pos);
+        const std::size_t stop = nl == std::string_view::npos ? rest.size() : nl;
+        std::string_view line = rest.substr(pos, stop - pos);
+        if (!line.empty() && line.back() == '\r' && nl != std::string_view::npos) line.remove_suffix(1);
+        if (line.size() >= options.max_record_bytes || (nl == std::string_view::npos && eof)) {
+          return line.substr(0, options.max_record_bytes);
+        }
+        if (nl == std::string_view::npos) break;  // need more bytes
+        if (!line.empty()) return line;
+        pos = nl + 1;
+      }
+      fill();
+    }
+  }
+
   void open_and_read_header() {
+    if (options.chunk_bytes < min_chunk_bytes) options.chunk_bytes = min_chunk_bytes;
+    const char d = options.delimiter;
+    if (d == '"' || d == '\n' || d == '\r') {
+      throw_usage(fmt::format("{}: {} cannot be the field delimiter", name, quoted_preview(std::string_view(&d, 1))));
+    }
     buf.resize(options.chunk_bytes);
     fill();
     if (end - begin >= 3 && std::memcmp(buf.data() + begin, "\xEF\xBB\xBF", 3) == 0) begin += 3;
@@ -260,14 +319,14 @@ struct csv_reader::impl {
       if (ends_with(name, ".tsv") || ends_with(name, ".tab")) {
         options.delimiter = '\t';
       } else {
-        std::string_view rest(buf.data() + begin, end - begin);
-        std::string_view first = rest.substr(0, rest.find('\n'));
-        bool tabs = first.find('\t') != std::string_view::npos;
-        bool commas = first.find(',') != std::string_view::npos;
+        const std::string_view first = first_line();
+        const bool tabs = first.find('\t') != std::string_view::npos;
+        const bool commas = first.find(',') != std::string_view::npos;
         options.delimiter = (tabs && !commas) ? '\t' : ',';
       }
     }
     if (!read_record()) throw_data(fmt::format("{}: empty file: expected a header row", name));
+    header.reserve(spans.size());
     for (auto& s : spans) header.emplace_back(view(s));
   }
 };
@@ -295,22 +354,8 @@ csv_reader csv_reader::from_string(std::string text, std::string display_name, c
   auto p = std::make_unique<impl>();
   p->name = std::move(display_name);
   p->options = options;
-  p->buf.assign(text.begin(), text.end());
-  p->end = p->buf.size();
-  p->source_pos = p->end;
-  p->eof = true;
-  if (p->options.chunk_bytes < 16) p->options.chunk_bytes = 16;
-  // open_and_read_header would read from fd; do the same steps on the in-memory buffer.
-  if (p->end >= 3 && std::memcmp(p->buf.data(), "\xEF\xBB\xBF", 3) == 0) p->begin = 3;
-  if (p->options.delimiter == 0) {
-    std::string_view rest(p->buf.data() + p->begin, p->end - p->begin);
-    std::string_view first = rest.substr(0, rest.find('\n'));
-    bool tabs = first.find('\t') != std::string_view::npos;
-    bool commas = first.find(',') != std::string_view::npos;
-    p->options.delimiter = (ends_with(p->name, ".tsv") || (tabs && !commas)) ? '\t' : ',';
-  }
-  if (!p->read_record()) throw_data(fmt::format("{}: empty file: expected a header row", p->name));
-  for (auto& s : p->spans) p->header.emplace_back(p->view(s));
+  p->text = std::move(text);
+  p->open_and_read_header();
   return csv_reader(std::move(p));
 }
 
@@ -336,7 +381,7 @@ csv_reader csv_reader::range(const std::string& path, const csv_reader& like, st
   p->use_pread = true;
   p->source_pos = first;
   p->range_end = last;
-  p->next_line = 0;  // unknown: the caller re-reads serially to report an error
+  p->next_line = 0;  // unknown in a range: the caller re-reads serially to report an error
   p->buf.resize(p->options.chunk_bytes);
   return csv_reader(std::move(p));
 }

@@ -25,7 +25,10 @@ bool parse_double(std::string_view field, double& out) noexcept {
   while (b < e && (*b == ' ' || *b == '\t')) ++b;
   while (e > b && (e[-1] == ' ' || e[-1] == '\t')) --e;
   if (b == e) return false;
-  if (*b == '+') ++b;  // fast_float, like from_chars, refuses a leading plus
+  if (*b == '+') {  // fast_float, like from_chars, refuses a leading plus; accept one, never "+-1" or "++1"
+    ++b;
+    if (b == e || *b == '-' || *b == '+') return false;
+  }
   auto r = fast_float::from_chars(b, e, out);
   return r.ec == std::errc() && r.ptr == e;
 }

@@ -18,12 +18,12 @@ namespace assay::io {
 
 struct csv_options {
   /// Field separator; 0 picks one: tab for *.tsv / *.tab files or a header with tabs and no
-  /// commas, otherwise a comma.
+  /// commas, otherwise a comma. A quote or a line-break character is refused (error_kind::usage).
   char delimiter = 0;
-  /// A record longer than this is refused (a guard against reading a binary or broken file into
-  /// memory whole).
+  /// A record longer than this (counting its line break) is refused, a guard against reading a
+  /// binary or broken file into memory whole. The reader never looks further than this into a record.
   std::size_t max_record_bytes = std::size_t{64} << 20;
-  /// Bytes asked of the operating system per read.
+  /// Size of the read buffer (at least 16; it grows only for a record that does not fit in half of it).
   std::size_t chunk_bytes = std::size_t{4} << 20;
 };
 
@@ -32,7 +32,8 @@ struct csv_options {
 class csv_reader {
  public:
   csv_reader(const std::string& path, const csv_options& options = {});
-  /// Reads `text` as if it were the content of a file called `display_name`.
+  /// Reads `text` as if it were the content of a file called `display_name`, served `chunk_bytes` at
+  /// a time exactly as a file would be (so tests and the fuzz target exercise the chunk boundaries).
   static csv_reader from_string(std::string text, std::string display_name, const csv_options& options = {});
   ~csv_reader();
   csv_reader(csv_reader&&) noexcept;
