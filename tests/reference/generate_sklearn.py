@@ -306,6 +306,16 @@ def classification_cases():
     y, _ = noisy_labels(rng, [0, 1, 2], 20, 0.6)
     cases.append(classification_case("weighted_multiclass_one_predicted_class", y, [1] * 20,
                                      w=rng.uniform(0.1, 1.0, size=20)))
+    # Every case in one class, with weights whose total s has fl(fl(s * s) / s) != s: chance agreement
+    # is exactly 1, so kappa is 0/0 (sklearn: nan), however the margins are rounded.
+    while True:
+        w = rng.uniform(0.1, 2.0, size=9)
+        total = 0.0
+        for x in w:  # sequential, as assay's confusion_matrix adds them
+            total += float(x)
+        if (total * total) / total != total:
+            break
+    cases.append(classification_case("weighted_single_class_rounding", ["a"] * 9, ["a"] * 9, w=w, pos_label="a"))
     return cases
 
 

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -47,6 +48,15 @@ inline std::size_t& comparisons() {
   return n;
 }
 
+/// The largest |assay - sklearn| / |sklearn| seen (over nonzero sklearn values), for the log.
+inline double& max_relative_difference() {
+  static double d = 0;
+  return d;
+}
+inline void note_difference(double got, double want) {
+  if (want != 0) max_relative_difference() = std::max(max_relative_difference(), std::abs(got - want) / std::abs(want));
+}
+
 /// `got` against sklearn's `want`: a number within tolerance, or (want null) undefined.
 inline void expect_value(const value& got, const json& want, const std::string& what) {
   ++comparisons();
@@ -57,6 +67,7 @@ inline void expect_value(const value& got, const json& want, const std::string& 
   ASSERT_TRUE(want.is_number()) << what << ": expected value is " << want.dump();
   const double w = want.get<double>();
   ASSERT_TRUE(got.defined()) << what << ": assay says undefined (" << got.reason << "), sklearn gives " << w;
+  note_difference(got.v, w);
   EXPECT_TRUE(close(got.v, w)) << what << ": assay " << got.v << " vs sklearn " << w << " (difference "
                                << got.v - w << ")";
 }
@@ -75,7 +86,14 @@ inline void expect_json(const json& parent, const std::string& key, const json& 
   }
   ASSERT_TRUE(got.is_number()) << what << ": report has " << got.dump() << ", sklearn gives " << want.dump();
   const double g = got.get<double>(), w = want.get<double>();
+  note_difference(g, w);
   EXPECT_TRUE(close(g, w)) << what << ": report " << g << " vs sklearn " << w << " (difference " << g - w << ")";
+}
+
+/// Prints how many values a test compared and the largest relative difference so far.
+inline void log_comparisons(const char* test, std::size_t n) {
+  std::printf("[ reference ] %s: %zu values compared with sklearn; largest relative difference so far %.3g\n", test, n,
+              max_relative_difference());
 }
 
 }  // namespace assay::reference
