@@ -585,6 +585,38 @@ def report_cases():
                     "request": {"label": "actual", "pred": "predicted", "weight": "weight"},
                     "n": n, "expected": exp, "sklearn_raw": raw})
 
+    # 5. Binary, weighted, the positive class first in sorted order ("disease" < "healthy"), so the
+    #    score is the probability of class 0; threshold 0.3.
+    n = 90
+    y = np.where(rng.random(n) < 0.4, "disease", "healthy")
+    s = np.clip(0.3 + 0.35 * (y == "disease") + rng.normal(0, 0.25, n), 0, 1)
+    s[:4] = [0.3, 0.3, 0.29999999999999993, 0.30000000000000004]
+    wt = rng.uniform(0.2, 3.0, n)
+    wt[[1, 30]] = 0.0
+    rows = [[y[i], repr(float(s[i])), repr(float(wt[i]))] for i in range(n)]
+    write_csv("binary_weighted_pos_first.csv", ["outcome", "p_disease", "w"], rows)
+    pred = np.where(s >= 0.3, "disease", "healthy")
+    labels = ["disease", "healthy"]
+    exp, raw = report_classification(list(y), list(pred), wt, labels, pos_label="disease")
+    is_pos = (y == "disease").astype(int)
+    exp["metrics"]["log_loss"] = f(skm.log_loss(is_pos, s, labels=[0, 1], sample_weight=wt))
+    exp["metrics"]["brier_score_loss"] = f(skm.brier_score_loss(y, s, pos_label="disease", sample_weight=wt))
+    reports.append({"name": "binary_weighted_pos_first", "file": "data/binary_weighted_pos_first.csv",
+                    "request": {"label": "outcome", "score": "p_disease", "weight": "w", "pos_label": "disease",
+                                "threshold": 0.3},
+                    "n": n, "expected": exp, "sklearn_raw": raw})
+
+    # 6. Binary hard predictions 0/1 (positive "1" by default) that never predict 1: precision,
+    #    MCC undefined; kappa 0.
+    n = 40
+    y = (rng.random(n) < 0.3).astype(int)
+    rows = [[int(y[i]), 0] for i in range(n)]
+    write_csv("binary_never_positive.csv", ["y", "yhat"], rows)
+    exp, raw = report_classification(list(y), [0] * n, None, [0, 1], pos_label=1)
+    reports.append({"name": "binary_never_positive", "file": "data/binary_never_positive.csv",
+                    "request": {"label": "y", "pred": "yhat"},
+                    "n": n, "expected": exp, "sklearn_raw": raw})
+
     # 4. Regression, negative targets, floats at full precision; with and without the weight column.
     n = 80
     y = rng.normal(-2, 20, n)
@@ -617,6 +649,7 @@ def exact_columns():
     give these doubles bit for bit."""
     out = {}
     for name, cols in [("binary_scores.csv", ["p_malignant"]),
+                       ("binary_weighted_pos_first.csv", ["p_disease", "w"]),
                        ("multiclass_proba.csv", ["gamma", "Beta", "delta", "alpha"]),
                        ("weighted_multiclass.csv", ["weight"]), ("regression.csv", ["y", "y_hat", "w"])]:
         with open(os.path.join(DATA, name), newline="", encoding="utf-8") as fh:

@@ -284,6 +284,12 @@ TEST(SklearnReplay, Regression) {
       const metric_info* m = find_metric(key, metric_kind::regression);
       ASSERT_NE(m, nullptr) << key;
       expect_value(m->regression(y, yhat, w, {}), want, "registry " + key);
+      // Unit weights must give the unweighted value (for the median this is the documented
+      // midpoint rule; sklearn's weighted path would return the lower median).
+      if (w.empty()) {
+        const std::vector<double> ones(y.size(), 1.0);
+        expect_value(d->second(y, yhat, ones), want, key + " with unit weights");
+      }
     }
   }
   EXPECT_EQ(undefined_expected, 7u);  // constant target (r2, EV) x2, zero target (MAPE, MSPE, RMSPE)
