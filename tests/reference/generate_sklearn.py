@@ -37,6 +37,7 @@ import scipy
 import sklearn
 from sklearn import metrics as skm
 from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.utils.multiclass import unique_labels
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data")
@@ -208,7 +209,7 @@ def classification_expected(y_true, y_pred, w, labels, pos_label=None):
 
 def classification_case(name, y_true, y_pred, w=None, pos_label=None):
     y_true, y_pred = list(y_true), list(y_pred)
-    labels = list(skm._classification.unique_labels(y_true, y_pred))
+    labels = list(unique_labels(y_true, y_pred))
     e, raw = classification_expected(y_true, y_pred, w, labels, pos_label)
     s = lambda v: [str(x) for x in v]  # noqa: E731
     case = {
