@@ -45,6 +45,18 @@ confusion_matrix confusion_matrix::from_labels(std::span<const std::int32_t> act
   return cm;
 }
 
+confusion_matrix& confusion_matrix::operator+=(const confusion_matrix& other) {
+  if (k_ == 0 && m_.empty()) {
+    k_ = other.k_;
+    m_.assign(other.m_.size(), 0.0);
+  }
+  if (other.k_ != k_) {
+    throw_usage(fmt::format("confusion_matrix +=: cannot add a {0} x {0} matrix to a {1} x {1} one", other.k_, k_));
+  }
+  for (std::size_t i = 0; i < m_.size(); ++i) m_[i] += other.m_[i];
+  return *this;
+}
+
 double confusion_matrix::total() const {
   double s = 0;
   for (double x : m_) s += x;

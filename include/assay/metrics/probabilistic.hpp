@@ -36,8 +36,10 @@ value log_loss(std::span<const std::int32_t> y, proba_view p, std::span<const do
 value brier_score(std::span<const std::int32_t> y, proba_view p, std::span<const double> w = {});
 
 /// Share (weighted) of cases whose true class is among the k highest probabilities. Ties are broken
-/// as scikit-learn's top_k_accuracy_score does: among equal probabilities the higher class index ranks
-/// first. For K = 2 and k = 1 this is the accuracy at threshold 0.5 with P = 0.5 going to class 1.
+/// as scikit-learn's top_k_accuracy_score does for multiclass input: among equal probabilities the
+/// higher class index ranks first. For K = 2 and k = 1 this is the accuracy at threshold 0.5 with
+/// P = 0.5 going to class 1 (sklearn's binary path sends 0.5 to class 0; see
+/// docs/definitions/classification.md).
 value top_k_accuracy(std::span<const std::int32_t> y, proba_view p, std::size_t k, std::span<const double> w = {});
 
 }  // namespace assay
