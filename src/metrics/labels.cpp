@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 #include <unordered_map>
 
 #include "assay/io/table.hpp"
@@ -30,6 +31,26 @@ std::vector<std::string> sort_labels(std::vector<std::string> labels) {
   return labels;
 }
 
+namespace {
+std::string canonical_number(double x) { return fmt::format("{}", x == 0 ? 0.0 : x); }
+}  // namespace
+
+void unify_numeric_labels(const std::vector<std::vector<std::string>*>& sets, const std::vector<std::string*>& extra) {
+  for (const auto* set : sets) {
+    if (!labels_are_numeric(*set)) return;
+  }
+  double x;
+  for (auto* set : sets) {
+    for (auto& l : *set) {
+      io::parse_double(l, x);
+      l = canonical_number(x);
+    }
+  }
+  for (auto* l : extra) {
+    if (io::parse_double(*l, x) && std::isfinite(x)) *l = canonical_number(x);
+  }
+}
+
 std::vector<std::int32_t> recode(const std::vector<std::int32_t>& codes, const std::vector<std::string>& levels,
                                  const std::vector<std::string>& sorted) {
   std::vector<std::int32_t> map(levels.size(), -1);
@@ -53,6 +74,7 @@ std::optional<std::string> default_positive(const std::vector<std::string>& labe
     }
   }
   if (labels.size() == 2) return labels[1];  // the larger number
+  if (x[0] == 0 || x[0] == -1) return std::string("1");  // only negatives present: the positive is 1
   return std::nullopt;
 }
 

@@ -68,8 +68,9 @@ void regression_report(report& r, const io::table& t, const report_request& q) {
 
 }  // namespace
 
-report make_report(const report_request& q) {
-  check_request(q);
+report make_report(const report_request& request) {
+  check_request(request);
+  report_request q = request;  // labels below may be rewritten to their canonical form
   report r;
   r.zd = q.zd;
   const bool regression = q.task == task_kind::regression;
@@ -109,6 +110,14 @@ report make_report(const report_request& q) {
   }
 
   // ---- classes ----
+  {
+    std::vector<std::vector<std::string>*> sets{&t.columns[0].levels};
+    if (q.pred) sets.push_back(&t.columns[pred_at].levels);
+    std::vector<std::string*> extra;
+    for (std::size_t k = 0; k < q.proba.size(); ++k) extra.push_back(&t.columns[proba_at + k].name);
+    if (q.pos_label) extra.push_back(&*q.pos_label);
+    unify_numeric_labels(sets, extra);
+  }
   const io::column& truth = t.columns[0];
   std::vector<std::string> names = truth.levels;
   if (q.pred) names.insert(names.end(), t.columns[pred_at].levels.begin(), t.columns[pred_at].levels.end());

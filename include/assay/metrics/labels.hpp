@@ -15,13 +15,20 @@ bool labels_are_numeric(const std::vector<std::string>& labels);
 /// are numbers (so "2" < "10"), otherwise by bytes. Returns the sorted, de-duplicated list.
 std::vector<std::string> sort_labels(std::vector<std::string> labels);
 
+/// Numeric labels are classes by value: when every label in `sets` is a number, each is replaced by
+/// the shortest decimal that reads back as the same double ("1.0", "1e0" and "1" all become "1";
+/// "-0" becomes "0"), so that a truth column of 0/1 and predictions of 0.0/1.0 agree. `extra`
+/// (a positive label, probability column names) is rewritten the same way where it is a number.
+/// With any non-numeric label nothing changes: labels are then compared as strings.
+void unify_numeric_labels(const std::vector<std::vector<std::string>*>& sets, const std::vector<std::string*>& extra);
+
 /// Maps codes into `levels` to indices into `sorted` (every level must be present in `sorted`).
 std::vector<std::int32_t> recode(const std::vector<std::int32_t>& codes, const std::vector<std::string>& levels,
                                  const std::vector<std::string>& sorted);
 
 /// The positive class of a binary task among `labels` (sorted, at most 2), chosen as documented in
 /// docs/definitions.md: `pos_label` when given; otherwise "1" for numeric labels in {0, 1} or
-/// {-1, 1}, or the larger of two numeric labels. Returns nullopt when it cannot be decided (string
+/// {-1, 1} (also when only 0 or -1 occurs), or the larger of two numeric labels. Returns nullopt when it cannot be decided (string
 /// labels without --pos-label).
 std::optional<std::string> default_positive(const std::vector<std::string>& labels);
 
