@@ -1,6 +1,9 @@
 // Typed column extraction; see include/assay/io/table.hpp.
 #include "assay/io/table.hpp"
 
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <cmath>
 #include <fast_float/fast_float.h>
 #include <fmt/format.h>
@@ -62,13 +65,32 @@ class interner {
  public:
   explicit interner(column& c) : col_(c) {}
   std::int32_t code(std::string_view s) {
-    if (last_ >= 0 && col_.levels[static_cast<std::size_t>(last_)] == s) return last_;
+    // Hot path: the same label as the previous row, compared inline: labels are short, and a call
+    // to memcmp per cell cost ~7% of a 10^7-row read.
+    if (last_ >= 0 && s.size() == last_size_ && s.size() > 0 && s[0] == last_first_) {
+      const char* l = col_.levels[static_cast<std::size_t>(last_)].data();
+      std::size_t i = 1;
+      while (i < s.size() && s[i] == l[i]) ++i;
+      if (i == s.size()) return last_;
+    }
+    return slow(s);
+  }
+
+ private:
+  std::int32_t remember(std::int32_t c) {
+    last_ = c;
+    const std::string& l = col_.levels[static_cast<std::size_t>(c)];
+    last_size_ = l.size();
+    last_first_ = l.empty() ? '\0' : l[0];
+    return c;
+  }
+  std::int32_t slow(std::string_view s) {
     if (col_.levels.size() <= 16) {
       for (std::size_t i = 0; i < col_.levels.size(); ++i) {
-        if (col_.levels[i] == s) return last_ = static_cast<std::int32_t>(i);
+        if (col_.levels[i] == s) return remember(static_cast<std::int32_t>(i));
       }
     } else {
-      if (auto it = map_.find(s); it != map_.end()) return last_ = it->second;
+      if (auto it = map_.find(s); it != map_.end()) return remember(it->second);
     }
     auto c = static_cast<std::int32_t>(col_.levels.size());
     col_.levels.emplace_back(s);
@@ -79,12 +101,13 @@ class interner {
         map_.emplace(col_.levels.back(), c);
       }
     }
-    return last_ = c;
+    return remember(c);
   }
 
- private:
   column& col_;
   std::int32_t last_ = -1;
+  std::size_t last_size_ = 0;
+  char last_first_ = 0;
   struct hash {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
@@ -92,14 +115,10 @@ class interner {
   std::unordered_map<std::string, std::int32_t, hash, std::equal_to<>> map_;
 };
 
-}  // namespace
-
-table read_table(const std::string& path, const std::vector<column_spec>& specs, const csv_options& options) {
-  csv_reader reader(path, options);
-  return read_table(reader, specs);
-}
-
-table read_table(csv_reader& reader, const std::vector<column_spec>& specs) {
+// Reads the columns; `file_bytes` (0 if unknown) lets the column vectors be reserved once, from the
+// average record size of the first rows, instead of growing by doubling (which copies every column
+// about twice and briefly holds old and new arrays together).
+table read_columns(csv_reader& reader, const std::vector<column_spec>& specs, std::size_t file_bytes) {
   table t;
   t.source = reader.name();
   std::vector<std::size_t> index;
@@ -114,8 +133,21 @@ table read_table(csv_reader& reader, const std::vector<column_spec>& specs) {
   interners.reserve(specs.size());
   for (auto& c : t.columns) interners.emplace_back(c);
 
+  constexpr std::size_t sample_rows = 4096;
+  std::size_t sample_bytes = 0;
   std::vector<std::string_view> fields;
   while (reader.next(fields)) {
+    if (file_bytes > 0 && t.rows < sample_rows) {
+      for (auto f : fields) sample_bytes += f.size() + 1;  // + the delimiter or line end
+      if (t.rows + 1 == sample_rows) {
+        const double per_row = static_cast<double>(sample_bytes) / static_cast<double>(sample_rows);
+        const auto expect = static_cast<std::size_t>(static_cast<double>(file_bytes) / per_row * 1.02) + sample_rows;
+        for (auto& c : t.columns) {
+          if (c.type == column_type::label) c.codes.reserve(expect);
+          else c.numbers.reserve(expect);
+        }
+      }
+    }
     for (std::size_t k = 0; k < specs.size(); ++k) {
       std::string_view f = fields[index[k]];
       column& c = t.columns[k];
@@ -150,5 +182,17 @@ table read_table(csv_reader& reader, const std::vector<column_spec>& specs) {
   if (t.rows == 0) throw_data(fmt::format("{}: no data rows after the header", t.source));
   return t;
 }
+
+}  // namespace
+
+table read_table(const std::string& path, const std::vector<column_spec>& specs, const csv_options& options) {
+  csv_reader reader(path, options);
+  std::size_t bytes = 0;
+  struct stat st {};
+  if (path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) bytes = static_cast<std::size_t>(st.st_size);
+  return read_columns(reader, specs, bytes);
+}
+
+table read_table(csv_reader& reader, const std::vector<column_spec>& specs) { return read_columns(reader, specs, 0); }
 
 }  // namespace assay::io

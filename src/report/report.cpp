@@ -2,6 +2,7 @@
 #include "assay/report/report.hpp"
 
 #include <algorithm>
+#include <span>
 #include <fmt/format.h>
 
 #include "assay/error.hpp"
@@ -158,7 +159,15 @@ report make_report(const report_request& q) {
   r.task = r.positive ? task_kind::binary : task_kind::multiclass;
   const std::size_t K = r.labels.size();
 
-  std::vector<std::int32_t> y = recode(truth.codes, truth.levels, r.labels);
+  // Class codes in the order of r.labels; the column's own codes when they already are (no copy).
+  std::vector<std::int32_t> y_recoded;
+  std::span<const std::int32_t> y = truth.codes;
+  const bool same_order = truth.levels.size() <= r.labels.size() &&
+                          std::equal(truth.levels.begin(), truth.levels.end(), r.labels.begin());
+  if (!same_order) {
+    y_recoded = recode(truth.codes, truth.levels, r.labels);
+    y = y_recoded;
+  }
   std::vector<std::int32_t> yhat;
   std::vector<double> proba;  // n x K, class order of r.labels
   if (!q.proba.empty()) {
