@@ -1,9 +1,11 @@
 // assay report: metrics of one prediction file. Parses options, calls assay::make_report, prints.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <map>
 
 #include "assay/error.hpp"
+#include "assay/io/table.hpp"
 #include "assay/report/report.hpp"
 #include "commands.hpp"
 
@@ -14,17 +16,31 @@ namespace {
 struct report_options {
   report_request q;
   std::string score, pred, weight, pos_label, format = "text", output, task = "auto", zero_div = "0", delimiter;
-  double beta = 0;
+  std::string threshold, beta, top_k;  // parsed here, for messages that quote the value
 };
 
+double number_option(const char* option, const std::string& text) {
+  double x;
+  if (!io::parse_double(text, x) || !std::isfinite(x)) {
+    throw_usage(fmt::format("{}: cannot parse \"{}\" as a finite number", option, text));
+  }
+  return x;
+}
+
 void run(report_options& o) {
-  current_command = "assay report";
   auto& q = o.q;
   if (!o.score.empty()) q.score = o.score;
   if (!o.pred.empty()) q.pred = o.pred;
   if (!o.weight.empty()) q.weight = o.weight;
   if (!o.pos_label.empty()) q.pos_label = o.pos_label;
-  if (o.beta != 0) q.beta = o.beta;
+  if (!o.threshold.empty()) q.threshold = number_option("--threshold", o.threshold);
+  if (!o.beta.empty()) q.beta = number_option("--beta", o.beta);
+  if (!o.top_k.empty()) {
+    if (o.top_k.size() > 6 || o.top_k.find_first_not_of("0123456789") != std::string::npos) {
+      throw_usage(fmt::format("--top-k: \"{}\" is not a whole number between 1 and 999999", o.top_k));
+    }
+    q.top_k = std::stoul(o.top_k);
+  }
   static const std::map<std::string, task_kind> tasks{{"auto", task_kind::automatic},
                                                       {"binary", task_kind::binary},
                                                       {"multiclass", task_kind::multiclass},
@@ -62,15 +78,17 @@ void register_report(CLI::App& app) {
   cmd->add_option("--task", o->task, "auto, binary, multiclass or regression")
       ->check(CLI::IsMember({"auto", "binary", "multiclass", "regression"}));
   cmd->add_option("--pos-label", o->pos_label, "The positive class of a binary task");
-  cmd->add_option("--threshold,-t", o->q.threshold, "Predict positive when score >= threshold (default 0.5)");
+  cmd->add_option("--threshold,-t", o->threshold, "Predict positive when score >= threshold (default 0.5)");
   cmd->add_option("--beta", o->beta, "Also report F-beta for this beta (> 0)");
-  cmd->add_option("--top-k", o->q.top_k, "k of top_k_accuracy with --proba (default 2)");
+  cmd->add_option("--top-k", o->top_k, "k of top_k_accuracy with --proba (default 2)");
   cmd->add_option("--zero-division", o->zero_div,
                   "Undefined per-class values in macro/weighted averages: 0 (scikit-learn), 1, or skip")
       ->check(CLI::IsMember({"0", "1", "skip"}));
   cmd->add_option("--delimiter", o->delimiter, "Field separator (default: from the file; 'tab' for tab)");
   cmd->add_option("--format,-f", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("--output,-o", o->output, "Write the report to this file instead of standard output");
+  // Name the command in every message, CLI11's own parse errors included.
+  cmd->preparse_callback([](std::size_t) { current_command = "assay report"; });
   cmd->callback([o] { run(*o); });
 }
 

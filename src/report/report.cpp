@@ -136,9 +136,12 @@ report make_report(const report_request& q) {
   const bool binary_scores = q.score.has_value();
   if (binary_scores || q.task == task_kind::binary) {
     if (r.labels.size() > 2) {
-      throw_usage(fmt::format("{}: a binary task needs at most 2 classes, but column '{}'{} has {}: {}", r.source,
-                              truth.name, q.pred ? " with the predictions" : "", r.labels.size(),
-                              join_labels(r.labels)));
+      const std::string what = q.pred ? "columns '" + truth.name + "' and '" + t.columns[pred_at].name + "' have"
+                                      : "column '" + truth.name + "' has";
+      const char* fix = binary_scores ? "--score makes a binary task (use --pred or --proba for more than 2 classes)"
+                                      : "--task binary allows at most 2 (use --task multiclass)";
+      throw_usage(fmt::format("{}: {} {} classes ({}), but {}", r.source, what, r.labels.size(),
+                              join_labels(r.labels), fix));
     }
   }
   if (r.labels.size() <= 2 && q.task != task_kind::multiclass) {
@@ -269,14 +272,26 @@ report make_report(const report_request& q) {
   }
 
   // Say how undefined per-class values entered the averages.
-  std::size_t undefined_precision = 0;
-  for (const auto& c : r.per_class) undefined_precision += c.precision.defined() ? 0 : 1;
-  if (undefined_precision > 0) {
-    const char* how = q.zd == zero_division::zero ? "counted as 0 (as scikit-learn)"
-                      : q.zd == zero_division::one ? "counted as 1"
-                                                   : "left out";
+  const char* how = q.zd == zero_division::zero ? "counted as 0 (as scikit-learn)"
+                    : q.zd == zero_division::one ? "counted as 1"
+                                                 : "left out";
+  std::size_t never_predicted = 0, never_actual = 0, always_actual = 0;
+  for (const auto& c : r.per_class) {
+    never_predicted += c.precision.defined() ? 0 : 1;
+    never_actual += c.recall.defined() ? 0 : 1;
+    always_actual += c.fp_rate.defined() ? 0 : 1;
+  }
+  if (never_predicted > 0) {
     r.notes.push_back(fmt::format("{} class{} never predicted: precision undefined, {} in the macro and weighted averages",
-                                  undefined_precision, undefined_precision == 1 ? " is" : "es are", how));
+                                  never_predicted, never_predicted == 1 ? " is" : "es are", how));
+  }
+  if (never_actual > 0) {
+    r.notes.push_back(fmt::format("{} class{} no actual cases: recall (TP rate) undefined, {} in the macro average",
+                                  never_actual, never_actual == 1 ? " has" : "es have", how));
+  }
+  if (always_actual > 0) {
+    r.notes.push_back(fmt::format("{} class{} every case: FP rate undefined, {} in the macro and weighted averages",
+                                  always_actual, always_actual == 1 ? " is the actual class of" : "es are the actual classes of", how));
   }
   return r;
 }
