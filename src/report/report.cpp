@@ -146,6 +146,10 @@ report make_report(const report_request& q) {
   }
   if (r.labels.size() <= 2 && q.task != task_kind::multiclass) {
     auto pos = q.pos_label ? std::optional<std::string>(*q.pos_label) : default_positive(r.labels);
+    double only = 0;
+    if (!pos && r.labels.size() == 1 && io::parse_double(r.labels[0], only) && (only == 0 || only == -1)) {
+      pos.emplace(1, '1');  // only negatives of a {0, 1} or {-1, 1} task present: the positive class is the absent 1
+    }
     if (!pos) {
       throw_usage(fmt::format("{}: cannot tell which class is positive among {}: name it with --pos-label", r.source,
                               join_labels(r.labels)));

@@ -154,6 +154,18 @@ TEST_F(report_errors, one_class_present_is_not_an_error) {
   EXPECT_NE(r.out.find("note: 1 class has no actual cases"), std::string::npos) << r.out;
 }
 
+TEST_F(report_errors, only_negatives_of_a_0_1_task) {
+  // No actual positive: the positive class is still 1 (absent), and recall is undefined.
+  file("neg.csv", "y,s\n0,0.8\n0,0.3\n");
+  const json j = run_json({"report", "neg.csv", "-l", "y", "-s", "s", "-f", "json"});
+  EXPECT_EQ(j.at("positive_label"), "1");
+  EXPECT_EQ(j.at("confusion_matrix").at("matrix"), json({{1.0, 1.0}, {0.0, 0.0}}));
+  EXPECT_TRUE(j.at("recall").is_null());
+  EXPECT_EQ(j.at("recall_undefined"), "no actual positives");
+  EXPECT_EQ(j.at("fpr"), 0.5);
+  EXPECT_EQ(j.at("specificity"), 0.5);
+}
+
 TEST_F(report_errors, pos_label_not_found) {
   expect_error({"report", file("p.csv", kGood), "-l", "y", "-s", "s", "--pos-label", "yes"}, 2,
                "assay report: --pos-label: class \"yes\" not found in column 'y' (classes: \"0\", \"1\")\n");
