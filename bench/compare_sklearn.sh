@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # assay report vs pandas + scikit-learn on a 10^7-row `label,score` CSV (issue 2, "Speed").
-# Prints the median of 3 wall-clock times of each, their ratio (target: assay >= 20x faster), and
-# assay's peak RSS against the size of the columns it parses (target: <= 2x).
+# Prints the median of 3 runs of each (wall clock, and CPU = user + system, which a busy shared
+# machine disturbs less), their ratios (target: assay >= 20x faster), and assay's peak RSS against
+# the size of the columns it parses (target: <= 2x).
 #
 #   bench/compare_sklearn.sh [ROWS]      (default 10000000; ASSAY=path/to/assay to pick the binary)
 #
 # The data file is generated once into ${TMPDIR:-/tmp}. Needs /usr/bin/time (Debian package `time`,
-# installed by scripts/install-deps.sh). The machine may be shared: quote medians, rerun when noisy.
+# installed by scripts/install-deps.sh). Python's time covers read_csv + confusion_matrix +
+# classification_report only (not the interpreter start or the imports); assay's is the whole process.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 rows="${1:-10000000}"
@@ -26,32 +28,33 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
-assay_times=() assay_rss=()
+a_wall=() a_cpu=() a_rss=()
 for i in 1 2 3; do
   /usr/bin/time -v -o "$log" "$assay" report "$data" --label label --score score --format json >/dev/null
   wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$log")
+  cpu=$(awk -F': ' '/User time/ { u = $2 } /System time/ { s = $2 } END { print u + s }' "$log")
   rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$log")
-  assay_times+=("$wall") assay_rss+=("$rss")
-  echo "assay run $i: ${wall} s, peak RSS ${rss} KiB"
+  a_wall+=("$wall") a_cpu+=("$cpu") a_rss+=("$rss")
+  echo "assay  run $i: wall ${wall} s, cpu ${cpu} s, peak RSS ${rss} KiB"
 done
-py_times=()
+p_wall=() p_cpu=()
 for i in 1 2 3; do
-  t=$("$py" "$here/compare_sklearn.py" run "$data")
-  py_times+=("$t")
-  echo "python run $i: ${t} s"
+  read -r wall cpu < <("$py" "$here/compare_sklearn.py" run "$data")
+  p_wall+=("$wall") p_cpu+=("$cpu")
+  echo "python run $i: wall ${wall} s, cpu ${cpu} s"
 done
 
-a=$(printf '%s\n' "${assay_times[@]}" | median)
-p=$(printf '%s\n' "${py_times[@]}" | median)
-rss=$(printf '%s\n' "${assay_rss[@]}" | median)
+aw=$(printf '%s\n' "${a_wall[@]}" | median) ac=$(printf '%s\n' "${a_cpu[@]}" | median)
+pw=$(printf '%s\n' "${p_wall[@]}" | median) pc=$(printf '%s\n' "${p_cpu[@]}" | median)
+rss=$(printf '%s\n' "${a_rss[@]}" | median)
 # The parsed columns: the label as 4-byte class codes and the score as 8-byte doubles.
 columns=$((rows * (4 + 8)))
-awk -v a="$a" -v p="$p" -v rss="$rss" -v cols="$columns" -v rows="$rows" 'BEGIN {
-  printf "\nrows: %d\n", rows
-  printf "assay report (median of 3):                 %.3f s\n", a
-  printf "pandas + sklearn (median of 3):             %.3f s\n", p
-  printf "speed-up:                                   %.1fx (target >= 20x)\n", p / a
-  printf "assay peak RSS (median of 3):               %.1f MB\n", rss * 1024 / 1e6
-  printf "parsed columns (rows x (4 B code + 8 B double)): %.1f MB\n", cols / 1e6
-  printf "peak RSS / parsed columns:                  %.2fx (target <= 2x)\n", rss * 1024 / cols
+awk -v aw="$aw" -v ac="$ac" -v pw="$pw" -v pc="$pc" -v rss="$rss" -v cols="$columns" -v rows="$rows" 'BEGIN {
+  printf "\nrows: %d (medians of 3)\n", rows
+  printf "                      wall       cpu\n"
+  printf "assay report      %7.3f s %7.3f s\n", aw, ac
+  printf "pandas + sklearn  %7.3f s %7.3f s\n", pw, pc
+  printf "speed-up          %7.1fx  %7.1fx   (target >= 20x)\n", pw / aw, pc / ac
+  printf "assay peak RSS: %.1f MB; parsed columns, %d x (4 B code + 8 B double): %.1f MB; ratio %.2fx (target <= 2x)\n",
+         rss * 1024 / 1e6, rows, cols / 1e6, rss * 1024 / cols
 }'
