@@ -224,6 +224,38 @@ TEST_F(report_errors, stdin_as_dash) {
   expect_error({"report", "-", "-l", "y", "-s", "s"}, 3, "assay report: <stdin>: empty file: expected a header row\n");
 }
 
+TEST_F(report_errors, bom_crlf_quotes_and_tsv_read_as_the_plain_csv) {
+  // The same 5 cases; the label "yes, sick" needs quotes in CSV.
+  file("plain.csv", "y,s\n\"yes, sick\",0.8\nno,0.3\n\"yes, sick\",0.4\nno,0.6\n\"yes, sick\",0.9\n");
+  file("fancy.csv",
+       "\xEF\xBB\xBF\"y\",s\r\n\"yes, sick\",0.8\r\n\r\nno,\"0.3\"\r\n\"yes, sick\",0.4\r\nno,0.6\r\n\"yes, sick\",0.9");
+  file("tabs.tsv", "y\ts\nyes, sick\t0.8\nno\t0.3\nyes, sick\t0.4\nno\t0.6\nyes, sick\t0.9\n");
+  const args_t rest{"-l", "y", "-s", "s", "--pos-label", "yes, sick", "-f", "json"};
+  auto report_of = [&](const std::string& name) {
+    args_t a{"report", name};
+    a.insert(a.end(), rest.begin(), rest.end());
+    json j = run_json(a);
+    j.erase("source");
+    return j;
+  };
+  const json plain = report_of("plain.csv");
+  EXPECT_EQ(plain.at("confusion_matrix").at("labels"), json({"no", "yes, sick"}));
+  EXPECT_EQ(plain.at("tp"), 2.0);
+  EXPECT_EQ(report_of("fancy.csv"), plain);
+  EXPECT_EQ(report_of("tabs.tsv"), plain);
+}
+
+TEST_F(report_errors, numeric_labels_sort_as_numbers_text_labels_as_bytes) {
+  file("num.csv", "y,p\n10,2\n2,2\n1,10\n10,10\n");
+  const json n = run_json({"report", "num.csv", "-l", "y", "-p", "p", "-f", "json"});
+  EXPECT_EQ(n.at("task"), "multiclass");
+  EXPECT_EQ(n.at("confusion_matrix").at("labels"), json({"1", "2", "10"}));
+  EXPECT_EQ(n.at("confusion_matrix").at("matrix"), json({{0.0, 0.0, 1.0}, {0.0, 1.0, 0.0}, {0.0, 1.0, 1.0}}));
+  file("text.csv", "y,p\nb,B\nB,a\na,b\n");
+  const json t = run_json({"report", "text.csv", "-l", "y", "-p", "p", "-f", "json"});
+  EXPECT_EQ(t.at("confusion_matrix").at("labels"), json({"B", "a", "b"}));
+}
+
 TEST_F(report_errors, output_to_unwritable_path_leaves_no_file) {
   file("p.csv", kGood);
   expect_error({"report", "p.csv", "-l", "y", "-s", "s", "-o", "no/such/dir/out.txt"}, 4,
