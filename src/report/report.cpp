@@ -45,7 +45,7 @@ void check_request(const report_request& q) {
   if (q.beta && !(*q.beta > 0 && std::isfinite(*q.beta))) {
     throw_usage(fmt::format("--beta: {} must be a finite number > 0", *q.beta));
   }
-  if (q.top_k == 0) throw_usage("--top-k: must be >= 1");
+  if (q.top_k == 0) throw_usage("--top-k: 0 is not allowed: k must be >= 1");
 }
 
 void push(report& r, metric_kind kind, std::string_view name, const metric_params& params,
