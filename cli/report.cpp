@@ -86,7 +86,8 @@ void register_report(CLI::App& app) {
   cmd->add_option("--label,-l", o->q.label, "Column of the true class (or the true value with --task regression)")
       ->type_name("COL")
       ->required();
-  cmd->add_option("--score,-s", o->score, "Column of scores for the positive class (binary; positive when >= threshold)")
+  cmd->add_option("--score,-s", o->score,
+                  "Column of scores for the positive class (binary; positive when >= threshold)")
       ->type_name("COL");
   cmd->add_option("--pred,-p", o->pred, "Column of predicted classes (or predicted values with --task regression)")
       ->type_name("COL");

@@ -184,7 +184,9 @@ table read_table(const std::string& path, const std::vector<column_spec>& specs,
   csv_reader reader(path, options);
   std::size_t bytes = 0;
   struct stat st {};
-  if (path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) bytes = static_cast<std::size_t>(st.st_size);
+  if (path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+    bytes = static_cast<std::size_t>(st.st_size);
+  }
   return read_columns(reader, specs, bytes);
 }
 

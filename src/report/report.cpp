@@ -80,7 +80,10 @@ report make_report(const report_request& q) {
   specs.push_back({q.label, regression ? io::column_type::number : io::column_type::label, "--label"});
   std::size_t pred_at = 0, weight_at = 0, proba_at = 0;
   if (q.score) pred_at = specs.size(), specs.push_back({*q.score, io::column_type::number, "--score"});
-  if (q.pred) pred_at = specs.size(), specs.push_back({*q.pred, regression ? io::column_type::number : io::column_type::label, "--pred"});
+  if (q.pred) {
+    pred_at = specs.size();
+    specs.push_back({*q.pred, regression ? io::column_type::number : io::column_type::label, "--pred"});
+  }
   if (q.weight) weight_at = specs.size(), specs.push_back({*q.weight, io::column_type::weight, "--weight"});
   proba_at = specs.size();
   for (const auto& p : q.proba) specs.push_back({p, io::column_type::probability, "--proba"});
@@ -156,8 +159,8 @@ report make_report(const report_request& q) {
     }
     if (r.labels.size() == 1) {  // one class present: add the other so both rates have a row
       double x;
-      std::string other = (*pos == r.labels[0]) ? (labels_are_numeric(r.labels) && io::parse_double(*pos, x) && x == 1 ? "0" : "not " + *pos)
-                                                : *pos;
+      const bool numeric_one = labels_are_numeric(r.labels) && io::parse_double(*pos, x) && x == 1;
+      std::string other = (*pos == r.labels[0]) ? (numeric_one ? "0" : "not " + *pos) : *pos;
       r.labels.push_back(other);
       r.labels = sort_labels(r.labels);
     }
@@ -271,7 +274,8 @@ report make_report(const report_request& q) {
     if (!proba.empty() && K > 2) {
       params.k = q.top_k;
       const metric_info* m = find_metric("top_k_accuracy", metric_kind::probabilistic);
-      r.metrics.push_back({"top_k_accuracy", fmt::format("top-{} accuracy", q.top_k), m->probabilistic(ys, pv, w, params)});
+      r.metrics.push_back(
+          {"top_k_accuracy", fmt::format("top-{} accuracy", q.top_k), m->probabilistic(ys, pv, w, params)});
     }
   }
 
@@ -286,16 +290,17 @@ report make_report(const report_request& q) {
     always_actual += c.fp_rate.defined() ? 0 : 1;
   }
   if (never_predicted > 0) {
-    r.notes.push_back(fmt::format("{} class{} never predicted: precision undefined, {} in the macro and weighted averages",
-                                  never_predicted, never_predicted == 1 ? " is" : "es are", how));
+    r.notes.push_back(fmt::format("{} class{} never predicted: precision undefined, {} in the macro and weighted "
+                                  "averages", never_predicted, never_predicted == 1 ? " is" : "es are", how));
   }
   if (never_actual > 0) {
     r.notes.push_back(fmt::format("{} class{} no actual cases: recall (TP rate) undefined, {} in the macro average",
                                   never_actual, never_actual == 1 ? " has" : "es have", how));
   }
   if (always_actual > 0) {
+    const char* is = always_actual == 1 ? " is the actual class of" : "es are the actual classes of";
     r.notes.push_back(fmt::format("{} class{} every case: FP rate undefined, {} in the macro and weighted averages",
-                                  always_actual, always_actual == 1 ? " is the actual class of" : "es are the actual classes of", how));
+                                  always_actual, is, how));
   }
   return r;
 }

@@ -228,7 +228,8 @@ TEST_F(report_errors, bom_crlf_quotes_and_tsv_read_as_the_plain_csv) {
   // The same 5 cases; the label "yes, sick" needs quotes in CSV.
   file("plain.csv", "y,s\n\"yes, sick\",0.8\nno,0.3\n\"yes, sick\",0.4\nno,0.6\n\"yes, sick\",0.9\n");
   file("fancy.csv",
-       "\xEF\xBB\xBF\"y\",s\r\n\"yes, sick\",0.8\r\n\r\nno,\"0.3\"\r\n\"yes, sick\",0.4\r\nno,0.6\r\n\"yes, sick\",0.9");
+       "\xEF\xBB\xBF\"y\",s\r\n\"yes, sick\",0.8\r\n\r\nno,\"0.3\"\r\n"
+       "\"yes, sick\",0.4\r\nno,0.6\r\n\"yes, sick\",0.9");
   file("tabs.tsv", "y\ts\nyes, sick\t0.8\nno\t0.3\nyes, sick\t0.4\nno\t0.6\nyes, sick\t0.9\n");
   const args_t rest{"-l", "y", "-s", "s", "--pos-label", "yes, sick", "-f", "json"};
   auto report_of = [&](const std::string& name) {

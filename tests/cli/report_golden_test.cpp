@@ -29,7 +29,8 @@ void expect_same(const json& expected, const json& actual, const std::string& wh
   if (expected.is_number()) {
     ASSERT_TRUE(actual.is_number()) << where << ": expected a number, got " << actual.dump();
     const double e = expected.get<double>(), a = actual.get<double>();
-    EXPECT_LE(std::abs(a - e), 1e-12 * std::max(std::abs(e), std::abs(a))) << where << ": expected " << e << ", got " << a;
+    EXPECT_LE(std::abs(a - e), 1e-12 * std::max(std::abs(e), std::abs(a)))
+        << where << ": expected " << e << ", got " << a;
     return;
   }
   if (expected.is_object()) {
@@ -46,7 +47,9 @@ void expect_same(const json& expected, const json& actual, const std::string& wh
   if (expected.is_array()) {
     ASSERT_TRUE(actual.is_array()) << where;
     ASSERT_EQ(actual.size(), expected.size()) << where;
-    for (std::size_t i = 0; i < expected.size(); ++i) expect_same(expected[i], actual[i], where + "[" + std::to_string(i) + "]");
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      expect_same(expected[i], actual[i], where + "[" + std::to_string(i) + "]");
+    }
     return;
   }
   EXPECT_EQ(actual, expected) << where;
@@ -148,10 +151,10 @@ TEST_P(golden, text_has_the_sections_and_the_same_confusion_matrix) {
     const auto w = words(pc[1 + k]);
     EXPECT_EQ(w.back(), labels[k].get<std::string>());
     // Support (an integer count here) is the column before the class name.
-    EXPECT_EQ(std::stod(w[w.size() - 2]), e.at("per_class").at(labels[k].get<std::string>()).at("support").get<double>());
+    const json& cls = e.at("per_class").at(labels[k].get<std::string>());
+    EXPECT_EQ(std::stod(w[w.size() - 2]), cls.at("support").get<double>());
     // Precision with 3 decimals.
-    const double precision = e.at("per_class").at(labels[k].get<std::string>()).at("precision").get<double>();
-    EXPECT_NEAR(std::stod(w[2]), precision, 0.0005 + 1e-12) << pc[1 + k];
+    EXPECT_NEAR(std::stod(w[2]), cls.at("precision").get<double>(), 0.0005 + 1e-12) << pc[1 + k];
   }
   EXPECT_NE(pc[1 + labels.size()].find("Weighted avg."), std::string::npos);
   EXPECT_NE(pc[2 + labels.size()].find("Macro avg."), std::string::npos);
