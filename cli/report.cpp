@@ -1,9 +1,11 @@
 // assay report: metrics of one prediction file. Parses options, calls assay::make_report, prints.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <map>
 
 #include "assay/error.hpp"
+#include "assay/io/table.hpp"
 #include "assay/report/report.hpp"
 #include "commands.hpp"
 
@@ -14,17 +16,31 @@ namespace {
 struct report_options {
   report_request q;
   std::string score, pred, weight, pos_label, format = "text", output, task = "auto", zero_div = "0", delimiter;
-  double beta = 0;
+  std::string threshold, beta, top_k;  // parsed here, for messages that quote the value
 };
 
+double number_option(const char* option, const std::string& text) {
+  double x;
+  if (!io::parse_double(text, x) || !std::isfinite(x)) {
+    throw_usage(fmt::format("{}: cannot parse \"{}\" as a finite number", option, text));
+  }
+  return x;
+}
+
 void run(report_options& o) {
-  current_command = "assay report";
   auto& q = o.q;
   if (!o.score.empty()) q.score = o.score;
   if (!o.pred.empty()) q.pred = o.pred;
   if (!o.weight.empty()) q.weight = o.weight;
   if (!o.pos_label.empty()) q.pos_label = o.pos_label;
-  if (o.beta != 0) q.beta = o.beta;
+  if (!o.threshold.empty()) q.threshold = number_option("--threshold", o.threshold);
+  if (!o.beta.empty()) q.beta = number_option("--beta", o.beta);
+  if (!o.top_k.empty()) {
+    if (o.top_k.size() > 6 || o.top_k.find_first_not_of("0123456789") != std::string::npos) {
+      throw_usage(fmt::format("--top-k: \"{}\" is not a whole number between 1 and 999999", o.top_k));
+    }
+    q.top_k = std::stoul(o.top_k);
+  }
   static const std::map<std::string, task_kind> tasks{{"auto", task_kind::automatic},
                                                       {"binary", task_kind::binary},
                                                       {"multiclass", task_kind::multiclass},
@@ -45,32 +61,63 @@ void run(report_options& o) {
 void register_report(CLI::App& app) {
   auto o = std::make_shared<report_options>();
   auto* cmd = app.add_subcommand("report", "Metrics of a prediction file: confusion matrix, rates, per-class table");
+  cmd->description(
+      "Metrics of a prediction file: the confusion matrix (rows = actual class), the metrics and a per-class\n"
+      "table. Give the predictions with exactly one of --score, --pred or --proba. Columns are header names or\n"
+      "1-based indices. Undefined values (0/0) are printed as 'undefined (reason)', or null in JSON.\n"
+      "Full guide: docs/cli.md; JSON schema: docs/report-json.md.");
   cmd->footer(
+      "Input: CSV or TSV per RFC 4180 with a header row (quotes, CRLF, UTF-8 BOM; tab-separated for *.tsv or a\n"
+      "tab-only first line). Classes are sorted numerically when all are numbers, else by bytes. The positive\n"
+      "class is --pos-label, else 1 (with 0 or -1) or the larger of two numbers; text labels need --pos-label.\n"
+      "\n"
       "Examples:\n"
       "  assay report preds.csv --label y --score p                 # binary, positive when p >= 0.5\n"
       "  assay report preds.csv --label diagnosis --score p --pos-label M --threshold 0.3\n"
-      "  assay report iris.csv --label species --pred predicted --format json\n"
+      "  assay report iris.csv --label species --pred predicted --format json --output report.json\n"
       "  assay report iris.csv --label species --proba setosa versicolor virginica\n"
-      "  assay report house.tsv --task regression --label price --pred predicted");
-  cmd->add_option("file", o->q.path, "Prediction file (CSV or TSV with a header row; '-' for stdin)")->required();
-  cmd->add_option("--label,-l", o->q.label, "Column of the true class (or true value for regression): name or 1-based index")
+      "  assay report house.tsv --task regression --label price --pred predicted\n"
+      "  cat preds.csv | assay report - --label 1 --score 2           # stdin, columns by index\n"
+      "\n"
+      "Exit codes: 0 success, 1 internal error, 2 usage error, 3 bad input data, 4 file I/O error.");
+  cmd->add_option("file", o->q.path, "Prediction file (CSV or TSV with a header row); '-' reads standard input")
+      ->type_name("FILE")
       ->required();
-  cmd->add_option("--score,-s", o->score, "Column of scores for the positive class (binary)");
-  cmd->add_option("--pred,-p", o->pred, "Column of predicted classes (or predicted values for regression)");
-  cmd->add_option("--proba", o->q.proba, "Probability columns, one per class (named after the classes or in sorted class order)");
-  cmd->add_option("--weight,-w", o->weight, "Column of sample weights (finite, >= 0)");
-  cmd->add_option("--task", o->task, "auto, binary, multiclass or regression")
+  cmd->add_option("--label,-l", o->q.label, "Column of the true class (or the true value with --task regression)")
+      ->type_name("COL")
+      ->required();
+  cmd->add_option("--score,-s", o->score,
+                  "Column of scores for the positive class (binary; positive when >= threshold)")
+      ->type_name("COL");
+  cmd->add_option("--pred,-p", o->pred, "Column of predicted classes (or predicted values with --task regression)")
+      ->type_name("COL");
+  cmd->add_option("--proba", o->q.proba,
+                  "Probability columns, one per class: named after the classes, or in sorted class order")
+      ->type_name("COL");
+  cmd->add_option("--weight,-w", o->weight, "Column of sample weights (finite, >= 0, not all 0)")->type_name("COL");
+  cmd->add_option("--task", o->task, "auto (binary for <= 2 classes, else multiclass), binary, multiclass, regression")
+      ->type_name("TASK")
       ->check(CLI::IsMember({"auto", "binary", "multiclass", "regression"}));
-  cmd->add_option("--pos-label", o->pos_label, "The positive class of a binary task");
-  cmd->add_option("--threshold,-t", o->q.threshold, "Predict positive when score >= threshold (default 0.5)");
-  cmd->add_option("--beta", o->beta, "Also report F-beta for this beta (> 0)");
-  cmd->add_option("--top-k", o->q.top_k, "k of top_k_accuracy with --proba (default 2)");
+  cmd->add_option("--pos-label", o->pos_label, "The positive class of a binary task")->type_name("CLASS");
+  cmd->add_option("--threshold,-t", o->threshold, "With --score: predict positive when score >= X (default 0.5)")
+      ->type_name("X");
+  cmd->add_option("--beta", o->beta, "Binary: also report F-beta for this beta (finite, > 0)")->type_name("BETA");
+  cmd->add_option("--top-k", o->top_k, "With --proba and > 2 classes: k of top_k_accuracy (default 2)")
+      ->type_name("K");
   cmd->add_option("--zero-division", o->zero_div,
-                  "Undefined per-class values in macro/weighted averages: 0 (scikit-learn), 1, or skip")
+                  "Undefined per-class values in macro/weighted averages: 0 (default, as scikit-learn), 1, or skip")
+      ->type_name("RULE")
       ->check(CLI::IsMember({"0", "1", "skip"}));
-  cmd->add_option("--delimiter", o->delimiter, "Field separator (default: from the file; 'tab' for tab)");
-  cmd->add_option("--format,-f", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
-  cmd->add_option("--output,-o", o->output, "Write the report to this file instead of standard output");
+  cmd->add_option("--delimiter", o->delimiter, "Field separator, one character or 'tab' (default: from the file)")
+      ->type_name("CHAR");
+  cmd->add_option("--format,-f", o->format, "text (default) or json")
+      ->type_name("FORMAT")
+      ->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--output,-o", o->output,
+                  "Write the report to this file (atomically: whole or not at all) instead of standard output")
+      ->type_name("PATH");
+  // Name the command in every message, CLI11's own parse errors included.
+  cmd->preparse_callback([](std::size_t) { current_command = "assay report"; });
   cmd->callback([o] { run(*o); });
 }
 

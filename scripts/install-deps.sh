@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config
   libboost-math-dev libcli11-dev libfmt-dev nlohmann-json3-dev libfast-float-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
+  libgtest-dev libgmock-dev libbenchmark-dev time
   python3 python3-numpy python3-sklearn python3-scipy python3-pandas
 )
 # Extra packages for the optional tool chains (fuzzing, sanitizers with clang).

@@ -2,6 +2,7 @@
 #include "assay/report/report.hpp"
 
 #include <algorithm>
+#include <span>
 #include <fmt/format.h>
 
 #include "assay/error.hpp"
@@ -44,7 +45,7 @@ void check_request(const report_request& q) {
   if (q.beta && !(*q.beta > 0 && std::isfinite(*q.beta))) {
     throw_usage(fmt::format("--beta: {} must be a finite number > 0", *q.beta));
   }
-  if (q.top_k == 0) throw_usage("--top-k: must be >= 1");
+  if (q.top_k == 0) throw_usage("--top-k: 0 is not allowed: k must be >= 1");
 }
 
 void push(report& r, metric_kind kind, std::string_view name, const metric_params& params,
@@ -80,7 +81,10 @@ report make_report(const report_request& request) {
   specs.push_back({q.label, regression ? io::column_type::number : io::column_type::label, "--label"});
   std::size_t pred_at = 0, weight_at = 0, proba_at = 0;
   if (q.score) pred_at = specs.size(), specs.push_back({*q.score, io::column_type::number, "--score"});
-  if (q.pred) pred_at = specs.size(), specs.push_back({*q.pred, regression ? io::column_type::number : io::column_type::label, "--pred"});
+  if (q.pred) {
+    pred_at = specs.size();
+    specs.push_back({*q.pred, regression ? io::column_type::number : io::column_type::label, "--pred"});
+  }
   if (q.weight) weight_at = specs.size(), specs.push_back({*q.weight, io::column_type::weight, "--weight"});
   proba_at = specs.size();
   for (const auto& p : q.proba) specs.push_back({p, io::column_type::probability, "--proba"});
@@ -144,21 +148,28 @@ report make_report(const report_request& request) {
   const bool binary_scores = q.score.has_value();
   if (binary_scores || q.task == task_kind::binary) {
     if (r.labels.size() > 2) {
-      throw_usage(fmt::format("{}: a binary task needs at most 2 classes, but column '{}'{} has {}: {}", r.source,
-                              truth.name, q.pred ? " with the predictions" : "", r.labels.size(),
-                              join_labels(r.labels)));
+      const std::string what = q.pred ? "columns '" + truth.name + "' and '" + t.columns[pred_at].name + "' have"
+                                      : "column '" + truth.name + "' has";
+      const char* fix = binary_scores ? "--score makes a binary task (use --pred or --proba for more than 2 classes)"
+                                      : "--task binary allows at most 2 (use --task multiclass)";
+      throw_usage(fmt::format("{}: {} {} classes ({}), but {}", r.source, what, r.labels.size(),
+                              join_labels(r.labels), fix));
     }
   }
   if (r.labels.size() <= 2 && q.task != task_kind::multiclass) {
     auto pos = q.pos_label ? std::optional<std::string>(*q.pos_label) : default_positive(r.labels);
+    double only = 0;
+    if (!pos && r.labels.size() == 1 && io::parse_double(r.labels[0], only) && (only == 0 || only == -1)) {
+      pos.emplace(1, '1');  // only negatives of a {0, 1} or {-1, 1} task present: the positive class is the absent 1
+    }
     if (!pos) {
       throw_usage(fmt::format("{}: cannot tell which class is positive among {}: name it with --pos-label", r.source,
                               join_labels(r.labels)));
     }
     if (r.labels.size() == 1) {  // one class present: add the other so both rates have a row
       double x;
-      std::string other = (*pos == r.labels[0]) ? (labels_are_numeric(r.labels) && io::parse_double(*pos, x) && x == 1 ? "0" : "not " + *pos)
-                                                : *pos;
+      const bool numeric_one = labels_are_numeric(r.labels) && io::parse_double(*pos, x) && x == 1;
+      std::string other = (*pos == r.labels[0]) ? (numeric_one ? "0" : "not " + *pos) : *pos;
       r.labels.push_back(other);
       r.labels = sort_labels(r.labels);
     }
@@ -167,7 +178,15 @@ report make_report(const report_request& request) {
   r.task = r.positive ? task_kind::binary : task_kind::multiclass;
   const std::size_t K = r.labels.size();
 
-  std::vector<std::int32_t> y = recode(truth.codes, truth.levels, r.labels);
+  // Class codes in the order of r.labels; the column's own codes when they already are (no copy).
+  std::vector<std::int32_t> y_recoded;
+  std::span<const std::int32_t> y = truth.codes;
+  const bool same_order = truth.levels.size() <= r.labels.size() &&
+                          std::equal(truth.levels.begin(), truth.levels.end(), r.labels.begin());
+  if (!same_order) {
+    y_recoded = recode(truth.codes, truth.levels, r.labels);
+    y = y_recoded;
+  }
   std::vector<std::int32_t> yhat;
   std::vector<double> proba;  // n x K, class order of r.labels
   if (!q.proba.empty()) {
@@ -264,19 +283,33 @@ report make_report(const report_request& request) {
     if (!proba.empty() && K > 2) {
       params.k = q.top_k;
       const metric_info* m = find_metric("top_k_accuracy", metric_kind::probabilistic);
-      r.metrics.push_back({"top_k_accuracy", fmt::format("top-{} accuracy", q.top_k), m->probabilistic(ys, pv, w, params)});
+      r.metrics.push_back(
+          {"top_k_accuracy", fmt::format("top-{} accuracy", q.top_k), m->probabilistic(ys, pv, w, params)});
     }
   }
 
   // Say how undefined per-class values entered the averages.
-  std::size_t undefined_precision = 0;
-  for (const auto& c : r.per_class) undefined_precision += c.precision.defined() ? 0 : 1;
-  if (undefined_precision > 0) {
-    const char* how = q.zd == zero_division::zero ? "counted as 0 (as scikit-learn)"
-                      : q.zd == zero_division::one ? "counted as 1"
-                                                   : "left out";
-    r.notes.push_back(fmt::format("{} class{} never predicted: precision undefined, {} in the macro and weighted averages",
-                                  undefined_precision, undefined_precision == 1 ? " is" : "es are", how));
+  const char* how = q.zd == zero_division::zero ? "counted as 0 (as scikit-learn)"
+                    : q.zd == zero_division::one ? "counted as 1"
+                                                 : "left out";
+  std::size_t never_predicted = 0, never_actual = 0, always_actual = 0;
+  for (const auto& c : r.per_class) {
+    never_predicted += c.precision.defined() ? 0 : 1;
+    never_actual += c.recall.defined() ? 0 : 1;
+    always_actual += c.fp_rate.defined() ? 0 : 1;
+  }
+  if (never_predicted > 0) {
+    r.notes.push_back(fmt::format("{} class{} never predicted: precision undefined, {} in the macro and weighted "
+                                  "averages", never_predicted, never_predicted == 1 ? " is" : "es are", how));
+  }
+  if (never_actual > 0) {
+    r.notes.push_back(fmt::format("{} class{} no actual cases: recall (TP rate) undefined, {} in the macro average",
+                                  never_actual, never_actual == 1 ? " has" : "es have", how));
+  }
+  if (always_actual > 0) {
+    const char* is = always_actual == 1 ? " is the actual class of" : "es are the actual classes of";
+    r.notes.push_back(fmt::format("{} class{} every case: FP rate undefined, {} in the macro and weighted averages",
+                                  always_actual, is, how));
   }
   return r;
 }

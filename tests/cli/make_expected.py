@@ -1,0 +1,196 @@
+#!/usr/bin/python3
+"""Writes tests/cli/expected/*.json: what `assay report --format json` must print for the bundled
+examples, computed independently with scikit-learn (and numpy where scikit-learn 1.2 has no such
+metric). The C++ golden tests (report_golden_test.cpp) run assay and compare every key: numbers
+within 1e-12 relative, everything else exactly.
+
+Run from anywhere: /usr/bin/python3 tests/cli/make_expected.py
+"""
+import json
+import os
+import sys
+
+import numpy as np
+import pandas as pd
+import sklearn
+from sklearn import metrics as skm
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def read(name):
+    # keep_default_na=False: a label such as "NA" stays a label, as in assay.
+    return pd.read_csv(os.path.join(ROOT, "examples", name), keep_default_na=False)
+
+
+def per_class_block(y, yhat, labels):
+    """per_class, micro_avg, macro_avg, weighted_avg as assay names them (no undefined cases here)."""
+    p, r, f, s = skm.precision_recall_fscore_support(y, yhat, labels=labels, zero_division=0)
+    mcm = skm.multilabel_confusion_matrix(y, yhat, labels=labels)  # [[tn, fp], [fn, tp]] per class
+    tn, fp = mcm[:, 0, 0].astype(float), mcm[:, 0, 1].astype(float)
+    fpr = fp / (fp + tn)
+    per_class = {}
+    for k, lab in enumerate(labels):
+        ovr_mcc = skm.matthews_corrcoef(np.asarray(y) == lab, np.asarray(yhat) == lab)
+        per_class[lab] = {"precision": p[k], "recall": r[k], "f1": f[k], "tp_rate": r[k], "fp_rate": fpr[k],
+                          "matthews_corrcoef": ovr_mcc, "support": float(s[k])}
+    n = float(len(y))
+    avg = {}
+    for name, how in (("micro_avg", "micro"), ("macro_avg", "macro"), ("weighted_avg", "weighted")):
+        ap, ar, af, _ = skm.precision_recall_fscore_support(y, yhat, labels=labels, average=how, zero_division=0)
+        if how == "micro":
+            afpr = fp.sum() / (fp.sum() + tn.sum())
+        elif how == "macro":
+            afpr = fpr.mean()
+        else:
+            afpr = float(np.average(fpr, weights=s))
+        avg[name] = {"precision": ap, "recall": ar, "f1": af, "fp_rate": afpr, "support": n}
+    return per_class, avg
+
+
+def confusion(y, yhat, labels):
+    cm = skm.confusion_matrix(y, yhat, labels=labels)  # rows = true class (sklearn's convention)
+    return {"labels": labels, "rows": "actual", "columns": "predicted",
+            "matrix": cm.astype(float).tolist(),
+            "normalized": skm.confusion_matrix(y, yhat, labels=labels, normalize="true").tolist()}
+
+
+def classification(y, yhat, labels, extra):
+    e = {"confusion_matrix": confusion(y, yhat, labels)}
+    e.update(extra)
+    pc, avg = per_class_block(y, yhat, labels)
+    e["per_class"] = pc
+    e.update(avg)
+    e["zero_division"] = "0"
+    return e
+
+
+def multiclass_brier(y, proba, labels):
+    # Not in scikit-learn 1.2 (binary only): the mean over rows of sum_k (p_k - [y = k])^2, Brier (1950).
+    onehot = (np.asarray(y)[:, None] == np.asarray(labels)[None, :]).astype(float)
+    return float(np.mean(np.sum((proba - onehot) ** 2, axis=1)))
+
+
+def breast_binary():
+    df = read("breast_cancer_predictions.csv")
+    y = df["diagnosis"].astype(str).tolist()
+    score = df["p_malignant"].to_numpy()
+    pos, neg = "malignant", "benign"
+    yhat = [pos if s >= 0.5 else neg for s in score]
+    labels = [neg, pos]
+    tn, fp, fn, tp = skm.confusion_matrix(y, yhat, labels=labels).ravel().astype(float)
+    yb = np.asarray(y) == pos
+    extra = {
+        "tp": tp, "fp": fp, "fn": fn, "tn": tn,
+        "accuracy": skm.accuracy_score(y, yhat),
+        "error_rate": 1 - skm.accuracy_score(y, yhat),
+        "precision": skm.precision_score(y, yhat, pos_label=pos),
+        "recall": skm.recall_score(y, yhat, pos_label=pos),
+        "specificity": skm.recall_score(y, yhat, pos_label=neg),
+        "npv": skm.precision_score(y, yhat, pos_label=neg),
+        "fpr": 1 - skm.recall_score(y, yhat, pos_label=neg),
+        "fnr": 1 - skm.recall_score(y, yhat, pos_label=pos),
+        "f1": skm.f1_score(y, yhat, pos_label=pos),
+        "balanced_accuracy": skm.balanced_accuracy_score(y, yhat),
+        "matthews_corrcoef": skm.matthews_corrcoef(y, yhat),
+        "cohen_kappa": skm.cohen_kappa_score(y, yhat),
+        "prevalence": float(np.mean(yb)),
+        "log_loss": skm.log_loss(yb, score),
+        "brier_score_loss": skm.brier_score_loss(yb, score),
+    }
+    e = {"task": "binary", "n": len(y), "weighted": False, "positive_label": pos, "threshold": 0.5}
+    e.update(classification(y, yhat, labels, extra))
+    return ["examples/breast_cancer_predictions.csv", "--label", "diagnosis", "--score", "p_malignant",
+            "--pos-label", "malignant"], e
+
+
+def iris_common(y, yhat, labels):
+    return {
+        "accuracy": skm.accuracy_score(y, yhat),
+        "error_rate": 1 - skm.accuracy_score(y, yhat),
+        "balanced_accuracy": skm.balanced_accuracy_score(y, yhat),
+        "matthews_corrcoef": skm.matthews_corrcoef(y, yhat),
+        "cohen_kappa": skm.cohen_kappa_score(y, yhat),
+    }
+
+
+def iris_pred():
+    df = read("iris_predictions.csv")
+    y, yhat = df["species"].tolist(), df["predicted"].tolist()
+    labels = sorted(set(y) | set(yhat))
+    e = {"task": "multiclass", "n": len(y), "weighted": False}
+    e.update(classification(y, yhat, labels, iris_common(y, yhat, labels)))
+    return ["examples/iris_predictions.csv", "--label", "species", "--pred", "predicted"], e
+
+
+def iris_proba():
+    df = read("iris_predictions.csv")
+    labels = ["setosa", "versicolor", "virginica"]
+    y = df["species"].tolist()
+    proba = df[labels].to_numpy()
+    yhat = [labels[k] for k in np.argmax(proba, axis=1)]  # first of equal maxima
+    extra = iris_common(y, yhat, labels)
+    extra["log_loss"] = skm.log_loss(y, proba, labels=labels)
+    extra["brier_score_loss"] = multiclass_brier(y, proba, labels)
+    extra["top_k_accuracy"] = skm.top_k_accuracy_score(y, proba, k=2, labels=labels)
+    e = {"task": "multiclass", "n": len(y), "weighted": False}
+    e.update(classification(y, yhat, labels, extra))
+    return ["examples/iris_predictions.csv", "--label", "species", "--proba", "setosa", "versicolor", "virginica"], e
+
+
+def diabetes_regression():
+    df = read("diabetes_predictions.csv")
+    y, yhat = df["progression"].to_numpy(), df["predicted"].to_numpy()
+    # MSPE and RMSPE are not in scikit-learn: mean(((y - yhat) / y)^2) and its square root (no zero targets here).
+    mspe = float(np.mean(((y - yhat) / y) ** 2))
+    e = {
+        "task": "regression", "n": len(y), "weighted": False,
+        "mean_absolute_error": skm.mean_absolute_error(y, yhat),
+        "mean_squared_error": skm.mean_squared_error(y, yhat),
+        "root_mean_squared_error": skm.mean_squared_error(y, yhat, squared=False),
+        "mean_absolute_percentage_error": skm.mean_absolute_percentage_error(y, yhat),
+        "mean_squared_percentage_error": mspe,
+        "root_mean_squared_percentage_error": float(np.sqrt(mspe)),
+        "r2": skm.r2_score(y, yhat),
+        "explained_variance": skm.explained_variance_score(y, yhat),
+        "median_absolute_error": skm.median_absolute_error(y, yhat),
+        "max_error": float(skm.max_error(y, yhat)),
+    }
+    return ["examples/diabetes_predictions.csv", "--task", "regression", "--label", "progression", "--pred",
+            "predicted"], e
+
+
+def plain(x):
+    """numpy scalars and arrays to JSON types; floats keep every digit (json uses repr)."""
+    if isinstance(x, dict):
+        return {k: plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [plain(v) for v in x]
+    if isinstance(x, (np.floating, float)):
+        return float(x)
+    if isinstance(x, (np.integer,)):
+        return int(x)
+    if isinstance(x, (np.bool_,)):
+        return bool(x)
+    return x
+
+
+def main():
+    cases = {"breast_binary": breast_binary, "iris_pred": iris_pred, "iris_proba": iris_proba,
+             "diabetes_regression": diabetes_regression}
+    out_dir = os.path.join(HERE, "expected")
+    os.makedirs(out_dir, exist_ok=True)
+    for name, make in cases.items():
+        args, expected = make()
+        doc = {"generator": "tests/cli/make_expected.py", "sklearn_version": sklearn.__version__,
+               "numpy_version": np.__version__, "pandas_version": pd.__version__,
+               "args": ["report"] + args + ["--format", "json"], "expected": plain(expected)}
+        with open(os.path.join(out_dir, name + ".json"), "w") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
+        print(f"wrote expected/{name}.json", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
