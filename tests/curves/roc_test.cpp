@@ -180,3 +180,23 @@ TEST(Roc, McClishBounds) {
 
 }  // namespace
 }  // namespace assay::curves
+
+#include "assay/metrics/registry.hpp"
+
+namespace assay::curves {
+namespace {
+
+TEST(Registry, RankingMetricsAreRegistered) {
+  const std::vector<std::int32_t> y{1, 1, 0, 1, 1, 0, 0, 1, 0, 0};
+  const std::vector<double> s{.99, .98, .72, .70, .65, .51, .39, .24, .11, .01};
+  const metric_info* auc = find_metric("roc_auc", metric_kind::ranking);
+  const metric_info* ap = find_metric("average_precision", metric_kind::ranking);
+  ASSERT_NE(auc, nullptr);
+  ASSERT_NE(ap, nullptr);
+  EXPECT_EQ(auc->ranking(y, s, {}, {}).v, 0.8);
+  // AP by hand: recall steps of 1/5 at ranks 1, 2, 4, 5, 8 with precision 1, 1, 3/4, 4/5, 5/8.
+  EXPECT_NEAR(ap->ranking(y, s, {}, {}).v, (1 + 1 + 0.75 + 0.8 + 0.625) / 5, 1e-15);
+}
+
+}  // namespace
+}  // namespace assay::curves
