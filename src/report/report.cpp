@@ -23,13 +23,6 @@ const char* task_name(task_kind t) {
 
 namespace {
 
-std::string join_labels(const std::vector<std::string>& v) {
-  std::string s;
-  for (std::size_t i = 0; i < v.size() && i < 10; ++i) s += fmt::format("{}\"{}\"", i ? ", " : "", v[i]);
-  if (v.size() > 10) s += fmt::format(", ... ({} in all)", v.size());
-  return s;
-}
-
 void check_request(const report_request& q) {
   const int sources = (q.score ? 1 : 0) + (q.pred ? 1 : 0) + (q.proba.empty() ? 0 : 1);
   if (sources == 0) throw_usage("give the predictions with --score COL, --pred COL or --proba COL...");
@@ -141,11 +134,7 @@ report make_report(const report_request& q) {
     }
   }
   if (r.labels.size() <= 2 && q.task != task_kind::multiclass) {
-    auto pos = q.pos_label ? std::optional<std::string>(*q.pos_label) : default_positive(r.labels);
-    if (!pos) {
-      throw_usage(fmt::format("{}: cannot tell which class is positive among {}: name it with --pos-label", r.source,
-                              join_labels(r.labels)));
-    }
+    const auto pos = std::optional<std::string>(require_positive(r.labels, q.pos_label, r.source));
     if (r.labels.size() == 1) {  // one class present: add the other so both rates have a row
       double x;
       std::string other = (*pos == r.labels[0]) ? (labels_are_numeric(r.labels) && io::parse_double(*pos, x) && x == 1 ? "0" : "not " + *pos)
