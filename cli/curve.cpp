@@ -2,6 +2,9 @@
 // Parses options, calls assay::curves::make_curve, writes CSV/JSON and the optional SVG plot.
 #include <fmt/format.h>
 
+#include <cmath>
+#include <limits>
+
 #include "assay/curves/curve_report.hpp"
 #include "assay/error.hpp"
 #include "assay/plot/svg.hpp"
@@ -11,10 +14,12 @@ namespace assay::cli {
 
 namespace {
 
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
 struct curve_options {
   curves::curve_request q;
   std::string kind, weight, pos_label, format = "csv", output, plot, strategy = "uniform", delimiter;
-  double cost_fp = -1, cost_fn = -1, cost_tp = 0, cost_tn = 0, prior = -1;
+  double cost_fp = nan, cost_fn = nan, cost_tp = 0, cost_tn = 0, prior = nan;  // NaN = not given
 };
 
 void run(curve_options& o) {
@@ -25,12 +30,13 @@ void run(curve_options& o) {
   if (!o.weight.empty()) q.weight = o.weight;
   if (!o.pos_label.empty()) q.pos_label = o.pos_label;
   q.strategy = o.strategy == "quantile" ? curves::bin_strategy::quantile : curves::bin_strategy::uniform;
-  if ((o.cost_fp >= 0) != (o.cost_fn >= 0)) throw_usage("--cost-fp and --cost-fn go together: give both");
-  if (o.cost_fp >= 0) {
+  const bool fp = !std::isnan(o.cost_fp), fn = !std::isnan(o.cost_fn);
+  if (fp != fn) throw_usage("--cost-fp and --cost-fn go together: give both");
+  if (fp) {
     curves::cost_model c{o.cost_fp, o.cost_fn, o.cost_tp, o.cost_tn, std::nullopt};
-    if (o.prior >= 0) c.prior = o.prior;
+    if (!std::isnan(o.prior)) c.prior = o.prior;
     q.cost = c;
-  } else if (o.prior >= 0) {
+  } else if (!std::isnan(o.prior)) {
     throw_usage("--prior needs --cost-fp and --cost-fn");
   }
   if (!o.delimiter.empty()) {
