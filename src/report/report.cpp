@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "assay/curves/pr.hpp"
+#include "assay/curves/roc.hpp"
+#include "assay/curves/threshold.hpp"
 #include "assay/error.hpp"
 #include "assay/io/table.hpp"
 #include "assay/metrics/labels.hpp"
@@ -246,6 +249,21 @@ report make_report(const report_request& q) {
       const metric_info* m = find_metric("top_k_accuracy", metric_kind::probabilistic);
       r.metrics.push_back({"top_k_accuracy", fmt::format("top-{} accuracy", q.top_k), m->probabilistic(ys, pv, w, params)});
     }
+  }
+
+  // Ranking metrics and the best thresholds of a binary score (include/assay/curves/): one sweep of the
+  // sorted scores serves them all.
+  if (binary_scores) {
+    std::vector<std::int32_t> ypos(y.size());
+    for (std::size_t i = 0; i < y.size(); ++i) ypos[i] = y[i] == static_cast<std::int32_t>(*r.positive);
+    const curves::score_sweep sw = curves::sweep_scores("assay report", ypos, s, w);
+    r.metrics.push_back({"roc_auc", "ROC AUC", curves::roc_auc(sw)});
+    r.metrics.push_back({"average_precision", "average precision", curves::average_precision(sw)});
+    auto threshold_of = [](const curves::operating_point& p) {
+      return p.criterion.defined() ? value(p.threshold) : p.criterion;
+    };
+    r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", threshold_of(curves::best_youden(sw))});
+    r.metrics.push_back({"best_threshold_f1", "best threshold, max F1", threshold_of(curves::best_fbeta(sw, 1))});
   }
 
   // Say how undefined per-class values entered the averages.

@@ -83,6 +83,17 @@ for n, digits in ((50, 1), (200, 2), (1000, None)):
             c["curves"].append({"strategy": strategy, "n_bins": bins, "prob_true": fl(pt), "prob_pred": fl(pp)})
     calibration.append(c)
 
+# The example prediction file, as `assay report` and `assay curve` read it.
+import pandas as pd  # noqa: E402
+
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+bc = pd.read_csv(os.path.join(root, "examples", "breast_cancer_predictions.csv"))
+bc_y = (bc["diagnosis"] == "malignant").astype(int).to_numpy()
+bc_s = bc["p_malignant"].to_numpy()
+example = {"file": "examples/breast_cancer_predictions.csv", "label": "diagnosis", "score": "p_malignant",
+           "positive": "malignant", "roc_auc": float(roc_auc_score(bc_y, bc_s)),
+           "average_precision": float(average_precision_score(bc_y, bc_s))}
+
 out = {
     "generator": "tests/curves/generate_sklearn.py",
     "sklearn_version": sklearn.__version__,
@@ -91,6 +102,7 @@ out = {
     "binary": cases,
     "multiclass": multiclass,
     "calibration": calibration,
+    "example_file": example,
 }
 path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sklearn_curves.json")
 with open(path, "w") as f:
