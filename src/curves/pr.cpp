@@ -48,16 +48,18 @@ double sampled_ap(const score_sweep& sw, int n) {
 pr_curve_result precision_recall_curve(const score_sweep& sw) {
   pr_curve_result r;
   const std::size_t m = sw.size();
-  r.precision.reserve(m + 1);
-  r.recall.reserve(m + 1);
-  r.thresholds.reserve(m);
-  for (std::size_t k = m; k-- > 0;) {
-    r.precision.push_back(precision_at(sw, k));
-    r.recall.push_back(sw.positives > 0 ? sw.tp[k] / sw.positives : nan);
-    r.thresholds.push_back(sw.thresholds[k]);
+  r.precision.resize(m + 1);
+  r.recall.resize(m + 1);
+  r.thresholds.resize(m);
+  const double np = sw.positives;
+  for (std::size_t j = 0; j < m; ++j) {
+    const std::size_t k = m - 1 - j;  // increasing thresholds
+    r.precision[j] = precision_at(sw, k);
+    r.recall[j] = np > 0 ? sw.tp[k] / np : nan;
+    r.thresholds[j] = sw.thresholds[k];
   }
-  r.precision.push_back(1);
-  r.recall.push_back(0);
+  r.precision[m] = 1;
+  r.recall[m] = 0;
   if (sw.positives == 0) r.undefined = "no positive cases: recall is undefined";
   return r;
 }

@@ -51,8 +51,7 @@ double mcclish(double area, double a_min, double a_max) { return 0.5 * (1 + (are
 roc_curve_result roc_curve(const score_sweep& sw, const roc_options& options) {
   roc_curve_result r;
   const std::size_t m = sw.size();
-  std::vector<std::size_t> keep;
-  keep.reserve(m);
+  std::vector<std::size_t> keep;  // only used with drop_intermediate
   if (options.drop_intermediate && m > 2) {
     // scikit-learn's rule: keep the ends and every point where the second difference of fps or tps
     // is non-zero (np.diff(x, 2)[i] = (x[i+2] - x[i+1]) - (x[i+1] - x[i])).
@@ -63,28 +62,29 @@ roc_curve_result roc_curve(const score_sweep& sw, const roc_options& options) {
       if (dfp != 0 || dtp != 0) keep.push_back(i + 1);
     }
     keep.push_back(m - 1);
-  } else {
-    for (std::size_t i = 0; i < m; ++i) keep.push_back(i);
   }
-  const std::size_t n = keep.size() + 1;
-  r.fps.reserve(n);
-  r.tps.reserve(n);
-  r.thresholds.reserve(n);
-  r.fps.push_back(0);
-  r.tps.push_back(0);
-  double first = inf;
-  if (options.first == first_threshold::max_plus_one && m > 0) first = sw.thresholds[0] + 1;
-  r.thresholds.push_back(first);
-  for (std::size_t i : keep) {
-    r.fps.push_back(sw.fp[i]);
-    r.tps.push_back(sw.tp[i]);
-    r.thresholds.push_back(sw.thresholds[i]);
-  }
+  const bool all = keep.empty();
+  const std::size_t n = (all ? m : keep.size()) + 1;
+  r.fps.resize(n);
+  r.tps.resize(n);
+  r.thresholds.resize(n);
   r.fpr.resize(n);
   r.tpr.resize(n);
-  for (std::size_t k = 0; k < n; ++k) {
-    r.fpr[k] = sw.negatives > 0 ? r.fps[k] / sw.negatives : nan;
-    r.tpr[k] = sw.positives > 0 ? r.tps[k] / sw.positives : nan;
+  double first = inf;
+  if (options.first == first_threshold::max_plus_one && m > 0) first = sw.thresholds[0] + 1;
+  r.thresholds[0] = first;
+  r.fps[0] = r.tps[0] = 0;
+  const double nn = sw.negatives, np = sw.positives;
+  r.fpr[0] = nn > 0 ? 0.0 : nan;
+  r.tpr[0] = np > 0 ? 0.0 : nan;
+  for (std::size_t k = 1; k < n; ++k) {
+    const std::size_t i = all ? k - 1 : keep[k - 1];
+    const double fp = sw.fp[i], tp = sw.tp[i];
+    r.fps[k] = fp;
+    r.tps[k] = tp;
+    r.thresholds[k] = sw.thresholds[i];
+    r.fpr[k] = nn > 0 ? fp / nn : nan;
+    r.tpr[k] = np > 0 ? tp / np : nan;
   }
   if (sw.negatives == 0 && sw.positives == 0) r.undefined = "no cases: both rates are undefined";
   else if (sw.negatives == 0) r.undefined = "no negative cases: the false-positive rate is undefined";
