@@ -75,6 +75,10 @@ void register_curve(CLI::App& app) {
   cmd->add_option("--pos-label", o->pos_label, "The positive class of a binary task");
   cmd->add_flag("--drop-intermediate", o->q.drop_intermediate,
                 "roc: drop collinear points as scikit-learn's drop_intermediate (default: keep every threshold)");
+  cmd->add_option("--partial-fpr", o->q.partial_fpr, "roc: LO HI, add the partial AUC over this FPR range (raw and McClish)")
+      ->expected(2);
+  cmd->add_option("--partial-tpr", o->q.partial_tpr, "roc: LO HI, add the partial AUC over this TPR range (raw and McClish)")
+      ->expected(2);
   cmd->add_option("--beta", o->q.beta, "threshold: F-beta for the best-threshold search (default 1)");
   cmd->add_option("--cost-fp", o->cost_fp, "threshold, cost: cost of a false positive (>= 0)");
   cmd->add_option("--cost-fn", o->cost_fn, "threshold, cost: cost of a false negative (>= 0)");

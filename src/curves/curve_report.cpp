@@ -212,6 +212,18 @@ curve_document roc(const loaded& d, const curve_request& q) {
     o["tpr"] = jvec(r.tpr);
     if (!r.undefined.empty()) o["curve_undefined"] = r.undefined;
     put(o, "roc_auc", auc);
+    if (q.partial_fpr.size() == 2) {
+      const double lo = q.partial_fpr[0], hi = q.partial_fpr[1];
+      o["partial_auc_fpr"] = {{"lo", lo}, {"hi", hi}};
+      put(o["partial_auc_fpr"], "area", partial_auc_fpr(sw, lo, hi, false));
+      put(o["partial_auc_fpr"], "mcclish", partial_auc_fpr(sw, lo, hi, true));
+    }
+    if (q.partial_tpr.size() == 2) {
+      const double lo = q.partial_tpr[0], hi = q.partial_tpr[1];
+      o["partial_auc_tpr"] = {{"lo", lo}, {"hi", hi}};
+      put(o["partial_auc_tpr"], "area", partial_auc_tpr(sw, lo, hi, false));
+      put(o["partial_auc_tpr"], "mcclish", partial_auc_tpr(sw, lo, hi, true));
+    }
     j["models"].push_back(o);
     doc.chart.lines.push_back(line(fmt::format("{} (AUC {})", m.name, short_value(auc)), r.fpr, r.tpr));
   }
@@ -481,6 +493,12 @@ curve_document make_curve(const curve_request& q) {
   if (!(q.beta > 0 && std::isfinite(q.beta))) throw_usage(fmt::format("--beta: {} must be a finite number > 0", q.beta));
   if (!std::isfinite(q.threshold)) throw_usage(fmt::format("--threshold: {} is not a finite number", q.threshold));
   if (q.bins < 1) throw_usage("--bins: must be >= 1");
+  for (auto [name, r] : {std::pair{"--partial-fpr", &q.partial_fpr}, {"--partial-tpr", &q.partial_tpr}}) {
+    if (r->empty()) continue;
+    if (r->size() != 2 || !((*r)[0] >= 0 && (*r)[1] <= 1 && (*r)[0] < (*r)[1])) {
+      throw_usage(fmt::format("{}: give two numbers LO HI with 0 <= LO < HI <= 1", name));
+    }
+  }
   const loaded d = load(q);
   switch (q.kind) {
     case curve_kind::roc: return roc(d, q);

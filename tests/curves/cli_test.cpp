@@ -133,3 +133,28 @@ TEST(CurveCli, BadInputExitCodesAndMessages) {
 }
 
 }  // namespace
+
+namespace {
+
+// Partial AUC through the CLI equals pROC's on asah.csv (proc_partial_auc.json, s100b, fpr [0, 0.2]).
+TEST(CurveCli, PartialAucOptionMatchesProc) {
+  std::ifstream f(std::string(ASSAY_TEST_DIR) + "/curves/proc_partial_auc.json");
+  const auto j = nlohmann::json::parse(f);
+  double want = -1;
+  for (const auto& c : j["cases"]) {
+    if (c["marker"] != "s100b") continue;
+    for (const auto& r : c["results"]) {
+      if (r["focus"] == "specificity" && r["lo"].get<double>() == 0 && r["correct"].get<bool>()) want = r["auc"];
+    }
+  }
+  ASSERT_GT(want, 0);
+  const run_result r = run("curve roc " + std::string(ASSAY_SOURCE_DIR) +
+                           "/examples/data/asah.csv --label outcome --pos-label Poor --score s100b --partial-fpr 0 "
+                           "0.19999999999999996 --format json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto out = nlohmann::json::parse(r.out);
+  EXPECT_NEAR(out["models"][0]["partial_auc_fpr"]["mcclish"].get<double>(), want, 1e-12);
+  EXPECT_EQ(run("curve roc x.csv --label y --score s --partial-fpr 0.5 0.5").code, 2);
+}
+
+}  // namespace

@@ -30,6 +30,8 @@ struct curve_request {
   io::csv_options csv;
   // Options of some kinds.
   bool drop_intermediate = false;       ///< roc
+  std::vector<double> partial_fpr;      ///< roc: {lo, hi} adds the partial AUC over this FPR range
+  std::vector<double> partial_tpr;      ///< roc: {lo, hi} adds the partial AUC over this TPR range
   double beta = 1;                      ///< threshold: F-beta of the best-threshold search
   std::optional<cost_model> cost;       ///< threshold, cost: adds the minimum-expected-cost point
   double threshold = 0.5;               ///< rejection (binary): the decision threshold
