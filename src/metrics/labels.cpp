@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <unordered_map>
 
+#include "assay/error.hpp"
 #include "assay/io/table.hpp"
 
 namespace assay {
@@ -76,6 +77,24 @@ std::optional<std::string> default_positive(const std::vector<std::string>& labe
   if (labels.size() == 2) return labels[1];  // the larger number
   if (x[0] == 0 || x[0] == -1) return std::string("1");  // only negatives present: the positive is 1
   return std::nullopt;
+}
+
+std::string join_labels(const std::vector<std::string>& v) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size() && i < 10; ++i) s += fmt::format("{}\"{}\"", i ? ", " : "", v[i]);
+  if (v.size() > 10) s += fmt::format(", ... ({} in all)", v.size());
+  return s;
+}
+
+std::string require_positive(const std::vector<std::string>& labels, const std::optional<std::string>& pos_label,
+                             std::string_view source) {
+  if (pos_label) return *pos_label;
+  auto pos = default_positive(labels);
+  if (!pos) {
+    throw_usage(fmt::format("{}: cannot tell which class is positive among {}: name it with --pos-label", source,
+                            join_labels(labels)));
+  }
+  return *pos;
 }
 
 }  // namespace assay

@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "assay/curves/pr.hpp"
+#include "assay/curves/roc.hpp"
 #include "assay/metrics/regression.hpp"
 
 namespace assay {
@@ -93,6 +95,17 @@ std::vector<metric_info> build() {
   r.push_back(prob("log_loss", "log loss", loss, [](std::span<const std::int32_t> y, proba_view p, std::span<const double> w, const metric_params&) { return log_loss(y, p, w); }));
   r.push_back(prob("brier_score_loss", "Brier score", {0, 2, false, false}, [](std::span<const std::int32_t> y, proba_view p, std::span<const double> w, const metric_params&) { return brier_score(y, p, w); }));
   r.push_back(prob("top_k_accuracy", "top-k accuracy", unit_up, [](std::span<const std::int32_t> y, proba_view p, std::span<const double> w, const metric_params& m) { return top_k_accuracy(y, p, m.k, w); }));
+  // Ranking (binary truth and a score; see include/assay/curves/).
+  {
+    metric_info m{"roc_auc", "ROC AUC", metric_kind::ranking, unit_up};
+    m.ranking = [](std::span<const std::int32_t> y, std::span<const double> s, std::span<const double> w,
+                   const metric_params&) { return curves::roc_auc(y, s, w); };
+    r.push_back(m);
+    m = {"average_precision", "average precision", metric_kind::ranking, unit_up};
+    m.ranking = [](std::span<const std::int32_t> y, std::span<const double> s, std::span<const double> w,
+                   const metric_params&) { return curves::average_precision(y, s, w); };
+    r.push_back(m);
+  }
   // Regression.
   r.push_back(reg("mean_absolute_error", "mean absolute error (MAE)", loss_sym, ASSAY_REG(mean_absolute_error)));
   r.push_back(reg("mean_squared_error", "mean squared error (MSE)", loss_sym, ASSAY_REG(mean_squared_error)));

@@ -5,6 +5,9 @@
 #include <span>
 #include <fmt/format.h>
 
+#include "assay/curves/pr.hpp"
+#include "assay/curves/roc.hpp"
+#include "assay/curves/threshold.hpp"
 #include "assay/error.hpp"
 #include "assay/io/table.hpp"
 #include "assay/metrics/labels.hpp"
@@ -23,13 +26,6 @@ const char* task_name(task_kind t) {
 }
 
 namespace {
-
-std::string join_labels(const std::vector<std::string>& v) {
-  std::string s;
-  for (std::size_t i = 0; i < v.size() && i < 10; ++i) s += fmt::format("{}\"{}\"", i ? ", " : "", v[i]);
-  if (v.size() > 10) s += fmt::format(", ... ({} in all)", v.size());
-  return s;
-}
 
 void check_request(const report_request& q) {
   const int sources = (q.score ? 1 : 0) + (q.pred ? 1 : 0) + (q.proba.empty() ? 0 : 1);
@@ -157,15 +153,7 @@ report make_report(const report_request& request) {
     }
   }
   if (r.labels.size() <= 2 && q.task != task_kind::multiclass) {
-    auto pos = q.pos_label ? std::optional<std::string>(*q.pos_label) : default_positive(r.labels);
-    double only = 0;
-    if (!pos && r.labels.size() == 1 && io::parse_double(r.labels[0], only) && (only == 0 || only == -1)) {
-      pos.emplace(1, '1');  // only negatives of a {0, 1} or {-1, 1} task present: the positive class is the absent 1
-    }
-    if (!pos) {
-      throw_usage(fmt::format("{}: cannot tell which class is positive among {}: name it with --pos-label", r.source,
-                              join_labels(r.labels)));
-    }
+    const auto pos = std::optional<std::string>(require_positive(r.labels, q.pos_label, r.source));
     if (r.labels.size() == 1) {  // one class present: add the other so both rates have a row
       double x;
       const bool numeric_one = labels_are_numeric(r.labels) && io::parse_double(*pos, x) && x == 1;
@@ -286,6 +274,21 @@ report make_report(const report_request& request) {
       r.metrics.push_back(
           {"top_k_accuracy", fmt::format("top-{} accuracy", q.top_k), m->probabilistic(ys, pv, w, params)});
     }
+  }
+
+  // Ranking metrics and the best thresholds of a binary score (include/assay/curves/): one sweep of the
+  // sorted scores serves them all.
+  if (binary_scores) {
+    std::vector<std::int32_t> ypos(y.size());
+    for (std::size_t i = 0; i < y.size(); ++i) ypos[i] = y[i] == static_cast<std::int32_t>(*r.positive);
+    const curves::score_sweep sw = curves::sweep_scores("assay report", ypos, s, w);
+    r.metrics.push_back({"roc_auc", "ROC AUC", curves::roc_auc(sw)});
+    r.metrics.push_back({"average_precision", "average precision", curves::average_precision(sw)});
+    auto threshold_of = [](const curves::operating_point& p) {
+      return p.criterion.defined() ? value(p.threshold) : p.criterion;
+    };
+    r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", threshold_of(curves::best_youden(sw))});
+    r.metrics.push_back({"best_threshold_f1", "best threshold, max F1", threshold_of(curves::best_fbeta(sw, 1))});
   }
 
   // Say how undefined per-class values entered the averages.

@@ -21,7 +21,9 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 
 def read(name):
     # keep_default_na=False: a label such as "NA" stays a label, as in assay.
-    return pd.read_csv(os.path.join(ROOT, "examples", name), keep_default_na=False)
+    # float_precision="round_trip": pandas' default parser returns a neighbouring double for many
+    # 17-digit values; the expected numbers must be computed from the exact doubles in the file.
+    return pd.read_csv(os.path.join(ROOT, "examples", name), keep_default_na=False, float_precision="round_trip")
 
 
 def per_class_block(y, yhat, labels):
@@ -54,6 +56,17 @@ def confusion(y, yhat, labels):
     return {"labels": labels, "rows": "actual", "columns": "predicted",
             "matrix": cm.astype(float).tolist(),
             "normalized": skm.confusion_matrix(y, yhat, labels=labels, normalize="true").tolist()}
+
+
+def best_thresholds(yb, score):
+    """Youden's J and max-F1 thresholds from scikit-learn's own sweep (roc_curve with every point):
+    the first maximum in order of decreasing threshold, i.e. ties go to the highest threshold."""
+    fpr, tpr, thr = skm.roc_curve(yb, score, drop_intermediate=False)
+    P, N = yb.sum(), (~yb).sum()
+    tps, fps = np.rint(tpr * P), np.rint(fpr * N)
+    j = tps / P - fps / N
+    f1 = 2 * tps / (2 * tps + fps + (P - tps))
+    return {"best_threshold_youden": float(thr[np.argmax(j)]), "best_threshold_f1": float(thr[np.argmax(f1)])}
 
 
 def classification(y, yhat, labels, extra):
@@ -98,7 +111,10 @@ def breast_binary():
         "prevalence": float(np.mean(yb)),
         "log_loss": skm.log_loss(yb, score),
         "brier_score_loss": skm.brier_score_loss(yb, score),
+        "roc_auc": skm.roc_auc_score(yb, score),
+        "average_precision": skm.average_precision_score(yb, score),
     }
+    extra.update(best_thresholds(yb, np.asarray(score)))
     e = {"task": "binary", "n": len(y), "weighted": False, "positive_label": pos, "threshold": 0.5}
     e.update(classification(y, yhat, labels, extra))
     return ["examples/breast_cancer_predictions.csv", "--label", "diagnosis", "--score", "p_malignant",

@@ -523,6 +523,14 @@ def report_classification(y_true, y_pred, w, labels, pos_label=None, beta=None):
     return out, raw
 
 
+THRESHOLD_NOT_COMPARED = {
+    "best_threshold_youden": "scikit-learn has no best-threshold function; the ROC sweep behind it is replayed "
+                             "against roc_curve in tests/curves",
+    "best_threshold_f1": "scikit-learn has no best-threshold function; the PR sweep behind it is replayed "
+                         "against precision_recall_curve in tests/curves",
+}
+
+
 def report_cases():
     rng = np.random.default_rng(20260104)
     reports = []
@@ -539,10 +547,12 @@ def report_cases():
     exp, raw = report_classification(list(y), list(pred), None, labels, pos_label="malignant", beta=2.0)
     exp["metrics"]["log_loss"] = f(skm.log_loss(y, s, labels=labels))
     exp["metrics"]["brier_score_loss"] = f(skm.brier_score_loss(y, s, pos_label="malignant"))
+    exp["metrics"]["roc_auc"] = f(skm.roc_auc_score(y == "malignant", s))
+    exp["metrics"]["average_precision"] = f(skm.average_precision_score(y == "malignant", s))
     reports.append({"name": "binary_scores", "file": "data/binary_scores.csv",
                     "request": {"label": "diagnosis", "score": "p_malignant", "pos_label": "malignant",
                                 "threshold": 0.5, "beta": 2.0},
-                    "n": n, "expected": exp, "sklearn_raw": raw})
+                    "n": n, "expected": exp, "sklearn_raw": raw, "not_compared": dict(THRESHOLD_NOT_COMPARED)})
 
     # 2. Multiclass, probability columns named after the classes (not in sorted order); ties in the
     #    argmax go to the first class in sorted order (numpy argmax); class "delta" never occurs.
@@ -602,10 +612,12 @@ def report_cases():
     is_pos = (y == "disease").astype(int)
     exp["metrics"]["log_loss"] = f(skm.log_loss(is_pos, s, labels=[0, 1], sample_weight=wt))
     exp["metrics"]["brier_score_loss"] = f(skm.brier_score_loss(y, s, pos_label="disease", sample_weight=wt))
+    exp["metrics"]["roc_auc"] = f(skm.roc_auc_score(is_pos, s, sample_weight=wt))
+    exp["metrics"]["average_precision"] = f(skm.average_precision_score(is_pos, s, sample_weight=wt))
     reports.append({"name": "binary_weighted_pos_first", "file": "data/binary_weighted_pos_first.csv",
                     "request": {"label": "outcome", "score": "p_disease", "weight": "w", "pos_label": "disease",
                                 "threshold": 0.3},
-                    "n": n, "expected": exp, "sklearn_raw": raw})
+                    "n": n, "expected": exp, "sklearn_raw": raw, "not_compared": dict(THRESHOLD_NOT_COMPARED)})
 
     # 6. Binary hard predictions 0/1 (positive "1" by default) that never predict 1: precision,
     #    MCC undefined; kappa 0.

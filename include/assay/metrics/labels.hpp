@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace assay {
@@ -31,5 +32,13 @@ std::vector<std::int32_t> recode(const std::vector<std::int32_t>& codes, const s
 /// {-1, 1} (also when only 0 or -1 occurs), or the larger of two numeric labels. Returns nullopt when it cannot be decided (string
 /// labels without --pos-label).
 std::optional<std::string> default_positive(const std::vector<std::string>& labels);
+
+/// Labels for messages: `"a", "b", ...`, at most 10, then how many there are in all.
+std::string join_labels(const std::vector<std::string>& labels);
+
+/// The positive class of a binary task: `pos_label` when given, else default_positive(labels).
+/// Throws assay::error (usage) naming `source` and the classes when it cannot be decided.
+std::string require_positive(const std::vector<std::string>& labels, const std::optional<std::string>& pos_label,
+                             std::string_view source);
 
 }  // namespace assay

@@ -1,0 +1,99 @@
+// assay curve: ROC, PR, threshold, rejection, cost and calibration curves of a prediction file.
+// Parses options, calls assay::curves::make_curve, writes CSV/JSON and the optional SVG plot.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+#include "assay/curves/curve_report.hpp"
+#include "assay/error.hpp"
+#include "assay/plot/svg.hpp"
+#include "commands.hpp"
+
+namespace assay::cli {
+
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+struct curve_options {
+  curves::curve_request q;
+  std::string kind, weight, pos_label, format = "csv", output, plot, strategy = "uniform", delimiter;
+  double cost_fp = nan, cost_fn = nan, cost_tp = 0, cost_tn = 0, prior = nan;  // NaN = not given
+};
+
+void run(curve_options& o) {
+  current_command = "assay curve";
+  auto& q = o.q;
+  q.kind = curves::parse_curve_kind(o.kind);
+  current_command = "assay curve " + o.kind;
+  if (!o.weight.empty()) q.weight = o.weight;
+  if (!o.pos_label.empty()) q.pos_label = o.pos_label;
+  q.strategy = o.strategy == "quantile" ? curves::bin_strategy::quantile : curves::bin_strategy::uniform;
+  const bool fp = !std::isnan(o.cost_fp), fn = !std::isnan(o.cost_fn);
+  if (fp != fn) throw_usage("--cost-fp and --cost-fn go together: give both");
+  if (fp) {
+    curves::cost_model c{o.cost_fp, o.cost_fn, o.cost_tp, o.cost_tn, std::nullopt};
+    if (!std::isnan(o.prior)) c.prior = o.prior;
+    q.cost = c;
+  } else if (!std::isnan(o.prior)) {
+    throw_usage("--prior needs --cost-fp and --cost-fn");
+  }
+  if (!o.delimiter.empty()) {
+    if (o.delimiter == "\\t" || o.delimiter == "tab") q.csv.delimiter = '\t';
+    else if (o.delimiter.size() == 1 && o.delimiter != "\"" && o.delimiter != "\n") q.csv.delimiter = o.delimiter[0];
+    else throw_usage(fmt::format("--delimiter: \"{}\" is not one character (use 'tab' for a tab)", o.delimiter));
+  }
+  const curves::curve_document doc = curves::make_curve(q);
+  if (!o.plot.empty()) write_output(o.plot, plot::render_svg(doc.chart));
+  if (o.plot.empty() || !o.output.empty()) write_output(o.output, o.format == "json" ? doc.json : doc.csv);
+}
+
+}  // namespace
+
+void register_curve(CLI::App& app) {
+  auto o = std::make_shared<curve_options>();
+  auto* cmd = app.add_subcommand("curve", "ROC, precision-recall, threshold, rejection, cost and calibration curves");
+  cmd->footer(
+      "Examples:\n"
+      "  assay curve roc preds.csv --label y --score p --plot roc.svg\n"
+      "  assay curve roc preds.csv --label y --score model_a model_b --format json   # two models\n"
+      "  assay curve pr preds.csv --label diagnosis --score p --pos-label M\n"
+      "  assay curve threshold preds.csv --label y --score p --cost-fp 1 --cost-fn 10 --prior 0.02 --format json\n"
+      "  assay curve rejection iris.csv --label species --proba setosa versicolor virginica\n"
+      "  assay curve calibration preds.csv --label y --score p --bins 10 --strategy quantile\n"
+      "Output: CSV (long format, one row per point) or JSON to standard output or --output; with --plot only the\n"
+      "SVG is written unless --output is given too. Thresholds: positive when score >= threshold.");
+  cmd->add_option("curve", o->kind, "roc, pr, threshold, rejection, cost or calibration")
+      ->required()
+      ->check(CLI::IsMember({"roc", "pr", "threshold", "rejection", "cost", "calibration"}));
+  cmd->add_option("file", o->q.path, "Prediction file (CSV or TSV with a header row; '-' for stdin)")->required();
+  cmd->add_option("--label,-l", o->q.label, "Column of the true class: name or 1-based index")->required();
+  cmd->add_option("--score,-s", o->q.scores, "Score column(s) of the positive class, one per model (binary)");
+  cmd->add_option("--proba", o->q.proba, "Probability columns, one per class (multiclass: roc, pr, rejection)");
+  cmd->add_option("--weight,-w", o->weight, "Column of sample weights (finite, >= 0)");
+  cmd->add_option("--pos-label", o->pos_label, "The positive class of a binary task");
+  cmd->add_flag("--drop-intermediate", o->q.drop_intermediate,
+                "roc: drop collinear points as scikit-learn's drop_intermediate (default: keep every threshold)");
+  cmd->add_option("--partial-fpr", o->q.partial_fpr, "roc: LO HI, add the partial AUC over this FPR range (raw and McClish)")
+      ->expected(2);
+  cmd->add_option("--partial-tpr", o->q.partial_tpr, "roc: LO HI, add the partial AUC over this TPR range (raw and McClish)")
+      ->expected(2);
+  cmd->add_option("--beta", o->q.beta, "threshold: F-beta for the best-threshold search (default 1)");
+  cmd->add_option("--cost-fp", o->cost_fp, "threshold, cost: cost of a false positive (>= 0)");
+  cmd->add_option("--cost-fn", o->cost_fn, "threshold, cost: cost of a false negative (>= 0)");
+  cmd->add_option("--cost-tp", o->cost_tp, "threshold, cost: cost of a true positive (default 0; negative = benefit)");
+  cmd->add_option("--cost-tn", o->cost_tn, "threshold, cost: cost of a true negative (default 0)");
+  cmd->add_option("--prior", o->prior, "threshold, cost: P(positive) in deployment (default: the data's prevalence)");
+  cmd->add_option("--threshold,-t", o->q.threshold, "rejection: decision threshold of the score (default 0.5)");
+  cmd->add_option("--bins", o->q.bins, "calibration: number of bins (default 10)");
+  cmd->add_option("--strategy", o->strategy, "calibration: uniform or quantile bins")
+      ->check(CLI::IsMember({"uniform", "quantile"}));
+  cmd->add_option("--delimiter", o->delimiter, "Field separator (default: from the file; 'tab' for tab)");
+  cmd->add_option("--format,-f", o->format, "csv or json")->check(CLI::IsMember({"csv", "json"}));
+  cmd->add_option("--output,-o", o->output, "Write the CSV/JSON to this file instead of standard output");
+  cmd->add_option("--plot", o->plot, "Write an SVG chart to this file");
+  cmd->callback([o] { run(*o); });
+}
+
+}  // namespace assay::cli

@@ -1,0 +1,53 @@
+// assay: calibration of predicted probabilities of a binary outcome: reliability curves, expected
+// calibration error and Murphy's decomposition of the Brier score.
+//
+// References: DeGroot & Fienberg, The Statistician 32 (1983) (reliability diagrams); Naeini, Cooper &
+// Hauskrecht, AAAI 2015 and Guo et al., ICML 2017 (ECE); Murphy, J. Applied Meteorology 12 (1973)
+// (Brier decomposition); scikit-learn's calibration_curve (1.2) as the differential peer.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "assay/value.hpp"
+
+namespace assay::curves {
+
+enum class bin_strategy {
+  uniform,   ///< edges i / n_bins (computed as numpy.linspace does: i * (1 / n_bins))
+  quantile,  ///< edges at the i / n_bins sample quantiles of the probabilities (numpy.percentile,
+             ///< linear interpolation; unweighted)
+};
+
+/// A reliability curve: for every non-empty bin, the observed frequency of positives (prob_true)
+/// against the mean predicted probability (prob_pred), both weighted. A probability equal to an inner
+/// edge goes to the lower bin (numpy.searchsorted, side "left"), as scikit-learn's calibration_curve.
+struct reliability_result {
+  std::vector<double> prob_true, prob_pred;
+  std::vector<double> weight;           ///< total weight of each returned bin
+  std::vector<double> edges;            ///< all n_bins + 1 edges (empty bins are not returned)
+};
+
+/// `y` 0/1, `prob` in [0, 1] (throws kind data naming the index otherwise), n_bins >= 1 (kind usage).
+reliability_result reliability_curve(std::span<const std::int32_t> y, std::span<const double> prob,
+                                     std::span<const double> weight = {}, std::size_t n_bins = 5,
+                                     bin_strategy strategy = bin_strategy::uniform);
+
+/// Expected calibration error: sum over bins of (W_b / W) |prob_true_b - prob_pred_b| (Naeini et al.
+/// 2015), with the bins of reliability_curve (default 10 uniform bins). Undefined when W = 0.
+value expected_calibration_error(std::span<const std::int32_t> y, std::span<const double> prob,
+                                 std::span<const double> weight = {}, std::size_t n_bins = 10,
+                                 bin_strategy strategy = bin_strategy::uniform);
+
+/// Murphy's (1973) decomposition BS = reliability - resolution + uncertainty, with the forecasts
+/// grouped by their distinct values (so the identity is exact):
+///   reliability = (1/W) sum_f W_f (f - o_f)^2, resolution = (1/W) sum_f W_f (o_f - o)^2,
+///   uncertainty = o (1 - o), o_f the observed frequency among cases forecast f, o the overall one.
+struct brier_decomposition {
+  value brier, reliability, resolution, uncertainty;
+};
+brier_decomposition brier_decompose(std::span<const std::int32_t> y, std::span<const double> prob,
+                                    std::span<const double> weight = {});
+
+}  // namespace assay::curves

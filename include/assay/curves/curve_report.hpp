@@ -1,0 +1,53 @@
+// assay: what `assay curve` computes: reads a prediction file, builds one kind of curve for every
+// score column (or every class of a probability matrix) and renders it as CSV, JSON and an SVG chart.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "assay/curves/calibration.hpp"
+#include "assay/curves/pr.hpp"
+#include "assay/curves/threshold.hpp"
+#include "assay/io/csv.hpp"
+#include "assay/plot/svg.hpp"
+
+namespace assay::curves {
+
+enum class curve_kind { roc, pr, threshold, rejection, cost, calibration };
+
+/// Parses "roc", "pr", "threshold", "rejection", "cost", "calibration" (kind usage otherwise).
+curve_kind parse_curve_kind(const std::string& name);
+
+struct curve_request {
+  curve_kind kind = curve_kind::roc;
+  std::string path;                     ///< "-" for standard input
+  std::string label;                    ///< the true class column
+  std::vector<std::string> scores;      ///< binary: one or more score columns (one model each)
+  std::vector<std::string> proba;       ///< multiclass: one probability column per class
+  std::optional<std::string> weight;
+  std::optional<std::string> pos_label;
+  io::csv_options csv;
+  // Options of some kinds.
+  bool drop_intermediate = false;       ///< roc
+  std::vector<double> partial_fpr;      ///< roc: {lo, hi} adds the partial AUC over this FPR range
+  std::vector<double> partial_tpr;      ///< roc: {lo, hi} adds the partial AUC over this TPR range
+  double beta = 1;                      ///< threshold: F-beta of the best-threshold search
+  std::optional<cost_model> cost;       ///< threshold, cost: adds the minimum-expected-cost point
+  double threshold = 0.5;               ///< rejection (binary): the decision threshold
+  std::size_t bins = 10;                ///< calibration
+  bin_strategy strategy = bin_strategy::uniform;  ///< calibration
+};
+
+struct curve_document {
+  std::string csv;     ///< long format: one row per point, first column the model (score column or class)
+  std::string json;    ///< schema in docs/curves.md
+  plot::chart chart;   ///< for --plot
+};
+
+/// Reads the file (io::read_table), decides the positive class as `assay report` does
+/// (require_positive), computes the curves and renders them. Errors are assay::error naming the file,
+/// the option and the value.
+curve_document make_curve(const curve_request& request);
+
+}  // namespace assay::curves

@@ -1,0 +1,41 @@
+// assay: the shared sorted-score kernel of every curve. The scores are sorted once (descending) and
+// swept once; ROC, PR, threshold, cost and rejection curves are all read off the result.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace assay::curves {
+
+/// Cumulative weights of positives and negatives at every distinct score, highest score first.
+/// Entry k describes the classifier "positive when score >= thresholds[k]":
+///   tp[k] = sum of w_i over positives with s_i >= thresholds[k],
+///   fp[k] = sum of w_i over negatives with s_i >= thresholds[k].
+/// Cases of weight 0 are left out entirely (their scores are not thresholds), as scikit-learn's
+/// _binary_clf_curve does. Tied scores form one entry, so the curve through consecutive entries is
+/// the expected curve under random tie-breaking (Fawcett 2006, section 5).
+struct score_sweep {
+  std::vector<double> thresholds;  ///< distinct scores, strictly decreasing
+  std::vector<double> tp;          ///< cumulative positive weight, non-decreasing
+  std::vector<double> fp;          ///< cumulative negative weight, non-decreasing
+  double positives = 0;            ///< total positive weight (= tp.back(), 0 when empty)
+  double negatives = 0;            ///< total negative weight
+  [[nodiscard]] std::size_t size() const noexcept { return thresholds.size(); }
+  [[nodiscard]] bool empty() const noexcept { return thresholds.empty(); }
+};
+
+/// Validates and sweeps binary scored data. `y` holds 0 (negative) or 1 (positive); `score` any
+/// finite real (higher = more positive); `weight` is empty (every case weighs 1) or one finite
+/// weight >= 0 per case. Throws assay::error (kind data) naming `caller`, the argument, the index and
+/// the value for: size mismatch, y not 0/1, a NaN or infinite score, a negative or non-finite weight.
+/// Cost: one O(n) radix sort (boost::sort::spreadsort::float_sort) of 16-byte records, one pass.
+score_sweep sweep_scores(std::string_view caller, std::span<const std::int32_t> y, std::span<const double> score,
+                         std::span<const double> weight = {});
+
+/// Checks the arguments of a scored binary problem as sweep_scores does, without sweeping.
+void check_binary_input(std::string_view caller, std::span<const std::int32_t> y, std::span<const double> score,
+                        std::span<const double> weight);
+
+}  // namespace assay::curves

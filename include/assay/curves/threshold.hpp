@@ -1,0 +1,96 @@
+// assay: choosing a decision threshold for a score. Every binary metric as a function of the
+// threshold, the best threshold by several criteria, expected cost, Drummond-Holte cost curves and
+// rejection curves. All are read off one score_sweep (include/assay/curves/sweep.hpp).
+//
+// References: Youden, Cancer 3 (1950) (J = TPR - FPR); Fawcett (2006) (iso-performance lines and
+// expected cost); Drummond & Holte, Machine Learning 65 (2006) (cost curves); Elkan, IJCAI 2001 (cost
+// matrices); Chow, IRE Trans. EC-6 (1957) and Nadeem et al., JMLR W&CP 8 (2010) (reject option and
+// accuracy-rejection curves); the lecture notes' seeds 000 and 004.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "assay/curves/sweep.hpp"
+#include "assay/metrics/confusion.hpp"
+#include "assay/metrics/probabilistic.hpp"
+#include "assay/metrics/registry.hpp"
+#include "assay/value.hpp"
+
+namespace assay::curves {
+
+/// The confusion counts of every candidate threshold, highest first: entry 0 is "positive when
+/// score >= +inf" (nothing positive), entry k + 1 is "positive when score >= sw.thresholds[k]".
+struct threshold_table {
+  std::vector<double> thresholds;
+  std::vector<binary_counts> counts;
+};
+threshold_table threshold_counts(const score_sweep& sw);
+
+/// One registered binary metric (metric_kind::binary, e.g. "f1", "precision", "matthews_corrcoef")
+/// evaluated at every threshold of threshold_counts: the "F1-vs-threshold" curve of seed 004.
+/// Throws kind usage for a name that is not a registered binary metric.
+std::vector<value> metric_vs_threshold(const threshold_table& t, std::string_view metric, const metric_params& params = {});
+
+/// An operating point: a threshold with its ROC coordinates and the criterion's value there.
+struct operating_point {
+  value criterion;             ///< the optimised quantity (J, distance, F-beta or expected cost)
+  double threshold = 0;        ///< positive when score >= threshold (+inf = nothing positive)
+  double fpr = 0, tpr = 0;     ///< the matching point of the ROC curve
+  binary_counts counts;
+};
+
+/// Youden's J = TPR - FPR, maximised. Ties go to the highest threshold. Undefined without both classes.
+operating_point best_youden(const score_sweep& sw);
+/// The point nearest (FPR, TPR) = (0, 1): sqrt(FPR^2 + (1 - TPR)^2) minimised.
+operating_point best_closest_to_corner(const score_sweep& sw);
+/// The highest F-beta = (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP). Undefined without positives.
+operating_point best_fbeta(const score_sweep& sw, double beta = 1.0);
+
+/// A cost model: the cost of each outcome and the prevalence expected in deployment. cost(FP) and
+/// cost(FN) must be >= 0; cost(TP) and cost(TN) may be negative (a benefit, as seed 004 allows).
+struct cost_model {
+  double fp = 1, fn = 1, tp = 0, tn = 0;
+  /// P(positive) in deployment; nullopt = the (weighted) prevalence of the data.
+  std::optional<double> prior;
+};
+
+/// Expected cost per case at a point: pi (FNR c_FN + TPR c_TP) + (1 - pi) (FPR c_FP + TNR c_TN), with pi
+/// the prior (Elkan 2001; seeds 000/004). Minimised over the thresholds; ties go to the highest.
+/// With pi the data's prevalence this is the average cost per case of the data (seed 004's E(total
+/// cost) divided by the number of cases). Throws kind usage for a negative cost(FP) or cost(FN), a
+/// non-finite cost, or a prior outside [0, 1]; undefined without both classes.
+operating_point min_expected_cost(const score_sweep& sw, const cost_model& cost);
+
+/// Drummond & Holte's cost curve. For a ROC point (FPR, TPR) the normalised expected cost is
+/// NE(pc) = (1 - TPR) pc + FPR (1 - pc), a line over the probability-cost value
+/// pc = pi c_FN / (pi c_FN + (1 - pi) c_FP) in [0, 1]. `lines` holds (FPR, TPR) of every ROC point
+/// (each a line); `envelope` is their lower envelope, a polyline from (0, 0) to (1, 0) whose vertices
+/// come from the ROC convex hull.
+struct cost_curve_result {
+  std::vector<double> line_fpr, line_tpr, line_threshold;
+  std::vector<double> envelope_pc, envelope_cost;
+  std::string undefined;
+};
+cost_curve_result cost_curve(const score_sweep& sw);
+
+/// Accuracy-rejection curve: the cases with the lowest confidence are rejected first. Point k rejects
+/// every case whose confidence is < confidence[k] (k = 0 rejects none), reporting the rejected
+/// fraction of the weight and the accuracy of the accepted cases. Ties in confidence are rejected
+/// together. The point with everything rejected (accuracy undefined) is not listed.
+struct rejection_curve_result {
+  std::vector<double> rejected, accuracy, confidence;
+};
+/// Binary: prediction "positive when score >= threshold", confidence |score - threshold| (seed 004).
+rejection_curve_result rejection_curve(std::span<const std::int32_t> y, std::span<const double> score,
+                                       std::span<const double> weight = {}, double threshold = 0.5);
+/// Multiclass: prediction the argmax (first of equal maxima), confidence the margin between the two
+/// highest class probabilities. `y` holds class indices.
+rejection_curve_result rejection_curve_multiclass(std::span<const std::int32_t> y, proba_view p,
+                                                  std::span<const double> weight = {});
+
+}  // namespace assay::curves

@@ -1,0 +1,514 @@
+// `assay curve`: reading, computing and rendering; see include/assay/curves/curve_report.hpp.
+#include "assay/curves/curve_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "assay/curves/roc.hpp"
+#include "assay/error.hpp"
+#include "assay/io/table.hpp"
+#include "assay/metrics/labels.hpp"
+
+namespace assay::curves {
+
+namespace {
+
+using json = nlohmann::json;
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+// ---- formatting helpers -------------------------------------------------------------------------
+
+std::string num(double x) { return std::isnan(x) ? std::string() : fmt::format("{}", x); }
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// A double for JSON: non-finite numbers become null (the schema says what null means per field).
+json jnum(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
+json jvec(const std::vector<double>& v) {
+  json a = json::array();
+  for (double x : v) a.push_back(jnum(x));
+  return a;
+}
+void put(json& o, const std::string& key, const value& v) {
+  o[key] = v.defined() ? jnum(v.v) : json(nullptr);
+  if (!v.defined()) o[key + "_undefined"] = v.reason;
+}
+plot::chart make_chart(std::string title, std::string x_label, std::string y_label) {
+  plot::chart c;
+  c.title = std::move(title), c.x_label = std::move(x_label), c.y_label = std::move(y_label);
+  return c;
+}
+plot::series line(std::string name, std::vector<double> x, std::vector<double> y, bool dashed = false) {
+  plot::series s;
+  s.name = std::move(name), s.x = std::move(x), s.y = std::move(y), s.dashed = dashed;
+  return s;
+}
+std::string short_value(const value& v) { return v.defined() ? fmt::format("{:.3f}", v.v) : "undefined"; }
+
+// ---- input --------------------------------------------------------------------------------------
+
+// One curve to draw: a model (score column) or, for --proba, one class against the rest.
+struct model {
+  std::string name;
+  std::vector<std::int32_t> y;  // 0/1
+  std::vector<double> score;
+};
+
+struct loaded {
+  std::string source, label_column;
+  std::vector<std::string> labels;  // sorted classes
+  std::string positive;             // binary only
+  bool multiclass = false;
+  std::vector<model> models;
+  std::vector<std::int32_t> y_class;  // multiclass: class index per row
+  std::vector<double> proba;          // multiclass: n x K, class order of `labels`
+  std::vector<double> weight;         // empty = unweighted
+};
+
+loaded load(const curve_request& q) {
+  if (q.scores.empty() == q.proba.empty()) {
+    throw_usage(q.scores.empty() ? "give the predictions with --score COL... (binary) or --proba COL... (multiclass)"
+                                 : "--score and --proba are alternatives: give one");
+  }
+  std::vector<io::column_spec> specs{{q.label, io::column_type::label, "--label"}};
+  for (const auto& s : q.scores) specs.push_back({s, io::column_type::number, "--score"});
+  for (const auto& p : q.proba) specs.push_back({p, io::column_type::probability, "--proba"});
+  if (q.weight) specs.push_back({*q.weight, io::column_type::weight, "--weight"});
+  io::table t = io::read_table(q.path, specs, q.csv);
+  loaded d;
+  d.source = t.source;
+  const io::column& truth = t.columns[0];
+  d.label_column = truth.name;
+  if (q.weight) {
+    d.weight = std::move(t.columns.back().numbers);
+    double total = 0;
+    for (double w : d.weight) total += w;
+    if (t.rows > 0 && total == 0) throw_data(fmt::format("{}: every weight is 0: nothing to evaluate", d.source));
+  }
+  if (t.rows == 0) throw_data(fmt::format("{}: no data rows", d.source));
+
+  if (!q.scores.empty()) {
+    std::vector<std::string> names = truth.levels;
+    if (q.pos_label) names.push_back(*q.pos_label);
+    d.labels = sort_labels(names);
+    if (d.labels.size() > 2) {
+      throw_usage(fmt::format("{}: a score column needs a binary task, but column '{}' has {} classes: {} (use --proba "
+                              "for multiclass)", d.source, truth.name, d.labels.size(), join_labels(d.labels)));
+    }
+    if (q.pos_label && truth.levels.size() >= 2 &&
+        std::find(truth.levels.begin(), truth.levels.end(), *q.pos_label) == truth.levels.end()) {
+      throw_usage(fmt::format("--pos-label: class \"{}\" not found in column '{}' (classes: {})", *q.pos_label, truth.name,
+                              join_labels(sort_labels(truth.levels))));
+    }
+    d.positive = require_positive(d.labels, q.pos_label, d.source);
+    std::vector<std::int32_t> y(t.rows);
+    for (std::size_t i = 0; i < t.rows; ++i) y[i] = truth.levels[static_cast<std::size_t>(truth.codes[i])] == d.positive;
+    for (std::size_t k = 0; k < q.scores.size(); ++k) {
+      d.models.push_back({t.columns[1 + k].name, y, std::move(t.columns[1 + k].numbers)});
+    }
+    return d;
+  }
+
+  // Multiclass: probability columns named after the classes, or one per class in sorted class order.
+  d.multiclass = true;
+  std::vector<std::string> headers;
+  for (std::size_t k = 0; k < q.proba.size(); ++k) headers.push_back(t.columns[1 + k].name);
+  d.labels = sort_labels(truth.levels);
+  const bool by_name = std::all_of(d.labels.begin(), d.labels.end(), [&](const std::string& l) {
+    return std::find(headers.begin(), headers.end(), l) != headers.end();
+  });
+  if (by_name) d.labels = sort_labels(headers);
+  const std::size_t K = d.labels.size();
+  if (q.proba.size() != K) {
+    throw_usage(fmt::format("--proba: {} probability columns for {} classes ({}); give one per class, in sorted class "
+                            "order or named after the classes", q.proba.size(), K, join_labels(d.labels)));
+  }
+  if (K < 2) throw_usage(fmt::format("--proba: needs at least 2 classes, column '{}' has {}", truth.name, K));
+  std::vector<std::size_t> col_of(K);
+  for (std::size_t c = 0; c < K; ++c) {
+    col_of[c] = by_name ? static_cast<std::size_t>(std::find(headers.begin(), headers.end(), d.labels[c]) - headers.begin()) : c;
+  }
+  d.y_class = recode(truth.codes, truth.levels, d.labels);
+  d.proba.resize(t.rows * K);
+  for (std::size_t c = 0; c < K; ++c) {
+    const auto& col = t.columns[1 + col_of[c]].numbers;
+    for (std::size_t i = 0; i < t.rows; ++i) d.proba[i * K + c] = col[i];
+  }
+  for (std::size_t i = 0; i < t.rows; ++i) {
+    double s = 0;
+    for (std::size_t c = 0; c < K; ++c) s += d.proba[i * K + c];
+    if (!(std::fabs(s - 1) <= 1e-8 + 1e-5 * std::fabs(s))) {
+      throw_data(fmt::format("{}: data row {}: the --proba columns sum to {}, not 1 (rule: |sum - 1| <= 1e-8 + 1e-5 |sum|)",
+                             d.source, i + 1, s));
+    }
+  }
+  for (std::size_t c = 0; c < K; ++c) {
+    model m{d.labels[c], std::vector<std::int32_t>(t.rows), std::vector<double>(t.rows)};
+    for (std::size_t i = 0; i < t.rows; ++i) {
+      m.y[i] = d.y_class[i] == static_cast<std::int32_t>(c);
+      m.score[i] = d.proba[i * K + c];
+    }
+    d.models.push_back(std::move(m));
+  }
+  return d;
+}
+
+json header(const loaded& d, const char* kind) {
+  json j;
+  j["kind"] = kind;
+  j["source"] = d.source;
+  j["label_column"] = d.label_column;
+  j["classes"] = d.labels;
+  if (!d.multiclass) j["positive"] = d.positive;
+  else j["one_vs_rest"] = true;
+  j["weighted"] = !d.weight.empty();
+  return j;
+}
+
+void only_binary(const loaded& d, const char* what) {
+  if (d.multiclass) throw_usage(fmt::format("the {} curve needs a binary task: give --score COL, not --proba", what));
+}
+
+json point_json(const operating_point& p) {
+  json o;
+  put(o, "value", p.criterion);
+  o["threshold"] = jnum(p.threshold);
+  if (std::isinf(p.threshold)) o["threshold_is_infinite"] = true;
+  o["fpr"] = jnum(p.fpr);
+  o["tpr"] = jnum(p.tpr);
+  o["tp"] = p.counts.tp, o["fp"] = p.counts.fp, o["fn"] = p.counts.fn, o["tn"] = p.counts.tn;
+  return o;
+}
+
+// ---- the kinds ----------------------------------------------------------------------------------
+
+curve_document roc(const loaded& d, const curve_request& q) {
+  curve_document doc;
+  json j = header(d, "roc");
+  j["first_threshold"] = "the first point (0, 0) has threshold +inf, written null in JSON and inf in CSV";
+  doc.csv = "model,threshold,fpr,tpr,tps,fps\n";
+  doc.chart = make_chart("ROC curve", "false-positive rate (1 - specificity)", "true-positive rate (recall)");
+  doc.chart.lines.push_back(line("chance", {0, 1}, {0, 1}, true));
+  for (const auto& m : d.models) {
+    const score_sweep sw = sweep_scores("assay curve roc", m.y, m.score, d.weight);
+    const roc_curve_result r = roc_curve(sw, {q.drop_intermediate, first_threshold::infinity});
+    const value auc = roc_auc(sw);
+    for (std::size_t k = 0; k < r.fpr.size(); ++k) {
+      doc.csv += fmt::format("{},{},{},{},{},{}\n", csv_field(m.name), num(r.thresholds[k]), num(r.fpr[k]), num(r.tpr[k]),
+                             num(r.tps[k]), num(r.fps[k]));
+    }
+    json o;
+    o["model"] = m.name;
+    o["thresholds"] = jvec(r.thresholds);
+    o["fpr"] = jvec(r.fpr);
+    o["tpr"] = jvec(r.tpr);
+    if (!r.undefined.empty()) o["curve_undefined"] = r.undefined;
+    put(o, "roc_auc", auc);
+    if (q.partial_fpr.size() == 2) {
+      const double lo = q.partial_fpr[0], hi = q.partial_fpr[1];
+      o["partial_auc_fpr"] = {{"lo", lo}, {"hi", hi}};
+      put(o["partial_auc_fpr"], "area", partial_auc_fpr(sw, lo, hi, false));
+      put(o["partial_auc_fpr"], "mcclish", partial_auc_fpr(sw, lo, hi, true));
+    }
+    if (q.partial_tpr.size() == 2) {
+      const double lo = q.partial_tpr[0], hi = q.partial_tpr[1];
+      o["partial_auc_tpr"] = {{"lo", lo}, {"hi", hi}};
+      put(o["partial_auc_tpr"], "area", partial_auc_tpr(sw, lo, hi, false));
+      put(o["partial_auc_tpr"], "mcclish", partial_auc_tpr(sw, lo, hi, true));
+    }
+    j["models"].push_back(o);
+    doc.chart.lines.push_back(line(fmt::format("{} (AUC {})", m.name, short_value(auc)), r.fpr, r.tpr));
+  }
+  if (d.multiclass) {
+    const proba_view pv = proba_view::matrix(d.proba, d.labels.size());
+    put(j, "roc_auc_ovr_macro", roc_auc_ovr(d.y_class, pv, d.weight, multiclass_average::macro));
+    put(j, "roc_auc_ovr_weighted", roc_auc_ovr(d.y_class, pv, d.weight, multiclass_average::weighted));
+    put(j, "roc_auc_ovo_macro", roc_auc_ovo(d.y_class, pv, d.weight, multiclass_average::macro));
+    put(j, "roc_auc_ovo_weighted", roc_auc_ovo(d.y_class, pv, d.weight, multiclass_average::weighted));
+  }
+  doc.json = j.dump(2) + "\n";
+  return doc;
+}
+
+curve_document pr(const loaded& d, const curve_request&) {
+  curve_document doc;
+  json j = header(d, "pr");
+  j["last_point"] = "precision and recall have one more entry than thresholds: the end point (recall 0, precision 1)";
+  doc.csv = "model,threshold,precision,recall\n";
+  doc.chart = make_chart("Precision-recall curve", "recall", "precision");
+  std::vector<double> prevalences;
+  for (const auto& m : d.models) {
+    const score_sweep sw = sweep_scores("assay curve pr", m.y, m.score, d.weight);
+    const pr_curve_result r = precision_recall_curve(sw);
+    for (std::size_t k = 0; k < r.precision.size(); ++k) {
+      doc.csv += fmt::format("{},{},{},{}\n", csv_field(m.name), k < r.thresholds.size() ? num(r.thresholds[k]) : "",
+                             num(r.precision[k]), num(r.recall[k]));
+    }
+    json o;
+    o["model"] = m.name;
+    o["thresholds"] = jvec(r.thresholds);
+    o["precision"] = jvec(r.precision);
+    o["recall"] = jvec(r.recall);
+    if (!r.undefined.empty()) o["curve_undefined"] = r.undefined;
+    const value ap = average_precision(sw);
+    put(o, "average_precision", ap);
+    for (auto v : {ap_variant::all_point, ap_variant::voc11, ap_variant::coco101}) {
+      put(o, std::string("average_precision_") + ap_variant_name(v), average_precision(sw, v));
+    }
+    put(o, "break_even_point", break_even_point(sw));
+    const double total = sw.positives + sw.negatives;
+    const double prev = total > 0 ? sw.positives / total : std::nan("");
+    o["prevalence"] = jnum(prev);
+    prevalences.push_back(prev);
+    j["models"].push_back(o);
+    doc.chart.lines.push_back(line(fmt::format("{} (AP {})", m.name, short_value(ap)), r.recall, r.precision));
+  }
+  if (!d.multiclass && !prevalences.empty()) {
+    doc.chart.lines.push_back(line(fmt::format("prevalence {:.3f}", prevalences[0]), {0, 1}, {prevalences[0], prevalences[0]}, true));
+  }
+  doc.json = j.dump(2) + "\n";
+  return doc;
+}
+
+constexpr const char* threshold_metrics[] = {"accuracy", "error_rate", "precision", "recall", "specificity",
+                                             "npv", "fpr", "fnr", "f1", "balanced_accuracy",
+                                             "matthews_corrcoef", "cohen_kappa"};
+
+curve_document threshold(const loaded& d, const curve_request& q) {
+  only_binary(d, "threshold");
+  curve_document doc;
+  json j = header(d, "threshold");
+  j["rule"] = "positive when score >= threshold; the first row (threshold +inf, null in JSON) predicts nothing positive";
+  const bool fbeta_col = q.beta != 1;
+  doc.csv = "model,threshold,tp,fp,fn,tn";
+  for (auto name : threshold_metrics) doc.csv += fmt::format(",{}", name);
+  if (fbeta_col) doc.csv += ",fbeta";
+  doc.csv += "\n";
+  doc.chart = make_chart("Metrics vs threshold", "threshold (positive when score >= threshold)", "value");
+  doc.chart.square = false;
+  double lo = inf, hi = -inf;
+  metric_params params;
+  params.beta = q.beta;
+  for (const auto& m : d.models) {
+    const score_sweep sw = sweep_scores("assay curve threshold", m.y, m.score, d.weight);
+    const threshold_table t = threshold_counts(sw);
+    std::vector<std::vector<value>> cols;
+    for (auto name : threshold_metrics) cols.push_back(metric_vs_threshold(t, name, params));
+    if (fbeta_col) cols.push_back(metric_vs_threshold(t, "fbeta", params));
+    json o;
+    o["model"] = m.name;
+    o["thresholds"] = jvec(t.thresholds);
+    json tp = json::array(), fp = json::array(), fn = json::array(), tn = json::array();
+    for (std::size_t k = 0; k < t.counts.size(); ++k) {
+      const auto& c = t.counts[k];
+      doc.csv += fmt::format("{},{},{},{},{},{}", csv_field(m.name), num(t.thresholds[k]), c.tp, c.fp, c.fn, c.tn);
+      for (const auto& col : cols) {
+        doc.csv += ',';
+        if (col[k].defined()) doc.csv += num(col[k].v);
+      }
+      doc.csv += "\n";
+      tp.push_back(c.tp), fp.push_back(c.fp), fn.push_back(c.fn), tn.push_back(c.tn);
+    }
+    o["tp"] = tp, o["fp"] = fp, o["fn"] = fn, o["tn"] = tn;
+    std::size_t ci = 0;
+    for (auto name : threshold_metrics) {
+      json a = json::array();
+      for (const auto& v : cols[ci]) a.push_back(v.defined() ? jnum(v.v) : json(nullptr));
+      o[name] = a;
+      ++ci;
+    }
+    if (fbeta_col) {
+      json a = json::array();
+      for (const auto& v : cols.back()) a.push_back(v.defined() ? jnum(v.v) : json(nullptr));
+      o["fbeta"] = a;
+    }
+    json best;
+    best["youden"] = point_json(best_youden(sw));
+    best["closest_to_corner"] = point_json(best_closest_to_corner(sw));
+    best["max_fbeta"] = point_json(best_fbeta(sw, q.beta));
+    best["max_fbeta"]["beta"] = q.beta;
+    if (q.cost) {
+      const operating_point c = min_expected_cost(sw, *q.cost);
+      best["min_expected_cost"] = point_json(c);
+      best["min_expected_cost"]["costs"] = {{"fp", q.cost->fp}, {"fn", q.cost->fn}, {"tp", q.cost->tp}, {"tn", q.cost->tn}};
+      if (q.cost->prior) best["min_expected_cost"]["prior"] = *q.cost->prior;
+    }
+    o["best"] = best;
+    j["models"].push_back(o);
+    // Chart: F1 per model; with one model also precision and recall.
+    std::vector<double> x(t.thresholds.begin() + 1, t.thresholds.end());
+    for (double v : x) lo = std::min(lo, v), hi = std::max(hi, v);
+    auto ys = [&](std::size_t col) {
+      std::vector<double> y;
+      for (std::size_t k = 1; k < cols[col].size(); ++k) y.push_back(cols[col][k].defined() ? cols[col][k].v : std::nan(""));
+      return y;
+    };
+    const std::string prefix = d.models.size() > 1 ? m.name + ": " : "";
+    doc.chart.lines.push_back(line(prefix + "F1", x, ys(8)));
+    if (d.models.size() == 1) {
+      doc.chart.lines.push_back(line("precision", x, ys(2)));
+      doc.chart.lines.push_back(line("recall", x, ys(3)));
+      doc.chart.lines.push_back(line("accuracy", x, ys(0)));
+      const operating_point bf = best_fbeta(sw, 1);
+      if (bf.criterion.defined()) doc.chart.markers.push_back({bf.threshold, bf.criterion.v, fmt::format("max F1 at {:.4g}", bf.threshold)});
+    }
+  }
+  if (lo >= 0 && hi <= 1) doc.chart.x_min = 0, doc.chart.x_max = 1;  // probabilities: the whole unit range
+  else if (lo < hi) doc.chart.x_min = lo, doc.chart.x_max = hi;
+  else if (lo == hi) doc.chart.x_min = lo - 0.5, doc.chart.x_max = lo + 0.5;
+  doc.json = j.dump(2) + "\n";
+  return doc;
+}
+
+curve_document rejection(const loaded& d, const curve_request& q) {
+  curve_document doc;
+  json j = header(d, "rejection");
+  doc.csv = "model,confidence,rejected,accuracy\n";
+  doc.chart = make_chart("Accuracy-rejection curve", "fraction rejected", "accuracy of the accepted cases");
+  std::vector<std::pair<std::string, rejection_curve_result>> curves;
+  if (d.multiclass) {
+    j["confidence"] = "margin between the two highest class probabilities";
+    curves.emplace_back("argmax", rejection_curve_multiclass(d.y_class, proba_view::matrix(d.proba, d.labels.size()), d.weight));
+  } else {
+    j["confidence"] = fmt::format("|score - {}|, prediction positive when score >= {}", q.threshold, q.threshold);
+    for (const auto& m : d.models) curves.emplace_back(m.name, rejection_curve(m.y, m.score, d.weight, q.threshold));
+  }
+  double lowest = 1;
+  for (const auto& [name, r] : curves) {
+    for (std::size_t k = 0; k < r.rejected.size(); ++k) {
+      doc.csv += fmt::format("{},{},{},{}\n", csv_field(name), num(r.confidence[k]), num(r.rejected[k]), num(r.accuracy[k]));
+      lowest = std::min(lowest, r.accuracy[k]);
+    }
+    json o;
+    o["model"] = name;
+    o["confidence"] = jvec(r.confidence);
+    o["rejected"] = jvec(r.rejected);
+    o["accuracy"] = jvec(r.accuracy);
+    j["models"].push_back(o);
+    doc.chart.lines.push_back(line(name, r.rejected, r.accuracy));
+  }
+  doc.chart.y_min = std::floor(lowest * 10) / 10;
+  if (doc.chart.y_min >= 1) doc.chart.y_min = 0.9;
+  doc.json = j.dump(2) + "\n";
+  return doc;
+}
+
+curve_document cost(const loaded& d, const curve_request& q) {
+  only_binary(d, "cost");
+  curve_document doc;
+  json j = header(d, "cost");
+  j["axes"] = "pc = pi c(FN) / (pi c(FN) + (1 - pi) c(FP)); normalised expected cost = (1 - TPR) pc + FPR (1 - pc)";
+  doc.csv = "model,pc,normalized_cost\n";
+  doc.chart = make_chart("Cost curve (Drummond & Holte)", "probability cost PC(+)", "normalised expected cost");
+  doc.chart.lines.push_back(line("trivial classifiers", {0, 0.5, 1}, {0, 0.5, 0}, true));
+  doc.chart.y_max = 0.5;
+  for (const auto& m : d.models) {
+    const score_sweep sw = sweep_scores("assay curve cost", m.y, m.score, d.weight);
+    const cost_curve_result r = cost_curve(sw);
+    for (std::size_t k = 0; k < r.envelope_pc.size(); ++k) {
+      doc.csv += fmt::format("{},{},{}\n", csv_field(m.name), num(r.envelope_pc[k]), num(r.envelope_cost[k]));
+    }
+    json o;
+    o["model"] = m.name;
+    o["pc"] = jvec(r.envelope_pc);
+    o["normalized_cost"] = jvec(r.envelope_cost);
+    o["lines"] = {{"fpr", jvec(r.line_fpr)}, {"tpr", jvec(r.line_tpr)}, {"thresholds", jvec(r.line_threshold)}};
+    if (!r.undefined.empty()) o["curve_undefined"] = r.undefined;
+    if (q.cost) {
+      o["min_expected_cost"] = point_json(min_expected_cost(sw, *q.cost));
+      const double pi = q.cost->prior ? *q.cost->prior : sw.positives / (sw.positives + sw.negatives);
+      const double den = pi * q.cost->fn + (1 - pi) * q.cost->fp;
+      if (den > 0) o["min_expected_cost"]["pc"] = pi * q.cost->fn / den;
+    }
+    j["models"].push_back(o);
+    doc.chart.lines.push_back(line(m.name, r.envelope_pc, r.envelope_cost));
+  }
+  doc.json = j.dump(2) + "\n";
+  return doc;
+}
+
+curve_document calibration(const loaded& d, const curve_request& q) {
+  only_binary(d, "calibration");
+  curve_document doc;
+  json j = header(d, "calibration");
+  j["bins"] = q.bins;
+  j["strategy"] = q.strategy == bin_strategy::uniform ? "uniform" : "quantile";
+  doc.csv = "model,prob_pred,prob_true,weight\n";
+  doc.chart = make_chart("Reliability diagram", "mean predicted probability", "observed frequency of positives");
+  doc.chart.lines.push_back(line("perfectly calibrated", {0, 1}, {0, 1}, true));
+  for (const auto& m : d.models) {
+    for (std::size_t i = 0; i < m.score.size(); ++i) {
+      if (!(m.score[i] >= 0 && m.score[i] <= 1)) {
+        throw_data(fmt::format("{}: data row {}: column '{}': {} is not a probability in [0, 1] (calibration needs "
+                               "probabilities)", d.source, i + 1, m.name, m.score[i]));
+      }
+    }
+    const reliability_result r = reliability_curve(m.y, m.score, d.weight, q.bins, q.strategy);
+    for (std::size_t k = 0; k < r.prob_true.size(); ++k) {
+      doc.csv += fmt::format("{},{},{},{}\n", csv_field(m.name), num(r.prob_pred[k]), num(r.prob_true[k]), num(r.weight[k]));
+    }
+    json o;
+    o["model"] = m.name;
+    o["prob_pred"] = jvec(r.prob_pred);
+    o["prob_true"] = jvec(r.prob_true);
+    o["weight"] = jvec(r.weight);
+    o["edges"] = jvec(r.edges);
+    const value ece = expected_calibration_error(m.y, m.score, d.weight, q.bins, q.strategy);
+    put(o, "expected_calibration_error", ece);
+    const brier_decomposition b = brier_decompose(m.y, m.score, d.weight);
+    put(o, "brier_score", b.brier);
+    put(o, "brier_reliability", b.reliability);
+    put(o, "brier_resolution", b.resolution);
+    put(o, "brier_uncertainty", b.uncertainty);
+    j["models"].push_back(o);
+    plot::series s = line(fmt::format("{} (ECE {})", m.name, short_value(ece)), r.prob_pred, r.prob_true);
+    s.markers = true;
+    doc.chart.lines.push_back(s);
+  }
+  doc.json = j.dump(2) + "\n";
+  return doc;
+}
+
+}  // namespace
+
+curve_kind parse_curve_kind(const std::string& name) {
+  if (name == "roc") return curve_kind::roc;
+  if (name == "pr") return curve_kind::pr;
+  if (name == "threshold") return curve_kind::threshold;
+  if (name == "rejection") return curve_kind::rejection;
+  if (name == "cost") return curve_kind::cost;
+  if (name == "calibration") return curve_kind::calibration;
+  throw_usage(fmt::format("unknown curve \"{}\" (roc, pr, threshold, rejection, cost, calibration)", name));
+}
+
+curve_document make_curve(const curve_request& q) {
+  if (!(q.beta > 0 && std::isfinite(q.beta))) throw_usage(fmt::format("--beta: {} must be a finite number > 0", q.beta));
+  if (!std::isfinite(q.threshold)) throw_usage(fmt::format("--threshold: {} is not a finite number", q.threshold));
+  if (q.bins < 1) throw_usage("--bins: must be >= 1");
+  for (auto [name, r] : {std::pair{"--partial-fpr", &q.partial_fpr}, {"--partial-tpr", &q.partial_tpr}}) {
+    if (r->empty()) continue;
+    if (r->size() != 2 || !((*r)[0] >= 0 && (*r)[1] <= 1 && (*r)[0] < (*r)[1])) {
+      throw_usage(fmt::format("{}: give two numbers LO HI with 0 <= LO < HI <= 1", name));
+    }
+  }
+  const loaded d = load(q);
+  switch (q.kind) {
+    case curve_kind::roc: return roc(d, q);
+    case curve_kind::pr: return pr(d, q);
+    case curve_kind::threshold: return threshold(d, q);
+    case curve_kind::rejection: return rejection(d, q);
+    case curve_kind::cost: return cost(d, q);
+    case curve_kind::calibration: return calibration(d, q);
+  }
+  return {};
+}
+
+}  // namespace assay::curves

@@ -1,0 +1,126 @@
+// The sorted-score kernel; see include/assay/curves/sweep.hpp.
+#include "assay/curves/sweep.hpp"
+
+#include <algorithm>
+#include <boost/sort/spreadsort/float_sort.hpp>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "assay/error.hpp"
+
+namespace assay::curves {
+
+namespace {
+
+// One case: the negated score (so an ascending sort puts the highest score first) and the weight,
+// signed by the class: +w for a positive, -w for a negative. Weight-0 cases are dropped before.
+struct record {
+  double key;
+  double signed_weight;
+};
+
+struct key_shift {
+  std::int64_t operator()(const record& r, unsigned offset) const {
+    return boost::sort::spreadsort::float_mem_cast<double, std::int64_t>(r.key) >> offset;
+  }
+};
+struct key_less {
+  bool operator()(const record& a, const record& b) const { return a.key < b.key; }
+};
+
+}  // namespace
+
+void check_binary_input(std::string_view caller, std::span<const std::int32_t> y, std::span<const double> score,
+                        std::span<const double> weight) {
+  if (y.size() != score.size()) {
+    throw_data(fmt::format("{}: y has {} values but score has {}", caller, y.size(), score.size()));
+  }
+  if (!weight.empty() && weight.size() != y.size()) {
+    throw_data(fmt::format("{}: y has {} values but weight has {}", caller, y.size(), weight.size()));
+  }
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    if (y[i] != 0 && y[i] != 1) throw_data(fmt::format("{}: y[{}] = {} is not 0 or 1", caller, i, y[i]));
+    if (!std::isfinite(score[i])) throw_data(fmt::format("{}: score[{}] = {} is not a finite number", caller, i, score[i]));
+    if (!weight.empty() && !(weight[i] >= 0 && std::isfinite(weight[i]))) {
+      throw_data(fmt::format("{}: weight[{}] = {} is not a finite number >= 0", caller, i, weight[i]));
+    }
+  }
+}
+
+namespace {
+
+// Unweighted: the scores of each class are sorted on their own (two radix sorts of plain doubles, n
+// elements in all, the same work as one sort of the scores), then merged from the top.
+score_sweep sweep_unweighted(std::span<const std::int32_t> y, std::span<const double> score) {
+  std::vector<double> pos, neg;
+  std::size_t n_pos = 0;
+  for (auto v : y) n_pos += static_cast<std::size_t>(v);
+  pos.reserve(n_pos);
+  neg.reserve(y.size() - n_pos);
+  for (std::size_t i = 0; i < y.size(); ++i) (y[i] ? pos : neg).push_back(score[i] + 0.0);  // -0.0 -> +0.0
+  boost::sort::spreadsort::float_sort(pos.begin(), pos.end());
+  boost::sort::spreadsort::float_sort(neg.begin(), neg.end());
+  score_sweep r;
+  r.thresholds.reserve(y.size());
+  r.tp.reserve(y.size());
+  r.fp.reserve(y.size());
+  // Walk both arrays from their ends (highest score first).
+  std::size_t ip = pos.size(), in = neg.size();
+  double tp = 0, fp = 0;
+  while (ip > 0 || in > 0) {
+    const double t = ip == 0 ? neg[in - 1] : in == 0 ? pos[ip - 1] : std::max(pos[ip - 1], neg[in - 1]);
+    const std::size_t ip0 = ip, in0 = in;
+    while (ip > 0 && pos[ip - 1] == t) --ip;
+    while (in > 0 && neg[in - 1] == t) --in;
+    tp += static_cast<double>(ip0 - ip);
+    fp += static_cast<double>(in0 - in);
+    r.thresholds.push_back(t + 0.0);
+    r.tp.push_back(tp);
+    r.fp.push_back(fp);
+  }
+  r.positives = tp;
+  r.negatives = fp;
+  return r;
+}
+
+}  // namespace
+
+score_sweep sweep_scores(std::string_view caller, std::span<const std::int32_t> y, std::span<const double> score,
+                         std::span<const double> weight) {
+  check_binary_input(caller, y, score, weight);
+  if (weight.empty()) return sweep_unweighted(y, score);
+  // Weighted: one sort of (score, signed weight) records.
+  std::vector<record> recs;
+  recs.reserve(y.size());
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const double w = weight[i];
+    if (w == 0) continue;
+    // -s + 0.0 turns -0.0 into +0.0, so 0 and -0 are one threshold and sort next to each other.
+    recs.push_back({-score[i] + 0.0, y[i] ? w : -w});
+  }
+  boost::sort::spreadsort::float_sort(recs.begin(), recs.end(), key_shift{}, key_less{});
+
+  score_sweep r;
+  double tp = 0, fp = 0;
+  std::size_t i = 0;
+  const std::size_t n = recs.size();
+  while (i < n) {
+    const double key = recs[i].key;
+    double gp = 0, gn = 0;
+    for (; i < n && recs[i].key == key; ++i) {
+      const double sw = recs[i].signed_weight;
+      if (sw > 0) gp += sw;
+      else gn -= sw;
+    }
+    tp += gp;
+    fp += gn;
+    r.thresholds.push_back(-key + 0.0);
+    r.tp.push_back(tp);
+    r.fp.push_back(fp);
+  }
+  r.positives = tp;
+  r.negatives = fp;
+  return r;
+}
+
+}  // namespace assay::curves

@@ -1,0 +1,228 @@
+// Threshold analysis, cost curves and rejection curves; see include/assay/curves/threshold.hpp.
+#include "assay/curves/threshold.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+
+#include "assay/error.hpp"
+#include "assay/metrics/classification.hpp"
+
+namespace assay::curves {
+
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+value need_both(const score_sweep& sw) {
+  if (sw.positives == 0) return value::undefined("no positive cases: the true-positive rate is undefined");
+  if (sw.negatives == 0) return value::undefined("no negative cases: the false-positive rate is undefined");
+  return {};
+}
+
+// Scans the candidate thresholds (nothing positive, then every sweep entry) and keeps the first with
+// the best `score(tp, fp)`; `better(a, b)` says a beats b.
+template <typename Score, typename Better>
+operating_point scan(const score_sweep& sw, Score score, Better better) {
+  operating_point best;
+  best.threshold = nan;
+  bool found = false;
+  double best_value = 0;
+  auto consider = [&](double t, double tp, double fp) {
+    const double v = score(tp, fp);
+    if (std::isnan(v)) return;
+    if (!found || better(v, best_value)) {
+      found = true;
+      best_value = v;
+      best.threshold = t;
+      best.counts = {tp, fp, sw.positives - tp, sw.negatives - fp};
+    }
+  };
+  consider(inf, 0, 0);
+  for (std::size_t k = 0; k < sw.size(); ++k) consider(sw.thresholds[k], sw.tp[k], sw.fp[k]);
+  best.criterion = found ? value(best_value) : value::undefined("no threshold gives a defined value");
+  best.fpr = sw.negatives > 0 ? best.counts.fp / sw.negatives : nan;
+  best.tpr = sw.positives > 0 ? best.counts.tp / sw.positives : nan;
+  return best;
+}
+
+operating_point undefined_point(value why) {
+  operating_point p;
+  p.criterion = std::move(why);
+  p.threshold = p.fpr = p.tpr = nan;
+  return p;
+}
+
+}  // namespace
+
+threshold_table threshold_counts(const score_sweep& sw) {
+  threshold_table t;
+  t.thresholds.reserve(sw.size() + 1);
+  t.counts.reserve(sw.size() + 1);
+  t.thresholds.push_back(inf);
+  t.counts.push_back({0, 0, sw.positives, sw.negatives});
+  for (std::size_t k = 0; k < sw.size(); ++k) {
+    t.thresholds.push_back(sw.thresholds[k]);
+    t.counts.push_back({sw.tp[k], sw.fp[k], sw.positives - sw.tp[k], sw.negatives - sw.fp[k]});
+  }
+  return t;
+}
+
+std::vector<value> metric_vs_threshold(const threshold_table& t, std::string_view metric, const metric_params& params) {
+  const metric_info* m = find_metric(metric, metric_kind::binary);
+  if (!m) throw_usage(fmt::format("metric_vs_threshold: \"{}\" is not a binary metric of the registry", metric));
+  std::vector<value> out;
+  out.reserve(t.counts.size());
+  for (const auto& c : t.counts) out.push_back(m->binary(c, params));
+  return out;
+}
+
+operating_point best_youden(const score_sweep& sw) {
+  if (value v = need_both(sw); !v.defined()) return undefined_point(v);
+  return scan(sw, [&](double tp, double fp) { return tp / sw.positives - fp / sw.negatives; },
+              [](double a, double b) { return a > b; });
+}
+
+operating_point best_closest_to_corner(const score_sweep& sw) {
+  if (value v = need_both(sw); !v.defined()) return undefined_point(v);
+  return scan(sw,
+              [&](double tp, double fp) {
+                const double x = fp / sw.negatives, y = 1 - tp / sw.positives;
+                return std::sqrt(x * x + y * y);
+              },
+              [](double a, double b) { return a < b; });
+}
+
+operating_point best_fbeta(const score_sweep& sw, double beta) {
+  if (!(beta > 0 && std::isfinite(beta))) throw_usage(fmt::format("best_fbeta: beta = {} must be a finite number > 0", beta));
+  if (sw.positives == 0) return undefined_point(value::undefined("no positive cases: F-beta is 0 or undefined everywhere"));
+  return scan(sw, [&](double tp, double fp) { return fbeta(binary_counts{tp, fp, sw.positives - tp, 0}, beta).v; },
+              [](double a, double b) { return a > b; });
+}
+
+operating_point min_expected_cost(const score_sweep& sw, const cost_model& c) {
+  for (auto [name, v] : {std::pair{"cost(FP)", c.fp}, {"cost(FN)", c.fn}}) {
+    if (!(v >= 0 && std::isfinite(v))) throw_usage(fmt::format("min_expected_cost: {} = {} must be a finite number >= 0", name, v));
+  }
+  for (auto [name, v] : {std::pair{"cost(TP)", c.tp}, {"cost(TN)", c.tn}}) {
+    if (!std::isfinite(v)) throw_usage(fmt::format("min_expected_cost: {} = {} must be a finite number", name, v));
+  }
+  if (c.prior && !(*c.prior >= 0 && *c.prior <= 1)) {
+    throw_usage(fmt::format("min_expected_cost: prior = {} must be in [0, 1]", *c.prior));
+  }
+  if (value v = need_both(sw); !v.defined()) return undefined_point(v);
+  const double pi = c.prior ? *c.prior : sw.positives / (sw.positives + sw.negatives);
+  return scan(sw,
+              [&](double tp, double fp) {
+                const double tpr = tp / sw.positives, fpr = fp / sw.negatives;
+                return pi * ((1 - tpr) * c.fn + tpr * c.tp) + (1 - pi) * (fpr * c.fp + (1 - fpr) * c.tn);
+              },
+              [](double a, double b) { return a < b; });
+}
+
+cost_curve_result cost_curve(const score_sweep& sw) {
+  cost_curve_result r;
+  if (value v = need_both(sw); !v.defined()) {
+    r.undefined = v.reason;
+    return r;
+  }
+  // ROC points including the origin.
+  std::vector<double> x{0}, y{0};
+  r.line_threshold.push_back(inf);
+  for (std::size_t k = 0; k < sw.size(); ++k) {
+    x.push_back(sw.fp[k] / sw.negatives);
+    y.push_back(sw.tp[k] / sw.positives);
+    r.line_threshold.push_back(sw.thresholds[k]);
+  }
+  r.line_fpr = x;
+  r.line_tpr = y;
+  // Upper convex hull of the ROC points (x non-decreasing; equal x keeps the highest y last).
+  std::vector<std::size_t> hull;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    while (hull.size() >= 2) {
+      const std::size_t a = hull[hull.size() - 2], b = hull.back();
+      const double cross = (x[b] - x[a]) * (y[i] - y[a]) - (y[b] - y[a]) * (x[i] - x[a]);
+      if (cross >= 0) hull.pop_back();  // b is on or below the segment a-i
+      else break;
+    }
+    if (!hull.empty() && x[hull.back()] == x[i] && y[hull.back()] <= y[i]) hull.pop_back();
+    hull.push_back(i);
+  }
+  // Lower envelope of the lines of the hull vertices: from pc = 0 (the origin's line, cost FPR = 0)
+  // to pc = 1; consecutive vertices' lines cross at pc = dFPR / (dFPR + dTPR).
+  r.envelope_pc.push_back(0);
+  r.envelope_cost.push_back(x[hull.front()]);
+  for (std::size_t h = 0; h + 1 < hull.size(); ++h) {
+    const std::size_t a = hull[h], b = hull[h + 1];
+    const double dx = x[b] - x[a], dy = y[b] - y[a];
+    if (dx + dy <= 0) continue;
+    const double pc = dx / (dx + dy);
+    if (!(pc > 0 && pc < 1)) continue;  // a vertical (horizontal) hull edge meets at pc = 0 (1): an end
+    r.envelope_pc.push_back(pc);
+    r.envelope_cost.push_back((1 - y[a]) * pc + x[a] * (1 - pc));
+  }
+  r.envelope_pc.push_back(1);
+  r.envelope_cost.push_back(1 - y[hull.back()]);
+  return r;
+}
+
+namespace {
+
+// Sweeps (correct, confidence) with the shared kernel: tp = weight of correct cases with confidence
+// >= c, fp = weight of wrong ones. Point "reject confidence < c" accepts exactly these.
+rejection_curve_result rejection_from(const char* caller, std::span<const std::int32_t> correct,
+                                      std::span<const double> confidence, std::span<const double> weight) {
+  const score_sweep sw = sweep_scores(caller, correct, confidence, weight);
+  rejection_curve_result r;
+  const double total = sw.positives + sw.negatives;
+  for (std::size_t k = sw.size(); k-- > 0;) {  // lowest confidence first: rejects the fewest
+    const double accepted = sw.tp[k] + sw.fp[k];
+    r.rejected.push_back(1 - accepted / total);
+    r.accuracy.push_back(sw.tp[k] / accepted);
+    r.confidence.push_back(sw.thresholds[k]);
+  }
+  if (!r.rejected.empty()) r.rejected.front() = 0;  // exactly, not 1 - total/total rounding
+  return r;
+}
+
+}  // namespace
+
+rejection_curve_result rejection_curve(std::span<const std::int32_t> y, std::span<const double> score,
+                                       std::span<const double> weight, double threshold) {
+  check_binary_input("rejection_curve", y, score, weight);
+  if (!std::isfinite(threshold)) throw_usage(fmt::format("rejection_curve: threshold {} is not finite", threshold));
+  std::vector<std::int32_t> correct(y.size());
+  std::vector<double> conf(y.size());
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    correct[i] = (score[i] >= threshold ? 1 : 0) == y[i];
+    conf[i] = std::fabs(score[i] - threshold);
+  }
+  return rejection_from("rejection_curve", correct, conf, weight);
+}
+
+rejection_curve_result rejection_curve_multiclass(std::span<const std::int32_t> y, proba_view p,
+                                                  std::span<const double> weight) {
+  if (p.rows != y.size()) throw_data(fmt::format("rejection_curve_multiclass: y has {} values but the probabilities {} rows", y.size(), p.rows));
+  if (p.cols < 2) throw_data("rejection_curve_multiclass: needs at least 2 probability columns");
+  std::vector<std::int32_t> correct(y.size());
+  std::vector<double> conf(y.size());
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    if (y[i] < 0 || static_cast<std::size_t>(y[i]) >= p.cols) {
+      throw_data(fmt::format("rejection_curve_multiclass: y[{}] = {} is not a class index in 0..{}", i, y[i], p.cols - 1));
+    }
+    std::size_t arg = 0;
+    double first = -inf, second = -inf;
+    for (std::size_t k = 0; k < p.cols; ++k) {
+      const double v = p(i, k);
+      if (!std::isfinite(v)) throw_data(fmt::format("rejection_curve_multiclass: probability [{}, {}] = {} is not finite", i, k, v));
+      if (v > first) second = first, first = v, arg = k;
+      else if (v > second) second = v;
+    }
+    correct[i] = static_cast<std::int32_t>(arg) == y[i];
+    conf[i] = first - second;
+  }
+  return rejection_from("rejection_curve_multiclass", correct, conf, weight);
+}
+
+}  // namespace assay::curves

@@ -1,0 +1,131 @@
+// The SVG chart writer; see include/assay/plot/svg.hpp.
+#include "assay/plot/svg.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace assay::plot {
+
+std::string escape_xml(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default: out += ch;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+constexpr const char* palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+
+std::string tick_label(double v) {
+  if (std::fabs(v) < 1e-12) v = 0;
+  return fmt::format("{:.3g}", v);
+}
+
+}  // namespace
+
+std::string render_svg(const chart& c) {
+  const double left = 70, top = 40, plot_h = 380;
+  const double plot_w = c.square ? 380 : 520;
+  const double width = left + plot_w + 30, height = top + plot_h + 60;
+  const double x_span = c.x_max > c.x_min ? c.x_max - c.x_min : 1, y_span = c.y_max > c.y_min ? c.y_max - c.y_min : 1;
+  auto px = [&](double x) { return left + (x - c.x_min) / x_span * plot_w; };
+  auto py = [&](double y) { return top + plot_h - (y - c.y_min) / y_span * plot_h; };
+
+  std::string s = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" "
+      "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n"
+      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+      width, height);
+  s += fmt::format("<text x=\"{:.1f}\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">{}</text>\n", left + plot_w / 2,
+                   escape_xml(c.title));
+  // Grid and ticks at tenths.
+  for (int i = 0; i <= 10; ++i) {
+    const double fx = c.x_min + x_span * i / 10, fy = c.y_min + y_span * i / 10;
+    s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#e5e5e5\"/>\n", px(fx), top,
+                     top + plot_h);
+    s += fmt::format("<line x1=\"{1:.1f}\" y1=\"{0:.1f}\" x2=\"{2:.1f}\" y2=\"{0:.1f}\" stroke=\"#e5e5e5\"/>\n", py(fy), left,
+                     left + plot_w);
+    if (i % 2 == 0) {
+      s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", px(fx), top + plot_h + 16,
+                       tick_label(fx));
+      s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left - 6, py(fy) + 4,
+                       tick_label(fy));
+    }
+  }
+  s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333\"/>\n", left, top,
+                   plot_w, plot_h);
+  s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" font-size=\"13\">{}</text>\n", left + plot_w / 2,
+                   top + plot_h + 38, escape_xml(c.x_label));
+  s += fmt::format("<text transform=\"translate({:.1f},{:.1f}) rotate(-90)\" text-anchor=\"middle\" font-size=\"13\">{}</text>\n",
+                   left - 48, top + plot_h / 2, escape_xml(c.y_label));
+
+  // Lines, clipped to the plot area.
+  s += fmt::format("<clipPath id=\"plot\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></clipPath>\n<g clip-path=\"url(#plot)\">\n",
+                   left, top, plot_w, plot_h);
+  std::size_t next_colour = 0;
+  std::vector<std::string> colours;
+  for (const auto& l : c.lines) {
+    const std::string colour = !l.colour.empty() ? l.colour : l.dashed ? "#888888" : palette[next_colour++ % 8];
+    colours.push_back(colour);
+    std::string pts;
+    auto flush = [&] {
+      if (!pts.empty()) {
+        s += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"{} points=\"{}\"/>\n", colour,
+                         l.dashed ? 1.2 : 2, l.dashed ? " stroke-dasharray=\"6 4\"" : "", pts);
+      }
+      pts.clear();
+    };
+    for (std::size_t i = 0; i < l.x.size() && i < l.y.size(); ++i) {
+      if (!std::isfinite(l.x[i]) || !std::isfinite(l.y[i])) {
+        flush();
+        continue;
+      }
+      pts += fmt::format("{}{:.2f},{:.2f}", pts.empty() ? "" : " ", px(l.x[i]), py(l.y[i]));
+      if (l.markers) s += fmt::format("<circle cx=\"{:.2f}\" cy=\"{:.2f}\" r=\"2.5\" fill=\"{}\"/>\n", px(l.x[i]), py(l.y[i]), colour);
+    }
+    flush();
+  }
+  s += "</g>\n";
+  for (const auto& m : c.markers) {
+    if (!std::isfinite(m.x) || !std::isfinite(m.y)) continue;
+    s += fmt::format("<circle cx=\"{:.2f}\" cy=\"{:.2f}\" r=\"4.5\" fill=\"none\" stroke=\"black\" stroke-width=\"1.5\"/>\n",
+                     px(m.x), py(m.y));
+    const bool near_top = py(m.y) < top + 24, near_right = px(m.x) > left + plot_w - 120;
+    s += fmt::format("<text x=\"{:.2f}\" y=\"{:.2f}\" font-size=\"11\"{}>{}</text>\n", px(m.x) + (near_right ? -8 : 8),
+                     py(m.y) + (near_top ? 18 : -8), near_right ? " text-anchor=\"end\"" : "", escape_xml(m.label));
+  }
+
+  // Legend, lower right, inside the plot.
+  std::vector<std::size_t> shown;
+  for (std::size_t i = 0; i < c.lines.size(); ++i) if (!c.lines[i].name.empty()) shown.push_back(i);
+  if (!shown.empty()) {
+    std::size_t longest = 0;
+    for (auto i : shown) longest = std::max(longest, c.lines[i].name.size());
+    const double w = 40 + 6.6 * static_cast<double>(longest), h = 8 + 18 * static_cast<double>(shown.size());
+    const double x0 = left + plot_w - w - 8, y0 = top + plot_h - h - 8;
+    s += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"white\" fill-opacity=\"0.9\" stroke=\"#bbb\"/>\n",
+                     x0, y0, w, h);
+    for (std::size_t k = 0; k < shown.size(); ++k) {
+      const auto& l = c.lines[shown[k]];
+      const double yy = y0 + 16 + 18 * static_cast<double>(k);
+      s += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"2\"{}/>\n",
+                       x0 + 6, yy - 4, x0 + 28, yy - 4, colours[shown[k]], l.dashed ? " stroke-dasharray=\"6 4\"" : "");
+      s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", x0 + 34, yy, escape_xml(l.name));
+    }
+  }
+  s += "</svg>\n";
+  return s;
+}
+
+}  // namespace assay::plot
