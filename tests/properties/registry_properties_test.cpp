@@ -136,9 +136,6 @@ const std::map<std::pair<std::string, std::string>, std::string> known_defects =
     {{"integer_weights", "regression/r2"}, "as for order: constant target, weighted mean inexact"},
     {{"order", "regression/explained_variance"}, "as r2: constant target with real weights"},
     {{"integer_weights", "regression/explained_variance"}, "as r2: constant target, weighted mean inexact"},
-    {{"order", "multiclass/cohen_kappa"},
-     "one class everywhere with real weights: s - (sum_k t_k p_k) / s is a rounding error instead of 0, so kappa is "
-     "1 instead of undefined, depending on the summation order"},
 };
 
 // Invariance under strictly increasing transforms of the score.
