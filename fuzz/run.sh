@@ -7,8 +7,10 @@
 # Builds in build-fuzz/ (clang++, -fsanitize=fuzzer,address,undefined), then fuzzes for `seconds`
 # (default 600) at low priority, starting from the seed corpus in fuzz/corpus/ and keeping what it
 # learns in build-fuzz/corpus/ (the committed seeds are never modified). A crash is written to
-# build-fuzz/crash-*; replay one with `build-fuzz/fuzz/assay_csv_fuzz build-fuzz/crash-<hash>`, then
-# add it as a regression case in tests/io/.
+# build-fuzz/crash-*; replay one with `build-fuzz/fuzz/assay_csv_fuzz build-fuzz/crash-<hash>`, fix the
+# reader, and copy the file into tests/io/fuzz_regressions/ (tests/io/fuzz_regressions_test.cpp
+# replays every file there through the same check, csv_fuzz_check.hpp).
+# To collect many failures in one run instead of stopping at the first: fuzz/run.sh 300 -fork=1 -ignore_crashes=1
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-600}"
