@@ -58,10 +58,10 @@ metric_info reg(std::string_view name, std::string_view title, metric_traits t,
 std::vector<metric_info> build() {
   std::vector<metric_info> r;
   // Binary (one positive class).
-  r.push_back(bin("tp", "true positives", {0, inf, true, false}, [](const binary_counts& c, const metric_params&) { return value(c.tp); }));
+  r.push_back(bin("tp", "true positives", {0, inf, true, true}, [](const binary_counts& c, const metric_params&) { return value(c.tp); }));
   r.push_back(bin("fp", "false positives", {0, inf, false, false}, [](const binary_counts& c, const metric_params&) { return value(c.fp); }));
   r.push_back(bin("fn", "false negatives", {0, inf, false, false}, [](const binary_counts& c, const metric_params&) { return value(c.fn); }));
-  r.push_back(bin("tn", "true negatives", {0, inf, true, false}, [](const binary_counts& c, const metric_params&) { return value(c.tn); }));
+  r.push_back(bin("tn", "true negatives", {0, inf, true, true}, [](const binary_counts& c, const metric_params&) { return value(c.tn); }));
   r.push_back(bin("accuracy", "accuracy", unit_up_sym, ASSAY_BIN(accuracy)));
   r.push_back(bin("error_rate", "error rate", unit_down_sym, ASSAY_BIN(error_rate)));
   r.push_back(bin("prevalence", "prevalence", {0, 1, true, false}, ASSAY_BIN(prevalence)));
@@ -87,9 +87,9 @@ std::vector<metric_info> build() {
   r.push_back(multi("f1_micro", "F1, micro", unit_up_sym, [](const confusion_matrix& c, const metric_params&) { return micro_average(c).f1; }));
   r.push_back(multi("precision_macro", "precision, macro", unit_up, [](const confusion_matrix& c, const metric_params& p) { return macro_average(c, p.zd).precision; }));
   r.push_back(multi("recall_macro", "recall, macro", unit_up, [](const confusion_matrix& c, const metric_params& p) { return macro_average(c, p.zd).recall; }));
-  r.push_back(multi("f1_macro", "F1, macro", unit_up, [](const confusion_matrix& c, const metric_params& p) { return macro_average(c, p.zd).f1; }));
+  r.push_back(multi("f1_macro", "F1, macro", unit_up_sym, [](const confusion_matrix& c, const metric_params& p) { return macro_average(c, p.zd).f1; }));
   r.push_back(multi("precision_weighted", "precision, weighted", unit_up, [](const confusion_matrix& c, const metric_params& p) { return weighted_average(c, p.zd).precision; }));
-  r.push_back(multi("recall_weighted", "recall, weighted", unit_up, [](const confusion_matrix& c, const metric_params& p) { return weighted_average(c, p.zd).recall; }));
+  r.push_back(multi("recall_weighted", "recall, weighted", unit_up_sym, [](const confusion_matrix& c, const metric_params& p) { return weighted_average(c, p.zd).recall; }));
   r.push_back(multi("f1_weighted", "F1, weighted", unit_up, [](const confusion_matrix& c, const metric_params& p) { return weighted_average(c, p.zd).f1; }));
   // Probabilistic.
   r.push_back(prob("log_loss", "log loss", loss, [](std::span<const std::int32_t> y, proba_view p, std::span<const double> w, const metric_params&) { return log_loss(y, p, w); }));

@@ -40,6 +40,24 @@ std::size_t first_zero_target(std::span<const double> y, std::span<const double>
   return static_cast<std::size_t>(-1);
 }
 
+// True when every case with positive weight has the same target. Decided on the values, not on
+// SS_tot == 0: a weighted mean of equal numbers need not be exactly that number, which would leave
+// SS_tot at ~1e-30 and R^2 at a huge negative value instead of undefined.
+bool constant_target(std::span<const double> y, std::span<const double> w) {
+  bool seen = false;
+  double first = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    if (weight_at(w, i) == 0) continue;
+    if (!seen) {
+      first = y[i];
+      seen = true;
+    } else if (y[i] != first) {
+      return false;
+    }
+  }
+  return true;
+}
+
 value sqrt_of(value v) {
   if (v.defined()) v.v = std::sqrt(v.v);
   return v;
@@ -92,6 +110,7 @@ value r2(std::span<const double> y, std::span<const double> yhat, std::span<cons
   check("r2", y, yhat, w);
   value mean = weighted_mean(y, w, [&](std::size_t i) { return y[i]; });
   if (!mean) return mean;
+  if (constant_target(y, w)) return value::undefined("the target is constant");
   double ss_res = 0, ss_tot = 0;
   for (std::size_t i = 0; i < y.size(); ++i) {
     const double wi = weight_at(w, i);
@@ -107,6 +126,7 @@ value explained_variance(std::span<const double> y, std::span<const double> yhat
   check("explained_variance", y, yhat, w);
   value mean_y = weighted_mean(y, w, [&](std::size_t i) { return y[i]; });
   if (!mean_y) return mean_y;
+  if (constant_target(y, w)) return value::undefined("the target is constant");
   value mean_r = weighted_mean(y, w, [&](std::size_t i) { return y[i] - yhat[i]; });
   double var_r = 0, var_y = 0;
   for (std::size_t i = 0; i < y.size(); ++i) {

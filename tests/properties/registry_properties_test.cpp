@@ -122,20 +122,13 @@ const property_lists symmetry_lists{
 // The registry marks these as not symmetric although swapping provably leaves them unchanged (see
 // above). The traits should be fixed in src/metrics/registry.cpp; `SymmetryTraits` fails once they
 // are, so that this list is emptied.
-const std::set<std::string> known_symmetric_trait_mismatch = {"binary/tp", "binary/tn", "multiclass/f1_macro",
-                                                              "multiclass/recall_weighted"};
+const std::set<std::string> known_symmetric_trait_mismatch = {};
 
 // Known defects of the metrics (not of these tests), found by these tests. Each is checked like any
 // other case, but its failures are expected and printed instead of failing; the test fails instead
 // if a listed defect no longer shows, so that the entry is removed once the metric is fixed.
 // Key: property check -> metric.
 const std::map<std::pair<std::string, std::string>, std::string> known_defects = {
-    {{"order", "regression/r2"},
-     "constant target with real weights: the weighted mean is not exactly the constant, so SS_tot is ~1e-30 instead "
-     "of 0 and the value is a huge negative number instead of undefined (detect a constant target exactly)"},
-    {{"integer_weights", "regression/r2"}, "as for order: constant target, weighted mean inexact"},
-    {{"order", "regression/explained_variance"}, "as r2: constant target with real weights"},
-    {{"integer_weights", "regression/explained_variance"}, "as r2: constant target, weighted mean inexact"},
 };
 
 // Invariance under strictly increasing transforms of the score.
