@@ -154,8 +154,8 @@ report make_report(const report_request& q) {
       pos.emplace(1, '1');  // only negatives of a {0, 1} or {-1, 1} task present: the positive class is the absent 1
     }
     if (!pos) {
-      throw_usage(fmt::format("{}: cannot tell which class is positive among {}: name it with --pos-label", r.source,
-                              join_labels(r.labels)));
+      throw_usage(fmt::format("{}: cannot tell which class is positive among {}: name it with --pos-label{}", r.source,
+                              join_labels(r.labels), binary_scores ? "" : " (or use --task multiclass)"));
     }
     if (r.labels.size() == 1) {  // one class present: add the other so both rates have a row
       double x;
