@@ -118,7 +118,8 @@ TEST_P(golden, text_has_the_sections_and_the_same_confusion_matrix) {
   if (e.at("weighted").get<bool>()) {
     weight = ", total weight " + std::to_string(static_cast<long long>(e.at("total_weight").get<double>()));
   }
-  EXPECT_EQ(first, "assay report: " + args.at(1) + " (" + std::to_string(e.at("n").get<int>()) + " rows" + weight + ")");
+  const std::string rows = std::to_string(e.at("n").get<int>()) + " rows";
+  EXPECT_EQ(first, "assay report: " + args.at(1) + " (" + rows + weight + ")");
 
   // One line per headline metric, each "title  value".
   std::size_t headline = 0;
