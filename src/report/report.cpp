@@ -153,6 +153,10 @@ report make_report(const report_request& request) {
     }
   }
   if (r.labels.size() <= 2 && q.task != task_kind::multiclass) {
+    if (!q.pos_label && !default_positive(r.labels)) {
+      throw_usage(fmt::format("{}: cannot tell which class is positive among {}: name it with --pos-label{}", r.source,
+                              join_labels(r.labels), binary_scores ? "" : " (or use --task multiclass)"));
+    }
     const auto pos = std::optional<std::string>(require_positive(r.labels, q.pos_label, r.source));
     if (r.labels.size() == 1) {  // one class present: add the other so both rates have a row
       double x;

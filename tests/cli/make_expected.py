@@ -26,21 +26,23 @@ def read(name):
     return pd.read_csv(os.path.join(ROOT, "examples", name), keep_default_na=False, float_precision="round_trip")
 
 
-def per_class_block(y, yhat, labels):
+def per_class_block(y, yhat, labels, w=None):
     """per_class, micro_avg, macro_avg, weighted_avg as assay names them (no undefined cases here)."""
-    p, r, f, s = skm.precision_recall_fscore_support(y, yhat, labels=labels, zero_division=0)
-    mcm = skm.multilabel_confusion_matrix(y, yhat, labels=labels)  # [[tn, fp], [fn, tp]] per class
-    tn, fp = mcm[:, 0, 0].astype(float), mcm[:, 0, 1].astype(float)
+    p, r, f, _ = skm.precision_recall_fscore_support(y, yhat, labels=labels, zero_division=0, sample_weight=w)
+    # [[tn, fp], [fn, tp]] per class; the (weighted) support is fn + tp.
+    mcm = skm.multilabel_confusion_matrix(y, yhat, labels=labels, sample_weight=w).astype(float)
+    tn, fp, s = mcm[:, 0, 0], mcm[:, 0, 1], mcm[:, 1, 0] + mcm[:, 1, 1]
     fpr = fp / (fp + tn)
     per_class = {}
     for k, lab in enumerate(labels):
-        ovr_mcc = skm.matthews_corrcoef(np.asarray(y) == lab, np.asarray(yhat) == lab)
+        ovr_mcc = skm.matthews_corrcoef(np.asarray(y) == lab, np.asarray(yhat) == lab, sample_weight=w)
         per_class[lab] = {"precision": p[k], "recall": r[k], "f1": f[k], "tp_rate": r[k], "fp_rate": fpr[k],
                           "matthews_corrcoef": ovr_mcc, "support": float(s[k])}
-    n = float(len(y))
+    n = float(len(y)) if w is None else float(np.sum(w))
     avg = {}
     for name, how in (("micro_avg", "micro"), ("macro_avg", "macro"), ("weighted_avg", "weighted")):
-        ap, ar, af, _ = skm.precision_recall_fscore_support(y, yhat, labels=labels, average=how, zero_division=0)
+        ap, ar, af, _ = skm.precision_recall_fscore_support(y, yhat, labels=labels, average=how, zero_division=0,
+                                                            sample_weight=w)
         if how == "micro":
             afpr = fp.sum() / (fp.sum() + tn.sum())
         elif how == "macro":
@@ -51,11 +53,11 @@ def per_class_block(y, yhat, labels):
     return per_class, avg
 
 
-def confusion(y, yhat, labels):
-    cm = skm.confusion_matrix(y, yhat, labels=labels)  # rows = true class (sklearn's convention)
+def confusion(y, yhat, labels, w=None):
+    cm = skm.confusion_matrix(y, yhat, labels=labels, sample_weight=w)  # rows = true class (sklearn's convention)
     return {"labels": labels, "rows": "actual", "columns": "predicted",
             "matrix": cm.astype(float).tolist(),
-            "normalized": skm.confusion_matrix(y, yhat, labels=labels, normalize="true").tolist()}
+            "normalized": skm.confusion_matrix(y, yhat, labels=labels, normalize="true", sample_weight=w).tolist()}
 
 
 def best_thresholds(yb, score):
@@ -69,10 +71,10 @@ def best_thresholds(yb, score):
     return {"best_threshold_youden": float(thr[np.argmax(j)]), "best_threshold_f1": float(thr[np.argmax(f1)])}
 
 
-def classification(y, yhat, labels, extra):
-    e = {"confusion_matrix": confusion(y, yhat, labels)}
+def classification(y, yhat, labels, extra, w=None):
+    e = {"confusion_matrix": confusion(y, yhat, labels, w)}
     e.update(extra)
-    pc, avg = per_class_block(y, yhat, labels)
+    pc, avg = per_class_block(y, yhat, labels, w)
     e["per_class"] = pc
     e.update(avg)
     e["zero_division"] = "0"
@@ -119,6 +121,37 @@ def breast_binary():
     e.update(classification(y, yhat, labels, extra))
     return ["examples/breast_cancer_predictions.csv", "--label", "diagnosis", "--score", "p_malignant",
             "--pos-label", "malignant"], e
+
+
+def breast_weighted():
+    """Binary from the predicted-class column, every case weighted by its `id` (1..569)."""
+    df = read("breast_cancer_predictions.csv")
+    y, yhat = df["diagnosis"].astype(str).tolist(), df["predicted"].astype(str).tolist()
+    w = df["id"].to_numpy().astype(float)
+    pos, neg = "malignant", "benign"
+    labels = [neg, pos]
+    tn, fp, fn, tp = skm.confusion_matrix(y, yhat, labels=labels, sample_weight=w).ravel().astype(float)
+    acc = skm.accuracy_score(y, yhat, sample_weight=w)
+    extra = {
+        "tp": tp, "fp": fp, "fn": fn, "tn": tn,
+        "accuracy": acc,
+        "error_rate": 1 - acc,
+        "precision": skm.precision_score(y, yhat, pos_label=pos, sample_weight=w),
+        "recall": skm.recall_score(y, yhat, pos_label=pos, sample_weight=w),
+        "specificity": skm.recall_score(y, yhat, pos_label=neg, sample_weight=w),
+        "npv": skm.precision_score(y, yhat, pos_label=neg, sample_weight=w),
+        "fpr": 1 - skm.recall_score(y, yhat, pos_label=neg, sample_weight=w),
+        "fnr": 1 - skm.recall_score(y, yhat, pos_label=pos, sample_weight=w),
+        "f1": skm.f1_score(y, yhat, pos_label=pos, sample_weight=w),
+        "balanced_accuracy": skm.balanced_accuracy_score(y, yhat, sample_weight=w),
+        "matthews_corrcoef": skm.matthews_corrcoef(y, yhat, sample_weight=w),
+        "cohen_kappa": skm.cohen_kappa_score(y, yhat, sample_weight=w),
+        "prevalence": float(np.average(np.asarray(y) == pos, weights=w)),
+    }
+    e = {"task": "binary", "n": len(y), "weighted": True, "total_weight": float(np.sum(w)), "positive_label": pos}
+    e.update(classification(y, yhat, labels, extra, w))
+    return ["examples/breast_cancer_predictions.csv", "--label", "diagnosis", "--pred", "predicted",
+            "--pos-label", "malignant", "--weight", "id"], e
 
 
 def iris_common(y, yhat, labels):
@@ -193,7 +226,7 @@ def plain(x):
 
 
 def main():
-    cases = {"breast_binary": breast_binary, "iris_pred": iris_pred, "iris_proba": iris_proba,
+    cases = {"breast_binary": breast_binary, "breast_weighted": breast_weighted, "iris_pred": iris_pred, "iris_proba": iris_proba,
              "diabetes_regression": diabetes_regression}
     out_dir = os.path.join(HERE, "expected")
     os.makedirs(out_dir, exist_ok=True)

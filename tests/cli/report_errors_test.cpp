@@ -216,6 +216,29 @@ TEST_F(report_errors, bad_option_values) {
                "assay report: --top-k: \"two\" is not a whole number between 1 and 999999\n");
 }
 
+TEST_F(report_errors, text_labels_need_a_positive_class) {
+  file("txt.csv", "y,p\nyes,no\nno,no\n");
+  expect_error({"report", "txt.csv", "-l", "y", "-p", "p"}, 2,
+               "assay report: txt.csv: cannot tell which class is positive among \"no\", \"yes\": name it with "
+               "--pos-label (or use --task multiclass)\n");
+  const json j = run_json({"report", "txt.csv", "-l", "y", "-p", "p", "--task", "multiclass", "-f", "json"});
+  EXPECT_EQ(j.at("task"), "multiclass");
+  EXPECT_EQ(j.at("confusion_matrix").at("matrix"), json({{1.0, 0.0}, {1.0, 0.0}}));
+}
+
+TEST_F(report_errors, bad_probability_columns_and_labels) {
+  file("pr.csv", "y,a,b,c\nx,0.2,0.3,0.5\nz,0.1,0.1,0.8\nw,0.5,0.5,0\n");
+  expect_error({"report", "pr.csv", "-l", "y", "--proba", "a", "b"}, 2,
+               "assay report: --proba: 2 probability columns for 3 classes (\"w\", \"x\", \"z\"); give one per "
+               "class, in sorted class order or named after the classes\n");
+  expect_error({"report", file("pr2.csv", "y,a,b\nx,0.2,1.3\n"), "-l", "y", "--proba", "a", "b"}, 3,
+               "assay report: pr2.csv:2: column 'b': probability \"1.3\" is outside [0, 1]\n");
+  expect_error({"report", file("el.csv", "y,p\nyes,no\n,no\n"), "-l", "y", "-p", "p", "--pos-label", "yes"}, 3,
+               "assay report: el.csv:3: column 'y': empty label\n");
+  expect_error({"report", "pr.csv", "-l", "y", "--proba", "a", "b", "c", "--delimiter", "ab"}, 2,
+               "assay report: --delimiter: \"ab\" is not one character (use 'tab' for a tab)\n");
+}
+
 TEST_F(report_errors, stdin_as_dash) {
   file("p.csv", kGood);
   json from_file = run_json({"report", "p.csv", "-l", "y", "-s", "s", "-f", "json"});

@@ -16,7 +16,7 @@ namespace {
 
 using json = nlohmann::json;
 
-const char* const kCases[] = {"breast_binary", "iris_pred", "iris_proba", "diabetes_regression"};
+const char* const kCases[] = {"breast_binary", "breast_weighted", "iris_pred", "iris_proba", "diabetes_regression"};
 
 json load_case(const std::string& name) {
   return json::parse(read_file(std::filesystem::path(ASSAY_TEST_DIR) / "cli" / "expected" / (name + ".json")));
@@ -114,7 +114,12 @@ TEST_P(golden, text_has_the_sections_and_the_same_confusion_matrix) {
   EXPECT_EQ(r.err, "");
   const json& e = c.at("expected");
   const std::string first = r.out.substr(0, r.out.find('\n'));
-  EXPECT_EQ(first, "assay report: " + args.at(1) + " (" + std::to_string(e.at("n").get<int>()) + " rows)");
+  std::string weight;  // the weights here sum to an integer, printed without decimals
+  if (e.at("weighted").get<bool>()) {
+    weight = ", total weight " + std::to_string(static_cast<long long>(e.at("total_weight").get<double>()));
+  }
+  const std::string rows = std::to_string(e.at("n").get<int>()) + " rows";
+  EXPECT_EQ(first, "assay report: " + args.at(1) + " (" + rows + weight + ")");
 
   // One line per headline metric, each "title  value".
   std::size_t headline = 0;

@@ -30,6 +30,7 @@ struct cli_result {
   std::string out, err;
 };
 
+/// The whole content of a file ("" if it cannot be read).
 inline std::string read_file(const std::filesystem::path& p) {
   std::ifstream f(p, std::ios::binary);
   std::ostringstream s;
@@ -37,6 +38,7 @@ inline std::string read_file(const std::filesystem::path& p) {
   return s.str();
 }
 
+/// Creates or replaces a file with exactly `text` (binary: no newline translation).
 inline void write_file(const std::filesystem::path& p, const std::string& text) {
   std::ofstream f(p, std::ios::binary);
   f.write(text.data(), static_cast<std::streamsize>(text.size()));
