@@ -179,6 +179,30 @@ def nemenyi_q():
     return out
 
 
+def bootstrap_rules():
+    """Percentile and BCa intervals on given replicates: np.percentile (linear) and SciPy's own BCa
+    rule (scipy.stats._resampling._bca_interval, the code behind scipy.stats.bootstrap(method='BCa')),
+    fed with replicates drawn here, so C++ can replay the very same replicate values."""
+    from scipy.stats._resampling import _bca_interval
+    out = []
+    stats = {"mean": lambda x, axis=-1: np.mean(x, axis=axis),
+             "var": lambda x, axis=-1: np.var(x, axis=axis, ddof=1)}
+    for name, n, B, level in [("mean", 30, 999, 0.95), ("var", 25, 2000, 0.95), ("mean", 12, 500, 0.9),
+                              ("var", 40, 1500, 0.99)]:
+        x = np.round(rng.exponential(1.0, n), 3)
+        stat = stats[name]
+        idx = rng.integers(0, n, size=(B, n))
+        reps = stat(x[idx], axis=-1)
+        alpha = (1 - level) / 2
+        a1, a2, a_hat = _bca_interval((x,), stat, axis=-1, alpha=alpha, theta_hat_b=reps, batch=None)
+        out.append({"statistic": name, "x": [f(v) for v in x], "level": f(level), "replicates": [f(v) for v in reps],
+                    "estimate": f(stat(x)), "percentile": [f(np.percentile(reps, alpha * 100)),
+                                                           f(np.percentile(reps, (1 - alpha) * 100))],
+                    "bca": [f(np.percentile(reps, a1 * 100)), f(np.percentile(reps, a2 * 100))],
+                    "acceleration": f(a_hat)})
+    return out
+
+
 def main():
     doc = {
         "generator": "tests/stats/generate_scipy.py",
@@ -194,6 +218,7 @@ def main():
         "wilcoxon": wilcoxon_cases(),
         "friedman": friedman_cases(),
         "nemenyi_q": nemenyi_q(),
+        "bootstrap_rules": bootstrap_rules(),
     }
     with open(OUT, "w") as fh:
         json.dump(doc, fh, indent=1)
