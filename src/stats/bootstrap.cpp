@@ -253,6 +253,113 @@ paired_bootstrap_result paired_bootstrap(std::size_t n_rows, const resample_stat
   return res;
 }
 
+namespace {
+
+/// The cases sorted by score, arranged for O(N) AUC sweeps over multiplicities.
+struct sorted_auc_cases {
+  std::size_t m = 0, n = 0;
+  // Stratified: positives and negatives each sorted by score; for the k-th positive, the number of
+  // negatives scored below it (lo) and at or below it (hi).
+  std::vector<std::uint32_t> lo, hi;
+  // Simple resampling: all cases sorted by score, with their class and the start of each tie group.
+  std::vector<std::uint8_t> is_pos, group_start;
+};
+
+sorted_auc_cases sort_cases(std::span<const std::int32_t> y, std::span<const double> s) {
+  struct item {
+    double score;
+    std::int32_t label;
+  };
+  std::vector<item> items(y.size());
+  for (std::size_t i = 0; i < y.size(); ++i) items[i] = {s[i], y[i]};
+  // Stable: "the k-th case in score order" must not depend on the standard library's sort.
+  std::stable_sort(items.begin(), items.end(), [](const item& a, const item& b) { return a.score < b.score; });
+  sorted_auc_cases c;
+  c.is_pos.resize(items.size());
+  c.group_start.resize(items.size());
+  std::size_t neg_seen = 0;
+  for (std::size_t i = 0; i < items.size();) {
+    std::size_t j = i, neg_here = 0;
+    while (j < items.size() && items[j].score == items[i].score) {
+      neg_here += items[j].label == 0;
+      ++j;
+    }
+    for (std::size_t t = i; t < j; ++t) {
+      c.is_pos[t] = static_cast<std::uint8_t>(items[t].label == 1);
+      c.group_start[t] = static_cast<std::uint8_t>(t == i);
+      if (items[t].label == 1) {
+        c.lo.push_back(static_cast<std::uint32_t>(neg_seen));
+        c.hi.push_back(static_cast<std::uint32_t>(neg_seen + neg_here));
+      }
+    }
+    neg_seen += neg_here;
+    i = j;
+  }
+  c.m = c.lo.size();
+  c.n = neg_seen;
+  return c;
+}
+
+/// Adds `draws` uniform picks from [0, size) to the 8-bit counts; false if a count overflowed.
+bool draw_counts(rng& gen, std::uint64_t size, std::uint64_t draws, std::vector<std::uint8_t>& counts) {
+  bool ok = true;
+  for (std::uint64_t i = 0; i < draws; ++i) {
+    if (++counts[gen.below(size)] == 0) ok = false;
+  }
+  return ok;
+}
+
+/// AUC of one stratified replicate from the multiplicities of the sorted positives (cp) and
+/// negatives (cn): sum_k cp_k (negatives below + half the tied negatives) / (m n).
+template <class Count>
+double stratified_auc(const sorted_auc_cases& c, const std::vector<Count>& cp, const std::vector<Count>& cn) {
+  double below = 0, through = 0, wins = 0;
+  std::size_t j_lo = 0, j_hi = 0;
+  for (std::size_t k = 0; k < c.m; ++k) {
+    for (; j_lo < c.lo[k]; ++j_lo) below += cn[j_lo];
+    for (; j_hi < c.hi[k]; ++j_hi) through += cn[j_hi];
+    wins += cp[k] * (below + 0.5 * (through - below));
+  }
+  return wins / (static_cast<double>(c.m) * static_cast<double>(c.n));
+}
+
+/// AUC of one simple-resampling replicate from the multiplicities of all sorted cases; NaN when
+/// the replicate holds a single class.
+template <class Count>
+double simple_auc(const sorted_auc_cases& c, const std::vector<Count>& w) {
+  double wins = 0, neg_below = 0, m = 0, grp_pos = 0, grp_neg = 0;
+  for (std::size_t t = 0; t < w.size(); ++t) {
+    if (c.group_start[t]) {
+      wins += grp_pos * (neg_below + 0.5 * grp_neg);
+      neg_below += grp_neg;
+      m += grp_pos;
+      grp_pos = grp_neg = 0;
+    }
+    (c.is_pos[t] ? grp_pos : grp_neg) += w[t];
+  }
+  wins += grp_pos * (neg_below + 0.5 * grp_neg);
+  neg_below += grp_neg;
+  m += grp_pos;
+  return m == 0 || neg_below == 0 ? std::numeric_limits<double>::quiet_NaN() : wins / (m * neg_below);
+}
+
+/// The same replicate with 32-bit counts: the fallback when an 8-bit count overflowed (a case drawn
+/// 256 times or more; practically never, but handled exactly).
+double replicate_wide(const sorted_auc_cases& c, const bootstrap_options& o, std::size_t r, bool stratified) {
+  rng gen(o.seed, r);
+  if (stratified) {
+    std::vector<std::uint32_t> cp(c.m, 0), cn(c.n, 0);
+    for (std::size_t i = 0; i < c.n; ++i) ++cn[gen.below(c.n)];
+    for (std::size_t i = 0; i < c.m; ++i) ++cp[gen.below(c.m)];
+    return stratified_auc(c, cp, cn);
+  }
+  std::vector<std::uint32_t> w(c.is_pos.size(), 0);
+  for (std::size_t i = 0; i < w.size(); ++i) ++w[gen.below(w.size())];
+  return simple_auc(c, w);
+}
+
+}  // namespace
+
 bootstrap_result bootstrap_auc(std::span<const std::int32_t> y_true, std::span<const double> y_score,
                                const bootstrap_options& o_in, bool stratified) {
   bootstrap_options o = o_in;
@@ -264,56 +371,31 @@ bootstrap_result bootstrap_auc(std::span<const std::int32_t> y_true, std::span<c
   bootstrap_result res;
   res.estimate = pl.auc.v;
   const std::size_t n_all = y_true.size();
+  const auto cases = sort_cases(y_true, y_score);
 
-  // Sort once; number the groups of tied scores; record each case's group.
-  std::vector<std::uint32_t> order(n_all);
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return y_score[a] < y_score[b]; });
-  std::vector<std::uint32_t> group_of(n_all);
-  std::uint32_t groups = 0;
-  for (std::size_t i = 0; i < n_all; ++i) {
-    if (i > 0 && y_score[order[i]] != y_score[order[i - 1]]) ++groups;
-    group_of[order[i]] = groups;
-  }
-  ++groups;
-  // Group of each negative / positive / case, in input order: a replicate draws the same row
-  // numbers as bootstrap_ci with the same seed (strata: negatives first, as label 0 sorts first).
-  std::vector<std::uint32_t> pos_group, neg_group;
-  std::vector<std::uint8_t> is_pos(n_all);
-  for (std::size_t i = 0; i < n_all; ++i) {
-    (y_true[i] == 1 ? pos_group : neg_group).push_back(group_of[i]);
-    is_pos[i] = static_cast<std::uint8_t>(y_true[i] == 1);
-  }
-
+  // Each replicate draws multiplicities of the cases in score order (negatives first, then
+  // positives, when stratified) into 8-bit counters, which keeps the randomly accessed memory at one
+  // byte per case, then sweeps them once. 8-bit overflow falls back to 32-bit counts.
   std::vector<double> reps(o.replicates);
   const unsigned threads = detail::resolve_threads(o.threads, o.replicates);
-  std::vector<std::vector<std::uint32_t>> cpos(threads, std::vector<std::uint32_t>(groups)),
-      cneg(threads, std::vector<std::uint32_t>(groups));
+  std::vector<std::vector<std::uint8_t>> cpos(threads), cneg(threads);
   detail::parallel_for(o.replicates, threads, [&](unsigned t, std::size_t r) {
-    auto& cp = cpos[t];
-    auto& cn = cneg[t];
-    std::fill(cp.begin(), cp.end(), 0u);
-    std::fill(cn.begin(), cn.end(), 0u);
     rng gen(o.seed, r);
+    bool ok = true;
     if (stratified) {
-      const std::uint64_t m = pos_group.size(), n = neg_group.size();
-      for (std::uint64_t i = 0; i < n; ++i) ++cn[neg_group[gen.below(n)]];
-      for (std::uint64_t i = 0; i < m; ++i) ++cp[pos_group[gen.below(m)]];
+      auto& cp = cpos[t];
+      auto& cn = cneg[t];
+      cp.assign(cases.m, 0);
+      cn.assign(cases.n, 0);
+      ok = draw_counts(gen, cases.n, cases.n, cn) && draw_counts(gen, cases.m, cases.m, cp);
+      if (ok) reps[r] = stratified_auc(cases, cp, cn);
     } else {
-      const std::uint64_t n = n_all;
-      for (std::uint64_t i = 0; i < n; ++i) {
-        const auto k = gen.below(n);
-        ++(is_pos[k] ? cp : cn)[group_of[k]];
-      }
+      auto& w = cpos[t];
+      w.assign(n_all, 0);
+      ok = draw_counts(gen, n_all, n_all, w);
+      if (ok) reps[r] = simple_auc(cases, w);
     }
-    double wins = 0, neg_below = 0, m = 0;
-    for (std::uint32_t g = 0; g < groups; ++g) {
-      const double p = cp[g], q = cn[g];
-      wins += p * (neg_below + 0.5 * q);
-      neg_below += q;
-      m += p;
-    }
-    reps[r] = m == 0 || neg_below == 0 ? std::numeric_limits<double>::quiet_NaN() : wins / (m * neg_below);
+    if (!ok) reps[r] = replicate_wide(cases, o, r, stratified);
   });
   finish(res, std::move(reps), o, [&] {
     // Leave-one-out AUC from the placements: U = sum_i n V10_i pairs won; removing positive i

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numeric>
 #include <random>
 
 #include "assay/error.hpp"
@@ -136,9 +137,10 @@ TEST(Bootstrap, StratifiedKeepsStratumSizes) {
   for (double v : r.distribution) EXPECT_DOUBLE_EQ(v, 12.0 / 50);
 }
 
-// The AUC fast path (one sort, then multiplicities per replicate) draws the same rows as the
-// generic path with the same seed, so every replicate must equal the AUC recomputed from the
-// resampled rows (up to summation order), stratified and not.
+// The AUC fast path (one sort, then multiplicities per replicate) draws the k-th case in score order
+// (within its class when stratified) where the generic path draws the k-th row. On rows already
+// sorted by score the two draw the same cases with the same seed, so every replicate must equal the
+// AUC recomputed from the resampled rows (up to summation order), stratified and not.
 TEST(Bootstrap, AucFastPathEqualsGenericPathReplicateByReplicate) {
   std::mt19937_64 gen(8);
   std::normal_distribution<double> nd(0, 1);
@@ -148,6 +150,19 @@ TEST(Bootstrap, AucFastPathEqualsGenericPathReplicateByReplicate) {
   for (std::size_t i = 0; i < n; ++i) {
     y[i] = static_cast<std::int32_t>(gen() % 3 == 0);
     s[i] = std::round((nd(gen) + y[i]) * 4) / 4;  // ties
+  }
+  {
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return s[a] < s[b]; });
+    std::vector<std::int32_t> ys(n);
+    std::vector<double> ss(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      ys[i] = y[order[i]];
+      ss[i] = s[order[i]];
+    }
+    y = ys;
+    s = ss;
   }
   auto auc_of_rows = [&](std::span<const std::uint32_t> rows) {
     std::vector<std::int32_t> yy;
@@ -170,7 +185,7 @@ TEST(Bootstrap, AucFastPathEqualsGenericPathReplicateByReplicate) {
     EXPECT_EQ(fast.estimate, generic.estimate);
     ASSERT_EQ(fast.distribution.size(), generic.distribution.size());
     for (std::size_t r = 0; r < fast.distribution.size(); ++r) {
-      EXPECT_NEAR(fast.distribution[r], generic.distribution[r], 1e-13) << r;
+      EXPECT_NEAR(fast.distribution[r], generic.distribution[r], 1e-13) << r << (stratified ? " stratified" : " simple");
     }
   }
   // The bootstrap SD of the AUC is close to the DeLong standard error (both estimate the same
