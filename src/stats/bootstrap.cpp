@@ -10,6 +10,7 @@
 #include "assay/error.hpp"
 #include "assay/stats/delong.hpp"
 #include "assay/stats/detail/parallel.hpp"
+#include "assay/stats/detail/radix_sort.hpp"
 #include "assay/stats/distributions.hpp"
 #include "assay/stats/random.hpp"
 
@@ -270,10 +271,10 @@ sorted_auc_cases sort_cases(std::span<const std::int32_t> y, std::span<const dou
     double score;
     std::int32_t label;
   };
+  // Stable: "the k-th case in score order" must not depend on the sort algorithm.
+  const auto sorted = detail::sort_by_score(s, y);
   std::vector<item> items(y.size());
-  for (std::size_t i = 0; i < y.size(); ++i) items[i] = {s[i], y[i]};
-  // Stable: "the k-th case in score order" must not depend on the standard library's sort.
-  std::stable_sort(items.begin(), items.end(), [](const item& a, const item& b) { return a.score < b.score; });
+  for (std::size_t i = 0; i < y.size(); ++i) items[i] = {sorted[i].score, sorted[i].label};
   sorted_auc_cases c;
   c.is_pos.resize(items.size());
   c.group_start.resize(items.size());

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "assay/error.hpp"
+#include "assay/stats/detail/radix_sort.hpp"
 
 namespace assay::stats {
 namespace {
@@ -22,7 +23,10 @@ void check_inputs(const char* fn, const char* label_arg, std::span<const std::in
   }
 }
 
-delong_placements placements(std::span<const std::int32_t> y, std::span<const double> s) {
+/// The placements of one model. Totals (AUC, S10, S01, variance) always; with `per_case`, also
+/// each case's placement (V10 for a positive, V01 for a negative) in input order.
+delong_placements placements(std::span<const std::int32_t> y, std::span<const double> s,
+                             std::vector<double>* per_case = nullptr) {
   delong_placements p;
   const std::size_t n_all = y.size();
   for (auto v : y) (v == 1 ? p.n_pos : p.n_neg) += 1;
@@ -31,69 +35,61 @@ delong_placements placements(std::span<const std::int32_t> y, std::span<const do
     p.s10 = p.s01 = p.variance = p.auc;
     return p;
   }
-  // Position of each case among the positives / negatives, in input order.
-  std::vector<std::uint32_t> slot(n_all);
-  {
-    std::size_t ip = 0, in = 0;
-    for (std::size_t i = 0; i < n_all; ++i) slot[i] = static_cast<std::uint32_t>(y[i] == 1 ? ip++ : in++);
-  }
-  // Sort contiguous (score, case) pairs: far fewer cache misses than sorting indices by s[i].
-  struct item {
-    double score;
-    std::uint32_t index;
+  // One stable radix sort of (score, case, label); then one sweep over the groups of tied scores.
+  const auto items = detail::sort_by_score(s, y);
+  struct group {
+    double v10, v01, pos, neg;
   };
-  std::vector<item> items(n_all);
-  for (std::size_t i = 0; i < n_all; ++i) items[i] = {s[i], static_cast<std::uint32_t>(i)};
-  std::sort(items.begin(), items.end(), [](const item& a, const item& b) { return a.score < b.score; });
-  p.v10.resize(p.n_pos);
-  p.v01.resize(p.n_neg);
+  std::vector<group> groups;
   const double m = static_cast<double>(p.n_pos), n = static_cast<double>(p.n_neg);
   double pos_below = 0, neg_below = 0;
+  if (per_case) per_case->resize(n_all);
   for (std::size_t i = 0; i < n_all;) {
     std::size_t j = i;
     double pos_here = 0, neg_here = 0;
     while (j < n_all && items[j].score == items[i].score) {
-      (y[items[j].index] == 1 ? pos_here : neg_here) += 1;
+      (items[j].label == 1 ? pos_here : neg_here) += 1;
       ++j;
     }
     // Positives of this tie group beat the negatives below and tie with the negatives here;
     // negatives here lose to the positives above and tie with the positives here.
     const double v10 = (neg_below + 0.5 * neg_here) / n;
     const double v01 = (m - pos_below - pos_here + 0.5 * pos_here) / m;
-    for (std::size_t t = i; t < j; ++t) {
-      const auto c = items[t].index;
-      if (y[c] == 1) p.v10[slot[c]] = v10; else p.v01[slot[c]] = v01;
+    groups.push_back({v10, v01, pos_here, neg_here});
+    if (per_case) {
+      for (std::size_t t = i; t < j; ++t) (*per_case)[items[t].index] = items[t].label == 1 ? v10 : v01;
     }
     pos_below += pos_here;
     neg_below += neg_here;
     i = j;
   }
-  const double auc = std::accumulate(p.v10.begin(), p.v10.end(), 0.0) / m;
+  double wins = 0;
+  for (const auto& g : groups) wins += g.pos * g.v10;
+  const double auc = wins / m;
   p.auc = auc;
-  if (p.n_pos < 2 || p.n_neg < 2) {
-    const auto why = value::undefined(p.n_pos < 2 ? "fewer than 2 positive cases" : "fewer than 2 negative cases");
-    p.s10 = p.n_pos < 2 ? why : value();
-    p.s01 = p.n_neg < 2 ? why : value();
-    p.variance = why;
+  double ss10 = 0, ss01 = 0;
+  for (const auto& g : groups) {
+    ss10 += g.pos * (g.v10 - auc) * (g.v10 - auc);
+    ss01 += g.neg * (g.v01 - auc) * (g.v01 - auc);
   }
-  if (p.n_pos >= 2) {
-    double ss = 0;
-    for (double v : p.v10) ss += (v - auc) * (v - auc);
-    p.s10 = ss / (m - 1);
-  }
-  if (p.n_neg >= 2) {
-    double ss = 0;
-    for (double v : p.v01) ss += (v - auc) * (v - auc);
-    p.s01 = ss / (n - 1);
-  }
-  if (p.n_pos >= 2 && p.n_neg >= 2) p.variance = p.s10.v / m + p.s01.v / n;
+  const auto too_few = [&](const char* why) { return value::undefined(why); };
+  p.s10 = p.n_pos >= 2 ? value(ss10 / (m - 1)) : too_few("fewer than 2 positive cases");
+  p.s01 = p.n_neg >= 2 ? value(ss01 / (n - 1)) : too_few("fewer than 2 negative cases");
+  if (!p.s10.defined()) p.variance = p.s10;
+  else if (!p.s01.defined()) p.variance = p.s01;
+  else p.variance = p.s10.v / m + p.s01.v / n;
   return p;
 }
 
-double covariance(const std::vector<double>& a, double ma, const std::vector<double>& b, double mb) {
-  double s = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) s += (a[i] - ma) * (b[i] - mb);
-  return s / static_cast<double>(a.size() - 1);
+/// S10_ab / m + S01_ab / n from the per-case placements of two models.
+double placement_covariance(std::span<const std::int32_t> y, const std::vector<double>& a, double auc_a,
+                            const std::vector<double>& b, double auc_b, double m, double n) {
+  double c10 = 0, c01 = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const double t = (a[i] - auc_a) * (b[i] - auc_b);
+    (y[i] == 1 ? c10 : c01) += t;
+  }
+  return c10 / (m - 1) / m + c01 / (n - 1) / n;
 }
 
 double ratio_or_limit(double d, double se) {
@@ -106,7 +102,13 @@ double ratio_or_limit(double d, double se) {
 
 delong_placements delong(std::span<const std::int32_t> y_true, std::span<const double> y_score) {
   check_inputs("delong", "y_true", y_true, "y_score", y_score);
-  return placements(y_true, y_score);
+  std::vector<double> per_case;
+  auto p = placements(y_true, y_score, &per_case);
+  if (!p.auc.defined()) return p;
+  p.v10.reserve(p.n_pos);
+  p.v01.reserve(p.n_neg);
+  for (std::size_t i = 0; i < y_true.size(); ++i) (y_true[i] == 1 ? p.v10 : p.v01).push_back(per_case[i]);
+  return p;
 }
 
 auc_interval delong_ci(std::span<const std::int32_t> y_true, std::span<const double> y_score, double level) {
@@ -133,12 +135,13 @@ delong_test_result delong_paired_test(std::span<const std::int32_t> y_true, std:
   if (!(level > 0 && level < 1)) throw_usage(fmt::format("{}: level must be in (0, 1); got {}", fn, level));
   check_inputs(fn, "y_true", y_true, "score_a", score_a);
   check_inputs(fn, "y_true", y_true, "score_b", score_b);
-  const auto pa = placements(y_true, score_a);
-  const auto pb = placements(y_true, score_b);
+  std::vector<double> va, vb;
+  const auto pa = placements(y_true, score_a, &va);
   if (!pa.variance.defined()) throw_data(fmt::format("{}: the DeLong variance is undefined: {}", fn, pa.variance.reason));
+  const auto pb = placements(y_true, score_b, &vb);
   const double m = static_cast<double>(pa.n_pos), n = static_cast<double>(pa.n_neg);
   const double aa = pa.auc.v, ab = pb.auc.v;
-  const double cov = covariance(pa.v10, aa, pb.v10, ab) / m + covariance(pa.v01, aa, pb.v01, ab) / n;
+  const double cov = placement_covariance(y_true, va, aa, vb, ab, m, n);
   const double var = std::max(0.0, pa.variance.v + pb.variance.v - 2 * cov);
   delong_test_result r;
   r.auc_a = aa;

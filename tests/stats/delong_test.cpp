@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numeric>
 #include <random>
 
 #include "assay/error.hpp"
+#include "assay/stats/detail/radix_sort.hpp"
 #include "reference.hpp"
 
 namespace assay::stats {
@@ -123,6 +125,39 @@ TEST(DeLong, FastEqualsBruteForceOnRandomTies) {
     for (std::size_t i = 0; i < slow.v01.size(); ++i) EXPECT_NEAR(fast.v01[i], slow.v01[i], 1e-15);
     EXPECT_NEAR(fast.auc.v, slow.auc, 1e-14);
     EXPECT_NEAR(fast.variance.v, slow.var, 1e-14);
+  }
+}
+
+// The radix sort behind the placements equals std::stable_sort on scores with negatives, duplicates,
+// -0.0 / +0.0, subnormals and extremes.
+TEST(DeLong, RadixSortEqualsStableSort) {
+  std::mt19937_64 gen(77);
+  std::normal_distribution<double> nd(0, 1e3);
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<double> s(1000 + trial * 37);
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      switch (gen() % 6) {
+        case 0: s[i] = nd(gen); break;
+        case 1: s[i] = std::round(nd(gen) / 100); break;
+        case 2: s[i] = (gen() % 2) ? 0.0 : -0.0; break;
+        case 3: s[i] = (gen() % 2 ? 1 : -1) * 4.9e-324 * static_cast<double>(gen() % 5); break;
+        case 4: s[i] = (gen() % 2 ? 1 : -1) * 1.7e308; break;
+        default: s[i] = static_cast<double>(gen() % 4) - 1.5; break;
+      }
+    }
+    if (trial == 0) std::fill(s.begin(), s.end(), 3.0);  // every digit trivial
+    std::vector<std::uint32_t> expected(s.size());
+    std::iota(expected.begin(), expected.end(), 0u);
+    std::stable_sort(expected.begin(), expected.end(), [&](std::uint32_t a, std::uint32_t b) { return s[a] < s[b]; });
+    const auto got = detail::sort_by_score(s);
+    ASSERT_EQ(got.size(), s.size());
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      // Equal scores (including -0.0 vs +0.0) may only appear in index order.
+      EXPECT_EQ(got[i].score, s[expected[i]]) << trial << " " << i;
+      if (i > 0 && got[i].score == got[i - 1].score) {
+        EXPECT_LT(got[i - 1].index, got[i].index);
+      }
+    }
   }
 }
 
