@@ -1,0 +1,415 @@
+#include "assay/stats/bootstrap.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+#include <map>
+#include <numeric>
+
+#include "assay/error.hpp"
+#include "assay/stats/delong.hpp"
+#include "assay/stats/detail/parallel.hpp"
+#include "assay/stats/detail/radix_sort.hpp"
+#include "assay/stats/distributions.hpp"
+#include "assay/stats/random.hpp"
+
+namespace assay::stats {
+
+const char* to_string(bootstrap_method m) { return m == bootstrap_method::bca ? "bca" : "percentile"; }
+
+double quantile_sorted(std::span<const double> sorted, double q) {
+  if (sorted.empty()) throw_usage("quantile_sorted: no values");
+  if (!(q >= 0 && q <= 1)) throw_usage(fmt::format("quantile_sorted: q must be in [0, 1]; got {}", q));
+  const double h = static_cast<double>(sorted.size() - 1) * q;
+  const auto lo = static_cast<std::size_t>(std::floor(h));
+  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+namespace {
+
+std::vector<double> sorted_defined(std::span<const double> v) {
+  std::vector<double> s;
+  s.reserve(v.size());
+  for (double x : v) if (!std::isnan(x)) s.push_back(x);
+  std::sort(s.begin(), s.end());
+  return s;
+}
+
+void check_level(const char* fn, double level) {
+  if (!(level > 0 && level < 1)) throw_usage(fmt::format("{}: level must be in (0, 1); got {}", fn, level));
+}
+
+}  // namespace
+
+std::pair<value, value> percentile_interval(std::span<const double> replicates, double level) {
+  check_level("percentile_interval", level);
+  const auto s = sorted_defined(replicates);
+  if (s.empty()) {
+    const auto u = value::undefined("no defined bootstrap replicate");
+    return {u, u};
+  }
+  const double a = 1 - level;
+  return {quantile_sorted(s, a / 2), quantile_sorted(s, 1 - a / 2)};
+}
+
+bca_result bca_interval(double estimate, std::span<const double> replicates, std::span<const double> jackknife,
+                        double level) {
+  check_level("bca_interval", level);
+  bca_result r;
+  const auto s = sorted_defined(replicates);
+  if (s.empty()) {
+    r.lower = r.upper = value::undefined("no defined bootstrap replicate");
+    return r;
+  }
+  const auto below = static_cast<double>(std::lower_bound(s.begin(), s.end(), estimate) - s.begin());
+  const auto at_or_below = static_cast<double>(std::upper_bound(s.begin(), s.end(), estimate) - s.begin());
+  const double frac = (below + at_or_below) / (2 * static_cast<double>(s.size()));
+  if (frac <= 0 || frac >= 1) {
+    r.lower = r.upper =
+        value::undefined("BCa undefined: every bootstrap replicate lies on one side of the estimate");
+    r.z0 = frac <= 0 ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+    return r;
+  }
+  r.z0 = normal_quantile(frac);
+  double mean = 0;
+  std::size_t nj = 0;
+  for (double t : jackknife) {
+    if (std::isnan(t)) continue;
+    mean += t;
+    ++nj;
+  }
+  if (nj == 0) {
+    r.lower = r.upper = value::undefined("BCa undefined: no defined jackknife estimate");
+    return r;
+  }
+  mean /= static_cast<double>(nj);
+  double num = 0, den = 0;
+  for (double t : jackknife) {
+    if (std::isnan(t)) continue;
+    const double d = mean - t;
+    num += d * d * d;
+    den += d * d;
+  }
+  r.acceleration = den > 0 ? num / (6 * std::pow(den, 1.5)) : 0.0;
+  const double za = normal_quantile((1 - level) / 2);
+  auto adjusted = [&](double z) {
+    const double t = r.z0 + z;
+    const double denom = 1 - r.acceleration * t;
+    return normal_cdf(r.z0 + t / denom);
+  };
+  const double a1 = adjusted(za), a2 = adjusted(-za);
+  if (std::isnan(a1) || std::isnan(a2)) {
+    r.lower = r.upper = value::undefined("BCa undefined: the adjusted levels are not numbers");
+    return r;
+  }
+  r.lower = quantile_sorted(s, std::clamp(a1, 0.0, 1.0));
+  r.upper = quantile_sorted(s, std::clamp(a2, 0.0, 1.0));
+  return r;
+}
+
+namespace {
+
+void check_options(const char* fn, std::size_t n_rows, const bootstrap_options& o) {
+  if (n_rows == 0) throw_usage(fmt::format("{}: no rows to resample", fn));
+  if (n_rows > std::numeric_limits<std::uint32_t>::max()) {
+    throw_usage(fmt::format("{}: at most 4294967295 rows; got {}", fn, n_rows));
+  }
+  if (o.replicates < 1) throw_usage(fmt::format("{}: replicates must be >= 1; got 0", fn));
+  check_level(fn, o.level);
+  if (!o.strata.empty() && o.strata.size() != n_rows) {
+    throw_usage(fmt::format("{}: strata has {} entries but there are {} rows", fn, o.strata.size(), n_rows));
+  }
+  if (o.method == bootstrap_method::bca && o.jackknife_max < 2) {
+    throw_usage(fmt::format("{}: jackknife_max must be >= 2; got {}", fn, o.jackknife_max));
+  }
+}
+
+/// Row indices of each stratum (one stratum holding every row when there are no strata).
+std::vector<std::vector<std::uint32_t>> strata_members(std::size_t n_rows, std::span<const std::int32_t> strata) {
+  if (strata.empty()) {
+    std::vector<std::uint32_t> all(n_rows);
+    std::iota(all.begin(), all.end(), 0u);
+    return {all};
+  }
+  std::map<std::int32_t, std::vector<std::uint32_t>> by;
+  for (std::size_t i = 0; i < n_rows; ++i) by[strata[i]].push_back(static_cast<std::uint32_t>(i));
+  std::vector<std::vector<std::uint32_t>> out;
+  for (auto& [k, v] : by) out.push_back(std::move(v));
+  return out;
+}
+
+/// Draws replicate r's rows into `rows` (size n_rows).
+void draw_rows(const std::vector<std::vector<std::uint32_t>>& members, std::uint64_t seed, std::size_t r,
+               std::vector<std::uint32_t>& rows) {
+  rng gen(seed, r);
+  std::size_t k = 0;
+  for (const auto& m : members) {
+    const std::uint64_t size = m.size();
+    for (std::size_t i = 0; i < m.size(); ++i) rows[k++] = m[gen.below(size)];
+  }
+}
+
+/// Jackknife estimates: leave-one-out up to jackknife_max rows, else delete-a-group.
+std::vector<double> jackknife(std::size_t n_rows, const resample_statistic& stat, const bootstrap_options& o) {
+  const std::size_t groups = std::min(n_rows, o.jackknife_max);
+  std::vector<double> out(groups);
+  const unsigned threads = detail::resolve_threads(o.threads, groups);
+  std::vector<std::vector<std::uint32_t>> buf(threads);
+  detail::parallel_for(groups, threads, [&](unsigned t, std::size_t g) {
+    auto& rows = buf[t];
+    rows.clear();
+    for (std::size_t i = 0; i < n_rows; ++i) {
+      if (i % groups != g) rows.push_back(static_cast<std::uint32_t>(i));
+    }
+    out[g] = stat(rows);
+  });
+  return out;
+}
+
+/// The interval and summary from the replicate values; `jack` is called only for BCa.
+template <class Jackknife>
+void finish(bootstrap_result& res, std::vector<double>&& reps, const bootstrap_options& o, Jackknife&& jack) {
+  res.level = o.level;
+  res.method = o.method;
+  res.replicates = reps.size();
+  double sum = 0, sum_sq = 0;
+  std::size_t defined = 0;
+  for (double v : reps) {
+    if (std::isnan(v)) {
+      ++res.undefined_replicates;
+      continue;
+    }
+    ++defined;
+    sum += v;
+  }
+  const double mean = defined ? sum / static_cast<double>(defined) : 0.0;
+  for (double v : reps) if (!std::isnan(v)) sum_sq += (v - mean) * (v - mean);
+  res.std_error = defined > 1 ? std::sqrt(sum_sq / static_cast<double>(defined - 1)) : 0.0;
+  if (o.method == bootstrap_method::percentile) {
+    std::tie(res.lower, res.upper) = percentile_interval(reps, o.level);
+  } else {
+    const auto b = bca_interval(res.estimate, reps, jack(), o.level);
+    res.lower = b.lower;
+    res.upper = b.upper;
+    res.z0 = b.z0;
+    res.acceleration = b.acceleration;
+  }
+  if (o.keep_distribution) res.distribution = std::move(reps);
+}
+
+}  // namespace
+
+bootstrap_result bootstrap_ci(std::size_t n_rows, const resample_statistic& statistic, const bootstrap_options& o) {
+  check_options("bootstrap_ci", n_rows, o);
+  if (!statistic) throw_usage("bootstrap_ci: statistic is empty");
+  std::vector<std::uint32_t> all(n_rows);
+  std::iota(all.begin(), all.end(), 0u);
+  bootstrap_result res;
+  res.estimate = statistic(all);
+  const auto members = strata_members(n_rows, o.strata);
+  std::vector<double> reps(o.replicates);
+  const unsigned threads = detail::resolve_threads(o.threads, o.replicates);
+  std::vector<std::vector<std::uint32_t>> buf(threads, std::vector<std::uint32_t>(n_rows));
+  detail::parallel_for(o.replicates, threads, [&](unsigned t, std::size_t r) {
+    draw_rows(members, o.seed, r, buf[t]);
+    reps[r] = statistic(buf[t]);
+  });
+  finish(res, std::move(reps), o, [&] { return jackknife(n_rows, statistic, o); });
+  return res;
+}
+
+paired_bootstrap_result paired_bootstrap(std::size_t n_rows, const resample_statistic& statistic_a,
+                                         const resample_statistic& statistic_b, const bootstrap_options& o,
+                                         alternative alt) {
+  check_options("paired_bootstrap", n_rows, o);
+  if (!statistic_a || !statistic_b) throw_usage("paired_bootstrap: a statistic is empty");
+  std::vector<std::uint32_t> all(n_rows);
+  std::iota(all.begin(), all.end(), 0u);
+  paired_bootstrap_result res;
+  res.estimate_a = statistic_a(all);
+  res.estimate_b = statistic_b(all);
+  res.difference.estimate = res.estimate_a - res.estimate_b;
+  const auto members = strata_members(n_rows, o.strata);
+  std::vector<double> reps(o.replicates);
+  const unsigned threads = detail::resolve_threads(o.threads, o.replicates);
+  std::vector<std::vector<std::uint32_t>> buf(threads, std::vector<std::uint32_t>(n_rows));
+  detail::parallel_for(o.replicates, threads, [&](unsigned t, std::size_t r) {
+    draw_rows(members, o.seed, r, buf[t]);
+    reps[r] = statistic_a(buf[t]) - statistic_b(buf[t]);
+  });
+  auto diff = [&](std::span<const std::uint32_t> rows) { return statistic_a(rows) - statistic_b(rows); };
+  finish(res.difference, std::move(reps), o, [&] { return jackknife(n_rows, diff, o); });
+  res.test.method = "bootstrap_z";
+  res.test.alt = alt;
+  const double d = res.difference.estimate, sd = res.difference.std_error;
+  if (sd > 0) res.test.statistic = d / sd;
+  else res.test.statistic = d == 0 ? 0.0 : std::copysign(std::numeric_limits<double>::infinity(), d);
+  const double z = res.test.statistic;
+  if (d == 0 && sd == 0) res.test.p_value = 1;
+  else if (alt == alternative::greater) res.test.p_value = normal_sf(z);
+  else if (alt == alternative::less) res.test.p_value = normal_cdf(z);
+  else res.test.p_value = std::min(1.0, 2 * normal_sf(std::fabs(z)));
+  return res;
+}
+
+namespace {
+
+/// The cases sorted by score, arranged for O(N) AUC sweeps over multiplicities.
+struct sorted_auc_cases {
+  std::size_t m = 0, n = 0;
+  // Stratified: positives and negatives each sorted by score; for the k-th positive, the number of
+  // negatives scored below it (lo) and at or below it (hi).
+  std::vector<std::uint32_t> lo, hi;
+  // Simple resampling: all cases sorted by score, with their class and the start of each tie group.
+  std::vector<std::uint8_t> is_pos, group_start;
+};
+
+sorted_auc_cases sort_cases(std::span<const std::int32_t> y, std::span<const double> s) {
+  struct item {
+    double score;
+    std::int32_t label;
+  };
+  // Stable: "the k-th case in score order" must not depend on the sort algorithm.
+  const auto sorted = detail::sort_by_score(s, y);
+  std::vector<item> items(y.size());
+  for (std::size_t i = 0; i < y.size(); ++i) items[i] = {sorted[i].score, sorted[i].label};
+  sorted_auc_cases c;
+  c.is_pos.resize(items.size());
+  c.group_start.resize(items.size());
+  std::size_t neg_seen = 0;
+  for (std::size_t i = 0; i < items.size();) {
+    std::size_t j = i, neg_here = 0;
+    while (j < items.size() && items[j].score == items[i].score) {
+      neg_here += items[j].label == 0;
+      ++j;
+    }
+    for (std::size_t t = i; t < j; ++t) {
+      c.is_pos[t] = static_cast<std::uint8_t>(items[t].label == 1);
+      c.group_start[t] = static_cast<std::uint8_t>(t == i);
+      if (items[t].label == 1) {
+        c.lo.push_back(static_cast<std::uint32_t>(neg_seen));
+        c.hi.push_back(static_cast<std::uint32_t>(neg_seen + neg_here));
+      }
+    }
+    neg_seen += neg_here;
+    i = j;
+  }
+  c.m = c.lo.size();
+  c.n = neg_seen;
+  return c;
+}
+
+/// Adds `draws` uniform picks from [0, size) to the 8-bit counts; false if a count overflowed.
+bool draw_counts(rng& gen, std::uint64_t size, std::uint64_t draws, std::vector<std::uint8_t>& counts) {
+  bool ok = true;
+  for (std::uint64_t i = 0; i < draws; ++i) {
+    if (++counts[gen.below(size)] == 0) ok = false;
+  }
+  return ok;
+}
+
+/// AUC of one stratified replicate from the multiplicities of the sorted positives (cp) and
+/// negatives (cn): sum_k cp_k (negatives below + half the tied negatives) / (m n).
+template <class Count>
+double stratified_auc(const sorted_auc_cases& c, const std::vector<Count>& cp, const std::vector<Count>& cn) {
+  double below = 0, through = 0, wins = 0;
+  std::size_t j_lo = 0, j_hi = 0;
+  for (std::size_t k = 0; k < c.m; ++k) {
+    for (; j_lo < c.lo[k]; ++j_lo) below += cn[j_lo];
+    for (; j_hi < c.hi[k]; ++j_hi) through += cn[j_hi];
+    wins += cp[k] * (below + 0.5 * (through - below));
+  }
+  return wins / (static_cast<double>(c.m) * static_cast<double>(c.n));
+}
+
+/// AUC of one simple-resampling replicate from the multiplicities of all sorted cases; NaN when
+/// the replicate holds a single class.
+template <class Count>
+double simple_auc(const sorted_auc_cases& c, const std::vector<Count>& w) {
+  double wins = 0, neg_below = 0, m = 0, grp_pos = 0, grp_neg = 0;
+  for (std::size_t t = 0; t < w.size(); ++t) {
+    if (c.group_start[t]) {
+      wins += grp_pos * (neg_below + 0.5 * grp_neg);
+      neg_below += grp_neg;
+      m += grp_pos;
+      grp_pos = grp_neg = 0;
+    }
+    (c.is_pos[t] ? grp_pos : grp_neg) += w[t];
+  }
+  wins += grp_pos * (neg_below + 0.5 * grp_neg);
+  neg_below += grp_neg;
+  m += grp_pos;
+  return m == 0 || neg_below == 0 ? std::numeric_limits<double>::quiet_NaN() : wins / (m * neg_below);
+}
+
+/// The same replicate with 32-bit counts: the fallback when an 8-bit count overflowed (a case drawn
+/// 256 times or more; practically never, but handled exactly).
+double replicate_wide(const sorted_auc_cases& c, const bootstrap_options& o, std::size_t r, bool stratified) {
+  rng gen(o.seed, r);
+  if (stratified) {
+    std::vector<std::uint32_t> cp(c.m, 0), cn(c.n, 0);
+    for (std::size_t i = 0; i < c.n; ++i) ++cn[gen.below(c.n)];
+    for (std::size_t i = 0; i < c.m; ++i) ++cp[gen.below(c.m)];
+    return stratified_auc(c, cp, cn);
+  }
+  std::vector<std::uint32_t> w(c.is_pos.size(), 0);
+  for (std::size_t i = 0; i < w.size(); ++i) ++w[gen.below(w.size())];
+  return simple_auc(c, w);
+}
+
+}  // namespace
+
+bootstrap_result bootstrap_auc(std::span<const std::int32_t> y_true, std::span<const double> y_score,
+                               const bootstrap_options& o_in, bool stratified) {
+  bootstrap_options o = o_in;
+  o.strata = {};
+  check_options("bootstrap_auc", y_true.size(), o);
+  // delong() validates the labels and scores and gives the AUC and the placements (for the jackknife).
+  const auto pl = delong(y_true, y_score);
+  if (!pl.auc.defined()) throw_data(fmt::format("bootstrap_auc: the AUC is undefined: {}", pl.auc.reason));
+  bootstrap_result res;
+  res.estimate = pl.auc.v;
+  const std::size_t n_all = y_true.size();
+  const auto cases = sort_cases(y_true, y_score);
+
+  // Each replicate draws multiplicities of the cases in score order (negatives first, then
+  // positives, when stratified) into 8-bit counters, which keeps the randomly accessed memory at one
+  // byte per case, then sweeps them once. 8-bit overflow falls back to 32-bit counts.
+  std::vector<double> reps(o.replicates);
+  const unsigned threads = detail::resolve_threads(o.threads, o.replicates);
+  std::vector<std::vector<std::uint8_t>> cpos(threads), cneg(threads);
+  detail::parallel_for(o.replicates, threads, [&](unsigned t, std::size_t r) {
+    rng gen(o.seed, r);
+    bool ok = true;
+    if (stratified) {
+      auto& cp = cpos[t];
+      auto& cn = cneg[t];
+      cp.assign(cases.m, 0);
+      cn.assign(cases.n, 0);
+      ok = draw_counts(gen, cases.n, cases.n, cn) && draw_counts(gen, cases.m, cases.m, cp);
+      if (ok) reps[r] = stratified_auc(cases, cp, cn);
+    } else {
+      auto& w = cpos[t];
+      w.assign(n_all, 0);
+      ok = draw_counts(gen, n_all, n_all, w);
+      if (ok) reps[r] = simple_auc(cases, w);
+    }
+    if (!ok) reps[r] = replicate_wide(cases, o, r, stratified);
+  });
+  finish(res, std::move(reps), o, [&] {
+    // Leave-one-out AUC from the placements: U = sum_i n V10_i pairs won; removing positive i
+    // leaves (U - n V10_i) / ((m - 1) n); removing negative j leaves (U - m V01_j) / (m (n - 1)).
+    const double m = static_cast<double>(pl.n_pos), n = static_cast<double>(pl.n_neg);
+    const double u = pl.auc.v * m * n;
+    std::vector<double> jack;
+    jack.reserve(n_all);
+    for (double v : pl.v10) jack.push_back(m > 1 ? (u - n * v) / ((m - 1) * n) : std::nan(""));
+    for (double v : pl.v01) jack.push_back(n > 1 ? (u - m * v) / (m * (n - 1)) : std::nan(""));
+    return jack;
+  });
+  return res;
+}
+
+}  // namespace assay::stats

@@ -1,0 +1,200 @@
+#include "assay/stats/delong.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+#include <numeric>
+
+#include "assay/error.hpp"
+#include "assay/stats/detail/radix_sort.hpp"
+
+namespace assay::stats {
+namespace {
+
+void check_inputs(const char* fn, const char* label_arg, std::span<const std::int32_t> y,
+                  const char* score_arg, std::span<const double> s) {
+  if (y.size() != s.size()) {
+    throw_usage(fmt::format("{}: {} has {} cases but {} has {}", fn, label_arg, y.size(), score_arg, s.size()));
+  }
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    if (y[i] != 0 && y[i] != 1) throw_usage(fmt::format("{}: {}[{}] must be 0 or 1; got {}", fn, label_arg, i, y[i]));
+    if (!std::isfinite(s[i])) throw_usage(fmt::format("{}: {}[{}] must be finite; got {}", fn, score_arg, i, s[i]));
+  }
+}
+
+/// The placements of one model. Totals (AUC, S10, S01, variance) always; with `per_case`, also
+/// each case's placement (V10 for a positive, V01 for a negative) in input order.
+delong_placements placements(std::span<const std::int32_t> y, std::span<const double> s,
+                             std::vector<double>* per_case = nullptr) {
+  delong_placements p;
+  const std::size_t n_all = y.size();
+  for (auto v : y) (v == 1 ? p.n_pos : p.n_neg) += 1;
+  if (p.n_pos == 0 || p.n_neg == 0) {
+    p.auc = value::undefined(p.n_pos == 0 ? "no positive case" : "no negative case");
+    p.s10 = p.s01 = p.variance = p.auc;
+    return p;
+  }
+  // One stable radix sort of (score, case, label); then one sweep over the groups of tied scores.
+  const auto items = detail::sort_by_score(s, y);
+  struct group {
+    double v10, v01, pos, neg;
+  };
+  std::vector<group> groups;
+  const double m = static_cast<double>(p.n_pos), n = static_cast<double>(p.n_neg);
+  double pos_below = 0, neg_below = 0;
+  if (per_case) per_case->resize(n_all);
+  for (std::size_t i = 0; i < n_all;) {
+    std::size_t j = i;
+    double pos_here = 0, neg_here = 0;
+    while (j < n_all && items[j].score == items[i].score) {
+      (items[j].label == 1 ? pos_here : neg_here) += 1;
+      ++j;
+    }
+    // Positives of this tie group beat the negatives below and tie with the negatives here;
+    // negatives here lose to the positives above and tie with the positives here.
+    const double v10 = (neg_below + 0.5 * neg_here) / n;
+    const double v01 = (m - pos_below - pos_here + 0.5 * pos_here) / m;
+    groups.push_back({v10, v01, pos_here, neg_here});
+    if (per_case) {
+      for (std::size_t t = i; t < j; ++t) (*per_case)[items[t].index] = items[t].label == 1 ? v10 : v01;
+    }
+    pos_below += pos_here;
+    neg_below += neg_here;
+    i = j;
+  }
+  double wins = 0;
+  for (const auto& g : groups) wins += g.pos * g.v10;
+  const double auc = wins / m;
+  p.auc = auc;
+  double ss10 = 0, ss01 = 0;
+  for (const auto& g : groups) {
+    ss10 += g.pos * (g.v10 - auc) * (g.v10 - auc);
+    ss01 += g.neg * (g.v01 - auc) * (g.v01 - auc);
+  }
+  const auto too_few = [&](const char* why) { return value::undefined(why); };
+  p.s10 = p.n_pos >= 2 ? value(ss10 / (m - 1)) : too_few("fewer than 2 positive cases");
+  p.s01 = p.n_neg >= 2 ? value(ss01 / (n - 1)) : too_few("fewer than 2 negative cases");
+  if (!p.s10.defined()) p.variance = p.s10;
+  else if (!p.s01.defined()) p.variance = p.s01;
+  else p.variance = p.s10.v / m + p.s01.v / n;
+  return p;
+}
+
+/// S10_ab / m + S01_ab / n from the per-case placements of two models.
+double placement_covariance(std::span<const std::int32_t> y, const std::vector<double>& a, double auc_a,
+                            const std::vector<double>& b, double auc_b, double m, double n) {
+  double c10 = 0, c01 = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const double t = (a[i] - auc_a) * (b[i] - auc_b);
+    (y[i] == 1 ? c10 : c01) += t;
+  }
+  return c10 / (m - 1) / m + c01 / (n - 1) / n;
+}
+
+double ratio_or_limit(double d, double se) {
+  if (se > 0) return d / se;
+  if (d == 0) return 0.0;
+  return d > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+}
+
+}  // namespace
+
+delong_placements delong(std::span<const std::int32_t> y_true, std::span<const double> y_score) {
+  check_inputs("delong", "y_true", y_true, "y_score", y_score);
+  std::vector<double> per_case;
+  auto p = placements(y_true, y_score, &per_case);
+  if (!p.auc.defined()) return p;
+  p.v10.reserve(p.n_pos);
+  p.v01.reserve(p.n_neg);
+  for (std::size_t i = 0; i < y_true.size(); ++i) (y_true[i] == 1 ? p.v10 : p.v01).push_back(per_case[i]);
+  return p;
+}
+
+auc_interval delong_ci(std::span<const std::int32_t> y_true, std::span<const double> y_score, double level) {
+  if (!(level > 0 && level < 1)) throw_usage(fmt::format("delong_ci: level must be in (0, 1); got {}", level));
+  check_inputs("delong_ci", "y_true", y_true, "y_score", y_score);
+  const auto p = placements(y_true, y_score);
+  auc_interval r;
+  r.auc = p.auc;
+  r.variance = p.variance;
+  r.level = level;
+  if (!p.variance.defined()) {
+    r.lower = r.upper = p.variance;
+    return r;
+  }
+  const double half = z_critical(level) * std::sqrt(p.variance.v);
+  r.lower = std::clamp(p.auc.v - half, 0.0, 1.0);
+  r.upper = std::clamp(p.auc.v + half, 0.0, 1.0);
+  return r;
+}
+
+delong_test_result delong_paired_test(std::span<const std::int32_t> y_true, std::span<const double> score_a,
+                                      std::span<const double> score_b, alternative alt, double level) {
+  const char* fn = "delong_paired_test";
+  if (!(level > 0 && level < 1)) throw_usage(fmt::format("{}: level must be in (0, 1); got {}", fn, level));
+  check_inputs(fn, "y_true", y_true, "score_a", score_a);
+  check_inputs(fn, "y_true", y_true, "score_b", score_b);
+  std::vector<double> va, vb;
+  const auto pa = placements(y_true, score_a, &va);
+  if (!pa.variance.defined()) throw_data(fmt::format("{}: the DeLong variance is undefined: {}", fn, pa.variance.reason));
+  const auto pb = placements(y_true, score_b, &vb);
+  const double m = static_cast<double>(pa.n_pos), n = static_cast<double>(pa.n_neg);
+  const double aa = pa.auc.v, ab = pb.auc.v;
+  const double cov = placement_covariance(y_true, va, aa, vb, ab, m, n);
+  const double var = std::max(0.0, pa.variance.v + pb.variance.v - 2 * cov);
+  delong_test_result r;
+  r.auc_a = aa;
+  r.auc_b = ab;
+  r.difference = aa - ab;
+  r.std_error = std::sqrt(var);
+  r.level = level;
+  r.test.method = "delong_paired";
+  r.test.alt = alt;
+  r.test.statistic = ratio_or_limit(r.difference, r.std_error);
+  const double z = r.test.statistic;
+  if (r.difference == 0 && r.std_error == 0) r.test.p_value = 1;
+  else if (alt == alternative::greater) r.test.p_value = normal_sf(z);
+  else if (alt == alternative::less) r.test.p_value = normal_cdf(z);
+  else r.test.p_value = std::min(1.0, 2 * normal_sf(std::fabs(z)));
+  const double half = z_critical(level) * r.std_error;
+  r.diff_lower = r.difference - half;
+  r.diff_upper = r.difference + half;
+  return r;
+}
+
+delong_test_result delong_unpaired_test(std::span<const std::int32_t> y_a, std::span<const double> score_a,
+                                        std::span<const std::int32_t> y_b, std::span<const double> score_b,
+                                        alternative alt) {
+  const char* fn = "delong_unpaired_test";
+  check_inputs(fn, "y_a", y_a, "score_a", score_a);
+  check_inputs(fn, "y_b", y_b, "score_b", score_b);
+  const auto pa = placements(y_a, score_a);
+  const auto pb = placements(y_b, score_b);
+  if (!pa.variance.defined()) throw_data(fmt::format("{}: sample a: {}", fn, pa.variance.reason));
+  if (!pb.variance.defined()) throw_data(fmt::format("{}: sample b: {}", fn, pb.variance.reason));
+  const double va = pa.variance.v, vb = pb.variance.v;
+  delong_test_result r;
+  r.auc_a = pa.auc.v;
+  r.auc_b = pb.auc.v;
+  r.difference = r.auc_a - r.auc_b;
+  r.std_error = std::sqrt(va + vb);
+  r.diff_lower = r.diff_upper = value::undefined("no interval for the unpaired test");
+  r.test.method = "delong_unpaired";
+  r.test.alt = alt;
+  r.test.statistic = ratio_or_limit(r.difference, r.std_error);
+  const double na = static_cast<double>(y_a.size()), nb = static_cast<double>(y_b.size());
+  if (r.std_error == 0) {
+    r.test.p_value = r.difference == 0 ? 1.0 : (alt == alternative::two_sided ||
+                                                (alt == alternative::greater) == (r.difference > 0)) ? 0.0 : 1.0;
+    return r;
+  }
+  r.test.df = (va + vb) * (va + vb) / (va * va / (na - 1) + vb * vb / (nb - 1));
+  const double t = r.test.statistic;
+  if (alt == alternative::greater) r.test.p_value = t_sf(t, r.test.df);
+  else if (alt == alternative::less) r.test.p_value = t_cdf(t, r.test.df);
+  else r.test.p_value = std::min(1.0, 2 * t_sf(std::fabs(t), r.test.df));
+  return r;
+}
+
+}  // namespace assay::stats
