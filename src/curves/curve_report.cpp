@@ -417,6 +417,7 @@ curve_document threshold(const loaded& d, const curve_request& q) {
       return y;
     };
     const std::string prefix = d.models.size() > 1 ? m.name + ": " : "";
+    // Column indices follow threshold_metrics: 0 accuracy, 2 precision, 3 recall, 8 f1.
     doc.chart.lines.push_back(line(prefix + "F1", x, ys(8)));
     if (d.models.size() == 1) {
       doc.chart.lines.push_back(line("precision", x, ys(2)));
