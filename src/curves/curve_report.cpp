@@ -2,6 +2,7 @@
 #include "assay/curves/curve_report.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
@@ -21,8 +22,6 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 
 // ---- formatting helpers -------------------------------------------------------------------------
 
-std::string num(double x) { return std::isnan(x) ? std::string() : fmt::format("{}", x); }
-
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
   std::string out = "\"";
@@ -30,12 +29,80 @@ std::string csv_field(const std::string& s) {
   return out + "\"";
 }
 
+// Shortest round-trip text of a finite double (std::to_chars), appended.
+void append_double(std::string& s, double x) {
+  char buf[32];
+  const auto res = std::to_chars(buf, buf + sizeof buf, x);
+  s.append(buf, res.ptr);
+}
+
+// A CSV cell: empty for NaN (undefined), "inf"/"-inf", else the shortest round-trip number.
+void csv_cell(std::string& s, double x) {
+  if (std::isnan(x)) return;
+  if (std::isinf(x)) s += x > 0 ? "inf" : "-inf";
+  else append_double(s, x);
+}
+
+// One CSV row: the (escaped) model field, then the cells.
+void csv_row(std::string& s, const std::string& model_field, std::initializer_list<double> cells) {
+  s += model_field;
+  for (double x : cells) {
+    s += ',';
+    csv_cell(s, x);
+  }
+  s += '\n';
+}
+
 // A double for JSON: non-finite numbers become null (the schema says what null means per field).
 json jnum(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
+
+// Long arrays are rendered straight to text (std::to_chars) instead of through nlohmann::json nodes,
+// which would take ~50 bytes per number: jvec() stores the text and returns a marker string that
+// finish_json() replaces in the dumped document. One document is built at a time per thread.
+thread_local std::vector<std::string> rendered_arrays;
+constexpr char array_marker = '\x01';
+
 json jvec(const std::vector<double>& v) {
-  json a = json::array();
-  for (double x : v) a.push_back(jnum(x));
-  return a;
+  std::string a;
+  a.reserve(v.size() * 20 + 2);
+  a += '[';
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) a += ',';
+    if (std::isfinite(v[i])) append_double(a, v[i]);
+    else a += "null";
+  }
+  a += ']';
+  rendered_arrays.push_back(std::move(a));
+  return std::string(1, array_marker) + std::to_string(rendered_arrays.size() - 1) + array_marker;
+}
+json jvec(const std::vector<value>& v) {
+  std::vector<double> x(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) x[i] = v[i].defined() ? v[i].v : std::nan("");
+  return jvec(x);
+}
+
+// Dumps `j` and puts the rendered arrays in place of their markers ("\u0001<id>\u0001" once escaped).
+std::string finish_json(const json& j) {
+  const std::string text = j.dump(1);
+  const std::string open = "\"\\u0001";
+  std::string out;
+  std::size_t total = text.size();
+  for (const auto& a : rendered_arrays) total += a.size();
+  out.reserve(total + 1);
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t at = text.find(open, pos);
+    if (at == std::string::npos) break;
+    const std::size_t id_begin = at + open.size();
+    const std::size_t id_end = text.find("\\u0001\"", id_begin);
+    out.append(text, pos, at - pos);
+    out += rendered_arrays[std::stoul(text.substr(id_begin, id_end - id_begin))];
+    pos = id_end + 7;
+  }
+  out.append(text, pos, std::string::npos);
+  out += '\n';
+  rendered_arrays.clear();
+  return out;
 }
 void put(json& o, const std::string& key, const value& v) {
   o[key] = v.defined() ? jnum(v.v) : json(nullptr);
@@ -200,10 +267,11 @@ curve_document roc(const loaded& d, const curve_request& q) {
   for (const auto& m : d.models) {
     const score_sweep sw = sweep_scores("assay curve roc", m.y, m.score, d.weight);
     const roc_curve_result r = roc_curve(sw, {q.drop_intermediate, first_threshold::infinity});
+    const std::string field = csv_field(m.name);
+    doc.csv.reserve(doc.csv.size() + r.fpr.size() * (field.size() + 100));
     const value auc = roc_auc(sw);
     for (std::size_t k = 0; k < r.fpr.size(); ++k) {
-      doc.csv += fmt::format("{},{},{},{},{},{}\n", csv_field(m.name), num(r.thresholds[k]), num(r.fpr[k]), num(r.tpr[k]),
-                             num(r.tps[k]), num(r.fps[k]));
+      csv_row(doc.csv, field, {r.thresholds[k], r.fpr[k], r.tpr[k], r.tps[k], r.fps[k]});
     }
     json o;
     o["model"] = m.name;
@@ -234,7 +302,7 @@ curve_document roc(const loaded& d, const curve_request& q) {
     put(j, "roc_auc_ovo_macro", roc_auc_ovo(d.y_class, pv, d.weight, multiclass_average::macro));
     put(j, "roc_auc_ovo_weighted", roc_auc_ovo(d.y_class, pv, d.weight, multiclass_average::weighted));
   }
-  doc.json = j.dump(2) + "\n";
+  doc.json = finish_json(j);
   return doc;
 }
 
@@ -248,9 +316,10 @@ curve_document pr(const loaded& d, const curve_request&) {
   for (const auto& m : d.models) {
     const score_sweep sw = sweep_scores("assay curve pr", m.y, m.score, d.weight);
     const pr_curve_result r = precision_recall_curve(sw);
+    const std::string field = csv_field(m.name);
+    doc.csv.reserve(doc.csv.size() + r.precision.size() * (field.size() + 64));
     for (std::size_t k = 0; k < r.precision.size(); ++k) {
-      doc.csv += fmt::format("{},{},{},{}\n", csv_field(m.name), k < r.thresholds.size() ? num(r.thresholds[k]) : "",
-                             num(r.precision[k]), num(r.recall[k]));
+      csv_row(doc.csv, field, {k < r.thresholds.size() ? r.thresholds[k] : std::nan(""), r.precision[k], r.recall[k]});
     }
     json o;
     o["model"] = m.name;
@@ -274,7 +343,7 @@ curve_document pr(const loaded& d, const curve_request&) {
   if (!d.multiclass && !prevalences.empty()) {
     doc.chart.lines.push_back(line(fmt::format("prevalence {:.3f}", prevalences[0]), {0, 1}, {prevalences[0], prevalences[0]}, true));
   }
-  doc.json = j.dump(2) + "\n";
+  doc.json = finish_json(j);
   return doc;
 }
 
@@ -300,36 +369,32 @@ curve_document threshold(const loaded& d, const curve_request& q) {
   for (const auto& m : d.models) {
     const score_sweep sw = sweep_scores("assay curve threshold", m.y, m.score, d.weight);
     const threshold_table t = threshold_counts(sw);
+    const std::string field = csv_field(m.name);
     std::vector<std::vector<value>> cols;
     for (auto name : threshold_metrics) cols.push_back(metric_vs_threshold(t, name, params));
     if (fbeta_col) cols.push_back(metric_vs_threshold(t, "fbeta", params));
     json o;
     o["model"] = m.name;
     o["thresholds"] = jvec(t.thresholds);
-    json tp = json::array(), fp = json::array(), fn = json::array(), tn = json::array();
+    std::vector<double> tp(t.counts.size()), fp(t.counts.size()), fn(t.counts.size()), tn(t.counts.size());
     for (std::size_t k = 0; k < t.counts.size(); ++k) {
       const auto& c = t.counts[k];
-      doc.csv += fmt::format("{},{},{},{},{},{}", csv_field(m.name), num(t.thresholds[k]), c.tp, c.fp, c.fn, c.tn);
+      doc.csv += field;
+      for (double x : {t.thresholds[k], c.tp, c.fp, c.fn, c.tn}) {
+        doc.csv += ',';
+        csv_cell(doc.csv, x);
+      }
       for (const auto& col : cols) {
         doc.csv += ',';
-        if (col[k].defined()) doc.csv += num(col[k].v);
+        if (col[k].defined()) csv_cell(doc.csv, col[k].v);
       }
-      doc.csv += "\n";
-      tp.push_back(c.tp), fp.push_back(c.fp), fn.push_back(c.fn), tn.push_back(c.tn);
+      doc.csv += '\n';
+      tp[k] = c.tp, fp[k] = c.fp, fn[k] = c.fn, tn[k] = c.tn;
     }
-    o["tp"] = tp, o["fp"] = fp, o["fn"] = fn, o["tn"] = tn;
+    o["tp"] = jvec(tp), o["fp"] = jvec(fp), o["fn"] = jvec(fn), o["tn"] = jvec(tn);
     std::size_t ci = 0;
-    for (auto name : threshold_metrics) {
-      json a = json::array();
-      for (const auto& v : cols[ci]) a.push_back(v.defined() ? jnum(v.v) : json(nullptr));
-      o[name] = a;
-      ++ci;
-    }
-    if (fbeta_col) {
-      json a = json::array();
-      for (const auto& v : cols.back()) a.push_back(v.defined() ? jnum(v.v) : json(nullptr));
-      o["fbeta"] = a;
-    }
+    for (auto name : threshold_metrics) o[name] = jvec(cols[ci++]);
+    if (fbeta_col) o["fbeta"] = jvec(cols.back());
     json best;
     best["youden"] = point_json(best_youden(sw));
     best["closest_to_corner"] = point_json(best_closest_to_corner(sw));
@@ -352,6 +417,7 @@ curve_document threshold(const loaded& d, const curve_request& q) {
       return y;
     };
     const std::string prefix = d.models.size() > 1 ? m.name + ": " : "";
+    // Column indices follow threshold_metrics: 0 accuracy, 2 precision, 3 recall, 8 f1.
     doc.chart.lines.push_back(line(prefix + "F1", x, ys(8)));
     if (d.models.size() == 1) {
       doc.chart.lines.push_back(line("precision", x, ys(2)));
@@ -364,7 +430,7 @@ curve_document threshold(const loaded& d, const curve_request& q) {
   if (lo >= 0 && hi <= 1) doc.chart.x_min = 0, doc.chart.x_max = 1;  // probabilities: the whole unit range
   else if (lo < hi) doc.chart.x_min = lo, doc.chart.x_max = hi;
   else if (lo == hi) doc.chart.x_min = lo - 0.5, doc.chart.x_max = lo + 0.5;
-  doc.json = j.dump(2) + "\n";
+  doc.json = finish_json(j);
   return doc;
 }
 
@@ -384,7 +450,7 @@ curve_document rejection(const loaded& d, const curve_request& q) {
   double lowest = 1;
   for (const auto& [name, r] : curves) {
     for (std::size_t k = 0; k < r.rejected.size(); ++k) {
-      doc.csv += fmt::format("{},{},{},{}\n", csv_field(name), num(r.confidence[k]), num(r.rejected[k]), num(r.accuracy[k]));
+      csv_row(doc.csv, csv_field(name), {r.confidence[k], r.rejected[k], r.accuracy[k]});
       lowest = std::min(lowest, r.accuracy[k]);
     }
     json o;
@@ -397,7 +463,7 @@ curve_document rejection(const loaded& d, const curve_request& q) {
   }
   doc.chart.y_min = std::floor(lowest * 10) / 10;
   if (doc.chart.y_min >= 1) doc.chart.y_min = 0.9;
-  doc.json = j.dump(2) + "\n";
+  doc.json = finish_json(j);
   return doc;
 }
 
@@ -414,7 +480,7 @@ curve_document cost(const loaded& d, const curve_request& q) {
     const score_sweep sw = sweep_scores("assay curve cost", m.y, m.score, d.weight);
     const cost_curve_result r = cost_curve(sw);
     for (std::size_t k = 0; k < r.envelope_pc.size(); ++k) {
-      doc.csv += fmt::format("{},{},{}\n", csv_field(m.name), num(r.envelope_pc[k]), num(r.envelope_cost[k]));
+      csv_row(doc.csv, csv_field(m.name), {r.envelope_pc[k], r.envelope_cost[k]});
     }
     json o;
     o["model"] = m.name;
@@ -431,7 +497,7 @@ curve_document cost(const loaded& d, const curve_request& q) {
     j["models"].push_back(o);
     doc.chart.lines.push_back(line(m.name, r.envelope_pc, r.envelope_cost));
   }
-  doc.json = j.dump(2) + "\n";
+  doc.json = finish_json(j);
   return doc;
 }
 
@@ -453,7 +519,7 @@ curve_document calibration(const loaded& d, const curve_request& q) {
     }
     const reliability_result r = reliability_curve(m.y, m.score, d.weight, q.bins, q.strategy);
     for (std::size_t k = 0; k < r.prob_true.size(); ++k) {
-      doc.csv += fmt::format("{},{},{},{}\n", csv_field(m.name), num(r.prob_pred[k]), num(r.prob_true[k]), num(r.weight[k]));
+      csv_row(doc.csv, csv_field(m.name), {r.prob_pred[k], r.prob_true[k], r.weight[k]});
     }
     json o;
     o["model"] = m.name;
@@ -473,7 +539,7 @@ curve_document calibration(const loaded& d, const curve_request& q) {
     s.markers = true;
     doc.chart.lines.push_back(s);
   }
-  doc.json = j.dump(2) + "\n";
+  doc.json = finish_json(j);
   return doc;
 }
 
@@ -499,6 +565,7 @@ curve_document make_curve(const curve_request& q) {
       throw_usage(fmt::format("{}: give two numbers LO HI with 0 <= LO < HI <= 1", name));
     }
   }
+  rendered_arrays.clear();  // left over if an earlier document threw
   const loaded d = load(q);
   switch (q.kind) {
     case curve_kind::roc: return roc(d, q);

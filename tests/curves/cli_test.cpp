@@ -158,3 +158,23 @@ TEST(CurveCli, PartialAucOptionMatchesProc) {
 }
 
 }  // namespace
+
+namespace {
+
+// Multiclass AUCs through `assay curve roc --proba` equal scikit-learn's on the iris example.
+TEST(CurveCli, MulticlassAucMatchesSklearn) {
+  std::ifstream f(std::string(ASSAY_TEST_DIR) + "/curves/sklearn_curves.json");
+  const auto ex = nlohmann::json::parse(f)["example_multiclass"];
+  std::string args = "curve roc " + std::string(ASSAY_SOURCE_DIR) + "/" + ex["file"].get<std::string>() + " --label " +
+                     ex["label"].get<std::string>() + " --format json --proba";
+  for (const auto& c : ex["proba"]) args += " " + c.get<std::string>();
+  const run_result r = run(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto out = nlohmann::json::parse(r.out);
+  for (const char* key : {"roc_auc_ovr_macro", "roc_auc_ovr_weighted", "roc_auc_ovo_macro", "roc_auc_ovo_weighted"}) {
+    EXPECT_NEAR(out[key].get<double>(), ex[key].get<double>(), 1e-12) << key;
+  }
+  EXPECT_EQ(out["models"].size(), 3u);  // one one-vs-rest curve per class
+}
+
+}  // namespace

@@ -94,6 +94,15 @@ example = {"file": "examples/breast_cancer_predictions.csv", "label": "diagnosis
            "positive": "malignant", "roc_auc": float(roc_auc_score(bc_y, bc_s)),
            "average_precision": float(average_precision_score(bc_y, bc_s))}
 
+iris = pd.read_csv(os.path.join(root, "examples", "iris_predictions.csv"))
+iris_classes = ["setosa", "versicolor", "virginica"]
+iris_p = iris[iris_classes].to_numpy()
+example_multiclass = {"file": "examples/iris_predictions.csv", "label": "species", "proba": iris_classes}
+for mc in ("ovr", "ovo"):
+    for avg in ("macro", "weighted"):
+        example_multiclass[f"roc_auc_{mc}_{avg}"] = float(roc_auc_score(iris["species"], iris_p, multi_class=mc,
+                                                                        average=avg, labels=iris_classes))
+
 out = {
     "generator": "tests/curves/generate_sklearn.py",
     "sklearn_version": sklearn.__version__,
@@ -103,6 +112,7 @@ out = {
     "multiclass": multiclass,
     "calibration": calibration,
     "example_file": example,
+    "example_multiclass": example_multiclass,
 }
 path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sklearn_curves.json")
 with open(path, "w") as f:

@@ -200,3 +200,30 @@ TEST(Registry, RankingMetricsAreRegistered) {
 
 }  // namespace
 }  // namespace assay::curves
+
+namespace assay::curves {
+namespace {
+
+// Per-class curves and weights: unit weights change nothing, and each one-vs-rest curve's AUC is the
+// binary AUC of that class.
+TEST(Roc, MulticlassCurvesAndUnitWeights) {
+  const std::vector<std::int32_t> y{0, 1, 2, 1, 0, 2, 2};
+  const std::vector<double> p{.6, .3, .1, .2, .5, .3, .2, .2, .6, .4, .4, .2, .3, .3, .4, .1, .1, .8, .3, .4, .3};
+  const proba_view pv = proba_view::matrix(p, 3);
+  const std::vector<double> ones(7, 1.0);
+  for (auto avg : {multiclass_average::macro, multiclass_average::weighted}) {
+    EXPECT_EQ(roc_auc_ovr(y, pv, ones, avg).v, roc_auc_ovr(y, pv, {}, avg).v);
+    EXPECT_EQ(roc_auc_ovo(y, pv, ones, avg).v, roc_auc_ovo(y, pv, {}, avg).v);
+  }
+  const auto curves = roc_curves_ovr(y, pv);
+  ASSERT_EQ(curves.size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) {
+    std::vector<std::int32_t> yk(7);
+    std::vector<double> sk(7);
+    for (std::size_t i = 0; i < 7; ++i) yk[i] = y[i] == static_cast<std::int32_t>(k), sk[i] = p[i * 3 + k];
+    EXPECT_EQ(curves[k].tpr, roc_curve(yk, sk).tpr);
+  }
+}
+
+}  // namespace
+}  // namespace assay::curves

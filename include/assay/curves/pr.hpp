@@ -44,6 +44,7 @@ enum class ap_variant {
 
 /// Parses "step", "all_point", "voc11", "coco101"; throws kind usage naming `option` otherwise.
 ap_variant parse_ap_variant(std::string_view name, std::string_view option = "variant");
+/// The name parse_ap_variant accepts for `v`.
 const char* ap_variant_name(ap_variant v);
 
 /// Average precision; undefined when there is no positive case. Only thresholds that occur (not the
