@@ -118,7 +118,7 @@ void run_chrf(const text_options& o) {
   c.beta = o.beta;
   const auto l = load(o);
   const std::string sig = text::chrf_signature(l.refs.size(), c);
-  const char* name = c.word_order > 0 ? "chrF++" : "chrF";
+  const std::string name = fmt::format("chrF{}{}", c.beta, c.word_order > 0 ? "++" : "");
   if (o.sentence) {
     const auto s = text::sentence_chrf(l.hyps, l.refs, c);
     if (o.format == "json") {
@@ -140,7 +140,7 @@ void run_chrf(const text_options& o) {
     j["signature"] = sig;
     write_output(o.output, j.dump(2) + "\n");
   } else {
-    write_output(o.output, fmt::format("{}{} = {:.2f}\nsignature: {}\n", name, c.beta == 2 ? "2" : "", s, sig));
+    write_output(o.output, fmt::format("{} = {:.2f}\nsignature: {}\n", name, s, sig));
   }
 }
 
