@@ -23,7 +23,7 @@ bleu_stats& bleu_stats::operator+=(const bleu_stats& o) {
 
 namespace {
 
-using grams = detail::counts<std::string_view>;
+using grams = detail::counts<detail::key>;
 
 struct tokenized {
   std::string buf;
@@ -32,13 +32,17 @@ struct tokenized {
 };
 
 void prepare(const std::string& line, const bleu_options& o, tokenized& t) {
-  const std::string tok = tokenize(rstrip(line), o.tok);
-  const auto words = split_whitespace(tok);
-  t.words = detail::join_into(words, t.buf);
-  for (int n = 1; n <= o.max_order; ++n) {
-    auto g = detail::word_ngrams(t.words, static_cast<std::size_t>(n));
-    t.counts[static_cast<std::size_t>(n - 1)] = detail::count(g);
-  }
+  t.buf = tokenize(rstrip(line), o.tok);
+  t.words = split_whitespace(t.buf);
+}
+
+void count_all(std::vector<tokenized*> segs, const bleu_options& o) {
+  std::vector<const std::vector<std::string_view>*> lists;
+  for (auto* s : segs) lists.push_back(&s->words);
+  const auto ids = detail::intern(lists);
+  for (std::size_t k = 0; k < segs.size(); ++k)
+    for (int n = 1; n <= o.max_order; ++n)
+      segs[k]->counts[static_cast<std::size_t>(n - 1)] = detail::id_ngrams(ids[k], static_cast<std::size_t>(n));
 }
 
 void check_options(const bleu_options& o) {
@@ -71,6 +75,9 @@ bleu_stats segment_stats(const std::string& hyp, const std::vector<std::string>&
     prepare(r, o, rs.back());
   }
   if (rs.empty()) throw_data("BLEU: a segment has only empty references");
+  std::vector<tokenized*> segs{&h};
+  for (auto& r : rs) segs.push_back(&r);
+  count_all(segs, o);
   bleu_stats s;
   s.hyp_len = static_cast<double>(h.words.size());
   // Closest reference length, the shorter one on ties.
@@ -88,12 +95,15 @@ bleu_stats segment_stats(const std::string& hyp, const std::vector<std::string>&
   }
   s.ref_len = static_cast<double>(best);
   for (std::size_t n = 0; n < static_cast<std::size_t>(o.max_order); ++n) {
-    std::vector<grams> lists;
-    lists.reserve(rs.size());
-    for (const auto& r : rs) lists.push_back(r.counts[n]);
-    const grams ref_max = detail::max_counts(lists);
     s.total[n] = static_cast<double>(detail::total(h.counts[n]));
-    s.correct[n] = static_cast<double>(detail::clipped_matches(h.counts[n], ref_max));
+    if (rs.size() == 1) {
+      s.correct[n] = static_cast<double>(detail::clipped_matches(h.counts[n], rs[0].counts[n]));
+    } else {
+      std::vector<grams> lists;
+      lists.reserve(rs.size());
+      for (const auto& r : rs) lists.push_back(r.counts[n]);
+      s.correct[n] = static_cast<double>(detail::clipped_matches(h.counts[n], detail::max_counts(lists)));
+    }
   }
   return s;
 }

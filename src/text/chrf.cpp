@@ -19,15 +19,11 @@ chrf_stats& chrf_stats::operator+=(const chrf_stats& o) {
 
 namespace {
 
-using cgrams = detail::counts<std::u32string_view>;
-using wgrams = detail::counts<std::string_view>;
+using grams = detail::counts<detail::key>;
 
 struct prepared {
-  std::u32string chars;
-  std::string wbuf;
-  std::vector<std::string_view> words;
-  std::vector<cgrams> c;
-  std::vector<wgrams> w;
+  std::vector<std::string_view> words;  // views into the segment's text
+  std::vector<grams> c;
 };
 
 bool is_ascii_punct(char ch) { return ch != 0 && std::strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", ch) != nullptr; }
@@ -39,25 +35,20 @@ std::size_t cp_count(std::string_view s) {
 }
 
 void prepare(const std::string& line, const chrf_options& o, prepared& p) {
+  std::u32string chars;
   if (o.whitespace) {
-    p.chars = decode_utf8(line);
+    chars = decode_utf8(line);
   } else {
     std::string joined;
     for (auto w : split_whitespace(line)) joined.append(w);
-    p.chars = decode_utf8(joined);
+    chars = decode_utf8(joined);
   }
   p.c.clear();
-  for (int n = 1; n <= o.char_order; ++n) {
-    std::vector<std::u32string_view> g;
-    const std::size_t N = static_cast<std::size_t>(n);
-    if (p.chars.size() >= N)
-      for (std::size_t i = 0; i + N <= p.chars.size(); ++i) g.emplace_back(p.chars.data() + i, N);
-    p.c.push_back(detail::count(g));
-  }
-  p.w.clear();
+  for (int n = 1; n <= o.char_order; ++n) p.c.push_back(detail::char_ngrams(chars, static_cast<std::size_t>(n)));
+  p.words.clear();
   if (o.word_order > 0) {
     // sacreBLEU's _remove_punctuation: split a trailing, else a leading, punctuation mark off words.
-    std::vector<std::string_view> words;
+    auto& words = p.words;
     for (auto w : split_whitespace(line)) {
       if (cp_count(w) == 1) words.push_back(w);
       else if (is_ascii_punct(w.back())) {
@@ -69,11 +60,6 @@ void prepare(const std::string& line, const chrf_options& o, prepared& p) {
       } else {
         words.push_back(w);
       }
-    }
-    p.words = detail::join_into(words, p.wbuf);
-    for (int n = 1; n <= o.word_order; ++n) {
-      auto g = detail::word_ngrams(p.words, static_cast<std::size_t>(n));
-      p.w.push_back(detail::count(g));
     }
   }
 }
@@ -87,8 +73,9 @@ void add_match(std::vector<double>& v, const detail::counts<K>& h, const detail:
 }
 
 void check(const chrf_options& o) {
-  if (o.char_order < 0 || o.word_order < 0 || o.char_order + o.word_order == 0)
-    throw_usage(fmt::format("chrF: orders must be >= 0 and not both 0 (char {}, word {})", o.char_order, o.word_order));
+  if (o.char_order < 0 || o.char_order > 6 || o.word_order < 0 || o.word_order > 4 || o.char_order + o.word_order == 0)
+    throw_usage(fmt::format("chrF: character order must be 0..6 and word order 0..4, not both 0 (got {} and {})",
+                            o.char_order, o.word_order));
   if (!(o.beta > 0)) throw_usage(fmt::format("chrF: beta must be > 0, got {}", o.beta));
 }
 
@@ -141,7 +128,11 @@ chrf_stats chrf_segment_stats(const std::string& hyp, const std::vector<std::str
     prepare(ref, o, r);
     chrf_stats s;
     for (std::size_t n = 0; n < h.c.size(); ++n) add_match(s.v, h.c[n], r.c[n]);
-    for (std::size_t n = 0; n < h.w.size(); ++n) add_match(s.v, h.w[n], r.w[n]);
+    if (o.word_order > 0) {
+      const auto ids = detail::intern({&h.words, &r.words});
+      for (std::size_t n = 1; n <= static_cast<std::size_t>(o.word_order); ++n)
+        add_match(s.v, detail::id_ngrams(ids[0], n), detail::id_ngrams(ids[1], n));
+    }
     const double f = chrf_from_stats(s, o);
     if (f > best_f) {
       best_f = f;

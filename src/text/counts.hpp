@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -80,37 +81,52 @@ long total(const counts<K>& a) {
   return t;
 }
 
-/// Word n-grams of order n as views spanning from the first word's start to the last word's end;
-/// `words` must be views into one text where consecutive words are separated by exactly one space.
-inline std::vector<std::string_view> word_ngrams(const std::vector<std::string_view>& words, std::size_t n) {
-  std::vector<std::string_view> out;
-  if (words.size() < n) return out;
-  for (std::size_t i = 0; i + n <= words.size(); ++i) {
-    const char* b = words[i].data();
-    const char* e = words[i + n - 1].data() + words[i + n - 1].size();
-    out.emplace_back(b, static_cast<std::size_t>(e - b));
+/// An n-gram packed into two 64-bit words: up to 4 ids of 32 bits or up to 6 code points of 21 bits.
+/// Packing is exact (no hashing), so equal keys mean equal n-grams of the same order.
+using key = std::pair<std::uint64_t, std::uint64_t>;
+
+/// Assigns ids (1, 2, ...) to the distinct words of several token lists, shared across the lists.
+inline std::vector<std::vector<std::uint32_t>> intern(const std::vector<const std::vector<std::string_view>*>& lists) {
+  std::vector<std::pair<std::string_view, std::pair<std::uint32_t, std::uint32_t>>> all;
+  for (std::uint32_t l = 0; l < lists.size(); ++l)
+    for (std::uint32_t i = 0; i < lists[l]->size(); ++i) all.push_back({(*lists[l])[i], {l, i}});
+  std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::vector<std::uint32_t>> ids(lists.size());
+  for (std::size_t l = 0; l < lists.size(); ++l) ids[l].resize(lists[l]->size());
+  std::uint32_t next = 0;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (i == 0 || all[i].first != all[i - 1].first) ++next;
+    ids[all[i].second.first][all[i].second.second] = next;
   }
-  return out;
+  return ids;
 }
 
-/// Joins words with single spaces into `buf` and returns views of the words inside it (valid while
-/// `buf` is not modified).
-inline std::vector<std::string_view> join_into(const std::vector<std::string_view>& words, std::string& buf) {
-  std::size_t len = 0;
-  for (auto w : words) len += w.size() + 1;
-  buf.clear();
-  buf.reserve(len);
-  std::vector<std::pair<std::size_t, std::size_t>> spans;
-  spans.reserve(words.size());
-  for (auto w : words) {
-    if (!buf.empty()) buf.push_back(' ');
-    spans.emplace_back(buf.size(), w.size());
-    buf.append(w);
+/// The n-grams (n <= 4) of an id sequence as packed keys, counted.
+inline counts<key> id_ngrams(const std::vector<std::uint32_t>& ids, std::size_t n) {
+  std::vector<key> g;
+  if (ids.size() >= n) {
+    g.reserve(ids.size() - n + 1);
+    for (std::size_t i = 0; i + n <= ids.size(); ++i) {
+      std::uint64_t w[4] = {0, 0, 0, 0};
+      for (std::size_t k = 0; k < n; ++k) w[k] = ids[i + k];
+      g.emplace_back((w[0] << 32) | w[1], (w[2] << 32) | w[3]);
+    }
   }
-  std::vector<std::string_view> out;
-  out.reserve(words.size());
-  for (auto [b, n] : spans) out.emplace_back(buf.data() + b, n);
-  return out;
+  return count(g);
+}
+
+/// The n-grams (n <= 6) of a code point sequence as packed keys, counted.
+inline counts<key> char_ngrams(const std::u32string& s, std::size_t n) {
+  std::vector<key> g;
+  if (s.size() >= n) {
+    g.reserve(s.size() - n + 1);
+    for (std::size_t i = 0; i + n <= s.size(); ++i) {
+      std::uint64_t w[6] = {0, 0, 0, 0, 0, 0};
+      for (std::size_t k = 0; k < n; ++k) w[k] = static_cast<std::uint64_t>(s[i + k]) + 1;
+      g.emplace_back((w[0] << 42) | (w[1] << 21) | w[2], (w[3] << 42) | (w[4] << 21) | w[5]);
+    }
+  }
+  return count(g);
 }
 
 }  // namespace assay::text::detail

@@ -20,14 +20,11 @@ ngram_counts& ngram_counts::operator+=(const ngram_counts& o) {
 
 ngram_counts ngram_segment(const std::string& hyp, const std::string& ref, tokenizer tok) {
   const std::string th = tokenize(rstrip(hyp), tok), tr = tokenize(rstrip(ref), tok);
-  std::string bh, br;
-  const auto wh = detail::join_into(split_whitespace(th), bh);
-  const auto wr = detail::join_into(split_whitespace(tr), br);
+  const auto wh = split_whitespace(th), wr = split_whitespace(tr);
+  const auto ids = detail::intern({&wh, &wr});
   ngram_counts c;
   for (std::size_t n = 1; n <= 4; ++n) {
-    auto gh = detail::word_ngrams(wh, n);
-    auto gr = detail::word_ngrams(wr, n);
-    const auto ch = detail::count(gh), cr = detail::count(gr);
+    const auto ch = detail::id_ngrams(ids[0], n), cr = detail::id_ngrams(ids[1], n);
     c.hyp_total[n - 1] = static_cast<double>(detail::total(ch));
     c.ref_total[n - 1] = static_cast<double>(detail::total(cr));
     c.hyp_hits[n - 1] = static_cast<double>(detail::present_in(ch, cr));

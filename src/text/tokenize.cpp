@@ -128,9 +128,8 @@ bool is_13a_symbol(char c) noexcept {
 // code point are "not a digit", and a match that would start or end inside a multi-byte character
 // in bytes ends on it in code points, with the same output.
 template <class A, class B, class Emit>
-std::string pass2(const std::string& s, A a, B b, Emit emit) {
-  std::string out;
-  out.reserve(s.size() + s.size() / 4);
+void pass2(const std::string& s, std::string& out, A a, B b, Emit emit) {
+  out.clear();
   std::size_t i = 0;
   while (i < s.size()) {
     if (i + 1 < s.size() && a(s[i]) && b(s[i + 1])) {
@@ -141,7 +140,6 @@ std::string pass2(const std::string& s, A a, B b, Emit emit) {
       ++i;
     }
   }
-  return out;
 }
 
 std::string join_words(std::string_view s) {
@@ -167,8 +165,8 @@ std::string tokenize_13a(std::string_view line_in) {
     replace_all(line, "&lt;", "<");
     replace_all(line, "&gt;", ">");
   }
-  std::string s;
-  s.reserve(line.size() * 2 + 2);
+  thread_local std::string s, t;
+  s.clear();
   s.push_back(' ');
   for (char c : line) {
     if (is_13a_symbol(c)) {
@@ -181,8 +179,8 @@ std::string tokenize_13a(std::string_view line_in) {
   }
   s.push_back(' ');
   // period and comma unless preceded by a digit: ([^0-9])([\.,]) -> "\1 \2 "
-  s = pass2(
-      s, [](char c) { return !is_digit(c); }, is_period_comma,
+  pass2(
+      s, t, [](char c) { return !is_digit(c); }, is_period_comma,
       [](std::string& o, char x, char y) {
         o.push_back(x);
         o.push_back(' ');
@@ -190,8 +188,8 @@ std::string tokenize_13a(std::string_view line_in) {
         o.push_back(' ');
       });
   // period and comma unless followed by a digit: ([\.,])([^0-9]) -> " \1 \2"
-  s = pass2(
-      s, is_period_comma, [](char c) { return !is_digit(c); },
+  pass2(
+      t, s, is_period_comma, [](char c) { return !is_digit(c); },
       [](std::string& o, char x, char y) {
         o.push_back(' ');
         o.push_back(x);
@@ -199,15 +197,15 @@ std::string tokenize_13a(std::string_view line_in) {
         o.push_back(y);
       });
   // dash preceded by a digit: ([0-9])(-) -> "\1 \2 "
-  s = pass2(
-      s, is_digit, [](char c) { return c == '-'; },
+  pass2(
+      s, t, is_digit, [](char c) { return c == '-'; },
       [](std::string& o, char x, char y) {
         o.push_back(x);
         o.push_back(' ');
         o.push_back(y);
         o.push_back(' ');
       });
-  return join_words(s);
+  return join_words(t);
 }
 
 std::string tokenize(std::string_view line, tokenizer how) {
