@@ -18,6 +18,7 @@ struct detection_options {
   std::string gt, dt, protocol = "coco", format = "text", output, box_format = "xywh";
   double iou = 0.5;
   bool no_plus_one = false;
+  bool curves = false;
 };
 
 std::string num(const value& v) { return v.defined() ? fmt::format("{:.3f}", v.v) : std::string("undefined"); }
@@ -31,7 +32,7 @@ void put(nlohmann::ordered_json& j, const std::string& name, const value& v) {
   }
 }
 
-std::string coco_report(const detection::dataset& d, const detection::coco_result& r, bool json) {
+std::string coco_report(const detection::dataset& d, const detection::coco_result& r, bool json, bool curves) {
   if (json) {
     nlohmann::ordered_json j;
     j["protocol"] = "coco";
@@ -48,6 +49,12 @@ std::string coco_report(const detection::dataset& d, const detection::coco_resul
       put(c, "AP75", r.category_ap75[k]);
       c["gt"] = r.category_gt[k];
       c["dt"] = r.category_dt[k];
+      if (curves) {
+        // Interpolated precision at the 101 recall thresholds, IoU 0.5, area all, last maxDets.
+        std::vector<double> pr;
+        for (std::size_t q = 0; q < r.R; ++q) pr.push_back(r.precision_at(0, q, k, 0, r.M - 1));
+        c["pr_curve_iou50"] = {{"recall", r.params.recall_thresholds}, {"precision", pr}};
+      }
       j["per_category"].push_back(c);
     }
     j["images"] = d.images.size();
@@ -76,7 +83,7 @@ std::string coco_report(const detection::dataset& d, const detection::coco_resul
 }
 
 std::string voc_report(const detection::dataset& d, const detection_options& o, const detection::voc_params& p,
-                       bool json) {
+                       bool json, bool curves) {
   const auto r = detection::evaluate_voc(d, p);
   // mAP over the COCO IoU grid 0.50:0.05:0.95 under the same VOC rules.
   const detection::coco_params grid;
@@ -105,6 +112,7 @@ std::string voc_report(const detection::dataset& d, const detection_options& o, 
       put(c, "AP", r.classes[k].ap);
       c["npos"] = r.classes[k].npos;
       c["detections"] = r.classes[k].detections;
+      if (curves) c["pr_curve"] = {{"recall", r.classes[k].recall}, {"precision", r.classes[k].precision}};
       j["per_category"].push_back(c);
     }
     return j.dump(2) + "\n";
@@ -125,7 +133,7 @@ void run(const detection_options& o) {
   const auto d = detection::read_dataset(o.gt, o.dt, o.box_format == "xyxy");
   const bool json = o.format == "json";
   if (o.protocol == "coco") {
-    write_output(o.output, coco_report(d, detection::evaluate_coco(d), json));
+    write_output(o.output, coco_report(d, detection::evaluate_coco(d), json, o.curves));
     return;
   }
   if (!(o.iou > 0 && o.iou < 1)) throw_usage(fmt::format("--iou: must be in (0, 1), got {}", o.iou));
@@ -133,7 +141,7 @@ void run(const detection_options& o) {
   p.interpolation = o.protocol == "voc07" ? detection::voc_interpolation::eleven_point : detection::voc_interpolation::all_point;
   p.iou_threshold = o.iou;
   p.plus_one = !o.no_plus_one;
-  write_output(o.output, voc_report(d, o, p, json));
+  write_output(o.output, voc_report(d, o, p, json, o.curves));
 }
 
 }  // namespace
@@ -155,6 +163,8 @@ void register_detection(CLI::App& app) {
   cmd->add_flag("--no-plus-one", o->no_plus_one, "VOC: drop the devkit's +1 in box widths and heights");
   cmd->add_option("--box-format", o->box_format, "CSV boxes: xywh (default) or xyxy")
       ->check(CLI::IsMember({"xywh", "xyxy"}));
+  cmd->add_flag("--curves", o->curves,
+                "JSON: add per-class precision-recall curves (COCO: 101-point at IoU 0.5; VOC: every ranked detection)");
   cmd->add_option("--format,-f", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("--output,-o", o->output, "Write to this file instead of standard output");
   cmd->callback([o] { run(*o); });
