@@ -17,5 +17,7 @@ void write_output(const std::string& path, const std::string& text);
 void register_report(CLI::App& app);
 void register_curve(CLI::App& app);
 void register_compare(CLI::App& app);
+void register_detection(CLI::App& app);
+void register_text(CLI::App& app);
 
 }  // namespace assay::cli

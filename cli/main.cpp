@@ -52,6 +52,8 @@ int main(int argc, char** argv) {
   assay::cli::register_report(app);
   assay::cli::register_curve(app);
   assay::cli::register_compare(app);
+  assay::cli::register_detection(app);
+  assay::cli::register_text(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,74 @@
+// assay: the COCO detection evaluation (pycocotools' COCOeval for bounding boxes), reproduced step
+// by step so that its 12 summary numbers agree with pycocotools to the last digit.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "assay/detection/dataset.hpp"
+#include "assay/value.hpp"
+
+namespace assay::detection {
+
+/// COCOeval's parameters. The defaults are pycocotools' for iouType "bbox".
+struct coco_params {
+  /// IoU thresholds; default numpy.linspace(0.5, 0.95, 10) (as numpy computes it: 0.5 + i*step).
+  std::vector<double> iou_thresholds;
+  /// Recall thresholds; default numpy.linspace(0, 1, 101).
+  std::vector<double> recall_thresholds;
+  std::vector<int> max_dets{1, 10, 100};  ///< ascending; matching uses the last
+  /// Area ranges [lo, hi] (inclusive) and their labels; default all, small (< 32^2),
+  /// medium (32^2..96^2), large (> 96^2).
+  std::vector<std::array<double, 2>> area_ranges{{0, 1e10}, {0, 1024}, {1024, 9216}, {9216, 1e10}};
+  std::vector<std::string> area_labels{"all", "small", "medium", "large"};
+  coco_params();
+};
+
+/// The 12 names of COCOeval.summarize(), in its order.
+inline constexpr std::array<const char*, 12> coco_stat_names{"AP",  "AP50", "AP75", "APs",  "APm",  "APl",
+                                                             "AR1", "AR10", "AR100", "ARs", "ARm", "ARl"};
+
+/// COCOeval's accumulated arrays and summary.
+struct coco_result {
+  coco_params params;
+  std::size_t T = 0, R = 0, K = 0, A = 0, M = 0;
+  /// precision[t][r][k][a][m] (C order), -1 where undefined (no ground truth), as in pycocotools.
+  std::vector<double> precision;
+  /// recall[t][k][a][m], -1 where undefined.
+  std::vector<double> recall;
+  /// The 12 numbers of summarize(); undefined where pycocotools prints -1.
+  std::array<value, 12> stats;
+  /// Per category: AP over all IoU thresholds (area all, maxDets last), and AP at IoU 0.5 and 0.75.
+  std::vector<value> category_ap, category_ap50, category_ap75;
+  /// Per category number of non-ignored ground truths and of detections.
+  std::vector<std::size_t> category_gt, category_dt;
+
+  [[nodiscard]] double precision_at(std::size_t t, std::size_t r, std::size_t k, std::size_t a, std::size_t m) const {
+    return precision[(((t * R + r) * K + k) * A + a) * M + m];
+  }
+  [[nodiscard]] double recall_at(std::size_t t, std::size_t k, std::size_t a, std::size_t m) const {
+    return recall[((t * K + k) * A + a) * M + m];
+  }
+};
+
+/// Runs COCOeval (evaluate, accumulate, summarize) for bounding boxes.
+///
+/// Per image and category, detections are sorted by descending score (stable: input order breaks
+/// ties) and cut to max_dets.back(); ground truths that are crowd or outside the area range are
+/// "ignored" and sorted last. For each IoU threshold t, each detection in turn takes the unmatched
+/// (crowd boxes may be matched many times) ground truth of highest IoU >= t, preferring regular
+/// ground truths to ignored ones; a detection matched to an ignored ground truth, or unmatched and
+/// outside the area range, is ignored. Across images (in ascending image id) the first maxDet
+/// detections of each image are merged by a stable sort on descending score; precision is made
+/// monotone from the right and read at the first rank whose recall reaches each recall threshold
+/// (0 beyond the largest recall). AP averages that 101-point precision over thresholds and
+/// categories with ground truth; AR averages the final recall. Means are numpy's (pairwise sums).
+/// Reference: pycocotools.cocoeval.COCOeval (cocodataset/cocoapi), Lin et al. 2014.
+coco_result evaluate_coco(const dataset& data, const coco_params& params = {});
+
+/// numpy's sum of doubles (pairwise summation with 8 accumulators, blocks of 128), so that means
+/// agree with numpy.mean to the last bit.
+double numpy_sum(const double* x, std::size_t n) noexcept;
+
+}  // namespace assay::detection

@@ -1,0 +1,381 @@
+// Reading detection sets from COCO JSON and CSV; see include/assay/detection/dataset.hpp.
+#include "assay/detection/dataset.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <unordered_map>
+
+#include "assay/error.hpp"
+#include "assay/io/csv.hpp"
+#include "assay/io/table.hpp"
+
+namespace assay::detection {
+
+namespace {
+
+using json = nlohmann::json;
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw_io(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  if (f.bad()) throw_io(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
+  return ss.str();
+}
+
+json parse_json(const std::string& text, const std::string& name) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    std::string msg = e.what();
+    if (auto p = msg.find("] "); p != std::string::npos) msg = msg.substr(p + 2);
+    throw_data(fmt::format("{}: malformed JSON at byte {}: {}", name, e.byte, msg));
+  }
+}
+
+std::string show(const json& j) {
+  std::string s = j.dump();
+  if (s.size() > 40) s = s.substr(0, 40) + "...";
+  return s;
+}
+
+// Ids are integers or strings; integers sort numerically, strings as text (pycocotools sorts ids).
+struct id_key {
+  bool numeric = false;
+  std::int64_t n = 0;
+  std::string text;
+};
+
+id_key read_id(const json& j, const std::string& where, const char* field) {
+  id_key k;
+  if (j.is_number_integer() || j.is_number_unsigned()) {
+    k.numeric = true;
+    k.n = j.get<std::int64_t>();
+    k.text = std::to_string(k.n);
+  } else if (j.is_number_float() && std::isfinite(j.get<double>()) && std::floor(j.get<double>()) == j.get<double>() &&
+             std::fabs(j.get<double>()) < 9e15) {
+    k.numeric = true;
+    k.n = static_cast<std::int64_t>(j.get<double>());
+    k.text = std::to_string(k.n);
+  } else if (j.is_string()) {
+    k.text = j.get<std::string>();
+  } else {
+    throw_data(fmt::format("{}: field '{}' must be an integer or a string, got {}", where, field, show(j)));
+  }
+  return k;
+}
+
+// Assigns ascending indices to a set of ids.
+struct id_index {
+  std::vector<id_key> keys;
+  std::unordered_map<std::string, std::size_t> pos;
+  void add(const id_key& k) {
+    if (pos.emplace(k.text, keys.size()).second) keys.push_back(k);
+  }
+  // Sorts and returns the old->new permutation.
+  void finish(const std::string& what, const std::string& source) {
+    const bool all_num = std::all_of(keys.begin(), keys.end(), [](const id_key& k) { return k.numeric; });
+    const bool any_num = std::any_of(keys.begin(), keys.end(), [](const id_key& k) { return k.numeric; });
+    if (any_num && !all_num)
+      throw_data(fmt::format("{}: {} ids mix numbers and strings; use one kind", source, what));
+    std::sort(keys.begin(), keys.end(), [&](const id_key& a, const id_key& b) {
+      return all_num ? a.n < b.n : a.text < b.text;
+    });
+    pos.clear();
+    for (std::size_t i = 0; i < keys.size(); ++i) pos.emplace(keys[i].text, i);
+  }
+  [[nodiscard]] std::vector<std::string> names() const {
+    std::vector<std::string> v;
+    for (auto& k : keys) v.push_back(k.text);
+    return v;
+  }
+};
+
+double read_number(const json& obj, const char* field, const std::string& where) {
+  auto it = obj.find(field);
+  if (it == obj.end()) throw_data(fmt::format("{}: missing field '{}'", where, field));
+  if (!it->is_number()) throw_data(fmt::format("{}: field '{}' must be a number, got {}", where, field, show(*it)));
+  const double v = it->get<double>();
+  if (!std::isfinite(v)) throw_data(fmt::format("{}: field '{}' is not finite", where, field));
+  return v;
+}
+
+bool read_flag(const json& obj, const char* field, const std::string& where) {
+  auto it = obj.find(field);
+  if (it == obj.end() || it->is_null()) return false;
+  if (it->is_boolean()) return it->get<bool>();
+  if (it->is_number()) {
+    const double v = it->get<double>();
+    if (v == 0 || v == 1) return v == 1;
+  }
+  throw_data(fmt::format("{}: field '{}' must be 0 or 1, got {}", where, field, show(*it)));
+}
+
+box_xywh read_bbox(const json& obj, const std::string& where) {
+  auto it = obj.find("bbox");
+  if (it == obj.end()) throw_data(fmt::format("{}: missing field 'bbox'", where));
+  if (!it->is_array() || it->size() != 4)
+    throw_data(fmt::format("{}: field 'bbox' must be [x, y, width, height], got {}", where, show(*it)));
+  double v[4];
+  for (std::size_t i = 0; i < 4; ++i) {
+    const auto& e = (*it)[i];
+    if (!e.is_number() || !std::isfinite(e.get<double>()))
+      throw_data(fmt::format("{}: bbox[{}] must be a finite number, got {}", where, i, show(e)));
+    v[i] = e.get<double>();
+  }
+  if (v[2] < 0) throw_data(fmt::format("{}: bbox width is negative ({})", where, v[2]));
+  if (v[3] < 0) throw_data(fmt::format("{}: bbox height is negative ({})", where, v[3]));
+  return {v[0], v[1], v[2], v[3]};
+}
+
+}  // namespace
+
+dataset parse_coco(const std::string& gt_json, const std::string& dt_json, const std::string& gt_name,
+                   const std::string& dt_name) {
+  const json gt = parse_json(gt_json, gt_name);
+  const json dt = parse_json(dt_json, dt_name);
+  if (!gt.is_object()) throw_data(fmt::format("{}: a COCO ground-truth file must be a JSON object", gt_name));
+  for (const char* f : {"images", "annotations"})
+    if (!gt.contains(f) || !gt[f].is_array())
+      throw_data(fmt::format("{}: missing array '{}' (a COCO ground-truth file)", gt_name, f));
+  if (!dt.is_array())
+    throw_data(fmt::format("{}: a COCO results file must be a JSON array of detections", dt_name));
+
+  id_index images, cats;
+  std::unordered_map<std::string, std::string> cat_names;
+  for (std::size_t i = 0; i < gt["images"].size(); ++i) {
+    const auto& im = gt["images"][i];
+    const std::string where = fmt::format("{}: images[{}]", gt_name, i);
+    if (!im.is_object() || !im.contains("id")) throw_data(where + ": missing field 'id'");
+    images.add(read_id(im["id"], where, "id"));
+  }
+  const bool has_cats = gt.contains("categories") && gt["categories"].is_array();
+  if (has_cats)
+    for (std::size_t i = 0; i < gt["categories"].size(); ++i) {
+      const auto& c = gt["categories"][i];
+      const std::string where = fmt::format("{}: categories[{}]", gt_name, i);
+      if (!c.is_object() || !c.contains("id")) throw_data(where + ": missing field 'id'");
+      const id_key k = read_id(c["id"], where, "id");
+      cats.add(k);
+      if (c.contains("name") && c["name"].is_string()) cat_names[k.text] = c["name"].get<std::string>();
+    }
+  const auto& anns = gt["annotations"];
+  if (!has_cats)
+    for (std::size_t i = 0; i < anns.size(); ++i) {
+      const std::string where = fmt::format("{}: annotations[{}]", gt_name, i);
+      if (!anns[i].is_object() || !anns[i].contains("category_id")) throw_data(where + ": missing field 'category_id'");
+      cats.add(read_id(anns[i]["category_id"], where, "category_id"));
+    }
+  images.finish("image", gt_name);
+  cats.finish("category", gt_name);
+
+  dataset d;
+  d.images = images.names();
+  d.categories = cats.names();
+  for (auto& c : d.categories) d.category_names.push_back(cat_names.count(c) ? cat_names[c] : c);
+
+  auto lookup = [](const id_index& ix, const id_key& k, const std::string& where, const char* field,
+                   const std::string& in) {
+    auto it = ix.pos.find(k.text);
+    if (it == ix.pos.end()) throw_data(fmt::format("{}: {} {} is not in the ground truth {}", where, field, k.text, in));
+    return it->second;
+  };
+  d.truths.reserve(anns.size());
+  for (std::size_t i = 0; i < anns.size(); ++i) {
+    const auto& a = anns[i];
+    const std::string where = fmt::format("{}: annotations[{}]", gt_name, i);
+    if (!a.is_object()) throw_data(where + ": must be an object");
+    ground_truth t;
+    if (!a.contains("image_id")) throw_data(where + ": missing field 'image_id'");
+    if (!a.contains("category_id")) throw_data(where + ": missing field 'category_id'");
+    t.image = lookup(images, read_id(a["image_id"], where, "image_id"), where, "image_id", "'images'");
+    t.category = lookup(cats, read_id(a["category_id"], where, "category_id"), where, "category_id", "'categories'");
+    t.box = read_bbox(a, where);
+    t.area = a.contains("area") ? read_number(a, "area", where) : t.box.w * t.box.h;
+    if (t.area < 0) throw_data(fmt::format("{}: field 'area' is negative ({})", where, t.area));
+    t.crowd = read_flag(a, "iscrowd", where);
+    t.difficult = read_flag(a, "difficult", where);
+    if (a.contains("id")) {
+      if (!a["id"].is_number_integer()) throw_data(fmt::format("{}: field 'id' must be an integer, got {}", where, show(a["id"])));
+      t.id = a["id"].get<std::int64_t>();
+    } else {
+      t.id = static_cast<std::int64_t>(i) + 1;
+    }
+    d.truths.push_back(t);
+  }
+  d.detections.reserve(dt.size());
+  for (std::size_t i = 0; i < dt.size(); ++i) {
+    const auto& r = dt[i];
+    const std::string where = fmt::format("{}: [{}]", dt_name, i);
+    if (!r.is_object()) throw_data(where + ": a detection must be an object");
+    if (!r.contains("image_id")) throw_data(where + ": missing field 'image_id'");
+    if (!r.contains("category_id")) throw_data(where + ": missing field 'category_id'");
+    detection x;
+    x.image = lookup(images, read_id(r["image_id"], where, "image_id"), where, "image_id", "file " + gt_name);
+    x.category = lookup(cats, read_id(r["category_id"], where, "category_id"), where, "category_id", "file " + gt_name);
+    x.box = read_bbox(r, where);
+    x.score = read_number(r, "score", where);
+    d.detections.push_back(x);
+  }
+  return d;
+}
+
+dataset read_coco(const std::string& gt_path, const std::string& dt_path) {
+  return parse_coco(slurp(gt_path), slurp(dt_path), gt_path, dt_path);
+}
+
+namespace {
+
+bool has_column(const std::vector<std::string>& header, const std::string& name) {
+  return std::find(header.begin(), header.end(), name) != header.end();
+}
+
+struct csv_boxes {
+  io::table t;
+  std::vector<std::string> image, cls;
+  std::vector<box_xywh> boxes;
+  int score = -1, crowd = -1, difficult = -1, area = -1;
+};
+
+csv_boxes read_box_csv(const std::string& path, bool xyxy, bool with_score) {
+  io::csv_reader reader(path);
+  const auto& h = reader.header();
+  std::vector<std::string> names{"image", "class"};
+  if (xyxy && has_column(h, "x1")) names.insert(names.end(), {"x1", "y1", "x2", "y2"});
+  else names.insert(names.end(), {"x", "y", "w", "h"});
+  std::vector<io::column_spec> specs;
+  specs.push_back({names[0], io::column_type::label, "image"});
+  specs.push_back({names[1], io::column_type::label, "class"});
+  for (int i = 2; i < 6; ++i) specs.push_back({names[static_cast<std::size_t>(i)], io::column_type::number, names[static_cast<std::size_t>(i)]});
+  for (auto& n : names)
+    if (!has_column(h, n))
+      throw_usage(fmt::format("{}: no column '{}' (a box file needs columns image, class, {}{})", path, n,
+                              xyxy ? "x1, y1, x2, y2" : "x, y, w, h", with_score ? ", score" : ""));
+  csv_boxes out;
+  auto add_opt = [&](const char* name, io::column_type type, int& slot) {
+    if (has_column(h, name)) {
+      slot = static_cast<int>(specs.size());
+      specs.push_back({name, type, name});
+    }
+  };
+  if (with_score) {
+    if (!has_column(h, "score")) throw_usage(fmt::format("{}: no column 'score' (a detection file needs one)", path));
+    add_opt("score", io::column_type::number, out.score);
+  } else {
+    add_opt("iscrowd", io::column_type::number, out.crowd);
+    add_opt("difficult", io::column_type::number, out.difficult);
+    add_opt("area", io::column_type::number, out.area);
+  }
+  out.t = io::read_table(reader, specs);
+  const auto& c = out.t.columns;
+  const std::size_t n = out.t.rows;
+  for (std::size_t r = 0; r < n; ++r) {
+    out.image.push_back(c[0].levels[static_cast<std::size_t>(c[0].codes[r])]);
+    out.cls.push_back(c[1].levels[static_cast<std::size_t>(c[1].codes[r])]);
+    box_xywh b{c[2].numbers[r], c[3].numbers[r], c[4].numbers[r], c[5].numbers[r]};
+    if (xyxy) b = to_xywh(box_xyxy{b.x, b.y, b.w, b.h});
+    if (b.w < 0)
+      throw_data(fmt::format("{}: data row {}: box width is negative ({}{})", path, r + 1, b.w,
+                             xyxy ? ", x2 < x1" : ""));
+    if (b.h < 0)
+      throw_data(fmt::format("{}: data row {}: box height is negative ({}{})", path, r + 1, b.h,
+                             xyxy ? ", y2 < y1" : ""));
+    out.boxes.push_back(b);
+  }
+  return out;
+}
+
+bool flag_at(const csv_boxes& b, int col, std::size_t r, const char* name) {
+  if (col < 0) return false;
+  const double v = b.t.columns[static_cast<std::size_t>(col)].numbers[r];
+  if (v != 0 && v != 1)
+    throw_data(fmt::format("{}: data row {}: column '{}' must be 0 or 1, got {}", b.t.source, r + 1, name, v));
+  return v == 1;
+}
+
+id_key text_key(const std::string& s) {
+  id_key k;
+  k.text = s;
+  std::int64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec == std::errc() && p == s.data() + s.size() && !s.empty()) {
+    k.numeric = true;
+    k.n = v;
+  }
+  return k;
+}
+
+}  // namespace
+
+dataset read_csv(const std::string& gt_path, const std::string& dt_path, bool xyxy) {
+  const csv_boxes g = read_box_csv(gt_path, xyxy, false);
+  const csv_boxes p = read_box_csv(dt_path, xyxy, true);
+  id_index images, cats;
+  for (auto& s : g.image) images.add(text_key(s));
+  for (auto& s : g.cls) cats.add(text_key(s));
+  // Mixed numeric and text ids sort as text.
+  for (auto* ix : {&images, &cats}) {
+    if (!std::all_of(ix->keys.begin(), ix->keys.end(), [](const id_key& k) { return k.numeric; }))
+      for (auto& k : ix->keys) k.numeric = false;
+  }
+  images.finish("image", gt_path);
+  cats.finish("class", gt_path);
+  dataset d;
+  d.images = images.names();
+  d.categories = cats.names();
+  d.category_names = d.categories;
+  for (std::size_t r = 0; r < g.image.size(); ++r) {
+    ground_truth t;
+    t.image = images.pos.at(g.image[r]);
+    t.category = cats.pos.at(g.cls[r]);
+    t.box = g.boxes[r];
+    t.area = t.box.w * t.box.h;
+    if (g.area >= 0) {
+      t.area = g.t.columns[static_cast<std::size_t>(g.area)].numbers[r];
+      if (t.area < 0) throw_data(fmt::format("{}: data row {}: column 'area' is negative ({})", gt_path, r + 1, t.area));
+    }
+    t.crowd = flag_at(g, g.crowd, r, "iscrowd");
+    t.difficult = flag_at(g, g.difficult, r, "difficult");
+    t.id = static_cast<std::int64_t>(r) + 1;
+    d.truths.push_back(t);
+  }
+  for (std::size_t r = 0; r < p.image.size(); ++r) {
+    detection x;
+    auto im = images.pos.find(p.image[r]);
+    if (im == images.pos.end())
+      throw_data(fmt::format("{}: data row {}: image '{}' is not in the ground truth file {}", dt_path, r + 1,
+                             p.image[r], gt_path));
+    auto ct = cats.pos.find(p.cls[r]);
+    if (ct == cats.pos.end())
+      throw_data(fmt::format("{}: data row {}: class '{}' is not in the ground truth file {}", dt_path, r + 1,
+                             p.cls[r], gt_path));
+    x.image = im->second;
+    x.category = ct->second;
+    x.box = p.boxes[r];
+    x.score = p.t.columns[static_cast<std::size_t>(p.score)].numbers[r];
+    if (!std::isfinite(x.score))
+      throw_data(fmt::format("{}: data row {}: column 'score' is not finite", dt_path, r + 1));
+    d.detections.push_back(x);
+  }
+  return d;
+}
+
+dataset read_dataset(const std::string& gt_path, const std::string& dt_path, bool xyxy) {
+  auto is_json = [](const std::string& p) { return p.size() >= 5 && p.compare(p.size() - 5, 5, ".json") == 0; };
+  if (is_json(gt_path) != is_json(dt_path))
+    throw_usage(fmt::format("--gt '{}' and --dt '{}': give both as COCO JSON or both as CSV", gt_path, dt_path));
+  if (is_json(gt_path)) return read_coco(gt_path, dt_path);
+  return read_csv(gt_path, dt_path, xyxy);
+}
+
+}  // namespace assay::detection

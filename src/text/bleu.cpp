@@ -1,0 +1,199 @@
+// BLEU as sacreBLEU 2 computes it; see include/assay/text/bleu.hpp.
+#include "assay/text/bleu.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdlib>
+
+#include "assay/error.hpp"
+#include "counts.hpp"
+
+namespace assay::text {
+
+bleu_stats& bleu_stats::operator+=(const bleu_stats& o) {
+  hyp_len += o.hyp_len;
+  ref_len += o.ref_len;
+  for (std::size_t n = 0; n < 4; ++n) {
+    correct[n] += o.correct[n];
+    total[n] += o.total[n];
+  }
+  return *this;
+}
+
+namespace {
+
+using grams = detail::counts<detail::key>;
+
+struct tokenized {
+  std::string buf;
+  std::vector<std::string_view> words;
+  std::array<grams, 4> counts;
+};
+
+void prepare(const std::string& line, const bleu_options& o, tokenized& t) {
+  t.buf = tokenize(rstrip(line), o.tok);
+  t.words = split_whitespace(t.buf);
+}
+
+void count_all(std::vector<tokenized*> segs, const bleu_options& o) {
+  std::vector<const std::vector<std::string_view>*> lists;
+  for (auto* s : segs) lists.push_back(&s->words);
+  const auto ids = detail::intern(lists);
+  for (std::size_t k = 0; k < segs.size(); ++k)
+    for (int n = 1; n <= o.max_order; ++n)
+      segs[k]->counts[static_cast<std::size_t>(n - 1)] = detail::id_ngrams(ids[k], static_cast<std::size_t>(n));
+}
+
+void check_options(const bleu_options& o) {
+  if (o.max_order < 1 || o.max_order > 4) throw_usage(fmt::format("BLEU: max n-gram order must be 1..4, got {}", o.max_order));
+}
+
+double smooth_value(const bleu_options& o) {
+  if (o.smooth_value >= 0) return o.smooth_value;
+  return o.smooth == bleu_smooth::floor ? 0.1 : 1.0;
+}
+
+void check_refs(std::size_t n_hyps, const std::vector<std::vector<std::string>>& refs) {
+  if (refs.empty()) throw_usage("BLEU: no reference given");
+  for (std::size_t j = 0; j < refs.size(); ++j)
+    if (refs[j].size() != n_hyps)
+      throw_data(fmt::format("reference stream {} has {} lines but the hypothesis has {}", j + 1, refs[j].size(), n_hyps));
+}
+
+}  // namespace
+
+bleu_stats segment_stats(const std::string& hyp, const std::vector<std::string>& refs, const bleu_options& o) {
+  check_options(o);
+  tokenized h;
+  prepare(hyp, o, h);
+  std::vector<tokenized> rs;
+  rs.reserve(refs.size());
+  for (const auto& r : refs) {
+    if (r.empty()) continue;  // sacreBLEU drops empty references of a segment
+    rs.emplace_back();
+    prepare(r, o, rs.back());
+  }
+  if (rs.empty()) throw_data("BLEU: a segment has only empty references");
+  std::vector<tokenized*> segs{&h};
+  for (auto& r : rs) segs.push_back(&r);
+  count_all(segs, o);
+  bleu_stats s;
+  s.hyp_len = static_cast<double>(h.words.size());
+  // Closest reference length, the shorter one on ties.
+  long best = -1, best_diff = -1;
+  const long hl = static_cast<long>(h.words.size());
+  for (const auto& r : rs) {
+    const long rl = static_cast<long>(r.words.size());
+    const long diff = std::labs(hl - rl);
+    if (best_diff == -1 || diff < best_diff) {
+      best_diff = diff;
+      best = rl;
+    } else if (diff == best_diff) {
+      best = std::min(best, rl);
+    }
+  }
+  s.ref_len = static_cast<double>(best);
+  for (std::size_t n = 0; n < static_cast<std::size_t>(o.max_order); ++n) {
+    s.total[n] = static_cast<double>(detail::total(h.counts[n]));
+    if (rs.size() == 1) {
+      s.correct[n] = static_cast<double>(detail::clipped_matches(h.counts[n], rs[0].counts[n]));
+    } else {
+      std::vector<grams> lists;
+      lists.reserve(rs.size());
+      for (const auto& r : rs) lists.push_back(r.counts[n]);
+      s.correct[n] = static_cast<double>(detail::clipped_matches(h.counts[n], detail::max_counts(lists)));
+    }
+  }
+  return s;
+}
+
+bleu_score compute_bleu(const bleu_stats& s_in, const bleu_options& o) {
+  check_options(o);
+  bleu_score out;
+  out.stats = s_in;
+  bleu_stats s = s_in;
+  const double sys = s.hyp_len, ref = s.ref_len;
+  if (sys < ref) out.bp = sys > 0 ? std::exp(1 - ref / sys) : 0.0;
+  else out.bp = 1.0;
+  const std::size_t N = static_cast<std::size_t>(o.max_order);
+  bool any = false;
+  for (std::size_t n = 0; n < N; ++n) any = any || s.correct[n] != 0;
+  if (!any) {
+    out.score = 0.0;
+    return out;
+  }
+  const double k = smooth_value(o);
+  double smooth_mteval = 1.0;
+  std::size_t eff = N;
+  for (std::size_t n = 1; n <= N; ++n) {
+    if (o.smooth == bleu_smooth::add_k && n > 1) {
+      s.correct[n - 1] += k;
+      s.total[n - 1] += k;
+    }
+    if (s.total[n - 1] == 0) break;
+    if (o.effective_order) eff = n;
+    if (s.correct[n - 1] == 0) {
+      if (o.smooth == bleu_smooth::exp) {
+        smooth_mteval *= 2;
+        out.precisions[n - 1] = 100. / (smooth_mteval * s.total[n - 1]);
+      } else if (o.smooth == bleu_smooth::floor) {
+        out.precisions[n - 1] = 100. * k / s.total[n - 1];
+      }
+    } else {
+      out.precisions[n - 1] = 100. * s.correct[n - 1] / s.total[n - 1];
+    }
+  }
+  // Python's sum() from 0, left to right; log(0) is replaced by -9999999999 as in sacreBLEU.
+  double sum = 0;
+  for (std::size_t n = 0; n < eff; ++n) sum += out.precisions[n] == 0 ? -9999999999.0 : std::log(out.precisions[n]);
+  out.score = out.bp * std::exp(sum / static_cast<double>(eff));
+  return out;
+}
+
+bleu_score corpus_bleu(const std::vector<std::string>& hyps, const std::vector<std::vector<std::string>>& refs,
+                       const bleu_options& o) {
+  check_refs(hyps.size(), refs);
+  bleu_stats total;
+  std::vector<std::string> seg_refs(refs.size());
+  for (std::size_t i = 0; i < hyps.size(); ++i) {
+    for (std::size_t j = 0; j < refs.size(); ++j) seg_refs[j] = refs[j][i];
+    try {
+      total += segment_stats(hyps[i], seg_refs, o);
+    } catch (const assay::error& e) {
+      throw assay::error(e.kind(), fmt::format("line {}: {}", i + 1, e.what()));
+    }
+  }
+  return compute_bleu(total, o);
+}
+
+std::vector<bleu_score> sentence_bleu(const std::vector<std::string>& hyps,
+                                      const std::vector<std::vector<std::string>>& refs, const bleu_options& o) {
+  check_refs(hyps.size(), refs);
+  std::vector<bleu_score> out;
+  out.reserve(hyps.size());
+  std::vector<std::string> seg_refs(refs.size());
+  for (std::size_t i = 0; i < hyps.size(); ++i) {
+    for (std::size_t j = 0; j < refs.size(); ++j) seg_refs[j] = refs[j][i];
+    try {
+      out.push_back(compute_bleu(segment_stats(hyps[i], seg_refs, o), o));
+    } catch (const assay::error& e) {
+      throw assay::error(e.kind(), fmt::format("line {}: {}", i + 1, e.what()));
+    }
+  }
+  return out;
+}
+
+std::string bleu_signature(std::size_t nrefs, const bleu_options& o) {
+  std::string smooth;
+  switch (o.smooth) {
+    case bleu_smooth::none: smooth = "none"; break;
+    case bleu_smooth::exp: smooth = "exp"; break;
+    case bleu_smooth::floor: smooth = fmt::format("floor[{:.2f}]", smooth_value(o)); break;
+    case bleu_smooth::add_k: smooth = fmt::format("add-k[{:.2f}]", smooth_value(o)); break;
+  }
+  return fmt::format("nrefs:{}|case:mixed|eff:{}|tok:{}|smooth:{}|version:assay-{}", nrefs,
+                     o.effective_order ? "yes" : "no", tokenizer_name(o.tok), smooth, ASSAY_VERSION);
+}
+
+}  // namespace assay::text

@@ -1,0 +1,132 @@
+// Private helpers: n-gram multisets as sorted (n-gram, count) lists, keyed by views into the text.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace assay::text::detail {
+
+template <class K>
+using counts = std::vector<std::pair<K, long>>;
+
+/// Sorts `keys` and run-length encodes them.
+template <class K>
+counts<K> count(std::vector<K>& keys) {
+  std::sort(keys.begin(), keys.end());
+  counts<K> out;
+  for (std::size_t i = 0; i < keys.size();) {
+    std::size_t j = i + 1;
+    while (j < keys.size() && keys[j] == keys[i]) ++j;
+    out.emplace_back(keys[i], static_cast<long>(j - i));
+    i = j;
+  }
+  return out;
+}
+
+/// Per key, the largest count over several lists.
+template <class K>
+counts<K> max_counts(const std::vector<counts<K>>& lists) {
+  if (lists.size() == 1) return lists[0];
+  counts<K> all;
+  for (const auto& l : lists) all.insert(all.end(), l.begin(), l.end());
+  std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  counts<K> out;
+  for (const auto& [k, c] : all) {
+    if (!out.empty() && out.back().first == k) out.back().second = std::max(out.back().second, c);
+    else out.emplace_back(k, c);
+  }
+  return out;
+}
+
+/// Sum over keys of min(count in a, count in b): the clipped matches.
+template <class K>
+long clipped_matches(const counts<K>& a, const counts<K>& b) {
+  long m = 0;
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (a[i].first < b[j].first) ++i;
+    else if (b[j].first < a[i].first) ++j;
+    else {
+      m += std::min(a[i].second, b[j].second);
+      ++i, ++j;
+    }
+  }
+  return m;
+}
+
+/// Sum of the counts in `a` whose key appears in `b` (membership, not clipped).
+template <class K>
+long present_in(const counts<K>& a, const counts<K>& b) {
+  long m = 0;
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (a[i].first < b[j].first) ++i;
+    else if (b[j].first < a[i].first) ++j;
+    else {
+      m += a[i].second;
+      ++i, ++j;
+    }
+  }
+  return m;
+}
+
+template <class K>
+long total(const counts<K>& a) {
+  long t = 0;
+  for (const auto& p : a) t += p.second;
+  return t;
+}
+
+/// An n-gram packed into two 64-bit words: up to 4 ids of 32 bits or up to 6 code points of 21 bits.
+/// Packing is exact (no hashing), so equal keys mean equal n-grams of the same order.
+using key = std::pair<std::uint64_t, std::uint64_t>;
+
+/// Assigns ids (1, 2, ...) to the distinct words of several token lists, shared across the lists.
+inline std::vector<std::vector<std::uint32_t>> intern(const std::vector<const std::vector<std::string_view>*>& lists) {
+  std::vector<std::pair<std::string_view, std::pair<std::uint32_t, std::uint32_t>>> all;
+  for (std::uint32_t l = 0; l < lists.size(); ++l)
+    for (std::uint32_t i = 0; i < lists[l]->size(); ++i) all.push_back({(*lists[l])[i], {l, i}});
+  std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::vector<std::uint32_t>> ids(lists.size());
+  for (std::size_t l = 0; l < lists.size(); ++l) ids[l].resize(lists[l]->size());
+  std::uint32_t next = 0;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (i == 0 || all[i].first != all[i - 1].first) ++next;
+    ids[all[i].second.first][all[i].second.second] = next;
+  }
+  return ids;
+}
+
+/// The n-grams (n <= 4) of an id sequence as packed keys, counted.
+inline counts<key> id_ngrams(const std::vector<std::uint32_t>& ids, std::size_t n) {
+  std::vector<key> g;
+  if (ids.size() >= n) {
+    g.reserve(ids.size() - n + 1);
+    for (std::size_t i = 0; i + n <= ids.size(); ++i) {
+      std::uint64_t w[4] = {0, 0, 0, 0};
+      for (std::size_t k = 0; k < n; ++k) w[k] = ids[i + k];
+      g.emplace_back((w[0] << 32) | w[1], (w[2] << 32) | w[3]);
+    }
+  }
+  return count(g);
+}
+
+/// The n-grams (n <= 6) of a code point sequence as packed keys, counted.
+inline counts<key> char_ngrams(const std::u32string& s, std::size_t n) {
+  std::vector<key> g;
+  if (s.size() >= n) {
+    g.reserve(s.size() - n + 1);
+    for (std::size_t i = 0; i + n <= s.size(); ++i) {
+      std::uint64_t w[6] = {0, 0, 0, 0, 0, 0};
+      for (std::size_t k = 0; k < n; ++k) w[k] = static_cast<std::uint64_t>(s[i + k]) + 1;
+      g.emplace_back((w[0] << 42) | (w[1] << 21) | w[2], (w[3] << 42) | (w[4] << 21) | w[5]);
+    }
+  }
+  return count(g);
+}
+
+}  // namespace assay::text::detail
