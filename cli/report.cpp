@@ -4,6 +4,7 @@
 #include <map>
 
 #include "assay/error.hpp"
+#include "assay/report/html.hpp"
 #include "assay/report/report.hpp"
 #include "commands.hpp"
 
@@ -13,7 +14,7 @@ namespace {
 
 struct report_options {
   report_request q;
-  std::string score, pred, weight, pos_label, format = "text", output, task = "auto", zero_div = "0", delimiter;
+  std::string score, pred, weight, pos_label, format = "text", output, html, task = "auto", zero_div = "0", delimiter;
   double beta = 0;
 };
 
@@ -37,7 +38,13 @@ void run(report_options& o) {
     else throw_usage(fmt::format("--delimiter: \"{}\" is not one character (use 'tab' for a tab)", o.delimiter));
   }
   const report r = make_report(q);
-  write_output(o.output, o.format == "json" ? to_json(r) : to_text(r));
+  const std::string text = o.format == "json" ? to_json(r) : to_text(r);
+  if (!o.html.empty()) {  // written first, so a failure to write it comes before any report output
+    html_extras extras;
+    extras.request = q;
+    write_output(o.html, to_html(r, extras));
+  }
+  write_output(o.output, text);
 }
 
 }  // namespace
@@ -71,6 +78,8 @@ void register_report(CLI::App& app) {
   cmd->add_option("--delimiter", o->delimiter, "Field separator (default: from the file; 'tab' for tab)");
   cmd->add_option("--format,-f", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("--output,-o", o->output, "Write the report to this file instead of standard output");
+  cmd->add_option("--html", o->html, "Also write a self-contained HTML report (no network, no scripts) to this file")
+      ->check([](const std::string& p) { return p == "-" ? std::string("--html needs a file name, not '-'") : ""; });
   cmd->callback([o] { run(*o); });
 }
 
