@@ -79,7 +79,9 @@ void register_report(CLI::App& app) {
   cmd->add_option("--format,-f", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("--output,-o", o->output, "Write the report to this file instead of standard output");
   cmd->add_option("--html", o->html, "Also write a self-contained HTML report (no network, no scripts) to this file")
-      ->check([](const std::string& p) { return p == "-" ? std::string("needs a file name, not '-' (standard output carries the report)") : ""; });
+      ->check([](const std::string& p) {
+        return p == "-" ? std::string("needs a file name, not '-' (standard output carries the report)") : "";
+      });
   cmd->callback([o] { run(*o); });
 }
 

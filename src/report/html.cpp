@@ -34,10 +34,12 @@ th{background:var(--head);font-weight:600}th[scope=row],td.t{text-align:left}
 .setup th{text-align:left;width:16rem}.setup td{text-align:left;overflow-wrap:anywhere}
 thead th:first-child,th[scope=row]{text-align:left}
 code,pre{font:13px ui-monospace,"DejaVu Sans Mono",monospace}
-pre.command{background:var(--head);border:1px solid var(--line);padding:.5rem .7rem;white-space:pre-wrap;overflow-wrap:anywhere}
+pre.command{background:var(--head);border:1px solid var(--line);padding:.5rem .7rem;
+white-space:pre-wrap;overflow-wrap:anywhere}
 .scroll{overflow-x:auto}
 .heat td{min-width:4.5rem;line-height:1.2}
-.heat td.d{background:rgb(var(--ok)/calc(.1 + var(--p)*.8))}.heat td.e{background:rgb(var(--err)/calc(.1 + var(--p)*.8))}
+.heat td.d{background:rgb(var(--ok)/calc(.1 + var(--p)*.8))}
+.heat td.e{background:rgb(var(--err)/calc(.1 + var(--p)*.8))}
 .heat td.z{background:none}
 .heat td.hi{color:#fff}.heat td small{display:block;font-size:.78rem;opacity:.85}
 .heat th.corner{font-weight:400;font-size:.8rem;color:var(--muted)}
@@ -58,7 +60,8 @@ section{break-inside:avoid-page}tr,figure{break-inside:avoid}.scroll{overflow:vi
 )css";
 
 std::string cell(const value& v, int decimals = 3) {
-  if (!v.defined()) return fmt::format("<td><span class=\"undef\" title=\"{}\">undefined</span></td>", escape(v.reason));
+  if (!v.defined())
+    return fmt::format("<td><span class=\"undef\" title=\"{}\">undefined</span></td>", escape(v.reason));
   return fmt::format("<td>{:.{}f}</td>", v.v, decimals);
 }
 
@@ -79,14 +82,26 @@ std::string escape(std::string_view text) {
   for (char ch : text) {
     const auto u = static_cast<unsigned char>(ch);
     switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
       default:
-        if ((u < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') || u == 0x7F) out += "\uFFFD";
-        else out += ch;
+        if ((u < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') || u == 0x7F)
+          out += "\uFFFD";
+        else
+          out += ch;
     }
   }
   return out;
@@ -100,7 +115,8 @@ std::string number(double x) {
 
 std::string setup_table(const std::vector<std::pair<std::string, std::string>>& rows) {
   std::string s = "<table class=\"setup\"><caption>The data and options this page was computed from</caption><tbody>";
-  for (const auto& [k, v] : rows) s += fmt::format("<tr><th scope=\"row\">{}</th><td>{}</td></tr>", escape(k), escape(v));
+  for (const auto& [k, v] : rows)
+    s += fmt::format("<tr><th scope=\"row\">{}</th><td>{}</td></tr>", escape(k), escape(v));
   s += "</tbody></table>";
   return s;
 }
@@ -116,11 +132,16 @@ std::string headline_table(const std::vector<headline>& rows) {
   s += "</tr></thead><tbody>";
   for (const auto& h : rows) {
     s += fmt::format("<tr><th scope=\"row\">{}</th>", escape(h.title));
-    if (h.v.defined()) s += fmt::format("<td>{}</td>", number(h.v.v));
-    else s += fmt::format("<td class=\"t\"><span class=\"undef\">undefined</span> ({})</td>", escape(h.v.reason));
+    if (h.v.defined())
+      s += fmt::format("<td>{}</td>", number(h.v.v));
+    else
+      s += fmt::format("<td class=\"t\"><span class=\"undef\">undefined</span> ({})</td>", escape(h.v.reason));
     if (any_ci) {
-      if (h.ci) s += fmt::format("<td>[{}, {}]</td><td class=\"t\">{}</td>", number(h.ci->lo), number(h.ci->hi), escape(h.ci->method));
-      else s += "<td></td><td></td>";
+      if (h.ci)
+        s += fmt::format("<td>[{}, {}]</td><td class=\"t\">{}</td>", number(h.ci->lo), number(h.ci->hi),
+                         escape(h.ci->method));
+      else
+        s += "<td></td><td></td>";
     }
     s += "</tr>";
   }
@@ -140,7 +161,8 @@ std::vector<confused_pair> most_confused_pairs(const confusion_matrix& cm, std::
     for (std::size_t j = 0; j < k; ++j) {
       if (i == j || !(cm(i, j) > 0)) continue;
       confused_pair p{i, j, cm(i, j)};
-      if (heap.size() < top) heap.push(p);
+      if (heap.size() < top)
+        heap.push(p);
       else if (better(p, heap.top())) {
         heap.pop();
         heap.push(p);
@@ -171,9 +193,10 @@ std::string confusion_heat_map(const std::vector<std::string>& labels, const con
          "</tr></thead><tbody>";
     for (std::size_t n = 0; n < pairs.size(); ++n) {
       const auto& p = pairs[n];
-      s += fmt::format("<tr><td>{}</td><td class=\"t\">{}</td><td class=\"t\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                       n + 1, escape(labels[p.actual]), escape(labels[p.predicted]), number(p.count),
-                       percent(p.count / cm.row_sum(p.actual)), percent(p.count / errors));
+      s += fmt::format(
+          "<tr><td>{}</td><td class=\"t\">{}</td><td class=\"t\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", n + 1,
+          escape(labels[p.actual]), escape(labels[p.predicted]), number(p.count),
+          percent(p.count / cm.row_sum(p.actual)), percent(p.count / errors));
     }
     if (pairs.empty()) s += "<tr><td colspan=\"6\" class=\"t\">No errors: every case is on the diagonal.</td></tr>";
     return s + "</tbody></table>";
@@ -213,11 +236,13 @@ std::string per_class_table(const report& r, std::size_t max_rows) {
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return r.per_class[a].support > r.per_class[b].support; });
     order.resize(max_rows);
-    s += fmt::format("<p>The {} largest of {} classes by support are listed; all are in <code>--format json</code>.</p>",
-                     max_rows, k);
+    s +=
+        fmt::format("<p>The {} largest of {} classes by support are listed; all are in <code>--format json</code>.</p>",
+                    max_rows, k);
   }
   s += "<div class=\"scroll\"><table class=\"per-class\"><caption>Detailed accuracy by class (one class against the "
-       "rest)</caption><thead><tr><th scope=\"col\">Class</th><th scope=\"col\">TP rate</th><th scope=\"col\">FP rate</th>"
+       "rest)</caption><thead><tr><th scope=\"col\">Class</th><th scope=\"col\">TP rate</th><th scope=\"col\">FP "
+       "rate</th>"
        "<th scope=\"col\">Precision</th><th scope=\"col\">Recall</th><th scope=\"col\">F-measure</th>"
        "<th scope=\"col\">MCC</th><th scope=\"col\">Support</th></tr></thead><tbody>";
   for (std::size_t i : order) {
@@ -237,11 +262,12 @@ std::string per_class_table(const report& r, std::size_t max_rows) {
 }
 
 std::string figure_block(const figure& f) {
-  return fmt::format("<figure id=\"{}\">{}<figcaption><strong>{}</strong>{}{}</figcaption></figure>", anchor(f.id), f.svg,
-                     escape(f.title), f.caption.empty() ? "" : ". ", escape(f.caption));
+  return fmt::format("<figure id=\"{}\">{}<figcaption><strong>{}</strong>{}{}</figcaption></figure>", anchor(f.id),
+                     f.svg, escape(f.title), f.caption.empty() ? "" : ". ", escape(f.caption));
 }
 
-document::document(std::string title, std::string subtitle) : title_(std::move(title)), subtitle_(std::move(subtitle)) {}
+document::document(std::string title, std::string subtitle)
+    : title_(std::move(title)), subtitle_(std::move(subtitle)) {}
 
 void document::add_section(std::string_view id, std::string_view heading, std::string body) {
   sections_.push_back({anchor(id), std::string(heading), std::move(body)});
@@ -285,7 +311,8 @@ namespace {
 // Single-quotes an argument when the shell would split or expand it.
 std::string shell_quote(const std::string& a) {
   const bool plain = !a.empty() && std::all_of(a.begin(), a.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_-./,:=+@%").find(c) != std::string_view::npos;
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("_-./,:=+@%").find(c) != std::string_view::npos;
   });
   if (plain) return a;
   std::string out = "'";
@@ -295,9 +322,12 @@ std::string shell_quote(const std::string& a) {
 
 const char* zero_division_name(zero_division zd) {
   switch (zd) {
-    case zero_division::zero: return "0";
-    case zero_division::one: return "1";
-    case zero_division::skip: return "skip";
+    case zero_division::zero:
+      return "0";
+    case zero_division::one:
+      return "1";
+    case zero_division::skip:
+      return "skip";
   }
   return "?";
 }
@@ -339,9 +369,9 @@ std::string to_html(const report& r, const html_extras& extras) {
   if (r.weighted) setup.emplace_back("Total weight", html::number(r.total_weight));
   setup.emplace_back("Task", task_name(r.task));
   setup.emplace_back(classification ? "Actual class column" : "Target column", r.label_column);
-  setup.emplace_back(classification ? "Predicted class" : "Prediction column",
-                     r.threshold ? fmt::format("{} >= {}", r.prediction_column, html::number(*r.threshold))
-                                 : r.prediction_column);
+  setup.emplace_back(
+      classification ? "Predicted class" : "Prediction column",
+      r.threshold ? fmt::format("{} >= {}", r.prediction_column, html::number(*r.threshold)) : r.prediction_column);
   if (r.positive) setup.emplace_back("Positive class", r.labels[*r.positive]);
   if (classification) {
     setup.emplace_back("Classes", std::to_string(r.labels.size()));
@@ -349,8 +379,9 @@ std::string to_html(const report& r, const html_extras& extras) {
   }
   setup.emplace_back("assay version", ASSAY_VERSION);
   setup.insert(setup.end(), extras.setup.begin(), extras.setup.end());
-  doc.add_section("setup", "Data and options",
-                  html::setup_table(setup) + (extras.request ? html::command_block(command_line(*extras.request)) : ""));
+  doc.add_section(
+      "setup", "Data and options",
+      html::setup_table(setup) + (extras.request ? html::command_block(command_line(*extras.request)) : ""));
 
   std::vector<html::headline> rows;
   for (const auto& m : r.metrics) {

@@ -68,8 +68,9 @@ std::string grouped_bar_chart(std::string_view title, std::string_view x_label, 
       }
       const double w = plot_w * std::clamp(v.v, 0.0, 1.0);
       s += fmt::format(
-          "<rect class=\"bar-{}\" x=\"{}\" y=\"{}\" width=\"{:.2f}\" height=\"{}\"><title>{}, {}: {:.3f}</title></rect>", k,
-          left, y + 1, w, bar_h - 2, escape(categories[c]), escape(series[k].name), v.v);
+          "<rect class=\"bar-{}\" x=\"{}\" y=\"{}\" width=\"{:.2f}\" height=\"{}\"><title>{}, {}: "
+          "{:.3f}</title></rect>",
+          k, left, y + 1, w, bar_h - 2, escape(categories[c]), escape(series[k].name), v.v);
       s += fmt::format("<text class=\"value-label\" x=\"{:.2f}\" y=\"{}\">{:.3f}</text>", left + w + 4, y + bar_h - 2,
                        v.v);
     }

@@ -50,7 +50,8 @@ browser_run chromium(const fs::path& page, const std::vector<std::string>& what)
                     " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run"
                     " --disable-background-networking --disable-component-update --disable-sync"
                     " --disable-default-apps --hide-scrollbars --enable-logging=stderr --v=0"
-                    " --user-data-dir=" + sh_quote(profile.path().string());
+                    " --user-data-dir=" +
+                    sh_quote(profile.path().string());
   for (const auto& w : what) cmd += " " + sh_quote(w);
   cmd += " " + sh_quote("file://" + fs::absolute(page).string());
   browser_run r;
@@ -72,13 +73,14 @@ std::vector<std::string> console_lines(const std::string& log) {
 // Everything in the markup that could make the browser fetch something.
 std::vector<std::string> external_references(const std::string& html) {
   std::vector<std::string> out;
-  static const std::regex attr(R"re(\b(src|href|srcset|action|poster|data|background|xlink:href)\s*=\s*["']?([^"'\s>]*))re",
-                               std::regex::icase);
+  static const std::regex attr(
+      R"re(\b(src|href|srcset|action|poster|data|background|xlink:href)\s*=\s*["']?([^"'\s>]*))re", std::regex::icase);
   for (auto it = std::sregex_iterator(html.begin(), html.end(), attr); it != std::sregex_iterator(); ++it) {
     const std::string v = (*it)[2].str();
     if (!(v.starts_with("#") || v.starts_with("data:"))) out.push_back((*it)[0].str());
   }
-  static const std::regex other(R"re(url\s*\(|@import|<\s*(script|link|iframe|object|embed|base)\b)re", std::regex::icase);
+  static const std::regex other(R"re(url\s*\(|@import|<\s*(script|link|iframe|object|embed|base)\b)re",
+                                std::regex::icase);
   for (auto it = std::sregex_iterator(html.begin(), html.end(), other); it != std::sregex_iterator(); ++it)
     out.push_back((*it)[0].str());
   return out;
@@ -96,13 +98,15 @@ std::string instrument(std::string html) {
 document.querySelectorAll('section').forEach(function(s){var r=s.getBoundingClientRect();
  o.push('section '+s.id+' '+Math.round(r.width)+' '+Math.round(r.height)+' '+s.innerText.trim().length);});
 document.querySelectorAll('svg').forEach(function(s,i){var r=s.getBoundingClientRect();
- var n=0;s.querySelectorAll('rect,path,line,polyline,circle').forEach(function(e){var b=e.getBBox();if(b.width>0||b.height>0)n++;});
+ var n=0;s.querySelectorAll('rect,path,line,polyline,circle').forEach(function(e){
+  var b=e.getBBox();if(b.width>0||b.height>0)n++;});
  o.push('svg '+i+' '+Math.round(r.width)+' '+Math.round(r.height)+' '+n);});
 document.querySelectorAll('table').forEach(function(t,i){var r=t.getBoundingClientRect();
  o.push('table '+i+' '+Math.round(r.width)+' '+Math.round(r.height)+' '+t.rows.length);});
 o.push('scripts '+document.scripts.length);o.push('imgs '+document.images.length);o.push('pwned '+(window.pwned||0));
 o.push('errors '+__errors.length+' '+__errors.join(' | '));
-var p=document.createElement('pre');p.id='layout';p.textContent=o.join('\n');document.body.appendChild(p);})();</script>)js";
+var p=document.createElement('pre');p.id='layout';p.textContent=o.join('\n');
+document.body.appendChild(p);})();</script>)js";
   html.insert(html.find("<head>") + 6, probe_head);
   html.insert(html.rfind("</body>"), probe_tail);
   return html;
@@ -146,8 +150,9 @@ TEST_F(Browser, NegativeControlsTheChecksCanFail) {
              "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><meta http-equiv=\"Content-Security-Policy\" "
              "content=\"default-src 'none'\"><title>x</title></head><body><img src=\"https://example.invalid/x.png\">"
              "</body></html>");
-  write_file(dir / "throws.html",
-             "<!DOCTYPE html><html><head><title>x</title></head><body><script>undefined_function();</script></body></html>");
+  write_file(
+      dir / "throws.html",
+      "<!DOCTYPE html><html><head><title>x</title></head><body><script>undefined_function();</script></body></html>");
   const auto bad = chromium(dir / "bad.html", {"--dump-dom"});
   EXPECT_FALSE(console_lines(bad.log).empty()) << bad.log;
   const auto throws = chromium(dir / "throws.html", {"--dump-dom"});
@@ -232,8 +237,8 @@ TEST_P(BrowserExample, RendersEverySectionAndPlotWithoutErrorsOrRequests) {
   fs::remove(light);
   fs::remove(dark);
   ASSERT_EQ(chromium(page, {"--window-size=1100,2600", "--screenshot=" + light.string()}).status, 0);
-  ASSERT_EQ(chromium(page, {"--window-size=1100,2600", "--force-dark-mode",
-                            "--blink-settings=preferredColorScheme=0", "--screenshot=" + dark.string()})
+  ASSERT_EQ(chromium(page, {"--window-size=1100,2600", "--force-dark-mode", "--blink-settings=preferredColorScheme=0",
+                            "--screenshot=" + dark.string()})
                 .status,
             0);
   const std::string light_png = read_file(light), dark_png = read_file(dark);
@@ -249,18 +254,16 @@ TEST_P(BrowserExample, RendersEverySectionAndPlotWithoutErrorsOrRequests) {
   EXPECT_GT(pdf_bytes.size(), 10000u);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Examples, BrowserExample,
-    ::testing::Values(
-        example{"breast_cancer",
-                sh_quote(source_path("examples/breast_cancer_predictions.csv")) +
-                    " --label diagnosis --score p_malignant --pos-label malignant",
-                2},
-        example{"iris",
-                sh_quote(source_path("examples/iris_predictions.csv")) +
-                    " --label species --proba setosa versicolor virginica",
-                3}),
-    [](const auto& info) { return info.param.name; });
+INSTANTIATE_TEST_SUITE_P(Examples, BrowserExample,
+                         ::testing::Values(example{"breast_cancer",
+                                                   sh_quote(source_path("examples/breast_cancer_predictions.csv")) +
+                                                       " --label diagnosis --score p_malignant --pos-label malignant",
+                                                   2},
+                                           example{"iris",
+                                                   sh_quote(source_path("examples/iris_predictions.csv")) +
+                                                       " --label species --proba setosa versicolor virginica",
+                                                   3}),
+                         [](const auto& info) { return info.param.name; });
 
 // Labels that are markup, rendered with the policy removed: escaping alone keeps them text.
 TEST_F(Browser, ScriptLabelsAreShownNotRun) {
@@ -285,8 +288,8 @@ TEST_F(Browser, ScriptLabelsAreShownNotRun) {
   EXPECT_NE(std::find(lines.begin(), lines.end(), "imgs 0"), lines.end()) << ::testing::PrintToString(lines);
   // The DOM holds the label as text (the serializer escapes "<" again in text nodes).
   EXPECT_NE(probe.out.find("&lt;script&gt;window.pwned=1&lt;/script&gt;"), std::string::npos);
-  ASSERT_EQ(chromium(page, {"--window-size=1100,1600", "--screenshot=" + (artifacts() / "hostile.png").string()}).status,
-            0);
+  ASSERT_EQ(
+      chromium(page, {"--window-size=1100,1600", "--screenshot=" + (artifacts() / "hostile.png").string()}).status, 0);
 }
 
 }  // namespace

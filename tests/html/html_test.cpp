@@ -1,11 +1,12 @@
 // Unit tests of the HTML report builder and of `assay report --html` (no browser: see browser_test.cpp).
+#include "assay/report/html.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
 #include <regex>
 
-#include "assay/report/html.hpp"
 #include "html/html_test_util.hpp"
 
 namespace assay::html::test {
@@ -73,8 +74,9 @@ TEST(HtmlReport, HeatMapCellsShowCountAndRowPercentage) {
   cm.add(1, 1, 45);
   const std::string t = confusion_heat_map({"a", "b", "c"}, cm);
   EXPECT_NE(t.find("<table class=\"heat\">"), std::string::npos);
-  EXPECT_NE(t.find("style=\"--p:0.840\" title=\"actual a, predicted a: 42 (84.0% of the actual class)\">42<small>84.0%"),
-            std::string::npos);
+  EXPECT_NE(
+      t.find("style=\"--p:0.840\" title=\"actual a, predicted a: 42 (84.0% of the actual class)\">42<small>84.0%"),
+      std::string::npos);
   EXPECT_NE(t.find("class=\"e\" style=\"--p:0.160\" title=\"actual a, predicted b: 8 (16.0% of the actual class)\""),
             std::string::npos);
   EXPECT_NE(t.find("class=\"d hi\" style=\"--p:0.900\""), std::string::npos);  // 45/50, dark cell: white text
@@ -168,7 +170,8 @@ TEST(HtmlReport, SizeDoesNotGrowWithRows) {
   std::mt19937_64 rng(7);
   auto make = [&](const std::string& name, int rows) {
     std::string csv = "y,s\n";
-    for (int i = 0; i < rows; ++i) csv += (rng() % 2 ? "pos," : "neg,") + std::to_string((rng() % 1000) / 1000.0) + "\n";
+    for (int i = 0; i < rows; ++i)
+      csv += (rng() % 2 ? "pos," : "neg,") + std::to_string((rng() % 1000) / 1000.0) + "\n";
     write_file(dir / name, csv);
     report_request q;
     q.path = (dir / name).string();
@@ -213,7 +216,8 @@ TEST(HtmlCli, TheCommandOnThePageReproducesTheReport) {
   std::string shown = m[1].str();  // un-escape the entities escape() writes
   for (auto [ent, ch] : {std::pair{"&#39;", "'"}, {"&quot;", "\""}, {"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"}})
     for (std::size_t at; (at = shown.find(ent)) != std::string::npos;) shown.replace(at, std::string(ent).size(), ch);
-  ASSERT_EQ(run_shell(sh_quote(cli) + shown, dir / "second.txt", dir / "second.err"), 0) << read_file(dir / "second.err");
+  ASSERT_EQ(run_shell(sh_quote(cli) + shown, dir / "second.txt", dir / "second.err"), 0)
+      << read_file(dir / "second.err");
   EXPECT_EQ(read_file(dir / "second.txt"), read_file(dir / "first.txt"));
   EXPECT_NE(read_file(dir / "first.txt").find(">= 0.3"), std::string::npos);
 }

@@ -41,15 +41,15 @@ struct interval {
 
 /// One row of the headline-numbers table.
 struct headline {
-  std::string title;               ///< shown to the reader
-  value v;                         ///< undefined values show their reason
-  std::optional<interval> ci;      ///< shown when present
+  std::string title;           ///< shown to the reader
+  value v;                     ///< undefined values show their reason
+  std::optional<interval> ci;  ///< shown when present
 };
 
 /// A plot with a title and a caption. `svg` is a complete <svg> element written by assay code
 /// (trusted markup, inserted as is); title and caption are text and are escaped.
 struct figure {
-  std::string id;       ///< anchor (letters, digits, '-' and '_'; anything else is replaced by '-')
+  std::string id;  ///< anchor (letters, digits, '-' and '_'; anything else is replaced by '-')
   std::string title;
   std::string caption;
   std::string svg;
@@ -67,8 +67,8 @@ std::string headline_table(const std::vector<headline>& rows);
 
 /// Limits for graceful degradation on many classes.
 struct heat_map_limits {
-  std::size_t max_classes = 40;   ///< above this the matrix is replaced by the most confused pairs
-  std::size_t top_pairs = 30;     ///< how many pairs that table lists
+  std::size_t max_classes = 40;  ///< above this the matrix is replaced by the most confused pairs
+  std::size_t top_pairs = 30;    ///< how many pairs that table lists
 };
 
 /// The confusion matrix as an accessible heat map: a <table> (rows = actual, columns = predicted)
