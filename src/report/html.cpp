@@ -31,7 +31,7 @@ table{border-collapse:collapse;margin:.4rem 0;font-variant-numeric:tabular-nums}
 caption{caption-side:top;text-align:left;color:var(--muted);font-size:.85rem;padding:.2rem 0}
 th,td{border:1px solid var(--line);padding:.3rem .55rem;text-align:right;vertical-align:middle}
 th{background:var(--head);font-weight:600}th[scope=row],td.t{text-align:left}
-.setup th{text-align:left;width:16rem}.setup td{text-align:left;overflow-wrap:anywhere}
+.setup{min-width:min(100%,34rem)}.setup th{text-align:left;width:16rem}.setup td{text-align:left;overflow-wrap:anywhere}
 thead th:first-child,th[scope=row]{text-align:left}
 code,pre{font:13px ui-monospace,"DejaVu Sans Mono",monospace}
 pre.command{background:var(--head);border:1px solid var(--line);padding:.5rem .7rem;
@@ -53,7 +53,8 @@ svg.plot .bar-0{fill:var(--bar0)}svg.plot .bar-1{fill:var(--bar1)}svg.plot .bar-
 svg.plot .undef-label{fill:var(--muted);font-style:italic}
 .notes li{margin:.2rem 0}
 footer{margin-top:2.5rem;color:var(--muted);font-size:.8rem}
-@media print{:root{--bg:#fff;--fg:#000;--muted:#444;--line:#999;--head:#eee;--grid:#ddd}
+@media print{:root{--bg:#fff;--fg:#000;--muted:#444;--line:#999;--head:#eee;--grid:#ddd;
+--ok:31 111 235;--err:207 34 46;--bar0:#1f6feb;--bar1:#bf8700;--bar2:#2da44e}
 body{max-width:none;padding:0;font-size:11pt}nav{display:none}
 *{-webkit-print-color-adjust:exact;print-color-adjust:exact}
 section{break-inside:avoid-page}tr,figure{break-inside:avoid}.scroll{overflow:visible}h2{break-after:avoid}}

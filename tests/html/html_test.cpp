@@ -260,3 +260,23 @@ TEST(HtmlCli, WritesThePageAndTheUsualOutput) {
 
 }  // namespace
 }  // namespace assay::html::test
+
+namespace assay::html::test {
+namespace {
+
+TEST(HtmlReport, RegressionPageHasNoClassSections) {
+  report_request q;
+  q.path = source_path("examples/diabetes_predictions.csv");
+  q.label = "progression";
+  q.pred = "predicted";
+  q.task = task_kind::regression;
+  const std::string page = to_html(make_report(q));
+  EXPECT_NE(page.find("<section id=\"metrics\""), std::string::npos);
+  EXPECT_NE(page.find("<th scope=\"row\">Target column</th><td>progression</td>"), std::string::npos);
+  EXPECT_EQ(page.find("<section id=\"confusion\""), std::string::npos);
+  EXPECT_EQ(page.find("<section id=\"per-class\""), std::string::npos);
+  EXPECT_EQ(page.find("<section id=\"figures\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace assay::html::test
