@@ -280,3 +280,27 @@ TEST(HtmlReport, RegressionPageHasNoClassSections) {
 
 }  // namespace
 }  // namespace assay::html::test
+
+namespace assay::html::test {
+namespace {
+
+TEST(HtmlReport, PerClassTableKeepsTheLargestClassesWhenCapped) {
+  temp_dir dir;
+  write_file(dir / "three.csv", "y,p\na,a\nb,b\nb,a\nb,b\nc,c\nc,b\n");  // support a 1, b 3, c 2
+  report_request q;
+  q.path = (dir / "three.csv").string();
+  q.label = "y";
+  q.pred = "p";
+  const report r = make_report(q);
+  const std::string all = per_class_table(r), capped = per_class_table(r, 2);
+  EXPECT_EQ(count(all, "<th scope=\"row\">"), 6u);  // 3 classes, 3 averages
+  EXPECT_EQ(count(capped, "<th scope=\"row\">"), 5u);
+  EXPECT_NE(capped.find("The 2 largest of 3 classes by support are listed"), std::string::npos);
+  EXPECT_NE(capped.find("<tr><th scope=\"row\">b</th>"), std::string::npos);
+  EXPECT_NE(capped.find("<tr><th scope=\"row\">c</th>"), std::string::npos);
+  EXPECT_EQ(capped.find("<tr><th scope=\"row\">a</th>"), std::string::npos);
+  EXPECT_LT(capped.find(">b</th>"), capped.find(">c</th>"));  // largest first
+}
+
+}  // namespace
+}  // namespace assay::html::test
