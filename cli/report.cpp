@@ -6,6 +6,7 @@
 
 #include "assay/error.hpp"
 #include "assay/io/table.hpp"
+#include "assay/report/html.hpp"
 #include "assay/report/report.hpp"
 #include "commands.hpp"
 
@@ -15,7 +16,7 @@ namespace {
 
 struct report_options {
   report_request q;
-  std::string score, pred, weight, pos_label, format = "text", output, task = "auto", zero_div = "0", delimiter;
+  std::string score, pred, weight, pos_label, format = "text", output, html, task = "auto", zero_div = "0", delimiter;
   std::string threshold, beta, top_k;  // parsed here, for messages that quote the value
 };
 
@@ -53,7 +54,13 @@ void run(report_options& o) {
     else throw_usage(fmt::format("--delimiter: \"{}\" is not one character (use 'tab' for a tab)", o.delimiter));
   }
   const report r = make_report(q);
-  write_output(o.output, o.format == "json" ? to_json(r) : to_text(r));
+  const std::string text = o.format == "json" ? to_json(r) : to_text(r);
+  if (!o.html.empty()) {  // written first, so a failure to write it comes before any report output
+    html_extras extras;
+    extras.request = q;
+    write_output(o.html, to_html(r, extras));
+  }
+  write_output(o.output, text);
 }
 
 }  // namespace
@@ -116,6 +123,11 @@ void register_report(CLI::App& app) {
   cmd->add_option("--output,-o", o->output,
                   "Write the report to this file (atomically: whole or not at all) instead of standard output")
       ->type_name("PATH");
+  cmd->add_option("--html", o->html, "Also write a self-contained HTML report (no network, no scripts) to this file")
+      ->type_name("PATH")
+      ->check([](const std::string& p) {
+        return p == "-" ? std::string("needs a file name, not '-' (standard output carries the report)") : "";
+      });
   // Name the command in every message, CLI11's own parse errors included.
   cmd->preparse_callback([](std::size_t) { current_command = "assay report"; });
   cmd->callback([o] { run(*o); });

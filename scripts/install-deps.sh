@@ -8,6 +8,7 @@ packages=(
   libboost-math-dev libcli11-dev libfmt-dev nlohmann-json3-dev libfast-float-dev
   libgtest-dev libgmock-dev libbenchmark-dev time
   python3 python3-numpy python3-sklearn python3-scipy python3-pandas python3-statsmodels
+  chromium  # headless browser for tests/html (the HTML report rendered, screenshotted, printed)
 )
 # Extra packages for the optional tool chains (fuzzing, sanitizers with clang).
 if [[ "${ASSAY_WITH_FUZZ:-0}" == 1 ]]; then packages+=(clang libclang-rt-14-dev); fi

@@ -1,0 +1,427 @@
+// The self-contained HTML report: document builder and the page of `assay report --html`.
+#include "assay/report/html.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <numeric>
+#include <queue>
+
+#include "svg_bars.hpp"
+
+namespace assay::html {
+
+namespace {
+
+// Light and dark colours as CSS variables; heat-map cells take their alpha from --p (row share).
+constexpr const char* stylesheet = R"css(
+:root{color-scheme:light dark;--bg:#fff;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--head:#f6f8fa;
+--ok:31 111 235;--err:207 34 46;--bar0:#1f6feb;--bar1:#bf8700;--bar2:#2da44e;--grid:#e6e9ec}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--head:#161b22;
+--ok:56 139 253;--err:248 81 73;--bar0:#4493f8;--bar1:#d29922;--bar2:#3fb950;--grid:#262c34}}
+*{box-sizing:border-box}
+body{margin:0 auto;max-width:1100px;padding:1.5rem;background:var(--bg);color:var(--fg);
+font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif}
+h1{font-size:1.6rem;margin:0 0 .2rem}h2{font-size:1.25rem;margin:2rem 0 .6rem;border-bottom:1px solid var(--line)}
+header p{margin:0;color:var(--muted)}
+nav{margin:1rem 0;font-size:.9rem}nav a{margin-right:1rem;color:inherit}
+table{border-collapse:collapse;margin:.4rem 0;font-variant-numeric:tabular-nums}
+caption{caption-side:top;text-align:left;color:var(--muted);font-size:.85rem;padding:.2rem 0}
+th,td{border:1px solid var(--line);padding:.3rem .55rem;text-align:right;vertical-align:middle}
+th{background:var(--head);font-weight:600}th[scope=row],td.t{text-align:left}
+.setup{min-width:min(100%,34rem)}.setup th{text-align:left;width:16rem}.setup td{text-align:left;overflow-wrap:anywhere}
+thead th:first-child,th[scope=row]{text-align:left}
+code,pre{font:13px ui-monospace,"DejaVu Sans Mono",monospace}
+pre.command{background:var(--head);border:1px solid var(--line);padding:.5rem .7rem;
+white-space:pre-wrap;overflow-wrap:anywhere}
+.scroll{overflow-x:auto}
+.heat td{min-width:4.5rem;line-height:1.2}
+.heat td.d{background:rgb(var(--ok)/calc(.1 + var(--p)*.8))}
+.heat td.e{background:rgb(var(--err)/calc(.1 + var(--p)*.8))}
+.heat td.z{background:none}
+.heat td.hi{color:#fff}.heat td small{display:block;font-size:.78rem;opacity:.85}
+.heat th.corner{font-weight:400;font-size:.8rem;color:var(--muted)}
+.undef{color:var(--muted);font-style:italic}
+tfoot tr:first-child>*{border-top:2px solid var(--fg)}
+figure{margin:1rem 0}figcaption{color:var(--muted);font-size:.9rem;max-width:70ch}figcaption strong{color:var(--fg)}
+svg.plot{max-width:100%;height:auto;font:12px system-ui,"DejaVu Sans",sans-serif}
+svg.plot text{fill:var(--fg)}svg.plot .plot-title{font-size:14px;font-weight:600}
+svg.plot .grid{stroke:var(--grid)}svg.plot .axis{stroke:var(--fg)}
+svg.plot .bar-0{fill:var(--bar0)}svg.plot .bar-1{fill:var(--bar1)}svg.plot .bar-2{fill:var(--bar2)}
+svg.plot .undef-label{fill:var(--muted);font-style:italic}
+.notes li{margin:.2rem 0}
+footer{margin-top:2.5rem;color:var(--muted);font-size:.8rem}
+@media print{:root{--bg:#fff;--fg:#000;--muted:#444;--line:#999;--head:#eee;--grid:#ddd;
+--ok:31 111 235;--err:207 34 46;--bar0:#1f6feb;--bar1:#bf8700;--bar2:#2da44e}
+body{max-width:none;padding:0;font-size:11pt}nav{display:none}
+*{-webkit-print-color-adjust:exact;print-color-adjust:exact}
+section{break-inside:avoid-page}tr,figure{break-inside:avoid}.scroll{overflow:visible}h2{break-after:avoid}}
+)css";
+
+std::string cell(const value& v, int decimals = 3) {
+  if (!v.defined())
+    return fmt::format("<td><span class=\"undef\" title=\"{}\">undefined</span></td>", escape(v.reason));
+  return fmt::format("<td>{:.{}f}</td>", v.v, decimals);
+}
+
+std::string anchor(std::string_view id) {
+  std::string out(id);
+  for (char& c : out)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '-';
+  return out.empty() ? std::string("section") : out;
+}
+
+std::string percent(double share) { return std::isfinite(share) ? fmt::format("{:.1f}%", 100 * share) : "&ndash;"; }
+
+}  // namespace
+
+std::string escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  for (char ch : text) {
+    const auto u = static_cast<unsigned char>(ch);
+    switch (ch) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        if ((u < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') || u == 0x7F)
+          out += "\uFFFD";
+        else
+          out += ch;
+    }
+  }
+  return out;
+}
+
+std::string number(double x) {
+  if (!std::isfinite(x)) return std::isnan(x) ? "NaN" : (x > 0 ? "inf" : "-inf");
+  if (x == std::floor(x) && std::abs(x) < 1e15) return fmt::format("{:.0f}", x);
+  return fmt::format("{:.6g}", x);
+}
+
+std::string setup_table(const std::vector<std::pair<std::string, std::string>>& rows) {
+  std::string s = "<table class=\"setup\"><caption>The data and options this page was computed from</caption><tbody>";
+  for (const auto& [k, v] : rows)
+    s += fmt::format("<tr><th scope=\"row\">{}</th><td>{}</td></tr>", escape(k), escape(v));
+  s += "</tbody></table>";
+  return s;
+}
+
+std::string command_block(std::string_view command) {
+  return fmt::format("<p>To reproduce:</p><pre class=\"command\"><code>{}</code></pre>", escape(command));
+}
+
+std::string headline_table(const std::vector<headline>& rows) {
+  const bool any_ci = std::any_of(rows.begin(), rows.end(), [](const headline& h) { return h.ci.has_value(); });
+  std::string s = "<table class=\"headline\"><thead><tr><th scope=\"col\">Metric</th><th scope=\"col\">Value</th>";
+  if (any_ci) s += "<th scope=\"col\">Confidence interval</th><th scope=\"col\">Method</th>";
+  s += "</tr></thead><tbody>";
+  for (const auto& h : rows) {
+    s += fmt::format("<tr><th scope=\"row\">{}</th>", escape(h.title));
+    if (h.v.defined())
+      s += fmt::format("<td>{}</td>", number(h.v.v));
+    else
+      s += fmt::format("<td class=\"t\"><span class=\"undef\">undefined</span> ({})</td>", escape(h.v.reason));
+    if (any_ci) {
+      if (h.ci)
+        s += fmt::format("<td>[{}, {}]</td><td class=\"t\">{}</td>", number(h.ci->lo), number(h.ci->hi),
+                         escape(h.ci->method));
+      else
+        s += "<td></td><td></td>";
+    }
+    s += "</tr>";
+  }
+  return s + "</tbody></table>";
+}
+
+std::vector<confused_pair> most_confused_pairs(const confusion_matrix& cm, std::size_t top) {
+  // Min-heap of the best `top` cells: the worst kept cell is on top and is replaced by a better one.
+  auto better = [](const confused_pair& a, const confused_pair& b) {
+    if (a.count != b.count) return a.count > b.count;
+    if (a.actual != b.actual) return a.actual < b.actual;
+    return a.predicted < b.predicted;
+  };
+  std::priority_queue<confused_pair, std::vector<confused_pair>, decltype(better)> heap(better);
+  const std::size_t k = cm.classes();
+  for (std::size_t i = 0; i < k && top > 0; ++i)
+    for (std::size_t j = 0; j < k; ++j) {
+      if (i == j || !(cm(i, j) > 0)) continue;
+      confused_pair p{i, j, cm(i, j)};
+      if (heap.size() < top)
+        heap.push(p);
+      else if (better(p, heap.top())) {
+        heap.pop();
+        heap.push(p);
+      }
+    }
+  std::vector<confused_pair> out;
+  while (!heap.empty()) {
+    out.push_back(heap.top());
+    heap.pop();
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+std::string confusion_heat_map(const std::vector<std::string>& labels, const confusion_matrix& cm,
+                               const heat_map_limits& limits) {
+  const std::size_t k = cm.classes();
+  if (k > limits.max_classes) {
+    const auto pairs = most_confused_pairs(cm, limits.top_pairs);
+    double errors = cm.total() - cm.trace();
+    std::string s = fmt::format(
+        "<p>{} classes are too many for a readable matrix; the table lists the {} most frequent confusions "
+        "(off-diagonal cells). The full matrix is in <code>--format json</code>.</p>",
+        k, pairs.size());
+    s += "<table class=\"pairs\"><caption>Most confused pairs, largest count first</caption><thead><tr>"
+         "<th scope=\"col\">#</th><th scope=\"col\">Actual class</th><th scope=\"col\">Predicted as</th>"
+         "<th scope=\"col\">Count</th><th scope=\"col\">% of actual class</th><th scope=\"col\">% of all errors</th>"
+         "</tr></thead><tbody>";
+    for (std::size_t n = 0; n < pairs.size(); ++n) {
+      const auto& p = pairs[n];
+      s += fmt::format(
+          "<tr><td>{}</td><td class=\"t\">{}</td><td class=\"t\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", n + 1,
+          escape(labels[p.actual]), escape(labels[p.predicted]), number(p.count),
+          percent(p.count / cm.row_sum(p.actual)), percent(p.count / errors));
+    }
+    if (pairs.empty()) s += "<tr><td colspan=\"6\" class=\"t\">No errors: every case is on the diagonal.</td></tr>";
+    return s + "</tbody></table>";
+  }
+  std::string s =
+      "<div class=\"scroll\"><table class=\"heat\"><caption>Rows: actual class; columns: predicted class. Each cell: "
+      "count, and below it the share of the actual class (row %), which sets the shade; blue = correct, "
+      "red = error.</caption><thead><tr><th scope=\"col\" class=\"corner\">actual \\ predicted</th>";
+  for (const auto& l : labels) s += fmt::format("<th scope=\"col\">{}</th>", escape(l));
+  s += "<th scope=\"col\">Total</th></tr></thead><tbody>";
+  for (std::size_t i = 0; i < k; ++i) {
+    const double support = cm.row_sum(i);
+    s += fmt::format("<tr><th scope=\"row\">{}</th>", escape(labels[i]));
+    for (std::size_t j = 0; j < k; ++j) {
+      const double c = cm(i, j), share = support > 0 ? c / support : std::nan("");
+      const double p = std::isfinite(share) ? share : 0.0;
+      s += fmt::format(
+          "<td class=\"{}{}\" style=\"--p:{:.3f}\" title=\"actual {}, predicted {}: {} ({} of the actual class)\">"
+          "{}<small>{}</small></td>",
+          i == j ? "d" : "e", c > 0 ? (p > 0.5 ? " hi" : "") : " z", p, escape(labels[i]), escape(labels[j]), number(c),
+          percent(share), number(c), percent(share));
+    }
+    s += fmt::format("<td>{}</td></tr>", number(support));
+  }
+  s += "</tbody><tfoot><tr><th scope=\"row\">Total</th>";
+  for (std::size_t j = 0; j < k; ++j) s += fmt::format("<td>{}</td>", number(cm.col_sum(j)));
+  s += fmt::format("<td>{}</td></tr></tfoot></table></div>", number(cm.total()));
+  return s;
+}
+
+std::string per_class_table(const report& r, std::size_t max_rows) {
+  const std::size_t k = r.per_class.size();
+  std::vector<std::size_t> order(k);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::string s;
+  if (k > max_rows) {
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return r.per_class[a].support > r.per_class[b].support; });
+    order.resize(max_rows);
+    s +=
+        fmt::format("<p>The {} largest of {} classes by support are listed; all are in <code>--format json</code>.</p>",
+                    max_rows, k);
+  }
+  s += "<div class=\"scroll\"><table class=\"per-class\"><caption>Detailed accuracy by class (one class against the "
+       "rest)</caption><thead><tr><th scope=\"col\">Class</th><th scope=\"col\">TP rate</th><th scope=\"col\">FP "
+       "rate</th>"
+       "<th scope=\"col\">Precision</th><th scope=\"col\">Recall</th><th scope=\"col\">F-measure</th>"
+       "<th scope=\"col\">MCC</th><th scope=\"col\">Support</th></tr></thead><tbody>";
+  for (std::size_t i : order) {
+    const auto& c = r.per_class[i];
+    s += fmt::format("<tr><th scope=\"row\">{}</th>{}{}{}{}{}{}<td>{}</td></tr>", escape(r.labels[i]), cell(c.tp_rate),
+                     cell(c.fp_rate), cell(c.precision), cell(c.recall), cell(c.f1), cell(c.mcc), number(c.support));
+  }
+  s += "</tbody><tfoot>";
+  auto avg = [&](const char* name, const averaged& a) {
+    s += fmt::format("<tr><th scope=\"row\">{}</th>{}{}{}{}{}<td></td><td>{}</td></tr>", name, cell(a.recall),
+                     cell(a.fp_rate), cell(a.precision), cell(a.recall), cell(a.f1), number(r.total_weight));
+  };
+  avg("Weighted avg.", r.weighted_avg);
+  avg("Macro avg.", r.macro);
+  avg("Micro avg.", r.micro);
+  return s + "</tfoot></table></div>";
+}
+
+std::string figure_block(const figure& f) {
+  return fmt::format("<figure id=\"{}\">{}<figcaption><strong>{}</strong>{}{}</figcaption></figure>", anchor(f.id),
+                     f.svg, escape(f.title), f.caption.empty() ? "" : ". ", escape(f.caption));
+}
+
+document::document(std::string title, std::string subtitle)
+    : title_(std::move(title)), subtitle_(std::move(subtitle)) {}
+
+void document::add_section(std::string_view id, std::string_view heading, std::string body) {
+  sections_.push_back({anchor(id), std::string(heading), std::move(body)});
+}
+
+std::string document::paragraph(std::string_view text, std::string_view css_class) {
+  if (css_class.empty()) return fmt::format("<p>{}</p>", escape(text));
+  return fmt::format("<p class=\"{}\">{}</p>", escape(css_class), escape(text));
+}
+
+std::string document::render() const {
+  std::string s =
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+      "img-src data:\">"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+      "<meta name=\"color-scheme\" content=\"light dark\">";
+  s += fmt::format("<meta name=\"generator\" content=\"assay {}\"><title>{}</title><style>{}</style></head>\n<body>",
+                   ASSAY_VERSION, escape(title_), stylesheet);
+  s += fmt::format("<header><h1>{}</h1>", escape(title_));
+  if (!subtitle_.empty()) s += fmt::format("<p>{}</p>", escape(subtitle_));
+  s += "</header>\n<nav aria-label=\"Sections\">";
+  for (const auto& sec : sections_) s += fmt::format("<a href=\"#{}\">{}</a>", sec.id, escape(sec.heading));
+  s += "</nav>\n<main>";
+  for (const auto& sec : sections_)
+    s += fmt::format("<section id=\"{0}\" aria-labelledby=\"{0}-h\"><h2 id=\"{0}-h\">{1}</h2>{2}</section>\n", sec.id,
+                     escape(sec.heading), sec.body);
+  s += fmt::format(
+      "</main><footer>Written by assay {}. This file is self-contained: no scripts, fonts or network "
+      "requests.</footer></body></html>\n",
+      ASSAY_VERSION);
+  return s;
+}
+
+}  // namespace assay::html
+
+namespace assay {
+
+namespace {
+
+// Single-quotes an argument when the shell would split or expand it.
+std::string shell_quote(const std::string& a) {
+  const bool plain = !a.empty() && std::all_of(a.begin(), a.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("_-./,:=+@%").find(c) != std::string_view::npos;
+  });
+  if (plain) return a;
+  std::string out = "'";
+  for (char c : a) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+const char* zero_division_name(zero_division zd) {
+  switch (zd) {
+    case zero_division::zero:
+      return "0";
+    case zero_division::one:
+      return "1";
+    case zero_division::skip:
+      return "skip";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string command_line(const report_request& q) {
+  std::vector<std::string> a{"assay", "report", q.path, "--label", q.label};
+  if (q.score) a.insert(a.end(), {"--score", *q.score});
+  if (q.pred) a.insert(a.end(), {"--pred", *q.pred});
+  if (!q.proba.empty()) {
+    a.emplace_back("--proba");
+    a.insert(a.end(), q.proba.begin(), q.proba.end());
+  }
+  if (q.weight) a.insert(a.end(), {"--weight", *q.weight});
+  if (q.task != task_kind::automatic) a.insert(a.end(), {"--task", task_name(q.task)});
+  if (q.pos_label) a.insert(a.end(), {"--pos-label", *q.pos_label});
+  if (q.score && q.threshold != 0.5) a.insert(a.end(), {"--threshold", fmt::format("{}", q.threshold)});
+  if (q.beta) a.insert(a.end(), {"--beta", fmt::format("{}", *q.beta)});
+  if (!q.proba.empty() && q.top_k != 2) a.insert(a.end(), {"--top-k", fmt::format("{}", q.top_k)});
+  if (q.zd != zero_division::zero) a.insert(a.end(), {"--zero-division", zero_division_name(q.zd)});
+  if (q.csv.delimiter != 0)
+    a.insert(a.end(), {"--delimiter", q.csv.delimiter == '\t' ? std::string("tab") : std::string(1, q.csv.delimiter)});
+  std::string s;
+  for (const auto& x : a) {
+    if (!s.empty()) s += ' ';
+    s += shell_quote(x);
+  }
+  return s;
+}
+
+std::string to_html(const report& r, const html_extras& extras) {
+  const bool classification = r.task != task_kind::regression;
+  html::document doc(fmt::format("assay report: {}", r.source),
+                     fmt::format("{} task, {} rows{}", task_name(r.task), r.rows,
+                                 classification ? fmt::format(", {} classes", r.labels.size()) : std::string()));
+
+  std::vector<std::pair<std::string, std::string>> setup{{"File", r.source}, {"Rows", std::to_string(r.rows)}};
+  if (r.weighted) setup.emplace_back("Total weight", html::number(r.total_weight));
+  setup.emplace_back("Task", task_name(r.task));
+  setup.emplace_back(classification ? "Actual class column" : "Target column", r.label_column);
+  setup.emplace_back(
+      classification ? "Predicted class" : "Prediction column",
+      r.threshold ? fmt::format("{} >= {}", r.prediction_column, html::number(*r.threshold)) : r.prediction_column);
+  if (r.positive) setup.emplace_back("Positive class", r.labels[*r.positive]);
+  if (classification) {
+    setup.emplace_back("Classes", std::to_string(r.labels.size()));
+    setup.emplace_back("Undefined per-class values in averages (zero_division)", zero_division_name(r.zd));
+  }
+  setup.emplace_back("assay version", ASSAY_VERSION);
+  setup.insert(setup.end(), extras.setup.begin(), extras.setup.end());
+  doc.add_section(
+      "setup", "Data and options",
+      html::setup_table(setup) + (extras.request ? html::command_block(command_line(*extras.request)) : ""));
+
+  std::vector<html::headline> rows;
+  for (const auto& m : r.metrics) {
+    html::headline h{m.title, m.v, std::nullopt};
+    if (auto it = extras.intervals.find(m.name); it != extras.intervals.end()) h.ci = it->second;
+    rows.push_back(std::move(h));
+  }
+  doc.add_section("metrics", "Headline numbers", html::headline_table(rows));
+
+  std::vector<html::figure> figures;
+  if (classification) {
+    doc.add_section("confusion", "Confusion matrix", html::confusion_heat_map(r.labels, r.cm));
+    doc.add_section("per-class", "Per-class accuracy", html::per_class_table(r));
+    constexpr std::size_t max_bar_classes = 30;
+    if (r.labels.size() <= max_bar_classes) {
+      std::vector<html::detail::bar_series> series{{"Precision", {}}, {"Recall", {}}, {"F1", {}}};
+      for (const auto& c : r.per_class) {
+        series[0].values.push_back(c.precision);
+        series[1].values.push_back(c.recall);
+        series[2].values.push_back(c.f1);
+      }
+      figures.push_back({"fig-per-class", "Precision, recall and F1 by class",
+                         "One class against the rest; the numbers are those of the per-class table",
+                         html::detail::grouped_bar_chart("Precision, recall and F1 by class", "value (0 to 1)", "class",
+                                                         r.labels, series)});
+    }
+  }
+  figures.insert(figures.end(), extras.figures.begin(), extras.figures.end());
+  if (!figures.empty()) {
+    std::string body;
+    for (const auto& f : figures) body += html::figure_block(f);
+    doc.add_section("figures", "Figures", std::move(body));
+  }
+  if (!r.notes.empty()) {
+    std::string body = "<ul class=\"notes\">";
+    for (const auto& n : r.notes) body += fmt::format("<li>{}</li>", html::escape(n));
+    doc.add_section("notes", "Notes", body + "</ul>");
+  }
+  return doc.render();
+}
+
+}  // namespace assay

@@ -1,0 +1,296 @@
+// The HTML report rendered in a real browser: Debian's headless Chromium (scripts/install-deps.sh
+// installs it; without it these tests FAIL, they do not skip). For each bundled example the test
+//  - checks the file itself: no external URL anywhere (no request can leave the page);
+//  - loads it as written (its Content-Security-Policy on) with console logging, dumps the DOM and
+//    fails on any console message (a blocked request or script error is logged there);
+//  - loads an instrumented copy (policy removed, a measuring script appended) that writes the
+//    rendered size of every section and plot into the DOM, so "present and non-empty" is measured
+//    on the laid-out page, not guessed from the markup;
+//  - takes light and dark screenshots and prints to PDF, kept in ./html-artifacts/ for a person to
+//    look at (ctest runs in build/tests).
+// Negative controls prove the console and URL checks can fail.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <regex>
+#include <vector>
+
+#include "html/html_test_util.hpp"
+
+namespace assay::html::test {
+namespace {
+
+std::string chromium_path() {
+  if (const char* env = std::getenv("ASSAY_CHROMIUM"); env && *env) return env;
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "/usr/bin");
+  for (std::string d; std::getline(dirs, d, ':');)
+    for (const char* name : {"chromium", "chromium-browser"})
+      if (fs::path p = fs::path(d) / name; !d.empty() && access(p.c_str(), X_OK) == 0) return p.string();
+  return {};
+}
+
+fs::path artifacts() {
+  fs::path p = fs::current_path() / "html-artifacts";
+  fs::create_directories(p);
+  return p;
+}
+
+struct browser_run {
+  int status = -1;
+  std::string out, log;
+};
+
+// One headless Chromium run with a fresh profile; `what` is e.g. "--dump-dom".
+browser_run chromium(const fs::path& page, const std::vector<std::string>& what) {
+  const std::string exe = chromium_path();
+  temp_dir profile;
+  std::string cmd = "timeout 120 " + sh_quote(exe) +
+                    " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run"
+                    " --disable-background-networking --disable-component-update --disable-sync"
+                    " --disable-default-apps --hide-scrollbars --enable-logging=stderr --v=0"
+                    " --user-data-dir=" +
+                    sh_quote(profile.path().string());
+  for (const auto& w : what) cmd += " " + sh_quote(w);
+  cmd += " " + sh_quote("file://" + fs::absolute(page).string());
+  browser_run r;
+  r.status = run_shell(cmd, profile / "out.txt", profile / "log.txt");
+  r.out = read_file(profile / "out.txt");
+  r.log = read_file(profile / "log.txt");
+  return r;
+}
+
+// Console messages of the page (Chromium logs them as "...:CONSOLE(line)] ..." or ":CONSOLE:").
+std::vector<std::string> console_lines(const std::string& log) {
+  std::vector<std::string> out;
+  std::stringstream ss(log);
+  for (std::string line; std::getline(ss, line);)
+    if (line.find(":CONSOLE") != std::string::npos || line.find("Uncaught") != std::string::npos) out.push_back(line);
+  return out;
+}
+
+// Everything in the markup that could make the browser fetch something.
+std::vector<std::string> external_references(const std::string& html) {
+  std::vector<std::string> out;
+  static const std::regex attr(
+      R"re(\b(src|href|srcset|action|poster|data|background|xlink:href)\s*=\s*["']?([^"'\s>]*))re", std::regex::icase);
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), attr); it != std::sregex_iterator(); ++it) {
+    const std::string v = (*it)[2].str();
+    if (!(v.starts_with("#") || v.starts_with("data:"))) out.push_back((*it)[0].str());
+  }
+  static const std::regex other(R"re(url\s*\(|@import|<\s*(script|link|iframe|object|embed|base)\b)re",
+                                std::regex::icase);
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), other); it != std::sregex_iterator(); ++it)
+    out.push_back((*it)[0].str());
+  return out;
+}
+
+// The instrumented copy: the policy removed (so the measuring script may run) and a script that
+// writes "section <id> <w> <h>", "svg <n> <w> <h> <shapes>" and counters into <pre id="layout">.
+std::string instrument(std::string html) {
+  const std::regex csp("<meta http-equiv=\"Content-Security-Policy\"[^>]*>");
+  html = std::regex_replace(html, csp, "");
+  const std::string probe_head =
+      "<script>window.__errors=[];window.addEventListener('error',function(e){__errors.push(String(e.message));});"
+      "</script>";
+  const std::string probe_tail = R"js(<script>(function(){var o=[];
+document.querySelectorAll('section').forEach(function(s){var r=s.getBoundingClientRect();
+ o.push('section '+s.id+' '+Math.round(r.width)+' '+Math.round(r.height)+' '+s.innerText.trim().length);});
+document.querySelectorAll('svg').forEach(function(s,i){var r=s.getBoundingClientRect();
+ var n=0;s.querySelectorAll('rect,path,line,polyline,circle').forEach(function(e){
+  var b=e.getBBox();if(b.width>0||b.height>0)n++;});
+ o.push('svg '+i+' '+Math.round(r.width)+' '+Math.round(r.height)+' '+n);});
+document.querySelectorAll('table').forEach(function(t,i){var r=t.getBoundingClientRect();
+ o.push('table '+i+' '+Math.round(r.width)+' '+Math.round(r.height)+' '+t.rows.length);});
+o.push('scripts '+document.scripts.length);o.push('imgs '+document.images.length);o.push('pwned '+(window.pwned||0));
+o.push('errors '+__errors.length+' '+__errors.join(' | '));
+var p=document.createElement('pre');p.id='layout';p.textContent=o.join('\n');
+document.body.appendChild(p);})();</script>)js";
+  html.insert(html.find("<head>") + 6, probe_head);
+  html.insert(html.rfind("</body>"), probe_tail);
+  return html;
+}
+
+// The lines of <pre id="layout"> in a dumped DOM.
+std::vector<std::string> layout_lines(const std::string& dom) {
+  std::vector<std::string> out;
+  const auto a = dom.find("<pre id=\"layout\">");
+  if (a == std::string::npos) return out;
+  const auto b = dom.find("</pre>", a);
+  std::stringstream ss(dom.substr(a + 17, b - a - 17));
+  for (std::string line; std::getline(ss, line);) out.push_back(line);
+  return out;
+}
+
+// Width and height from a PNG's IHDR chunk (0, 0 when the file is not a PNG).
+std::pair<std::uint32_t, std::uint32_t> png_size(const std::string& png) {
+  if (png.size() < 24 || png.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0) return {0, 0};
+  auto be32 = [&](std::size_t at) {
+    std::uint32_t v = 0;
+    for (std::size_t i = 0; i < 4; ++i) v = (v << 8) | static_cast<unsigned char>(png[at + i]);
+    return v;
+  };
+  return {be32(16), be32(20)};
+}
+
+class Browser : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_FALSE(chromium_path().empty())
+        << "headless Chromium is needed for the browser tests: run scripts/install-deps.sh (apt-get install chromium) "
+           "or set ASSAY_CHROMIUM";
+  }
+};
+
+TEST_F(Browser, NegativeControlsTheChecksCanFail) {
+  temp_dir dir;
+  // A script error and a blocked image request must appear as console messages.
+  write_file(dir / "bad.html",
+             "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><meta http-equiv=\"Content-Security-Policy\" "
+             "content=\"default-src 'none'\"><title>x</title></head><body><img src=\"https://example.invalid/x.png\">"
+             "</body></html>");
+  write_file(
+      dir / "throws.html",
+      "<!DOCTYPE html><html><head><title>x</title></head><body><script>undefined_function();</script></body></html>");
+  const auto bad = chromium(dir / "bad.html", {"--dump-dom"});
+  EXPECT_FALSE(console_lines(bad.log).empty()) << bad.log;
+  const auto throws = chromium(dir / "throws.html", {"--dump-dom"});
+  EXPECT_FALSE(console_lines(throws.log).empty()) << throws.log;
+  EXPECT_EQ(external_references(read_file(dir / "bad.html")).size(), 1u);
+  EXPECT_EQ(external_references("<style>body{background:url(x.png)}</style>").size(), 1u);
+}
+
+struct example {
+  std::string name, args;
+  std::size_t classes;
+};
+
+class BrowserExample : public Browser, public ::testing::WithParamInterface<example> {};
+
+TEST_P(BrowserExample, RendersEverySectionAndPlotWithoutErrorsOrRequests) {
+  const example& ex = GetParam();
+  const fs::path dir = artifacts();
+  const fs::path page = dir / (ex.name + ".html");
+  temp_dir tmp;
+  ASSERT_EQ(run_shell(sh_quote(ASSAY_CLI_PATH) + " report " + ex.args + " --html " + sh_quote(page.string()),
+                      tmp / "out", tmp / "err"),
+            0)
+      << read_file(tmp / "err");
+  const std::string html = read_file(page);
+  EXPECT_LT(html.size(), 100000u);
+  EXPECT_TRUE(external_references(html).empty()) << ::testing::PrintToString(external_references(html));
+
+  // As written: no console message at all, and the DOM the browser built has every section.
+  const auto plain = chromium(page, {"--dump-dom"});
+  ASSERT_EQ(plain.status, 0) << plain.log;
+  EXPECT_TRUE(console_lines(plain.log).empty()) << ::testing::PrintToString(console_lines(plain.log));
+  for (const char* id : {"setup", "metrics", "confusion", "per-class", "figures"})
+    EXPECT_NE(plain.out.find(std::string("<section id=\"") + id + "\""), std::string::npos) << id;
+  EXPECT_EQ(plain.out.find("<script"), std::string::npos);
+
+  // Instrumented: measured sizes of what was laid out.
+  write_file(tmp / "probe.html", instrument(html));
+  const auto probe = chromium(tmp / "probe.html", {"--window-size=1100,1400", "--dump-dom"});
+  ASSERT_EQ(probe.status, 0) << probe.log;
+  const auto lines = layout_lines(probe.out);
+  ASSERT_FALSE(lines.empty()) << "the measuring script did not run:\n" << probe.log;
+  std::map<std::string, std::vector<long>> sections;
+  std::size_t svgs = 0, tables = 0;
+  for (const auto& l : lines) {
+    std::stringstream ss(l);
+    std::string kind, id;
+    ss >> kind >> id;
+    std::vector<long> v;
+    for (long x; ss >> x;) v.push_back(x);
+    if (kind == "section") sections[id] = v;
+    if (kind == "svg") {
+      ++svgs;
+      ASSERT_EQ(v.size(), 3u) << l;
+      EXPECT_GT(v[0], 200) << l;
+      EXPECT_GT(v[1], 100) << l;
+      EXPECT_GE(v[2], static_cast<long>(3 * ex.classes)) << "bars drawn: " << l;
+    }
+    if (kind == "table") {
+      ++tables;
+      ASSERT_EQ(v.size(), 3u) << l;
+      EXPECT_GT(v[0], 50) << l;
+      EXPECT_GT(v[1], 30) << l;
+      EXPECT_GE(v[2], 2) << l;
+    }
+    if (kind == "scripts") EXPECT_EQ(id, "2") << "only the two probe scripts";
+    if (kind == "errors") EXPECT_EQ(id, "0") << l;
+  }
+  EXPECT_EQ(svgs, 1u);
+  EXPECT_EQ(tables, 4u);  // setup, headline, confusion, per-class
+  for (const char* id : {"setup", "metrics", "confusion", "per-class", "figures"}) {
+    ASSERT_TRUE(sections.count(id)) << id;
+    const auto& v = sections[id];
+    ASSERT_EQ(v.size(), 3u);
+    EXPECT_GT(v[0], 300) << id << " width";
+    EXPECT_GT(v[1], 80) << id << " height";
+    EXPECT_GT(v[2], 20) << id << " visible text";
+  }
+
+  // Screenshots (light, dark) and a PDF print, for people to look at.
+  const fs::path light = dir / (ex.name + "-light.png"), dark = dir / (ex.name + "-dark.png");
+  fs::remove(light);
+  fs::remove(dark);
+  ASSERT_EQ(chromium(page, {"--window-size=1100,2600", "--screenshot=" + light.string()}).status, 0);
+  ASSERT_EQ(chromium(page, {"--window-size=1100,2600", "--force-dark-mode", "--blink-settings=preferredColorScheme=0",
+                            "--screenshot=" + dark.string()})
+                .status,
+            0);
+  const std::string light_png = read_file(light), dark_png = read_file(dark);
+  EXPECT_EQ(png_size(light_png), std::make_pair(1100u, 2600u));
+  EXPECT_EQ(png_size(dark_png), std::make_pair(1100u, 2600u));
+  EXPECT_GT(light_png.size(), 30000u) << "a nearly blank screenshot compresses to a few kB";
+  EXPECT_NE(light_png, dark_png) << "dark mode changed nothing";
+  const fs::path pdf = dir / (ex.name + ".pdf");
+  fs::remove(pdf);
+  ASSERT_EQ(chromium(page, {"--no-pdf-header-footer", "--print-to-pdf=" + pdf.string()}).status, 0);
+  const std::string pdf_bytes = read_file(pdf);
+  EXPECT_EQ(pdf_bytes.substr(0, 5), "%PDF-");
+  EXPECT_GT(pdf_bytes.size(), 10000u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Examples, BrowserExample,
+                         ::testing::Values(example{"breast_cancer",
+                                                   sh_quote(source_path("examples/breast_cancer_predictions.csv")) +
+                                                       " --label diagnosis --score p_malignant --pos-label malignant",
+                                                   2},
+                                           example{"iris",
+                                                   sh_quote(source_path("examples/iris_predictions.csv")) +
+                                                       " --label species --proba setosa versicolor virginica",
+                                                   3}),
+                         [](const auto& info) { return info.param.name; });
+
+// Labels that are markup, rendered with the policy removed: escaping alone keeps them text.
+TEST_F(Browser, ScriptLabelsAreShownNotRun) {
+  temp_dir tmp;
+  write_file(tmp / "hostile.csv",
+             "y,p\n\"<script>window.pwned=1</script>\",\"<script>window.pwned=1</script>\"\n"
+             "\"<img src=x onerror=\"\"window.pwned=2\"\">\",\"<script>window.pwned=1</script>\"\n"
+             "\"<img src=x onerror=\"\"window.pwned=2\"\">\",\"<img src=x onerror=\"\"window.pwned=2\"\">\"\n");
+  const fs::path page = artifacts() / "hostile.html";
+  ASSERT_EQ(run_shell(sh_quote(ASSAY_CLI_PATH) + " report " + sh_quote((tmp / "hostile.csv").string()) +
+                          " --label y --pred p --task multiclass --html " + sh_quote(page.string()),
+                      tmp / "out", tmp / "err"),
+            0)
+      << read_file(tmp / "err");
+  write_file(tmp / "probe.html", instrument(read_file(page)));
+  const auto probe = chromium(tmp / "probe.html", {"--dump-dom"});
+  ASSERT_EQ(probe.status, 0);
+  const auto lines = layout_lines(probe.out);
+  ASSERT_FALSE(lines.empty()) << probe.log;
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "scripts 2"), lines.end()) << ::testing::PrintToString(lines);
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "pwned 0"), lines.end()) << ::testing::PrintToString(lines);
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "imgs 0"), lines.end()) << ::testing::PrintToString(lines);
+  // The DOM holds the label as text (the serializer escapes "<" again in text nodes).
+  EXPECT_NE(probe.out.find("&lt;script&gt;window.pwned=1&lt;/script&gt;"), std::string::npos);
+  ASSERT_EQ(
+      chromium(page, {"--window-size=1100,1600", "--screenshot=" + (artifacts() / "hostile.png").string()}).status, 0);
+}
+
+}  // namespace
+}  // namespace assay::html::test
