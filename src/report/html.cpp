@@ -1,6 +1,8 @@
 // The self-contained HTML report: document builder and the page of `assay report --html`.
 #include "assay/report/html.hpp"
 
+#include "assay/plot/svg.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -409,6 +411,54 @@ std::string to_html(const report& r, const html_extras& extras) {
                          html::detail::grouped_bar_chart("Precision, recall and F1 by class", "value (0 to 1)", "class",
                                                          r.labels, series)});
     }
+  }
+  const auto metric = [&](std::string_view name) -> const value* {
+    for (const auto& m : r.metrics)
+      if (m.name == name) return &m.v;
+    return nullptr;
+  };
+  const auto thinned = [](const curve_sample& c) {
+    return c.points > c.x.size() ? fmt::format(" Drawn from {} of its {} points; every number on this page comes from "
+                                               "the full curve.", c.x.size(), c.points)
+                                 : std::string();
+  };
+  const auto line = [](std::string name, std::vector<double> x, std::vector<double> y, bool dashed) {
+    plot::series l;
+    l.name = std::move(name);
+    l.x = std::move(x);
+    l.y = std::move(y);
+    l.dashed = dashed;
+    return l;
+  };
+  const auto chart = [](std::string title, std::string x_label, std::string y_label) {
+    plot::chart c;
+    c.title = std::move(title);
+    c.x_label = std::move(x_label);
+    c.y_label = std::move(y_label);
+    return c;
+  };
+  if (r.roc) {
+    plot::chart ch = chart("ROC curve", "false-positive rate", "true-positive rate");
+    const value* auc = metric("roc_auc");
+    ch.lines.push_back(line(auc && auc->defined() ? fmt::format("model (AUC {:.4f})", auc->v) : "model", r.roc->x,
+                            r.roc->y, false));
+    ch.lines.push_back(line("chance", {0, 1}, {0, 1}, true));
+    figures.push_back({"fig-roc", "ROC curve",
+                       "One point per distinct score; tied scores make a diagonal step. The dashed line is chance." +
+                           thinned(*r.roc),
+                       plot::render_svg(ch)});
+  }
+  if (r.pr) {
+    plot::chart ch = chart("Precision-recall curve", "recall", "precision");
+    const value* ap = metric("average_precision");
+    const value* prev = metric("prevalence");
+    ch.lines.push_back(line(ap && ap->defined() ? fmt::format("model (AP {:.4f})", ap->v) : "model", r.pr->x, r.pr->y,
+                            false));
+    if (prev && prev->defined()) ch.lines.push_back(line("prevalence (chance)", {0, 1}, {prev->v, prev->v}, true));
+    figures.push_back({"fig-pr", "Precision-recall curve",
+                       "Precision against recall as the threshold falls; the dashed line is the share of positives, "
+                       "what a random ranking achieves." + thinned(*r.pr),
+                       plot::render_svg(ch)});
   }
   figures.insert(figures.end(), extras.figures.begin(), extras.figures.end());
   if (!figures.empty()) {

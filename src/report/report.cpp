@@ -15,6 +15,24 @@
 
 namespace assay {
 
+curve_sample curve_sample::thin(const std::vector<double>& x, const std::vector<double>& y) {
+  curve_sample c;
+  c.points = x.size();
+  if (x.size() <= max_points) {
+    c.x = x;
+    c.y = y;
+    return c;
+  }
+  c.x.reserve(max_points);
+  c.y.reserve(max_points);
+  for (std::size_t k = 0; k < max_points; ++k) {
+    const std::size_t i = k * (x.size() - 1) / (max_points - 1);
+    c.x.push_back(x[i]);
+    c.y.push_back(y[i]);
+  }
+  return c;
+}
+
 const char* task_name(task_kind t) {
   switch (t) {
     case task_kind::automatic: return "auto";
@@ -293,6 +311,12 @@ report make_report(const report_request& request) {
     };
     r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", threshold_of(curves::best_youden(sw))});
     r.metrics.push_back({"best_threshold_f1", "best threshold, max F1", threshold_of(curves::best_fbeta(sw, 1))});
+    if (q.keep_curves) {
+      const auto roc = curves::roc_curve(sw);
+      if (roc.undefined.empty()) r.roc = curve_sample::thin(roc.fpr, roc.tpr);
+      const auto pr = curves::precision_recall_curve(sw);
+      if (pr.undefined.empty()) r.pr = curve_sample::thin(pr.recall, pr.precision);
+    }
   }
 
   // Say how undefined per-class values entered the averages.

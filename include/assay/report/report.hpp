@@ -29,6 +29,19 @@ struct report_request {
   std::size_t top_k = 2;                ///< for top_k_accuracy (multiclass with --proba)
   zero_division zd = zero_division::zero;
   io::csv_options csv;
+  /// Keep the ROC and PR curves of a binary score (thinned for drawing) in report::roc / report::pr,
+  /// e.g. for the HTML page. Off by default: a 10^7-point curve costs memory nobody asked for.
+  bool keep_curves = false;
+};
+
+/// A curve kept for drawing: at most `max_points` points taken evenly along it (the first and last
+/// always), and how many it had. Reported numbers never come from the thinned curve.
+struct curve_sample {
+  std::vector<double> x, y;
+  std::size_t points = 0;
+  static constexpr std::size_t max_points = 2000;
+  /// Thins (x, y) to at most max_points points.
+  static curve_sample thin(const std::vector<double>& x, const std::vector<double>& y);
 };
 
 /// One named number of the report.
@@ -55,6 +68,8 @@ struct report {
   zero_division zd = zero_division::zero;
   // Headline metrics in print order (binary, multiclass or regression ones).
   std::vector<metric_result> metrics;
+  std::optional<curve_sample> roc;  ///< FPR (x) vs TPR (y), with request.keep_curves and a score column
+  std::optional<curve_sample> pr;   ///< recall (x) vs precision (y), likewise
   std::vector<std::string> notes;  ///< caveats a reader must see (e.g. how undefined classes were averaged)
 };
 
