@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <limits>
 #include <numeric>
+#include <thread>
 
 #include "assay/error.hpp"
 #include "assay/stats/detail/radix_sort.hpp"
@@ -37,41 +38,43 @@ delong_placements placements(std::span<const std::int32_t> y, std::span<const do
   }
   // One stable radix sort of (score, case, label); then one sweep over the groups of tied scores.
   const auto items = detail::sort_by_score(s, y);
-  struct group {
-    double v10, v01, pos, neg;
-  };
-  std::vector<group> groups;
   const double m = static_cast<double>(p.n_pos), n = static_cast<double>(p.n_neg);
-  double pos_below = 0, neg_below = 0;
   if (per_case) per_case->resize(n_all);
-  for (std::size_t i = 0; i < n_all;) {
-    std::size_t j = i;
-    double pos_here = 0, neg_here = 0;
-    while (j < n_all && items[j].score == items[i].score) {
-      (items[j].label == 1 ? pos_here : neg_here) += 1;
-      ++j;
+  // visit(v10, v01, positives, negatives) for each group of tied scores, in score order.
+  auto sweep = [&](auto&& visit) {
+    double pos_below = 0, neg_below = 0;
+    for (std::size_t i = 0; i < n_all;) {
+      std::size_t j = i;
+      double pos_here = 0, neg_here = 0;
+      while (j < n_all && items[j].score == items[i].score) {
+        (items[j].label == 1 ? pos_here : neg_here) += 1;
+        ++j;
+      }
+      // Positives of this tie group beat the negatives below and tie with the negatives here;
+      // negatives here lose to the positives above and tie with the positives here.
+      const double v10 = (neg_below + 0.5 * neg_here) / n;
+      const double v01 = (m - pos_below - pos_here + 0.5 * pos_here) / m;
+      visit(i, j, v10, v01, pos_here, neg_here);
+      pos_below += pos_here;
+      neg_below += neg_here;
+      i = j;
     }
-    // Positives of this tie group beat the negatives below and tie with the negatives here;
-    // negatives here lose to the positives above and tie with the positives here.
-    const double v10 = (neg_below + 0.5 * neg_here) / n;
-    const double v01 = (m - pos_below - pos_here + 0.5 * pos_here) / m;
-    groups.push_back({v10, v01, pos_here, neg_here});
+  };
+  double wins = 0;
+  sweep([&](std::size_t i, std::size_t j, double v10, double v01, double pos, double) {
+    wins += pos * v10;
     if (per_case) {
       for (std::size_t t = i; t < j; ++t) (*per_case)[items[t].index] = items[t].label == 1 ? v10 : v01;
     }
-    pos_below += pos_here;
-    neg_below += neg_here;
-    i = j;
-  }
-  double wins = 0;
-  for (const auto& g : groups) wins += g.pos * g.v10;
+  });
   const double auc = wins / m;
   p.auc = auc;
+  // Second sweep for the sums of squares about the AUC (two passes: no cancellation).
   double ss10 = 0, ss01 = 0;
-  for (const auto& g : groups) {
-    ss10 += g.pos * (g.v10 - auc) * (g.v10 - auc);
-    ss01 += g.neg * (g.v01 - auc) * (g.v01 - auc);
-  }
+  sweep([&](std::size_t, std::size_t, double v10, double v01, double pos, double neg) {
+    ss10 += pos * (v10 - auc) * (v10 - auc);
+    ss01 += neg * (v01 - auc) * (v01 - auc);
+  });
   const auto too_few = [&](const char* why) { return value::undefined(why); };
   p.s10 = p.n_pos >= 2 ? value(ss10 / (m - 1)) : too_few("fewer than 2 positive cases");
   p.s01 = p.n_neg >= 2 ? value(ss01 / (n - 1)) : too_few("fewer than 2 negative cases");
@@ -136,9 +139,16 @@ delong_test_result delong_paired_test(std::span<const std::int32_t> y_true, std:
   check_inputs(fn, "y_true", y_true, "score_a", score_a);
   check_inputs(fn, "y_true", y_true, "score_b", score_b);
   std::vector<double> va, vb;
-  const auto pa = placements(y_true, score_a, &va);
+  delong_placements pa, pb;
+  if (y_true.size() >= 100000) {  // the two models are independent work: one thread each
+    std::thread other([&] { pb = placements(y_true, score_b, &vb); });
+    pa = placements(y_true, score_a, &va);
+    other.join();
+  } else {
+    pa = placements(y_true, score_a, &va);
+    pb = placements(y_true, score_b, &vb);
+  }
   if (!pa.variance.defined()) throw_data(fmt::format("{}: the DeLong variance is undefined: {}", fn, pa.variance.reason));
-  const auto pb = placements(y_true, score_b, &vb);
   const double m = static_cast<double>(pa.n_pos), n = static_cast<double>(pa.n_neg);
   const double aa = pa.auc.v, ab = pb.auc.v;
   const double cov = placement_covariance(y_true, va, aa, vb, ab, m, n);
