@@ -16,6 +16,8 @@ namespace {
 
 struct report_options {
   report_request q;
+  const CLI::Option* ci_option = nullptr;
+  std::string ci, ci_method = "auto";
   std::string score, pred, weight, pos_label, format = "text", output, html, task = "auto", zero_div = "0", delimiter;
   std::string threshold, beta, top_k;  // parsed here, for messages that quote the value
 };
@@ -54,6 +56,14 @@ void run(report_options& o) {
     else throw_usage(fmt::format("--delimiter: \"{}\" is not one character (use 'tab' for a tab)", o.delimiter));
   }
   q.keep_curves = !o.html.empty();
+  const bool ci_given = o.ci_option->count() > 0;
+  if (ci_given) q.ci_level = o.ci.empty() ? 0.95 : number_option("--ci", o.ci);
+  static const std::map<std::string, ci_method> ci_methods{
+      {"auto", ci_method::automatic},         {"wilson", ci_method::wilson},
+      {"normal", ci_method::normal},          {"agresti-coull", ci_method::agresti_coull},
+      {"exact", ci_method::clopper_pearson},  {"bootstrap", ci_method::bootstrap}};
+  q.ci = ci_methods.at(o.ci_method);
+  if (!ci_given && o.ci_method != "auto") throw_usage("--ci-method needs --ci");
   const report r = make_report(q);
   const std::string text = o.format == "json" ? to_json(r) : to_text(r);
   if (!o.html.empty()) {  // written first, so a failure to write it comes before any report output
@@ -124,6 +134,19 @@ void register_report(CLI::App& app) {
   cmd->add_option("--output,-o", o->output,
                   "Write the report to this file (atomically: whole or not at all) instead of standard output")
       ->type_name("PATH");
+  o->ci_option = cmd->add_option("--ci", o->ci,
+                  "Attach a confidence interval of this level (default 0.95) to every number that has one")
+      ->type_name("[LEVEL]")
+      ->expected(0, 1);
+  cmd->add_option("--ci-method", o->ci_method,
+                  "auto (Wilson for proportions, DeLong for ROC AUC, bootstrap for the rest), wilson, normal, "
+                  "agresti-coull, exact (Clopper-Pearson) or bootstrap (everything)")
+      ->type_name("METHOD")
+      ->check(CLI::IsMember({"auto", "wilson", "normal", "agresti-coull", "exact", "bootstrap"}));
+  cmd->add_option("--bootstrap-replicates", o->q.bootstrap_replicates, "Bootstrap replicates (default 2000)")
+      ->type_name("N");
+  cmd->add_option("--seed", o->q.seed, "Seed of the bootstrap (default 0); results do not depend on threads")
+      ->type_name("N");
   cmd->add_option("--html", o->html, "Also write a self-contained HTML report (no network, no scripts) to this file")
       ->type_name("PATH")
       ->check([](const std::string& p) {

@@ -389,7 +389,11 @@ std::string to_html(const report& r, const html_extras& extras) {
   std::vector<html::headline> rows;
   for (const auto& m : r.metrics) {
     html::headline h{m.title, m.v, std::nullopt};
-    if (auto it = extras.intervals.find(m.name); it != extras.intervals.end()) h.ci = it->second;
+    if (auto it = extras.intervals.find(m.name); it != extras.intervals.end()) {
+      h.ci = it->second;
+    } else if (m.ci && m.ci->lower.defined() && m.ci->upper.defined()) {
+      h.ci = html::interval{m.ci->lower.v, m.ci->upper.v, m.ci->method};
+    }
     rows.push_back(std::move(h));
   }
   doc.add_section("metrics", "Headline numbers", html::headline_table(rows));

@@ -64,7 +64,18 @@ std::string to_json(const report& r) {
     cm["normalized"] = norm;
     j["confusion_matrix"] = cm;
   }
-  for (const auto& mr : r.metrics) put(j, mr.name, mr.v);
+  if (r.ci_level) j["ci_level"] = *r.ci_level;
+  for (const auto& mr : r.metrics) {
+    put(j, mr.name, mr.v);
+    if (!mr.ci) continue;
+    if (mr.ci->lower.defined() && mr.ci->upper.defined()) {
+      j[mr.name + "_ci"] = {mr.ci->lower.v, mr.ci->upper.v};
+    } else {
+      j[mr.name + "_ci"] = nullptr;
+      j[mr.name + "_ci_undefined"] = mr.ci->lower.defined() ? mr.ci->upper.reason : mr.ci->lower.reason;
+    }
+    j[mr.name + "_ci_method"] = mr.ci->method;
+  }
   if (r.task != task_kind::regression) {
     json pc = json::object();
     for (std::size_t k = 0; k < r.per_class.size(); ++k) {

@@ -9,6 +9,7 @@
 #include "assay/curves/roc.hpp"
 #include "assay/curves/threshold.hpp"
 #include "assay/error.hpp"
+#include "intervals.hpp"
 #include "assay/io/table.hpp"
 #include "assay/metrics/labels.hpp"
 #include "assay/metrics/registry.hpp"
@@ -46,6 +47,12 @@ const char* task_name(task_kind t) {
 namespace {
 
 void check_request(const report_request& q) {
+  if (q.ci_level && !(*q.ci_level > 0 && *q.ci_level < 1)) {
+    throw_usage(fmt::format("--ci: the level is {}, but must be between 0 and 1 (e.g. 0.95)", *q.ci_level));
+  }
+  if (q.bootstrap_replicates < 1 || q.bootstrap_replicates > 1000000) {
+    throw_usage(fmt::format("--bootstrap-replicates: {} is outside [1, 1000000]", q.bootstrap_replicates));
+  }
   const int sources = (q.score ? 1 : 0) + (q.pred ? 1 : 0) + (q.proba.empty() ? 0 : 1);
   if (sources == 0) throw_usage("give the predictions with --score COL, --pred COL or --proba COL...");
   if (q.score && q.pred) throw_usage("--score and --pred are alternatives: give one");
@@ -124,6 +131,13 @@ report make_report(const report_request& request) {
       std::swap(t.columns[2], t.columns[weight_at]);
     }
     regression_report(r, t, q);
+    if (q.ci_level) {
+      detail::report_rows rows;
+      rows.w = w;
+      rows.target = t.columns[0].numbers;
+      rows.predicted = t.columns[1].numbers;
+      detail::attach_intervals(r, q, rows);
+    }
     return r;
   }
 
@@ -270,6 +284,9 @@ report make_report(const report_request& request) {
   }
 
   // Probabilistic metrics, from --proba or from a score column that holds probabilities.
+  std::optional<proba_view> kept_proba;
+  std::vector<std::int32_t> kept_y01;
+  std::span<const std::int32_t> kept_ys;
   std::span<const double> s;
   if (binary_scores) s = t.columns[pred_at].numbers;
   bool scores_are_probabilities =
@@ -282,6 +299,11 @@ report make_report(const report_request& request) {
       y01.resize(y.size());
       for (std::size_t i = 0; i < y.size(); ++i) y01[i] = 1 - y[i];
       ys = y01;
+    }
+    if (q.ci_level) {  // the views die with this block: keep what the intervals need
+      kept_proba = pv;
+      if (!y01.empty()) kept_y01 = std::move(y01), ys = kept_y01;
+      kept_ys = ys;
     }
     for (auto name : {"log_loss", "brier_score_loss"}) {
       const metric_info* m = find_metric(name, metric_kind::probabilistic);
@@ -341,6 +363,18 @@ report make_report(const report_request& request) {
     const char* is = always_actual == 1 ? " is the actual class of" : "es are the actual classes of";
     r.notes.push_back(fmt::format("{} class{} every case: FP rate undefined, {} in the macro and weighted averages",
                                   always_actual, is, how));
+  }
+  if (q.ci_level) {
+    detail::report_rows rows;
+    rows.y = y;
+    rows.yhat = yhat;
+    rows.w = w;
+    rows.score = s;
+    if (kept_proba) {
+      rows.proba = &*kept_proba;
+      rows.y_proba = kept_ys;
+    }
+    detail::attach_intervals(r, q, rows);
   }
   return r;
 }

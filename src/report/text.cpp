@@ -81,7 +81,16 @@ std::string to_text(const report& r) {
   out += "Metrics\n";
   std::size_t w = 0;
   for (const auto& m : r.metrics) w = std::max(w, m.title.size());
-  for (const auto& m : r.metrics) out += fmt::format("  {:<{}}  {}\n", m.title, w, show(m.v));
+  if (r.ci_level) out += fmt::format("  ({}% confidence intervals; the method follows each)\n", number(*r.ci_level * 100));
+  for (const auto& m : r.metrics) {
+    std::string ci;
+    if (m.ci) {
+      ci = m.ci->lower.defined() && m.ci->upper.defined()
+               ? fmt::format("  [{}, {}] {}", number(m.ci->lower.v), number(m.ci->upper.v), m.ci->method)
+               : fmt::format("  no interval ({})", m.ci->lower.defined() ? m.ci->upper.reason : m.ci->lower.reason);
+    }
+    out += fmt::format("  {:<{}}  {}{}\n", m.title, w, show(m.v), ci);
+  }
   if (r.task != task_kind::regression) {
     out += "\n";
     per_class_block(out, r);

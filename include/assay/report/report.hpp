@@ -1,6 +1,7 @@
 // assay: the evaluation report of one prediction file: what `assay report` computes and prints.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,22 @@
 namespace assay {
 
 enum class task_kind { automatic, binary, multiclass, regression };
+
+/// A confidence interval attached to a reported number.
+struct confidence_interval {
+  value lower, upper;  ///< undefined (with the reason) when no interval can be formed
+  std::string method;  ///< e.g. "wilson", "delong", "bootstrap percentile, stratified, 2000 replicates"
+};
+
+/// How `assay report --ci` computes intervals.
+enum class ci_method {
+  automatic,        ///< Wilson for proportions, DeLong for ROC AUC, bootstrap for the rest
+  wilson,           ///< proportions by Wilson, the rest as automatic
+  normal,           ///< proportions by the normal approximation of seed 003, the rest as automatic
+  agresti_coull,    ///< proportions by Agresti-Coull, the rest as automatic
+  clopper_pearson,  ///< proportions by Clopper-Pearson ("exact"), the rest as automatic
+  bootstrap,        ///< every number by the bootstrap
+};
 
 /// What to read and how to evaluate it. Column references are header names or 1-based indices.
 struct report_request {
@@ -32,6 +49,11 @@ struct report_request {
   /// Keep the ROC and PR curves of a binary score (thinned for drawing) in report::roc / report::pr,
   /// e.g. for the HTML page. Off by default: a 10^7-point curve costs memory nobody asked for.
   bool keep_curves = false;
+  /// Confidence level of intervals to attach (e.g. 0.95); none when empty.
+  std::optional<double> ci_level;
+  ci_method ci = ci_method::automatic;
+  std::size_t bootstrap_replicates = 2000;
+  std::uint64_t seed = 0;  ///< for the bootstrap; results do not depend on the thread count
 };
 
 /// A curve kept for drawing: at most `max_points` points taken evenly along it (the first and last
@@ -46,9 +68,11 @@ struct curve_sample {
 
 /// One named number of the report.
 struct metric_result {
+  metric_result(std::string n, std::string t, value x) : name(std::move(n)), title(std::move(t)), v(std::move(x)) {}
   std::string name;   ///< JSON key
   std::string title;  ///< text label
   value v;
+  std::optional<confidence_interval> ci;  ///< with --ci, for the numbers that have one
 };
 
 struct report {
@@ -70,6 +94,7 @@ struct report {
   std::vector<metric_result> metrics;
   std::optional<curve_sample> roc;  ///< FPR (x) vs TPR (y), with request.keep_curves and a score column
   std::optional<curve_sample> pr;   ///< recall (x) vs precision (y), likewise
+  std::optional<double> ci_level;  ///< the level of the intervals in metrics[].ci
   std::vector<std::string> notes;  ///< caveats a reader must see (e.g. how undefined classes were averaged)
 };
 

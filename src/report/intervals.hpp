@@ -1,0 +1,25 @@
+// Confidence intervals for the numbers of a report (assay report --ci). Private to src/report.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "assay/metrics/probabilistic.hpp"
+#include "assay/report/report.hpp"
+
+namespace assay::detail {
+
+/// The rows a report was computed from, for resampling.
+struct report_rows {
+  std::span<const std::int32_t> y, yhat;   ///< classification: class indices
+  std::span<const double> w;               ///< weights (empty = unit)
+  std::span<const double> score;           ///< binary score column (empty if none)
+  const proba_view* proba = nullptr;       ///< probabilities (matrix or binary score view)
+  std::span<const std::int32_t> y_proba;   ///< the class index of each row as the proba view counts them
+  std::span<const double> target, predicted;  ///< regression
+};
+
+/// Attaches an interval to every metric of `r` that has one (see docs/definitions/intervals.md).
+void attach_intervals(report& r, const report_request& q, const report_rows& rows);
+
+}  // namespace assay::detail
