@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <boost/sort/spreadsort/float_sort.hpp>
+#include <thread>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -58,8 +59,15 @@ score_sweep sweep_unweighted(std::span<const std::int32_t> y, std::span<const do
   pos.reserve(n_pos);
   neg.reserve(y.size() - n_pos);
   for (std::size_t i = 0; i < y.size(); ++i) (y[i] ? pos : neg).push_back(score[i] + 0.0);  // -0.0 -> +0.0
-  boost::sort::spreadsort::float_sort(pos.begin(), pos.end());
-  boost::sort::spreadsort::float_sort(neg.begin(), neg.end());
+  // The two sorts are independent: on large inputs the positives sort on a second thread. The result
+  // does not depend on it (each array is sorted in full either way).
+  if (y.size() >= (std::size_t{1} << 16) && std::thread::hardware_concurrency() > 1) {
+    std::jthread other([&pos] { boost::sort::spreadsort::float_sort(pos.begin(), pos.end()); });
+    boost::sort::spreadsort::float_sort(neg.begin(), neg.end());
+  } else {
+    boost::sort::spreadsort::float_sort(pos.begin(), pos.end());
+    boost::sort::spreadsort::float_sort(neg.begin(), neg.end());
+  }
   score_sweep r;
   r.thresholds.reserve(y.size());
   r.tp.reserve(y.size());
