@@ -15,5 +15,6 @@ extern std::string current_command;
 void write_output(const std::string& path, const std::string& text);
 
 void register_report(CLI::App& app);
+void register_split(CLI::App& app);
 
 }  // namespace assay::cli

@@ -50,6 +50,7 @@ int main(int argc, char** argv) {
   app.footer("Exit codes: 0 success, 1 internal error, 2 usage error, 3 bad input data, 4 file I/O error.\n"
              "Run 'assay COMMAND --help' for a command's options and an example.");
   assay::cli::register_report(app);
+  assay::cli::register_split(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
