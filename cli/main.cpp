@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
              "Run 'assay COMMAND --help' for a command's options and an example.");
   assay::cli::register_report(app);
   assay::cli::register_split(app);
+  assay::cli::register_cv(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

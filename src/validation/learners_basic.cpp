@@ -74,7 +74,9 @@ gaussian_nb_learner::fitted gaussian_nb_learner::fit(const training_set& t) cons
     for (std::size_t i = 0; i < n; ++i) ss += (x(i, j) - m) * (x(i, j) - m);
     max_var = std::max(max_var, ss / static_cast<double>(n));
   }
-  const double eps = var_smoothing * max_var;
+  // Every feature constant: no feature carries information; any positive variance gives equal
+  // likelihoods for all classes, so the prior decides (scikit-learn divides by zero here).
+  const double eps = max_var > 0 ? var_smoothing * max_var : 1.0;
   f.log_prior.assign(k, -std::numeric_limits<double>::infinity());
   for (std::size_t c = 0; c < k; ++c) {
     if (count[c] == 0) continue;

@@ -1,0 +1,178 @@
+// assay cv / learning-curve / learners: cross-validation of a learner on a data file. Parses
+// options, calls the validation library, prints.
+#include <fmt/format.h>
+
+#include "assay/error.hpp"
+#include "assay/validation/dataset.hpp"
+#include "assay/validation/engine.hpp"
+#include "assay/validation/learning_curve.hpp"
+#include "assay/validation/split_plan.hpp"
+#include "commands.hpp"
+
+namespace assay::cli {
+
+namespace {
+
+struct cv_cli_options {
+  validation::split_request split;
+  std::string data, target, group, learner = "majority", task = "auto", impute = "none", pos_label;
+  std::string format = "text", output, oof, svg;
+  std::vector<std::string> metrics, features, drop;
+  std::vector<double> sizes;
+  std::size_t threads = 0;
+  bool stratify = false, no_folds = false;
+  bool method_given = false;
+};
+
+validation::dataset load(const cv_cli_options& o) {
+  validation::dataset_request d;
+  d.path = o.data;
+  d.target = o.target;
+  d.features = o.features;
+  d.drop = o.drop;
+  if (!o.group.empty()) d.group = o.group;
+  d.task = o.task == "classification" ? validation::task_type::classification
+           : o.task == "regression"   ? validation::task_type::regression
+                                      : validation::task_type::automatic;
+  return validation::read_dataset(d);
+}
+
+validation::split_list make(cv_cli_options& o, const validation::dataset& d, std::vector<std::string>& notes) {
+  auto& q = o.split;
+  if (!o.method_given) {
+    // Defaults as scikit-learn's cross_val_score: stratified k-fold for classes, k-fold otherwise,
+    // group k-fold with --group.
+    q.method = !o.group.empty() ? "group-kfold" : d.classification() ? "stratified-kfold" : "kfold";
+    if (o.stratify && !d.classification()) q.method = "stratified-kfold";
+  }
+  if (q.repeats > 1 && (q.method == "kfold" || q.method == "stratified-kfold")) {
+    q.method = q.method == "kfold" ? "repeated-kfold" : "repeated-stratified-kfold";
+  }
+  if (validation::method_needs_strata(q.method) && d.classification()) {
+    std::vector<std::size_t> count(d.classes.size(), 0);
+    for (auto c : d.y_class) ++count[static_cast<std::size_t>(c)];
+    for (std::size_t c = 0; c < count.size(); ++c) {
+      if (count[c] < q.folds) {
+        notes.push_back(fmt::format("class '{}' has {} cases, fewer than the {} folds: some test folds have none of it",
+                                    d.classes[c], count[c], q.folds));
+      }
+    }
+  }
+  return validation::make_splits(q, d.rows, d.y_class, d.y_value, d.groups, "");
+}
+
+validation::cv_options engine_options(const cv_cli_options& o) {
+  validation::cv_options c;
+  c.metrics = o.metrics;
+  c.threads = o.threads;
+  c.impute = o.impute == "mean"     ? validation::impute_kind::mean
+             : o.impute == "median" ? validation::impute_kind::median
+                                    : validation::impute_kind::refuse;
+  if (!o.pos_label.empty()) c.pos_label = o.pos_label;
+  return c;
+}
+
+void run_cv(cv_cli_options& o) {
+  current_command = "assay cv";
+  const auto d = load(o);
+  std::vector<std::string> notes;
+  const auto splits = make(o, d, notes);
+  const auto learner = validation::make_learner(o.learner, d.classification());
+  auto r = validation::cross_validate(d, learner, splits, engine_options(o));
+  r.notes.insert(r.notes.begin(), notes.begin(), notes.end());
+  if (!o.oof.empty()) write_output(o.oof, validation::oof_csv(d, r));
+  write_output(o.output, o.format == "json" ? validation::to_json(r) : validation::to_text(r, !o.no_folds));
+}
+
+void run_learning_curve(cv_cli_options& o) {
+  current_command = "assay learning-curve";
+  const auto d = load(o);
+  std::vector<std::string> notes;
+  const auto splits = make(o, d, notes);
+  const auto learner = validation::make_learner(o.learner, d.classification());
+  validation::learning_curve_options lc;
+  if (!o.sizes.empty()) lc.sizes = o.sizes;
+  lc.seed = o.split.seed;
+  lc.cv = engine_options(o);
+  const auto r = validation::learning_curve(d, learner, splits, lc);
+  if (!o.svg.empty()) write_output(o.svg, validation::to_svg(r));
+  std::string text = o.format == "json" ? validation::to_json(r) : validation::to_text(r);
+  if (o.format != "json")
+    for (const auto& n : notes) text += "note: " + n + "\n";
+  write_output(o.output, text);
+}
+
+void add_common(CLI::App* cmd, cv_cli_options& o) {
+  std::string methods;
+  for (const auto& m : validation::split_methods()) methods += (methods.empty() ? "" : ", ") + m;
+  cmd->add_option("data", o.data, "Data file (CSV or TSV with a header row; '-' for stdin)")->required();
+  cmd->add_option("--target", o.target, "Target column: name or 1-based index")->required();
+  cmd->add_option("--learner,-L", o.learner, "NAME or NAME:key=value,... (see 'assay learners'); default majority");
+  cmd->add_option("--task", o.task, "auto, classification or regression")
+      ->check(CLI::IsMember({"auto", "classification", "regression"}));
+  cmd->add_option("--features", o.features, "Feature columns (default: every other column)");
+  cmd->add_option("--drop", o.drop, "Columns to leave out of the features");
+  auto* m = cmd->add_option("--method,-m", o.split.method,
+                            "Resampling: " + methods + " (default: stratified-kfold for classes, else kfold)");
+  m->check(CLI::IsMember(validation::split_methods()));
+  m->each([&o](const std::string&) { o.method_given = true; });
+  cmd->add_option("--folds,-k", o.split.folds, "Folds (default 5)");
+  cmd->add_option("--repeats,-r", o.split.repeats, "Repeats (repeated k-fold, shuffle, bootstrap)");
+  cmd->add_option("--seed", o.split.seed, "Random seed (default 0)");
+  cmd->add_flag("--shuffle", o.split.shuffle, "Shuffle rows before dealing folds");
+  cmd->add_flag("--stratify", o.split.stratify, "Stratify holdout/tvt/shuffle splits; bins for a numeric target");
+  cmd->add_option("--group,--groups,-g", o.group, "Group column (group-kfold, logo, lpgo; default method group-kfold)");
+  cmd->add_option("--train-fraction", o.split.train_fraction, "Training share for holdout/shuffle (default 2/3)");
+  cmd->add_option("-p", o.split.p, "p for lpo / lpgo (default 2)");
+  cmd->add_option("--max-splits", o.split.max_splits, "lpo/lpgo refuse more splits than this (default 100000)");
+  cmd->add_option("--metric,--metrics", o.metrics, "Registry metric names (default: accuracy, balanced_accuracy, F1, log_loss / RMSE, MAE, R2)");
+  cmd->add_option("--pos-label", o.pos_label, "Positive class for binary metrics");
+  cmd->add_option("--impute", o.impute, "Missing values: none (refuse), mean or median (fitted on training rows)")
+      ->check(CLI::IsMember({"none", "mean", "median"}));
+  cmd->add_option("--threads,-j", o.threads, "Threads (default: all cores); results do not depend on it");
+  cmd->add_option("--format,-f", o.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--output,-o", o.output, "Write the result to this file instead of standard output");
+}
+
+}  // namespace
+
+void register_cv(CLI::App& app) {
+  auto o = std::make_shared<cv_cli_options>();
+  auto* cmd = app.add_subcommand("cv", "Cross-validate a learner: per-split metrics, mean, sd, pooled estimate");
+  cmd->footer(
+      "Examples:\n"
+      "  assay cv iris.csv --target species --learner gaussian_nb\n"
+      "  assay cv breast_cancer.csv --target diagnosis --learner logistic:C=0.5 --folds 10 --repeats 10 --seed 1\n"
+      "  assay cv diabetes.csv --target progression --learner ridge:alpha=1 --metric r2\n"
+      "  assay cv iris.csv --target species --learner knn --oof-predictions oof.csv &&\n"
+      "    assay report oof.csv --label species --pred pred");
+  add_common(cmd, *o);
+  cmd->add_option("--oof-predictions", o->oof, "Write out-of-fold predictions (CSV for 'assay report')");
+  cmd->add_flag("--no-folds", o->no_folds, "Text output: leave out the per-split table");
+  cmd->callback([o] { run_cv(*o); });
+
+  auto l = std::make_shared<cv_cli_options>();
+  auto* lc = app.add_subcommand("learning-curve", "Train and test scores against training-set size, with error bars");
+  lc->footer(
+      "Examples:\n"
+      "  assay learning-curve breast_cancer.csv --target diagnosis --learner logistic --folds 5 --repeats 4 --svg lc.svg\n"
+      "  assay learning-curve iris.csv --target species --learner knn --sizes 0.2 0.4 0.6 0.8 1");
+  add_common(lc, *l);
+  lc->add_option("--sizes", l->sizes, "Training shares of each training part, in (0, 1] (default 0.1 0.325 0.55 0.775 1)");
+  lc->add_option("--svg", l->svg, "Also write an SVG plot of the first metric");
+  lc->callback([l] { run_learning_curve(*l); });
+
+  auto* ls = app.add_subcommand("learners", "List the built-in learners and their parameters");
+  ls->callback([] {
+    current_command = "assay learners";
+    std::string out;
+    for (const auto& i : validation::learner_catalog()) {
+      out += fmt::format("{}  ({}{}{})\n  {}\n", i.name, i.classification ? "classification" : "",
+                         i.classification && i.regression ? ", " : "", i.regression ? "regression" : "", i.description);
+      for (const auto& p : i.params) out += fmt::format("    {}={:<8} {}\n", p.name, p.default_value, p.description);
+    }
+    write_output("", out);
+  });
+}
+
+}  // namespace assay::cli
