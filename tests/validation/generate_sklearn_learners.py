@@ -65,6 +65,33 @@ def case(name, spec, est, scale=False, k=None):
     return out
 
 
+def cross_validation():
+    """Per-fold scores of cross_val_score with the default folds: StratifiedKFold(5) for classes,
+    KFold(5) for the regression target (no shuffling, so assay's folds are the same rows)."""
+    from sklearn.model_selection import cross_val_score, KFold, StratifiedKFold
+    runs = []
+    specs = [("iris", "gaussian_nb", GaussianNB(), "accuracy"),
+             ("wine", "gaussian_nb", GaussianNB(), "accuracy"),
+             ("iris", "knn", make_pipeline(StandardScaler(), KNeighborsClassifier(5)), "accuracy"),
+             ("breast_cancer", "logistic",
+              make_pipeline(StandardScaler(), LogisticRegression(solver="newton-cg", tol=1e-10, max_iter=1000)),
+              "accuracy"),
+             ("wine", "logistic",
+              make_pipeline(StandardScaler(), LogisticRegression(solver="newton-cg", tol=1e-10, max_iter=1000)),
+              "balanced_accuracy"),
+             ("diabetes", "ridge", Ridge(alpha=1.0), "r2"),
+             ("diabetes", "linear", LinearRegression(), "neg_mean_absolute_error")]
+    for name, learner, est, metric in specs:
+        X, y, _, _ = load(name)
+        cv = KFold(5) if name == "diabetes" else StratifiedKFold(5)
+        scores = cross_val_score(est, X, y, cv=cv, scoring=metric)
+        if metric.startswith("neg_"):
+            scores, metric = -scores, metric[4:]
+        runs.append({"data": name, "target": TARGETS[name], "learner": learner, "metric": metric,
+                     "folds": [repr(float(v)) for v in scores]})
+    return runs
+
+
 def main():
     cases = []
     for name in ["iris", "wine", "breast_cancer"]:
@@ -83,7 +110,8 @@ def main():
     cases.append(case("diabetes", "knn:k=7,weights=distance", KNeighborsRegressor(7, weights="distance"),
                       scale=True, k=7))
     out = {"generator": "tests/validation/generate_sklearn_learners.py", "sklearn": sklearn.__version__,
-           "numpy": np.__version__, "split": "train i % 3 != 0, test i % 3 == 0", "cases": cases}
+           "numpy": np.__version__, "split": "train i % 3 != 0, test i % 3 == 0", "cases": cases,
+           "cv": cross_validation()}
     with open(os.path.join(HERE, "sklearn_learners.json"), "w") as f:
         json.dump(out, f, indent=1)
         f.write("\n")
