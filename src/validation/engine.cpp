@@ -9,6 +9,7 @@
 #include <exception>
 #include <mutex>
 #include <thread>
+#include <time.h>
 
 #include "assay/error.hpp"
 #include "assay/metrics/confusion.hpp"
@@ -23,6 +24,12 @@ using clock_type = std::chrono::steady_clock;
 
 double seconds_since(clock_type::time_point t) {
   return std::chrono::duration<double>(clock_type::now() - t).count();
+}
+
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
 // A metric resolved against the task.
@@ -127,6 +134,7 @@ cv_result cross_validate(const dataset& d, const any_learner& learner, const spl
   auto work = [&] {
     for (std::size_t s; (s = next.fetch_add(1)) < splits.size();) {
       try {
+        const double cpu0 = thread_cpu_seconds();
         const auto& sp = splits[s];
         auto& f = folds[s];
         f.split = s;
@@ -134,9 +142,11 @@ cv_result cross_validate(const dataset& d, const any_learner& learner, const spl
         f.train_rows = sp.train.size();
         f.test_rows = sp.test.size();
         feature_encoder enc;
+        const double encode_cpu0 = thread_cpu_seconds();
         enc.fit(d, sp.train, pre);
         const matrix xtr = enc.transform(d, sp.train);
         const matrix xte = enc.transform(d, sp.test);
+        f.encode_cpu_seconds = thread_cpu_seconds() - encode_cpu0;
         std::vector<std::int32_t> yc;
         std::vector<double> yv;
         if (k) {
@@ -148,13 +158,16 @@ cv_result cross_validate(const dataset& d, const any_learner& learner, const spl
         }
         const training_set t{xtr, yc, k, yv};
         auto t0 = clock_type::now();
+        const double model_cpu0 = thread_cpu_seconds();
         const any_model m = learner.fit(t);
         f.fit_seconds = seconds_since(t0);
         t0 = clock_type::now();
         preds[s] = m.predict(xte);
         f.predict_seconds = seconds_since(t0);
+        f.model_cpu_seconds = thread_cpu_seconds() - model_cpu0;
         f.test = score(d, scorers, sp.test, preds[s], r.positive);
         if (options.score_training) f.train = score(d, scorers, sp.train, m.predict(xtr), r.positive);
+        f.cpu_seconds = thread_cpu_seconds() - cpu0;
       } catch (...) {
         failure[s] = std::current_exception();
       }

@@ -114,7 +114,9 @@ std::string to_json(const cv_result& r) {
   auto& folds = j["folds"] = nlohmann::json::array();
   for (const auto& f : r.folds) {
     nlohmann::json o{{"split", f.split}, {"repeat", f.repeat}, {"train_rows", f.train_rows}, {"test_rows", f.test_rows},
-                     {"fit_seconds", f.fit_seconds}, {"predict_seconds", f.predict_seconds}};
+                     {"fit_seconds", f.fit_seconds}, {"predict_seconds", f.predict_seconds},
+                     {"cpu_seconds", f.cpu_seconds}, {"model_cpu_seconds", f.model_cpu_seconds},
+                     {"encode_cpu_seconds", f.encode_cpu_seconds}};
     for (std::size_t m = 0; m < r.summary.size(); ++m) {
       o["test"][r.summary[m].name] = json_value(f.test[m]);
       if (!f.train.empty()) o["train"][r.summary[m].name] = json_value(f.train[m]);

@@ -37,30 +37,37 @@ void feature_encoder::fit(const dataset& d, std::span<const std::size_t> rows, c
       if (!count.empty() && count[best] > 0) fill_code_[j] = static_cast<std::int32_t>(best);
       continue;
     }
-    std::vector<double> v;
-    v.reserve(rows.size());
-    for (auto r : rows)
-      if (!std::isnan(col.numbers[r])) v.push_back(col.numbers[r]);
-    if (!v.empty()) {
-      double m = 0;
-      for (double x : v) m += x;
-      m /= static_cast<double>(v.size());
+    // Mean (and median when asked) of the non-missing training values; then the mean and population
+    // standard deviation of the values as imputed.
+    const double* x = col.numbers.data();
+    double sum = 0;
+    std::size_t present = 0;
+    for (auto r : rows) {
+      if (!std::isnan(x[r])) {
+        sum += x[r];
+        ++present;
+      }
+    }
+    if (present > 0) {
+      const double m = sum / static_cast<double>(present);
+      fill_[j] = m;
       if (opt_.impute == impute_kind::median) {
+        std::vector<double> v;
+        v.reserve(present);
+        for (auto r : rows)
+          if (!std::isnan(x[r])) v.push_back(x[r]);
         auto mid = v.begin() + static_cast<long>(v.size() / 2);
         std::nth_element(v.begin(), mid, v.end());
         double med = *mid;
         if (v.size() % 2 == 0) med = (med + *std::max_element(v.begin(), mid)) / 2;
         fill_[j] = med;
-      } else {
-        fill_[j] = m;
       }
       if (opt_.standardize) {
-        // Mean and population standard deviation of the training values as imputed.
-        const double n_missing = static_cast<double>(rows.size() - v.size());
-        double mean = (m * static_cast<double>(v.size()) + fill_[j] * n_missing) / static_cast<double>(rows.size());
-        double ss = 0;
-        for (double x : v) ss += (x - mean) * (x - mean);
-        ss += n_missing * (fill_[j] - mean) * (fill_[j] - mean);
+        const double n_missing = static_cast<double>(rows.size() - present);
+        const double mean = (sum + fill_[j] * n_missing) / static_cast<double>(rows.size());
+        double ss = n_missing * (fill_[j] - mean) * (fill_[j] - mean);
+        for (auto r : rows)
+          if (!std::isnan(x[r])) ss += (x[r] - mean) * (x[r] - mean);
         const double sd = std::sqrt(ss / static_cast<double>(rows.size()));
         centre_[j] = mean;
         scale_[j] = sd > 0 ? sd : 1.0;
@@ -73,39 +80,47 @@ void feature_encoder::fit(const dataset& d, std::span<const std::size_t> rows, c
 
 matrix feature_encoder::transform(const dataset& d, std::span<const std::size_t> rows) const {
   matrix m(rows.size(), names_.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const std::size_t r = rows[i];
-    std::size_t c = 0;
-    for (std::size_t j = 0; j < d.features.size(); ++j) {
-      const auto& col = d.features[j];
-      if (col.categorical) {
-        std::int32_t code = col.codes[r];
+  const std::size_t stride = names_.size();
+  std::size_t c = 0;  // first output column of the current input column
+  for (std::size_t j = 0; j < d.features.size(); ++j) {
+    const auto& col = d.features[j];
+    if (col.categorical) {
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        std::int32_t code = col.codes[rows[i]];
         if (code < 0) {
           if (opt_.impute == impute_kind::refuse) {
-            throw_data(fmt::format("{}: row {}: column '{}' is missing (use --impute mean or median)", d.source, r + 1,
-                                   col.name));
+            throw_data(fmt::format("{}: row {}: column '{}' is missing (use --impute mean or median)", d.source,
+                                   rows[i] + 1, col.name));
           }
           code = fill_code_[j];
         }
-        for (auto l : level_[j]) m(i, c++) = code == l ? 1.0 : 0.0;
-        continue;
+        for (std::size_t l = 0; l < level_[j].size(); ++l) m.data[i * stride + c + l] = code == level_[j][l] ? 1.0 : 0.0;
       }
-      double x = col.numbers[r];
+      c += level_[j].size();
+      continue;
+    }
+    const double centre = centre_[j], inv_scale = 1.0 / scale_[j];
+    const double* src = col.numbers.data();
+    double* out = m.data.data() + c;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      double x = src[rows[i]];
       if (std::isnan(x)) {
         if (opt_.impute == impute_kind::refuse) {
           throw_data(fmt::format("{}: row {}: column '{}' is missing or NaN (use --impute mean or median)", d.source,
-                                 r + 1, col.name));
+                                 rows[i] + 1, col.name));
         }
         x = fill_[j];
       }
-      x = (x - centre_[j]) / scale_[j];
+      x = scale_[j] == 1.0 ? x - centre : (x - centre) * inv_scale;
+      double* o = out + i * stride;
+      o[0] = x;
       double power = x;
-      m(i, c++) = x;
       for (std::size_t p = 2; p <= opt_.degree; ++p) {
         power *= x;
-        m(i, c++) = power;
+        o[p - 1] = power;
       }
     }
+    c += opt_.degree;
   }
   return m;
 }

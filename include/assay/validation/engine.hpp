@@ -34,7 +34,13 @@ struct fold_result {
   std::size_t train_rows = 0, test_rows = 0;
   std::vector<value> test;   ///< one per metric, on the test rows
   std::vector<value> train;  ///< one per metric, on the training rows (score_training)
-  double fit_seconds = 0, predict_seconds = 0;
+  double fit_seconds = 0, predict_seconds = 0;  ///< wall time of fit and predict
+  /// CPU time of the worker thread for the whole split (encoding, fitting, predicting, scoring) and
+  /// for fit + predict alone; their difference is the engine's own overhead.
+  double cpu_seconds = 0, model_cpu_seconds = 0;
+  /// CPU time of fitting the preprocessing (one-hot levels, imputation, scaling) and encoding the
+  /// training and test rows: the part of a scikit-learn Pipeline before the estimator.
+  double encode_cpu_seconds = 0;
 };
 
 /// A metric over the splits.
