@@ -79,6 +79,19 @@ void feature_encoder::fit(const dataset& d, std::span<const std::size_t> rows, c
 }
 
 matrix feature_encoder::transform(const dataset& d, std::span<const std::size_t> rows) const {
+  if (opt_.impute == impute_kind::refuse) {
+    // Report the first missing cell in file order (row by row).
+    bool any = false;
+    for (const auto& col : d.features) any = any || col.missing > 0;
+    for (std::size_t i = 0; any && i < rows.size(); ++i) {
+      for (const auto& col : d.features) {
+        if (col.categorical ? col.codes[rows[i]] < 0 : std::isnan(col.numbers[rows[i]])) {
+          throw_data(fmt::format("{}: row {}: column '{}' is missing{} (use --impute mean or median)", d.source,
+                                 rows[i] + 1, col.name, col.categorical ? "" : " or NaN"));
+        }
+      }
+    }
+  }
   matrix m(rows.size(), names_.size());
   const std::size_t stride = names_.size();
   std::size_t c = 0;  // first output column of the current input column
