@@ -5,6 +5,7 @@
 #include "assay/error.hpp"
 #include "assay/validation/dataset.hpp"
 #include "assay/validation/engine.hpp"
+#include "assay/validation/external.hpp"
 #include "assay/validation/learning_curve.hpp"
 #include "assay/validation/split_plan.hpp"
 #include "commands.hpp"
@@ -20,6 +21,8 @@ struct cv_cli_options {
   std::vector<std::string> metrics, features, drop;
   std::vector<double> sizes;
   std::size_t threads = 0;
+  std::string external;
+  double timeout = 600;
   bool stratify = false, no_folds = false;
   bool method_given = false;
 };
@@ -61,6 +64,11 @@ validation::split_list make(cv_cli_options& o, const validation::dataset& d, std
   return validation::make_splits(q, d.rows, d.y_class, d.y_value, d.groups, "");
 }
 
+validation::any_learner pick_learner(const cv_cli_options& o, const validation::dataset& d) {
+  if (!o.external.empty()) return validation::make_external_learner(o.external, o.timeout);
+  return validation::make_learner(o.learner, d.classification());
+}
+
 validation::cv_options engine_options(const cv_cli_options& o) {
   validation::cv_options c;
   c.metrics = o.metrics;
@@ -77,7 +85,7 @@ void run_cv(cv_cli_options& o) {
   const auto d = load(o);
   std::vector<std::string> notes;
   const auto splits = make(o, d, notes);
-  const auto learner = validation::make_learner(o.learner, d.classification());
+  const auto learner = pick_learner(o, d);
   auto r = validation::cross_validate(d, learner, splits, engine_options(o));
   r.notes.insert(r.notes.begin(), notes.begin(), notes.end());
   if (!o.oof.empty()) write_output(o.oof, validation::oof_csv(d, r));
@@ -89,7 +97,7 @@ void run_learning_curve(cv_cli_options& o) {
   const auto d = load(o);
   std::vector<std::string> notes;
   const auto splits = make(o, d, notes);
-  const auto learner = validation::make_learner(o.learner, d.classification());
+  const auto learner = pick_learner(o, d);
   validation::learning_curve_options lc;
   if (!o.sizes.empty()) lc.sizes = o.sizes;
   lc.seed = o.split.seed;
@@ -108,6 +116,9 @@ void add_common(CLI::App* cmd, cv_cli_options& o) {
   cmd->add_option("data", o.data, "Data file (CSV or TSV with a header row; '-' for stdin)")->required();
   cmd->add_option("--target", o.target, "Target column: name or 1-based index")->required();
   cmd->add_option("--learner,-L", o.learner, "NAME or NAME:key=value,... (see 'assay learners'); default majority");
+  cmd->add_option("--external-command", o.external,
+                  "Learner = this shell command, with {train} {test} {predictions} {classes} (docs/validation.md)");
+  cmd->add_option("--timeout", o.timeout, "Seconds an external command may run per split (default 600)");
   cmd->add_option("--task", o.task, "auto, classification or regression")
       ->check(CLI::IsMember({"auto", "classification", "regression"}));
   cmd->add_option("--features", o.features, "Feature columns (default: every other column)");
