@@ -7,6 +7,7 @@
 #include "assay/validation/engine.hpp"
 #include "assay/validation/external.hpp"
 #include "assay/validation/learning_curve.hpp"
+#include "assay/validation/permutation.hpp"
 #include "assay/validation/split_plan.hpp"
 #include "commands.hpp"
 
@@ -22,6 +23,7 @@ struct cv_cli_options {
   std::vector<double> sizes;
   std::size_t threads = 0;
   std::string external;
+  std::size_t permutations = 100;
   double timeout = 600;
   bool stratify = false, no_folds = false;
   bool method_given = false;
@@ -110,6 +112,19 @@ void run_learning_curve(cv_cli_options& o) {
   write_output(o.output, text);
 }
 
+void run_permutation(cv_cli_options& o) {
+  current_command = "assay permutation-test";
+  const auto d = load(o);
+  std::vector<std::string> notes;
+  const auto splits = make(o, d, notes);
+  validation::permutation_options p;
+  p.permutations = o.permutations;
+  p.seed = o.split.seed;
+  p.cv = engine_options(o);
+  const auto r = validation::permutation_test(d, pick_learner(o, d), splits, p);
+  write_output(o.output, o.format == "json" ? validation::to_json(r) : validation::to_text(r));
+}
+
 void add_common(CLI::App* cmd, cv_cli_options& o) {
   std::string methods;
   for (const auto& m : validation::split_methods()) methods += (methods.empty() ? "" : ", ") + m;
@@ -172,6 +187,17 @@ void register_cv(CLI::App& app) {
   lc->add_option("--sizes", l->sizes, "Training shares of each training part, in (0, 1] (default 0.1 0.325 0.55 0.775 1)");
   lc->add_option("--svg", l->svg, "Also write an SVG plot of the first metric");
   lc->callback([l] { run_learning_curve(*l); });
+
+  auto pt = std::make_shared<cv_cli_options>();
+  auto* perm = app.add_subcommand("permutation-test",
+                                  "Is the cross-validated score better than chance? Label permutations with retraining");
+  perm->footer(
+      "p = (1 + permutations scoring at least as well) / (permutations + 1) (Ojala & Garriga 2010, test 1).\n"
+      "Example:\n"
+      "  assay permutation-test breast_cancer.csv --target diagnosis --learner logistic --permutations 200 --metric accuracy");
+  add_common(perm, *pt);
+  perm->add_option("--permutations,-n", pt->permutations, "Number of label permutations (default 100)");
+  perm->callback([pt] { run_permutation(*pt); });
 
   auto* ls = app.add_subcommand("learners", "List the built-in learners and their parameters");
   ls->callback([] {
