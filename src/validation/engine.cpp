@@ -126,6 +126,8 @@ cv_result cross_validate(const dataset& d, const any_learner& learner, const spl
 
   encoder_options pre = learner.preprocessing();
   pre.impute = options.impute;
+  const matrix dense = dense_features(d);  // empty unless all features are numeric and complete
+  const bool fast = dense.rows == d.rows && pre.degree == 1 && pre.impute != impute_kind::median;
   const std::size_t k = d.classification() ? d.classes.size() : 0;
   std::vector<fold_result> folds(splits.size());
   std::vector<predictions> preds(splits.size());
@@ -143,9 +145,10 @@ cv_result cross_validate(const dataset& d, const any_learner& learner, const spl
         f.test_rows = sp.test.size();
         feature_encoder enc;
         const double encode_cpu0 = thread_cpu_seconds();
-        enc.fit(d, sp.train, pre);
-        const matrix xtr = enc.transform(d, sp.train);
-        const matrix xte = enc.transform(d, sp.test);
+        if (fast) enc.fit(d, dense, sp.train, pre);
+        else enc.fit(d, sp.train, pre);
+        const matrix xtr = fast ? enc.transform(dense, sp.train) : enc.transform(d, sp.train);
+        const matrix xte = fast ? enc.transform(dense, sp.test) : enc.transform(d, sp.test);
         f.encode_cpu_seconds = thread_cpu_seconds() - encode_cpu0;
         std::vector<std::int32_t> yc;
         std::vector<double> yv;

@@ -138,4 +138,71 @@ matrix feature_encoder::transform(const dataset& d, std::span<const std::size_t>
   return m;
 }
 
+matrix dense_features(const dataset& d) {
+  for (const auto& c : d.features)
+    if (c.categorical || c.missing > 0) return {};
+  matrix m(d.rows, d.features.size());
+  for (std::size_t j = 0; j < d.features.size(); ++j) {
+    const auto& v = d.features[j].numbers;
+    for (std::size_t i = 0; i < d.rows; ++i) {
+      if (std::isnan(v[i])) return {};  // a NaN in a data set built by hand
+      m(i, j) = v[i];
+    }
+  }
+  return m;
+}
+
+void feature_encoder::fit(const dataset& d, const matrix& full, std::span<const std::size_t> rows,
+                          const encoder_options& options) {
+  if (full.rows != d.rows || full.cols != d.features.size() || options.degree != 1 ||
+      options.impute == impute_kind::median) {
+    fit(d, rows, options);
+    return;
+  }
+  opt_ = options;
+  const std::size_t f = full.cols;
+  if (rows.empty()) throw_usage("feature_encoder: no training rows");
+  fill_.assign(f, 0);
+  centre_.assign(f, 0);
+  scale_.assign(f, 1);
+  fill_code_.assign(f, -1);
+  level_.assign(f, {});
+  names_.clear();
+  for (const auto& c : d.features) names_.push_back(c.name);
+  std::vector<double> sum(f, 0.0), ss(f, 0.0);
+  for (auto r : rows) {
+    const double* x = full.data.data() + r * f;
+    for (std::size_t j = 0; j < f; ++j) sum[j] += x[j];
+  }
+  const double n = static_cast<double>(rows.size());
+  for (std::size_t j = 0; j < f; ++j) fill_[j] = sum[j] / n;
+  if (!opt_.standardize) return;
+  for (auto r : rows) {
+    const double* x = full.data.data() + r * f;
+    for (std::size_t j = 0; j < f; ++j) ss[j] += (x[j] - fill_[j]) * (x[j] - fill_[j]);
+  }
+  for (std::size_t j = 0; j < f; ++j) {
+    const double sd = std::sqrt(ss[j] / n);
+    centre_[j] = fill_[j];
+    scale_[j] = sd > 0 ? sd : 1.0;
+  }
+}
+
+matrix feature_encoder::transform(const matrix& full, std::span<const std::size_t> rows) const {
+  const std::size_t f = full.cols;
+  matrix m(rows.size(), f);
+  std::vector<double> inv(f);
+  for (std::size_t j = 0; j < f; ++j) inv[j] = 1.0 / scale_[j];
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const double* x = full.data.data() + rows[i] * f;
+    double* o = m.data.data() + i * f;
+    if (opt_.standardize) {
+      for (std::size_t j = 0; j < f; ++j) o[j] = scale_[j] == 1.0 ? x[j] - centre_[j] : (x[j] - centre_[j]) * inv[j];
+    } else {
+      std::copy(x, x + f, o);
+    }
+  }
+  return m;
+}
+
 }  // namespace assay::validation

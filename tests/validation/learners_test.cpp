@@ -218,3 +218,28 @@ TEST(Learners, PreprocessingSeesTrainingRowsOnly) {
 
 }  // namespace
 }  // namespace assay::validation
+
+namespace assay::validation {
+namespace {
+
+// The engine's fast path (a dense copy of all-numeric data) encodes exactly as the general one.
+TEST(Learners, DenseFastPathEncodesIdentically) {
+  const auto d = load("breast_cancer", "diagnosis");
+  const matrix full = dense_features(d);
+  ASSERT_EQ(full.rows, d.rows);
+  std::vector<std::size_t> tr, te;
+  for (std::size_t i = 0; i < d.rows; ++i) (i % 5 == 2 ? te : tr).push_back(i);
+  for (bool standardize : {false, true}) {
+    encoder_options o;
+    o.standardize = standardize;
+    feature_encoder slow, fast;
+    slow.fit(d, tr, o);
+    fast.fit(d, full, tr, o);
+    EXPECT_EQ(slow.names(), fast.names());
+    EXPECT_EQ(slow.transform(d, te).data, fast.transform(full, te).data);
+    EXPECT_EQ(slow.transform(d, tr).data, fast.transform(full, tr).data);
+  }
+}
+
+}  // namespace
+}  // namespace assay::validation

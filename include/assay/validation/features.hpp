@@ -50,6 +50,10 @@ class feature_encoder {
   /// The encoded matrix of `rows` of `d`. Throws a data error for a missing value under
   /// impute_kind::refuse, naming the column and the (1-based data) row.
   [[nodiscard]] matrix transform(const dataset& d, std::span<const std::size_t> rows) const;
+  /// The same as fit / transform when every feature is numeric without missing cells and
+  /// `full` = dense_features(d): rows are copied whole from the row-major matrix (faster).
+  void fit(const dataset& d, const matrix& full, std::span<const std::size_t> rows, const encoder_options& options);
+  [[nodiscard]] matrix transform(const matrix& full, std::span<const std::size_t> rows) const;
   [[nodiscard]] const std::vector<std::string>& names() const noexcept { return names_; }
   /// Per numeric input column: the centre and scale used (for tests: they come from training rows).
   [[nodiscard]] const std::vector<double>& centres() const noexcept { return centre_; }
@@ -63,5 +67,9 @@ class feature_encoder {
   std::vector<std::int32_t> fill_code_;
   std::vector<std::string> names_;
 };
+
+/// All features of `d` as a row-major matrix when every one is numeric with no missing cell (the
+/// case the fast fit / transform overloads serve); an empty matrix otherwise.
+matrix dense_features(const dataset& d);
 
 }  // namespace assay::validation
