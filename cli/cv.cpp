@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "assay/error.hpp"
+#include "assay/validation/bias_variance.hpp"
 #include "assay/validation/dataset.hpp"
 #include "assay/validation/engine.hpp"
 #include "assay/validation/external.hpp"
@@ -24,6 +25,7 @@ struct cv_cli_options {
   std::size_t threads = 0;
   std::string external;
   std::size_t permutations = 100;
+  std::size_t rounds = 200;
   double timeout = 600;
   bool stratify = false, no_folds = false;
   bool method_given = false;
@@ -125,6 +127,16 @@ void run_permutation(cv_cli_options& o) {
   write_output(o.output, o.format == "json" ? validation::to_json(r) : validation::to_text(r));
 }
 
+void run_bias_variance(cv_cli_options& o) {
+  current_command = "assay bias-variance";
+  const auto d = load(o);
+  const auto part = validation::holdout(d.rows, o.split.train_fraction, o.split.seed,
+                                        d.classification() ? std::span<const std::int32_t>(d.y_class)
+                                                           : std::span<const std::int32_t>());
+  const auto r = validation::bias_variance(d, pick_learner(o, d), part, o.rounds, o.split.seed, o.threads);
+  write_output(o.output, o.format == "json" ? validation::to_json(r) : validation::to_text(r));
+}
+
 void add_common(CLI::App* cmd, cv_cli_options& o) {
   std::string methods;
   for (const auto& m : validation::split_methods()) methods += (methods.empty() ? "" : ", ") + m;
@@ -198,6 +210,19 @@ void register_cv(CLI::App& app) {
   add_common(perm, *pt);
   perm->add_option("--permutations,-n", pt->permutations, "Number of label permutations (default 100)");
   perm->callback([pt] { run_permutation(*pt); });
+
+  auto bv = std::make_shared<cv_cli_options>();
+  auto* bvc = app.add_subcommand("bias-variance",
+                                 "Bias-variance decomposition over bootstrap training sets (squared or 0-1 loss)");
+  bvc->footer(
+      "A stratified holdout (--train-fraction, default 2/3) gives the training pool and the test part;\n"
+      "--rounds bootstrap samples of the pool train the models (docs/validation.md).\n"
+      "Examples:\n"
+      "  assay bias-variance diabetes.csv --target progression --learner linear --rounds 200\n"
+      "  assay bias-variance breast_cancer.csv --target diagnosis --learner tree --seed 3");
+  add_common(bvc, *bv);
+  bvc->add_option("--rounds", bv->rounds, "Number of bootstrap training sets (default 200)");
+  bvc->callback([bv] { run_bias_variance(*bv); });
 
   auto* ls = app.add_subcommand("learners", "List the built-in learners and their parameters");
   ls->callback([] {
