@@ -8,6 +8,7 @@
 #include "assay/validation/engine.hpp"
 #include "assay/validation/external.hpp"
 #include "assay/validation/learning_curve.hpp"
+#include "assay/validation/lesion.hpp"
 #include "assay/validation/permutation.hpp"
 #include "assay/validation/split_plan.hpp"
 #include "commands.hpp"
@@ -26,6 +27,8 @@ struct cv_cli_options {
   std::string external;
   std::size_t permutations = 100;
   std::size_t rounds = 200;
+  std::vector<std::string> feature_groups;
+  double confidence = 0.95;
   double timeout = 600;
   bool stratify = false, no_folds = false;
   bool method_given = false;
@@ -137,6 +140,17 @@ void run_bias_variance(cv_cli_options& o) {
   write_output(o.output, o.format == "json" ? validation::to_json(r) : validation::to_text(r));
 }
 
+void run_lesion(cv_cli_options& o) {
+  current_command = "assay lesion";
+  const auto d = load(o);
+  std::vector<std::string> notes;
+  const auto splits = make(o, d, notes);
+  std::vector<validation::feature_group> groups;
+  for (const auto& g : o.feature_groups) groups.push_back(validation::parse_feature_group(g));
+  const auto r = validation::lesion_study(d, pick_learner(o, d), splits, groups, engine_options(o), o.confidence);
+  write_output(o.output, o.format == "json" ? validation::to_json(r) : validation::to_text(r));
+}
+
 void add_common(CLI::App* cmd, cv_cli_options& o) {
   std::string methods;
   for (const auto& m : validation::split_methods()) methods += (methods.empty() ? "" : ", ") + m;
@@ -223,6 +237,17 @@ void register_cv(CLI::App& app) {
   add_common(bvc, *bv);
   bvc->add_option("--rounds", bv->rounds, "Number of bootstrap training sets (default 200)");
   bvc->callback([bv] { run_bias_variance(*bv); });
+
+  auto le = std::make_shared<cv_cli_options>();
+  auto* lec = app.add_subcommand("lesion", "Retrain without each named feature group; the score drop with an interval");
+  lec->footer(
+      "Example:\n"
+      "  assay lesion breast_cancer.csv --target diagnosis --learner logistic --folds 10 --repeats 5 --seed 1 \\\n"
+      "    --group-features size=mean_radius,mean_perimeter,mean_area texture=mean_texture,worst_texture");
+  add_common(lec, *le);
+  lec->add_option("--group-features", le->feature_groups, "NAME=col1,col2,... (repeatable)")->required();
+  lec->add_option("--confidence", le->confidence, "Confidence of the interval (default 0.95)");
+  lec->callback([le] { run_lesion(*le); });
 
   auto* ls = app.add_subcommand("learners", "List the built-in learners and their parameters");
   ls->callback([] {
