@@ -4,6 +4,7 @@
 
 #include "assay/error.hpp"
 #include "assay/validation/bias_variance.hpp"
+#include "assay/validation/compare.hpp"
 #include "assay/validation/dataset.hpp"
 #include "assay/validation/engine.hpp"
 #include "assay/validation/external.hpp"
@@ -29,6 +30,7 @@ struct cv_cli_options {
   std::size_t rounds = 200;
   std::vector<std::string> feature_groups;
   double confidence = 0.95;
+  std::string learner_b;
   double timeout = 600;
   bool stratify = false, no_folds = false;
   bool method_given = false;
@@ -151,6 +153,17 @@ void run_lesion(cv_cli_options& o) {
   write_output(o.output, o.format == "json" ? validation::to_json(r) : validation::to_text(r));
 }
 
+void run_compare(cv_cli_options& o) {
+  current_command = "assay compare-learners";
+  const auto d = load(o);
+  std::vector<std::string> notes;
+  const auto splits = make(o, d, notes);
+  const auto a = pick_learner(o, d);
+  const auto b = validation::make_learner(o.learner_b, d.classification());
+  const auto r = validation::compare_learners(d, a, b, splits, engine_options(o));
+  write_output(o.output, o.format == "json" ? validation::to_json(r) : validation::to_text(r));
+}
+
 void add_common(CLI::App* cmd, cv_cli_options& o) {
   std::string methods;
   for (const auto& m : validation::split_methods()) methods += (methods.empty() ? "" : ", ") + m;
@@ -248,6 +261,17 @@ void register_cv(CLI::App& app) {
   lec->add_option("--group-features", le->feature_groups, "NAME=col1,col2,... (repeatable)")->required();
   lec->add_option("--confidence", le->confidence, "Confidence of the interval (default 0.95)");
   lec->callback([le] { run_lesion(*le); });
+
+  auto cmp = std::make_shared<cv_cli_options>();
+  auto* cmpc = app.add_subcommand("compare-learners", "Two learners on the same splits: paired, corrected and 5x2cv t-tests");
+  cmpc->footer(
+      "Learner A is --learner (or --external-command), learner B is --learner-b.\n"
+      "Example:\n"
+      "  assay compare-learners breast_cancer.csv --target diagnosis --learner logistic --learner-b knn \\\n"
+      "    --folds 2 --repeats 5 --seed 1 --metric accuracy");
+  add_common(cmpc, *cmp);
+  cmpc->add_option("--learner-b", cmp->learner_b, "The second learner, NAME[:key=value,...]")->required();
+  cmpc->callback([cmp] { run_compare(*cmp); });
 
   auto* ls = app.add_subcommand("learners", "List the built-in learners and their parameters");
   ls->callback([] {
