@@ -4,6 +4,7 @@
 
 #include "assay/error.hpp"
 #include "assay/validation/bias_variance.hpp"
+#include "assay/validation/bootstrap_estimate.hpp"
 #include "assay/validation/compare.hpp"
 #include "assay/validation/dataset.hpp"
 #include "assay/validation/engine.hpp"
@@ -98,7 +99,12 @@ void run_cv(cv_cli_options& o) {
   auto r = validation::cross_validate(d, learner, splits, engine_options(o));
   r.notes.insert(r.notes.begin(), notes.begin(), notes.end());
   if (!o.oof.empty()) write_output(o.oof, validation::oof_csv(d, r));
-  write_output(o.output, o.format == "json" ? validation::to_json(r) : validation::to_text(r, !o.no_folds));
+  std::string text = o.format == "json" ? validation::to_json(r) : validation::to_text(r, !o.no_folds);
+  if (o.split.method == "bootstrap" && o.format != "json") {
+    // The bootstrap's own estimators, from the same samples (same seed).
+    text += "\n" + validation::to_text(validation::bootstrap_632(d, learner, o.split.repeats, o.split.seed, o.threads));
+  }
+  write_output(o.output, text);
 }
 
 void run_learning_curve(cv_cli_options& o) {
