@@ -13,6 +13,7 @@
 #include "assay/validation/lesion.hpp"
 #include "assay/validation/permutation.hpp"
 #include "assay/validation/split_plan.hpp"
+#include "assay/validation/validation_curve.hpp"
 #include "commands.hpp"
 
 namespace assay::cli {
@@ -31,7 +32,8 @@ struct cv_cli_options {
   std::size_t rounds = 200;
   std::vector<std::string> feature_groups;
   double confidence = 0.95;
-  std::string learner_b;
+  std::string learner_b, param;
+  std::vector<std::string> values;
   double timeout = 600;
   bool stratify = false, no_folds = false;
   bool method_given = false;
@@ -170,6 +172,15 @@ void run_compare(cv_cli_options& o) {
   write_output(o.output, o.format == "json" ? validation::to_json(r) : validation::to_text(r));
 }
 
+void run_validation_curve(cv_cli_options& o) {
+  current_command = "assay validation-curve";
+  const auto d = load(o);
+  std::vector<std::string> notes;
+  const auto splits = make(o, d, notes);
+  const auto r = validation::validation_curve(d, o.learner, o.param, o.values, splits, engine_options(o));
+  write_output(o.output, o.format == "json" ? validation::to_json(r) : validation::to_text(r));
+}
+
 void add_common(CLI::App* cmd, cv_cli_options& o) {
   std::string methods;
   for (const auto& m : validation::split_methods()) methods += (methods.empty() ? "" : ", ") + m;
@@ -278,6 +289,16 @@ void register_cv(CLI::App& app) {
   add_common(cmpc, *cmp);
   cmpc->add_option("--learner-b", cmp->learner_b, "The second learner, NAME[:key=value,...]")->required();
   cmpc->callback([cmp] { run_compare(*cmp); });
+
+  auto vc = std::make_shared<cv_cli_options>();
+  auto* vcc = app.add_subcommand("validation-curve", "Train and test scores over the values of one learner parameter");
+  vcc->footer(
+      "Example:\n"
+      "  assay validation-curve breast_cancer.csv --target diagnosis --learner logistic --param C --values 0.01 0.1 1 10");
+  add_common(vcc, *vc);
+  vcc->add_option("--param", vc->param, "The learner parameter to vary (see 'assay learners')")->required();
+  vcc->add_option("--values", vc->values, "Its values")->required();
+  vcc->callback([vc] { run_validation_curve(*vc); });
 
   auto* ls = app.add_subcommand("learners", "List the built-in learners and their parameters");
   ls->callback([] {
