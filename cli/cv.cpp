@@ -1,10 +1,16 @@
 // assay cv / learning-curve / learners: cross-validation of a learner on a data file. Parses
 // options, calls the validation library, prints.
 #include <fmt/format.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
 
 #include "assay/error.hpp"
 #include "assay/validation/bias_variance.hpp"
 #include "assay/validation/bootstrap_estimate.hpp"
+#include "assay/validation/cancel.hpp"
 #include "assay/validation/compare.hpp"
 #include "assay/validation/dataset.hpp"
 #include "assay/validation/engine.hpp"
@@ -81,8 +87,37 @@ validation::any_learner pick_learner(const cv_cli_options& o, const validation::
   return validation::make_learner(o.learner, d.classification());
 }
 
+// Ctrl-C asks the engine to stop (a second Ctrl-C kills at once); the run then throws
+// validation::interrupted after removing its temporary files, and the command exits with 130.
+extern "C" void on_sigint(int) { validation::request_cancel(); }
+
+template <class F>
+void guarded(F run) {
+  struct sigaction sa {};
+  sa.sa_handler = on_sigint;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  struct sigaction old {};
+  sigaction(SIGINT, &sa, &old);
+  try {
+    run();
+  } catch (const validation::interrupted&) {
+    std::fprintf(stderr, "\r%s: interrupted\n", current_command.c_str());
+    std::exit(130);
+  }
+  sigaction(SIGINT, &old, nullptr);
+}
+
 validation::cv_options engine_options(const cv_cli_options& o) {
   validation::cv_options c;
+  if (isatty(STDERR_FILENO)) {
+    // A progress line on a terminal only; cleared when the run ends.
+    c.progress = [](std::size_t done, std::size_t total) {
+      if (done < total) std::fprintf(stderr, "\r%s: split %zu of %zu", current_command.c_str(), done, total);
+      else std::fprintf(stderr, "\r\033[K");
+      std::fflush(stderr);
+    };
+  }
   c.metrics = o.metrics;
   c.threads = o.threads;
   c.impute = o.impute == "mean"     ? validation::impute_kind::mean
@@ -231,7 +266,7 @@ void register_cv(CLI::App& app) {
   add_common(cmd, *o);
   cmd->add_option("--oof-predictions", o->oof, "Write out-of-fold predictions (CSV for 'assay report')");
   cmd->add_flag("--no-folds", o->no_folds, "Text output: leave out the per-split table");
-  cmd->callback([o] { run_cv(*o); });
+  cmd->callback([o] { guarded([&] { run_cv(*o); }); });
 
   auto l = std::make_shared<cv_cli_options>();
   auto* lc = app.add_subcommand("learning-curve", "Train and test scores against training-set size, with error bars");
@@ -242,7 +277,7 @@ void register_cv(CLI::App& app) {
   add_common(lc, *l);
   lc->add_option("--sizes", l->sizes, "Training shares of each training part, in (0, 1] (default 0.1 0.325 0.55 0.775 1)");
   lc->add_option("--svg", l->svg, "Also write an SVG plot of the first metric");
-  lc->callback([l] { run_learning_curve(*l); });
+  lc->callback([l] { guarded([&] { run_learning_curve(*l); }); });
 
   auto pt = std::make_shared<cv_cli_options>();
   auto* perm = app.add_subcommand("permutation-test",
@@ -253,7 +288,7 @@ void register_cv(CLI::App& app) {
       "  assay permutation-test breast_cancer.csv --target diagnosis --learner logistic --permutations 200 --metric accuracy");
   add_common(perm, *pt);
   perm->add_option("--permutations,-n", pt->permutations, "Number of label permutations (default 100)");
-  perm->callback([pt] { run_permutation(*pt); });
+  perm->callback([pt] { guarded([&] { run_permutation(*pt); }); });
 
   auto bv = std::make_shared<cv_cli_options>();
   auto* bvc = app.add_subcommand("bias-variance",
@@ -266,7 +301,7 @@ void register_cv(CLI::App& app) {
       "  assay bias-variance breast_cancer.csv --target diagnosis --learner tree --seed 3");
   add_common(bvc, *bv);
   bvc->add_option("--rounds", bv->rounds, "Number of bootstrap training sets (default 200)");
-  bvc->callback([bv] { run_bias_variance(*bv); });
+  bvc->callback([bv] { guarded([&] { run_bias_variance(*bv); }); });
 
   auto le = std::make_shared<cv_cli_options>();
   auto* lec = app.add_subcommand("lesion", "Retrain without each named feature group; the score drop with an interval");
@@ -277,7 +312,7 @@ void register_cv(CLI::App& app) {
   add_common(lec, *le);
   lec->add_option("--group-features", le->feature_groups, "NAME=col1,col2,... (repeatable)")->required();
   lec->add_option("--confidence", le->confidence, "Confidence of the interval (default 0.95)");
-  lec->callback([le] { run_lesion(*le); });
+  lec->callback([le] { guarded([&] { run_lesion(*le); }); });
 
   auto cmp = std::make_shared<cv_cli_options>();
   auto* cmpc = app.add_subcommand("compare-learners", "Two learners on the same splits: paired, corrected and 5x2cv t-tests");
@@ -288,7 +323,7 @@ void register_cv(CLI::App& app) {
       "    --folds 2 --repeats 5 --seed 1 --metric accuracy");
   add_common(cmpc, *cmp);
   cmpc->add_option("--learner-b", cmp->learner_b, "The second learner, NAME[:key=value,...]")->required();
-  cmpc->callback([cmp] { run_compare(*cmp); });
+  cmpc->callback([cmp] { guarded([&] { run_compare(*cmp); }); });
 
   auto vc = std::make_shared<cv_cli_options>();
   auto* vcc = app.add_subcommand("validation-curve", "Train and test scores over the values of one learner parameter");
@@ -298,7 +333,7 @@ void register_cv(CLI::App& app) {
   add_common(vcc, *vc);
   vcc->add_option("--param", vc->param, "The learner parameter to vary (see 'assay learners')")->required();
   vcc->add_option("--values", vc->values, "Its values")->required();
-  vcc->callback([vc] { run_validation_curve(*vc); });
+  vcc->callback([vc] { guarded([&] { run_validation_curve(*vc); }); });
 
   auto* ls = app.add_subcommand("learners", "List the built-in learners and their parameters");
   ls->callback([] {

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "assay/error.hpp"
+#include "assay/validation/cancel.hpp"
 
 namespace assay::validation {
 
@@ -22,6 +23,10 @@ bias_variance_result bias_variance(const dataset& d, const any_learner& learner,
   std::atomic<std::size_t> next{0};
   auto work = [&] {
     for (std::size_t r; (r = next.fetch_add(1)) < rounds;) {
+      if (cancel_requested()) {
+        failure[r] = std::make_exception_ptr(interrupted());
+        continue;
+      }
       try {
         rng g(derive_seed(seed, r));
         std::vector<std::size_t> sample(part.train.size());

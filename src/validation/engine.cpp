@@ -15,6 +15,7 @@
 #include "assay/metrics/confusion.hpp"
 #include "assay/metrics/labels.hpp"
 #include "assay/metrics/registry.hpp"
+#include "assay/validation/cancel.hpp"
 
 namespace assay::validation {
 
@@ -133,8 +134,14 @@ cv_result cross_validate(const dataset& d, const any_learner& learner, const spl
   std::vector<predictions> preds(splits.size());
   std::vector<std::exception_ptr> failure(splits.size());
   std::atomic<std::size_t> next{0};
+  std::mutex progress_mutex;
+  std::size_t done = 0;
   auto work = [&] {
     for (std::size_t s; (s = next.fetch_add(1)) < splits.size();) {
+      if (cancel_requested()) {
+        failure[s] = std::make_exception_ptr(interrupted());
+        continue;
+      }
       try {
         const double cpu0 = thread_cpu_seconds();
         const auto& sp = splits[s];
@@ -174,6 +181,10 @@ cv_result cross_validate(const dataset& d, const any_learner& learner, const spl
       } catch (...) {
         failure[s] = std::current_exception();
       }
+      if (options.progress) {
+        std::lock_guard lock(progress_mutex);
+        options.progress(++done, splits.size());
+      }
     }
   };
   std::size_t threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -185,6 +196,9 @@ cv_result cross_validate(const dataset& d, const any_learner& learner, const spl
     std::vector<std::thread> pool;
     for (std::size_t i = 0; i < threads; ++i) pool.emplace_back(work);
     for (auto& t : pool) t.join();
+  }
+  for (std::size_t s = 0; s < splits.size(); ++s) {
+    if (failure[s] && cancel_requested()) throw interrupted();
   }
   for (std::size_t s = 0; s < splits.size(); ++s) {
     if (!failure[s]) continue;

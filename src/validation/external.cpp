@@ -22,6 +22,7 @@
 #include "assay/error.hpp"
 #include "assay/io/csv.hpp"
 #include "assay/io/table.hpp"
+#include "assay/validation/cancel.hpp"
 
 extern char** environ;
 
@@ -109,6 +110,11 @@ int run(const std::string& cmd, const fs::path& log, double timeout, const std::
     const pid_t w = waitpid(pid, &status, WNOHANG);
     if (w == pid) return status;
     if (w < 0 && errno != EINTR) throw_io(fmt::format("learner external: waitpid failed: {}", std::strerror(errno)));
+    if (cancel_requested()) {
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      throw interrupted();
+    }
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > timeout) {
       kill(-pid, SIGKILL);
       waitpid(pid, &status, 0);

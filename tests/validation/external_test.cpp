@@ -68,3 +68,31 @@ TEST(External, ShellCommandPredictingAConstant) {
 
 }  // namespace
 }  // namespace assay::validation
+
+#include <thread>
+
+#include "assay/validation/cancel.hpp"
+
+namespace assay::validation {
+namespace {
+
+// Cancellation (what Ctrl-C does in the CLI): a running external command is killed and the run
+// throws `interrupted` promptly; a cancelled engine runs no further splits.
+TEST(External, CancellationKillsTheCommandAndStops) {
+  const auto d = iris();
+  reset_cancel();
+  std::thread canceller([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    request_cancel();
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_THROW(cross_validate(d, make_external_learner("sleep 30", 100), kfold(d.rows, 3), {}), interrupted);
+  canceller.join();
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10.0);
+  EXPECT_THROW(cross_validate(d, make_learner("majority", true), kfold(d.rows, 3), {}), interrupted);
+  reset_cancel();
+  EXPECT_NO_THROW(cross_validate(d, make_learner("majority", true), kfold(d.rows, 3), {}));
+}
+
+}  // namespace
+}  // namespace assay::validation

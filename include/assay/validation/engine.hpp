@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,8 @@ struct cv_options {
   std::optional<std::string> pos_label;   ///< positive class of a binary task (binary metrics)
   bool keep_predictions = true;           ///< keep the out-of-fold predictions
   bool score_training = false;            ///< also score each model on its own training rows
+  /// Called (from worker threads, one call at a time) after each split with (done, total).
+  std::function<void(std::size_t, std::size_t)> progress;
 };
 
 /// One split's outcome.
