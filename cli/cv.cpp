@@ -17,6 +17,7 @@
 #include "assay/validation/external.hpp"
 #include "assay/validation/learning_curve.hpp"
 #include "assay/validation/lesion.hpp"
+#include "assay/validation/nested.hpp"
 #include "assay/validation/permutation.hpp"
 #include "assay/validation/split_plan.hpp"
 #include "assay/validation/validation_curve.hpp"
@@ -40,6 +41,7 @@ struct cv_cli_options {
   double confidence = 0.95;
   std::string learner_b, param;
   std::vector<std::string> values;
+  std::size_t inner_folds = 3;
   double timeout = 600;
   bool stratify = false, no_folds = false;
   bool method_given = false;
@@ -216,6 +218,20 @@ void run_validation_curve(cv_cli_options& o) {
   write_output(o.output, o.format == "json" ? validation::to_json(r) : validation::to_text(r));
 }
 
+void run_nested(cv_cli_options& o) {
+  current_command = "assay nested-cv";
+  const auto d = load(o);
+  std::vector<std::string> notes;
+  const auto splits = make(o, d, notes);
+  validation::split_request inner = o.split;
+  inner.folds = o.inner_folds;
+  inner.repeats = 1;
+  if (inner.method == "repeated-kfold") inner.method = "kfold";
+  if (inner.method == "repeated-stratified-kfold") inner.method = "stratified-kfold";
+  const auto r = validation::nested_cv(d, o.learner, o.param, o.values, splits, inner, engine_options(o));
+  write_output(o.output, o.format == "json" ? validation::to_json(r) : validation::to_text(r));
+}
+
 void add_common(CLI::App* cmd, cv_cli_options& o) {
   std::string methods;
   for (const auto& m : validation::split_methods()) methods += (methods.empty() ? "" : ", ") + m;
@@ -334,6 +350,19 @@ void register_cv(CLI::App& app) {
   vcc->add_option("--param", vc->param, "The learner parameter to vary (see 'assay learners')")->required();
   vcc->add_option("--values", vc->values, "Its values")->required();
   vcc->callback([vc] { guarded([&] { run_validation_curve(*vc); }); });
+
+  auto nc = std::make_shared<cv_cli_options>();
+  auto* ncc = app.add_subcommand("nested-cv", "Choose a parameter by inner CV, estimate by outer CV (nested cross-validation)");
+  ncc->footer(
+      "The inner splits use the same method as the outer ones with --inner-folds folds.\n"
+      "Example:\n"
+      "  assay nested-cv breast_cancer.csv --target diagnosis --learner logistic --param C --values 0.01 0.1 1 10 \\\n"
+      "    --folds 5 --inner-folds 3 --metric accuracy");
+  add_common(ncc, *nc);
+  ncc->add_option("--param", nc->param, "The learner parameter to choose")->required();
+  ncc->add_option("--values", nc->values, "Its candidate values")->required();
+  ncc->add_option("--inner-folds", nc->inner_folds, "Folds of the inner cross-validation (default 3)");
+  ncc->callback([nc] { guarded([&] { run_nested(*nc); }); });
 
   auto* ls = app.add_subcommand("learners", "List the built-in learners and their parameters");
   ls->callback([] {
