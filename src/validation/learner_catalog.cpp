@@ -8,6 +8,7 @@
 #include "assay/error.hpp"
 #include "assay/io/table.hpp"
 #include "assay/validation/learners.hpp"
+#include "assay/validation/xgboost.hpp"
 
 namespace assay::validation {
 
@@ -54,6 +55,15 @@ const std::vector<learner_info>& learner_catalog() {
        {{"alpha", "1", "penalty (>= 0)"},
         {"degree", "1", "add powers x^2..x^degree of numeric features (>= 1)"},
         {"standardize", "false", "scale numeric features first"}}},
+      {"xgboost",
+       "Gradient-boosted trees (xgboost C API; needs a build with libxgboost-dev)",
+       true,
+       true,
+       {{"n_estimators", "100", "boosting rounds (>= 1)"},
+        {"max_depth", "6", "depth of each tree (>= 1)"},
+        {"learning_rate", "0.3", "shrinkage eta (> 0, <= 1)"},
+        {"reg_lambda", "1", "L2 penalty on leaf weights (>= 0)"},
+        {"min_child_weight", "1", "smallest hessian sum in a leaf (>= 0)"}}},
   };
   return c;
 }
@@ -176,6 +186,18 @@ any_learner make_learner(const std::string& spec, bool classification) {
       l.max_depth = p.count("max_depth", 0, 0);
       l.min_samples_split = p.count("min_samples_split", 2, 2);
       l.min_samples_leaf = p.count("min_samples_leaf", 1, 1);
+      return any_learner(n, l, pre);
+    }
+    if (n == "xgboost") {
+      if (!xgboost_available()) {
+        throw_usage("learner xgboost: this assay was built without xgboost (install libxgboost-dev and rebuild)");
+      }
+      xgboost_learner l;
+      l.n_estimators = p.count("n_estimators", 100, 1);
+      l.max_depth = p.count("max_depth", 6, 1);
+      l.learning_rate = p.number("learning_rate", 0.3, 0, 1, true);
+      l.reg_lambda = p.number("reg_lambda", 1, 0, 1e300);
+      l.min_child_weight = p.number("min_child_weight", 1, 0, 1e300);
       return any_learner(n, l, pre);
     }
     linear_learner l;
