@@ -115,8 +115,10 @@ validation::cv_options engine_options(const cv_cli_options& o) {
   if (isatty(STDERR_FILENO)) {
     // A progress line on a terminal only; cleared when the run ends.
     c.progress = [](std::size_t done, std::size_t total) {
-      if (done < total) std::fprintf(stderr, "\r%s: split %zu of %zu", current_command.c_str(), done, total);
-      else std::fprintf(stderr, "\r\033[K");
+      if (done < total)
+        std::fprintf(stderr, "\r%s: split %zu of %zu", current_command.c_str(), done, total);
+      else
+        std::fprintf(stderr, "\r\033[K");
       std::fflush(stderr);
     };
   }
@@ -180,9 +182,9 @@ void run_permutation(cv_cli_options& o) {
 void run_bias_variance(cv_cli_options& o) {
   current_command = "assay bias-variance";
   const auto d = load(o);
-  const auto part = validation::holdout(d.rows, o.split.train_fraction, o.split.seed,
-                                        d.classification() ? std::span<const std::int32_t>(d.y_class)
-                                                           : std::span<const std::int32_t>());
+  const auto part = validation::holdout(
+      d.rows, o.split.train_fraction, o.split.seed,
+      d.classification() ? std::span<const std::int32_t>(d.y_class) : std::span<const std::int32_t>());
   const auto r = validation::bias_variance(d, pick_learner(o, d), part, o.rounds, o.split.seed, o.threads);
   write_output(o.output, o.format == "json" ? validation::to_json(r) : validation::to_text(r));
 }
@@ -258,7 +260,8 @@ void add_common(CLI::App* cmd, cv_cli_options& o) {
   cmd->add_option("--train-fraction", o.split.train_fraction, "Training share for holdout/shuffle (default 2/3)");
   cmd->add_option("-p", o.split.p, "p for lpo / lpgo (default 2)");
   cmd->add_option("--max-splits", o.split.max_splits, "lpo/lpgo refuse more splits than this (default 100000)");
-  cmd->add_option("--metric,--metrics", o.metrics, "Registry metric names (default: accuracy, balanced_accuracy, F1, log_loss / RMSE, MAE, R2)");
+  cmd->add_option("--metric,--metrics", o.metrics,
+                  "Registry metric names (default: accuracy, balanced_accuracy, F1, log_loss / RMSE, MAE, R2)");
   cmd->add_option("--pos-label", o.pos_label, "Positive class for binary metrics");
   cmd->add_option("--impute", o.impute, "Missing values: none (refuse), mean or median (fitted on training rows)")
       ->check(CLI::IsMember({"none", "mean", "median"}));
@@ -288,20 +291,23 @@ void register_cv(CLI::App& app) {
   auto* lc = app.add_subcommand("learning-curve", "Train and test scores against training-set size, with error bars");
   lc->footer(
       "Examples:\n"
-      "  assay learning-curve breast_cancer.csv --target diagnosis --learner logistic --folds 5 --repeats 4 --svg lc.svg\n"
+      "  assay learning-curve breast_cancer.csv --target diagnosis --learner logistic --folds 5 --repeats 4 --svg "
+      "lc.svg\n"
       "  assay learning-curve iris.csv --target species --learner knn --sizes 0.2 0.4 0.6 0.8 1");
   add_common(lc, *l);
-  lc->add_option("--sizes", l->sizes, "Training shares of each training part, in (0, 1] (default 0.1 0.325 0.55 0.775 1)");
+  lc->add_option("--sizes", l->sizes,
+                 "Training shares of each training part, in (0, 1] (default 0.1 0.325 0.55 0.775 1)");
   lc->add_option("--svg", l->svg, "Also write an SVG plot of the first metric");
   lc->callback([l] { guarded([&] { run_learning_curve(*l); }); });
 
   auto pt = std::make_shared<cv_cli_options>();
-  auto* perm = app.add_subcommand("permutation-test",
-                                  "Is the cross-validated score better than chance? Label permutations with retraining");
+  auto* perm = app.add_subcommand(
+      "permutation-test", "Is the cross-validated score better than chance? Label permutations with retraining");
   perm->footer(
       "p = (1 + permutations scoring at least as well) / (permutations + 1) (Ojala & Garriga 2010, test 1).\n"
       "Example:\n"
-      "  assay permutation-test breast_cancer.csv --target diagnosis --learner logistic --permutations 200 --metric accuracy");
+      "  assay permutation-test breast_cancer.csv --target diagnosis --learner logistic --permutations 200 --metric "
+      "accuracy");
   add_common(perm, *pt);
   perm->add_option("--permutations,-n", pt->permutations, "Number of label permutations (default 100)");
   perm->callback([pt] { guarded([&] { run_permutation(*pt); }); });
@@ -331,7 +337,8 @@ void register_cv(CLI::App& app) {
   lec->callback([le] { guarded([&] { run_lesion(*le); }); });
 
   auto cmp = std::make_shared<cv_cli_options>();
-  auto* cmpc = app.add_subcommand("compare-learners", "Two learners on the same splits: paired, corrected and 5x2cv t-tests");
+  auto* cmpc =
+      app.add_subcommand("compare-learners", "Two learners on the same splits: paired, corrected and 5x2cv t-tests");
   cmpc->footer(
       "Learner A is --learner (or --external-command), learner B is --learner-b.\n"
       "Example:\n"
@@ -345,14 +352,16 @@ void register_cv(CLI::App& app) {
   auto* vcc = app.add_subcommand("validation-curve", "Train and test scores over the values of one learner parameter");
   vcc->footer(
       "Example:\n"
-      "  assay validation-curve breast_cancer.csv --target diagnosis --learner logistic --param C --values 0.01 0.1 1 10");
+      "  assay validation-curve breast_cancer.csv --target diagnosis --learner logistic --param C --values 0.01 0.1 1 "
+      "10");
   add_common(vcc, *vc);
   vcc->add_option("--param", vc->param, "The learner parameter to vary (see 'assay learners')")->required();
   vcc->add_option("--values", vc->values, "Its values")->required();
   vcc->callback([vc] { guarded([&] { run_validation_curve(*vc); }); });
 
   auto nc = std::make_shared<cv_cli_options>();
-  auto* ncc = app.add_subcommand("nested-cv", "Choose a parameter by inner CV, estimate by outer CV (nested cross-validation)");
+  auto* ncc =
+      app.add_subcommand("nested-cv", "Choose a parameter by inner CV, estimate by outer CV (nested cross-validation)");
   ncc->footer(
       "The inner splits use the same method as the outer ones with --inner-folds folds.\n"
       "Example:\n"

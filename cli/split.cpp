@@ -35,7 +35,8 @@ void run(split_options& o) {
 
 void register_split(CLI::App& app) {
   auto o = std::make_shared<split_options>();
-  auto* cmd = app.add_subcommand("split", "Resampling splits of a data file (k-fold, stratified, groups, holdout, ...)");
+  auto* cmd =
+      app.add_subcommand("split", "Resampling splits of a data file (k-fold, stratified, groups, holdout, ...)");
   cmd->footer(
       "Writes one line per input row: 'row' (0-based) and 'fold' (the split whose test set holds the row),\n"
       "'fold_r0'... for repeats, 'role' for holdout/tvt, or 'split_0'... for other schemes (docs/validation.md).\n"
@@ -53,7 +54,8 @@ void register_split(CLI::App& app) {
   cmd->add_option("--folds,-k", o->q.folds, "Number of folds (k-fold families) or splits (timeseries); default 5");
   cmd->add_option("--repeats,-r", o->q.repeats, "Repeats (repeated k-fold, shuffle, bootstrap); default 1");
   cmd->add_option("--seed", o->q.seed, "Random seed (same seed, same splits); default 0");
-  cmd->add_flag("--shuffle", o->q.shuffle, "Shuffle before dealing folds (kfold, stratified-kfold, stratified-group-kfold)");
+  cmd->add_flag("--shuffle", o->q.shuffle,
+                "Shuffle before dealing folds (kfold, stratified-kfold, stratified-group-kfold)");
   cmd->add_flag("--stratify", o->q.stratify, "Stratify holdout, tvt and shuffle splits on the target");
   cmd->add_option("--group,-g", o->group, "Group column (group-kfold, stratified-group-kfold, logo, lpgo)");
   cmd->add_option("--train-fraction", o->q.train_fraction, "Training share for holdout, tvt, shuffle (default 2/3)");

@@ -13,8 +13,8 @@
 
 namespace assay::validation {
 
-bias_variance_result bias_variance(const dataset& d, const any_learner& learner, const split& part,
-                                   std::size_t rounds, std::uint64_t seed, std::size_t threads) {
+bias_variance_result bias_variance(const dataset& d, const any_learner& learner, const split& part, std::size_t rounds,
+                                   std::uint64_t seed, std::size_t threads) {
   if (rounds < 2) throw_usage(fmt::format("bias-variance: --rounds must be at least 2, got {}", rounds));
   if (part.train.size() < 2 || part.test.empty()) throw_usage("bias-variance: empty training or test part");
   const std::size_t n_test = part.test.size(), k = d.classification() ? d.classes.size() : 0;
@@ -38,8 +38,10 @@ bias_variance_result bias_variance(const dataset& d, const any_learner& learner,
         std::vector<std::int32_t> yc;
         std::vector<double> yv;
         for (auto i : sample) {
-          if (k) yc.push_back(d.y_class[i]);
-          else yv.push_back(d.y_value[i]);
+          if (k)
+            yc.push_back(d.y_class[i]);
+          else
+            yv.push_back(d.y_value[i]);
         }
         const auto p = learner.fit(training_set{xtr, yc, k, yv}).predict(xte);
         pred[r].resize(n_test);
@@ -111,7 +113,8 @@ std::string to_text(const bias_variance_result& r) {
       r.learner, sq ? "squared" : "0-1", r.rounds, r.train_rows, r.test_rows, r.expected_loss,
       sq ? "bias^2:         " : "bias:           ", r.bias, r.variance);
   if (!sq) {
-    out += fmt::format("net variance:   {:.6g}  (expected loss = bias + net variance; Domingos 2000)\n", r.net_variance);
+    out +=
+        fmt::format("net variance:   {:.6g}  (expected loss = bias + net variance; Domingos 2000)\n", r.net_variance);
   } else {
     out += "(expected loss = bias^2 + variance; noise is included in bias^2)\n";
   }
@@ -119,9 +122,15 @@ std::string to_text(const bias_variance_result& r) {
 }
 
 std::string to_json(const bias_variance_result& r) {
-  return nlohmann::json{{"learner", r.learner},           {"loss", r.loss},         {"rounds", r.rounds},
-                        {"train_rows", r.train_rows},     {"test_rows", r.test_rows}, {"expected_loss", r.expected_loss},
-                        {"bias", r.bias},                 {"variance", r.variance}, {"net_variance", r.net_variance}}
+  return nlohmann::json{{"learner", r.learner},
+                        {"loss", r.loss},
+                        {"rounds", r.rounds},
+                        {"train_rows", r.train_rows},
+                        {"test_rows", r.test_rows},
+                        {"expected_loss", r.expected_loss},
+                        {"bias", r.bias},
+                        {"variance", r.variance},
+                        {"net_variance", r.net_variance}}
              .dump(2) +
          "\n";
 }

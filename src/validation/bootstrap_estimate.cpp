@@ -20,8 +20,8 @@ double loss(const dataset& d, std::size_t row, const oof_prediction& p) {
 
 }  // namespace
 
-bootstrap_estimate bootstrap_632(const dataset& d, const any_learner& learner, std::size_t repeats,
-                                 std::uint64_t seed, std::size_t threads) {
+bootstrap_estimate bootstrap_632(const dataset& d, const any_learner& learner, std::size_t repeats, std::uint64_t seed,
+                                 std::size_t threads) {
   const auto splits = bootstrap(d.rows, repeats, seed);
   cv_options o;
   o.threads = threads;

@@ -87,8 +87,8 @@ learner_comparison compare_learners(const dataset& d, const any_learner& a, cons
     const value& x = r.result_a.folds[s].test[0];
     const value& y = r.result_b.folds[s].test[0];
     if (!x.defined() || !y.defined()) {
-      throw_data(fmt::format("compare: {} is undefined in split {} ({})", r.metric, s + 1,
-                             x.defined() ? y.reason : x.reason));
+      throw_data(
+          fmt::format("compare: {} is undefined in split {} ({})", r.metric, s + 1, x.defined() ? y.reason : x.reason));
     }
     r.a.push_back(x.v);
     r.b.push_back(y.v);
@@ -117,7 +117,9 @@ std::string to_text(const learner_comparison& r) {
 
 std::string to_json(const learner_comparison& r) {
   auto jv = [](const value& v) { return v.defined() ? nlohmann::json(v.v) : nlohmann::json(nullptr); };
-  auto jt = [&](const t_test& t) { return nlohmann::json{{"t", jv(t.t)}, {"df", jv(t.df)}, {"p_value", jv(t.p_value)}}; };
+  auto jt = [&](const t_test& t) {
+    return nlohmann::json{{"t", jv(t.t)}, {"df", jv(t.df)}, {"p_value", jv(t.p_value)}};
+  };
   return nlohmann::json{{"learner_a", r.learner_a},
                         {"learner_b", r.learner_b},
                         {"metric", r.metric},

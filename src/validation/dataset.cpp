@@ -61,7 +61,8 @@ void sorted_codes(const raw_column& raw, std::vector<std::int32_t>& codes, std::
   std::vector<std::int32_t> map(raw.levels.size());
   for (std::size_t i = 0; i < raw.levels.size(); ++i) map[i] = position.at(raw.levels[i]);
   codes.resize(raw.codes.size());
-  for (std::size_t i = 0; i < raw.codes.size(); ++i) codes[i] = raw.codes[i] < 0 ? -1 : map[static_cast<std::size_t>(raw.codes[i])];
+  for (std::size_t i = 0; i < raw.codes.size(); ++i)
+    codes[i] = raw.codes[i] < 0 ? -1 : map[static_cast<std::size_t>(raw.codes[i])];
 }
 
 bool numeric_levels(const raw_column& raw, std::vector<double>& value) {

@@ -1,6 +1,7 @@
 #include "assay/validation/engine.hpp"
 
 #include <fmt/format.h>
+#include <time.h>
 
 #include <algorithm>
 #include <atomic>
@@ -9,7 +10,6 @@
 #include <exception>
 #include <mutex>
 #include <thread>
-#include <time.h>
 
 #include "assay/error.hpp"
 #include "assay/metrics/confusion.hpp"
@@ -23,9 +23,7 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 
-double seconds_since(clock_type::time_point t) {
-  return std::chrono::duration<double>(clock_type::now() - t).count();
-}
+double seconds_since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
 
 double thread_cpu_seconds() {
   timespec ts{};
@@ -50,10 +48,14 @@ std::vector<value> score(const dataset& d, const std::vector<scorer>& scorers, s
     const auto cm = confusion_matrix::from_labels(y, p.cls, k);
     for (const auto& s : scorers) {
       const auto* m = s.info;
-      if (m->kind == metric_kind::binary) out.push_back(m->binary(binary_counts::one_vs_rest(cm, *positive), params));
-      else if (m->kind == metric_kind::multiclass) out.push_back(m->multiclass(cm, params));
-      else if (p.proba.empty()) out.push_back(value::undefined("the learner gives no probabilities"));
-      else out.push_back(m->probabilistic(y, proba_view::matrix(p.proba, k), {}, params));
+      if (m->kind == metric_kind::binary)
+        out.push_back(m->binary(binary_counts::one_vs_rest(cm, *positive), params));
+      else if (m->kind == metric_kind::multiclass)
+        out.push_back(m->multiclass(cm, params));
+      else if (p.proba.empty())
+        out.push_back(value::undefined("the learner gives no probabilities"));
+      else
+        out.push_back(m->probabilistic(y, proba_view::matrix(p.proba, k), {}, params));
     }
     return out;
   }
@@ -65,8 +67,10 @@ std::vector<value> score(const dataset& d, const std::vector<scorer>& scorers, s
 
 std::vector<scorer> resolve_metrics(const dataset& d, std::vector<std::string> names, bool binary) {
   if (names.empty()) {
-    if (d.classification()) names = {"accuracy", "balanced_accuracy", binary ? "f1" : "f1_macro", "log_loss"};
-    else names = {"root_mean_squared_error", "mean_absolute_error", "r2"};
+    if (d.classification())
+      names = {"accuracy", "balanced_accuracy", binary ? "f1" : "f1_macro", "log_loss"};
+    else
+      names = {"root_mean_squared_error", "mean_absolute_error", "r2"};
   }
   std::vector<scorer> out;
   for (const auto& n : names) {
@@ -81,9 +85,10 @@ std::vector<scorer> resolve_metrics(const dataset& d, std::vector<std::string> n
     if (!m) {
       std::vector<std::string> known;
       for (const auto& e : metric_registry()) {
-        const bool fits = d.classification() ? (e.kind == metric_kind::multiclass || e.kind == metric_kind::probabilistic ||
-                                                (binary && e.kind == metric_kind::binary))
-                                             : e.kind == metric_kind::regression;
+        const bool fits = d.classification()
+                              ? (e.kind == metric_kind::multiclass || e.kind == metric_kind::probabilistic ||
+                                 (binary && e.kind == metric_kind::binary))
+                              : e.kind == metric_kind::regression;
         if (fits && std::find(known.begin(), known.end(), e.name) == known.end()) known.emplace_back(e.name);
       }
       throw_usage(fmt::format("--metric: '{}' is not a metric for this {} task (metrics: {})", n,
@@ -111,9 +116,10 @@ cv_result cross_validate(const dataset& d, const any_learner& learner, const spl
     std::optional<std::string> pos = options.pos_label ? options.pos_label : default_positive(d.classes);
     if (!pos) {
       pos = d.classes[1];
-      r.notes.push_back(fmt::format("binary metrics take '{}' (the second class in sorted order) as positive; "
-                                    "choose with --pos-label",
-                                    *pos));
+      r.notes.push_back(
+          fmt::format("binary metrics take '{}' (the second class in sorted order) as positive; "
+                      "choose with --pos-label",
+                      *pos));
     }
     auto it = std::find(d.classes.begin(), d.classes.end(), *pos);
     if (it == d.classes.end()) {
@@ -152,8 +158,10 @@ cv_result cross_validate(const dataset& d, const any_learner& learner, const spl
         f.test_rows = sp.test.size();
         feature_encoder enc;
         const double encode_cpu0 = thread_cpu_seconds();
-        if (fast) enc.fit(d, dense, sp.train, pre);
-        else enc.fit(d, sp.train, pre);
+        if (fast)
+          enc.fit(d, dense, sp.train, pre);
+        else
+          enc.fit(d, sp.train, pre);
         const matrix xtr = fast ? enc.transform(dense, sp.train) : enc.transform(d, sp.train);
         const matrix xte = fast ? enc.transform(dense, sp.test) : enc.transform(d, sp.test);
         f.encode_cpu_seconds = thread_cpu_seconds() - encode_cpu0;
@@ -221,7 +229,8 @@ cv_result cross_validate(const dataset& d, const any_learner& learner, const spl
     if (options.keep_predictions) {
       for (std::size_t i = 0; i < sp.test.size(); ++i) {
         oof_prediction o{sp.test[i], s, sp.repeat, k ? p.cls[i] : -1, k ? 0.0 : p.value[i], {}};
-        if (!p.proba.empty()) o.proba.assign(p.proba.begin() + static_cast<long>(i * k), p.proba.begin() + static_cast<long>((i + 1) * k));
+        if (!p.proba.empty())
+          o.proba.assign(p.proba.begin() + static_cast<long>(i * k), p.proba.begin() + static_cast<long>((i + 1) * k));
         r.oof.push_back(std::move(o));
       }
     }

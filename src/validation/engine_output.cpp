@@ -60,8 +60,8 @@ std::string oof_csv(const dataset& d, const cv_result& r) {
 
 std::string to_text(const cv_result& r, bool per_fold) {
   std::string out = fmt::format("Cross-validation of {}: {} splits{}, {} thread{}, {:.3f} s\n", r.learner,
-                                r.folds.size(), r.repeats > 1 ? fmt::format(" ({} repeats)", r.repeats) : "",
-                                r.threads, r.threads == 1 ? "" : "s", r.seconds);
+                                r.folds.size(), r.repeats > 1 ? fmt::format(" ({} repeats)", r.repeats) : "", r.threads,
+                                r.threads == 1 ? "" : "s", r.seconds);
   if (r.positive) out += fmt::format("Positive class: {}\n", r.classes[*r.positive]);
   out += "\n";
   std::size_t w = 6;
@@ -105,17 +105,25 @@ std::string to_json(const cv_result& r) {
   j["seconds"] = r.seconds;
   auto& summary = j["summary"] = nlohmann::json::object();
   for (const auto& s : r.summary) {
-    nlohmann::json m{{"mean", json_value(s.mean)}, {"sd", json_value(s.sd)}, {"pooled", json_value(s.pooled)},
-                     {"defined_splits", s.defined}, {"higher_is_better", s.higher_is_better}};
+    nlohmann::json m{{"mean", json_value(s.mean)},
+                     {"sd", json_value(s.sd)},
+                     {"pooled", json_value(s.pooled)},
+                     {"defined_splits", s.defined},
+                     {"higher_is_better", s.higher_is_better}};
     for (auto [key, v] : {std::pair{"mean", &s.mean}, {"sd", &s.sd}, {"pooled", &s.pooled}})
       if (!v->defined()) m[std::string(key) + "_undefined"] = v->reason;
     summary[s.name] = m;
   }
   auto& folds = j["folds"] = nlohmann::json::array();
   for (const auto& f : r.folds) {
-    nlohmann::json o{{"split", f.split}, {"repeat", f.repeat}, {"train_rows", f.train_rows}, {"test_rows", f.test_rows},
-                     {"fit_seconds", f.fit_seconds}, {"predict_seconds", f.predict_seconds},
-                     {"cpu_seconds", f.cpu_seconds}, {"model_cpu_seconds", f.model_cpu_seconds},
+    nlohmann::json o{{"split", f.split},
+                     {"repeat", f.repeat},
+                     {"train_rows", f.train_rows},
+                     {"test_rows", f.test_rows},
+                     {"fit_seconds", f.fit_seconds},
+                     {"predict_seconds", f.predict_seconds},
+                     {"cpu_seconds", f.cpu_seconds},
+                     {"model_cpu_seconds", f.model_cpu_seconds},
                      {"encode_cpu_seconds", f.encode_cpu_seconds}};
     for (std::size_t m = 0; m < r.summary.size(); ++m) {
       o["test"][r.summary[m].name] = json_value(f.test[m]);

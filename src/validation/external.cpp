@@ -1,18 +1,17 @@
 #include "assay/validation/external.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <fmt/format.h>
-
 #include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -37,7 +36,8 @@ struct temp_dir {
   fs::path path;
   temp_dir() {
     std::string tmpl = (fs::temp_directory_path() / "assay-external-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw_io(fmt::format("learner external: cannot create a temporary directory in {}", tmpl));
+    if (!mkdtemp(tmpl.data()))
+      throw_io(fmt::format("learner external: cannot create a temporary directory in {}", tmpl));
     path = tmpl;
   }
   ~temp_dir() {
@@ -51,8 +51,10 @@ struct temp_dir {
 std::string quote(const std::string& s) {
   std::string out = "'";
   for (char c : s) {
-    if (c == '\'') out += "'\\''";
-    else out += c;
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
   }
   return out + "'";
 }
@@ -135,7 +137,8 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
 
 external_learner::fitted external_learner::fit(const training_set& t) const {
   if (command.empty()) throw_usage("learner external: empty command");
-  if (!(timeout_seconds > 0)) throw_usage(fmt::format("learner external: timeout must be > 0, got {}", timeout_seconds));
+  if (!(timeout_seconds > 0))
+    throw_usage(fmt::format("learner external: timeout must be > 0, got {}", timeout_seconds));
   fitted f;
   f.command = command;
   f.timeout_seconds = timeout_seconds;
@@ -148,8 +151,8 @@ external_learner::fitted external_learner::fit(const training_set& t) const {
 
 predictions external_learner::fitted::predict(const matrix& test) const {
   temp_dir dir;
-  const fs::path train_p = dir.path / "train.csv", test_p = dir.path / "test.csv", pred_p = dir.path / "predictions.csv",
-                 log_p = dir.path / "stderr.txt";
+  const fs::path train_p = dir.path / "train.csv", test_p = dir.path / "test.csv",
+                 pred_p = dir.path / "predictions.csv", log_p = dir.path / "stderr.txt";
   write_matrix(train_p, x, classes ? &y_class : nullptr, classes ? nullptr : &y_value);
   write_matrix(test_p, test, nullptr, nullptr);
   std::string cmd = replace_all(command, "{train}", quote(train_p.string()));
@@ -159,8 +162,8 @@ predictions external_learner::fitted::predict(const matrix& test) const {
   const std::string shown = "'" + command + "'";
   const int status = run(cmd, log_p, timeout_seconds, shown);
   if (WIFSIGNALED(status)) {
-    throw_data(fmt::format("learner external: command {} was killed by signal {}{}", shown, WTERMSIG(status),
-                           tail_of(log_p)));
+    throw_data(
+        fmt::format("learner external: command {} was killed by signal {}{}", shown, WTERMSIG(status), tail_of(log_p)));
   }
   if (WEXITSTATUS(status) != 0) {
     throw_data(fmt::format("learner external: command {} failed with exit status {}{}", shown, WEXITSTATUS(status),
@@ -179,7 +182,8 @@ predictions external_learner::fitted::predict(const matrix& test) const {
     for (std::size_t k = 0; k < classes; ++k)
       if (h[j] == fmt::format("p{}", k)) proba_col[k] = j;
   }
-  if (pred_col == h.size()) throw_data(fmt::format("learner external: command {}: the predictions have no column 'pred'", shown));
+  if (pred_col == h.size())
+    throw_data(fmt::format("learner external: command {}: the predictions have no column 'pred'", shown));
   bool has_proba = false;
   for (auto c : proba_col) has_proba = has_proba || c < h.size();
   predictions p;
@@ -204,8 +208,7 @@ predictions external_learner::fitted::predict(const matrix& test) const {
       if (has_proba) {
         for (std::size_t k = 0; k < classes; ++k) {
           double q = 0;
-          if (proba_col[k] < h.size() &&
-              (!io::parse_double(fields[proba_col[k]], q) || !(q >= 0 && q <= 1))) {
+          if (proba_col[k] < h.size() && (!io::parse_double(fields[proba_col[k]], q) || !(q >= 0 && q <= 1))) {
             throw_data(fmt::format("learner external: predictions line {}: p{} = \"{}\" is not a probability",
                                    reader.line(), k, fields[proba_col[k]]));
           }
@@ -218,8 +221,8 @@ predictions external_learner::fitted::predict(const matrix& test) const {
     ++row;
   }
   if (row != test.rows) {
-    throw_data(fmt::format("learner external: command {} wrote {} prediction rows for {} test rows", shown, row,
-                           test.rows));
+    throw_data(
+        fmt::format("learner external: command {} wrote {} prediction rows for {} test rows", shown, row, test.rows));
   }
   return p;
 }

@@ -107,7 +107,8 @@ matrix feature_encoder::transform(const dataset& d, std::span<const std::size_t>
           }
           code = fill_code_[j];
         }
-        for (std::size_t l = 0; l < level_[j].size(); ++l) m.data[i * stride + c + l] = code == level_[j][l] ? 1.0 : 0.0;
+        for (std::size_t l = 0; l < level_[j].size(); ++l)
+          m.data[i * stride + c + l] = code == level_[j][l] ? 1.0 : 0.0;
       }
       c += level_[j].size();
       continue;

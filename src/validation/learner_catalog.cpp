@@ -14,7 +14,11 @@ namespace assay::validation {
 
 const std::vector<learner_info>& learner_catalog() {
   static const std::vector<learner_info> c{
-      {"majority", "Majority class (probabilities: training class shares) / training mean; the baseline", true, true, {}},
+      {"majority",
+       "Majority class (probabilities: training class shares) / training mean; the baseline",
+       true,
+       true,
+       {}},
       {"gaussian_nb",
        "Gaussian naive Bayes",
        true,
@@ -95,7 +99,8 @@ struct param_reader {
   }
   std::size_t count(const std::string& key, std::size_t def, std::size_t lo) {
     const double v = number(key, static_cast<double>(def), static_cast<double>(lo), 1e15);
-    if (v != std::floor(v)) throw_usage(fmt::format("learner {}: parameter {} = {} is not a whole number", learner, key, v));
+    if (v != std::floor(v))
+      throw_usage(fmt::format("learner {}: parameter {} = {} is not a whole number", learner, key, v));
     return static_cast<std::size_t>(v);
   }
   bool flag(const std::string& key, bool def) {
@@ -107,8 +112,8 @@ struct param_reader {
   std::string choice(const std::string& key, const std::string& def, const std::vector<std::string>& allowed) {
     const std::string s = raw(key, def);
     if (std::find(allowed.begin(), allowed.end(), s) == allowed.end()) {
-      throw_usage(fmt::format("learner {}: parameter {}: \"{}\" is not one of {}", learner, key, s,
-                              fmt::join(allowed, ", ")));
+      throw_usage(
+          fmt::format("learner {}: parameter {}: \"{}\" is not one of {}", learner, key, s, fmt::join(allowed, ", ")));
     }
     return s;
   }
@@ -157,9 +162,10 @@ any_learner make_learner(const std::string& spec, bool classification) {
     throw_usage(fmt::format("learner {} is for regression, but the target is a class", p.learner));
   }
   if (!classification && !info->regression) {
-    throw_usage(fmt::format("learner {} is for classification, but the target is numeric (use --task classification "
-                            "if it is a class)",
-                            p.learner));
+    throw_usage(
+        fmt::format("learner {} is for classification, but the target is numeric (use --task classification "
+                    "if it is a class)",
+                    p.learner));
   }
   const std::string& n = p.learner;
   encoder_options pre;

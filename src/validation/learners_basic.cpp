@@ -164,9 +164,12 @@ predictions knn_learner::fitted::predict(const matrix& q) const {
     bool exact = false;
     for (std::size_t m = 0; m < k; ++m) exact = exact || dist[m].first == 0;
     for (std::size_t m = 0; m < k; ++m) {
-      if (!distance_weights) w[m] = 1;
-      else if (exact) w[m] = dist[m].first == 0 ? 1 : 0;
-      else w[m] = 1 / std::sqrt(dist[m].first);
+      if (!distance_weights)
+        w[m] = 1;
+      else if (exact)
+        w[m] = dist[m].first == 0 ? 1 : 0;
+      else
+        w[m] = 1 / std::sqrt(dist[m].first);
     }
     const double total = std::accumulate(w.begin(), w.end(), 0.0);
     if (classes > 0) {
@@ -214,7 +217,8 @@ struct tree_builder {
     double n = 0, sum = 0, sum2 = 0;
     void add(const training_set& ts, std::size_t r, double sign) {
       n += sign;
-      if (ts.classification()) count[static_cast<std::size_t>(ts.y_class[r])] += sign;
+      if (ts.classification())
+        count[static_cast<std::size_t>(ts.y_class[r])] += sign;
       else {
         sum += sign * ts.y_value[r];
         sum2 += sign * ts.y_value[r] * ts.y_value[r];
@@ -239,7 +243,8 @@ struct tree_builder {
     for (auto r : rows) all.add(t, r, 1);
     const double parent = all.cost(cls);
     const bool can_split = rows.size() >= opt.min_samples_split && rows.size() >= 2 * opt.min_samples_leaf &&
-                           (opt.max_depth == 0 || depth < opt.max_depth) && parent > 1e-12 * static_cast<double>(rows.size());
+                           (opt.max_depth == 0 || depth < opt.max_depth) &&
+                           parent > 1e-12 * static_cast<double>(rows.size());
     double best = parent - 1e-12 * std::max(1.0, std::abs(parent));
     std::int32_t best_feature = -1;
     double best_threshold = 0;

@@ -1,7 +1,7 @@
 // Logistic regression (Newton's method) and linear / ridge least squares, with Eigen.
-#include <Eigen/Dense>
 #include <fmt/format.h>
 
+#include <Eigen/Dense>
 #include <cmath>
 
 #include "assay/error.hpp"

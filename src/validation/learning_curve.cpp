@@ -87,7 +87,8 @@ learning_curve_result learning_curve(const dataset& d, const any_learner& learne
 }
 
 std::string to_text(const learning_curve_result& r) {
-  std::string out = fmt::format("Learning curve of {} over {} splits (mean +- sd over the splits)\n", r.learner, r.splits);
+  std::string out =
+      fmt::format("Learning curve of {} over {} splits (mean +- sd over the splits)\n", r.learner, r.splits);
   if (r.points.empty()) return out;
   for (std::size_t m = 0; m < r.points[0].test.size(); ++m) {
     out += fmt::format("\n{}\n{:>6}  {:>10}  {:>21}  {:>21}\n", r.points[0].test[m].name, "share", "train rows",
@@ -97,7 +98,8 @@ std::string to_text(const learning_curve_result& r) {
         if (!s.mean.defined()) return std::string("undefined");
         return fmt::format("{:.4f} +- {}", s.mean.v, s.sd.defined() ? fmt::format("{:.4f}", s.sd.v) : "undef");
       };
-      out += fmt::format("{:>6.3f}  {:>10}  {:>21}  {:>21}\n", p.share, p.train_rows, cell(p.train[m]), cell(p.test[m]));
+      out +=
+          fmt::format("{:>6.3f}  {:>10}  {:>21}  {:>21}\n", p.share, p.train_rows, cell(p.train[m]), cell(p.test[m]));
     }
   }
   return out;
@@ -148,13 +150,15 @@ std::string to_svg(const learning_curve_result& r) {
   auto py = [&](double y) { return top + (yhi - y) / (yhi - ylo) * (height - top - bottom); };
   out += fmt::format("<text x=\"{}\" y=\"20\" text-anchor=\"middle\">Learning curve: {} ({})</text>\n", width / 2,
                      r.learner, r.points[0].test[0].name);
-  out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"black\"/>\n", left, top, height - bottom);
+  out +=
+      fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"black\"/>\n", left, top, height - bottom);
   out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"black\"/>\n", left, height - bottom,
                      width - right);
   for (int t = 0; t <= 4; ++t) {
     const double y = ylo + (yhi - ylo) * t / 4, x = xmax * t / 4;
     out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{:.3f}</text>\n", left - 5, py(y) + 4, y);
-    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{:.0f}</text>\n", px(x), height - bottom + 16, x);
+    out +=
+        fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{:.0f}</text>\n", px(x), height - bottom + 16, x);
   }
   out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">training rows</text>\n", width / 2, height - 12);
   const char* colour[2] = {"#1f77b4", "#d62728"};

@@ -31,7 +31,8 @@ feature_group parse_feature_group(const std::string& spec) {
 lesion_result lesion_study(const dataset& d, const any_learner& learner, const split_list& splits,
                            const std::vector<feature_group>& groups, const cv_options& options, double confidence) {
   if (groups.empty()) throw_usage("lesion study: no feature groups (use --group-features NAME=col1,col2)");
-  if (!(confidence > 0 && confidence < 1)) throw_usage(fmt::format("lesion study: confidence {} is not in (0, 1)", confidence));
+  if (!(confidence > 0 && confidence < 1))
+    throw_usage(fmt::format("lesion study: confidence {} is not in (0, 1)", confidence));
   cv_options o = options;
   o.keep_predictions = false;
   if (o.metrics.size() > 1) o.metrics.resize(1);
@@ -117,8 +118,11 @@ std::string to_text(const lesion_result& r) {
 
 std::string to_json(const lesion_result& r) {
   auto jv = [](const value& v) { return v.defined() ? nlohmann::json(v.v) : nlohmann::json(nullptr); };
-  nlohmann::json j{{"learner", r.learner}, {"metric", r.metric}, {"confidence", r.confidence},
-                   {"splits", r.splits},   {"full", jv(r.full)}};
+  nlohmann::json j{{"learner", r.learner},
+                   {"metric", r.metric},
+                   {"confidence", r.confidence},
+                   {"splits", r.splits},
+                   {"full", jv(r.full)}};
   auto& a = j["groups"] = nlohmann::json::array();
   for (const auto& e : r.entries) {
     a.push_back({{"name", e.group.name},

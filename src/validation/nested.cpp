@@ -10,16 +10,17 @@
 namespace assay::validation {
 
 nested_cv_result nested_cv(const dataset& d, const std::string& learner_spec, const std::string& param,
-                           const std::vector<std::string>& values, const split_list& outer,
-                           const split_request& inner, const cv_options& options) {
+                           const std::vector<std::string>& values, const split_list& outer, const split_request& inner,
+                           const cv_options& options) {
   if (param.empty() || values.empty()) throw_usage("nested cross-validation: needs --param and --values");
   nested_cv_result r;
   r.param = param;
   r.values = values;
   std::vector<any_learner> learners;
   for (const auto& v : values) {
-    learners.push_back(make_learner(
-        learner_spec + (learner_spec.find(':') == std::string::npos ? ":" : ",") + param + "=" + v, d.classification()));
+    learners.push_back(
+        make_learner(learner_spec + (learner_spec.find(':') == std::string::npos ? ":" : ",") + param + "=" + v,
+                     d.classification()));
   }
   r.learner = learners[0].name();
   cv_options o = options;
@@ -30,8 +31,10 @@ nested_cv_result nested_cv(const dataset& d, const std::string& learner_spec, co
     std::vector<std::int32_t> yc, groups;
     std::vector<double> yv;
     for (auto i : tr) {
-      if (d.classification()) yc.push_back(d.y_class[i]);
-      else yv.push_back(d.y_value[i]);
+      if (d.classification())
+        yc.push_back(d.y_class[i]);
+      else
+        yv.push_back(d.y_value[i]);
       if (!d.groups.empty()) groups.push_back(d.groups[i]);
     }
     split_list in;
@@ -57,7 +60,8 @@ nested_cv_result nested_cv(const dataset& d, const std::string& learner_spec, co
       if (m.defined() && (!b.defined() || (higher ? m.v > b.v : m.v < b.v))) best = v;
     }
     if (!means[best].defined()) {
-      throw_data(fmt::format("nested cross-validation: outer split {}: {} is undefined for every value", s + 1, r.metric));
+      throw_data(
+          fmt::format("nested cross-validation: outer split {}: {} is undefined for every value", s + 1, r.metric));
     }
     r.inner.push_back(means);
     r.chosen.push_back(values[best]);
@@ -105,9 +109,8 @@ std::string to_text(const nested_cv_result& r) {
 
 std::string to_json(const nested_cv_result& r) {
   auto jv = [](const value& v) { return v.defined() ? nlohmann::json(v.v) : nlohmann::json(nullptr); };
-  nlohmann::json j{{"learner", r.learner}, {"param", r.param},     {"metric", r.metric},
-                   {"values", r.values},   {"chosen", r.chosen},   {"mean", jv(r.summary.mean)},
-                   {"sd", jv(r.summary.sd)}};
+  nlohmann::json j{{"learner", r.learner}, {"param", r.param},           {"metric", r.metric},    {"values", r.values},
+                   {"chosen", r.chosen},   {"mean", jv(r.summary.mean)}, {"sd", jv(r.summary.sd)}};
   for (std::size_t s = 0; s < r.outer.size(); ++s) {
     nlohmann::json in = nlohmann::json::array();
     for (const auto& m : r.inner[s]) in.push_back(jv(m));

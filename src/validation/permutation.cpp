@@ -69,8 +69,11 @@ std::string to_text(const permutation_result& r) {
 }
 
 std::string to_json(const permutation_result& r) {
-  nlohmann::json j{{"learner", r.learner},   {"metric", r.metric}, {"score", r.score},
-                   {"p_value", r.p_value},   {"permutations", r.permuted.size()}};
+  nlohmann::json j{{"learner", r.learner},
+                   {"metric", r.metric},
+                   {"score", r.score},
+                   {"p_value", r.p_value},
+                   {"permutations", r.permuted.size()}};
   auto& a = j["permuted_scores"] = nlohmann::json::array();
   for (double s : r.permuted) a.push_back(std::isnan(s) ? nlohmann::json(nullptr) : nlohmann::json(s));
   return j.dump(2) + "\n";

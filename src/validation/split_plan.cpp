@@ -9,9 +9,22 @@
 namespace assay::validation {
 
 const std::vector<std::string>& split_methods() {
-  static const std::vector<std::string> m{"kfold", "stratified-kfold", "repeated-kfold", "repeated-stratified-kfold",
-                                          "group-kfold", "stratified-group-kfold", "logo", "lpgo", "loo", "lpo",
-                                          "holdout", "tvt", "shuffle", "stratified-shuffle", "timeseries", "bootstrap"};
+  static const std::vector<std::string> m{"kfold",
+                                          "stratified-kfold",
+                                          "repeated-kfold",
+                                          "repeated-stratified-kfold",
+                                          "group-kfold",
+                                          "stratified-group-kfold",
+                                          "logo",
+                                          "lpgo",
+                                          "loo",
+                                          "lpo",
+                                          "holdout",
+                                          "tvt",
+                                          "shuffle",
+                                          "stratified-shuffle",
+                                          "timeseries",
+                                          "bootstrap"};
   return m;
 }
 
@@ -31,7 +44,8 @@ enum class layout { fold, repeated_fold, role, per_split, draws };
 layout layout_of(const std::string& m, std::size_t repeats) {
   if (m == "holdout" || m == "tvt") return layout::role;
   if (m == "bootstrap") return layout::draws;
-  if (m == "repeated-kfold" || m == "repeated-stratified-kfold") return repeats > 1 ? layout::repeated_fold : layout::fold;
+  if (m == "repeated-kfold" || m == "repeated-stratified-kfold")
+    return repeats > 1 ? layout::repeated_fold : layout::fold;
   if (m == "shuffle" || m == "stratified-shuffle" || m == "lpo" || m == "lpgo") return layout::per_split;
   return layout::fold;
 }
@@ -79,7 +93,8 @@ split_list make_splits(const split_request& q, std::size_t n, std::span<const st
     if (m == "lpo") return leave_p_out(n, q.p, q.max_splits);
     if (m == "holdout") return {holdout(n, q.train_fraction, q.seed, strata)};
     if (m == "tvt") return {train_validation_test(n, q.train_fraction, q.validation_fraction, q.seed, strata)};
-    if (m == "shuffle" || m == "stratified-shuffle") return shuffle_split(n, q.repeats, q.train_fraction, q.seed, strata);
+    if (m == "shuffle" || m == "stratified-shuffle")
+      return shuffle_split(n, q.repeats, q.train_fraction, q.seed, strata);
     if (m == "timeseries") return time_series_split(n, q.folds, q.test_size, q.gap, q.max_train);
     return bootstrap(n, q.repeats, q.seed);
   } catch (const error& e) {

@@ -95,7 +95,8 @@ std::vector<int> assign_parts(std::size_t n, const std::vector<double>& fraction
     std::vector<std::pair<double, std::size_t>> rem;
     std::size_t given = 0;
     for (std::size_t s = 0; s < s_count; ++s) {
-      const double exact = static_cast<double>(members[s].size()) * static_cast<double>(target[j]) / static_cast<double>(n);
+      const double exact =
+          static_cast<double>(members[s].size()) * static_cast<double>(target[j]) / static_cast<double>(n);
       quota[s][j] = static_cast<std::size_t>(std::floor(exact));
       given += quota[s][j];
       rem.emplace_back(exact - std::floor(exact), s);
@@ -248,10 +249,12 @@ split_list stratified_kfold(std::span<const std::int32_t> strata, std::size_t k,
 split_list repeated_kfold(std::size_t n, std::size_t k, std::size_t repeats, std::uint64_t seed,
                           std::span<const std::int32_t> strata) {
   if (repeats == 0) throw_usage("repeated_kfold: the number of repeats must be at least 1");
-  if (!strata.empty() && strata.size() != n) throw_usage(fmt::format("repeated_kfold: {} strata for {} rows", strata.size(), n));
+  if (!strata.empty() && strata.size() != n)
+    throw_usage(fmt::format("repeated_kfold: {} strata for {} rows", strata.size(), n));
   split_list out;
   for (std::size_t r = 0; r < repeats; ++r) {
-    auto one = strata.empty() ? kfold(n, k, true, derive_seed(seed, r)) : stratified_kfold(strata, k, true, derive_seed(seed, r));
+    auto one = strata.empty() ? kfold(n, k, true, derive_seed(seed, r))
+                              : stratified_kfold(strata, k, true, derive_seed(seed, r));
     for (auto& s : one) {
       s.repeat = r;
       out.push_back(std::move(s));
@@ -290,9 +293,10 @@ split_list leave_p_out(std::size_t n, std::size_t p, std::size_t max_splits) {
   if (p < 1 || p >= n) throw_usage(fmt::format("leave_p_out: p must be in [1, {}) for {} rows, got {}", n, n, p));
   const std::size_t count = binomial(n, p);
   if (count > max_splits) {
-    throw_usage(fmt::format("leave_p_out: C({}, {}) = {} splits is more than the limit of {}; use k-fold or "
-                            "shuffle splits, or raise the limit",
-                            n, p, count_text(count), max_splits));
+    throw_usage(
+        fmt::format("leave_p_out: C({}, {}) = {} splits is more than the limit of {}; use k-fold or "
+                    "shuffle splits, or raise the limit",
+                    n, p, count_text(count), max_splits));
   }
   split_list out;
   out.reserve(count);
@@ -301,8 +305,10 @@ split_list leave_p_out(std::size_t n, std::size_t p, std::size_t max_splits) {
     s.test = c;
     std::size_t j = 0;
     for (std::size_t i = 0; i < n; ++i) {
-      if (j < p && c[j] == i) ++j;
-      else s.train.push_back(i);
+      if (j < p && c[j] == i)
+        ++j;
+      else
+        s.train.push_back(i);
     }
     out.push_back(std::move(s));
   });

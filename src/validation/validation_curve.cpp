@@ -56,16 +56,18 @@ validation_curve_result validation_curve(const dataset& d, const std::string& le
 }
 
 std::string to_text(const validation_curve_result& r) {
-  std::string out =
-      fmt::format("Validation curve of {} over {} ({} splits; mean +- sd over the splits)\n", r.learner, r.param, r.splits);
+  std::string out = fmt::format("Validation curve of {} over {} ({} splits; mean +- sd over the splits)\n", r.learner,
+                                r.param, r.splits);
   if (r.points.empty()) return out;
   auto cell = [](const metric_summary& s) {
     if (!s.mean.defined()) return std::string("undefined");
     return fmt::format("{:.4f} +- {}", s.mean.v, s.sd.defined() ? fmt::format("{:.4f}", s.sd.v) : "undef");
   };
   for (std::size_t m = 0; m < r.points[0].test.size(); ++m) {
-    out += fmt::format("\n{}\n{:>12}  {:>21}  {:>21}\n", r.points[0].test[m].name, r.param, "train score", "test score");
-    for (const auto& p : r.points) out += fmt::format("{:>12}  {:>21}  {:>21}\n", p.value, cell(p.train[m]), cell(p.test[m]));
+    out +=
+        fmt::format("\n{}\n{:>12}  {:>21}  {:>21}\n", r.points[0].test[m].name, r.param, "train score", "test score");
+    for (const auto& p : r.points)
+      out += fmt::format("{:>12}  {:>21}  {:>21}\n", p.value, cell(p.train[m]), cell(p.test[m]));
   }
   return out;
 }

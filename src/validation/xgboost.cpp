@@ -47,8 +47,10 @@ xgboost_learner::fitted xgboost_learner::fit(const training_set& t) const {
   check(XGBoosterCreate(&train_handle, 1, &b), "XGBoosterCreate");
   f.booster = std::shared_ptr<void>(b, [](void* p) { XGBoosterFree(p); });
   auto set = [&](const char* key, const std::string& v) { check(XGBoosterSetParam(b, key, v.c_str()), key); };
-  if (!t.classification()) set("objective", "reg:squarederror");
-  else if (t.classes == 2) set("objective", "binary:logistic");
+  if (!t.classification())
+    set("objective", "reg:squarederror");
+  else if (t.classes == 2)
+    set("objective", "binary:logistic");
   else {
     set("objective", "multi:softprob");
     set("num_class", std::to_string(t.classes));

@@ -1,10 +1,10 @@
 // Bias-variance decomposition: the identities hold exactly, and the lecture's example behaves as
 // taught: a constant model has high bias and low variance, an interpolating polynomial the opposite.
+#include "assay/validation/bias_variance.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
-
-#include "assay/validation/bias_variance.hpp"
 
 namespace assay::validation {
 namespace {

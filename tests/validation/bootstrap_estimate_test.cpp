@@ -1,8 +1,9 @@
 // .632 / .632+ bootstrap: Err(1) recomputed naively from the bootstrap samples, the formulas'
 // identities, and the limiting cases of Efron & Tibshirani (1997).
+#include "assay/validation/bootstrap_estimate.hpp"
+
 #include <gtest/gtest.h>
 
-#include "assay/validation/bootstrap_estimate.hpp"
 #include "assay/validation/splitters.hpp"
 
 namespace assay::validation {

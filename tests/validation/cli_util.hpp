@@ -62,6 +62,8 @@ inline std::vector<std::vector<std::string>> parse_csv(const std::string& text) 
   return rows;
 }
 
-inline std::string data_path(const std::string& name) { return std::string(ASSAY_SOURCE_DIR) + "/examples/data/" + name; }
+inline std::string data_path(const std::string& name) {
+  return std::string(ASSAY_SOURCE_DIR) + "/examples/data/" + name;
+}
 
 }  // namespace assay::test

@@ -1,11 +1,11 @@
 // Comparing two learners: the paired, corrected resampled and 5x2cv t-tests against scipy 1.10
 // (scipy_compare.json from generate_scipy_compare.py), and an end-to-end comparison.
+#include "assay/validation/compare.hpp"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
-
-#include "assay/validation/compare.hpp"
 
 namespace assay::validation {
 namespace {

@@ -1,6 +1,8 @@
 // Cross-validation engine: seed 000's worked example (pooled 73/100), agreement with scikit-learn's
 // cross_val_score on the same folds, thread-count independence, out-of-fold predictions accepted by
 // `assay report`, learning curves and bad input.
+#include "assay/validation/engine.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,7 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include "assay/error.hpp"
-#include "assay/validation/engine.hpp"
 #include "assay/validation/learning_curve.hpp"
 #include "assay/validation/split_plan.hpp"
 #include "validation/cli_util.hpp"
@@ -191,7 +192,8 @@ namespace {
 
 TEST(CvCli, OutOfFoldPredictionsFeedAssayReport) {
   const auto oof = temp_path("oof.csv");
-  auto r = run_assay("cv " + data_path("iris.csv") + " --target species --learner knn --format json --oof-predictions " + oof);
+  auto r = run_assay("cv " + data_path("iris.csv") +
+                     " --target species --learner knn --format json --oof-predictions " + oof);
   ASSERT_EQ(r.code, 0) << r.out;
   const auto cv = nlohmann::json::parse(r.out);
   const double pooled = cv["summary"]["accuracy"]["pooled"];

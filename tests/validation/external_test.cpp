@@ -1,10 +1,11 @@
 // The external-command learner: a Python/scikit-learn script end to end, and commands that fail,
 // hang or write the wrong number of predictions.
+#include "assay/validation/external.hpp"
+
 #include <gtest/gtest.h>
 
 #include "assay/error.hpp"
 #include "assay/validation/engine.hpp"
-#include "assay/validation/external.hpp"
 
 namespace assay::validation {
 namespace {

@@ -1,9 +1,10 @@
 // Learners against scikit-learn 1.2.1 (sklearn_learners.json from generate_sklearn_learners.py):
 // same rows, same preprocessing, predictions compared with stated tolerances. Plus properties of
 // the learners scikit-learn cannot match exactly (CART), bad parameters, and the leakage test.
-#include <gtest/gtest.h>
+#include "assay/validation/learners.hpp"
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +14,6 @@
 #include "assay/error.hpp"
 #include "assay/validation/dataset.hpp"
 #include "assay/validation/features.hpp"
-#include "assay/validation/learners.hpp"
 
 namespace assay::validation {
 namespace {
@@ -39,8 +39,10 @@ fit_result fit_predict(const dataset& d, const any_learner& l, const std::vector
   std::vector<std::int32_t> yc;
   std::vector<double> yv;
   for (auto i : tr) {
-    if (d.classification()) yc.push_back(d.y_class[i]);
-    else yv.push_back(d.y_value[i]);
+    if (d.classification())
+      yc.push_back(d.y_class[i]);
+    else
+      yv.push_back(d.y_value[i]);
   }
   training_set t{xtr, yc, d.classification() ? d.classes.size() : 0, yv};
   r.p = l.fit(t).predict(xte);
@@ -84,7 +86,8 @@ TEST(Learners, AgreeWithScikitLearn) {
         if (tie[i]) continue;
         EXPECT_EQ(d.classes[static_cast<std::size_t>(p.cls[i])], c["pred"][i].get<std::string>()) << "row " << te[i];
         for (std::size_t k = 0; k < d.classes.size(); ++k)
-          EXPECT_NEAR(p.proba[i * d.classes.size() + k], parse(c["proba"][i][k]), tol) << "row " << te[i] << " class " << k;
+          EXPECT_NEAR(p.proba[i * d.classes.size() + k], parse(c["proba"][i][k]), tol)
+              << "row " << te[i] << " class " << k;
         ++compared_rows;
       }
     }
@@ -185,7 +188,7 @@ TEST(Learners, MissingValuesRefusedUnlessImputed) {
   o.impute = impute_kind::mean;
   e.fit(d, rows, o);
   const auto m = e.transform(d, rows);
-  ASSERT_EQ(m.cols, 3u);  // a, b=x, b=y
+  ASSERT_EQ(m.cols, 3u);                             // a, b=x, b=y
   EXPECT_DOUBLE_EQ(m(3, 0), (1 + 2 + 3 + 5) / 4.0);  // training mean
   EXPECT_EQ(m(1, 1), 1.0);                           // most frequent level x (ties: the first level)
 }

@@ -1,11 +1,12 @@
 // Lesion study: the interval is the corrected resampled t interval (t quantile from scipy 1.10),
 // removing the informative feature hurts, and unknown columns are refused.
+#include "assay/validation/lesion.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "assay/error.hpp"
-#include "assay/validation/lesion.hpp"
 
 namespace assay::validation {
 namespace {

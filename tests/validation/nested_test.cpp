@@ -1,8 +1,8 @@
 // Nested cross-validation: with one candidate value it is plain cross-validation; the choice in an
 // outer split is the best inner mean, recomputed here on inner splits drawn independently.
-#include <gtest/gtest.h>
-
 #include "assay/validation/nested.hpp"
+
+#include <gtest/gtest.h>
 
 namespace assay::validation {
 namespace {

@@ -1,11 +1,11 @@
 // Label-permutation test: p-values uniform under the null (statistical check, fixed seeds, declared
 // failure probability) and minimal when the features carry the labels.
+#include "assay/validation/permutation.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
-
-#include "assay/validation/permutation.hpp"
 
 namespace assay::validation {
 namespace {

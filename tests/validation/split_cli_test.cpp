@@ -13,7 +13,7 @@ namespace {
 TEST(SplitCli, StratifiedKFoldOnIris) {
   const auto out = temp_path("iris_folds.csv");
   auto r = run_assay("split " + data_path("iris.csv") +
-                " --target species --method stratified-kfold --folds 5 --seed 1 --shuffle --out " + out);
+                     " --target species --method stratified-kfold --folds 5 --seed 1 --shuffle --out " + out);
   ASSERT_EQ(r.code, 0) << r.out;
   auto rows = parse_csv(read_file(out));
   ASSERT_EQ(rows.size(), 151u);

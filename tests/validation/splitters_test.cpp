@@ -1,6 +1,8 @@
 // Splitters: partition properties on random data, stratification, groups, time order, seeds, and
 // equality with scikit-learn 1.2.1's deterministic splitters (sklearn_splits.json, written by
 // generate_sklearn.py).
+#include "assay/validation/splitters.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,7 +12,6 @@
 #include <set>
 
 #include "assay/error.hpp"
-#include "assay/validation/splitters.hpp"
 
 namespace assay::validation {
 namespace {
@@ -208,10 +209,10 @@ TEST(Splitters, LeavePOutRefusesTooManySplitsNamingTheCount) {
 }
 
 TEST(Splitters, BadInputIsAUsageError) {
-  EXPECT_THROW(kfold(3, 4), error);                                // fewer rows than folds
-  EXPECT_THROW(kfold(10, 1), error);                               // one fold
+  EXPECT_THROW(kfold(3, 4), error);   // fewer rows than folds
+  EXPECT_THROW(kfold(10, 1), error);  // one fold
   std::vector<std::int32_t> y{0, 0, 0, 1, 1, 1, 0, 1};
-  EXPECT_THROW(stratified_kfold(y, 5), error);                     // every class smaller than 5
+  EXPECT_THROW(stratified_kfold(y, 5), error);  // every class smaller than 5
   EXPECT_NO_THROW(stratified_kfold(y, 4));
   EXPECT_THROW(leave_one_group_out(std::vector<std::int32_t>{2, 2, 2}), error);  // one group
   EXPECT_THROW(group_kfold(std::vector<std::int32_t>{0, 1, 1}, 3), error);       // 2 groups, 3 folds
@@ -302,15 +303,24 @@ TEST(Splitters, EqualsScikitLearnDeterministicSplitters) {
     std::vector<std::int32_t> y, g;
     if (c.contains("y")) y = c["y"].get<std::vector<std::int32_t>>();
     if (c.contains("groups")) g = c["groups"].get<std::vector<std::int32_t>>();
-    if (m == "kfold") s = kfold(n, c["k"]);
-    else if (m == "stratified_kfold") s = stratified_kfold(y, c["k"]);
-    else if (m == "loo") s = leave_one_out(n);
-    else if (m == "lpo") s = leave_p_out(n, c["p"]);
-    else if (m == "group_kfold") s = group_kfold(g, c["k"]);
-    else if (m == "logo") s = leave_one_group_out(g);
-    else if (m == "lpgo") s = leave_p_groups_out(g, c["p"]);
-    else if (m == "timeseries") s = time_series_split(n, c["k"], c["test_size"], c["gap"], c["max_train"]);
-    else FAIL() << m;
+    if (m == "kfold")
+      s = kfold(n, c["k"]);
+    else if (m == "stratified_kfold")
+      s = stratified_kfold(y, c["k"]);
+    else if (m == "loo")
+      s = leave_one_out(n);
+    else if (m == "lpo")
+      s = leave_p_out(n, c["p"]);
+    else if (m == "group_kfold")
+      s = group_kfold(g, c["k"]);
+    else if (m == "logo")
+      s = leave_one_group_out(g);
+    else if (m == "lpgo")
+      s = leave_p_groups_out(g, c["p"]);
+    else if (m == "timeseries")
+      s = time_series_split(n, c["k"], c["test_size"], c["gap"], c["max_train"]);
+    else
+      FAIL() << m;
     const auto& want = c["splits"];
     if (m == "group_kfold") {
       // GroupKFold's fold numbering follows its (unstable) argsort; compare the set of test sets.

@@ -1,8 +1,9 @@
 // Validation curve: each point is the plain cross-validation of the learner with that value.
+#include "assay/validation/validation_curve.hpp"
+
 #include <gtest/gtest.h>
 
 #include "assay/error.hpp"
-#include "assay/validation/validation_curve.hpp"
 
 namespace assay::validation {
 namespace {

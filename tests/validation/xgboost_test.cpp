@@ -1,12 +1,13 @@
 // xgboost through its C API (when built with it): deterministic whatever the thread count, proper
 // probabilities, and far better than the majority baseline on breast cancer.
+#include "assay/validation/xgboost.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "assay/error.hpp"
 #include "assay/validation/engine.hpp"
-#include "assay/validation/xgboost.hpp"
 
 namespace assay::validation {
 namespace {

@@ -26,15 +26,15 @@ struct bias_variance_result {
   std::string learner, loss;  ///< loss: "squared" or "zero_one"
   std::size_t rounds = 0, train_rows = 0, test_rows = 0;
   double expected_loss = 0;
-  double bias = 0;            ///< squared loss: mean bias^2; 0-1 loss: share of biased cases
+  double bias = 0;  ///< squared loss: mean bias^2; 0-1 loss: share of biased cases
   double variance = 0;
-  double net_variance = 0;    ///< 0-1 loss: expected_loss - bias; squared loss: = variance
+  double net_variance = 0;  ///< 0-1 loss: expected_loss - bias; squared loss: = variance
 };
 
 /// Trains `rounds` models on bootstrap samples of `part.train` (sample r drawn with
 /// derive_seed(seed, r)) and decomposes their loss on `part.test`.
-bias_variance_result bias_variance(const dataset& d, const any_learner& learner, const split& part,
-                                   std::size_t rounds, std::uint64_t seed, std::size_t threads = 0);
+bias_variance_result bias_variance(const dataset& d, const any_learner& learner, const split& part, std::size_t rounds,
+                                   std::uint64_t seed, std::size_t threads = 0);
 
 std::string to_text(const bias_variance_result& r);
 std::string to_json(const bias_variance_result& r);

@@ -18,10 +18,10 @@ namespace assay::validation {
 struct feature_column {
   std::string name;
   bool categorical = false;
-  std::vector<double> numbers;       ///< numeric columns
-  std::vector<std::int32_t> codes;   ///< categorical columns: index into levels, -1 = missing
-  std::vector<std::string> levels;   ///< categorical levels in sorted order
-  std::size_t missing = 0;           ///< number of missing cells
+  std::vector<double> numbers;      ///< numeric columns
+  std::vector<std::int32_t> codes;  ///< categorical columns: index into levels, -1 = missing
+  std::vector<std::string> levels;  ///< categorical levels in sorted order
+  std::size_t missing = 0;          ///< number of missing cells
 };
 
 enum class task_type { automatic, classification, regression };
@@ -36,7 +36,7 @@ struct dataset {
   std::vector<std::string> classes;   ///< sorted as scikit-learn's np.unique (numeric labels numerically)
   std::vector<double> y_value;        ///< regression target
   std::string group_name;
-  std::vector<std::int32_t> groups;   ///< group codes (index into group_levels), empty when no group column
+  std::vector<std::int32_t> groups;       ///< group codes (index into group_levels), empty when no group column
   std::vector<std::string> group_levels;  ///< sorted like class labels
 
   [[nodiscard]] bool classification() const noexcept { return task == task_type::classification; }

@@ -22,11 +22,11 @@ struct cv_options {
   /// f1_macro, and log_loss when the learner gives probabilities; for regression
   /// root_mean_squared_error, mean_absolute_error and r2.
   std::vector<std::string> metrics;
-  std::size_t threads = 0;                ///< 0 = the hardware concurrency
+  std::size_t threads = 0;  ///< 0 = the hardware concurrency
   impute_kind impute = impute_kind::refuse;
-  std::optional<std::string> pos_label;   ///< positive class of a binary task (binary metrics)
-  bool keep_predictions = true;           ///< keep the out-of-fold predictions
-  bool score_training = false;            ///< also score each model on its own training rows
+  std::optional<std::string> pos_label;  ///< positive class of a binary task (binary metrics)
+  bool keep_predictions = true;          ///< keep the out-of-fold predictions
+  bool score_training = false;           ///< also score each model on its own training rows
   /// Called (from worker threads, one call at a time) after each split with (done, total).
   std::function<void(std::size_t, std::size_t)> progress;
 };
@@ -35,8 +35,8 @@ struct cv_options {
 struct fold_result {
   std::size_t split = 0, repeat = 0;
   std::size_t train_rows = 0, test_rows = 0;
-  std::vector<value> test;   ///< one per metric, on the test rows
-  std::vector<value> train;  ///< one per metric, on the training rows (score_training)
+  std::vector<value> test;                      ///< one per metric, on the test rows
+  std::vector<value> train;                     ///< one per metric, on the training rows (score_training)
   double fit_seconds = 0, predict_seconds = 0;  ///< wall time of fit and predict
   /// CPU time of the worker thread for the whole split (encoding, fitting, predicting, scoring) and
   /// for fit + predict alone; their difference is the engine's own overhead.
@@ -50,9 +50,9 @@ struct fold_result {
 struct metric_summary {
   std::string name, title;
   bool higher_is_better = true;
-  value mean;    ///< mean of the per-split values that are defined
-  value sd;      ///< their sample standard deviation (n - 1); undefined for fewer than 2
-  value pooled;  ///< the metric of all test predictions pooled (seed 000: 73/100)
+  value mean;               ///< mean of the per-split values that are defined
+  value sd;                 ///< their sample standard deviation (n - 1); undefined for fewer than 2
+  value pooled;             ///< the metric of all test predictions pooled (seed 000: 73/100)
   std::size_t defined = 0;  ///< splits where the value is defined
 };
 
@@ -71,10 +71,10 @@ struct cv_result {
   std::optional<std::size_t> positive;  ///< binary: index of the positive class
   std::vector<fold_result> folds;
   std::vector<metric_summary> summary;
-  std::vector<oof_prediction> oof;      ///< in split order, test rows in row order
+  std::vector<oof_prediction> oof;  ///< in split order, test rows in row order
   std::size_t repeats = 1;
   std::size_t threads = 1;
-  double seconds = 0;                   ///< wall time of the whole run
+  double seconds = 0;  ///< wall time of the whole run
   std::vector<std::string> notes;
 };
 

@@ -72,7 +72,9 @@ class any_learner {
  public:
   template <learner L>
   any_learner(std::string name, L l, encoder_options pre = {})
-      : name_(std::move(name)), pre_(pre), fit_([l = std::move(l)](const training_set& t) { return any_model(l.fit(t)); }) {}
+      : name_(std::move(name)),
+        pre_(pre),
+        fit_([l = std::move(l)](const training_set& t) { return any_model(l.fit(t)); }) {}
   [[nodiscard]] any_model fit(const training_set& t) const { return fit_(t); }
   [[nodiscard]] const std::string& name() const noexcept { return name_; }
   [[nodiscard]] const encoder_options& preprocessing() const noexcept { return pre_; }

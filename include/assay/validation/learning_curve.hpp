@@ -20,7 +20,7 @@ struct learning_curve_options {
 
 struct learning_curve_point {
   double share = 0;
-  std::size_t train_rows = 0;  ///< mean training rows over the splits (rounded)
+  std::size_t train_rows = 0;         ///< mean training rows over the splits (rounded)
   std::vector<metric_summary> test;   ///< over the splits; `pooled` is the pooled test value
   std::vector<metric_summary> train;  ///< training score (mean, sd over splits; pooled undefined)
 };

@@ -19,10 +19,10 @@ feature_group parse_feature_group(const std::string& spec);
 
 struct lesion_entry {
   feature_group group;
-  value lesioned;     ///< mean score without the group
-  double drop = 0;    ///< mean over splits of (full - lesioned), sign flipped for losses: > 0 = worse
-  value sd;           ///< sd of the per-split drops
-  value low, high;    ///< confidence interval of the mean drop
+  value lesioned;   ///< mean score without the group
+  double drop = 0;  ///< mean over splits of (full - lesioned), sign flipped for losses: > 0 = worse
+  value sd;         ///< sd of the per-split drops
+  value low, high;  ///< confidence interval of the mean drop
 };
 
 struct lesion_result {

@@ -13,11 +13,11 @@ namespace assay::validation {
 
 struct nested_cv_result {
   std::string learner, param, metric;
-  std::vector<std::string> chosen;   ///< the value chosen in each outer split
-  std::vector<value> outer;          ///< the outer test score of each outer split
+  std::vector<std::string> chosen;        ///< the value chosen in each outer split
+  std::vector<value> outer;               ///< the outer test score of each outer split
   std::vector<std::vector<value>> inner;  ///< [outer split][value]: inner cross-validated mean
   std::vector<std::string> values;
-  metric_summary summary;            ///< mean and sd of the outer scores (pooled not computed)
+  metric_summary summary;  ///< mean and sd of the outer scores (pooled not computed)
 };
 
 /// For each outer split, `inner` (a split plan, e.g. 3-fold stratified) is drawn on the outer training
@@ -25,8 +25,8 @@ struct nested_cv_result {
 /// (ties: the earlier value) is chosen, and the learner with that value is trained on the whole
 /// outer training part and scored on the outer test part.
 nested_cv_result nested_cv(const dataset& d, const std::string& learner_spec, const std::string& param,
-                           const std::vector<std::string>& values, const split_list& outer,
-                           const split_request& inner, const cv_options& options);
+                           const std::vector<std::string>& values, const split_list& outer, const split_request& inner,
+                           const cv_options& options);
 
 std::string to_text(const nested_cv_result& r);
 std::string to_json(const nested_cv_result& r);

@@ -20,8 +20,8 @@ struct permutation_options {
 struct permutation_result {
   std::string learner, metric;
   bool higher_is_better = true;
-  double score = 0;                ///< cross-validated mean of the metric on the real labels
-  std::vector<double> permuted;    ///< the same on each permutation of the labels
+  double score = 0;              ///< cross-validated mean of the metric on the real labels
+  std::vector<double> permuted;  ///< the same on each permutation of the labels
   /// p = (1 + #{permutations scoring at least as well as the real labels}) / (permutations + 1):
   /// the chance of a score this good if features and labels were independent.
   double p_value = 1;

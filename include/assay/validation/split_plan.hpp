@@ -16,17 +16,17 @@ namespace assay::validation {
 /// tvt, shuffle, stratified-shuffle, timeseries, bootstrap.
 struct split_request {
   std::string method = "kfold";
-  std::size_t folds = 5;           ///< k (k-fold families), number of splits (timeseries)
-  std::size_t repeats = 1;         ///< repeated k-fold, shuffle, bootstrap
+  std::size_t folds = 5;    ///< k (k-fold families), number of splits (timeseries)
+  std::size_t repeats = 1;  ///< repeated k-fold, shuffle, bootstrap
   std::uint64_t seed = 0;
-  bool shuffle = false;            ///< k-fold / stratified / stratified group: shuffle before dealing
-  bool stratify = false;           ///< holdout, tvt, shuffle: stratify on the target
+  bool shuffle = false;                    ///< k-fold / stratified / stratified group: shuffle before dealing
+  bool stratify = false;                   ///< holdout, tvt, shuffle: stratify on the target
   double train_fraction = 2.0 / 3.0;       ///< holdout, tvt, shuffle
   double validation_fraction = 1.0 / 6.0;  ///< tvt
-  std::size_t p = 2;               ///< lpo, lpgo
-  std::size_t max_splits = 100000; ///< lpo, lpgo refuse beyond this
+  std::size_t p = 2;                       ///< lpo, lpgo
+  std::size_t max_splits = 100000;         ///< lpo, lpgo refuse beyond this
   std::size_t test_size = 0, gap = 0, max_train = 0;  ///< timeseries
-  std::size_t bins = 0;            ///< quantile bins to stratify a regression target (0 = folds, or 5)
+  std::size_t bins = 0;  ///< quantile bins to stratify a regression target (0 = folds, or 5)
 };
 
 /// The methods make_splits knows, for help texts.
