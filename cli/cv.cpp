@@ -208,6 +208,7 @@ void run_compare(cv_cli_options& o) {
   const auto a = pick_learner(o, d);
   const auto b = validation::make_learner(o.learner_b, d.classification());
   const auto r = validation::compare_learners(d, a, b, splits, engine_options(o));
+  if (!o.svg.empty()) write_output(o.svg, validation::to_svg(r));
   write_output(o.output, o.format == "json" ? validation::to_json(r) : validation::to_text(r));
 }
 
@@ -345,6 +346,7 @@ void register_cv(CLI::App& app) {
       "  assay compare-learners breast_cancer.csv --target diagnosis --learner logistic --learner-b knn \\\n"
       "    --folds 2 --repeats 5 --seed 1 --metric accuracy");
   add_common(cmpc, *cmp);
+  cmpc->add_option("--svg", cmp->svg, "Also write an SVG plot of the per-split scores");
   cmpc->add_option("--learner-b", cmp->learner_b, "The second learner, NAME[:key=value,...]")->required();
   cmpc->callback([cmp] { guarded([&] { run_compare(*cmp); }); });
 

@@ -60,6 +60,12 @@ TEST(Compare, LearnersOnTheSameFolds) {
   EXPECT_LT(r.tests.paired.p_value.v, 1e-6);
   EXPECT_LT(r.tests.five_by_two.p_value.v, 1e-3);
   EXPECT_GT(r.tests.corrected.p_value.v, r.tests.paired.p_value.v);  // the correction is conservative
+  // The per-split plot has one point per split and learner, and one line per split.
+  const auto svg = to_svg(r);
+  std::size_t circles = 0, pos = 0;
+  while ((pos = svg.find("<circle", pos)) != std::string::npos) ++circles, ++pos;
+  EXPECT_EQ(circles, 20u);
+  EXPECT_EQ(svg.substr(svg.size() - 7), "</svg>\n");
 }
 
 }  // namespace

@@ -50,5 +50,8 @@ learner_comparison compare_learners(const dataset& d, const any_learner& a, cons
 
 std::string to_text(const learner_comparison& r);
 std::string to_json(const learner_comparison& r);
+/// An SVG plot of the per-split scores: one point per split for A and for B, joined by a line, so
+/// that a consistent difference (every line sloping the same way) is visible.
+std::string to_svg(const learner_comparison& r);
 
 }  // namespace assay::validation
