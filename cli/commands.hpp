@@ -16,6 +16,6 @@ void write_output(const std::string& path, const std::string& text);
 
 void register_report(CLI::App& app);
 void register_split(CLI::App& app);
-void register_cv(CLI::App& app);  // cv, learning-curve, learners
+void register_cv(CLI::App& app);  // cv and the other validation commands (cli/cv.cpp)
 
 }  // namespace assay::cli
