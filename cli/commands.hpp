@@ -19,5 +19,7 @@ void register_curve(CLI::App& app);
 void register_compare(CLI::App& app);
 void register_detection(CLI::App& app);
 void register_text(CLI::App& app);
+void register_split(CLI::App& app);
+void register_cv(CLI::App& app);  // cv and the other validation commands (cli/cv.cpp)
 
 }  // namespace assay::cli

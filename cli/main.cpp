@@ -54,6 +54,8 @@ int main(int argc, char** argv) {
   assay::cli::register_compare(app);
   assay::cli::register_detection(app);
   assay::cli::register_text(app);
+  assay::cli::register_split(app);
+  assay::cli::register_cv(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,138 @@
+#include "assay/validation/bias_variance.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "assay/error.hpp"
+#include "assay/validation/cancel.hpp"
+
+namespace assay::validation {
+
+bias_variance_result bias_variance(const dataset& d, const any_learner& learner, const split& part, std::size_t rounds,
+                                   std::uint64_t seed, std::size_t threads) {
+  if (rounds < 2) throw_usage(fmt::format("bias-variance: --rounds must be at least 2, got {}", rounds));
+  if (part.train.size() < 2 || part.test.empty()) throw_usage("bias-variance: empty training or test part");
+  const std::size_t n_test = part.test.size(), k = d.classification() ? d.classes.size() : 0;
+  std::vector<std::vector<double>> pred(rounds);  // [round][test case]: value or class index
+  std::vector<std::exception_ptr> failure(rounds);
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t r; (r = next.fetch_add(1)) < rounds;) {
+      if (cancel_requested()) {
+        failure[r] = std::make_exception_ptr(interrupted());
+        continue;
+      }
+      try {
+        rng g(derive_seed(seed, r));
+        std::vector<std::size_t> sample(part.train.size());
+        for (auto& s : sample) s = part.train[static_cast<std::size_t>(g.below(part.train.size()))];
+        std::sort(sample.begin(), sample.end());
+        feature_encoder enc;
+        enc.fit(d, sample, learner.preprocessing());
+        const matrix xtr = enc.transform(d, sample), xte = enc.transform(d, part.test);
+        std::vector<std::int32_t> yc;
+        std::vector<double> yv;
+        for (auto i : sample) {
+          if (k)
+            yc.push_back(d.y_class[i]);
+          else
+            yv.push_back(d.y_value[i]);
+        }
+        const auto p = learner.fit(training_set{xtr, yc, k, yv}).predict(xte);
+        pred[r].resize(n_test);
+        for (std::size_t i = 0; i < n_test; ++i) pred[r][i] = k ? static_cast<double>(p.cls[i]) : p.value[i];
+      } catch (...) {
+        failure[r] = std::current_exception();
+      }
+    }
+  };
+  std::size_t t = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+  t = std::min(t, rounds);
+  if (t <= 1) {
+    work();
+  } else {
+    std::vector<std::thread> pool;
+    for (std::size_t i = 0; i < t; ++i) pool.emplace_back(work);
+    for (auto& th : pool) th.join();
+  }
+  for (auto& f : failure)
+    if (f) std::rethrow_exception(f);
+
+  bias_variance_result out;
+  out.learner = learner.name();
+  out.loss = k ? "zero_one" : "squared";
+  out.rounds = rounds;
+  out.train_rows = part.train.size();
+  out.test_rows = n_test;
+  const double R = static_cast<double>(rounds);
+  for (std::size_t i = 0; i < n_test; ++i) {
+    const std::size_t row = part.test[i];
+    double loss = 0, bias = 0, var = 0, net = 0;
+    if (!k) {
+      const double y = d.y_value[row];
+      double m = 0;
+      for (std::size_t r = 0; r < rounds; ++r) m += pred[r][i];
+      m /= R;
+      for (std::size_t r = 0; r < rounds; ++r) {
+        loss += (pred[r][i] - y) * (pred[r][i] - y) / R;
+        var += (pred[r][i] - m) * (pred[r][i] - m) / R;
+      }
+      bias = (m - y) * (m - y);
+      net = var;
+    } else {
+      const auto y = static_cast<std::size_t>(d.y_class[row]);
+      std::vector<double> count(k, 0);
+      for (std::size_t r = 0; r < rounds; ++r) count[static_cast<std::size_t>(pred[r][i])] += 1;
+      const auto main = static_cast<std::size_t>(std::max_element(count.begin(), count.end()) - count.begin());
+      loss = 1 - count[y] / R;
+      var = 1 - count[main] / R;
+      bias = main != y ? 1 : 0;
+      // Biased case: the loss is 1 - P(yhat = y) = bias - c * var with c = P(yhat = y | yhat != m).
+      net = main == y ? var : -(var > 0 ? (count[y] / R) / var : 0.0) * var;
+    }
+    out.expected_loss += loss / static_cast<double>(n_test);
+    out.bias += bias / static_cast<double>(n_test);
+    out.variance += var / static_cast<double>(n_test);
+    out.net_variance += net / static_cast<double>(n_test);
+  }
+  return out;
+}
+
+std::string to_text(const bias_variance_result& r) {
+  const bool sq = r.loss == "squared";
+  std::string out = fmt::format(
+      "Bias-variance decomposition of {} ({} loss), {} bootstrap training sets of {} rows, {} test rows\n"
+      "expected loss:  {:.6g}\n"
+      "{}{:.6g}\n"
+      "variance:       {:.6g}\n",
+      r.learner, sq ? "squared" : "0-1", r.rounds, r.train_rows, r.test_rows, r.expected_loss,
+      sq ? "bias^2:         " : "bias:           ", r.bias, r.variance);
+  if (!sq) {
+    out +=
+        fmt::format("net variance:   {:.6g}  (expected loss = bias + net variance; Domingos 2000)\n", r.net_variance);
+  } else {
+    out += "(expected loss = bias^2 + variance; noise is included in bias^2)\n";
+  }
+  return out;
+}
+
+std::string to_json(const bias_variance_result& r) {
+  return nlohmann::json{{"learner", r.learner},
+                        {"loss", r.loss},
+                        {"rounds", r.rounds},
+                        {"train_rows", r.train_rows},
+                        {"test_rows", r.test_rows},
+                        {"expected_loss", r.expected_loss},
+                        {"bias", r.bias},
+                        {"variance", r.variance},
+                        {"net_variance", r.net_variance}}
+             .dump(2) +
+         "\n";
+}
+
+}  // namespace assay::validation

@@ -1,0 +1,179 @@
+#include "assay/validation/compare.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "assay/error.hpp"
+
+namespace assay::validation {
+
+namespace {
+
+t_test make_t(double t, double df) {
+  t_test r;
+  if (!std::isfinite(t)) {
+    r.t = r.p_value = value::undefined("the differences have zero variance");
+    r.df = df;
+    return r;
+  }
+  r.t = t;
+  r.df = df;
+  const boost::math::students_t dist(df);
+  r.p_value = 2 * boost::math::cdf(boost::math::complement(dist, std::abs(t)));
+  return r;
+}
+
+}  // namespace
+
+paired_comparison compare_scores(std::span<const double> a, std::span<const double> b, double n_train, double n_test,
+                                 std::size_t repeats, std::size_t folds) {
+  if (a.size() != b.size()) throw_usage(fmt::format("compare: {} scores of A but {} of B", a.size(), b.size()));
+  const std::size_t j = a.size();
+  paired_comparison c;
+  std::vector<double> d(j);
+  for (std::size_t i = 0; i < j; ++i) d[i] = a[i] - b[i];
+  double m = 0;
+  for (double x : d) m += x;
+  m /= static_cast<double>(j);
+  c.mean_difference = m;
+  const auto undefined = [](const char* why) {
+    return t_test{value::undefined(why), value::undefined(why), value::undefined(why)};
+  };
+  if (j < 2) {
+    c.sd = value::undefined("fewer than 2 splits");
+    c.paired = c.corrected = c.five_by_two = undefined("fewer than 2 splits");
+    return c;
+  }
+  double ss = 0;
+  for (double x : d) ss += (x - m) * (x - m);
+  const double sd = std::sqrt(ss / static_cast<double>(j - 1));
+  c.sd = sd;
+  const double jj = static_cast<double>(j);
+  const double df = jj - 1;
+  c.paired = sd > 0 ? make_t(m / (sd / std::sqrt(jj)), df) : undefined("the differences have zero variance");
+  c.corrected = sd > 0 && n_train > 0 ? make_t(m / (sd * std::sqrt(1 / jj + n_test / n_train)), df)
+                                      : undefined("the differences have zero variance");
+  if (repeats == 5 && folds == 2 && j == 10) {
+    double s2 = 0;
+    for (std::size_t r = 0; r < 5; ++r) {
+      const double mi = (d[2 * r] + d[2 * r + 1]) / 2;
+      s2 += (d[2 * r] - mi) * (d[2 * r] - mi) + (d[2 * r + 1] - mi) * (d[2 * r + 1] - mi);
+    }
+    c.five_by_two = s2 > 0 ? make_t(d[0] / std::sqrt(s2 / 5), 5) : undefined("the differences have zero variance");
+  } else {
+    c.five_by_two = undefined("needs 5 repeats of 2-fold CV (--folds 2 --repeats 5)");
+  }
+  return c;
+}
+
+learner_comparison compare_learners(const dataset& d, const any_learner& a, const any_learner& b,
+                                    const split_list& splits, const cv_options& options) {
+  cv_options o = options;
+  o.keep_predictions = false;
+  if (o.metrics.size() > 1) o.metrics.resize(1);
+  learner_comparison r;
+  r.result_a = cross_validate(d, a, splits, o);
+  o.metrics = {r.result_a.summary[0].name};
+  r.result_b = cross_validate(d, b, splits, o);
+  r.learner_a = a.name();
+  r.learner_b = b.name();
+  r.metric = r.result_a.summary[0].name;
+  r.higher_is_better = r.result_a.summary[0].higher_is_better;
+  double tr = 0, te = 0;
+  for (std::size_t s = 0; s < splits.size(); ++s) {
+    const value& x = r.result_a.folds[s].test[0];
+    const value& y = r.result_b.folds[s].test[0];
+    if (!x.defined() || !y.defined()) {
+      throw_data(
+          fmt::format("compare: {} is undefined in split {} ({})", r.metric, s + 1, x.defined() ? y.reason : x.reason));
+    }
+    r.a.push_back(x.v);
+    r.b.push_back(y.v);
+    tr += static_cast<double>(splits[s].train.size());
+    te += static_cast<double>(splits[s].test.size());
+  }
+  const std::size_t repeats = r.result_a.repeats;
+  r.tests = compare_scores(r.a, r.b, tr, te, repeats, splits.size() / std::max<std::size_t>(repeats, 1));
+  return r;
+}
+
+std::string to_text(const learner_comparison& r) {
+  auto show = [](const value& v) { return v.defined() ? fmt::format("{:.4g}", v.v) : "undefined (" + v.reason + ")"; };
+  std::string out = fmt::format("Comparison of A = {} and B = {} on {} splits ({})\n", r.learner_a, r.learner_b,
+                                r.a.size(), r.metric);
+  out += fmt::format("mean A {:.4f}, mean B {:.4f}, mean difference A - B {:.4f} (sd {})\n\n",
+                     r.result_a.summary[0].mean.v, r.result_b.summary[0].mean.v, r.tests.mean_difference,
+                     show(r.tests.sd));
+  for (auto [name, t] : {std::pair{"paired t-test (optimistic for CV)", &r.tests.paired},
+                         {"corrected resampled t-test", &r.tests.corrected},
+                         {"5x2cv paired t-test", &r.tests.five_by_two}}) {
+    out += fmt::format("{:<34}  t = {:<12}  df = {:<4}  p = {}\n", name, show(t->t), show(t->df), show(t->p_value));
+  }
+  return out;
+}
+
+std::string to_json(const learner_comparison& r) {
+  auto jv = [](const value& v) { return v.defined() ? nlohmann::json(v.v) : nlohmann::json(nullptr); };
+  auto jt = [&](const t_test& t) {
+    return nlohmann::json{{"t", jv(t.t)}, {"df", jv(t.df)}, {"p_value", jv(t.p_value)}};
+  };
+  return nlohmann::json{{"learner_a", r.learner_a},
+                        {"learner_b", r.learner_b},
+                        {"metric", r.metric},
+                        {"scores_a", r.a},
+                        {"scores_b", r.b},
+                        {"mean_difference", r.tests.mean_difference},
+                        {"paired_t", jt(r.tests.paired)},
+                        {"corrected_resampled_t", jt(r.tests.corrected)},
+                        {"five_by_two_cv_t", jt(r.tests.five_by_two)}}
+             .dump(2) +
+         "\n";
+}
+
+std::string to_svg(const learner_comparison& r) {
+  constexpr double width = 480, height = 400, left = 70, right = 30, top = 40, bottom = 50;
+  std::string out = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" font-family=\"sans-serif\" "
+      "font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+      width, height);
+  if (r.a.empty()) return out + "</svg>\n";
+  double lo = INFINITY, hi = -INFINITY;
+  for (double v : r.a) lo = std::min(lo, v), hi = std::max(hi, v);
+  for (double v : r.b) lo = std::min(lo, v), hi = std::max(hi, v);
+  if (hi - lo < 1e-12) lo -= 0.5, hi += 0.5;
+  const double pad = (hi - lo) * 0.05;
+  lo -= pad;
+  hi += pad;
+  auto py = [&](double y) { return top + (hi - y) / (hi - lo) * (height - top - bottom); };
+  const double xa = left + (width - left - right) * 0.25, xb = left + (width - left - right) * 0.75;
+  out += fmt::format("<text x=\"{}\" y=\"20\" text-anchor=\"middle\">{} per split: {} (A) vs {} (B)</text>\n",
+                     width / 2, r.metric, r.learner_a, r.learner_b);
+  out +=
+      fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"black\"/>\n", left, top, height - bottom);
+  for (int t = 0; t <= 4; ++t) {
+    const double y = lo + (hi - lo) * t / 4;
+    out += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{:.3f}</text>\n", left - 5, py(y) + 4, y);
+  }
+  for (std::size_t s = 0; s < r.a.size(); ++s) {
+    const char* colour = (r.a[s] > r.b[s]) == r.higher_is_better ? "#1f77b4" : "#d62728";
+    out += fmt::format(
+        "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-opacity=\"0.6\"/>\n", xa,
+        py(r.a[s]), xb, py(r.b[s]), colour);
+    out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\"/>\n", xa, py(r.a[s]));
+    out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\"/>\n", xb, py(r.b[s]));
+  }
+  out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">A: {}</text>\n", xa, height - bottom + 20,
+                     r.learner_a);
+  out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">B: {}</text>\n", xb, height - bottom + 20,
+                     r.learner_b);
+  out +=
+      fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">blue: A better in that split, red: B better</text>\n",
+                  width / 2, height - 10);
+  return out + "</svg>\n";
+}
+
+}  // namespace assay::validation

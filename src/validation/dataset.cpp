@@ -1,0 +1,177 @@
+#include "assay/validation/dataset.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "assay/error.hpp"
+#include "assay/io/table.hpp"
+#include "assay/metrics/labels.hpp"
+
+namespace assay::validation {
+
+bool is_missing_cell(std::string_view c) noexcept {
+  while (!c.empty() && (c.front() == ' ' || c.front() == '\t')) c.remove_prefix(1);
+  while (!c.empty() && (c.back() == ' ' || c.back() == '\t')) c.remove_suffix(1);
+  return c.empty() || c == "NA" || c == "N/A" || c == "NaN" || c == "nan" || c == "?" || c == "null";
+}
+
+namespace {
+
+// Strings of one column, interned.
+struct raw_column {
+  std::vector<std::int32_t> codes;  // -1 = missing
+  std::vector<std::string> levels;
+  std::unordered_map<std::string, std::int32_t> index;
+  std::size_t missing = 0;
+
+  void add(std::string_view cell) {
+    if (is_missing_cell(cell)) {
+      codes.push_back(-1);
+      ++missing;
+      return;
+    }
+    auto [it, fresh] = index.try_emplace(std::string(cell), static_cast<std::int32_t>(levels.size()));
+    if (fresh) levels.emplace_back(cell);
+    codes.push_back(it->second);
+  }
+};
+
+std::size_t resolve(const std::vector<std::string>& header, const std::string& ref, const std::string& who,
+                    const std::string& option, const std::string& source) {
+  for (std::size_t i = 0; i < header.size(); ++i)
+    if (header[i] == ref) return i;
+  if (!ref.empty() && ref.size() < 10 && ref.find_first_not_of("0123456789") == std::string::npos) {
+    const std::size_t idx = std::stoul(ref);
+    if (idx >= 1 && idx <= header.size()) return idx - 1;
+  }
+  std::string names;
+  for (std::size_t i = 0; i < header.size() && i < 20; ++i) names += (i ? ", " : "") + header[i];
+  if (header.size() > 20) names += ", ...";
+  throw_usage(fmt::format("{}{}: {}: no column named '{}' (columns: {})", who, option, source, ref, names));
+}
+
+// Codes of `raw` re-indexed into sorted levels.
+void sorted_codes(const raw_column& raw, std::vector<std::int32_t>& codes, std::vector<std::string>& levels) {
+  levels = sort_labels(raw.levels);
+  std::unordered_map<std::string, std::int32_t> position;
+  for (std::size_t i = 0; i < levels.size(); ++i) position.emplace(levels[i], static_cast<std::int32_t>(i));
+  std::vector<std::int32_t> map(raw.levels.size());
+  for (std::size_t i = 0; i < raw.levels.size(); ++i) map[i] = position.at(raw.levels[i]);
+  codes.resize(raw.codes.size());
+  for (std::size_t i = 0; i < raw.codes.size(); ++i)
+    codes[i] = raw.codes[i] < 0 ? -1 : map[static_cast<std::size_t>(raw.codes[i])];
+}
+
+bool numeric_levels(const raw_column& raw, std::vector<double>& value) {
+  value.resize(raw.levels.size());
+  for (std::size_t i = 0; i < raw.levels.size(); ++i) {
+    if (!io::parse_double(raw.levels[i], value[i]) || !std::isfinite(value[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+dataset read_dataset(const dataset_request& q) {
+  io::csv_reader reader(q.path, q.csv);
+  const auto& header = reader.header();
+  const std::string who = q.command.empty() ? std::string() : q.command + ": ";
+  dataset d;
+  d.source = reader.name();
+  std::optional<std::size_t> target, group;
+  if (!q.target.empty()) target = resolve(header, q.target, who, "--target", d.source);
+  if (q.group) group = resolve(header, *q.group, who, "--group", d.source);
+  if (target && group && *target == *group) {
+    throw_usage(fmt::format("{}--group and --target name the same column '{}'", who, header[*target]));
+  }
+  std::vector<bool> dropped(header.size(), false);
+  for (const auto& c : q.drop) dropped[resolve(header, c, who, "--drop", d.source)] = true;
+  std::vector<std::size_t> feature_index;
+  if (!q.features.empty()) {
+    for (const auto& c : q.features) {
+      auto i = resolve(header, c, who, "--features", d.source);
+      if ((target && i == *target) || (group && i == *group)) {
+        throw_usage(fmt::format("{}--features: column '{}' is the target or the group column", who, header[i]));
+      }
+      if (!dropped[i]) feature_index.push_back(i);
+    }
+  } else {
+    for (std::size_t i = 0; i < header.size(); ++i)
+      if (!dropped[i] && (!target || i != *target) && (!group || i != *group)) feature_index.push_back(i);
+  }
+  std::vector<raw_column> raw(header.size());
+  std::vector<bool> wanted(header.size(), false);
+  for (auto i : feature_index) wanted[i] = true;
+  if (target) wanted[*target] = true;
+  if (group) wanted[*group] = true;
+  std::vector<std::string_view> fields;
+  while (reader.next(fields)) {
+    for (std::size_t i = 0; i < fields.size(); ++i)
+      if (wanted[i]) raw[i].add(fields[i]);
+    if (target && raw[*target].codes.back() < 0) {
+      throw_data(fmt::format("{}{}:{}: column '{}': the target is missing (\"{}\")", who, d.source, reader.line(),
+                             header[*target], fields[*target]));
+    }
+    if (group && raw[*group].codes.back() < 0) {
+      throw_data(fmt::format("{}{}:{}: column '{}': the group is missing (\"{}\")", who, d.source, reader.line(),
+                             header[*group], fields[*group]));
+    }
+    ++d.rows;
+  }
+  if (d.rows == 0) throw_data(fmt::format("{}{}: no data rows after the header", who, d.source));
+
+  for (auto i : feature_index) {
+    feature_column f;
+    f.name = header[i];
+    f.missing = raw[i].missing;
+    std::vector<double> v;
+    if (numeric_levels(raw[i], v)) {
+      f.numbers.resize(d.rows);
+      for (std::size_t r = 0; r < d.rows; ++r) {
+        auto c = raw[i].codes[r];
+        f.numbers[r] = c < 0 ? std::nan("") : v[static_cast<std::size_t>(c)];
+      }
+    } else {
+      f.categorical = true;
+      sorted_codes(raw[i], f.codes, f.levels);
+    }
+    d.features.push_back(std::move(f));
+  }
+  if (target) {
+    d.target_name = header[*target];
+    const auto& t = raw[*target];
+    std::vector<double> v;
+    const bool numeric = numeric_levels(t, v);
+    task_type task = q.task;
+    if (task == task_type::automatic) {
+      bool integral = numeric && std::all_of(v.begin(), v.end(), [](double x) { return x == std::floor(x); });
+      task = !numeric || (integral && t.levels.size() <= 10) ? task_type::classification : task_type::regression;
+    }
+    d.task = task;
+    if (task == task_type::regression) {
+      if (!numeric) {
+        for (const auto& l : t.levels) {
+          double x;
+          if (!io::parse_double(l, x) || !std::isfinite(x)) {
+            throw_data(fmt::format("{}{}: column '{}': regression target value \"{}\" is not a finite number", who,
+                                   d.source, d.target_name, l));
+          }
+        }
+      }
+      d.y_value.resize(d.rows);
+      for (std::size_t r = 0; r < d.rows; ++r) d.y_value[r] = v[static_cast<std::size_t>(t.codes[r])];
+    } else {
+      sorted_codes(t, d.y_class, d.classes);
+    }
+  }
+  if (group) {
+    d.group_name = header[*group];
+    sorted_codes(raw[*group], d.groups, d.group_levels);
+  }
+  return d;
+}
+
+}  // namespace assay::validation

@@ -1,0 +1,276 @@
+#include "assay/validation/engine.hpp"
+
+#include <fmt/format.h>
+#include <time.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "assay/error.hpp"
+#include "assay/metrics/confusion.hpp"
+#include "assay/metrics/labels.hpp"
+#include "assay/metrics/registry.hpp"
+#include "assay/validation/cancel.hpp"
+
+namespace assay::validation {
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
+
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+// A metric resolved against the task.
+struct scorer {
+  const metric_info* info = nullptr;
+};
+
+// Scores predictions `p` of the rows `rows` of `d`.
+std::vector<value> score(const dataset& d, const std::vector<scorer>& scorers, std::span<const std::size_t> rows,
+                         const predictions& p, std::optional<std::size_t> positive) {
+  std::vector<value> out;
+  const metric_params params;
+  if (d.classification()) {
+    const std::size_t k = d.classes.size();
+    std::vector<std::int32_t> y(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) y[i] = d.y_class[rows[i]];
+    const auto cm = confusion_matrix::from_labels(y, p.cls, k);
+    for (const auto& s : scorers) {
+      const auto* m = s.info;
+      if (m->kind == metric_kind::binary)
+        out.push_back(m->binary(binary_counts::one_vs_rest(cm, *positive), params));
+      else if (m->kind == metric_kind::multiclass)
+        out.push_back(m->multiclass(cm, params));
+      else if (p.proba.empty())
+        out.push_back(value::undefined("the learner gives no probabilities"));
+      else
+        out.push_back(m->probabilistic(y, proba_view::matrix(p.proba, k), {}, params));
+    }
+    return out;
+  }
+  std::vector<double> y(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) y[i] = d.y_value[rows[i]];
+  for (const auto& s : scorers) out.push_back(s.info->regression(y, p.value, {}, params));
+  return out;
+}
+
+std::vector<scorer> resolve_metrics(const dataset& d, std::vector<std::string> names, bool binary) {
+  if (names.empty()) {
+    if (d.classification())
+      names = {"accuracy", "balanced_accuracy", binary ? "f1" : "f1_macro", "log_loss"};
+    else
+      names = {"root_mean_squared_error", "mean_absolute_error", "r2"};
+  }
+  std::vector<scorer> out;
+  for (const auto& n : names) {
+    const metric_info* m = nullptr;
+    if (d.classification()) {
+      if (binary) m = find_metric(n, metric_kind::binary);
+      if (!m) m = find_metric(n, metric_kind::multiclass);
+      if (!m) m = find_metric(n, metric_kind::probabilistic);
+    } else {
+      m = find_metric(n, metric_kind::regression);
+    }
+    if (!m) {
+      std::vector<std::string> known;
+      for (const auto& e : metric_registry()) {
+        const bool fits = d.classification()
+                              ? (e.kind == metric_kind::multiclass || e.kind == metric_kind::probabilistic ||
+                                 (binary && e.kind == metric_kind::binary))
+                              : e.kind == metric_kind::regression;
+        if (fits && std::find(known.begin(), known.end(), e.name) == known.end()) known.emplace_back(e.name);
+      }
+      throw_usage(fmt::format("--metric: '{}' is not a metric for this {} task (metrics: {})", n,
+                              d.classification() ? (binary ? "binary" : "multiclass") : "regression",
+                              fmt::join(known, ", ")));
+    }
+    out.push_back({m});
+  }
+  return out;
+}
+
+}  // namespace
+
+cv_result cross_validate(const dataset& d, const any_learner& learner, const split_list& splits,
+                         const cv_options& options) {
+  const auto start = clock_type::now();
+  if (d.target_name.empty()) throw_usage("cross_validate: the data set has no target");
+  check_splits(splits, d.rows);
+  cv_result r;
+  r.learner = learner.name();
+  r.classification = d.classification();
+  r.classes = d.classes;
+  const bool binary = d.classification() && d.classes.size() == 2;
+  if (binary) {
+    std::optional<std::string> pos = options.pos_label ? options.pos_label : default_positive(d.classes);
+    if (!pos) {
+      pos = d.classes[1];
+      r.notes.push_back(
+          fmt::format("binary metrics take '{}' (the second class in sorted order) as positive; "
+                      "choose with --pos-label",
+                      *pos));
+    }
+    auto it = std::find(d.classes.begin(), d.classes.end(), *pos);
+    if (it == d.classes.end()) {
+      throw_usage(fmt::format("--pos-label: '{}' is not a class of '{}' (classes: {})", *pos, d.target_name,
+                              fmt::join(d.classes, ", ")));
+    }
+    r.positive = static_cast<std::size_t>(it - d.classes.begin());
+  }
+  const auto scorers = resolve_metrics(d, options.metrics, binary);
+  for (const auto& s : splits) r.repeats = std::max(r.repeats, s.repeat + 1);
+
+  encoder_options pre = learner.preprocessing();
+  pre.impute = options.impute;
+  const matrix dense = dense_features(d);  // empty unless all features are numeric and complete
+  const bool fast = dense.rows == d.rows && pre.degree == 1 && pre.impute != impute_kind::median;
+  const std::size_t k = d.classification() ? d.classes.size() : 0;
+  std::vector<fold_result> folds(splits.size());
+  std::vector<predictions> preds(splits.size());
+  std::vector<std::exception_ptr> failure(splits.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex progress_mutex;
+  std::size_t done = 0;
+  auto work = [&] {
+    for (std::size_t s; (s = next.fetch_add(1)) < splits.size();) {
+      if (cancel_requested()) {
+        failure[s] = std::make_exception_ptr(interrupted());
+        continue;
+      }
+      try {
+        const double cpu0 = thread_cpu_seconds();
+        const auto& sp = splits[s];
+        auto& f = folds[s];
+        f.split = s;
+        f.repeat = sp.repeat;
+        f.train_rows = sp.train.size();
+        f.test_rows = sp.test.size();
+        feature_encoder enc;
+        const double encode_cpu0 = thread_cpu_seconds();
+        if (fast)
+          enc.fit(d, dense, sp.train, pre);
+        else
+          enc.fit(d, sp.train, pre);
+        const matrix xtr = fast ? enc.transform(dense, sp.train) : enc.transform(d, sp.train);
+        const matrix xte = fast ? enc.transform(dense, sp.test) : enc.transform(d, sp.test);
+        f.encode_cpu_seconds = thread_cpu_seconds() - encode_cpu0;
+        std::vector<std::int32_t> yc;
+        std::vector<double> yv;
+        if (k) {
+          yc.reserve(sp.train.size());
+          for (auto i : sp.train) yc.push_back(d.y_class[i]);
+        } else {
+          yv.reserve(sp.train.size());
+          for (auto i : sp.train) yv.push_back(d.y_value[i]);
+        }
+        const training_set t{xtr, yc, k, yv};
+        auto t0 = clock_type::now();
+        const double model_cpu0 = thread_cpu_seconds();
+        const any_model m = learner.fit(t);
+        f.fit_seconds = seconds_since(t0);
+        t0 = clock_type::now();
+        preds[s] = m.predict(xte);
+        f.predict_seconds = seconds_since(t0);
+        f.model_cpu_seconds = thread_cpu_seconds() - model_cpu0;
+        f.test = score(d, scorers, sp.test, preds[s], r.positive);
+        if (options.score_training) f.train = score(d, scorers, sp.train, m.predict(xtr), r.positive);
+        f.cpu_seconds = thread_cpu_seconds() - cpu0;
+      } catch (...) {
+        failure[s] = std::current_exception();
+      }
+      if (options.progress) {
+        std::lock_guard lock(progress_mutex);
+        options.progress(++done, splits.size());
+      }
+    }
+  };
+  std::size_t threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  threads = std::min(threads, splits.size());
+  r.threads = threads;
+  if (threads <= 1) {
+    work();
+  } else {
+    std::vector<std::thread> pool;
+    for (std::size_t i = 0; i < threads; ++i) pool.emplace_back(work);
+    for (auto& t : pool) t.join();
+  }
+  for (std::size_t s = 0; s < splits.size(); ++s) {
+    if (failure[s] && cancel_requested()) throw interrupted();
+  }
+  for (std::size_t s = 0; s < splits.size(); ++s) {
+    if (!failure[s]) continue;
+    try {
+      std::rethrow_exception(failure[s]);
+    } catch (const error& e) {
+      throw error(e.kind(), fmt::format("split {} (of {}): {}", s + 1, splits.size(), e.what()));
+    }
+  }
+  // Pooled predictions: every split's test rows together.
+  std::vector<std::size_t> pooled_rows;
+  predictions pooled;
+  for (std::size_t s = 0; s < splits.size(); ++s) {
+    const auto& sp = splits[s];
+    pooled_rows.insert(pooled_rows.end(), sp.test.begin(), sp.test.end());
+    const auto& p = preds[s];
+    pooled.cls.insert(pooled.cls.end(), p.cls.begin(), p.cls.end());
+    pooled.value.insert(pooled.value.end(), p.value.begin(), p.value.end());
+    if (!p.proba.empty()) pooled.proba.insert(pooled.proba.end(), p.proba.begin(), p.proba.end());
+    if (options.keep_predictions) {
+      for (std::size_t i = 0; i < sp.test.size(); ++i) {
+        oof_prediction o{sp.test[i], s, sp.repeat, k ? p.cls[i] : -1, k ? 0.0 : p.value[i], {}};
+        if (!p.proba.empty())
+          o.proba.assign(p.proba.begin() + static_cast<long>(i * k), p.proba.begin() + static_cast<long>((i + 1) * k));
+        r.oof.push_back(std::move(o));
+      }
+    }
+  }
+  if (pooled.proba.size() != pooled.cls.size() * k) pooled.proba.clear();  // some split gave none
+  const auto pooled_values = score(d, scorers, pooled_rows, pooled, r.positive);
+  for (std::size_t m = 0; m < scorers.size(); ++m) {
+    metric_summary s;
+    s.name = std::string(scorers[m].info->name);
+    s.title = std::string(scorers[m].info->title);
+    s.higher_is_better = scorers[m].info->traits.higher_is_better;
+    s.pooled = pooled_values[m];
+    double sum = 0;
+    std::vector<double> v;
+    for (const auto& f : folds)
+      if (f.test[m].defined()) v.push_back(f.test[m].v);
+    s.defined = v.size();
+    for (double x : v) sum += x;
+    if (v.empty()) {
+      s.mean = value::undefined("undefined in every split");
+      s.sd = value::undefined("undefined in every split");
+    } else {
+      s.mean = sum / static_cast<double>(v.size());
+      if (v.size() < 2) {
+        s.sd = value::undefined("fewer than 2 splits");
+      } else {
+        double ss = 0;
+        for (double x : v) ss += (x - s.mean.v) * (x - s.mean.v);
+        s.sd = std::sqrt(ss / static_cast<double>(v.size() - 1));
+      }
+      if (v.size() < folds.size()) {
+        r.notes.push_back(fmt::format("{}: undefined in {} of {} splits; the mean and sd are over the other {}", s.name,
+                                      folds.size() - v.size(), folds.size(), v.size()));
+      }
+    }
+    r.summary.push_back(std::move(s));
+  }
+  r.folds = std::move(folds);
+  r.seconds = seconds_since(start);
+  return r;
+}
+
+}  // namespace assay::validation

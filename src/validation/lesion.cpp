@@ -1,0 +1,139 @@
+#include "assay/validation/lesion.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "assay/error.hpp"
+
+namespace assay::validation {
+
+feature_group parse_feature_group(const std::string& spec) {
+  const auto eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
+    throw_usage(fmt::format("--group-features: \"{}\" is not NAME=col1,col2,...", spec));
+  }
+  feature_group g;
+  g.name = spec.substr(0, eq);
+  std::size_t pos = eq + 1;
+  while (pos <= spec.size()) {
+    auto comma = spec.find(',', pos);
+    if (comma == std::string::npos) comma = spec.size();
+    if (comma > pos) g.columns.push_back(spec.substr(pos, comma - pos));
+    pos = comma + 1;
+  }
+  return g;
+}
+
+lesion_result lesion_study(const dataset& d, const any_learner& learner, const split_list& splits,
+                           const std::vector<feature_group>& groups, const cv_options& options, double confidence) {
+  if (groups.empty()) throw_usage("lesion study: no feature groups (use --group-features NAME=col1,col2)");
+  if (!(confidence > 0 && confidence < 1))
+    throw_usage(fmt::format("lesion study: confidence {} is not in (0, 1)", confidence));
+  cv_options o = options;
+  o.keep_predictions = false;
+  if (o.metrics.size() > 1) o.metrics.resize(1);
+  const auto full = cross_validate(d, learner, splits, o);
+  lesion_result r;
+  r.learner = learner.name();
+  r.metric = full.summary[0].name;
+  r.confidence = confidence;
+  r.splits = splits.size();
+  r.full = full.summary[0].mean;
+  double tr = 0, te = 0;
+  for (const auto& s : splits) {
+    tr += static_cast<double>(s.train.size());
+    te += static_cast<double>(s.test.size());
+  }
+  r.mean_train = static_cast<std::size_t>(std::llround(tr / static_cast<double>(splits.size())));
+  r.mean_test = static_cast<std::size_t>(std::llround(te / static_cast<double>(splits.size())));
+  const double sign = full.summary[0].higher_is_better ? 1.0 : -1.0;
+  o.metrics = {r.metric};
+  for (const auto& g : groups) {
+    dataset less = d;
+    for (const auto& c : g.columns) {
+      auto it = std::find_if(less.features.begin(), less.features.end(), [&](const auto& f) { return f.name == c; });
+      if (it == less.features.end()) {
+        throw_usage(fmt::format("lesion study: group {}: '{}' is not a feature column of {}", g.name, c, d.source));
+      }
+      less.features.erase(it);
+    }
+    const auto res = cross_validate(less, learner, splits, o);
+    lesion_entry e;
+    e.group = g;
+    e.lesioned = res.summary[0].mean;
+    std::vector<double> drops;
+    for (std::size_t s = 0; s < splits.size(); ++s) {
+      const value& a = full.folds[s].test[0];
+      const value& b = res.folds[s].test[0];
+      if (a.defined() && b.defined()) drops.push_back(sign * (a.v - b.v));
+    }
+    if (drops.empty()) {
+      e.sd = e.low = e.high = value::undefined("the metric is undefined in every split");
+      e.drop = std::nan("");
+      r.entries.push_back(std::move(e));
+      continue;
+    }
+    double m = 0;
+    for (double x : drops) m += x;
+    m /= static_cast<double>(drops.size());
+    e.drop = m;
+    if (drops.size() < 2) {
+      e.sd = e.low = e.high = value::undefined("fewer than 2 splits");
+    } else {
+      double ss = 0;
+      for (double x : drops) ss += (x - m) * (x - m);
+      const double sd = std::sqrt(ss / static_cast<double>(drops.size() - 1));
+      e.sd = sd;
+      const double j = static_cast<double>(drops.size());
+      const double se = sd * std::sqrt(1 / j + te / tr);
+      const boost::math::students_t t(j - 1);
+      const double q = boost::math::quantile(t, (1 + confidence) / 2);
+      e.low = m - q * se;
+      e.high = m + q * se;
+    }
+    r.entries.push_back(std::move(e));
+  }
+  return r;
+}
+
+std::string to_text(const lesion_result& r) {
+  auto show = [](const value& v) { return v.defined() ? fmt::format("{:.4f}", v.v) : std::string("undefined"); };
+  std::string out = fmt::format(
+      "Lesion study of {} ({}), {} splits (train ~{}, test ~{} rows)\nwith every feature: {}\n\n"
+      "{:<16}  {:>10}  {:>10}  {:>23}  columns\n",
+      r.learner, r.metric, r.splits, r.mean_train, r.mean_test, show(r.full), "group removed", "score", "drop",
+      fmt::format("{:.0f}% interval", r.confidence * 100));
+  for (const auto& e : r.entries) {
+    out += fmt::format("{:<16}  {:>10}  {:>10.4f}  {:>23}  {}\n", e.group.name, show(e.lesioned), e.drop,
+                       e.low.defined() ? fmt::format("[{:.4f}, {:.4f}]", e.low.v, e.high.v) : "undefined",
+                       fmt::join(e.group.columns, ","));
+  }
+  out += "\n(drop > 0: worse without the group; interval: corrected resampled t, Nadeau & Bengio 2003)\n";
+  return out;
+}
+
+std::string to_json(const lesion_result& r) {
+  auto jv = [](const value& v) { return v.defined() ? nlohmann::json(v.v) : nlohmann::json(nullptr); };
+  nlohmann::json j{{"learner", r.learner},
+                   {"metric", r.metric},
+                   {"confidence", r.confidence},
+                   {"splits", r.splits},
+                   {"full", jv(r.full)}};
+  auto& a = j["groups"] = nlohmann::json::array();
+  for (const auto& e : r.entries) {
+    a.push_back({{"name", e.group.name},
+                 {"columns", e.group.columns},
+                 {"score", jv(e.lesioned)},
+                 {"drop", std::isnan(e.drop) ? nlohmann::json(nullptr) : nlohmann::json(e.drop)},
+                 {"sd", jv(e.sd)},
+                 {"low", jv(e.low)},
+                 {"high", jv(e.high)}});
+  }
+  return j.dump(2) + "\n";
+}
+
+}  // namespace assay::validation

@@ -1,0 +1,122 @@
+#include "assay/validation/nested.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "assay/error.hpp"
+
+namespace assay::validation {
+
+nested_cv_result nested_cv(const dataset& d, const std::string& learner_spec, const std::string& param,
+                           const std::vector<std::string>& values, const split_list& outer, const split_request& inner,
+                           const cv_options& options) {
+  if (param.empty() || values.empty()) throw_usage("nested cross-validation: needs --param and --values");
+  nested_cv_result r;
+  r.param = param;
+  r.values = values;
+  std::vector<any_learner> learners;
+  for (const auto& v : values) {
+    learners.push_back(
+        make_learner(learner_spec + (learner_spec.find(':') == std::string::npos ? ":" : ",") + param + "=" + v,
+                     d.classification()));
+  }
+  r.learner = learners[0].name();
+  cv_options o = options;
+  o.keep_predictions = false;
+  if (o.metrics.size() > 1) o.metrics.resize(1);
+  for (std::size_t s = 0; s < outer.size(); ++s) {
+    const auto& tr = outer[s].train;
+    std::vector<std::int32_t> yc, groups;
+    std::vector<double> yv;
+    for (auto i : tr) {
+      if (d.classification())
+        yc.push_back(d.y_class[i]);
+      else
+        yv.push_back(d.y_value[i]);
+      if (!d.groups.empty()) groups.push_back(d.groups[i]);
+    }
+    split_list in;
+    try {
+      in = make_splits(inner, tr.size(), yc, yv, groups, "");
+    } catch (const error& e) {
+      throw error(e.kind(), fmt::format("inner splits of outer split {}: {}", s + 1, e.what()));
+    }
+    for (auto& sp : in) {
+      for (auto* part : {&sp.train, &sp.validation, &sp.test})
+        for (auto& i : *part) i = tr[i];
+    }
+    std::vector<value> means;
+    std::size_t best = 0;
+    bool higher = true;
+    for (std::size_t v = 0; v < values.size(); ++v) {
+      const auto res = cross_validate(d, learners[v], in, o);
+      r.metric = res.summary[0].name;
+      higher = res.summary[0].higher_is_better;
+      means.push_back(res.summary[0].mean);
+      const value& m = means.back();
+      const value& b = means[best];
+      if (m.defined() && (!b.defined() || (higher ? m.v > b.v : m.v < b.v))) best = v;
+    }
+    if (!means[best].defined()) {
+      throw_data(
+          fmt::format("nested cross-validation: outer split {}: {} is undefined for every value", s + 1, r.metric));
+    }
+    r.inner.push_back(means);
+    r.chosen.push_back(values[best]);
+    o.metrics = {r.metric};
+    const auto fin = cross_validate(d, learners[best], split_list{outer[s]}, o);
+    r.outer.push_back(fin.folds[0].test[0]);
+    r.summary.higher_is_better = higher;
+  }
+  r.summary.name = r.metric;
+  std::vector<double> x;
+  for (const auto& v : r.outer)
+    if (v.defined()) x.push_back(v.v);
+  r.summary.defined = x.size();
+  r.summary.pooled = value::undefined("not computed for nested cross-validation");
+  if (x.empty()) {
+    r.summary.mean = r.summary.sd = value::undefined("undefined in every outer split");
+  } else {
+    double m = 0, ss = 0;
+    for (double e : x) m += e / static_cast<double>(x.size());
+    for (double e : x) ss += (e - m) * (e - m);
+    r.summary.mean = m;
+    r.summary.sd = x.size() > 1 ? value(std::sqrt(ss / static_cast<double>(x.size() - 1)))
+                                : value::undefined("fewer than 2 outer splits");
+  }
+  return r;
+}
+
+std::string to_text(const nested_cv_result& r) {
+  auto show = [](const value& v) { return v.defined() ? fmt::format("{:.4f}", v.v) : std::string("undefined"); };
+  std::string out = fmt::format(
+      "Nested cross-validation of {} choosing {} by inner CV ({}), {} outer splits\n"
+      "outer estimate: mean {}, sd {}\n\n{:>5}  {:>10}  {:>10}",
+      r.learner, r.param, r.metric, r.outer.size(), show(r.summary.mean), show(r.summary.sd), "split", "chosen",
+      "outer");
+  for (const auto& v : r.values) out += fmt::format("  {:>10}", fmt::format("{}={}", r.param, v));
+  out += "\n";
+  for (std::size_t s = 0; s < r.outer.size(); ++s) {
+    out += fmt::format("{:>5}  {:>10}  {:>10}", s, r.chosen[s], show(r.outer[s]));
+    for (const auto& m : r.inner[s]) out += fmt::format("  {:>10}", show(m));
+    out += "\n";
+  }
+  out += "\n(the inner columns are inner cross-validated means; only the outer estimate is unbiased)\n";
+  return out;
+}
+
+std::string to_json(const nested_cv_result& r) {
+  auto jv = [](const value& v) { return v.defined() ? nlohmann::json(v.v) : nlohmann::json(nullptr); };
+  nlohmann::json j{{"learner", r.learner}, {"param", r.param},           {"metric", r.metric},    {"values", r.values},
+                   {"chosen", r.chosen},   {"mean", jv(r.summary.mean)}, {"sd", jv(r.summary.sd)}};
+  for (std::size_t s = 0; s < r.outer.size(); ++s) {
+    nlohmann::json in = nlohmann::json::array();
+    for (const auto& m : r.inner[s]) in.push_back(jv(m));
+    j["outer"].push_back({{"split", s}, {"chosen", r.chosen[s]}, {"score", jv(r.outer[s])}, {"inner_means", in}});
+  }
+  return j.dump(2) + "\n";
+}
+
+}  // namespace assay::validation
