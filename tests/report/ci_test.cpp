@@ -139,7 +139,8 @@ TEST(ReportCi, BootstrapCoverageOfAKnownAccuracy) {
     q.ci = ci_method::bootstrap;
     q.bootstrap_replicates = 400;
     q.seed = static_cast<std::uint64_t>(t);
-    const auto& ci = *find(make_report(q), "accuracy").ci;
+    const report r = make_report(q);
+    const auto& ci = *find(r, "accuracy").ci;
     covered += (ci.lower.v <= 0.8 && 0.8 <= ci.upper.v) ? 1 : 0;
   }
   std::remove(path.c_str());
