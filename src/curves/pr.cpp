@@ -1,6 +1,8 @@
 // Precision-recall curves and average precision; see include/assay/curves/pr.hpp.
 #include "assay/curves/pr.hpp"
 
+#include "assay/curves/accumulate.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
@@ -92,7 +94,12 @@ value average_precision(const score_sweep& sw, ap_variant variant) {
   switch (variant) {
     case ap_variant::step:
     case ap_variant::all_point: {
-      const std::vector<double> env = variant == ap_variant::all_point ? envelope(sw) : std::vector<double>{};
+      if (variant == ap_variant::step) {
+        ap_step_sum step;
+        for (std::size_t k = 0; k < sw.size(); ++k) step.add(sw.tp[k], sw.fp[k], sw.positives);
+        return value(step.sum);
+      }
+      const std::vector<double> env = envelope(sw);
       double sum = 0, r0 = 0;
       for (std::size_t k = 0; k < sw.size(); ++k) {
         const double r = sw.tp[k] / sw.positives;

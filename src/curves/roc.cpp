@@ -1,6 +1,8 @@
 // ROC curves and AUC; see include/assay/curves/roc.hpp.
 #include "assay/curves/roc.hpp"
 
+#include "assay/curves/accumulate.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
@@ -127,13 +129,9 @@ value roc_auc(const score_sweep& sw) {
   if (sw.positives == 0 || sw.negatives == 0) return undefined_auc(sw);
   // Trapezoids between consecutive points, starting at the origin. For integer weights every term is
   // an integer or a half-integer, so the sum is exact below 2^53.
-  double area = 0, fp0 = 0, tp0 = 0;
-  for (std::size_t k = 0; k < sw.size(); ++k) {
-    area += (sw.fp[k] - fp0) * (sw.tp[k] + tp0);
-    fp0 = sw.fp[k];
-    tp0 = sw.tp[k];
-  }
-  return value(area / 2 / sw.positives / sw.negatives);
+  auc_sum sum;
+  for (std::size_t k = 0; k < sw.size(); ++k) sum.add(sw.tp[k], sw.fp[k]);
+  return value(sum.auc(sw.positives, sw.negatives));
 }
 
 value roc_auc(std::span<const std::int32_t> y, std::span<const double> score, std::span<const double> weight) {

@@ -72,22 +72,13 @@ score_sweep sweep_unweighted(std::span<const std::int32_t> y, std::span<const do
   r.thresholds.reserve(y.size());
   r.tp.reserve(y.size());
   r.fp.reserve(y.size());
-  // Walk both arrays from their ends (highest score first).
-  std::size_t ip = pos.size(), in = neg.size();
-  double tp = 0, fp = 0;
-  while (ip > 0 || in > 0) {
-    const double t = ip == 0 ? neg[in - 1] : in == 0 ? pos[ip - 1] : std::max(pos[ip - 1], neg[in - 1]);
-    const std::size_t ip0 = ip, in0 = in;
-    while (ip > 0 && pos[ip - 1] == t) --ip;
-    while (in > 0 && neg[in - 1] == t) --in;
-    tp += static_cast<double>(ip0 - ip);
-    fp += static_cast<double>(in0 - in);
-    r.thresholds.push_back(t + 0.0);
+  walk_sorted_classes(pos, neg, [&r](double t, double tp, double fp) {
+    r.thresholds.push_back(t);
     r.tp.push_back(tp);
     r.fp.push_back(fp);
-  }
-  r.positives = tp;
-  r.negatives = fp;
+  });
+  r.positives = static_cast<double>(pos.size());
+  r.negatives = static_cast<double>(neg.size());
   return r;
 }
 

@@ -1,6 +1,8 @@
 // Threshold analysis, cost curves and rejection curves; see include/assay/curves/threshold.hpp.
 #include "assay/curves/threshold.hpp"
 
+#include "assay/curves/accumulate.hpp"
+
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
@@ -27,21 +29,14 @@ template <typename Score, typename Better>
 operating_point scan(const score_sweep& sw, Score score, Better better) {
   operating_point best;
   best.threshold = nan;
-  bool found = false;
-  double best_value = 0;
-  auto consider = [&](double t, double tp, double fp) {
-    const double v = score(tp, fp);
-    if (std::isnan(v)) return;
-    if (!found || better(v, best_value)) {
-      found = true;
-      best_value = v;
-      best.threshold = t;
-      best.counts = {tp, fp, sw.positives - tp, sw.negatives - fp};
-    }
-  };
-  consider(inf, 0, 0);
-  for (std::size_t k = 0; k < sw.size(); ++k) consider(sw.thresholds[k], sw.tp[k], sw.fp[k]);
-  best.criterion = found ? value(best_value) : value::undefined("no threshold gives a defined value");
+  best_threshold<Better> b{better};
+  b.consider(inf, 0, 0, score(0.0, 0.0));
+  for (std::size_t k = 0; k < sw.size(); ++k) b.consider(sw.thresholds[k], sw.tp[k], sw.fp[k], score(sw.tp[k], sw.fp[k]));
+  if (b.found) {
+    best.threshold = b.threshold;
+    best.counts = {b.tp, b.fp, sw.positives - b.tp, sw.negatives - b.fp};
+  }
+  best.criterion = b.found ? value(b.value) : value::undefined("no threshold gives a defined value");
   best.fpr = sw.negatives > 0 ? best.counts.fp / sw.negatives : nan;
   best.tpr = sw.positives > 0 ? best.counts.tp / sw.positives : nan;
   return best;
@@ -80,7 +75,7 @@ std::vector<value> metric_vs_threshold(const threshold_table& t, std::string_vie
 
 operating_point best_youden(const score_sweep& sw) {
   if (value v = need_both(sw); !v.defined()) return undefined_point(v);
-  return scan(sw, [&](double tp, double fp) { return tp / sw.positives - fp / sw.negatives; },
+  return scan(sw, [&](double tp, double fp) { return youden_j(tp, fp, sw.positives, sw.negatives); },
               [](double a, double b) { return a > b; });
 }
 

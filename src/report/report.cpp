@@ -7,6 +7,7 @@
 
 #include "assay/curves/pr.hpp"
 #include "assay/curves/roc.hpp"
+#include "assay/curves/summary.hpp"
 #include "assay/curves/threshold.hpp"
 #include "assay/error.hpp"
 #include "intervals.hpp"
@@ -322,7 +323,18 @@ report make_report(const report_request& request) {
 
   // Ranking metrics and the best thresholds of a binary score (include/assay/curves/): one sweep of the
   // sorted scores serves them all.
-  if (binary_scores) {
+  if (binary_scores && w.empty() && !q.ci_level && !q.keep_curves) {
+    // Lean path for the common case: nothing later needs the rows in file order, so the score column
+    // is sorted in place and summarised in one streaming pass (no per-threshold arrays): the report's
+    // memory stays within twice its columns however many distinct scores there are.
+    std::span<std::int32_t> labels01 = same_order ? std::span<std::int32_t>(t.columns[0].codes) : y_recoded;
+    for (auto& v : labels01) v = v == static_cast<std::int32_t>(*r.positive) ? 1 : 0;
+    const curves::ranking_summary sum = curves::summarize_in_place(labels01, t.columns[pred_at].numbers);
+    r.metrics.push_back({"roc_auc", "ROC AUC", sum.roc_auc});
+    r.metrics.push_back({"average_precision", "average precision", sum.average_precision});
+    r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", sum.best_threshold_youden});
+    r.metrics.push_back({"best_threshold_f1", "best threshold, max F1", sum.best_threshold_f1});
+  } else if (binary_scores) {
     std::vector<std::int32_t> ypos(y.size());
     for (std::size_t i = 0; i < y.size(); ++i) ypos[i] = y[i] == static_cast<std::int32_t>(*r.positive);
     const curves::score_sweep sw = curves::sweep_scores("assay report", ypos, s, w);

@@ -34,6 +34,25 @@ struct score_sweep {
 score_sweep sweep_scores(std::string_view caller, std::span<const std::int32_t> y, std::span<const double> score,
                          std::span<const double> weight = {});
 
+/// The tie-group walk of unweighted scores: `pos` and `neg` hold each class's scores sorted
+/// ascending; f(threshold, tp, fp) is called for each distinct score, highest first, with the
+/// cumulative counts of positives and negatives scoring >= threshold. The kernel of sweep_scores
+/// (unweighted) and of summarize_sorted.
+template <typename F>
+void walk_sorted_classes(std::span<const double> pos, std::span<const double> neg, F&& f) {
+  std::size_t ip = pos.size(), in = neg.size();
+  double tp = 0, fp = 0;
+  while (ip > 0 || in > 0) {
+    const double t = ip == 0 ? neg[in - 1] : in == 0 ? pos[ip - 1] : (pos[ip - 1] > neg[in - 1] ? pos[ip - 1] : neg[in - 1]);
+    const std::size_t ip0 = ip, in0 = in;
+    while (ip > 0 && pos[ip - 1] == t) --ip;
+    while (in > 0 && neg[in - 1] == t) --in;
+    tp += static_cast<double>(ip0 - ip);
+    fp += static_cast<double>(in0 - in);
+    f(t + 0.0, tp, fp);
+  }
+}
+
 /// Checks the arguments of a scored binary problem as sweep_scores does, without sweeping.
 void check_binary_input(std::string_view caller, std::span<const std::int32_t> y, std::span<const double> score,
                         std::span<const double> weight);

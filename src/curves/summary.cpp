@@ -1,0 +1,64 @@
+#include "assay/curves/summary.hpp"
+
+#include <boost/sort/spreadsort/float_sort.hpp>
+#include <thread>
+
+#include "assay/curves/accumulate.hpp"
+#include "assay/curves/sweep.hpp"
+#include "assay/metrics/classification.hpp"
+
+namespace assay::curves {
+
+ranking_summary summarize_sorted(std::span<const double> pos, std::span<const double> neg) {
+  const auto P = static_cast<double>(pos.size()), N = static_cast<double>(neg.size());
+  auc_sum auc;
+  ap_step_sum ap;
+  best_threshold<bool (*)(double, double)> youden{[](double a, double b) { return a > b; }};
+  best_threshold<bool (*)(double, double)> f1{[](double a, double b) { return a > b; }};
+  const double inf = std::numeric_limits<double>::infinity();
+  if (P > 0 && N > 0) youden.consider(inf, 0, 0, youden_j(0, 0, P, N));
+  if (P > 0) f1.consider(inf, 0, 0, 0.0);
+  walk_sorted_classes(pos, neg, [&](double t, double tp, double fp) {
+    auc.add(tp, fp);
+    if (P > 0) {
+      ap.add(tp, fp, P);
+      f1.consider(t, tp, fp, fbeta(binary_counts{tp, fp, P - tp, 0}, 1.0).v);  // as best_fbeta
+    }
+    if (P > 0 && N > 0) youden.consider(t, tp, fp, youden_j(tp, fp, P, N));
+  });
+  ranking_summary s;
+  const char* one_class = P == 0 ? "no positive cases: the ROC curve is undefined"
+                                 : "no negative cases: the ROC curve is undefined";
+  s.roc_auc = (P > 0 && N > 0) ? value(auc.auc(P, N)) : value::undefined(one_class);
+  s.average_precision = P > 0 ? value(ap.sum) : value::undefined("no positive cases: recall is undefined");
+  s.best_threshold_youden = youden.found ? value(youden.threshold) : value::undefined(one_class);
+  s.best_threshold_f1 = f1.found ? value(f1.threshold)
+                                 : value::undefined("no positive cases: F-beta is 0 or undefined everywhere");
+  return s;
+}
+
+ranking_summary summarize_in_place(std::span<std::int32_t> y, std::span<double> score) {
+  // Positives to the front (two-pointer partition of both arrays together).
+  std::size_t lo = 0, hi = y.size();
+  while (lo < hi) {
+    if (y[lo] == 1) {
+      ++lo;
+    } else {
+      --hi;
+      std::swap(y[lo], y[hi]);
+      std::swap(score[lo], score[hi]);
+    }
+  }
+  for (auto& s : score) s += 0.0;  // -0.0 -> +0.0: one threshold
+  auto pos = score.subspan(0, lo), neg = score.subspan(lo);
+  if (score.size() >= (std::size_t{1} << 16) && std::thread::hardware_concurrency() > 1) {
+    std::jthread other([pos] { boost::sort::spreadsort::float_sort(pos.begin(), pos.end()); });
+    boost::sort::spreadsort::float_sort(neg.begin(), neg.end());
+  } else {
+    boost::sort::spreadsort::float_sort(pos.begin(), pos.end());
+    boost::sort::spreadsort::float_sort(neg.begin(), neg.end());
+  }
+  return summarize_sorted(pos, neg);
+}
+
+}  // namespace assay::curves

@@ -1,0 +1,68 @@
+// The streaming summary (curves/summary.hpp) must equal the sweep-based functions exactly: both use
+// the same running sums, so any difference is a bug, not rounding.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "assay/curves/pr.hpp"
+#include "assay/curves/roc.hpp"
+#include "assay/curves/summary.hpp"
+#include "assay/curves/sweep.hpp"
+#include "assay/curves/threshold.hpp"
+
+namespace assay::curves {
+namespace {
+
+void expect_same(const value& a, const value& b, const char* what) {
+  ASSERT_EQ(a.defined(), b.defined()) << what << ": " << a.reason << " / " << b.reason;
+  if (a.defined()) EXPECT_EQ(a.v, b.v) << what;  // bit for bit
+}
+
+value threshold_of(const operating_point& p) { return p.criterion.defined() ? value(p.threshold) : p.criterion; }
+
+TEST(RankingSummary, EqualsTheSweepOnRandomInputsWithTies) {
+  std::mt19937_64 rng(11);
+  int compared = 0;
+  for (int trial = 0; trial < 500; ++trial) {
+    const std::size_t n = rng() % 60;
+    const int levels = 1 + static_cast<int>(rng() % 12);  // few levels: many ties
+    const double p_pos = (trial % 10 == 0) ? 0.0 : (trial % 10 == 1) ? 1.0 : 0.4;
+    std::vector<std::int32_t> y(n);
+    std::vector<double> s(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      y[i] = std::uniform_real_distribution<double>(0, 1)(rng) < p_pos ? 1 : 0;
+      const int level = static_cast<int>(rng() % static_cast<unsigned>(levels)) - levels / 2;
+      s[i] = (level == 0 && rng() % 2) ? -0.0 : level * 0.25;  // -0.0 and +0.0 are one threshold
+    }
+    const score_sweep sw = sweep_scores("test", y, s);
+    std::vector<std::int32_t> y2 = y;
+    std::vector<double> s2 = s;
+    const ranking_summary got = summarize_in_place(y2, s2);
+    expect_same(got.roc_auc, roc_auc(sw), "roc_auc");
+    expect_same(got.average_precision, average_precision(sw), "average_precision");
+    expect_same(got.best_threshold_youden, threshold_of(best_youden(sw)), "youden");
+    expect_same(got.best_threshold_f1, threshold_of(best_fbeta(sw, 1)), "f1");
+    compared += got.roc_auc.defined() ? 1 : 0;
+  }
+  EXPECT_GT(compared, 300);
+}
+
+TEST(RankingSummary, LargeInputUsesTwoThreadsAndStaysEqual) {
+  std::mt19937_64 rng(5);
+  const std::size_t n = 200000;
+  std::vector<std::int32_t> y(n);
+  std::vector<double> s(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    y[i] = static_cast<std::int32_t>(rng() % 2);
+    s[i] = std::round(std::uniform_real_distribution<double>(0, 1)(rng) * 1000) / 1000 + 0.1 * y[i];
+  }
+  const score_sweep sw = sweep_scores("test", y, s);
+  const ranking_summary got = summarize_in_place(y, s);
+  expect_same(got.roc_auc, roc_auc(sw), "roc_auc");
+  expect_same(got.average_precision, average_precision(sw), "average_precision");
+  expect_same(got.best_threshold_youden, threshold_of(best_youden(sw)), "youden");
+  expect_same(got.best_threshold_f1, threshold_of(best_fbeta(sw, 1)), "f1");
+}
+
+}  // namespace
+}  // namespace assay::curves
