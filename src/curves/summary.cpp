@@ -5,7 +5,6 @@
 
 #include "assay/curves/accumulate.hpp"
 #include "assay/curves/sweep.hpp"
-#include "assay/metrics/classification.hpp"
 
 namespace assay::curves {
 
@@ -22,7 +21,9 @@ ranking_summary summarize_sorted(std::span<const double> pos, std::span<const do
     auc.add(tp, fp);
     if (P > 0) {
       ap.add(tp, fp, P);
-      f1.consider(t, tp, fp, fbeta(binary_counts{tp, fp, P - tp, 0}, 1.0).v);  // as best_fbeta
+      // F1 with fbeta's arithmetic for beta = 1, (2 TP) / ((2 TP + FN) + FP), inline: no per-threshold
+      // argument checks. Equal bit for bit to best_fbeta(sw, 1) (tests/curves/summary_test.cpp).
+      f1.consider(t, tp, fp, 2 * tp / (2 * tp + (P - tp) + fp));
     }
     if (P > 0 && N > 0) youden.consider(t, tp, fp, youden_j(tp, fp, P, N));
   });
@@ -39,17 +40,20 @@ ranking_summary summarize_sorted(std::span<const double> pos, std::span<const do
 
 ranking_summary summarize_in_place(std::span<std::int32_t> y, std::span<double> score) {
   // Positives to the front (two-pointer partition of both arrays together).
+  // Scores are moved, not swapped: only the class of each slot matters afterwards, so y is rewritten
+  // as a block of 1s then 0s. Adding 0.0 turns -0.0 into +0.0 (one threshold).
   std::size_t lo = 0, hi = y.size();
   while (lo < hi) {
     if (y[lo] == 1) {
+      score[lo] += 0.0;
       ++lo;
     } else {
       --hi;
       std::swap(y[lo], y[hi]);
       std::swap(score[lo], score[hi]);
+      score[hi] += 0.0;
     }
   }
-  for (auto& s : score) s += 0.0;  // -0.0 -> +0.0: one threshold
   auto pos = score.subspan(0, lo), neg = score.subspan(lo);
   if (score.size() >= (std::size_t{1} << 16) && std::thread::hardware_concurrency() > 1) {
     std::jthread other([pos] { boost::sort::spreadsort::float_sort(pos.begin(), pos.end()); });

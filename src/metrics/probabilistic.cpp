@@ -4,6 +4,8 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
+#include <thread>
+#include <utility>
 
 #include "assay/error.hpp"
 
@@ -24,44 +26,61 @@ void check_shapes(const char* fn, std::span<const std::int32_t> y, proba_view p,
 
 inline double weight_at(std::span<const double> w, std::size_t i) { return w.empty() ? 1.0 : w[i]; }
 
+// (sum of w_i loss(i), sum of w_i) over cases of positive weight. From 2^20 cases on, the sums are
+// taken over two fixed halves and added, the halves running on two threads when there are two
+// cores: the split depends on n only, so the result does not depend on the thread count.
+template <class Loss>
+std::pair<double, double> weighted_loss_sum(std::size_t n, std::span<const double> w, Loss loss) {
+  auto part = [&](std::size_t b, std::size_t e) {
+    double num = 0, den = 0;
+    for (std::size_t i = b; i < e; ++i) {
+      const double wi = weight_at(w, i);
+      if (wi == 0) continue;
+      num += wi * loss(i);
+      den += wi;
+    }
+    return std::pair{num, den};
+  };
+  if (n < (std::size_t{1} << 20)) return part(0, n);
+  std::pair<double, double> first, second;
+  if (std::thread::hardware_concurrency() > 1) {
+    std::jthread t([&] { second = part(n / 2, n); });
+    first = part(0, n / 2);
+  } else {
+    first = part(0, n / 2);
+    second = part(n / 2, n);
+  }
+  return {first.first + second.first, first.second + second.second};
+}
+
 }  // namespace
 
 value log_loss(std::span<const std::int32_t> y, proba_view p, std::span<const double> w) {
   check_shapes("log_loss", y, p, w);
   constexpr double eps = std::numeric_limits<double>::epsilon();
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < y.size(); ++i) {
-    const double wi = weight_at(w, i);
-    if (wi == 0) continue;
+  const auto [num, den] = weighted_loss_sum(y.size(), w, [&](std::size_t i) {
     double row = 0;
     for (std::size_t k = 0; k < p.cols; ++k) row += std::clamp(p(i, k), eps, 1 - eps);
     const double pk = std::clamp(p(i, static_cast<std::size_t>(y[i])), eps, 1 - eps) / row;
-    num += wi * -std::log(pk);
-    den += wi;
-  }
+    return -std::log(pk);
+  });
   return ratio(num, den, "no cases");
 }
 
 value brier_score(std::span<const std::int32_t> y, proba_view p, std::span<const double> w) {
   check_shapes("brier_score", y, p, w);
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < y.size(); ++i) {
-    const double wi = weight_at(w, i);
-    if (wi == 0) continue;
-    double loss;
+  const auto [num, den] = weighted_loss_sum(y.size(), w, [&](std::size_t i) {
     if (p.cols == 2) {
       const double d = p(i, 1) - (y[i] == 1 ? 1.0 : 0.0);
-      loss = d * d;
-    } else {
-      loss = 0;
-      for (std::size_t k = 0; k < p.cols; ++k) {
-        const double d = p(i, k) - (static_cast<std::size_t>(y[i]) == k ? 1.0 : 0.0);
-        loss += d * d;
-      }
+      return d * d;
     }
-    num += wi * loss;
-    den += wi;
-  }
+    double loss = 0;
+    for (std::size_t k = 0; k < p.cols; ++k) {
+      const double d = p(i, k) - (static_cast<std::size_t>(y[i]) == k ? 1.0 : 0.0);
+      loss += d * d;
+    }
+    return loss;
+  });
   return ratio(num, den, "no cases");
 }
 
