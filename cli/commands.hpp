@@ -21,5 +21,6 @@ void register_detection(CLI::App& app);
 void register_text(CLI::App& app);
 void register_split(CLI::App& app);
 void register_cv(CLI::App& app);  // cv and the other validation commands (cli/cv.cpp)
+void register_stats(CLI::App& app);  // assay stats binomial/chi2/mcnemar/ci/ttest/... (cli/stats.cpp)
 
 }  // namespace assay::cli

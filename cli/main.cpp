@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
   assay::cli::register_text(app);
   assay::cli::register_split(app);
   assay::cli::register_cv(app);
+  assay::cli::register_stats(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

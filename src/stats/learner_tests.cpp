@@ -92,6 +92,16 @@ t_test_result corrected_resampled_t_test(std::span<const double> deltas, double 
   return mean_t_test("corrected_resampled_t_test", "corrected_resampled_t", deltas, 1.0 / k + n_test / n_train, alt);
 }
 
+t_test_result corrected_resampled_t_test(std::span<const double> a, std::span<const double> b, double n_train,
+                                         double n_test, alternative alt) {
+  if (a.size() != b.size()) {
+    throw_usage(fmt::format("corrected_resampled_t_test: a has {} values but b has {}", a.size(), b.size()));
+  }
+  std::vector<double> d(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) d[i] = a[i] - b[i];
+  return corrected_resampled_t_test(d, n_train, n_test, alt);
+}
+
 namespace {
 /// sum_i s_i^2 of a 5x2cv table, after checking it.
 double cv52_variance_sum(const char* fn, std::span<const double> p) {

@@ -35,6 +35,9 @@ t_test_result paired_t_test(std::span<const double> a, std::span<const double> b
 /// Requires k >= 2, n_train > 0, n_test > 0.
 t_test_result corrected_resampled_t_test(std::span<const double> deltas, double n_train, double n_test,
                                          alternative alt = alternative::two_sided);
+/// The same on paired per-fold scores: deltas a_i - b_i. Throws a usage error when the lengths differ.
+t_test_result corrected_resampled_t_test(std::span<const double> a, std::span<const double> b, double n_train,
+                                         double n_test, alternative alt = alternative::two_sided);
 
 /// Dietterich's 5x2cv paired t test (Dietterich 1998). `p` holds the 10 differences p_i^(j) of
 /// replication i = 1..5 and fold j = 1, 2, row-major (p[2 (i-1) + (j-1)]). With

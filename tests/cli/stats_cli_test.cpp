@@ -1,0 +1,268 @@
+// `assay stats`: every subcommand replays the SciPy / statsmodels reference values committed in
+// tests/stats/scipy_stats.json (generator tests/stats/generate_scipy.py) through the command line,
+// and the lecture notes' worked numbers (seed 002's binomial tail, seed 004's 3.84); bad input gives
+// the whole message and exit code 2 with nothing on standard output.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/run_cli.hpp"
+#include "stats/reference.hpp"
+
+namespace assay::test {
+namespace {
+
+using json = nlohmann::json;
+using args_t = std::vector<std::string>;
+using stats::testing::load_reference;
+using stats::testing::num;
+
+/// A double as text that parses back to the same double.
+std::string exact(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+std::string list(const json& values) {
+  std::string s;
+  for (const auto& v : values) s += (s.empty() ? "" : ",") + exact(num(v));
+  return s;
+}
+
+json run_json(args_t args) {
+  args.emplace_back("--format");
+  args.emplace_back("json");
+  const cli_result r = run_assay(args);
+  EXPECT_EQ(r.exit_code, 0) << show_args(args) << "\n" << r.err;
+  EXPECT_EQ(r.err, "") << show_args(args);
+  return r.exit_code == 0 ? json::parse(r.out) : json::object();
+}
+
+// The CLI prints what the library computes, which matches the peers to ~1e-12 (tests/stats); the
+// tolerance here (relative 1e-9, absolute 1e-15 only for values that are 0, such as an interval's end at x = 0)
+// states what the command line must deliver.
+void expect_close(const json& got, double want, const std::string& what) {
+  ASSERT_TRUE(got.is_number()) << what << ": " << got.dump();
+  EXPECT_NEAR(got.get<double>(), want, want == 0 ? 1e-15 : 1e-9 * std::fabs(want)) << what;
+}
+
+void expect_error(const args_t& args, const std::string& message, int code = 2) {
+  const cli_result r = run_assay(args);
+  EXPECT_EQ(r.err, message) << show_args(args);
+  EXPECT_EQ(r.exit_code, code) << show_args(args);
+  EXPECT_EQ(r.out, "") << show_args(args);
+}
+
+std::string six(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+TEST(stats_cli, binomial_seed_002_text) {
+  // Seed 002: P(X >= 15 | n = 20, p = 0.5) = 0.0207; SciPy's binomtest(15, 20, alternative='greater').
+  double scipy = 0;
+  for (const auto& c : load_reference("scipy_stats.json")["distributions"]["binomtest"]) {
+    if (c["k"] == 15 && c["n"] == 20 && c["alternative"] == "greater") scipy = num(c["pvalue"]);
+  }
+  ASSERT_GT(scipy, 0);
+  EXPECT_NEAR(scipy, 0.0207, 5e-5);  // the lecture notes' rounding
+  const cli_result r = run_assay({"stats", "binomial", "--k", "15", "--n", "20"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "Exact binomial test of H0: P(success) = 0.5 (15 successes in 20 trials)\n"
+            "  method: binomial_exact\n"
+            "  k: 15\n"
+            "  n: 20\n"
+            "  p: 0.5\n"
+            "  statistic: 0.75\n"
+            "  alternative: greater\n"
+            "  p_value: " + six(scipy) + "\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(stats_cli, binomial_matches_scipy_binomtest) {
+  int checked = 0;
+  for (const auto& c : load_reference("scipy_stats.json")["distributions"]["binomtest"]) {
+    const std::string k = std::to_string(c["k"].get<long long>()), n = std::to_string(c["n"].get<long long>());
+    const json j = run_json({"stats", "binomial", "--k", k, "--n", n, "--p", exact(num(c["p"])), "--alternative",
+                             c["alternative"].get<std::string>()});
+    expect_close(j["p_value"], num(c["pvalue"]), "binomtest " + c.dump());
+    EXPECT_EQ(j["alternative"], c["alternative"]);
+    ++checked;
+  }
+  EXPECT_GE(checked, 3);
+}
+
+TEST(stats_cli, chi2_matches_scipy_sf) {
+  int checked = 0;
+  for (const auto& c : load_reference("scipy_stats.json")["distributions"]["chi2"]) {
+    if (!c.contains("sf")) continue;  // the quantile cases
+    const json j = run_json({"stats", "chi2", "--x", exact(num(c["x"])), "--df", exact(num(c["df"]))});
+    expect_close(j["sf"], num(c["sf"]), "chi2 " + c.dump());
+    expect_close(j["cdf"], num(c["cdf"]), "chi2 " + c.dump());
+    ++checked;
+  }
+  EXPECT_GE(checked, 3);
+  // Seed 004: 3.84 is the 95% point of chi-square(1).
+  const json j = run_json({"stats", "chi2", "--x", "3.84", "--df", "1"});
+  EXPECT_NEAR(j["sf"].get<double>(), 0.05, 1e-4);
+}
+
+TEST(stats_cli, mcnemar_matches_statsmodels) {
+  int checked = 0;
+  for (const auto& c : load_reference("scipy_stats.json")["mcnemar"]) {
+    if (std::isnan(num(c["pvalue"]))) continue;
+    const std::string m = c["method"];
+    const std::string flag = m == "exact" ? "--exact" : m == "chi2_corrected" ? "--corrected" : "--uncorrected";
+    const json j = run_json({"stats", "mcnemar", "--b", std::to_string(c["n01"].get<long long>()), "--c",
+                             std::to_string(c["n10"].get<long long>()), flag});
+    expect_close(j["statistic"], num(c["statistic"]), "mcnemar " + c.dump());
+    expect_close(j["p_value"], num(c["pvalue"]), "mcnemar " + c.dump());
+    EXPECT_EQ(j["method"], "mcnemar_" + m);
+    ++checked;
+  }
+  EXPECT_GE(checked, 3);
+  // No discordant case is no evidence: p = 1 (docs/definitions/stats.md).
+  EXPECT_EQ(run_json({"stats", "mcnemar", "--b", "0", "--c", "0"})["p_value"], 1.0);
+}
+
+TEST(stats_cli, ci_matches_statsmodels_proportion_confint) {
+  int checked = 0;
+  for (const auto& c : load_reference("scipy_stats.json")["proportion_confint"]) {
+    const json j = run_json({"stats", "ci", "--x", exact(num(c["x"])), "--n", exact(num(c["n"])), "--level",
+                             exact(num(c["level"])), "--method", c["method"].get<std::string>()});
+    ASSERT_TRUE(j["ci"].is_array()) << j.dump();
+    expect_close(j["ci"][0], num(c["lower"]), "ci " + c.dump());
+    expect_close(j["ci"][1], num(c["upper"]), "ci " + c.dump());
+    EXPECT_EQ(j["method"], c["method"]);
+    ++checked;
+  }
+  EXPECT_GE(checked, 8);
+}
+
+TEST(stats_cli, ci_seed_003_normal_interval) {
+  // Seed 003's formula by hand: error 12 / 40 = 0.30, 0.30 +- 1.96 sqrt(0.3 * 0.7 / 40) = 0.30 +- 0.142.
+  const json j = run_json({"stats", "ci", "--x", "12", "--n", "40", "--method", "normal"});
+  EXPECT_NEAR(j["ci"][0].get<double>(), 0.30 - 0.142, 5e-4);
+  EXPECT_NEAR(j["ci"][1].get<double>(), 0.30 + 0.142, 5e-4);
+  EXPECT_EQ(j["method"], "normal");
+}
+
+TEST(stats_cli, ttest_matches_scipy) {
+  const json& ref = load_reference("scipy_stats.json")["resampling"];
+  int checked = 0;
+  for (const auto& c : ref["paired_t"]) {
+    const json j = run_json({"stats", "ttest", "--d", list(c["deltas"]), "--alternative", c["alternative"]});
+    expect_close(j["statistic"], num(c["statistic"]), "paired_t " + c.dump());
+    expect_close(j["p_value"], num(c["pvalue"]), "paired_t " + c.dump());
+    EXPECT_EQ(j["df"], num(c["df"]));
+    ++checked;
+  }
+  for (const auto& c : ref["corrected_t"]) {
+    // n_test / n_train = 100 / 900: a tenth of the data in each test set.
+    ASSERT_EQ(num(c["n_train"]), 900);
+    ASSERT_EQ(num(c["n_test"]), 100);
+    const json j = run_json({"stats", "ttest", "--d", list(c["deltas"]), "--corrected", "--test-fraction", "0.1"});
+    expect_close(j["statistic"], num(c["statistic"]), "corrected_t " + c.dump());
+    expect_close(j["p_value"], num(c["pvalue"]), "corrected_t " + c.dump());
+    ++checked;
+  }
+  EXPECT_GE(checked, 5);
+}
+
+TEST(stats_cli, ttest_from_paired_scores) {
+  // Seed 003's delta_i = a_i - b_i: scores whose differences are the first reference deltas.
+  const json& c = load_reference("scipy_stats.json")["resampling"]["paired_t"][0];
+  ASSERT_EQ(c["alternative"], "two-sided");
+  std::string a, b;
+  for (const auto& d : c["deltas"]) {
+    a += (a.empty() ? "" : ",") + exact(0.5 + num(d));
+    b += (b.empty() ? "" : ",") + std::string("0.5");
+  }
+  const json j = run_json({"stats", "ttest", "--a", a, "--b", b});
+  EXPECT_NEAR(j["statistic"].get<double>(), num(c["statistic"]), 1e-9);
+  EXPECT_NEAR(j["p_value"].get<double>(), num(c["pvalue"]), 1e-9);
+  const json k = run_json({"stats", "ttest", "--a", a, "--b", b, "--corrected", "--test-fraction", "0.1"});
+  const json& cc = load_reference("scipy_stats.json")["resampling"]["corrected_t"][0];
+  ASSERT_EQ(cc["deltas"], c["deltas"]);
+  EXPECT_NEAR(k["statistic"].get<double>(), num(cc["statistic"]), 1e-9);
+  EXPECT_EQ(k["method"], "corrected_resampled_t");
+}
+
+TEST(stats_cli, wilcoxon_matches_scipy) {
+  int checked = 0;
+  for (const auto& c : load_reference("scipy_stats.json")["wilcoxon"]) {
+    args_t args{"stats",         "wilcoxon", "--a",           list(c["x"]),   "--b",
+                list(c["y"]),    "--mode",   c["method"],     "--zero-method", c["zero_method"],
+                "--alternative", c["alternative"]};
+    if (c["correction"].get<bool>()) args.emplace_back("--correction");
+    const json j = run_json(args);
+    expect_close(j["statistic"], num(c["statistic"]), "wilcoxon " + c.dump());
+    expect_close(j["p_value"], num(c["pvalue"]), "wilcoxon " + c.dump());
+    ++checked;
+  }
+  EXPECT_GE(checked, 3);
+}
+
+TEST(stats_cli, friedman_matches_scipy) {
+  int checked = 0;
+  for (const auto& c : load_reference("scipy_stats.json")["friedman"]) {
+    const auto n = c["n"].get<std::size_t>(), k = c["k"].get<std::size_t>();
+    args_t args{"stats", "friedman"};
+    for (std::size_t i = 0; i < n; ++i) {
+      std::string row;
+      for (std::size_t j = 0; j < k; ++j) row += (j ? "," : "") + exact(num(c["data"][i * k + j]));
+      args.emplace_back("--row");
+      args.push_back(row);
+    }
+    const json j = run_json(args);
+    expect_close(j["statistic"], num(c["statistic"]), "friedman " + c.dump());
+    expect_close(j["p_value"], num(c["pvalue"]), "friedman " + c.dump());
+    EXPECT_EQ(j["df"], num(c["df"]));
+    ++checked;
+  }
+  EXPECT_GE(checked, 2);
+}
+
+TEST(stats_cli, bad_input) {
+  expect_error({"stats", "binomial", "--k", "15", "--n", "-3"},
+               "assay stats: --n: must be a count (an integer >= 0); got -3\n");
+  expect_error({"stats", "binomial", "--k", "21", "--n", "20"}, "assay stats: --k: must be at most --n = 20; got 21\n");
+  expect_error({"stats", "binomial", "--k", "2.5", "--n", "20"},
+               "assay stats: --k: must be a count (an integer >= 0); got 2.5\n");
+  expect_error({"stats", "binomial", "--k", "5", "--n", "20", "--p", "1.5"},
+               "assay stats: --p: must be in [0, 1]; got 1.5\n");
+  expect_error({"stats", "mcnemar", "--b", "-1", "--c", "4"},
+               "assay stats: --b: must be a count (an integer >= 0); got -1\n");
+  expect_error({"stats", "chi2", "--x", "3.8.4"}, "assay stats: --x: cannot parse \"3.8.4\" as a number\n");
+  expect_error({"stats", "chi2", "--x", "3", "--df", "0"}, "assay stats: --df: must be > 0; got 0\n");
+  expect_error({"stats", "ci", "--x", "5", "--n", "20", "--level", "1.5"},
+               "assay stats: --level: must be in (0, 1); got 1.5\n");
+  expect_error({"stats", "ci", "--x", "25", "--n", "20"}, "assay stats: --x: must be at most --n = 20; got 25\n");
+  expect_error({"stats", "ci", "--x", "5", "--n", "0"}, "assay stats: --n: must be > 0; got 0\n");
+  expect_error({"stats", "ttest", "--a", "0.8,0.9,0.7", "--b", "0.7,0.8"},
+               "assay stats: --b: has 2 values but --a has 3; the folds must be paired\n");
+  expect_error({"stats", "ttest", "--a", "0.8,x,0.7", "--b", "0.7,0.8,0.6"},
+               "assay stats: --a: cannot parse \"x\" as a number\n");
+  expect_error({"stats", "ttest", "--a", "0.8,0.9", "--b", "0.7,0.8", "--corrected"},
+               "assay stats: --test-fraction: --corrected needs the share of the data in each test set\n");
+  expect_error({"stats", "ttest", "--d", "0.1,0.2", "--corrected", "--test-fraction", "1"},
+               "assay stats: --test-fraction: must be in (0, 1); got 1\n");
+  expect_error({"stats", "wilcoxon", "--a", "1,2,3"},
+               "assay stats: --b: missing; give the paired values --a and --b (or the differences --d)\n");
+  expect_error({"stats", "friedman", "--row", "1,2,3", "--row", "1,2"},
+               "assay stats: --row: row 2 has 2 values but row 1 has 3\n");
+  const cli_result none = run_assay({"stats"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_EQ(none.out, "");
+  EXPECT_EQ(none.err.rfind("assay stats: ", 0), 0u) << none.err;
+}
+
+}  // namespace
+}  // namespace assay::test
