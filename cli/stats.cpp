@@ -156,7 +156,8 @@ void run_binomial(const binomial_options& o) {
   const auto alt = stats::parse_alternative(o.alternative, "--alternative");
   const auto r = stats::binom_test(k, n, p, alt);
   output out;
-  out.title = fmt::format("Exact binomial test of H0: P(success) = {} ({} successes in {} trials)", number_text(p), k, n);
+  out.title =
+      fmt::format("Exact binomial test of H0: P(success) = {} ({} successes in {} trials)", number_text(p), k, n);
   out.add("method", std::string("binomial_exact"));
   out.add("k", k);
   out.add("n", n);
@@ -178,7 +179,8 @@ void run_chi2(const chi2_options& o) {
   const double df = parse_real("--df", o.df);
   if (!(df > 0)) throw_usage(fmt::format("--df: must be > 0; got {}", o.df));
   output out;
-  out.title = fmt::format("Chi-square distribution with {} degrees of freedom: P(X > {})", number_text(df), number_text(x));
+  out.title =
+      fmt::format("Chi-square distribution with {} degrees of freedom: P(X > {})", number_text(df), number_text(x));
   out.add("x", x);
   out.add("df", df);
   out.add("sf", stats::chi2_sf(x, df));
@@ -202,7 +204,8 @@ void run_mcnemar(const mcnemar_options& o) {
                                       : stats::mcnemar_method::exact;
   const auto r = stats::mcnemar(b, c, method);
   output out;
-  out.title = fmt::format("McNemar's test of H0: equal error rates (b = {} A right and B wrong, c = {} the reverse)", b, c);
+  out.title =
+      fmt::format("McNemar's test of H0: equal error rates (b = {} A right and B wrong, c = {} the reverse)", b, c);
   out.add("b", b);
   out.add("c", c);
   add_test(out, r);
@@ -414,7 +417,8 @@ void register_stats(CLI::App& app) {
   add_pairs(w, *wo);
   w->add_option("--zero-method", wo->zero_method, "wilcox (default), pratt or zsplit")
       ->check(CLI::IsMember({"wilcox", "pratt", "zsplit"}));
-  w->add_option("--mode", wo->mode, "auto (default), exact or approx")->check(CLI::IsMember({"auto", "exact", "approx"}));
+  w->add_option("--mode", wo->mode, "auto (default), exact or approx")
+      ->check(CLI::IsMember({"auto", "exact", "approx"}));
   w->add_flag("--correction", wo->correction, "Continuity correction of the normal approximation");
   add_common(w, wo->c);
   w->callback([wo] { run_wilcoxon(*wo); });

@@ -55,8 +55,10 @@ proportion_interval proportion_ci(double x, double n, double level, proportion_m
       const double denom = 1 + z2 / n;
       const double center = (e + z2 / (2 * n)) / denom;
       const double half = z * std::sqrt(e * (1 - e) / n + z2 / (4 * n * n)) / denom;
-      r.lower = center - half;
-      r.upper = center + half;
+      // The Wilson limits lie in [0, 1] (exactly 0 at x = 0 and 1 at x = n); clamping only removes
+      // the rounding of center - half there (-3.5e-18 at x = 0, n = 10, level 0.5).
+      r.lower = std::max(0.0, center - half);
+      r.upper = std::min(1.0, center + half);
       break;
     }
     case proportion_method::agresti_coull: {

@@ -146,6 +146,28 @@ TEST(stats_cli, ci_matches_statsmodels_proportion_confint) {
   EXPECT_GE(checked, 8);
 }
 
+TEST(stats_cli, ci_text_wilson_at_zero_successes) {
+  // statsmodels: wilson(0 of 10, level 0.5) = [0, 0.043514...]; the lower limit is exactly 0 (not -3e-18).
+  double upper = 0;
+  for (const auto& c : load_reference("scipy_stats.json")["proportion_confint"]) {
+    if (num(c["x"]) == 0 && num(c["n"]) == 10 && num(c["level"]) == 0.5 && c["method"] == "wilson") {
+      ASSERT_EQ(num(c["lower"]), 0.0);
+      upper = num(c["upper"]);
+    }
+  }
+  ASSERT_GT(upper, 0);
+  const cli_result r = run_assay({"stats", "ci", "--x", "0", "--n", "10", "--level", "0.5"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "50% wilson interval for the proportion 0 / 10\n"
+            "  x: 0\n"
+            "  n: 10\n"
+            "  estimate: 0\n"
+            "  ci: [0, " + six(upper) + "]\n"
+            "  level: 0.5\n"
+            "  method: wilson\n");
+}
+
 TEST(stats_cli, ci_seed_003_normal_interval) {
   // Seed 003's formula by hand: error 12 / 40 = 0.30, 0.30 +- 1.96 sqrt(0.3 * 0.7 / 40) = 0.30 +- 0.142.
   const json j = run_json({"stats", "ci", "--x", "12", "--n", "40", "--method", "normal"});
