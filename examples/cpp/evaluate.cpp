@@ -10,6 +10,7 @@
 #include <assay/report/report.hpp>
 #include <assay/stats/delong.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -22,7 +23,7 @@ namespace {
 std::string show(const assay::value& x) {
   if (!x.defined()) return "undefined (" + x.reason + ")";
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4f", x.v);
+  std::snprintf(buf, sizeof buf, std::floor(x.v) == x.v ? "%.0f" : "%.4f", x.v);
   return buf;
 }
 
@@ -41,13 +42,13 @@ int main(int argc, char** argv) {
     request.path = file;
     request.label = label;
     request.score = score_a;
-    request.pos_label = "1";
+    request.pos_label.emplace("1");
     request.ci_level = 0.95;
     request.seed = 42;
     const assay::report r = assay::make_report(request);
     std::printf("%s: %zu rows, model %s\n", r.source.c_str(), r.rows, score_a.c_str());
     for (const assay::metric_result& m : r.metrics) {
-      std::printf("  %-22s %s", m.title.c_str(), show(m.v).c_str());
+      std::printf("  %-27s %s", m.title.c_str(), show(m.v).c_str());
       if (m.ci) std::printf("  [%s, %s] %s", show(m.ci->lower).c_str(), show(m.ci->upper).c_str(), m.ci->method.c_str());
       std::printf("\n");
     }
