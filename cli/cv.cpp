@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "assay/report/html.hpp"
 #include "assay/error.hpp"
 #include "assay/validation/bias_variance.hpp"
 #include "assay/validation/bootstrap_estimate.hpp"
@@ -30,7 +31,7 @@ namespace {
 struct cv_cli_options {
   validation::split_request split;
   std::string data, target, group, learner = "majority", task = "auto", impute = "none", pos_label;
-  std::string format = "text", output, oof, svg;
+  std::string format = "text", output, oof, svg, html;
   std::vector<std::string> metrics, features, drop;
   std::vector<double> sizes;
   std::size_t threads = 0;
@@ -131,6 +132,53 @@ validation::cv_options engine_options(const cv_cli_options& o) {
   return c;
 }
 
+// The self-contained page of `assay cv --html`: data and options (enough to rerun), the summary
+// over the splits and the per-split table. Every text from the data is escaped.
+std::string cv_html(const cv_cli_options& o, const validation::cv_result& r) {
+  html::document doc("assay cv: " + r.learner + " on " + o.data, o.data);
+  std::string splitting = o.split.method;
+  doc.add_section("setup", "Data and options",
+                  html::setup_table({{"File", o.data},
+                                     {"Target column", o.target},
+                                     {"Learner", r.learner},
+                                     {"Resampling", splitting},
+                                     {"Folds", std::to_string(o.split.folds)},
+                                     {"Repeats", std::to_string(r.repeats)},
+                                     {"Splits", std::to_string(r.folds.size())},
+                                     {"Random seed", std::to_string(o.split.seed)},
+                                     {"Threads (results do not depend on them)", std::to_string(r.threads)},
+                                     {"assay version", ASSAY_VERSION}}));
+  std::vector<html::headline> rows;
+  for (const auto& m : r.summary) {
+    rows.push_back({m.title + ": mean over splits", m.mean, std::nullopt});
+    rows.push_back({m.title + ": standard deviation over splits", m.sd, std::nullopt});
+    rows.push_back({m.title + ": pooled test predictions", m.pooled, std::nullopt});
+  }
+  doc.add_section("summary", "Summary over the splits", html::headline_table(rows));
+  auto cell = [](const value& v) {
+    return v.defined() ? html::number(v.v) : "undefined (" + v.reason + ")";
+  };
+  std::string t = "<table class=\"per-fold\"><caption>One row per split: test-set metrics</caption><thead><tr>"
+                  "<th scope=\"col\">Repeat</th><th scope=\"col\">Split</th><th scope=\"col\">Train rows</th>"
+                  "<th scope=\"col\">Test rows</th>";
+  for (const auto& m : r.summary) t += "<th scope=\"col\">" + html::escape(m.title) + "</th>";
+  t += "</tr></thead><tbody>";
+  for (const auto& f : r.folds) {
+    t += fmt::format("<tr><td>{}</td><th scope=\"row\">{}</th><td>{}</td><td>{}</td>", f.repeat, f.split, f.train_rows,
+                     f.test_rows);
+    for (const auto& v : f.test) t += "<td>" + html::escape(cell(v)) + "</td>";
+    t += "</tr>";
+  }
+  t += "</tbody></table>";
+  doc.add_section("folds", "Per split", t);
+  if (!r.notes.empty()) {
+    std::string n;
+    for (const auto& x : r.notes) n += html::document::paragraph(x);
+    doc.add_section("notes", "Notes", n);
+  }
+  return doc.render();
+}
+
 void run_cv(cv_cli_options& o) {
   current_command = "assay cv";
   const auto d = load(o);
@@ -145,6 +193,7 @@ void run_cv(cv_cli_options& o) {
     // The bootstrap's own estimators, from the same samples (same seed).
     text += "\n" + validation::to_text(validation::bootstrap_632(d, learner, o.split.repeats, o.split.seed, o.threads));
   }
+  if (!o.html.empty()) write_output(o.html, cv_html(o, r));
   write_output(o.output, text);
 }
 
@@ -280,12 +329,17 @@ void register_cv(CLI::App& app) {
       "Examples:\n"
       "  assay cv iris.csv --target species --learner gaussian_nb\n"
       "  assay cv breast_cancer.csv --target diagnosis --learner logistic:C=0.5 --folds 10 --repeats 10 --seed 1\n"
-      "  assay cv diabetes.csv --target progression --learner ridge:alpha=1 --metric r2\n"
+      "  assay cv diabetes.csv --target progression --learner ridge:alpha=1 --metric r2 --html cv.html\n"
       "  assay cv iris.csv --target species --learner knn --oof-predictions oof.csv &&\n"
       "    assay report oof.csv --label species --pred pred");
   add_common(cmd, *o);
   cmd->add_option("--oof-predictions", o->oof, "Write out-of-fold predictions (CSV for 'assay report')");
   cmd->add_flag("--no-folds", o->no_folds, "Text output: leave out the per-split table");
+  cmd->add_option("--html", o->html, "Also write a self-contained HTML page (no network, no scripts) to this file")
+      ->type_name("PATH")
+      ->check([](const std::string& p) {
+        return p == "-" ? std::string("needs a file name, not '-' (standard output carries the result)") : "";
+      });
   cmd->callback([o] { guarded([&] { run_cv(*o); }); });
 
   auto l = std::make_shared<cv_cli_options>();
@@ -376,6 +430,7 @@ void register_cv(CLI::App& app) {
   ncc->callback([nc] { guarded([&] { run_nested(*nc); }); });
 
   auto* ls = app.add_subcommand("learners", "List the built-in learners and their parameters");
+  ls->footer("Example:\n  assay learners");
   ls->callback([] {
     current_command = "assay learners";
     std::string out;

@@ -48,7 +48,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("assay ") + ASSAY_VERSION);
   app.require_subcommand(1);
   app.footer("Exit codes: 0 success, 1 internal error, 2 usage error, 3 bad input data, 4 file I/O error.\n"
-             "Run 'assay COMMAND --help' for a command's options and an example.");
+             "Run 'assay COMMAND --help' for a command's options and an example.\n"
+             "Example:\n  assay report preds.csv --label y --score p --ci --html report.html");
   assay::cli::register_report(app);
   assay::cli::register_curve(app);
   assay::cli::register_compare(app);

@@ -228,6 +228,7 @@ void register_text(CLI::App& app) {
   auto o = std::make_shared<text_options>();
   auto* cmd = app.add_subcommand("text", "Text generation: BLEU, chrF/chrF++, exact n-gram P/R, BERTScore");
   cmd->require_subcommand(1);
+  cmd->footer("Example:\n  assay text chrf --hyp out.txt --ref ref.txt --word-order 2");
 
   auto* bleu = cmd->add_subcommand("bleu", "BLEU as sacreBLEU computes it, with its signature");
   hyp_ref(bleu, *o);
@@ -248,12 +249,14 @@ void register_text(CLI::App& app) {
   chrf->add_option("--beta", o->beta, "Recall weight (default 2)");
   chrf->add_flag("--sentence", o->sentence, "One score per line instead of the corpus score");
   common(chrf, *o);
+  chrf->footer("Example:\n  assay text chrf --hyp out.txt --ref ref.txt --word-order 2 --format json");
   chrf->callback([o] { run_chrf(*o); });
 
   auto* ngram = cmd->add_subcommand("ngram", "Exact n-gram precision and recall, n = 1..4");
   hyp_ref(ngram, *o);
   ngram->add_option("--tokenize", o->tokenize, "13a (default) or none");
   common(ngram, *o);
+  ngram->footer("Example:\n  assay text ngram --hyp out.txt --ref ref.txt --tokenize none");
   ngram->callback([o] { run_ngram(*o); });
 
   auto* bs = cmd->add_subcommand("bertscore", "BERTScore P/R/F1 from token embeddings (JSON Lines, docs/text.md)");
@@ -263,6 +266,7 @@ void register_text(CLI::App& app) {
   bs->add_option("--baseline", o->baseline, "Rescale with baselines P R F: (s - b) / (1 - b)")->expected(3);
   bs->add_flag("--sentence", o->sentence, "Also print per-sentence scores");
   common(bs, *o);
+  bs->footer("Example:\n  assay text bertscore --hyp-emb hyp.jsonl --ref-emb ref.jsonl --idf --format json");
   bs->callback([o] { run_bertscore(*o); });
 }
 
