@@ -22,14 +22,7 @@ using testing::load_reference;
 using testing::num;
 using testing::nums;
 
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const error& e) {
-    return e.what();
-  }
-  return "no throw";
-}
+using testing::message_of;
 
 TEST(BootstrapRules, PercentileAndBcaMatchScipy) {
   for (const auto& c : load_reference("scipy_stats.json")["bootstrap_rules"]) {

@@ -16,14 +16,7 @@ using testing::close;
 using testing::load_reference;
 using testing::num;
 
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const error& e) {
-    return e.what();
-  }
-  return "no throw";
-}
+using testing::message_of;
 
 TEST(McNemar, MatchesStatsmodels) {
   for (const auto& c : load_reference("scipy_stats.json")["mcnemar"]) {

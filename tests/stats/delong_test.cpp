@@ -27,14 +27,7 @@ std::vector<std::int32_t> labels(const nlohmann::json& j) {
   return v;
 }
 
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const error& e) {
-    return e.what();
-  }
-  return "no throw";
-}
+using testing::message_of;
 
 TEST(DeLong, CiAucMatchesPROC) {
   const auto& ref = load_reference("proc_asah.json");

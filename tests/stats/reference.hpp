@@ -2,12 +2,15 @@
 #pragma once
 
 #include <cmath>
+#include <functional>
 #include <fstream>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+
+#include "assay/error.hpp"
 #include <vector>
 
 namespace assay::stats::testing {
@@ -43,6 +46,16 @@ inline bool close(double a, double b, double rel, double abs_tol = 0) {
   if (std::isnan(b)) return std::isnan(a);
   if (std::isinf(b)) return a == b;
   return std::fabs(a - b) <= rel * std::fabs(b) + abs_tol;
+}
+
+/// The message of the assay::error that `f` throws, or "no throw".
+inline std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const assay::error& e) {
+    return e.what();
+  }
+  return "no throw";
 }
 
 }  // namespace assay::stats::testing
