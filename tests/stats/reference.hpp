@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "assay/error.hpp"
-#include <vector>
 
 namespace assay::stats::testing {
 
