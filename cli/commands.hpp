@@ -4,11 +4,15 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace assay::cli {
 
 /// The running subcommand's name, for error messages ("assay report: ...").
 extern std::string current_command;
+
+/// The command line as given (argv), for the "to reproduce" line of HTML pages.
+extern std::vector<std::string> arguments;
 
 /// Writes `text` to `path` ("-" or empty = standard output). A file is written to a temporary name
 /// and renamed, so a failure never leaves a partial file.
@@ -20,7 +24,16 @@ void register_compare(CLI::App& app);
 void register_detection(CLI::App& app);
 void register_text(CLI::App& app);
 void register_split(CLI::App& app);
-void register_cv(CLI::App& app);  // cv and the other validation commands (cli/cv.cpp)
+// The validation commands, one file each; shared options in cli/validation_options.{hpp,cpp}.
+void register_cv(CLI::App& app);
+void register_learning_curve(CLI::App& app);
+void register_permutation_test(CLI::App& app);
+void register_bias_variance(CLI::App& app);
+void register_lesion(CLI::App& app);
+void register_compare_learners(CLI::App& app);
+void register_validation_curve(CLI::App& app);
+void register_nested_cv(CLI::App& app);
+void register_learners(CLI::App& app);
 void register_stats(CLI::App& app);  // assay stats binomial/chi2/mcnemar/ci/ttest/... (cli/stats.cpp)
 
 }  // namespace assay::cli

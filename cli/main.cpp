@@ -14,6 +14,7 @@
 namespace assay::cli {
 
 std::string current_command = "assay";
+std::vector<std::string> arguments;
 
 void write_output(const std::string& path, const std::string& text) {
   if (path.empty() || path == "-") {
@@ -57,8 +58,18 @@ int main(int argc, char** argv) {
   assay::cli::register_text(app);
   assay::cli::register_split(app);
   assay::cli::register_cv(app);
+  assay::cli::register_learning_curve(app);
+  assay::cli::register_permutation_test(app);
+  assay::cli::register_bias_variance(app);
+  assay::cli::register_lesion(app);
+  assay::cli::register_compare_learners(app);
+  assay::cli::register_validation_curve(app);
+  assay::cli::register_nested_cv(app);
+  assay::cli::register_learners(app);
   assay::cli::register_stats(app);
   try {
+    assay::cli::arguments.assign(argv, argv + argc);
+    if (!assay::cli::arguments.empty()) assay::cli::arguments[0] = "assay";
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);

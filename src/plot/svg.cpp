@@ -2,6 +2,7 @@
 #include "assay/plot/svg.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -26,6 +27,14 @@ std::string escape_xml(std::string_view text) {
 namespace {
 
 constexpr const char* palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+
+// An id safe inside an attribute and url(#...): letters, digits, '-' and '_' only.
+std::string clip_id(const std::string& id) {
+  std::string out = id.empty() ? std::string("plot") : id;
+  for (char& ch : out)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_') ch = '-';
+  return out + "-clip";
+}
 
 std::string tick_label(double v) {
   if (std::fabs(v) < 1e-12) v = 0;
@@ -71,8 +80,10 @@ std::string render_svg(const chart& c) {
                    left - 48, top + plot_h / 2, escape_xml(c.y_label));
 
   // Lines, clipped to the plot area.
-  s += fmt::format("<clipPath id=\"plot\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></clipPath>\n<g clip-path=\"url(#plot)\">\n",
-                   left, top, plot_w, plot_h);
+  const std::string clip = clip_id(c.id);
+  s += fmt::format("<clipPath id=\"{0}\"><rect x=\"{1}\" y=\"{2}\" width=\"{3}\" height=\"{4}\"/></clipPath>\n"
+                   "<g clip-path=\"url(#{0})\">\n",
+                   clip, left, top, plot_w, plot_h);
   std::size_t next_colour = 0;
   std::vector<std::string> colours;
   for (const auto& l : c.lines) {
@@ -86,13 +97,54 @@ std::string render_svg(const chart& c) {
       }
       pts.clear();
     };
-    for (std::size_t i = 0; i < l.x.size() && i < l.y.size(); ++i) {
-      if (!std::isfinite(l.x[i]) || !std::isfinite(l.y[i])) {
+    const std::size_t n = std::min(l.x.size(), l.y.size());
+    auto finite = [&](std::size_t i) { return std::isfinite(l.x[i]) && std::isfinite(l.y[i]); };
+    auto err = [&](std::size_t i) {
+      return i < l.y_err.size() && std::isfinite(l.y_err[i]) && l.y_err[i] >= 0 ? l.y_err[i] : -1.0;
+    };
+    if (l.band && !l.y_err.empty()) {
+      // The band: upper edge left to right, lower edge back; one polygon per run of points with a bar.
+      std::string up, down;
+      auto close = [&] {
+        if (!up.empty()) s += fmt::format("<polygon fill=\"{}\" fill-opacity=\"0.15\" stroke=\"none\" points=\"{}{}\"/>\n", colour, up, down);
+        up.clear();
+        down.clear();
+      };
+      for (std::size_t i = 0; i < n; ++i) {
+        if (!finite(i) || err(i) < 0) {
+          close();
+          continue;
+        }
+        up += fmt::format("{:.2f},{:.2f} ", px(l.x[i]), py(l.y[i] + err(i)));
+        down = fmt::format(" {:.2f},{:.2f}", px(l.x[i]), py(l.y[i] - err(i))) + down;
+      }
+      close();
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!finite(i)) {
         flush();
         continue;
       }
-      pts += fmt::format("{}{:.2f},{:.2f}", pts.empty() ? "" : " ", px(l.x[i]), py(l.y[i]));
-      if (l.markers) s += fmt::format("<circle cx=\"{:.2f}\" cy=\"{:.2f}\" r=\"2.5\" fill=\"{}\"/>\n", px(l.x[i]), py(l.y[i]), colour);
+      const double x = px(l.x[i]), y = py(l.y[i]);
+      if (l.bar_width > 0) {
+        const double x0 = px(l.x[i] - l.bar_width / 2), x1 = px(l.x[i] + l.bar_width / 2), base = py(c.y_min);
+        s += fmt::format("<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"{}\" fill-opacity=\"0.75\" "
+                         "stroke=\"{}\"/>\n",
+                         x0, std::min(y, base), std::max(x1 - x0, 0.5), std::abs(base - y), colour, colour);
+        continue;
+      }
+      if (l.line) pts += fmt::format("{}{:.2f},{:.2f}", pts.empty() ? "" : " ", x, y);
+      if (const double e = err(i); e >= 0) {
+        const double y0 = py(l.y[i] - e), y1 = py(l.y[i] + e);
+        s += fmt::format("<path d=\"M{0:.2f} {1:.2f}V{2:.2f}M{3:.2f} {1:.2f}H{4:.2f}M{3:.2f} {2:.2f}H{4:.2f}\" stroke=\"{5}\" "
+                         "stroke-width=\"1.3\" fill=\"none\"/>\n",
+                         x, y0, y1, x - 4, x + 4, colour);
+      }
+      if (l.markers || !l.line)
+        s += fmt::format("<circle cx=\"{:.2f}\" cy=\"{:.2f}\" r=\"{}\" fill=\"{}\"/>\n", x, y, l.line ? 2.5 : 3.5, colour);
+      if (i < l.labels.size() && !l.labels[i].empty())
+        s += fmt::format("<text x=\"{:.2f}\" y=\"{:.2f}\" font-size=\"10\"{}>{}</text>\n", x > left + plot_w - 60 ? x - 5 : x + 5,
+                         y - 5, x > left + plot_w - 60 ? " text-anchor=\"end\"" : "", escape_xml(l.labels[i]));
     }
     flush();
   }
@@ -119,13 +171,53 @@ std::string render_svg(const chart& c) {
     for (std::size_t k = 0; k < shown.size(); ++k) {
       const auto& l = c.lines[shown[k]];
       const double yy = y0 + 16 + 18 * static_cast<double>(k);
-      s += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"2\"{}/>\n",
-                       x0 + 6, yy - 4, x0 + 28, yy - 4, colours[shown[k]], l.dashed ? " stroke-dasharray=\"6 4\"" : "");
+      if (l.bar_width > 0)
+        s += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"22\" height=\"9\" fill=\"{}\" fill-opacity=\"0.75\"/>\n", x0 + 6,
+                         yy - 9, colours[shown[k]]);
+      else if (!l.line)
+        s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"{}\"/>\n", x0 + 17, yy - 4, colours[shown[k]]);
+      else
+        s += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"2\"{}/>\n",
+                         x0 + 6, yy - 4, x0 + 28, yy - 4, colours[shown[k]], l.dashed ? " stroke-dasharray=\"6 4\"" : "");
       s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", x0 + 34, yy, escape_xml(l.name));
     }
   }
   s += "</svg>\n";
   return s;
+}
+
+std::pair<double, double> padded_range(const std::vector<std::vector<double>>& values, double pad) {
+  double lo = INFINITY, hi = -INFINITY;
+  for (const auto& v : values)
+    for (double x : v)
+      if (std::isfinite(x)) lo = std::min(lo, x), hi = std::max(hi, x);
+  if (!std::isfinite(lo)) return {0, 1};
+  if (hi - lo < 1e-12) return {lo - 0.5, hi + 0.5};
+  const double p = (hi - lo) * pad;
+  return {lo - p, hi + p};
+}
+
+chart scatter_with_diagonal(std::string title, std::string x_label, std::string y_label, std::vector<double> x,
+                            std::vector<double> y, std::vector<std::string> labels) {
+  chart c;
+  c.title = std::move(title);
+  c.x_label = std::move(x_label);
+  c.y_label = std::move(y_label);
+  const auto [lo, hi] = padded_range({x, y});
+  c.x_min = c.y_min = lo;
+  c.x_max = c.y_max = hi;
+  c.square = true;
+  series diagonal;
+  diagonal.name = "y = x";
+  diagonal.x = diagonal.y = {lo, hi};
+  diagonal.dashed = true;
+  series points;
+  points.x = std::move(x);
+  points.y = std::move(y);
+  points.line = false;
+  points.labels = std::move(labels);
+  c.lines = {std::move(diagonal), std::move(points)};
+  return c;
 }
 
 }  // namespace assay::plot

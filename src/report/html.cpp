@@ -309,10 +309,8 @@ std::string document::render() const {
 
 namespace assay {
 
-namespace {
-
 // Single-quotes an argument when the shell would split or expand it.
-std::string shell_quote(const std::string& a) {
+std::string html::shell_quote(const std::string& a) {
   const bool plain = !a.empty() && std::all_of(a.begin(), a.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) ||
            std::string_view("_-./,:=+@%").find(c) != std::string_view::npos;
@@ -322,6 +320,10 @@ std::string shell_quote(const std::string& a) {
   for (char c : a) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
 }
+
+namespace {
+
+using html::shell_quote;
 
 const char* zero_division_name(zero_division zd) {
   switch (zd) {

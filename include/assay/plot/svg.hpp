@@ -1,9 +1,10 @@
-// assay: a small SVG line-chart writer for curves (ROC, PR, threshold sweeps, calibration). No
-// dependencies; every text is XML-escaped.
+// assay: a small SVG chart writer for curves (ROC, PR, threshold sweeps, calibration), learning
+// curves with error bars, scatter plots and histograms. No dependencies; every text is XML-escaped.
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace assay::plot {
@@ -15,6 +16,14 @@ struct series {
   bool dashed = false;           ///< for reference lines (chance diagonal, prevalence baseline)
   bool markers = false;          ///< draw a dot at every point
   std::string colour;            ///< "" = the next colour of the palette
+  bool line = true;              ///< false: points only (a scatter plot; markers are drawn)
+  /// Error bars: y[i] +- y_err[i], a vertical bar with caps at each point (empty: none; a
+  /// non-finite or negative entry: no bar at that point).
+  std::vector<double> y_err;
+  bool band = false;             ///< with y_err: also shade the band between y - y_err and y + y_err
+  std::vector<std::string> labels;  ///< optional text next to each point
+  /// > 0: every point is drawn as a bar from y_min up to y, this wide in x units (histograms).
+  double bar_width = 0;
 };
 
 /// A point to mark and label (e.g. the best threshold).
@@ -24,6 +33,7 @@ struct marker {
 };
 
 struct chart {
+  std::string id = "plot";       ///< prefix of the ids inside the SVG: unique per page when several are inlined
   std::string title, x_label, y_label;
   double x_min = 0, x_max = 1, y_min = 0, y_max = 1;
   bool square = true;            ///< equal axis lengths (ROC, PR)
@@ -33,6 +43,16 @@ struct chart {
 
 /// Replaces & < > " ' by their XML entities.
 std::string escape_xml(std::string_view text);
+
+/// [lo, hi] of the finite values of all spans, widened by `pad` times the span on each side (a
+/// zero span becomes +-0.5 around the value; no finite value gives [0, 1]).
+std::pair<double, double> padded_range(const std::vector<std::vector<double>>& values, double pad = 0.05);
+
+/// A scatter plot of paired values (x[i], y[i]) with the diagonal y = x dashed: both axes share one
+/// range covering every point, so a point above the diagonal has y > x. `labels` (optional, one per
+/// point) are written next to the points.
+chart scatter_with_diagonal(std::string title, std::string x_label, std::string y_label, std::vector<double> x,
+                            std::vector<double> y, std::vector<std::string> labels = {});
 
 /// The chart as a standalone SVG document (about 560 x 480 px, axes with ticks at tenths of the range,
 /// legend in the lower right).

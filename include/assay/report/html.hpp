@@ -58,6 +58,10 @@ struct figure {
 /// Key/value table of the data and options used ("enough to reproduce").
 std::string setup_table(const std::vector<std::pair<std::string, std::string>>& rows);
 
+/// A shell word: `text` unchanged when the shell would not split or expand it, else single-quoted
+/// (a ' inside becomes '\'').
+std::string shell_quote(const std::string& text);
+
 /// "To reproduce:" and the command in a code block (escaped).
 std::string command_block(std::string_view command);
 
