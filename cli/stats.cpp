@@ -1,6 +1,9 @@
 // assay stats: the lecture notes' formulas from numbers given on the command line (binomial test,
-// chi-square tail, McNemar, intervals for a proportion, t tests over folds, Wilcoxon, Friedman).
-// Parses the options, calls assay::stats, prints; no statistics here.
+// chi-square tail, McNemar, intervals for a proportion, t tests over folds, Wilcoxon, Friedman) or
+// read from a CSV file of scores (one row per data set, one column per learner), and the scatter
+// plot of two learners' scores over data sets. Parses the options, calls assay::stats, prints; no
+// statistics here.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <fmt/format.h>
@@ -11,7 +14,9 @@
 #include <vector>
 
 #include "assay/error.hpp"
+#include "assay/io/csv.hpp"
 #include "assay/io/table.hpp"
+#include "assay/plot/svg.hpp"
 #include "assay/stats/distributions.hpp"
 #include "assay/stats/learner_tests.hpp"
 #include "assay/stats/proportion.hpp"
@@ -73,6 +78,43 @@ void require_pairs_or_deltas(const std::string& a, const std::string& b, const s
     throw_usage(fmt::format("{}: missing; give the paired values --a and --b (or the differences --d)",
                             a.empty() ? "--a" : "--b"));
   }
+}
+
+// ---- scores from a file: one row per data set, one column per learner -------------------------
+
+struct score_file {
+  std::vector<std::string> names;            ///< the learner columns, in order
+  std::vector<std::vector<double>> columns;  ///< [learner][data set]
+  std::vector<std::string> labels;           ///< the data-set names (--label), else empty
+};
+
+/// Reads the columns `refs` of `path` (header names or 1-based indices; empty = every column but
+/// `label`) as numbers, and `label` (if given) as the names of the rows. `option` names the option
+/// that listed the columns, for messages.
+score_file read_scores(const std::string& path, std::vector<std::string> refs, const std::string& label,
+                       const std::string& option) {
+  io::csv_reader reader(path);
+  if (refs.empty()) {
+    // Every column but the label column (given by name, else by 1-based index, as read_table does).
+    const auto& header = reader.header();
+    const bool by_name = std::find(header.begin(), header.end(), label) != header.end();
+    for (std::size_t i = 0; i < header.size(); ++i)
+      if (label.empty() || (by_name ? header[i] != label : std::to_string(i + 1) != label)) refs.push_back(header[i]);
+  }
+  std::vector<io::column_spec> specs;
+  for (const auto& r : refs) specs.push_back({r, io::column_type::number, option});
+  if (!label.empty()) specs.push_back({label, io::column_type::label, "--label"});
+  const io::table t = io::read_table(reader, specs);
+  score_file f;
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    f.names.push_back(t.columns[i].name);
+    f.columns.push_back(t.columns[i].numbers);
+  }
+  if (!label.empty()) {
+    const auto& l = t.columns.back();
+    for (auto c : l.codes) f.labels.push_back(l.levels[static_cast<std::size_t>(c)]);
+  }
+  return f;
 }
 
 // ---- output: a title and named values, as text or JSON ------------------------------------------
@@ -241,6 +283,7 @@ void run_ci(const ci_options& o) {
 struct pairs_options {
   common c;
   std::string a, b, d, alternative = "two-sided";
+  std::string file;  ///< wilcoxon: --a, --b (or --d) name columns of this file
 };
 
 struct ttest_options : pairs_options {
@@ -297,7 +340,12 @@ void run_wilcoxon(const wilcoxon_options& o) {
   w.correction = o.correction;
   stats::test_result r;
   std::size_t n = 0;
-  if (o.d.empty()) {
+  if (!o.file.empty()) {
+    const bool pairs = o.d.empty();
+    const auto f = pairs ? read_scores(o.file, {o.a, o.b}, "", "--a/--b") : read_scores(o.file, {o.d}, "", "--d");
+    n = f.columns[0].size();
+    r = pairs ? stats::wilcoxon(f.columns[0], f.columns[1], w) : stats::wilcoxon(f.columns[0], w);
+  } else if (o.d.empty()) {
     const auto a = parse_list("--a", o.a), b = parse_list("--b", o.b);
     require_same_length(a, b);
     n = a.size();
@@ -316,33 +364,87 @@ void run_wilcoxon(const wilcoxon_options& o) {
 
 struct friedman_options {
   common c;
-  std::vector<std::string> rows;
+  std::vector<std::string> rows, columns;
+  std::string file, label;
   std::string alpha = "0.05";
 };
 
 void run_friedman(const friedman_options& o) {
-  std::vector<double> data;
-  std::size_t k = 0;
-  for (std::size_t i = 0; i < o.rows.size(); ++i) {
-    const auto row = parse_list("--row", o.rows[i]);
-    if (i == 0) k = row.size();
-    if (row.size() != k) {
-      throw_usage(fmt::format("--row: row {} has {} values but row 1 has {}", i + 1, row.size(), k));
-    }
-    data.insert(data.end(), row.begin(), row.end());
+  if (o.file.empty() == o.rows.empty()) {
+    throw_usage(o.file.empty() ? "--row: give the scores as --row values or as --file FILE"
+                               : "--row: give either --row values or --file, not both");
   }
-  if (o.rows.size() < 2) throw_usage(fmt::format("--row: needs at least 2 rows (data sets); got {}", o.rows.size()));
-  if (k < 3) throw_usage(fmt::format("--row: needs at least 3 values (learners) per row; got {}", k));
+  if (o.file.empty() && (!o.columns.empty() || !o.label.empty()))
+    throw_usage(fmt::format("{}: only used with --file", o.columns.empty() ? "--label" : "--columns"));
+  std::vector<double> data;  // row-major: data set i, learner j
+  std::size_t k = 0, n = 0;
+  std::vector<std::string> names;
+  const std::string what = o.file.empty() ? "--row" : "--file";
+  if (!o.file.empty()) {
+    const auto f = read_scores(o.file, o.columns, o.label, "--columns");
+    names = f.names;
+    k = f.columns.size();
+    n = k == 0 ? 0 : f.columns[0].size();
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < k; ++j) data.push_back(f.columns[j][i]);
+  } else {
+    for (std::size_t i = 0; i < o.rows.size(); ++i) {
+      const auto row = parse_list("--row", o.rows[i]);
+      if (i == 0) k = row.size();
+      if (row.size() != k) {
+        throw_usage(fmt::format("--row: row {} has {} values but row 1 has {}", i + 1, row.size(), k));
+      }
+      data.insert(data.end(), row.begin(), row.end());
+    }
+    n = o.rows.size();
+  }
+  if (n < 2) throw_usage(fmt::format("{}: needs at least 2 rows (data sets); got {}", what, n));
+  if (k < 3) throw_usage(fmt::format("{}: needs at least 3 values (learners) per row; got {}", what, k));
   const double alpha = parse_level("--alpha", o.alpha);
-  const auto r = stats::friedman(data, o.rows.size(), k);
+  const auto r = stats::friedman(data, n, k);
   output out;
-  out.title = fmt::format("Friedman test of {} learners over {} data sets", k, o.rows.size());
-  out.add("n", static_cast<std::int64_t>(o.rows.size()));
+  out.title = fmt::format("Friedman test of {} learners over {} data sets", k, n);
+  if (!o.file.empty()) out.add("file", o.file);
+  out.add("n", static_cast<std::int64_t>(n));
   out.add("k", static_cast<std::int64_t>(k));
   add_test(out, r.test);
+  if (!names.empty()) {
+    std::string list;
+    for (const auto& x : names) list += (list.empty() ? "" : ", ") + x;
+    out.add("learners", list);
+  }
   out.add("mean_ranks", r.mean_ranks);
   out.add("alpha", alpha);
-  out.add("nemenyi_critical_difference", stats::nemenyi_critical_difference(k, o.rows.size(), alpha));
+  out.add("nemenyi_critical_difference", stats::nemenyi_critical_difference(k, n, alpha));
+  emit(o.c, out);
+}
+
+struct scatter_options {
+  common c;
+  std::string file, a, b, label, plot, title;
+};
+
+// The scatter plot of two learners' scores over data sets (one point per row of the file) with the
+// diagonal; prints how many points lie on each side of it.
+void run_scatter(const scatter_options& o) {
+  const auto f = read_scores(o.file, {o.a, o.b}, o.label, "--a/--b");
+  const auto& x = f.columns[0];
+  const auto& y = f.columns[1];
+  std::int64_t above = 0, below = 0, on = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) (y[i] > x[i] ? above : y[i] < x[i] ? below : on) += 1;
+  auto chart = plot::scatter_with_diagonal(
+      o.title.empty() ? fmt::format("{} against {} over {} data sets", f.names[1], f.names[0], x.size()) : o.title,
+      f.names[0], f.names[1], x, y, f.labels);
+  chart.id = "scatter";
+  chart.lines[1].name = "one data set";
+  write_output(o.plot, plot::render_svg(chart));
+  output out;
+  out.title = fmt::format("Scores of {} (x) and {} (y) over {} data sets; plot written to {}", f.names[0], f.names[1],
+                          x.size(), o.plot);
+  out.add("n", static_cast<std::int64_t>(x.size()));
+  out.add("above_diagonal", above);
+  out.add("below_diagonal", below);
+  out.add("on_diagonal", on);
   emit(o.c, out);
 }
 
@@ -356,7 +458,7 @@ void add_pairs(CLI::App* cmd, pairs_options& o) {
 }  // namespace
 
 void register_stats(CLI::App& app) {
-  auto* cmd = app.add_subcommand("stats", "Statistical tests and intervals from numbers given on the command line");
+  auto* cmd = app.add_subcommand("stats", "Statistical tests and intervals from numbers on the command line or a file");
   cmd->require_subcommand(1);
   cmd->preparse_callback([](std::size_t) { current_command = "assay stats"; });
   cmd->footer(
@@ -367,7 +469,10 @@ void register_stats(CLI::App& app) {
       "  assay stats ci --x 12 --n 40 --method normal --level 0.95\n"
       "  assay stats ttest --a 0.81,0.79,0.84 --b 0.78,0.80,0.80 --corrected --test-fraction 0.1\n"
       "  assay stats wilcoxon --a 0.81,0.79,0.84,0.9 --b 0.78,0.80,0.80,0.85\n"
-      "  assay stats friedman --row 0.8,0.7,0.9 --row 0.6,0.65,0.7 --row 0.9,0.85,0.95");
+      "  assay stats friedman --row 0.8,0.7,0.9 --row 0.6,0.65,0.7 --row 0.9,0.85,0.95\n"
+      "  assay stats friedman --file scores.csv --label dataset     # columns = learners, rows = data sets\n"
+      "  assay stats wilcoxon --file scores.csv --a svm --b tree\n"
+      "  assay stats scatter scores.csv --a svm --b tree --label dataset --plot svm_vs_tree.svg");
 
   auto bo = std::make_shared<binomial_options>();
   auto* b = cmd->add_subcommand("binomial", "Exact binomial test: k successes in n trials");
@@ -415,6 +520,7 @@ void register_stats(CLI::App& app) {
   auto wo = std::make_shared<wilcoxon_options>();
   auto* w = cmd->add_subcommand("wilcoxon", "Wilcoxon signed-rank test of paired scores");
   add_pairs(w, *wo);
+  w->add_option("--file", wo->file, "CSV file, one row per data set: --a and --b (or --d) then name its columns");
   w->add_option("--zero-method", wo->zero_method, "wilcox (default), pratt or zsplit")
       ->check(CLI::IsMember({"wilcox", "pratt", "zsplit"}));
   w->add_option("--mode", wo->mode, "auto (default), exact or approx")
@@ -425,10 +531,24 @@ void register_stats(CLI::App& app) {
 
   auto fo = std::make_shared<friedman_options>();
   auto* f = cmd->add_subcommand("friedman", "Friedman test of k learners over n data sets, with Nemenyi's CD");
-  f->add_option("--row", fo->rows, "One data set's scores of the k learners, comma-separated (repeat)")->required();
+  f->add_option("--row", fo->rows, "One data set's scores of the k learners, comma-separated (repeat)");
+  f->add_option("--file", fo->file, "Or a CSV file: one row per data set, one column per learner");
+  f->add_option("--columns", fo->columns, "With --file: the learner columns (default: all but --label)");
+  f->add_option("--label", fo->label, "With --file: the column naming the data sets (not a learner)");
   f->add_option("--alpha", fo->alpha, "Significance level of the Nemenyi critical difference (default 0.05)");
   add_common(f, fo->c);
   f->callback([fo] { run_friedman(*fo); });
+
+  auto so = std::make_shared<scatter_options>();
+  auto* sc = cmd->add_subcommand("scatter", "Scatter plot (SVG) of two learners' scores over data sets, with y = x");
+  sc->add_option("file", so->file, "CSV file, one row per data set")->required();
+  sc->add_option("--a", so->a, "Learner A's column (x axis)")->required();
+  sc->add_option("--b", so->b, "Learner B's column (y axis)")->required();
+  sc->add_option("--label", so->label, "Column with the data-set names, written next to the points");
+  sc->add_option("--plot", so->plot, "The SVG file to write")->required();
+  sc->add_option("--title", so->title, "Plot title (default: B against A over n data sets)");
+  add_common(sc, so->c);
+  sc->callback([so] { run_scatter(*so); });
 }
 
 }  // namespace assay::cli
