@@ -252,6 +252,98 @@ TEST(stats_cli, friedman_matches_scipy) {
   EXPECT_GE(checked, 2);
 }
 
+// The same SciPy cases through a file: one row per data set, one column per learner (the data-set
+// name in a column the test must leave out, columns in an order that differs from the file's).
+TEST(stats_cli, friedman_from_a_file_matches_scipy) {
+  temp_dir dir;
+  int checked = 0;
+  for (const auto& c : load_reference("scipy_stats.json")["friedman"]) {
+    const auto n = c["n"].get<std::size_t>(), k = c["k"].get<std::size_t>();
+    std::string csv = "dataset";
+    for (std::size_t j = 0; j < k; ++j) csv += ",learner" + std::to_string(j);
+    csv += "\n";
+    for (std::size_t i = 0; i < n; ++i) {
+      csv += "set" + std::to_string(i);
+      for (std::size_t j = 0; j < k; ++j) csv += "," + exact(num(c["data"][i * k + j]));
+      csv += "\n";
+    }
+    const std::string file = dir.file("scores" + std::to_string(checked) + ".csv", csv);
+    const json j = run_json({"stats", "friedman", "--file", file, "--label", "dataset"});
+    expect_close(j["statistic"], num(c["statistic"]), "friedman " + c.dump());
+    expect_close(j["p_value"], num(c["pvalue"]), "friedman " + c.dump());
+    EXPECT_EQ(j["k"], k);
+    EXPECT_EQ(j["n"], n);
+    // Naming the learner columns gives the same test (Friedman does not depend on column order).
+    args_t named{"stats", "friedman", "--file", file, "--columns"};
+    for (std::size_t l = k; l-- > 0;) named.push_back("learner" + std::to_string(l));
+    const json jn = run_json(named);
+    expect_close(jn["statistic"], num(c["statistic"]), "friedman --columns " + c.dump());
+    ++checked;
+  }
+  EXPECT_GE(checked, 2);
+}
+
+TEST(stats_cli, wilcoxon_from_a_file_matches_scipy) {
+  temp_dir dir;
+  int checked = 0;
+  // Every fourth case (the numbers are checked on all of them above; this checks the file path and
+  // keeps the test fast under sanitizers).
+  const auto& all = load_reference("scipy_stats.json")["wilcoxon"];
+  for (std::size_t at = 0; at < all.size(); at += 4) {
+    const auto& c = all[at];
+    std::string csv = "name,x,y\n";
+    for (std::size_t i = 0; i < c["x"].size(); ++i)
+      csv += "d" + std::to_string(i) + "," + exact(num(c["x"][i])) + "," + exact(num(c["y"][i])) + "\n";
+    args_t args{"stats",       "wilcoxon",         "--file",        dir.file("w.csv", csv),
+                "--a",         "x",                "--b",           "y",
+                "--mode",      c["method"],        "--zero-method", c["zero_method"],
+                "--alternative", c["alternative"]};
+    if (c["correction"].get<bool>()) args.emplace_back("--correction");
+    const json j = run_json(args);
+    expect_close(j["statistic"], num(c["statistic"]), "wilcoxon --file " + c.dump());
+    expect_close(j["p_value"], num(c["pvalue"]), "wilcoxon --file " + c.dump());
+    ++checked;
+  }
+  EXPECT_GE(checked, 10);
+}
+
+// The scatter plot: one point per data set, the labels escaped, the diagonal drawn, and the counts
+// on each side of it (counted here from the file).
+TEST(stats_cli, scatter_of_two_learners_over_data_sets) {
+  temp_dir dir;
+  const std::string file = dir.file(
+      "s.csv", "dataset,svm,tree\niris,0.95,0.93\nwine,0.97,0.90\n<script>x</script>,0.91,0.92\nflat,0.5,0.5\n");
+  const std::string svg = (dir.path() / "plot.svg").string();
+  const json j = run_json({"stats", "scatter", file, "--a", "svm", "--b", "tree", "--label", "dataset", "--plot", svg});
+  EXPECT_EQ(j["n"], 4);
+  EXPECT_EQ(j["above_diagonal"], 1);  // the script row: tree 0.92 > svm 0.91
+  EXPECT_EQ(j["below_diagonal"], 2);
+  EXPECT_EQ(j["on_diagonal"], 1);
+  const std::string plot = read_file(svg);
+  ASSERT_EQ(plot.rfind("<svg ", 0), 0u) << plot.substr(0, 100);
+  EXPECT_EQ(plot.find("<script"), std::string::npos);
+  EXPECT_NE(plot.find(">&lt;script&gt;x&lt;/script&gt;</text>"), std::string::npos);
+  std::size_t circles = 0;
+  for (auto at = plot.find("<circle "); at != std::string::npos; at = plot.find("<circle ", at + 1)) ++circles;
+  EXPECT_EQ(circles, 4u);
+  EXPECT_NE(plot.find("stroke-dasharray"), std::string::npos) << "the diagonal";
+  EXPECT_NE(plot.find(">svm</text>"), std::string::npos);
+  EXPECT_NE(plot.find(">tree</text>"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(svg + ".assay-tmp"));
+
+  expect_error({"stats", "scatter", file, "--a", "svm", "--b", "nope", "--plot", svg},
+               "assay stats: --a/--b: " + file + ": no column named \"nope\" (columns: \"dataset\", \"svm\", \"tree\")\n");
+  expect_error({"stats", "scatter", file, "--a", "svm", "--b", "dataset", "--plot", svg},
+               "assay stats: " + file + ":2: column 'dataset': cannot parse \"iris\" as a number\n", 3);
+  expect_error({"stats", "friedman", "--file", file, "--row", "1,2,3"},
+               "assay stats: --row: give either --row values or --file, not both\n");
+  expect_error({"stats", "friedman"}, "assay stats: --row: give the scores as --row values or as --file FILE\n");
+  expect_error({"stats", "friedman", "--file", file, "--label", "dataset"},
+               "assay stats: --file: needs at least 3 values (learners) per row; got 2\n");
+  expect_error({"stats", "friedman", "--row", "1,2,3", "--row", "2,3,4", "--label", "x"},
+               "assay stats: --label: only used with --file\n");
+}
+
 TEST(stats_cli, bad_input) {
   expect_error({"stats", "binomial", "--k", "15", "--n", "-3"},
                "assay stats: --n: must be a count (an integer >= 0); got -3\n");

@@ -268,6 +268,110 @@ INSTANTIATE_TEST_SUITE_P(Examples, BrowserExample,
                                                    3, 1}),
                          [](const auto& info) { return info.param.name; });
 
+// The pages of the validation commands (assay cv --html, assay learning-curve --html): rendered as
+// written with no console message, every section laid out with visible text, every plot drawn with
+// its shapes, screenshots in light and dark mode kept for a person to look at.
+struct validation_example {
+  std::string name, command;
+  std::vector<std::string> sections;
+  std::size_t svgs, tables;
+  long min_shapes;  // drawn shapes per plot (grid lines, points, error bars, bands)
+};
+
+class BrowserValidation : public Browser, public ::testing::WithParamInterface<validation_example> {};
+
+TEST_P(BrowserValidation, RendersEverySectionAndPlotWithoutErrors) {
+  const auto& ex = GetParam();
+  const fs::path dir = artifacts();
+  const fs::path page = dir / (ex.name + ".html");
+  temp_dir tmp;
+  ASSERT_EQ(run_shell(sh_quote(ASSAY_CLI_PATH) + " " + ex.command + " --html " + sh_quote(page.string()), tmp / "out",
+                      tmp / "err"),
+            0)
+      << read_file(tmp / "err");
+  const std::string html = read_file(page);
+  EXPECT_TRUE(external_references(html).empty()) << ::testing::PrintToString(external_references(html));
+  const auto plain = chromium(page, {"--dump-dom"});
+  ASSERT_EQ(plain.status, 0) << plain.log;
+  EXPECT_TRUE(console_lines(plain.log).empty()) << ::testing::PrintToString(console_lines(plain.log));
+  for (const auto& id : ex.sections)
+    EXPECT_NE(plain.out.find("<section id=\"" + id + "\""), std::string::npos) << id;
+
+  write_file(tmp / "probe.html", instrument(html));
+  const auto probe = chromium(tmp / "probe.html", {"--window-size=1100,1400", "--dump-dom"});
+  ASSERT_EQ(probe.status, 0) << probe.log;
+  const auto lines = layout_lines(probe.out);
+  ASSERT_FALSE(lines.empty()) << "the measuring script did not run:\n" << probe.log;
+  std::map<std::string, std::vector<long>> sections;
+  std::size_t svgs = 0, tables = 0;
+  for (const auto& l : lines) {
+    std::stringstream ss(l);
+    std::string kind, id;
+    ss >> kind >> id;
+    std::vector<long> v;
+    for (long x; ss >> x;) v.push_back(x);
+    if (kind == "section") sections[id] = v;
+    if (kind == "svg") {
+      ++svgs;
+      ASSERT_EQ(v.size(), 3u) << l;
+      EXPECT_GT(v[0], 300) << l;
+      EXPECT_GT(v[1], 200) << l;
+      EXPECT_GE(v[2], ex.min_shapes) << "shapes drawn: " << l;
+    }
+    if (kind == "table") {
+      ++tables;
+      ASSERT_EQ(v.size(), 3u) << l;
+      EXPECT_GT(v[0], 50) << l;
+      EXPECT_GE(v[2], 2) << l;
+    }
+    if (kind == "scripts") EXPECT_EQ(id, "2") << "only the two probe scripts";
+    if (kind == "errors") EXPECT_EQ(id, "0") << l;
+  }
+  EXPECT_EQ(svgs, ex.svgs);
+  EXPECT_EQ(tables, ex.tables);
+  for (const auto& id : ex.sections) {
+    ASSERT_TRUE(sections.count(id)) << id;
+    const auto& v = sections[id];
+    ASSERT_EQ(v.size(), 3u);
+    EXPECT_GT(v[0], 300) << id << " width";
+    EXPECT_GT(v[1], 60) << id << " height";
+    EXPECT_GT(v[2], 20) << id << " visible text";
+  }
+
+  const fs::path light = dir / (ex.name + "-light.png"), dark = dir / (ex.name + "-dark.png");
+  fs::remove(light);
+  fs::remove(dark);
+  ASSERT_EQ(chromium(page, {"--window-size=1100,2600", "--screenshot=" + light.string()}).status, 0);
+  ASSERT_EQ(chromium(page, {"--window-size=1100,2600", "--force-dark-mode", "--blink-settings=preferredColorScheme=0",
+                            "--screenshot=" + dark.string()})
+                .status,
+            0);
+  const std::string light_png = read_file(light), dark_png = read_file(dark);
+  EXPECT_EQ(png_size(light_png), std::make_pair(1100u, 2600u));
+  EXPECT_GT(light_png.size(), 30000u) << "a nearly blank screenshot compresses to a few kB";
+  EXPECT_NE(light_png, dark_png) << "dark mode changed nothing";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Pages, BrowserValidation,
+    ::testing::Values(
+        validation_example{"cv",
+                           "cv " + sh_quote(source_path("examples/data/iris.csv")) +
+                               " --target species --learner gaussian_nb --folds 4 --repeats 2 --seed 7 --threads 1",
+                           {"setup", "summary", "folds"},
+                           0,
+                           3,
+                           0},
+        validation_example{"learning_curve",
+                           "learning-curve " + sh_quote(source_path("examples/data/breast_cancer.csv")) +
+                               " --target diagnosis --learner logistic --folds 5 --seed 1 --threads 1",
+                           {"setup", "summary", "plot", "table"},
+                           4,
+                           3,
+                           // per plot: 22 grid lines, frame, 2 lines, 10 points, 10 error bars, 2 bands
+                           40}),
+    [](const auto& info) { return info.param.name; });
+
 // Labels that are markup, rendered with the policy removed: escaping alone keeps them text.
 TEST_F(Browser, ScriptLabelsAreShownNotRun) {
   temp_dir tmp;
