@@ -1,8 +1,9 @@
 // assay bias-variance: bias-variance decomposition over bootstrap training sets. Parses options,
 // calls the validation library, prints (shared options: cli/validation_options.hpp).
+#include "assay/validation/bias_variance.hpp"
+
 #include <fmt/format.h>
 
-#include "assay/validation/bias_variance.hpp"
 #include "assay/validation/splitters.hpp"
 #include "validation_options.hpp"
 
@@ -19,9 +20,10 @@ void run_bias_variance(cv_cli_options& o) {
   const auto r = validation::bias_variance(d, pick_learner(o, d), part, o.rounds, o.split.seed, o.threads);
   if (!o.html.empty()) {
     o.split.method = d.classification() ? "stratified holdout" : "holdout";
-    write_output(o.html, html::validation_page(
-                             r, page_setup(o, r.learner, {{"Training share", fmt::format("{}", o.split.train_fraction)},
-                                                          {"Bootstrap rounds", std::to_string(o.rounds)}})));
+    write_output(o.html,
+                 html::validation_page(r, page_setup(o, r.learner,
+                                                     {{"Training share", fmt::format("{}", o.split.train_fraction)},
+                                                      {"Bootstrap rounds", std::to_string(o.rounds)}})));
   }
   write_output(o.output, o.format == "json" ? validation::to_json(r) : validation::to_text(r));
 }

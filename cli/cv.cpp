@@ -22,9 +22,10 @@ void run_cv(cv_cli_options& o) {
     text += "\n" + validation::to_text(validation::bootstrap_632(d, learner, o.split.repeats, o.split.seed, o.threads));
   }
   if (!o.html.empty()) {
-    write_output(o.html, html::validation_page(r, page_setup(o, r.learner, {{"Splits", std::to_string(r.folds.size())},
-                                                                           {"Threads (results do not depend on them)",
-                                                                            std::to_string(r.threads)}})));
+    write_output(o.html, html::validation_page(
+                             r, page_setup(o, r.learner,
+                                           {{"Splits", std::to_string(r.folds.size())},
+                                            {"Threads (results do not depend on them)", std::to_string(r.threads)}})));
   }
   write_output(o.output, text);
 }

@@ -1,7 +1,8 @@
 // assay learners: the built-in learners and their parameters.
+#include "assay/validation/learners.hpp"
+
 #include <fmt/format.h>
 
-#include "assay/validation/learners.hpp"
 #include "commands.hpp"
 
 namespace assay::cli {

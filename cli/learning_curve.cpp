@@ -1,8 +1,9 @@
 // assay learning-curve: train and test scores against training-set size. Parses options, calls
 // the validation library, prints (shared options: cli/validation_options.hpp).
+#include "assay/validation/learning_curve.hpp"
+
 #include <fmt/format.h>
 
-#include "assay/validation/learning_curve.hpp"
 #include "validation_options.hpp"
 
 namespace assay::cli {
@@ -24,8 +25,9 @@ void run_learning_curve(cv_cli_options& o) {
   if (!o.html.empty()) {
     std::string sizes;
     for (double s : lc.sizes) sizes += (sizes.empty() ? "" : ", ") + fmt::format("{}", s);
-    write_output(o.html, html::validation_page(r, page_setup(o, r.learner, {{"Splits", std::to_string(r.splits)},
-                                                                           {"Training shares", sizes}})));
+    write_output(o.html,
+                 html::validation_page(
+                     r, page_setup(o, r.learner, {{"Splits", std::to_string(r.splits)}, {"Training shares", sizes}})));
   }
   std::string text = o.format == "json" ? validation::to_json(r) : validation::to_text(r);
   if (o.format != "json")

@@ -1,6 +1,7 @@
 // assay lesion: retrain without each named feature group; the score drop with an interval. Parses
 // options, calls the validation library, prints (shared options: cli/validation_options.hpp).
 #include "assay/validation/lesion.hpp"
+
 #include "validation_options.hpp"
 
 namespace assay::cli {
@@ -18,9 +19,10 @@ void run_lesion(cv_cli_options& o) {
   if (!o.html.empty()) {
     std::string spec;
     for (const auto& g : o.feature_groups) spec += (spec.empty() ? "" : "; ") + g;
-    write_output(o.html, html::validation_page(r, page_setup(o, r.learner, {{"Splits", std::to_string(r.splits)},
-                                                                           {"Feature groups", spec},
-                                                                           {"Confidence", html::number(r.confidence)}})));
+    write_output(o.html, html::validation_page(r, page_setup(o, r.learner,
+                                                             {{"Splits", std::to_string(r.splits)},
+                                                              {"Feature groups", spec},
+                                                              {"Confidence", html::number(r.confidence)}})));
   }
   write_output(o.output, o.format == "json" ? validation::to_json(r) : validation::to_text(r));
 }

@@ -21,11 +21,12 @@ void run_nested(cv_cli_options& o) {
   if (!o.html.empty()) {
     std::string values;
     for (const auto& v : o.values) values += (values.empty() ? "" : ", ") + v;
-    write_output(o.html, html::validation_page(r, page_setup(o, r.learner, {{"Outer splits", std::to_string(splits.size())},
-                                                                           {"Inner resampling", inner.method},
-                                                                           {"Inner folds", std::to_string(inner.folds)},
-                                                                           {"Parameter", r.param},
-                                                                           {"Candidate values", values}})));
+    write_output(o.html, html::validation_page(r, page_setup(o, r.learner,
+                                                             {{"Outer splits", std::to_string(splits.size())},
+                                                              {"Inner resampling", inner.method},
+                                                              {"Inner folds", std::to_string(inner.folds)},
+                                                              {"Parameter", r.param},
+                                                              {"Candidate values", values}})));
   }
   write_output(o.output, o.format == "json" ? validation::to_json(r) : validation::to_text(r));
 }

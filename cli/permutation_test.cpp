@@ -1,6 +1,7 @@
 // assay permutation-test: is the cross-validated score better than chance? Parses options, calls
 // the validation library, prints (shared options: cli/validation_options.hpp).
 #include "assay/validation/permutation.hpp"
+
 #include "validation_options.hpp"
 
 namespace assay::cli {
@@ -18,8 +19,9 @@ void run_permutation(cv_cli_options& o) {
   p.cv = engine_options(o);
   const auto r = validation::permutation_test(d, pick_learner(o, d), splits, p);
   if (!o.html.empty()) {
-    write_output(o.html, html::validation_page(r, page_setup(o, r.learner, {{"Splits", std::to_string(splits.size())},
-                                                                           {"Permutations", std::to_string(o.permutations)}})));
+    write_output(o.html, html::validation_page(r, page_setup(o, r.learner,
+                                                             {{"Splits", std::to_string(splits.size())},
+                                                              {"Permutations", std::to_string(o.permutations)}})));
   }
   write_output(o.output, o.format == "json" ? validation::to_json(r) : validation::to_text(r));
 }

@@ -433,10 +433,9 @@ void run_scatter(const scatter_options& o) {
   std::int64_t above = 0, below = 0, on = 0;
   for (std::size_t i = 0; i < x.size(); ++i) (y[i] > x[i] ? above : y[i] < x[i] ? below : on) += 1;
   auto chart = plot::scatter_with_diagonal(
-      o.title.empty() ? fmt::format("{} against {} over {} data sets", f.names[1], f.names[0], x.size()) : o.title,
+      o.title.empty() ? fmt::format("{} against {} over {} data sets (dashed: y = x)", f.names[1], f.names[0], x.size()) : o.title,
       f.names[0], f.names[1], x, y, f.labels);
   chart.id = "scatter";
-  chart.lines[1].name = "one data set";
   write_output(o.plot, plot::render_svg(chart));
   output out;
   out.title = fmt::format("Scores of {} (x) and {} (y) over {} data sets; plot written to {}", f.names[0], f.names[1],
@@ -546,7 +545,7 @@ void register_stats(CLI::App& app) {
   sc->add_option("--b", so->b, "Learner B's column (y axis)")->required();
   sc->add_option("--label", so->label, "Column with the data-set names, written next to the points");
   sc->add_option("--plot", so->plot, "The SVG file to write")->required();
-  sc->add_option("--title", so->title, "Plot title (default: B against A over n data sets)");
+  sc->add_option("--title", so->title, "Plot title (default: B against A over n data sets (dashed: y = x))");
   add_common(sc, so->c);
   sc->callback([so] { run_scatter(*so); });
 }

@@ -1,6 +1,7 @@
 // assay validation-curve: train and test scores over the values of one learner parameter. Parses
 // options, calls the validation library, prints (shared options: cli/validation_options.hpp).
 #include "assay/validation/validation_curve.hpp"
+
 #include "validation_options.hpp"
 
 namespace assay::cli {
@@ -16,9 +17,10 @@ void run_validation_curve(cv_cli_options& o) {
   if (!o.html.empty()) {
     std::string values;
     for (const auto& v : o.values) values += (values.empty() ? "" : ", ") + v;
-    write_output(o.html, html::validation_page(r, page_setup(o, r.learner, {{"Splits", std::to_string(r.splits)},
-                                                                           {"Parameter", r.param},
-                                                                           {"Values", values}})));
+    write_output(
+        o.html, html::validation_page(
+                    r, page_setup(o, r.learner,
+                                  {{"Splits", std::to_string(r.splits)}, {"Parameter", r.param}, {"Values", values}})));
   }
   write_output(o.output, o.format == "json" ? validation::to_json(r) : validation::to_text(r));
 }

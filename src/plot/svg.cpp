@@ -208,7 +208,6 @@ chart scatter_with_diagonal(std::string title, std::string x_label, std::string 
   c.x_max = c.y_max = hi;
   c.square = true;
   series diagonal;
-  diagonal.name = "y = x";
   diagonal.x = diagonal.y = {lo, hi};
   diagonal.dashed = true;
   series points;

@@ -45,7 +45,8 @@ void add_notes(html::document& doc, const std::vector<std::string>& notes) {
 
 // A table cell: the number, or "undefined" with the reason as a tooltip.
 std::string td(const value& v) {
-  if (!v.defined()) return fmt::format("<td><span class=\"undef\" title=\"{}\">undefined</span></td>", escape(v.reason));
+  if (!v.defined())
+    return fmt::format("<td><span class=\"undef\" title=\"{}\">undefined</span></td>", escape(v.reason));
   return "<td>" + number(v.v) + "</td>";
 }
 
@@ -151,13 +152,14 @@ void add_curve_sections(html::document& doc, const std::vector<Point>& points, c
                           plot::render_svg(c)});
   }
   if (metrics > max_metric_plots)
-    figs += document::paragraph(fmt::format("Plots of the first {} of {} metrics; the table has all of them.",
-                                            max_metric_plots, metrics));
+    figs += document::paragraph(
+        fmt::format("Plots of the first {} of {} metrics; the table has all of them.", max_metric_plots, metrics));
   doc.add_section("plot", what, figs);
 
-  std::string t = "<div class=\"scroll\"><table class=\"per-point\"><caption>One row per point: mean &plusmn; standard "
-                  "deviation over the splits; pooled test = the metric of all test predictions together</caption>"
-                  "<thead><tr>";
+  std::string t =
+      "<div class=\"scroll\"><table class=\"per-point\"><caption>One row per point: mean &plusmn; standard "
+      "deviation over the splits; pooled test = the metric of all test predictions together</caption>"
+      "<thead><tr>";
   for (const auto& h : heads) t += th_col(h);
   for (std::size_t m = 0; m < metrics; ++m) {
     const auto& title = points[0].test[m].title;
@@ -195,7 +197,8 @@ std::optional<interval> corrected_mean_interval(std::span<const double> scores, 
 std::string validation_page(const validation::cv_result& r, const run_setup& setup) {
   auto doc = start(setup);
   double n_train = 0, n_test = 0;
-  for (const auto& f : r.folds) n_train += static_cast<double>(f.train_rows), n_test += static_cast<double>(f.test_rows);
+  for (const auto& f : r.folds)
+    n_train += static_cast<double>(f.train_rows), n_test += static_cast<double>(f.test_rows);
   if (!r.folds.empty()) n_train /= static_cast<double>(r.folds.size()), n_test /= static_cast<double>(r.folds.size());
   std::vector<headline> rows;
   for (std::size_t m = 0; m < r.summary.size(); ++m) {
@@ -208,9 +211,10 @@ std::string validation_page(const validation::cv_result& r, const run_setup& set
   }
   doc.add_section("summary", "Summary over the splits", headline_table(rows));
 
-  std::string t = "<div class=\"scroll\"><table class=\"per-fold\"><caption>One row per split: test-set "
-                  "metrics</caption><thead><tr><th scope=\"col\">Repeat</th><th scope=\"col\">Split</th>"
-                  "<th scope=\"col\">Train rows</th><th scope=\"col\">Test rows</th>";
+  std::string t =
+      "<div class=\"scroll\"><table class=\"per-fold\"><caption>One row per split: test-set "
+      "metrics</caption><thead><tr><th scope=\"col\">Repeat</th><th scope=\"col\">Split</th>"
+      "<th scope=\"col\">Train rows</th><th scope=\"col\">Test rows</th>";
   for (const auto& m : r.summary) t += th_col(m.title);
   t += "</tr></thead><tbody>";
   for (const auto& f : r.folds) {
@@ -245,12 +249,12 @@ std::string validation_page(const validation::learning_curve_result& r, const ru
                       headline_table(rows));
   std::vector<double> x;
   for (const auto& p : r.points) x.push_back(static_cast<double>(p.train_rows));
-  add_curve_sections(
-      doc, r.points, x, "training rows (mean over splits)", "Learning curve", {"Share", "Training rows"},
-      [&](std::size_t i) {
-        return fmt::format("<th scope=\"row\">{}</th><td>{}</td>", number(r.points[i].share), r.points[i].train_rows);
-      },
-      {});
+  add_curve_sections(doc, r.points, x, "training rows (mean over splits)", "Learning curve", {"Share", "Training rows"},
+                     [&](std::size_t i) {
+                       return fmt::format("<th scope=\"row\">{}</th><td>{}</td>", number(r.points[i].share),
+                                          r.points[i].train_rows);
+                     },
+                     {});
   return doc.render();
 }
 
@@ -269,10 +273,10 @@ std::string validation_page(const validation::validation_curve_result& r, const 
   if (best < r.points.size()) {
     const auto& p = r.points[best];
     for (const auto& s : p.test) {
-      rows.push_back({fmt::format("test {} at {} = {}: mean over splits", s.title, r.param, p.value), s.mean,
-                      std::nullopt});
-      rows.push_back({fmt::format("test {} at {} = {}: standard deviation", s.title, r.param, p.value), s.sd,
-                      std::nullopt});
+      rows.push_back(
+          {fmt::format("test {} at {} = {}: mean over splits", s.title, r.param, p.value), s.mean, std::nullopt});
+      rows.push_back(
+          {fmt::format("test {} at {} = {}: standard deviation", s.title, r.param, p.value), s.sd, std::nullopt});
     }
   }
   doc.add_section(
@@ -362,13 +366,14 @@ std::string validation_page(const validation::permutation_result& r, const run_s
                                               finite.size(), bins),
                                   plot::render_svg(ch)});
   if (finite.size() < r.permuted.size())
-    fig += document::paragraph(fmt::format("{} permutations had an undefined score and are not drawn.",
-                                           r.permuted.size() - finite.size()));
+    fig += document::paragraph(
+        fmt::format("{} permutations had an undefined score and are not drawn.", r.permuted.size() - finite.size()));
   doc.add_section("plot", "Null distribution", fig);
 
-  std::string t = "<table class=\"bins\"><caption>The histogram as a table: permutation scores per bin</caption><thead>"
-                  "<tr><th scope=\"col\">From</th><th scope=\"col\">To</th><th scope=\"col\">Permutations</th>"
-                  "</tr></thead><tbody>";
+  std::string t =
+      "<table class=\"bins\"><caption>The histogram as a table: permutation scores per bin</caption><thead>"
+      "<tr><th scope=\"col\">From</th><th scope=\"col\">To</th><th scope=\"col\">Permutations</th>"
+      "</tr></thead><tbody>";
   for (std::size_t i = 0; i < bins; ++i)
     t += fmt::format("<tr><th scope=\"row\">{}</th><td>{}</td><td>{}</td></tr>", number(lo + width * i),
                      number(lo + width * (i + 1)), number(counts[i]));
@@ -389,11 +394,11 @@ std::string validation_page(const validation::bias_variance_result& r, const run
       document::paragraph(fmt::format(
           "{} models trained on bootstrap samples of {} training rows, each predicting the same {} test rows; the "
           "values are means over the test rows ({} loss{}). No interval is computed for them.",
-          r.rounds, r.train_rows, r.test_rows, squared ? "squared" : "0-1",
-          squared ? "" : ", Domingos 2000")) +
+          r.rounds, r.train_rows, r.test_rows, squared ? "squared" : "0-1", squared ? "" : ", Domingos 2000")) +
           headline_table(rows));
-  std::string t = "<table class=\"parts\"><caption>The decomposition</caption><thead><tr><th scope=\"col\">Part</th>"
-                  "<th scope=\"col\">Value</th><th scope=\"col\">Share of the expected loss</th></tr></thead><tbody>";
+  std::string t =
+      "<table class=\"parts\"><caption>The decomposition</caption><thead><tr><th scope=\"col\">Part</th>"
+      "<th scope=\"col\">Value</th><th scope=\"col\">Share of the expected loss</th></tr></thead><tbody>";
   for (const auto& h : rows)
     t += fmt::format("<tr><th scope=\"row\">{}</th>{}<td>{}</td></tr>", escape(h.title), td(h.v),
                      r.expected_loss > 0 ? fmt::format("{:.1f}%", 100 * h.v.v / r.expected_loss) : "&ndash;");
@@ -415,10 +420,11 @@ std::string validation_page(const validation::lesion_result& r, const run_setup&
                                                   "over {} splits (sign flipped for losses): above 0 the group helps.",
                                                   r.splits)) +
                       headline_table(rows));
-  std::string t = "<div class=\"scroll\"><table class=\"groups\"><caption>One row per feature group</caption><thead><tr>"
-                  "<th scope=\"col\">Group</th><th scope=\"col\">Columns</th><th scope=\"col\">Score without</th>"
-                  "<th scope=\"col\">Mean drop</th><th scope=\"col\">SD of drops</th><th scope=\"col\">Interval</th>"
-                  "</tr></thead><tbody>";
+  std::string t =
+      "<div class=\"scroll\"><table class=\"groups\"><caption>One row per feature group</caption><thead><tr>"
+      "<th scope=\"col\">Group</th><th scope=\"col\">Columns</th><th scope=\"col\">Score without</th>"
+      "<th scope=\"col\">Mean drop</th><th scope=\"col\">SD of drops</th><th scope=\"col\">Interval</th>"
+      "</tr></thead><tbody>";
   for (const auto& e : r.entries) {
     std::string cols;
     for (const auto& c : e.group.columns) cols += (cols.empty() ? "" : ", ") + c;
@@ -459,14 +465,14 @@ std::string validation_page(const validation::learner_comparison& r, const run_s
   auto ch = plot::scatter_with_diagonal(fmt::format("{} per split: A vs B", r.metric), "A: " + r.learner_a,
                                         "B: " + r.learner_b, r.a, r.b, labels);
   ch.id = "scatter";
-  ch.lines[1].name = "one split";
   const std::string better = r.higher_is_better ? "above" : "below";
-  doc.add_section("plot", "Per-split scores",
-                  figure_block({"scatter-fig", "Learner A against learner B, one point per split",
-                                fmt::format("Points {} the dashed diagonal are splits where B scored better; the labels are "
-                                            "the split numbers of the table below",
-                                            better),
-                                plot::render_svg(ch)}));
+  doc.add_section(
+      "plot", "Per-split scores",
+      figure_block({"scatter-fig", "Learner A against learner B, one point per split",
+                    fmt::format("Points {} the dashed diagonal are splits where B scored better; the labels are "
+                                "the split numbers of the table below",
+                                better),
+                    plot::render_svg(ch)}));
 
   std::string t = "<div class=\"scroll\"><table class=\"per-fold\"><caption>One row per split: test-set " +
                   escape(r.metric) +
@@ -490,10 +496,11 @@ std::string validation_page(const validation::nested_cv_result& r, const run_set
                                       ", so the mean outer score estimates the performance of the whole procedure "
                                       "(choose by inner cross-validation, then train).") +
                       headline_table(rows));
-  std::string t = "<div class=\"scroll\"><table class=\"per-fold\"><caption>One row per outer split: the value chosen, "
-                  "its outer test score, and the inner cross-validated mean of every candidate</caption><thead><tr>"
-                  "<th scope=\"col\">Outer split</th><th scope=\"col\">Chosen " +
-                  escape(r.param) + "</th><th scope=\"col\">Outer " + escape(r.metric) + "</th>";
+  std::string t =
+      "<div class=\"scroll\"><table class=\"per-fold\"><caption>One row per outer split: the value chosen, "
+      "its outer test score, and the inner cross-validated mean of every candidate</caption><thead><tr>"
+      "<th scope=\"col\">Outer split</th><th scope=\"col\">Chosen " +
+      escape(r.param) + "</th><th scope=\"col\">Outer " + escape(r.metric) + "</th>";
   for (const auto& v : r.values) t += th_col("inner mean, " + r.param + " = " + v);
   t += "</tr></thead><tbody>";
   for (std::size_t i = 0; i < r.outer.size(); ++i) {

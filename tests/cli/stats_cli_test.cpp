@@ -286,10 +286,10 @@ TEST(stats_cli, friedman_from_a_file_matches_scipy) {
 TEST(stats_cli, wilcoxon_from_a_file_matches_scipy) {
   temp_dir dir;
   int checked = 0;
-  // Every fourth case (the numbers are checked on all of them above; this checks the file path and
+  // Every eighth case (the numbers are checked on all of them above; this checks the file path and
   // keeps the test fast under sanitizers).
   const auto& all = load_reference("scipy_stats.json")["wilcoxon"];
-  for (std::size_t at = 0; at < all.size(); at += 4) {
+  for (std::size_t at = 0; at < all.size(); at += 8) {
     const auto& c = all[at];
     std::string csv = "name,x,y\n";
     for (std::size_t i = 0; i < c["x"].size(); ++i)
@@ -304,7 +304,7 @@ TEST(stats_cli, wilcoxon_from_a_file_matches_scipy) {
     expect_close(j["p_value"], num(c["pvalue"]), "wilcoxon --file " + c.dump());
     ++checked;
   }
-  EXPECT_GE(checked, 10);
+  EXPECT_GE(checked, 6);
 }
 
 // The scatter plot: one point per data set, the labels escaped, the diagonal drawn, and the counts

@@ -278,6 +278,8 @@ struct validation_example {
   long min_shapes;  // drawn shapes per plot (grid lines, points, error bars, bands)
 };
 
+void PrintTo(const validation_example& e, std::ostream* os) { *os << e.name; }
+
 class BrowserValidation : public Browser, public ::testing::WithParamInterface<validation_example> {};
 
 TEST_P(BrowserValidation, RendersEverySectionAndPlotWithoutErrors) {

@@ -26,31 +26,52 @@ std::string lower(std::string s) {
 }
 
 struct page_case {
-  std::string name;     // test name and the subcommand
-  std::string args;     // after "assay <command> <file> --target <target>"
+  std::string name;  // test name and the subcommand
+  std::string args;  // after "assay <command> <file> --target <target>"
   std::vector<std::string> sections;
-  std::size_t svgs;     // figures on the page
-  std::string table;    // a string only the page's own table has
+  std::size_t svgs;   // figures on the page
+  std::string table;  // a string only the page's own table has
 };
 
 const std::vector<page_case>& cases() {
   static const std::vector<page_case> c{
-      {"learning-curve", "--learner gaussian_nb --folds 3 --sizes 0.5 1 --seed 3", {"setup", "summary", "plot", "table"},
-       4, "<th scope=\"col\">Training rows</th>"},
-      {"validation-curve", "--learner knn --param k --values 1 5 --folds 3", {"setup", "summary", "plot", "table"}, 4,
+      {"learning-curve",
+       "--learner gaussian_nb --folds 3 --sizes 0.5 1 --seed 3",
+       {"setup", "summary", "plot", "table"},
+       4,
+       "<th scope=\"col\">Training rows</th>"},
+      {"validation-curve",
+       "--learner knn --param k --values 1 5 --folds 3",
+       {"setup", "summary", "plot", "table"},
+       4,
        "<th scope=\"row\">5</th>"},
-      {"permutation-test", "--learner gaussian_nb --folds 3 --permutations 12 --metric accuracy",
-       {"setup", "summary", "plot", "table"}, 1, "<th scope=\"col\">Permutations</th>"},
+      {"permutation-test",
+       "--learner gaussian_nb --folds 3 --permutations 12 --metric accuracy",
+       {"setup", "summary", "plot", "table"},
+       1,
+       "<th scope=\"col\">Permutations</th>"},
       {"bias-variance", "--learner tree --rounds 8", {"setup", "summary", "table"}, 0, "Share of the expected loss"},
-      {"lesion", "--learner gaussian_nb --folds 3 --metric accuracy --group-features petals=petal_length,petal_width",
-       {"setup", "summary", "table"}, 0, "petal_length, petal_width"},
-      {"compare-learners", "--learner gaussian_nb --learner-b knn --folds 2 --repeats 5 --metric accuracy",
-       {"setup", "summary", "plot", "folds"}, 1, "<th scope=\"col\">A - B</th>"},
-      {"nested-cv", "--learner knn --param k --values 1 5 --folds 3 --inner-folds 2 --metric accuracy",
-       {"setup", "summary", "folds"}, 0, "inner mean, k = 5"},
+      {"lesion",
+       "--learner gaussian_nb --folds 3 --metric accuracy --group-features petals=petal_length,petal_width",
+       {"setup", "summary", "table"},
+       0,
+       "petal_length, petal_width"},
+      {"compare-learners",
+       "--learner gaussian_nb --learner-b knn --folds 2 --repeats 5 --metric accuracy",
+       {"setup", "summary", "plot", "folds"},
+       1,
+       "<th scope=\"col\">A - B</th>"},
+      {"nested-cv",
+       "--learner knn --param k --values 1 5 --folds 3 --inner-folds 2 --metric accuracy",
+       {"setup", "summary", "folds"},
+       0,
+       "inner mean, k = 5"},
   };
   return c;
 }
+
+// Test names show the command, not the bytes of the struct.
+void PrintTo(const page_case& c, std::ostream* os) { *os << c.name; }
 
 class ValidationHtml : public ::testing::TestWithParam<page_case> {};
 

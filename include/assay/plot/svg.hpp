@@ -50,7 +50,8 @@ std::pair<double, double> padded_range(const std::vector<std::vector<double>>& v
 
 /// A scatter plot of paired values (x[i], y[i]) with the diagonal y = x dashed: both axes share one
 /// range covering every point, so a point above the diagonal has y > x. `labels` (optional, one per
-/// point) are written next to the points.
+/// point) are written next to the points. There is no legend (it could hide points): say in the
+/// title or caption that the dashed line is y = x.
 chart scatter_with_diagonal(std::string title, std::string x_label, std::string y_label, std::vector<double> x,
                             std::vector<double> y, std::vector<std::string> labels = {});
 
