@@ -145,6 +145,23 @@ for mc in ("ovr", "ovo"):
         example_multiclass[f"roc_auc_{mc}_{avg}"] = float(roc_auc_score(iris["species"], iris_p, multi_class=mc,
                                                                         average=avg, labels=iris_classes))
 
+# `assay curve calibration --proba` on the iris example: per-class and top-label curves (10 uniform
+# bins) and the top-label ECE, sum_b (n_b / n) |acc_b - conf_b| with the bins calibration_curve uses.
+iris_y = np.array([iris_classes.index(v) for v in iris["species"]])
+iris_conf, iris_pred = iris_p.max(axis=1), iris_p.argmax(axis=1)
+iris_correct = (iris_pred == iris_y).astype(int)
+pt, pp = calibration_curve(iris_correct, iris_conf, n_bins=10, strategy="uniform")
+edges = np.linspace(0.0, 1.0, 11)
+counts = np.bincount(np.searchsorted(edges[1:-1], iris_conf), minlength=10)
+counts = counts[counts != 0]
+example_multiclass["calibration"] = {
+    "n_bins": 10,
+    "per_class": [dict(zip(("prob_true", "prob_pred"), map(fl, calibration_curve(
+        (iris_y == k).astype(int), iris_p[:, k], n_bins=10, strategy="uniform")))) for k in range(3)],
+    "top_label": {"prob_true": fl(pt), "prob_pred": fl(pp),
+                  "ece": float(np.sum(counts / len(iris_y) * np.abs(pt - pp)))},
+}
+
 out = {
     "generator": "tests/curves/generate_sklearn.py",
     "sklearn_version": sklearn.__version__,
