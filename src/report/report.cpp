@@ -11,6 +11,7 @@
 #include "assay/curves/threshold.hpp"
 #include "assay/error.hpp"
 #include "intervals.hpp"
+#include "kept_curves.hpp"
 #include "assay/io/table.hpp"
 #include "assay/metrics/labels.hpp"
 #include "assay/metrics/registry.hpp"
@@ -313,6 +314,13 @@ report make_report(const report_request& request) {
                     : m->probabilistic(ys, pv, w, params);
       r.metrics.push_back({std::string(name), std::string(m->title), std::move(v)});
     }
+    if (q.keep_curves && !proba.empty()) {
+      try {
+        r.calibration = detail::keep_top_label_calibration(y, pv, w);
+      } catch (const error& e) {
+        r.notes.push_back(fmt::format("no reliability diagram: {}", e.what()));
+      }
+    }
     if (!proba.empty() && K > 2) {
       params.k = q.top_k;
       const metric_info* m = find_metric("top_k_accuracy", metric_kind::probabilistic);
@@ -350,6 +358,8 @@ report make_report(const report_request& request) {
       if (roc.undefined.empty()) r.roc = curve_sample::thin(roc.fpr, roc.tpr);
       const auto pr = curves::precision_recall_curve(sw);
       if (pr.undefined.empty()) r.pr = curve_sample::thin(pr.recall, pr.precision);
+      r.thresholds = detail::keep_threshold_sweep(sw);
+      if (scores_are_probabilities) r.calibration = detail::keep_calibration(ypos, s, w);
     }
   }
 
