@@ -314,11 +314,12 @@ report make_report(const report_request& request) {
                     : m->probabilistic(ys, pv, w, params);
       r.metrics.push_back({std::string(name), std::string(m->title), std::move(v)});
     }
-    if (q.keep_curves && !proba.empty()) {
-      try {
+    if (q.keep_curves && !proba.empty()) {  // needs rows that sum to 1, as the multiclass AUCs
+      if (const auto bad = detail::row_not_summing_to_one(pv)) {
+        r.notes.push_back(fmt::format("no reliability diagram: the --proba columns of data row {} sum to {}, not 1 "
+                                      "(rule: |sum - 1| <= 1e-8 + 1e-5 |sum|)", bad->first + 1, bad->second));
+      } else {
         r.calibration = detail::keep_top_label_calibration(y, pv, w);
-      } catch (const error& e) {
-        r.notes.push_back(fmt::format("no reliability diagram: {}", e.what()));
       }
     }
     if (!proba.empty() && K > 2) {
