@@ -111,7 +111,10 @@ reliability_result reliability_curve(std::span<const std::int32_t> y, std::span<
 
 value expected_calibration_error(std::span<const std::int32_t> y, std::span<const double> prob,
                                  std::span<const double> weight, std::size_t n_bins, bin_strategy strategy) {
-  const reliability_result r = reliability_curve(y, prob, weight, n_bins, strategy);
+  return expected_calibration_error(reliability_curve(y, prob, weight, n_bins, strategy));
+}
+
+value expected_calibration_error(const reliability_result& r) {
   double total = 0, sum = 0;
   for (std::size_t b = 0; b < r.weight.size(); ++b) {
     total += r.weight[b];

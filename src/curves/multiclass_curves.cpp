@@ -22,7 +22,7 @@ void add_top_label_calibration(const multiclass_rows& rows, const curve_request&
                                std::string& csv, plot::chart& chart) {
   const proba_view pv = proba_view::matrix(rows.proba, rows.classes->size());
   const reliability_result r = top_label_reliability_curve(rows.y, pv, rows.weight, q.bins, q.strategy);
-  const value ece = top_label_calibration_error(rows.y, pv, rows.weight, q.bins, q.strategy);
+  const value ece = expected_calibration_error(r);
   nlohmann::json o;
   o["variant"] = "top-label (confidence) calibration, Guo et al. 2017: prediction = argmax (first of equal maxima), "
                  "prob_pred = mean max probability, prob_true = accuracy";

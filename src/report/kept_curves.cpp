@@ -47,7 +47,7 @@ calibration_sample keep_calibration(std::span<const std::int32_t> y, std::span<c
   calibration_sample c;
   const curves::reliability_result r = curves::reliability_curve(y, prob, weight, c.bins);
   c.prob_pred = r.prob_pred, c.prob_true = r.prob_true, c.weight = r.weight;
-  c.ece = curves::expected_calibration_error(y, prob, weight, c.bins);
+  c.ece = curves::expected_calibration_error(r);
   return c;
 }
 
@@ -66,7 +66,7 @@ calibration_sample keep_top_label_calibration(std::span<const std::int32_t> y, p
   c.top_label = true;
   const curves::reliability_result r = curves::top_label_reliability_curve(y, p, weight, c.bins);
   c.prob_pred = r.prob_pred, c.prob_true = r.prob_true, c.weight = r.weight;
-  c.ece = curves::top_label_calibration_error(y, p, weight, c.bins);
+  c.ece = curves::expected_calibration_error(r);
   return c;
 }
 

@@ -44,6 +44,9 @@ value expected_calibration_error(std::span<const std::int32_t> y, std::span<cons
                                  std::span<const double> weight = {}, std::size_t n_bins = 10,
                                  bin_strategy strategy = bin_strategy::uniform);
 
+/// The same ECE read off a reliability curve already computed (one pass over the data instead of two).
+value expected_calibration_error(const reliability_result& curve);
+
 /// Murphy's (1973) decomposition BS = reliability - resolution + uncertainty, with the forecasts
 /// grouped by their distinct values (so the identity is exact):
 ///   reliability = (1/W) sum_f W_f (f - o_f)^2, resolution = (1/W) sum_f W_f (o_f - o)^2,
