@@ -2,8 +2,9 @@
 // include/assay/curves/multiclass.hpp.
 #include "assay/curves/multiclass.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
+
+#include <cmath>
 
 #include "assay/curves/roc.hpp"
 #include "assay/error.hpp"
@@ -12,7 +13,8 @@ namespace assay::curves {
 
 void check_multiclass_input(std::string_view caller, std::span<const std::int32_t> y, proba_view p,
                             std::span<const double> weight) {
-  if (p.rows != y.size()) throw_data(fmt::format("{}: y has {} values but the probabilities {} rows", caller, y.size(), p.rows));
+  if (p.rows != y.size())
+    throw_data(fmt::format("{}: y has {} values but the probabilities {} rows", caller, y.size(), p.rows));
   if (p.cols < 2) throw_data(fmt::format("{}: needs at least 2 classes, got {} probability columns", caller, p.cols));
   if (!weight.empty() && weight.size() != y.size()) {
     throw_data(fmt::format("{}: y has {} values but weight has {}", caller, y.size(), weight.size()));

@@ -484,8 +484,10 @@ std::string to_html(const report& r, const html_extras& extras) {
       else
         ch.markers.push_back(
             {*t.youden_threshold, *t.youden_fpr, fmt::format("Youden's J at {:.4g}", *t.youden_threshold)});
-      best += fmt::format(" Youden's J = TPR - FPR is largest ({:.4f}) at threshold {} (marked on the FPR line unless it is the max-F1 threshold).",
-                          *t.youden_tpr - *t.youden_fpr, html::number(*t.youden_threshold));
+      best += fmt::format(
+          " Youden's J = TPR - FPR is largest ({:.4f}) at threshold {} (marked on the FPR line unless it is the "
+          "max-F1 threshold).",
+          *t.youden_tpr - *t.youden_fpr, html::number(*t.youden_threshold));
     }
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (double v : t.f1.x) lo = std::min(lo, v), hi = std::max(hi, v);

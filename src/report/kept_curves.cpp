@@ -34,7 +34,8 @@ threshold_sample keep_threshold_sweep(const curves::score_sweep& sw) {
   };
   threshold_sample s{sample("f1"), sample("precision"), sample("recall"), sample("fpr"), {}, {}, {}, {}, {}};
   const curves::operating_point f1 = curves::best_fbeta(sw, 1);
-  if (f1.criterion.defined() && std::isfinite(f1.threshold)) s.max_f1_threshold = f1.threshold, s.max_f1 = f1.criterion.v;
+  if (f1.criterion.defined() && std::isfinite(f1.threshold))
+    s.max_f1_threshold = f1.threshold, s.max_f1 = f1.criterion.v;
   const curves::operating_point j = curves::best_youden(sw);
   if (j.criterion.defined() && std::isfinite(j.threshold)) {
     s.youden_threshold = j.threshold, s.youden_tpr = j.tpr, s.youden_fpr = j.fpr;

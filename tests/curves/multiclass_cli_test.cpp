@@ -26,8 +26,9 @@ void expect_near_vec(const json& got, const json& want, const std::string& what)
   for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i].get<double>(), want[i].get<double>(), 1e-12) << what;
 }
 
-const std::vector<std::string> iris{"curve", "calibration", "examples/iris_predictions.csv", "--label", "species",
-                                    "--proba", "setosa", "versicolor", "virginica"};
+const std::vector<std::string> iris{"curve",   "calibration", "examples/iris_predictions.csv",
+                                    "--label", "species",     "--proba",
+                                    "setosa",  "versicolor",  "virginica"};
 
 TEST(MulticlassCurveCli, CalibrationJsonMatchesSklearnPerClassAndTopLabel) {
   auto args = iris;
@@ -45,7 +46,8 @@ TEST(MulticlassCurveCli, CalibrationJsonMatchesSklearnPerClassAndTopLabel) {
   }
   expect_near_vec(j["top_label"]["prob_true"], want["top_label"]["prob_true"], "top-label");
   expect_near_vec(j["top_label"]["prob_pred"], want["top_label"]["prob_pred"], "top-label");
-  EXPECT_NEAR(j["top_label"]["expected_calibration_error"].get<double>(), want["top_label"]["ece"].get<double>(), 1e-12);
+  EXPECT_NEAR(j["top_label"]["expected_calibration_error"].get<double>(), want["top_label"]["ece"].get<double>(),
+              1e-12);
   EXPECT_NE(j["top_label"]["variant"].get<std::string>().find("Guo et al. 2017"), std::string::npos);
 }
 
@@ -64,7 +66,8 @@ TEST(MulticlassCurveCli, CalibrationCsvAndSvgOverlayClassesAndTopLabel) {
   std::getline(ss, line);
   while (std::getline(ss, line)) ++rows[line.substr(0, line.find(','))];
   EXPECT_EQ(rows.size(), 4u);
-  EXPECT_EQ(rows["top-label"], static_cast<int>(sk()["example_multiclass"]["calibration"]["top_label"]["prob_true"].size()));
+  EXPECT_EQ(rows["top-label"],
+            static_cast<int>(sk()["example_multiclass"]["calibration"]["top_label"]["prob_true"].size()));
   const std::string plot = read_file(svg);
   for (const char* name : {"setosa (ECE", "versicolor (ECE", "virginica (ECE", "top-label (ECE 0.192)"})
     EXPECT_NE(plot.find(name), std::string::npos) << name;
@@ -76,8 +79,8 @@ const char* small = "y,a,b,c,w\na,0.6,0.3,0.1,1\nb,0.2,0.5,0.3,2\nc,0.1,0.3,0.6,
 TEST(MulticlassCurveCli, ThresholdAndCostOneVsRestPerClass) {
   temp_dir dir;
   const std::string f = dir.file("small.csv", small);
-  const cli_result r = run_assay({"curve", "threshold", f, "--label", "y", "--proba", "a", "b", "c", "--weight", "w",
-                                  "--format", "json"});
+  const cli_result r = run_assay(
+      {"curve", "threshold", f, "--label", "y", "--proba", "a", "b", "c", "--weight", "w", "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(r.out);
   ASSERT_EQ(j["models"].size(), 3u);
@@ -126,7 +129,8 @@ TEST(MulticlassCurveCli, BadInput) {
   const cli_result r = run_assay({"curve", "calibration", unknown, "--label", "y", "--proba", "a", "b", "c"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err,
-            "assay curve calibration: --proba: class \"d\" of column 'y' has no probability column (columns: \"a\", \"b\", \"c\"; "
+            "assay curve calibration: --proba: class \"d\" of column 'y' has no probability column (columns: \"a\", "
+            "\"b\", \"c\"; "
             "name them after the classes or none of them)\n");
 }
 

@@ -1,10 +1,11 @@
 // Multiclass reductions (include/assay/curves/multiclass.hpp) against naive references: per-class
 // confusion counts by brute force at every threshold, and the top-label ECE on a hand example.
+#include "assay/curves/multiclass.hpp"
+
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "assay/curves/multiclass.hpp"
 #include "assay/curves/threshold.hpp"
 #include "assay/error.hpp"
 
@@ -89,11 +90,15 @@ TEST(Multiclass, BadInput) {
             "|sum - 1| <= 1e-8 + 1e-5 |sum|)");
   EXPECT_EQ(message_of([&] { top_label(y, proba_view::matrix(neg, 2)); }),
             "top_label: probability [0, 0] = 1.1 is not in [0, 1]");
-  EXPECT_EQ(message_of([&] { one_vs_rest(std::vector<std::int32_t>{0, 2}, proba_view::matrix(ok, 2), 0); }),
+  EXPECT_EQ(message_of([&] {
+              one_vs_rest(std::vector<std::int32_t>{0, 2}, proba_view::matrix(ok, 2), 0);
+            }),
             "one_vs_rest: y[1] = 2 is not a class index in 0..1");
   EXPECT_EQ(message_of([&] { one_vs_rest(y, proba_view::matrix(ok, 2), 2); }),
             "one_vs_rest: class index 2 is not in 0..1");
-  EXPECT_EQ(message_of([&] { sweep_one_vs_rest(y, proba_view::matrix(ok, 2), std::vector<double>{1, -1}); }),
+  EXPECT_EQ(message_of([&] {
+              sweep_one_vs_rest(y, proba_view::matrix(ok, 2), std::vector<double>{1, -1});
+            }),
             "sweep_one_vs_rest: weight[1] = -1 is not a finite number >= 0");
 }
 

@@ -102,7 +102,8 @@ document.querySelectorAll('svg').forEach(function(s,i){var r=s.getBoundingClient
  var n=0;s.querySelectorAll('rect,path,line,polyline,circle').forEach(function(e){
   var b=e.getBBox();if(b.width>0||b.height>0)n++;});
  o.push('svg '+i+' '+Math.round(r.width)+' '+Math.round(r.height)+' '+n);});
-document.querySelectorAll('figure').forEach(function(f){var s=f.querySelector('svg');var r=s?s.getBoundingClientRect():{width:0,height:0};
+document.querySelectorAll('figure').forEach(function(f){var s=f.querySelector('svg');
+ var r=s?s.getBoundingClientRect():{width:0,height:0};
  var n=0,pts=0;if(s)s.querySelectorAll('rect,path,line,polyline,circle').forEach(function(e){
   var b=e.getBBox();if(b.width>0||b.height>0)n++;if(e.points)pts+=e.points.numberOfItems;});
  o.push('figure '+f.id+' '+Math.round(r.width)+' '+Math.round(r.height)+' '+n+' '+pts);});

@@ -63,8 +63,10 @@ counts at(const rows& r, double t) {
   counts c;
   for (std::size_t i = 0; i < r.y.size(); ++i) {
     const bool hit = r.s[i] >= t;
-    if (r.y[i]) (hit ? c.tp : c.fn) += 1;
-    else (hit ? c.fp : c.tn) += 1;
+    if (r.y[i])
+      (hit ? c.tp : c.fn) += 1;
+    else
+      (hit ? c.fp : c.tn) += 1;
   }
   return c;
 }
@@ -169,8 +171,8 @@ TEST(SweepAndCalibrationFigures, ProbaGivesTopLabelDiagramOrANote) {
   // confidences .7 .4 .8 .4 .9, correct 1 0 1 0 1. Bins (.3,.4]: acc 0, conf .4 (2 cases);
   // (.6,.7]: acc 1, conf .7; (.7,.8]: acc 1, conf .8; (.8,.9]: acc 1, conf .9.
   // ECE = (2 * .4 + .3 + .2 + .1) / 5 = 0.28.
-  const std::string ok = file_in(dir, "p.csv",
-                                  "y,a,b,c\na,.7,.2,.1\nb,.4,.4,.2\nb,.1,.8,.1\na,.3,.3,.4\nc,.05,.05,.9\n");
+  const std::string ok =
+      file_in(dir, "p.csv", "y,a,b,c\na,.7,.2,.1\nb,.4,.4,.2\nb,.1,.8,.1\na,.3,.3,.4\nc,.05,.05,.9\n");
   report_request q;
   q.path = ok;
   q.label = "y";
@@ -189,9 +191,11 @@ TEST(SweepAndCalibrationFigures, ProbaGivesTopLabelDiagramOrANote) {
   q.path = file_in(dir, "bad.csv", "y,a,b,c\na,.7,.2,.1\nb,.4,.4,.1\nc,.05,.05,.9\n");
   const report bad = make_report(q);
   EXPECT_FALSE(bad.calibration);
-  const std::string note = "no reliability diagram: the --proba columns of data row 2 sum to 0.9, not 1 (rule: "
-                           "|sum - 1| <= 1e-8 + 1e-5 |sum|)";
-  EXPECT_NE(std::find(bad.notes.begin(), bad.notes.end(), note), bad.notes.end()) << ::testing::PrintToString(bad.notes);
+  const std::string note =
+      "no reliability diagram: the --proba columns of data row 2 sum to 0.9, not 1 (rule: "
+      "|sum - 1| <= 1e-8 + 1e-5 |sum|)";
+  EXPECT_NE(std::find(bad.notes.begin(), bad.notes.end(), note), bad.notes.end())
+      << ::testing::PrintToString(bad.notes);
   EXPECT_EQ(count(to_html(bad), "id=\"fig-calibration\""), 0u);
 }
 
