@@ -62,6 +62,7 @@ void register_curve(CLI::App& app) {
       "  assay curve threshold preds.csv --label y --score p --cost-fp 1 --cost-fn 10 --prior 0.02 --format json\n"
       "  assay curve rejection iris.csv --label species --proba setosa versicolor virginica\n"
       "  assay curve calibration preds.csv --label y --score p --bins 10 --strategy quantile\n"
+      "  assay curve calibration iris.csv --label species --proba setosa versicolor virginica --plot rel.svg\n"
       "Output: CSV (long format, one row per point) or JSON to standard output or --output; with --plot only the\n"
       "SVG is written unless --output is given too. Thresholds: positive when score >= threshold.");
   cmd->add_option("curve", o->kind, "roc, pr, threshold, rejection, cost or calibration")
@@ -70,7 +71,8 @@ void register_curve(CLI::App& app) {
   cmd->add_option("file", o->q.path, "Prediction file (CSV or TSV with a header row; '-' for stdin)")->required();
   cmd->add_option("--label,-l", o->q.label, "Column of the true class: name or 1-based index")->required();
   cmd->add_option("--score,-s", o->q.scores, "Score column(s) of the positive class, one per model (binary)");
-  cmd->add_option("--proba", o->q.proba, "Probability columns, one per class (multiclass: roc, pr, rejection)");
+  cmd->add_option("--proba", o->q.proba,
+                  "Probability columns, one per class (multiclass: one-vs-rest per class; calibration adds top-label)");
   cmd->add_option("--weight,-w", o->weight, "Column of sample weights (finite, >= 0)");
   cmd->add_option("--pos-label", o->pos_label, "The positive class of a binary task");
   cmd->add_flag("--drop-intermediate", o->q.drop_intermediate,

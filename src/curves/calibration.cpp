@@ -20,32 +20,61 @@ void check(const char* caller, std::span<const std::int32_t> y, std::span<const 
   }
 }
 
-// numpy.percentile(sorted, q * 100) with the default linear method, step by step as numpy 1.24 does
-// it, so that edges equal numpy's to the last bit.
-double numpy_quantile(const std::vector<double>& sorted, double q) {
+// numpy.percentile(x, q * 100) with the default linear method, step by step as numpy 1.24 does it,
+// generalised to frequency weights: the sorted data is read as x_0 repeated w_0 times, x_1 repeated
+// w_1 times, ... (zero weights removed), a sequence of total length W. `at(j)` is its element j
+// (j an integer-valued double). With unit weights at(j) = sorted[j] and W = n, so the edges equal
+// numpy's to the last bit; with integer weights they equal numpy's on the repeated rows.
+template <typename At>
+double numpy_quantile(At at, double W, double q) {
   const double qq = (q * 100) / 100;
-  const auto n = static_cast<double>(sorted.size());
-  const double virt = (n - 1) * qq;
-  if (virt >= n - 1) return sorted.back();
-  if (virt < 0) return sorted.front();
+  const double virt = (W - 1) * qq;
+  if (virt >= W - 1) return at(W - 1);
+  if (virt < 0) return at(0.0);
   const double prev = std::floor(virt);
   const double gamma = virt - prev;
-  const double a = sorted[static_cast<std::size_t>(prev)], b = sorted[static_cast<std::size_t>(prev) + 1];
+  const double a = at(prev), b = at(prev + 1);
   const double diff = b - a;
   return gamma >= 0.5 ? b - diff * (1 - gamma) : a + diff * gamma;
 }
 
-std::vector<double> bin_edges(std::span<const double> prob, std::size_t n_bins, bin_strategy strategy) {
+std::vector<double> bin_edges(std::span<const double> prob, std::span<const double> weight, std::size_t n_bins,
+                              bin_strategy strategy) {
   std::vector<double> edges(n_bins + 1);
   const double step = 1.0 / static_cast<double>(n_bins);  // numpy.linspace(0, 1, n_bins + 1)
-  std::vector<double> sorted;
+  std::vector<double> sorted, cumulative;                 // cumulative[i] = w_0 + ... + w_i
+  double W = 0;
   if (strategy == bin_strategy::quantile) {
-    sorted.assign(prob.begin(), prob.end());
-    std::sort(sorted.begin(), sorted.end());
+    if (weight.empty()) {
+      sorted.assign(prob.begin(), prob.end());
+      std::sort(sorted.begin(), sorted.end());
+      W = static_cast<double>(sorted.size());
+    } else {
+      std::vector<std::pair<double, double>> pw;
+      for (std::size_t i = 0; i < prob.size(); ++i)
+        if (weight[i] > 0) pw.emplace_back(prob[i], weight[i]);
+      std::sort(pw.begin(), pw.end());
+      for (const auto& [p, w] : pw) {
+        sorted.push_back(p);
+        W += w;
+        cumulative.push_back(W);
+      }
+      if (W < 1) {
+        throw_data(fmt::format("reliability_curve: quantile bins read the weights as frequencies (a weight of 2 counts "
+                               "as two rows), so they need a total weight >= 1, got {}; rescale the weights",
+                               W));
+      }
+    }
   }
+  // Element j of the repeated sequence: the first value whose cumulative weight exceeds j.
+  const auto at = [&](double j) {
+    if (cumulative.empty()) return sorted[static_cast<std::size_t>(j)];
+    const auto it = std::upper_bound(cumulative.begin(), cumulative.end(), j);
+    return it == cumulative.end() ? sorted.back() : sorted[static_cast<std::size_t>(it - cumulative.begin())];
+  };
   for (std::size_t i = 0; i <= n_bins; ++i) {
     const double q = i == n_bins ? 1.0 : static_cast<double>(i) * step;
-    edges[i] = strategy == bin_strategy::uniform ? q : numpy_quantile(sorted, q);
+    edges[i] = strategy == bin_strategy::uniform ? q : numpy_quantile(at, W, q);
   }
   return edges;
 }
@@ -58,7 +87,7 @@ reliability_result reliability_curve(std::span<const std::int32_t> y, std::span<
   if (n_bins < 1) throw_usage("reliability_curve: n_bins must be >= 1");
   reliability_result r;
   if (prob.empty()) return r;
-  r.edges = bin_edges(prob, n_bins, strategy);
+  r.edges = bin_edges(prob, weight, n_bins, strategy);
   std::vector<double> sum_p(n_bins, 0), sum_y(n_bins, 0), sum_w(n_bins, 0);
   std::vector<std::size_t> count(n_bins, 0);
   const auto inner_begin = r.edges.begin() + 1, inner_end = r.edges.end() - 1;
@@ -82,7 +111,10 @@ reliability_result reliability_curve(std::span<const std::int32_t> y, std::span<
 
 value expected_calibration_error(std::span<const std::int32_t> y, std::span<const double> prob,
                                  std::span<const double> weight, std::size_t n_bins, bin_strategy strategy) {
-  const reliability_result r = reliability_curve(y, prob, weight, n_bins, strategy);
+  return expected_calibration_error(reliability_curve(y, prob, weight, n_bins, strategy));
+}
+
+value expected_calibration_error(const reliability_result& r) {
   double total = 0, sum = 0;
   for (std::size_t b = 0; b < r.weight.size(); ++b) {
     total += r.weight[b];

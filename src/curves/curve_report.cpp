@@ -12,6 +12,7 @@
 #include "assay/error.hpp"
 #include "assay/io/table.hpp"
 #include "assay/metrics/labels.hpp"
+#include "multiclass_curves.hpp"
 
 namespace assay::curves {
 
@@ -193,6 +194,13 @@ loaded load(const curve_request& q) {
     return std::find(headers.begin(), headers.end(), l) != headers.end();
   });
   if (by_name) d.labels = sort_labels(headers);
+  else if (auto named = std::find_first_of(headers.begin(), headers.end(), d.labels.begin(), d.labels.end());
+           named != headers.end()) {  // some columns are named after classes, not all: a class is unknown
+    for (const auto& l : d.labels)
+      if (std::find(headers.begin(), headers.end(), l) == headers.end())
+        throw_usage(fmt::format("--proba: class \"{}\" of column '{}' has no probability column (columns: {}; "
+                                "name them after the classes or none of them)", l, truth.name, join_labels(headers)));
+  }
   const std::size_t K = d.labels.size();
   if (q.proba.size() != K) {
     throw_usage(fmt::format("--proba: {} probability columns for {} classes ({}); give one per class, in sorted class "
@@ -238,10 +246,6 @@ json header(const loaded& d, const char* kind) {
   else j["one_vs_rest"] = true;
   j["weighted"] = !d.weight.empty();
   return j;
-}
-
-void only_binary(const loaded& d, const char* what) {
-  if (d.multiclass) throw_usage(fmt::format("the {} curve needs a binary task: give --score COL, not --proba", what));
 }
 
 json point_json(const operating_point& p) {
@@ -352,7 +356,6 @@ constexpr const char* threshold_metrics[] = {"accuracy", "error_rate", "precisio
                                              "matthews_corrcoef", "cohen_kappa"};
 
 curve_document threshold(const loaded& d, const curve_request& q) {
-  only_binary(d, "threshold");
   curve_document doc;
   json j = header(d, "threshold");
   j["rule"] = "positive when score >= threshold; the first row (threshold +inf, null in JSON) predicts nothing positive";
@@ -468,7 +471,6 @@ curve_document rejection(const loaded& d, const curve_request& q) {
 }
 
 curve_document cost(const loaded& d, const curve_request& q) {
-  only_binary(d, "cost");
   curve_document doc;
   json j = header(d, "cost");
   j["axes"] = "pc = pi c(FN) / (pi c(FN) + (1 - pi) c(FP)); normalised expected cost = (1 - TPR) pc + FPR (1 - pc)";
@@ -502,7 +504,6 @@ curve_document cost(const loaded& d, const curve_request& q) {
 }
 
 curve_document calibration(const loaded& d, const curve_request& q) {
-  only_binary(d, "calibration");
   curve_document doc;
   json j = header(d, "calibration");
   j["bins"] = q.bins;
@@ -539,6 +540,7 @@ curve_document calibration(const loaded& d, const curve_request& q) {
     s.markers = true;
     doc.chart.lines.push_back(s);
   }
+  if (d.multiclass) detail::add_top_label_calibration({d.y_class, d.proba, d.weight, &d.labels}, q, j, doc.csv, doc.chart);
   doc.json = finish_json(j);
   return doc;
 }

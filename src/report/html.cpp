@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cmath>
 #include <numeric>
+#include <limits>
 #include <queue>
 
 #include "svg_bars.hpp"
@@ -464,6 +465,67 @@ std::string to_html(const report& r, const html_extras& extras) {
     figures.push_back({"fig-pr", "Precision-recall curve",
                        "Precision against recall as the threshold falls; the dashed line is the share of positives, "
                        "what a random ranking achieves." + thinned(*r.pr),
+                       plot::render_svg(ch)});
+  }
+  if (r.thresholds) {
+    const threshold_sample& t = *r.thresholds;
+    plot::chart ch = chart("Metrics vs threshold", "threshold (positive when score >= threshold)", "value");
+    ch.square = false;
+    ch.lines.push_back(line("F1", t.f1.x, t.f1.y, false));
+    ch.lines.push_back(line("precision", t.precision.x, t.precision.y, false));
+    ch.lines.push_back(line("recall (TPR)", t.recall.x, t.recall.y, false));
+    ch.lines.push_back(line("FPR", t.fpr.x, t.fpr.y, false));
+    std::string best;
+    if (t.max_f1_threshold) {
+      ch.markers.push_back({*t.max_f1_threshold, *t.max_f1, fmt::format("max F1 at {:.4g}", *t.max_f1_threshold)});
+      best += fmt::format(" Max F1 {:.4f} at threshold {}.", *t.max_f1, html::number(*t.max_f1_threshold));
+    }
+    if (t.youden_threshold) {
+      if (t.max_f1_threshold && *t.max_f1_threshold == *t.youden_threshold)
+        ch.markers.back().label = fmt::format("max F1 and Youden's J at {:.4g}", *t.youden_threshold);
+      else
+        ch.markers.push_back(
+            {*t.youden_threshold, *t.youden_fpr, fmt::format("Youden's J at {:.4g}", *t.youden_threshold)});
+      best += fmt::format(
+          " Youden's J = TPR - FPR is largest ({:.4f}) at threshold {} (marked on the FPR line unless it is the "
+          "max-F1 threshold).",
+          *t.youden_tpr - *t.youden_fpr, html::number(*t.youden_threshold));
+    }
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (double v : t.f1.x) lo = std::min(lo, v), hi = std::max(hi, v);
+    if (lo >= 0 && hi <= 1) ch.x_min = 0, ch.x_max = 1;  // probabilities: the whole unit range
+    else if (lo < hi) ch.x_min = lo, ch.x_max = hi;
+    else if (lo == hi) ch.x_min = lo - 0.5, ch.x_max = lo + 0.5;
+    figures.push_back({"fig-threshold", "Metrics vs threshold",
+                       "The binary metrics of the classifier \"positive when score >= threshold\" at every distinct "
+                       "score; the markers are the best thresholds, found on the full sweep." + best +
+                           thinned(t.f1),
+                       plot::render_svg(ch)});
+  }
+  if (r.calibration) {
+    const calibration_sample& c = *r.calibration;
+    const std::string ece = c.ece.defined() ? fmt::format("{:.4f}", c.ece.v) : "undefined (" + c.ece.reason + ")";
+    plot::chart ch = c.top_label ? chart("Top-label reliability diagram", "mean confidence (highest probability)",
+                                         "accuracy")
+                                 : chart("Reliability diagram", "mean predicted probability",
+                                         "observed frequency of positives");
+    ch.lines.push_back(line("perfectly calibrated", {0, 1}, {0, 1}, true));
+    plot::series s = line(fmt::format("model (ECE {})", c.ece.defined() ? fmt::format("{:.3f}", c.ece.v) : "undefined"),
+                          c.prob_pred, c.prob_true, false);
+    s.markers = true;
+    ch.lines.push_back(std::move(s));
+    const std::string how =
+        c.top_label ? fmt::format("Top-label (confidence) calibration, Guo et al. 2017: the cases are grouped by their "
+                                  "highest class probability into {} equal-width bins; each dot is a bin's accuracy "
+                                  "against its mean confidence",
+                                  c.bins)
+                    : fmt::format("The cases are grouped by predicted probability into {} equal-width bins; each dot "
+                                  "is a bin's share of positives against its mean predicted probability",
+                                  c.bins);
+    figures.push_back({"fig-calibration", c.top_label ? "Top-label reliability diagram" : "Reliability diagram",
+                       fmt::format("{} (empty bins left out). On the dashed diagonal the probabilities are calibrated. "
+                                   "Expected calibration error (ECE, bin-weighted mean distance to the diagonal) = {}.",
+                                   how, ece),
                        plot::render_svg(ch)});
   }
   figures.insert(figures.end(), extras.figures.begin(), extras.figures.end());

@@ -11,6 +11,7 @@
 #include "assay/curves/threshold.hpp"
 #include "assay/error.hpp"
 #include "intervals.hpp"
+#include "kept_curves.hpp"
 #include "assay/io/table.hpp"
 #include "assay/metrics/labels.hpp"
 #include "assay/metrics/registry.hpp"
@@ -313,6 +314,14 @@ report make_report(const report_request& request) {
                     : m->probabilistic(ys, pv, w, params);
       r.metrics.push_back({std::string(name), std::string(m->title), std::move(v)});
     }
+    if (q.keep_curves && !proba.empty()) {  // needs rows that sum to 1, as the multiclass AUCs
+      if (const auto bad = detail::row_not_summing_to_one(pv)) {
+        r.notes.push_back(fmt::format("no reliability diagram: the --proba columns of data row {} sum to {}, not 1 "
+                                      "(rule: |sum - 1| <= 1e-8 + 1e-5 |sum|)", bad->first + 1, bad->second));
+      } else {
+        r.calibration = detail::keep_top_label_calibration(y, pv, w);
+      }
+    }
     if (!proba.empty() && K > 2) {
       params.k = q.top_k;
       const metric_info* m = find_metric("top_k_accuracy", metric_kind::probabilistic);
@@ -350,6 +359,8 @@ report make_report(const report_request& request) {
       if (roc.undefined.empty()) r.roc = curve_sample::thin(roc.fpr, roc.tpr);
       const auto pr = curves::precision_recall_curve(sw);
       if (pr.undefined.empty()) r.pr = curve_sample::thin(pr.recall, pr.precision);
+      r.thresholds = detail::keep_threshold_sweep(sw);
+      if (scores_are_probabilities) r.calibration = detail::keep_calibration(ypos, s, w);
     }
   }
 

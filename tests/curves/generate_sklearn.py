@@ -83,6 +83,48 @@ for n, digits in ((50, 1), (200, 2), (1000, None)):
             c["curves"].append({"strategy": strategy, "n_bins": bins, "prob_true": fl(pt), "prob_pred": fl(pp)})
     calibration.append(c)
 
+# Weighted quantile bins (assay reads weights as frequencies): scikit-learn 1.2's calibration_curve
+# has no sample_weight, so the peer's answer is calibration_curve on the rows repeated w_i times
+# (integer weights, zeros included). A separate generator keeps the cases above unchanged.
+rng2 = np.random.default_rng(20261127)
+calibration_weighted = []
+for n, digits in ((40, 1), (150, 2), (500, None)):
+    prob = rng2.uniform(size=n)
+    if digits is not None:
+        prob = np.round(prob, digits)
+    y = (rng2.uniform(size=n) < prob).astype(int)
+    y[0], y[1] = 0, 1
+    w = rng2.integers(0, 5, n)
+    w[0] = w[1] = 1
+    c = {"name": f"n{n}_digits{digits}", "y": [int(v) for v in y], "prob": fl(prob), "weight": fl(w), "curves": []}
+    for bins in (3, 5, 10):
+        pt, pp = calibration_curve(np.repeat(y, w), np.repeat(prob, w), n_bins=bins, strategy="quantile")
+        c["curves"].append({"strategy": "quantile", "n_bins": bins, "prob_true": fl(pt), "prob_pred": fl(pp)})
+    calibration_weighted.append(c)
+
+# Multiclass calibration: per class, calibration_curve(y == k, p[:, k]); top-label (Guo et al. 2017),
+# calibration_curve(argmax == y, max p) with numpy.argmax (first of equal maxima).
+calibration_multiclass = []
+for K, n, digits in ((3, 60, 1), (4, 300, 2)):
+    logits = rng2.normal(size=(n, K)) * 2
+    soft = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    p = np.array([rng2.multinomial(10**digits, row) for row in soft]) / 10**digits  # k / 10^d: ties, sums 1
+    y = np.array([rng2.choice(K, p=row / row.sum()) for row in p])
+    y[:K] = np.arange(K)
+    m = {"name": f"K{K}_n{n}", "k": K, "y": [int(v) for v in y], "proba": [fl(r) for r in p], "curves": []}
+    pred = p.argmax(axis=1)
+    conf = p.max(axis=1)
+    for strategy in ("uniform", "quantile"):
+        for bins in (5, 10):
+            entry = {"strategy": strategy, "n_bins": bins, "per_class": []}
+            for k in range(K):
+                pt, pp = calibration_curve((y == k).astype(int), p[:, k], n_bins=bins, strategy=strategy)
+                entry["per_class"].append({"prob_true": fl(pt), "prob_pred": fl(pp)})
+            pt, pp = calibration_curve((pred == y).astype(int), conf, n_bins=bins, strategy=strategy)
+            entry["top_label"] = {"prob_true": fl(pt), "prob_pred": fl(pp)}
+            m["curves"].append(entry)
+    calibration_multiclass.append(m)
+
 # The example prediction file, as `assay report` and `assay curve` read it.
 import pandas as pd  # noqa: E402
 
@@ -103,6 +145,23 @@ for mc in ("ovr", "ovo"):
         example_multiclass[f"roc_auc_{mc}_{avg}"] = float(roc_auc_score(iris["species"], iris_p, multi_class=mc,
                                                                         average=avg, labels=iris_classes))
 
+# `assay curve calibration --proba` on the iris example: per-class and top-label curves (10 uniform
+# bins) and the top-label ECE, sum_b (n_b / n) |acc_b - conf_b| with the bins calibration_curve uses.
+iris_y = np.array([iris_classes.index(v) for v in iris["species"]])
+iris_conf, iris_pred = iris_p.max(axis=1), iris_p.argmax(axis=1)
+iris_correct = (iris_pred == iris_y).astype(int)
+pt, pp = calibration_curve(iris_correct, iris_conf, n_bins=10, strategy="uniform")
+edges = np.linspace(0.0, 1.0, 11)
+counts = np.bincount(np.searchsorted(edges[1:-1], iris_conf), minlength=10)
+counts = counts[counts != 0]
+example_multiclass["calibration"] = {
+    "n_bins": 10,
+    "per_class": [dict(zip(("prob_true", "prob_pred"), map(fl, calibration_curve(
+        (iris_y == k).astype(int), iris_p[:, k], n_bins=10, strategy="uniform")))) for k in range(3)],
+    "top_label": {"prob_true": fl(pt), "prob_pred": fl(pp),
+                  "ece": float(np.sum(counts / len(iris_y) * np.abs(pt - pp)))},
+}
+
 out = {
     "generator": "tests/curves/generate_sklearn.py",
     "sklearn_version": sklearn.__version__,
@@ -111,6 +170,8 @@ out = {
     "binary": cases,
     "multiclass": multiclass,
     "calibration": calibration,
+    "calibration_weighted": calibration_weighted,
+    "calibration_multiclass": calibration_multiclass,
     "example_file": example,
     "example_multiclass": example_multiclass,
 }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "assay/curves/calibration.hpp"
+#include "assay/curves/multiclass.hpp"
 #include "assay/curves/pr.hpp"
 #include "assay/curves/roc.hpp"
 #include "assay/io/table.hpp"
@@ -115,6 +116,53 @@ TEST(SklearnReplay, CalibrationCurve) {
       const std::string what = name + " " + cc["strategy"].get<std::string>() + " " + cc["n_bins"].dump();
       expect_near_vec(r.prob_true, cc["prob_true"], what + " prob_true");
       expect_near_vec(r.prob_pred, cc["prob_pred"], what + " prob_pred");
+    }
+  }
+}
+
+// Weighted quantile bins: the peer is calibration_curve on the rows repeated w_i times (integer
+// weights, zeros included), as scikit-learn 1.2's calibration_curve takes no weights.
+TEST(SklearnReplay, CalibrationCurveWeightedQuantileEqualsRepeatedRows) {
+  ASSERT_EQ(sk()["calibration_weighted"].size(), 3u);
+  for (const auto& c : sk()["calibration_weighted"]) {
+    const std::string name = c["name"];
+    const auto y = c["y"].get<std::vector<std::int32_t>>();
+    const auto p = c["prob"].get<std::vector<double>>();
+    const auto w = c["weight"].get<std::vector<double>>();
+    for (const auto& cc : c["curves"]) {
+      const auto r = reliability_curve(y, p, w, cc["n_bins"].get<std::size_t>(), bin_strategy::quantile);
+      const std::string what = name + " weighted quantile " + cc["n_bins"].dump();
+      expect_near_vec(r.prob_true, cc["prob_true"], what + " prob_true");
+      expect_near_vec(r.prob_pred, cc["prob_pred"], what + " prob_pred");
+    }
+  }
+}
+
+// Multiclass: per class calibration_curve(y == k, p[:, k]) and the top-label curve
+// calibration_curve(argmax == y, max p) of Guo et al. (2017).
+TEST(SklearnReplay, CalibrationCurveOneVsRestAndTopLabel) {
+  ASSERT_EQ(sk()["calibration_multiclass"].size(), 2u);
+  for (const auto& c : sk()["calibration_multiclass"]) {
+    const std::string name = c["name"];
+    const auto K = c["k"].get<std::size_t>();
+    const auto y = c["y"].get<std::vector<std::int32_t>>();
+    std::vector<double> flat;
+    for (const auto& row : c["proba"])
+      for (const auto& x : row) flat.push_back(x.get<double>());
+    const proba_view pv = proba_view::matrix(flat, K);
+    for (const auto& cc : c["curves"]) {
+      const bin_strategy st = cc["strategy"] == "uniform" ? bin_strategy::uniform : bin_strategy::quantile;
+      const auto bins = cc["n_bins"].get<std::size_t>();
+      const std::string what = name + " " + cc["strategy"].get<std::string>() + " " + cc["n_bins"].dump();
+      for (std::size_t k = 0; k < K; ++k) {
+        const binary_problem b = one_vs_rest(y, pv, k);
+        const auto r = reliability_curve(b.y, b.score, {}, bins, st);
+        expect_near_vec(r.prob_true, cc["per_class"][k]["prob_true"], what + " class " + std::to_string(k));
+        expect_near_vec(r.prob_pred, cc["per_class"][k]["prob_pred"], what + " class " + std::to_string(k));
+      }
+      const auto t = top_label_reliability_curve(y, pv, {}, bins, st);
+      expect_near_vec(t.prob_true, cc["top_label"]["prob_true"], what + " top-label prob_true");
+      expect_near_vec(t.prob_pred, cc["top_label"]["prob_pred"], what + " top-label prob_pred");
     }
   }
 }

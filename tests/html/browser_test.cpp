@@ -102,6 +102,11 @@ document.querySelectorAll('svg').forEach(function(s,i){var r=s.getBoundingClient
  var n=0;s.querySelectorAll('rect,path,line,polyline,circle').forEach(function(e){
   var b=e.getBBox();if(b.width>0||b.height>0)n++;});
  o.push('svg '+i+' '+Math.round(r.width)+' '+Math.round(r.height)+' '+n);});
+document.querySelectorAll('figure').forEach(function(f){var s=f.querySelector('svg');
+ var r=s?s.getBoundingClientRect():{width:0,height:0};
+ var n=0,pts=0;if(s)s.querySelectorAll('rect,path,line,polyline,circle').forEach(function(e){
+  var b=e.getBBox();if(b.width>0||b.height>0)n++;if(e.points)pts+=e.points.numberOfItems;});
+ o.push('figure '+f.id+' '+Math.round(r.width)+' '+Math.round(r.height)+' '+n+' '+pts);});
 document.querySelectorAll('table').forEach(function(t,i){var r=t.getBoundingClientRect();
  o.push('table '+i+' '+Math.round(r.width)+' '+Math.round(r.height)+' '+t.rows.length);});
 o.push('scripts '+document.scripts.length);o.push('imgs '+document.images.length);o.push('pwned '+(window.pwned||0));
@@ -166,7 +171,8 @@ TEST_F(Browser, NegativeControlsTheChecksCanFail) {
 struct example {
   std::string name, args;
   std::size_t classes;
-  std::size_t svgs;  // per-class bars, plus ROC and PR for a score column
+  std::size_t svgs;  // per-class bars, plus ROC, PR, threshold sweep and reliability for a score column
+  std::vector<std::string> line_figures;  // figures drawn as lines: each must have a drawn polyline
 };
 
 class BrowserExample : public Browser, public ::testing::WithParamInterface<example> {};
@@ -199,6 +205,7 @@ TEST_P(BrowserExample, RendersEverySectionAndPlotWithoutErrorsOrRequests) {
   const auto lines = layout_lines(probe.out);
   ASSERT_FALSE(lines.empty()) << "the measuring script did not run:\n" << probe.log;
   std::map<std::string, std::vector<long>> sections;
+  std::map<std::string, std::vector<long>> figures;
   std::size_t svgs = 0, tables = 0;
   for (const auto& l : lines) {
     std::stringstream ss(l);
@@ -207,6 +214,10 @@ TEST_P(BrowserExample, RendersEverySectionAndPlotWithoutErrorsOrRequests) {
     std::vector<long> v;
     for (long x; ss >> x;) v.push_back(x);
     if (kind == "section") sections[id] = v;
+    if (kind == "figure") {
+      figures[id] = v;
+      continue;
+    }
     if (kind == "svg") {
       ++svgs;
       ASSERT_EQ(v.size(), 3u) << l;
@@ -225,6 +236,16 @@ TEST_P(BrowserExample, RendersEverySectionAndPlotWithoutErrorsOrRequests) {
     if (kind == "errors") EXPECT_EQ(id, "0") << l;
   }
   EXPECT_EQ(svgs, GetParam().svgs);
+  // Each curve figure is laid out at a readable size and draws lines with many points.
+  for (const auto& id : ex.line_figures) {
+    ASSERT_TRUE(figures.count(id)) << id << " missing";
+    const auto& v = figures[id];
+    ASSERT_EQ(v.size(), 4u) << id;
+    EXPECT_GT(v[0], 300) << id << " width";
+    EXPECT_GT(v[1], 250) << id << " height";
+    EXPECT_GE(v[2], 10) << id << " drawn shapes (grid, axes, lines)";
+    EXPECT_GE(v[3], 6) << id << " polyline points";
+  }
   EXPECT_EQ(tables, 4u);  // setup, headline, confusion, per-class
   for (const char* id : {"setup", "metrics", "confusion", "per-class", "figures"}) {
     ASSERT_TRUE(sections.count(id)) << id;
@@ -261,11 +282,11 @@ INSTANTIATE_TEST_SUITE_P(Examples, BrowserExample,
                          ::testing::Values(example{"breast_cancer",
                                                    sh_quote(source_path("examples/breast_cancer_predictions.csv")) +
                                                        " --label diagnosis --score p_malignant --pos-label malignant",
-                                                   2, 3},
+                                                   2, 5, {"fig-roc", "fig-pr", "fig-threshold", "fig-calibration"}},
                                            example{"iris",
                                                    sh_quote(source_path("examples/iris_predictions.csv")) +
                                                        " --label species --proba setosa versicolor virginica",
-                                                   3, 1}),
+                                                   3, 2, {"fig-calibration"}}),
                          [](const auto& info) { return info.param.name; });
 
 // The pages of the validation commands (assay cv --html, assay learning-curve --html): rendered as

@@ -16,8 +16,12 @@ namespace assay::curves {
 
 enum class bin_strategy {
   uniform,   ///< edges i / n_bins (computed as numpy.linspace does: i * (1 / n_bins))
-  quantile,  ///< edges at the i / n_bins sample quantiles of the probabilities (numpy.percentile,
-             ///< linear interpolation; unweighted)
+  quantile,  ///< edges at the i / n_bins sample quantiles of the probabilities (numpy.percentile's
+             ///< linear interpolation, Hyndman & Fan type 7), so each bin holds about the same total
+             ///< weight. Weights are frequencies: the quantiles are those of the data with case i
+             ///< repeated w_i times (virtual index (W - 1) q over the cumulative weights W_i), so unit
+             ///< weights give numpy's edges exactly, integer weights those of the repeated rows, and a
+             ///< zero weight removes the case. Needs W >= 1. See docs/definitions/curves.md.
 };
 
 /// A reliability curve: for every non-empty bin, the observed frequency of positives (prob_true)
@@ -39,6 +43,9 @@ reliability_result reliability_curve(std::span<const std::int32_t> y, std::span<
 value expected_calibration_error(std::span<const std::int32_t> y, std::span<const double> prob,
                                  std::span<const double> weight = {}, std::size_t n_bins = 10,
                                  bin_strategy strategy = bin_strategy::uniform);
+
+/// The same ECE read off a reliability curve already computed (one pass over the data instead of two).
+value expected_calibration_error(const reliability_result& curve);
 
 /// Murphy's (1973) decomposition BS = reliability - resolution + uncertainty, with the forecasts
 /// grouped by their distinct values (so the identity is exact):

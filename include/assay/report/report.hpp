@@ -66,6 +66,25 @@ struct curve_sample {
   static curve_sample thin(const std::vector<double>& x, const std::vector<double>& y);
 };
 
+/// The binary metrics against the threshold, kept for drawing (request.keep_curves, a score column):
+/// F1, precision, recall (= TPR) and FPR at up to curve_sample::max_points thresholds taken evenly
+/// along the sorted distinct scores (x = threshold; every value there is exact), and the best
+/// thresholds from the full sweep (curves::best_fbeta, curves::best_youden).
+struct threshold_sample {
+  curve_sample f1, precision, recall, fpr;  ///< x = threshold (the +inf "nothing positive" point left out)
+  std::optional<double> max_f1_threshold, max_f1;         ///< absent when F1 is undefined everywhere
+  std::optional<double> youden_threshold, youden_tpr, youden_fpr;  ///< absent without both classes
+};
+
+/// A reliability curve kept for drawing (request.keep_curves): a binary score that is a probability,
+/// or the top-label (confidence) curve of --proba (Guo et al. 2017). 10 uniform bins.
+struct calibration_sample {
+  std::vector<double> prob_pred, prob_true, weight;  ///< the non-empty bins
+  value ece;                                         ///< expected calibration error over the same bins
+  std::size_t bins = 10;
+  bool top_label = false;                            ///< --proba: accuracy against confidence
+};
+
 /// One named number of the report.
 struct metric_result {
   metric_result(std::string n, std::string t, value x) : name(std::move(n)), title(std::move(t)), v(std::move(x)) {}
@@ -94,6 +113,8 @@ struct report {
   std::vector<metric_result> metrics;
   std::optional<curve_sample> roc;  ///< FPR (x) vs TPR (y), with request.keep_curves and a score column
   std::optional<curve_sample> pr;   ///< recall (x) vs precision (y), likewise
+  std::optional<threshold_sample> thresholds;      ///< with request.keep_curves and a score column
+  std::optional<calibration_sample> calibration;  ///< with request.keep_curves: probabilities scored
   std::optional<double> ci_level;  ///< the level of the intervals in metrics[].ci
   std::vector<std::string> notes;  ///< caveats a reader must see (e.g. how undefined classes were averaged)
 };

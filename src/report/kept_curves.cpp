@@ -1,0 +1,74 @@
+// Threshold sweep and reliability curve kept for the HTML page; see src/report/kept_curves.hpp.
+#include "kept_curves.hpp"
+
+#include <cmath>
+
+#include "assay/curves/calibration.hpp"
+#include "assay/curves/multiclass.hpp"
+#include "assay/curves/threshold.hpp"
+
+namespace assay::detail {
+
+threshold_sample keep_threshold_sweep(const curves::score_sweep& sw) {
+  // A subsequence of a sweep's entries is a sweep with the same counts at the kept thresholds, so
+  // the existing functions give exact values there while the page stays small.
+  curves::score_sweep thin;
+  thin.positives = sw.positives;
+  thin.negatives = sw.negatives;
+  const std::size_t n = sw.size(), m = std::min(n, curve_sample::max_points);
+  for (std::size_t k = 0; k < m; ++k) {
+    const std::size_t i = m == 1 ? 0 : k * (n - 1) / (m - 1);
+    thin.thresholds.push_back(sw.thresholds[i]);
+    thin.tp.push_back(sw.tp[i]);
+    thin.fp.push_back(sw.fp[i]);
+  }
+  const curves::threshold_table t = curves::threshold_counts(thin);
+  const std::vector<double> x(t.thresholds.begin() + 1, t.thresholds.end());  // without +inf
+  const auto sample = [&](const char* metric) {
+    const std::vector<value> v = curves::metric_vs_threshold(t, metric);
+    curve_sample c;
+    c.x = x;
+    for (std::size_t k = 1; k < v.size(); ++k) c.y.push_back(v[k].defined() ? v[k].v : std::nan(""));
+    c.points = n;
+    return c;
+  };
+  threshold_sample s{sample("f1"), sample("precision"), sample("recall"), sample("fpr"), {}, {}, {}, {}, {}};
+  const curves::operating_point f1 = curves::best_fbeta(sw, 1);
+  if (f1.criterion.defined() && std::isfinite(f1.threshold))
+    s.max_f1_threshold = f1.threshold, s.max_f1 = f1.criterion.v;
+  const curves::operating_point j = curves::best_youden(sw);
+  if (j.criterion.defined() && std::isfinite(j.threshold)) {
+    s.youden_threshold = j.threshold, s.youden_tpr = j.tpr, s.youden_fpr = j.fpr;
+  }
+  return s;
+}
+
+calibration_sample keep_calibration(std::span<const std::int32_t> y, std::span<const double> prob,
+                                    std::span<const double> weight) {
+  calibration_sample c;
+  const curves::reliability_result r = curves::reliability_curve(y, prob, weight, c.bins);
+  c.prob_pred = r.prob_pred, c.prob_true = r.prob_true, c.weight = r.weight;
+  c.ece = curves::expected_calibration_error(r);
+  return c;
+}
+
+std::optional<std::pair<std::size_t, double>> row_not_summing_to_one(proba_view p) {
+  for (std::size_t i = 0; i < p.rows; ++i) {
+    double s = 0;
+    for (std::size_t k = 0; k < p.cols; ++k) s += p(i, k);
+    if (!(std::fabs(s - 1) <= 1e-8 + 1e-5 * std::fabs(s))) return std::pair{i, s};
+  }
+  return std::nullopt;
+}
+
+calibration_sample keep_top_label_calibration(std::span<const std::int32_t> y, proba_view p,
+                                              std::span<const double> weight) {
+  calibration_sample c;
+  c.top_label = true;
+  const curves::reliability_result r = curves::top_label_reliability_curve(y, p, weight, c.bins);
+  c.prob_pred = r.prob_pred, c.prob_true = r.prob_true, c.weight = r.weight;
+  c.ece = curves::expected_calibration_error(r);
+  return c;
+}
+
+}  // namespace assay::detail
