@@ -3,11 +3,17 @@
 // on a fresh copy, as a caller that keeps its data must do) and std::sort, in the same run. Wall-clock
 // times (the kernel uses every core). bench/compare_curves.sh runs this next to scikit-learn.
 // Run: ./build/bench/bench_curves [--benchmark_repetitions=3]
+// With ASSAY_BENCH_CURVES_DATA=FILE (int32 labels then float64 scores, as bench/compare_curves.py
+// writes them) it also times file/floor_float_sort and file/all_curves on those arrays, the ones
+// scikit-learn is timed on.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <boost/sort/spreadsort/float_sort.hpp>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <map>
 #include <random>
 #include <vector>
@@ -121,6 +127,22 @@ void all_curves_weighted(benchmark::State& st) {
   st.SetItemsProcessed(st.iterations() * st.range(0));
 }
 
+// The arrays of ASSAY_BENCH_CURVES_DATA: n int32 labels, then n float64 scores.
+data load(const char* path) {
+  data d;
+  std::FILE* f = std::fopen(path, "rb");
+  if (f == nullptr) return d;
+  std::fseek(f, 0, SEEK_END);
+  const auto bytes = static_cast<std::size_t>(std::ftell(f));
+  std::fseek(f, 0, SEEK_SET);
+  const std::size_t n = bytes / 12;
+  d.y.resize(n);
+  d.s.resize(n);
+  if (std::fread(d.y.data(), 4, n, f) != n || std::fread(d.s.data(), 8, n, f) != n) d.y.clear(), d.s.clear();
+  std::fclose(f);
+  return d;
+}
+
 }  // namespace
 
 BENCHMARK(floor_float_sort)->Arg(10'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -129,4 +151,33 @@ BENCHMARK(class_sort_only)->Arg(10'000'000)->Unit(benchmark::kMillisecond)->UseR
 BENCHMARK(all_curves)->Args({10'000'000, 0})->Args({10'000'000, 100})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(all_curves_via_sweep)->Arg(10'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(all_curves_weighted)->Arg(10'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  static data file;
+  if (const char* path = std::getenv("ASSAY_BENCH_CURVES_DATA")) {
+    file = load(path);
+    if (file.y.empty()) {
+      std::fprintf(stderr, "bench_curves: cannot read %s\n", path);
+      return 2;
+    }
+    benchmark::RegisterBenchmark("file/floor_float_sort", [](benchmark::State& st) {
+      for (auto _ : st) {
+        std::vector<double> v = file.s;
+        boost::sort::spreadsort::float_sort(v.begin(), v.end());
+        benchmark::DoNotOptimize(v.data());
+      }
+    })->Unit(benchmark::kMillisecond)->UseRealTime();
+    benchmark::RegisterBenchmark("file/all_curves", [](benchmark::State& st) {
+      for (auto _ : st) {
+        const auto r = assay::curves::compute_ranking_curves(file.y, file.s);
+        benchmark::DoNotOptimize(r.fpr.data());
+        benchmark::DoNotOptimize(r.precision.data());
+        benchmark::DoNotOptimize(r.roc_auc.v + r.average_precision.v);
+      }
+    })->Unit(benchmark::kMillisecond)->UseRealTime();
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
