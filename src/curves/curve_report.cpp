@@ -593,6 +593,21 @@ curve_document calibration(const loaded& d, const curve_request& q) {
 
 constexpr std::size_t flush_bytes = std::size_t{1} << 20;
 
+// The r-th smallest (1-based, 1 <= r <= |a| + |b|) value of the union of the ascending runs a and b:
+// binary search for how many of the r come from a.
+double kth_smallest(std::span<const double> a, std::span<const double> b, std::size_t r) {
+  std::size_t lo = r > b.size() ? r - b.size() : 0, hi = std::min(r, a.size());
+  while (lo < hi) {
+    const std::size_t i = lo + (hi - lo) / 2;  // i from a and r - i from b: too few from a if a[i] < b[r - i - 1]
+    if (a[i] < b[r - i - 1]) lo = i + 1;
+    else hi = i;
+  }
+  const std::size_t j = r - lo;
+  if (lo == 0) return b[j - 1];
+  if (j == 0) return a[lo - 1];
+  return std::max(a[lo - 1], b[j - 1]);
+}
+
 // The cumulative counts (TP, FP) of one binary model at each distinct threshold, walked on demand
 // from the highest threshold down or from the lowest up. Unweighted: the two runs of class_sort, and
 // the walk can be cut into independent pieces (every count is an exact integer, so a piece can start
@@ -654,7 +669,7 @@ class model_points {
   void emit(bool descending, const Fmt& fmt, const text_sink& sink) const {
     const std::size_t n = weighted_ ? sweep_.size() : sorted_.size();
     const unsigned threads = std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
-    if (weighted_ || n < (std::size_t{1} << 17) || threads < 2) {
+    if (weighted_ || n < (std::size_t{1} << 15) || threads < 2) {
       std::string buf;
       buf.reserve(flush_bytes + 4096);
       each(descending, [&](double t, double tp, double fp) {
@@ -667,14 +682,13 @@ class model_points {
       if (!buf.empty()) sink(buf);
       return;
     }
-    // Cut points: values of the larger run at even ranks; piece k holds the thresholds in
-    // (cut[k-1], cut[k]]; ip[k] / in[k] = how many positives / negatives score <= cut[k].
+    // Cut points at even ranks of the merged runs; piece k holds the thresholds in (cut[k-1], cut[k]];
+    // ip[k] / in[k] = how many positives / negatives score <= cut[k] (so no tie group is split).
     const auto pos = sorted_.pos(), neg = sorted_.neg();
-    const auto larger = pos.size() >= neg.size() ? pos : neg;
     const std::size_t pieces = std::max<std::size_t>(2, n >> 16);
     std::vector<std::size_t> ip{0}, in{0};
     for (std::size_t k = 1; k < pieces; ++k) {
-      const double cut = larger[larger.size() * k / pieces];
+      const double cut = kth_smallest(pos, neg, n * k / pieces);
       ip.push_back(static_cast<std::size_t>(std::upper_bound(pos.begin(), pos.end(), cut) - pos.begin()));
       in.push_back(static_cast<std::size_t>(std::upper_bound(neg.begin(), neg.end(), cut) - neg.begin()));
     }
@@ -682,6 +696,7 @@ class model_points {
     in.push_back(neg.size());
     auto run = [&](std::size_t k, std::string& out) {
       out.clear();
+      out.reserve((ip[k + 1] - ip[k] + in[k + 1] - in[k]) * 64);
       piece(descending, ip[k], ip[k + 1], in[k], in[k + 1],
             [&](double t, double tp, double fp) { fmt(out, t, tp, fp); });
     };
