@@ -3,12 +3,13 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <barrier>
+#include <boost/sort/spreadsort/float_sort.hpp>
 #include <bit>
-#include <fmt/format.h>
+#include <latch>
 #include <thread>
-
-#include "assay/error.hpp"
+#include <vector>
 
 namespace assay::curves {
 
@@ -55,10 +56,20 @@ void scatter(const double* src, std::size_t begin, std::size_t end, double* dst,
 class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const double> score, std::vector<double> scratch,
                            unsigned threads) {
   const std::size_t n = y.size();
-  if (n > 0xFFFFFFFFu) throw_data(fmt::format("sort_by_class: {} cases; at most 2^32 - 1 are supported", n));
   class_sorted out;
   out.n_ = n;
   if (n == 0) return out;
+  if (n > 0xFFFFFFFFu) {  // beyond the 32-bit counts of the passes: a comparison-free sort per class
+    out.own_.reset(new double[n]);
+    double* a = out.own_.get();
+    std::size_t po = 0, no = n;
+    for (std::size_t i = 0; i < n; ++i) (y[i] ? a[po++] : a[--no]) = score[i] + 0.0;
+    boost::sort::spreadsort::float_sort(a, a + po);
+    boost::sort::spreadsort::float_sort(a + po, a + n);
+    out.positives_ = po;
+    out.sorted_ = a;
+    return out;
+  }
 
   unsigned T = threads;
   if (T == 0) T = n < (std::size_t{1} << 16) ? 1u : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
@@ -202,9 +213,25 @@ class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const doub
     }
   };
   {
+    // The helpers wait for `start`, so that if one cannot be created the others are told to leave
+    // before they reach a barrier that would never fill.
+    std::latch start(1);
+    std::atomic<bool> abandon{false};
     std::vector<std::jthread> pool;
-    pool.reserve(T - 1);
-    for (unsigned t = 1; t < T; ++t) pool.emplace_back(work, t);
+    try {
+      pool.reserve(T - 1);
+      for (unsigned t = 1; t < T; ++t) {
+        pool.emplace_back([&, t] {
+          start.wait();
+          if (!abandon) work(t);
+        });
+      }
+    } catch (...) {
+      abandon = true;
+      start.count_down();
+      throw;
+    }
+    start.count_down();
     work(0);
   }
   out.positives_ = P;

@@ -42,7 +42,8 @@ class class_sorted {
 /// 5.2.5), each pass split over the threads by position, with both classes in one pass (the class
 /// acts as the most significant digit). The key of x is its IEEE 754 bit pattern with the sign bit
 /// set for x >= 0 and all bits flipped for x < 0, which orders as the doubles do. Cost: O(n) time,
-/// 2 x 8 bytes per case (one when `scratch` is given).
+/// 2 x 8 bytes per case (one when `scratch` is given). Beyond 2^32 - 1 cases (the passes count in 32
+/// bits) each class is sorted by boost's float_sort instead.
 class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const double> score,
                            std::vector<double> scratch = {}, unsigned threads = 0);
 
