@@ -248,22 +248,3 @@ class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const doub
 }
 
 }  // namespace assay::curves
-
-namespace assay::curves {
-
-double class_sorted::rank_value(std::size_t r) const {
-  const std::span<const double> a = pos(), b = neg();
-  // How many of the r smallest come from a: the least i with a[i] >= b[r - i - 1].
-  std::size_t lo = r > b.size() ? r - b.size() : 0, hi = std::min(r, a.size());
-  while (lo < hi) {
-    const std::size_t i = lo + (hi - lo) / 2;
-    if (a[i] < b[r - i - 1]) lo = i + 1;
-    else hi = i;
-  }
-  const std::size_t j = r - lo;
-  if (lo == 0) return b[j - 1];
-  if (j == 0) return a[lo - 1];
-  return std::max(a[lo - 1], b[j - 1]);
-}
-
-}  // namespace assay::curves

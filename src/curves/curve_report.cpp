@@ -593,6 +593,21 @@ curve_document calibration(const loaded& d, const curve_request& q) {
 
 constexpr std::size_t flush_bytes = std::size_t{1} << 20;
 
+// The r-th smallest (1-based, 1 <= r <= |a| + |b|) value of the union of the ascending runs a and b:
+// binary search for how many of the r come from a.
+double kth_smallest(std::span<const double> a, std::span<const double> b, std::size_t r) {
+  std::size_t lo = r > b.size() ? r - b.size() : 0, hi = std::min(r, a.size());
+  while (lo < hi) {
+    const std::size_t i = lo + (hi - lo) / 2;  // i from a and r - i from b: too few from a if a[i] < b[r - i - 1]
+    if (a[i] < b[r - i - 1]) lo = i + 1;
+    else hi = i;
+  }
+  const std::size_t j = r - lo;
+  if (lo == 0) return b[j - 1];
+  if (j == 0) return a[lo - 1];
+  return std::max(a[lo - 1], b[j - 1]);
+}
+
 // The cumulative counts (TP, FP) of one binary model at each distinct threshold, walked on demand
 // from the highest threshold down or from the lowest up. Unweighted: the two runs of class_sort, and
 // the walk can be cut into independent pieces (every count is an exact integer, so a piece can start
@@ -673,7 +688,7 @@ class model_points {
     const std::size_t pieces = std::max<std::size_t>(2, n >> 16);
     std::vector<std::size_t> ip{0}, in{0};
     for (std::size_t k = 1; k < pieces; ++k) {
-      const double cut = sorted_.rank_value(n * k / pieces);
+      const double cut = kth_smallest(pos, neg, n * k / pieces);
       ip.push_back(static_cast<std::size_t>(std::upper_bound(pos.begin(), pos.end(), cut) - pos.begin()));
       in.push_back(static_cast<std::size_t>(std::upper_bound(neg.begin(), neg.end(), cut) - neg.begin()));
     }

@@ -19,8 +19,6 @@ class class_sorted {
   [[nodiscard]] std::span<const double> pos() const noexcept { return {sorted_, positives_}; }
   [[nodiscard]] std::span<const double> neg() const noexcept { return {sorted_ + positives_, n_ - positives_}; }
   [[nodiscard]] std::size_t size() const noexcept { return n_; }
-  /// The r-th smallest score of both classes together, 1 <= r <= size() (binary search, O(log n)).
-  [[nodiscard]] double rank_value(std::size_t r) const;
 
  private:
   friend class_sorted sort_by_class(std::span<const std::int32_t>, std::span<const double>, std::vector<double>,
