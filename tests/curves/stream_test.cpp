@@ -60,33 +60,36 @@ void expect_same_text(curve_request q, const std::string& what) {
   EXPECT_TRUE(streamed(q, curve_format::json) == doc.json) << what << " (json)";
 }
 
-TEST(CurveStream, SameTextAsTheDocumentPath) {
-  struct file_case {
-    std::size_t n;
-    double p_pos;
-  };
-  // 33000 rows (>= 2^15): formatted in parallel pieces; the others exercise the edge cases.
-  for (const auto& fc : {file_case{33000, 0.3}, file_case{300, 0.4}, file_case{50, 0.0}, file_case{50, 1.0},
-                         file_case{1, 1.0}}) {
-    const std::string path = temp_file("p.csv", make_csv(fc.n, 17 + fc.n, fc.p_pos));
-    for (curve_kind kind : {curve_kind::roc, curve_kind::pr}) {
-      for (int variant = 0; variant < 5; ++variant) {
-        if (fc.n > 1000 && variant != 0 && variant != 2) continue;  // keep the test fast
-        curve_request q;
-        q.kind = kind;
-        q.path = path;
-        q.label = "y";
-        q.pos_label = "1";
-        q.scores = {"s", "s2"};
-        if (variant == 1) q.weight = "w";
-        if (variant == 2) q.drop_intermediate = true;
-        if (variant == 3 && fc.p_pos > 0 && fc.p_pos < 1) q.partial_fpr = {0, 0.3}, q.partial_tpr = {0.5, 1};
-        if (variant == 4) q.drop_intermediate = true, q.weight = "w";
-        expect_same_text(q, "n " + std::to_string(fc.n) + " kind " + std::to_string(static_cast<int>(kind)) +
-                                " variant " + std::to_string(variant));
-      }
+// All kinds of request on one file.
+void check_file(std::size_t n, double p_pos, bool all_variants) {
+  const std::string path = temp_file("p.csv", make_csv(n, 17 + n, p_pos));
+  for (curve_kind kind : {curve_kind::roc, curve_kind::pr}) {
+    for (int variant = 0; variant < (all_variants ? 5 : 1); ++variant) {
+      curve_request q;
+      q.kind = kind;
+      q.path = path;
+      q.label = "y";
+      q.pos_label = "1";
+      q.scores = {"s", "s2"};
+      if (variant == 1) q.weight = "w";
+      if (variant == 2) q.drop_intermediate = true;
+      if (variant == 3 && p_pos > 0 && p_pos < 1) q.partial_fpr = {0, 0.3}, q.partial_tpr = {0.5, 1};
+      if (variant == 4) q.drop_intermediate = true, q.weight = "w";
+      expect_same_text(q, "n " + std::to_string(n) + " kind " + std::to_string(static_cast<int>(kind)) + " variant " +
+                              std::to_string(variant));
     }
   }
+}
+
+// 33000 rows (>= 2^15): the points are formatted in parallel pieces.
+TEST(CurveStream, SameTextAsTheDocumentPathInParallelPieces) { check_file(33000, 0.3, false); }
+
+// Weights, drop_intermediate, partial AUCs, one class, one row.
+TEST(CurveStream, SameTextAsTheDocumentPathOnEdgeCases) {
+  check_file(300, 0.4, true);
+  check_file(50, 0.0, true);
+  check_file(50, 1.0, true);
+  check_file(1, 1.0, true);
 }
 
 TEST(CurveStream, MulticlassOneVsRestSameText) {
