@@ -2,7 +2,12 @@
 // Parses options, calls assay::curves::make_curve, writes CSV/JSON and the optional SVG plot.
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <functional>
 #include <limits>
 
 #include "assay/curves/curve_report.hpp"
@@ -21,6 +26,36 @@ struct curve_options {
   std::string kind, weight, pos_label, format = "csv", output, plot, strategy = "uniform", delimiter;
   double cost_fp = nan, cost_fn = nan, cost_tp = 0, cost_tn = 0, prior = nan;  // NaN = not given
 };
+
+// Sends what `produce` writes to standard output (path empty or "-") or to the file `path`, written
+// under a temporary name and renamed at the end, as write_output does, so a failure never leaves a
+// partial file.
+void stream_output(const std::string& path, const std::function<void(const curves::text_sink&)>& produce) {
+  const bool to_stdout = path.empty() || path == "-";
+  const std::string tmp = path + ".assay-tmp";
+  std::FILE* f = to_stdout ? stdout : std::fopen(tmp.c_str(), "wb");
+  if (f == nullptr) throw_io(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+  bool failed = false;
+  try {
+    produce([&](std::string_view piece) {
+      if (!failed && std::fwrite(piece.data(), 1, piece.size(), f) != piece.size()) failed = true;
+    });
+  } catch (...) {
+    if (!to_stdout) std::fclose(f), std::remove(tmp.c_str());
+    throw;
+  }
+  if (to_stdout) {
+    std::fflush(stdout);
+    return;
+  }
+  if (std::fclose(f) != 0) failed = true;
+  std::error_code ec;
+  if (!failed) std::filesystem::rename(tmp, path, ec);
+  if (failed || ec) {
+    std::remove(tmp.c_str());
+    throw_io(fmt::format("cannot write '{}': {}", path, failed ? std::strerror(errno) : ec.message()));
+  }
+}
 
 void run(curve_options& o) {
   current_command = "assay curve";
@@ -44,9 +79,15 @@ void run(curve_options& o) {
     else if (o.delimiter.size() == 1 && o.delimiter != "\"" && o.delimiter != "\n") q.csv.delimiter = o.delimiter[0];
     else throw_usage(fmt::format("--delimiter: \"{}\" is not one character (use 'tab' for a tab)", o.delimiter));
   }
+  if (o.plot.empty()) {  // no chart: stream the output (roc and pr never hold the whole curve or text)
+    stream_output(o.output, [&](const curves::text_sink& sink) {
+      curves::write_curve(q, o.format == "json" ? curves::curve_format::json : curves::curve_format::csv, sink);
+    });
+    return;
+  }
   const curves::curve_document doc = curves::make_curve(q);
-  if (!o.plot.empty()) write_output(o.plot, plot::render_svg(doc.chart));
-  if (o.plot.empty() || !o.output.empty()) write_output(o.output, o.format == "json" ? doc.json : doc.csv);
+  write_output(o.plot, plot::render_svg(doc.chart));
+  if (!o.output.empty()) write_output(o.output, o.format == "json" ? doc.json : doc.csv);
 }
 
 }  // namespace

@@ -5,9 +5,13 @@
 #include <charconv>
 #include <cmath>
 #include <fmt/format.h>
+#include <exception>
 #include <limits>
+#include <thread>
 #include <nlohmann/json.hpp>
 
+#include "assay/curves/accumulate.hpp"
+#include "assay/curves/class_sort.hpp"
 #include "assay/curves/roc.hpp"
 #include "assay/error.hpp"
 #include "assay/io/table.hpp"
@@ -37,6 +41,31 @@ void append_double(std::string& s, double x) {
   s.append(buf, res.ptr);
 }
 
+// The text std::to_chars gives finite x, written at p (at most 24 characters); returns the end. Whole
+// numbers below 2^53 take the integer conversion, several times faster: for them to_chars writes the
+// plain digits unless they end in 5 or more zeros (then "1e+05" and the like are shorter).
+char* put_double(char* p, double x) {
+  if (x >= 0 && x < 9007199254740992.0) {
+    const auto u = static_cast<std::uint64_t>(x);
+    if (static_cast<double>(u) == x && (u % 100000 != 0 || u == 0) && !(x == 0 && std::signbit(x))) {
+      return std::to_chars(p, p + 24, u).ptr;
+    }
+  }
+  return std::to_chars(p, p + 24, x).ptr;
+}
+
+// A comma and a CSV cell at p (at most 25 characters): nothing after the comma for NaN, inf / -inf.
+char* put_csv_next(char* p, double x) {
+  *p++ = ',';
+  if (std::isnan(x)) return p;
+  if (std::isinf(x)) {
+    if (x < 0) *p++ = '-';
+    *p++ = 'i', *p++ = 'n', *p++ = 'f';
+    return p;
+  }
+  return put_double(p, x);
+}
+
 // A CSV cell: empty for NaN (undefined), "inf"/"-inf", else the shortest round-trip number.
 void csv_cell(std::string& s, double x) {
   if (std::isnan(x)) return;
@@ -57,11 +86,27 @@ void csv_row(std::string& s, const std::string& model_field, std::initializer_li
 // A double for JSON: non-finite numbers become null (the schema says what null means per field).
 json jnum(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
-// Long arrays are rendered straight to text (std::to_chars) instead of through nlohmann::json nodes,
-// which would take ~50 bytes per number: jvec() stores the text and returns a marker string that
-// finish_json() replaces in the dumped document. One document is built at a time per thread.
-thread_local std::vector<std::string> rendered_arrays;
+// Long arrays are written straight as text (std::to_chars) instead of through nlohmann::json nodes,
+// which would take ~50 bytes per number: jvec() / jstream() register a writer for the array and
+// return a marker string that write_json() replaces, in the dumped document, by what the writer
+// sends. One document is built at a time per thread.
+thread_local std::vector<std::function<void(const text_sink&)>> array_writers;
 constexpr char array_marker = '\x01';
+
+json jstream(std::function<void(const text_sink&)> writer) {
+  array_writers.push_back(std::move(writer));
+  return std::string(1, array_marker) + std::to_string(array_writers.size() - 1) + array_marker;
+}
+
+// A JSON array element: the shortest round-trip number, or null when not finite.
+void json_cell(std::string& s, double x) {
+  if (std::isfinite(x)) {
+    char buf[24];
+    s.append(buf, put_double(buf, x));
+  } else {
+    s += "null";
+  }
+}
 
 json jvec(const std::vector<double>& v) {
   std::string a;
@@ -69,12 +114,10 @@ json jvec(const std::vector<double>& v) {
   a += '[';
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (i) a += ',';
-    if (std::isfinite(v[i])) append_double(a, v[i]);
-    else a += "null";
+    json_cell(a, v[i]);
   }
   a += ']';
-  rendered_arrays.push_back(std::move(a));
-  return std::string(1, array_marker) + std::to_string(rendered_arrays.size() - 1) + array_marker;
+  return jstream([a = std::move(a)](const text_sink& sink) { sink(a); });
 }
 json jvec(const std::vector<value>& v) {
   std::vector<double> x(v.size());
@@ -82,29 +125,31 @@ json jvec(const std::vector<value>& v) {
   return jvec(x);
 }
 
-// Dumps `j` and puts the rendered arrays in place of their markers ("\u0001<id>\u0001" once escaped).
-std::string finish_json(const json& j) {
+// Dumps `j` to `sink`, the arrays' writers in place of their markers ("\u0001<id>\u0001" once escaped).
+void write_json(const json& j, const text_sink& sink) {
   const std::string text = j.dump(1);
   const std::string open = "\"\\u0001";
-  std::string out;
-  std::size_t total = text.size();
-  for (const auto& a : rendered_arrays) total += a.size();
-  out.reserve(total + 1);
   std::size_t pos = 0;
   while (true) {
     const std::size_t at = text.find(open, pos);
     if (at == std::string::npos) break;
     const std::size_t id_begin = at + open.size();
     const std::size_t id_end = text.find("\\u0001\"", id_begin);
-    out.append(text, pos, at - pos);
-    out += rendered_arrays[std::stoul(text.substr(id_begin, id_end - id_begin))];
+    sink(std::string_view(text).substr(pos, at - pos));
+    array_writers[std::stoul(text.substr(id_begin, id_end - id_begin))](sink);
     pos = id_end + 7;
   }
-  out.append(text, pos, std::string::npos);
-  out += '\n';
-  rendered_arrays.clear();
+  sink(std::string_view(text).substr(pos));
+  sink("\n");
+  array_writers.clear();
+}
+
+std::string finish_json(const json& j) {
+  std::string out;
+  write_json(j, [&out](std::string_view piece) { out += piece; });
   return out;
 }
+
 void put(json& o, const std::string& key, const value& v) {
   o[key] = v.defined() ? jnum(v.v) : json(nullptr);
   if (!v.defined()) o[key + "_undefined"] = v.reason;
@@ -179,8 +224,9 @@ loaded load(const curve_request& q) {
     d.positive = require_positive(d.labels, q.pos_label, d.source);
     std::vector<std::int32_t> y(t.rows);
     for (std::size_t i = 0; i < t.rows; ++i) y[i] = truth.levels[static_cast<std::size_t>(truth.codes[i])] == d.positive;
-    for (std::size_t k = 0; k < q.scores.size(); ++k) {
-      d.models.push_back({t.columns[1 + k].name, y, std::move(t.columns[1 + k].numbers)});
+    for (std::size_t k = 0; k < q.scores.size(); ++k) {  // the last model takes y, the others copy it
+      d.models.push_back({t.columns[1 + k].name, k + 1 < q.scores.size() ? y : std::move(y),
+                          std::move(t.columns[1 + k].numbers)});
     }
     return d;
   }
@@ -545,6 +591,398 @@ curve_document calibration(const loaded& d, const curve_request& q) {
   return doc;
 }
 
+// ---- streaming roc and pr (write_curve) --------------------------------------------------------
+
+constexpr std::size_t flush_bytes = std::size_t{1} << 20;
+
+// The r-th smallest (1-based, 1 <= r <= |a| + |b|) value of the union of the ascending runs a and b:
+// binary search for how many of the r come from a.
+double kth_smallest(std::span<const double> a, std::span<const double> b, std::size_t r) {
+  std::size_t lo = r > b.size() ? r - b.size() : 0, hi = std::min(r, a.size());
+  while (lo < hi) {
+    const std::size_t i = lo + (hi - lo) / 2;  // i from a and r - i from b: too few from a if a[i] < b[r - i - 1]
+    if (a[i] < b[r - i - 1]) lo = i + 1;
+    else hi = i;
+  }
+  const std::size_t j = r - lo;
+  if (lo == 0) return b[j - 1];
+  if (j == 0) return a[lo - 1];
+  return std::max(a[lo - 1], b[j - 1]);
+}
+
+// The cumulative counts (TP, FP) of one binary model at each distinct threshold, walked on demand
+// from the highest threshold down or from the lowest up. Unweighted: the two runs of class_sort, and
+// the walk can be cut into independent pieces (every count is an exact integer, so a piece can start
+// anywhere with the counts above it); weighted: the sweep.
+class model_points {
+ public:
+  model_points(std::span<const std::int32_t> y, std::vector<double>&& score, std::span<const double> weight,
+               const char* caller) {
+    if (weight.empty()) {
+      check_binary_input(caller, y, score, {});
+      const std::span<const double> view(score);  // the scores are read before their storage is reused
+      sorted_ = sort_by_class(y, view, std::move(score));
+      P_ = static_cast<double>(sorted_.pos().size());
+      N_ = static_cast<double>(sorted_.neg().size());
+    } else {
+      weighted_ = true;
+      sweep_ = sweep_scores(caller, y, score, weight);
+      has_sweep_ = true;
+      std::vector<double>().swap(score);
+      P_ = sweep_.positives;
+      N_ = sweep_.negatives;
+    }
+  }
+  [[nodiscard]] double positives() const { return P_; }
+  [[nodiscard]] double negatives() const { return N_; }
+  [[nodiscard]] bool weighted() const { return weighted_; }
+
+  // The sweep (built from the runs on first use when unweighted).
+  const score_sweep& sweep() {
+    if (!has_sweep_) {
+      sweep_.positives = P_, sweep_.negatives = N_;
+      walk_sorted_classes(sorted_.pos(), sorted_.neg(), [this](double t, double tp, double fp) {
+        sweep_.thresholds.push_back(t);
+        sweep_.tp.push_back(tp);
+        sweep_.fp.push_back(fp);
+      });
+      has_sweep_ = true;
+    }
+    return sweep_;
+  }
+
+  // f(threshold, tp, fp) for every point, highest threshold first (descending) or lowest first.
+  template <typename F>
+  void each(bool descending, F&& f) const {
+    if (weighted_) {
+      const std::size_t m = sweep_.size();
+      for (std::size_t i = 0; i < m; ++i) {
+        const std::size_t k = descending ? i : m - 1 - i;
+        f(sweep_.thresholds[k], sweep_.tp[k], sweep_.fp[k]);
+      }
+      return;
+    }
+    piece(descending, 0, sorted_.pos().size(), 0, sorted_.neg().size(), f);
+  }
+
+  // Appends fmt(out, threshold, tp, fp) for every point to text sent to `sink` in order, in pieces of
+  // about flush_bytes. Unweighted large inputs are formatted on several threads, a piece each.
+  template <typename Fmt>
+  void emit(bool descending, const Fmt& fmt, const text_sink& sink) const {
+    const std::size_t n = weighted_ ? sweep_.size() : sorted_.size();
+    const unsigned threads = std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+    if (weighted_ || n < (std::size_t{1} << 15) || threads < 2) {
+      std::string buf;
+      buf.reserve(flush_bytes + 4096);
+      each(descending, [&](double t, double tp, double fp) {
+        fmt(buf, t, tp, fp);
+        if (buf.size() >= flush_bytes) {
+          sink(buf);
+          buf.clear();
+        }
+      });
+      if (!buf.empty()) sink(buf);
+      return;
+    }
+    // Cut points at even ranks of the merged runs; piece k holds the thresholds in (cut[k-1], cut[k]];
+    // ip[k] / in[k] = how many positives / negatives score <= cut[k] (so no tie group is split).
+    const auto pos = sorted_.pos(), neg = sorted_.neg();
+    const std::size_t pieces = std::max<std::size_t>(2, n >> 16);
+    std::vector<std::size_t> ip{0}, in{0};
+    for (std::size_t k = 1; k < pieces; ++k) {
+      const double cut = kth_smallest(pos, neg, n * k / pieces);
+      ip.push_back(static_cast<std::size_t>(std::upper_bound(pos.begin(), pos.end(), cut) - pos.begin()));
+      in.push_back(static_cast<std::size_t>(std::upper_bound(neg.begin(), neg.end(), cut) - neg.begin()));
+    }
+    ip.push_back(pos.size());
+    in.push_back(neg.size());
+    auto run = [&](std::size_t k, std::string& out) {
+      out.clear();
+      out.reserve((ip[k + 1] - ip[k] + in[k + 1] - in[k]) * 64);
+      piece(descending, ip[k], ip[k + 1], in[k], in[k + 1],
+            [&](double t, double tp, double fp) { fmt(out, t, tp, fp); });
+    };
+    std::vector<std::string> out(threads);
+    std::vector<std::exception_ptr> errors(threads);
+    for (std::size_t r = 0; r < pieces; r += threads) {
+      {
+        std::vector<std::jthread> pool;
+        for (unsigned u = 0; u < threads && r + u < pieces; ++u) {
+          const std::size_t k = descending ? pieces - 1 - (r + u) : r + u;
+          auto task = [&, k, u] {
+            try {
+              run(k, out[u]);
+            } catch (...) {
+              errors[u] = std::current_exception();
+            }
+          };
+          if (u == 0) continue;
+          pool.emplace_back(task);
+        }
+        const std::size_t k0 = descending ? pieces - 1 - r : r;
+        run(k0, out[0]);
+      }
+      for (unsigned u = 0; u < threads && r + u < pieces; ++u) {
+        if (errors[u]) std::rethrow_exception(errors[u]);
+        if (!out[u].empty()) sink(out[u]);
+      }
+    }
+  }
+
+ private:
+  // The points whose thresholds lie in the slice pos[ip0, ip1) / neg[in0, in1) of the runs (a slice
+  // never splits a tie group), with the counts of everything above it.
+  template <typename F>
+  void piece(bool descending, std::size_t ip0, std::size_t ip1, std::size_t in0, std::size_t in1, F&& f) const {
+    const auto pos = sorted_.pos().subspan(ip0, ip1 - ip0), neg = sorted_.neg().subspan(in0, in1 - in0);
+    const double tp_above = static_cast<double>(sorted_.pos().size() - ip1);
+    const double fp_above = static_cast<double>(sorted_.neg().size() - in1);
+    if (descending) {
+      walk_sorted_classes(pos, neg, [&](double t, double tp, double fp) { f(t, tp_above + tp, fp_above + fp); });
+      return;
+    }
+    // Lowest threshold first: at a group, TP = positives from it upwards.
+    const std::size_t np = pos.size(), nn = neg.size();
+    std::size_t a = 0, b = 0;
+    while (a < np || b < nn) {
+      const double t = a == np ? neg[b] : b == nn ? pos[a] : std::min(pos[a], neg[b]);
+      const double tp = tp_above + static_cast<double>(np - a), fp = fp_above + static_cast<double>(nn - b);
+      while (a < np && pos[a] == t) ++a;
+      while (b < nn && neg[b] == t) ++b;
+      f(t + 0.0, tp, fp);
+    }
+  }
+
+  bool weighted_ = false, has_sweep_ = false;
+  class_sorted sorted_;
+  score_sweep sweep_;
+  double P_ = 0, N_ = 0;
+};
+
+std::vector<model_points> sort_models(loaded& d, const char* caller) {
+  std::vector<model_points> pts;
+  pts.reserve(d.models.size());
+  for (auto& m : d.models) pts.emplace_back(m.y, std::move(m.score), d.weight, caller);
+  return pts;
+}
+
+// roc_curve's points with drop_intermediate (scikit-learn's rule: a point is kept when the second
+// difference of fps or of tps there is non-zero; the first and last are always kept), decided with a
+// window of three points so that it streams.
+template <typename F>
+void each_roc_point(const model_points& mp, bool drop, F&& f) {
+  if (!drop) {
+    mp.each(true, f);
+    return;
+  }
+  struct pt {
+    double t, tp, fp;
+  };
+  pt a{}, b{};
+  std::size_t seen = 0;
+  mp.each(true, [&](double t, double tp, double fp) {
+    const pt c{t, tp, fp};
+    if (seen == 0) f(c.t, c.tp, c.fp);
+    if (seen >= 2) {
+      const double dfp = (c.fp - b.fp) - (b.fp - a.fp), dtp = (c.tp - b.tp) - (b.tp - a.tp);
+      if (dfp != 0 || dtp != 0) f(b.t, b.tp, b.fp);
+    }
+    a = b, b = c;
+    ++seen;
+  });
+  if (seen >= 2) f(b.t, b.tp, b.fp);
+}
+
+// Sends the points of each_roc_point through fmt: in parallel pieces when nothing is dropped.
+template <typename Fmt>
+void emit_roc_points(const model_points& mp, bool drop, const Fmt& fmt, const text_sink& sink) {
+  if (!drop) {
+    mp.emit(true, fmt, sink);
+    return;
+  }
+  std::string buf;
+  each_roc_point(mp, true, [&](double t, double tp, double fp) {
+    fmt(buf, t, tp, fp);
+    if (buf.size() >= flush_bytes) {
+      sink(buf);
+      buf.clear();
+    }
+  });
+  if (!buf.empty()) sink(buf);
+}
+
+std::string roc_undefined(double P, double N) {
+  if (N == 0 && P == 0) return "no cases: both rates are undefined";
+  if (N == 0) return "no negative cases: the false-positive rate is undefined";
+  if (P == 0) return "no positive cases: the true-positive rate is undefined";
+  return {};
+}
+
+void stream_roc(loaded& d, const curve_request& q, curve_format format, const text_sink& sink) {
+  const char* caller = "assay curve roc";
+  const bool partial = q.partial_fpr.size() == 2 || q.partial_tpr.size() == 2;
+  if (format == curve_format::csv) {
+    sink("model,threshold,fpr,tpr,tps,fps\n");
+    for (auto& m : d.models) {
+      const model_points mp(m.y, std::move(m.score), d.weight, caller);
+      const std::string field = csv_field(m.name);
+      const double P = mp.positives(), N = mp.negatives();
+      const double n_or_nan = N > 0 ? N : std::nan(""), p_or_nan = P > 0 ? P : std::nan("");
+      std::string first;
+      csv_row(first, field, {inf, N > 0 ? 0.0 : std::nan(""), P > 0 ? 0.0 : std::nan(""), 0, 0});
+      sink(first);
+      emit_roc_points(mp, q.drop_intermediate, [&](std::string& out, double t, double tp, double fp) {
+        char row[5 * 25 + 1];
+        char* p = put_csv_next(row, t);
+        p = put_csv_next(p, fp / n_or_nan);
+        p = put_csv_next(p, tp / p_or_nan);
+        p = put_csv_next(p, tp);
+        p = put_csv_next(p, fp);
+        *p++ = '\n';
+        out += field;
+        out.append(row, p);
+      }, sink);
+    }
+    return;
+  }
+  json j = header(d, "roc");
+  j["first_threshold"] = "the first point (0, 0) has threshold +inf, written null in JSON and inf in CSV";
+  std::vector<model_points> pts = sort_models(d, caller);
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    model_points& mp = pts[i];
+    const double P = mp.positives(), N = mp.negatives();
+    const bool drop = q.drop_intermediate;
+    // One array of the curve: its value at the origin, then one per point.
+    auto array = [&mp, drop](double origin, auto value_of) {
+      return jstream([&mp, drop, origin, value_of](const text_sink& out) {
+        std::string head = "[";
+        json_cell(head, origin);
+        out(head);
+        emit_roc_points(mp, drop, [&](std::string& s, double t, double tp, double fp) {
+          s += ',';
+          json_cell(s, value_of(t, tp, fp));
+        }, out);
+        out("]");
+      });
+    };
+    const double n_or_nan = N > 0 ? N : std::nan(""), p_or_nan = P > 0 ? P : std::nan("");
+    json o;
+    o["model"] = d.models[i].name;
+    o["thresholds"] = array(inf, [](double t, double, double) { return t; });
+    o["fpr"] = array(N > 0 ? 0.0 : std::nan(""), [n_or_nan](double, double, double fp) { return fp / n_or_nan; });
+    o["tpr"] = array(P > 0 ? 0.0 : std::nan(""), [p_or_nan](double, double tp, double) { return tp / p_or_nan; });
+    const std::string undefined = roc_undefined(P, N);
+    if (!undefined.empty()) o["curve_undefined"] = undefined;
+    value auc;
+    if (P > 0 && N > 0) {
+      auc_sum sum;
+      mp.each(true, [&sum](double, double tp, double fp) { sum.add(tp, fp); });
+      auc = value(sum.auc(P, N));
+    } else {
+      auc = roc_auc(score_sweep{{}, {}, {}, P, N});
+    }
+    put(o, "roc_auc", auc);
+    if (partial) {
+      const score_sweep& sw = mp.sweep();
+      if (q.partial_fpr.size() == 2) {
+        const double lo = q.partial_fpr[0], hi = q.partial_fpr[1];
+        o["partial_auc_fpr"] = {{"lo", lo}, {"hi", hi}};
+        put(o["partial_auc_fpr"], "area", partial_auc_fpr(sw, lo, hi, false));
+        put(o["partial_auc_fpr"], "mcclish", partial_auc_fpr(sw, lo, hi, true));
+      }
+      if (q.partial_tpr.size() == 2) {
+        const double lo = q.partial_tpr[0], hi = q.partial_tpr[1];
+        o["partial_auc_tpr"] = {{"lo", lo}, {"hi", hi}};
+        put(o["partial_auc_tpr"], "area", partial_auc_tpr(sw, lo, hi, false));
+        put(o["partial_auc_tpr"], "mcclish", partial_auc_tpr(sw, lo, hi, true));
+      }
+    }
+    j["models"].push_back(o);
+  }
+  if (d.multiclass) {
+    const proba_view pv = proba_view::matrix(d.proba, d.labels.size());
+    put(j, "roc_auc_ovr_macro", roc_auc_ovr(d.y_class, pv, d.weight, multiclass_average::macro));
+    put(j, "roc_auc_ovr_weighted", roc_auc_ovr(d.y_class, pv, d.weight, multiclass_average::weighted));
+    put(j, "roc_auc_ovo_macro", roc_auc_ovo(d.y_class, pv, d.weight, multiclass_average::macro));
+    put(j, "roc_auc_ovo_weighted", roc_auc_ovo(d.y_class, pv, d.weight, multiclass_average::weighted));
+  }
+  write_json(j, sink);
+}
+
+void stream_pr(loaded& d, curve_format format, const text_sink& sink) {
+  const char* caller = "assay curve pr";
+  if (format == curve_format::csv) {
+    sink("model,threshold,precision,recall\n");
+    for (auto& m : d.models) {
+      const model_points mp(m.y, std::move(m.score), d.weight, caller);
+      const std::string field = csv_field(m.name);
+      const double P = mp.positives();
+      const double p_or_nan = P > 0 ? P : std::nan("");
+      mp.emit(false, [&](std::string& out, double t, double tp, double fp) {
+        char row[3 * 25 + 1];
+        char* p = put_csv_next(row, t);
+        p = put_csv_next(p, tp / (tp + fp));
+        p = put_csv_next(p, tp / p_or_nan);
+        *p++ = '\n';
+        out += field;
+        out.append(row, p);
+      }, sink);
+      std::string last;
+      csv_row(last, field, {std::nan(""), 1, 0});
+      sink(last);
+    }
+    return;
+  }
+  json j = header(d, "pr");
+  j["last_point"] = "precision and recall have one more entry than thresholds: the end point (recall 0, precision 1)";
+  std::vector<model_points> pts = sort_models(d, caller);
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    model_points& mp = pts[i];
+    const score_sweep& sw = mp.sweep();  // the interpolated AP variants need it
+    const double P = mp.positives();
+    const double p_or_nan = P > 0 ? P : std::nan("");
+    // One array, lowest threshold first, then its end value (none for the thresholds).
+    auto array = [&mp](std::optional<double> end, auto value_of) {
+      return jstream([&mp, end, value_of](const text_sink& out) {
+        out("[");
+        // Every element is written with a leading comma (pieces are formatted independently); the
+        // first comma sent is dropped.
+        bool any = false;
+        const text_sink rest = [&](std::string_view piece) {
+          if (!any && !piece.empty()) piece.remove_prefix(1), any = true;
+          out(piece);
+        };
+        mp.emit(false, [&value_of](std::string& s, double t, double tp, double fp) {
+          s += ',';
+          json_cell(s, value_of(t, tp, fp));
+        }, rest);
+        if (end) {
+          std::string tail = any ? "," : "";
+          json_cell(tail, *end);
+          out(tail);
+        }
+        out("]");
+      });
+    };
+    json o;
+    o["model"] = d.models[i].name;
+    o["thresholds"] = array(std::nullopt, [](double t, double, double) { return t; });
+    o["precision"] = array(1.0, [](double, double tp, double fp) { return tp / (tp + fp); });
+    o["recall"] = array(0.0, [p_or_nan](double, double tp, double) { return tp / p_or_nan; });
+    if (P == 0) o["curve_undefined"] = "no positive cases: recall is undefined";
+    const value ap = average_precision(sw);
+    put(o, "average_precision", ap);
+    for (auto v : {ap_variant::all_point, ap_variant::voc11, ap_variant::coco101}) {
+      put(o, std::string("average_precision_") + ap_variant_name(v), average_precision(sw, v));
+    }
+    put(o, "break_even_point", break_even_point(sw));
+    const double total = sw.positives + sw.negatives;
+    o["prevalence"] = jnum(total > 0 ? sw.positives / total : std::nan(""));
+    j["models"].push_back(o);
+  }
+  write_json(j, sink);
+}
+
 }  // namespace
 
 curve_kind parse_curve_kind(const std::string& name) {
@@ -557,7 +995,9 @@ curve_kind parse_curve_kind(const std::string& name) {
   throw_usage(fmt::format("unknown curve \"{}\" (roc, pr, threshold, rejection, cost, calibration)", name));
 }
 
-curve_document make_curve(const curve_request& q) {
+namespace {
+
+void check_request(const curve_request& q) {
   if (!(q.beta > 0 && std::isfinite(q.beta))) throw_usage(fmt::format("--beta: {} must be a finite number > 0", q.beta));
   if (!std::isfinite(q.threshold)) throw_usage(fmt::format("--threshold: {} is not a finite number", q.threshold));
   if (q.bins < 1) throw_usage("--bins: must be >= 1");
@@ -567,7 +1007,13 @@ curve_document make_curve(const curve_request& q) {
       throw_usage(fmt::format("{}: give two numbers LO HI with 0 <= LO < HI <= 1", name));
     }
   }
-  rendered_arrays.clear();  // left over if an earlier document threw
+}
+
+}  // namespace
+
+curve_document make_curve(const curve_request& q) {
+  check_request(q);
+  array_writers.clear();  // left over if an earlier document threw
   const loaded d = load(q);
   switch (q.kind) {
     case curve_kind::roc: return roc(d, q);
@@ -578,6 +1024,19 @@ curve_document make_curve(const curve_request& q) {
     case curve_kind::calibration: return calibration(d, q);
   }
   return {};
+}
+
+void write_curve(const curve_request& q, curve_format format, const text_sink& sink) {
+  if (q.kind != curve_kind::roc && q.kind != curve_kind::pr) {
+    const curve_document doc = make_curve(q);
+    sink(format == curve_format::json ? doc.json : doc.csv);
+    return;
+  }
+  check_request(q);
+  array_writers.clear();  // left over if an earlier document threw
+  loaded d = load(q);
+  if (q.kind == curve_kind::roc) stream_roc(d, q, format, sink);
+  else stream_pr(d, format, sink);
 }
 
 }  // namespace assay::curves

@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <boost/sort/spreadsort/float_sort.hpp>
-#include <thread>
 #include <cmath>
 #include <fmt/format.h>
 
+#include "assay/curves/class_sort.hpp"
 #include "assay/error.hpp"
 
 namespace assay::curves {
@@ -50,35 +50,20 @@ void check_binary_input(std::string_view caller, std::span<const std::int32_t> y
 
 namespace {
 
-// Unweighted: the scores of each class are sorted on their own (two radix sorts of plain doubles, n
-// elements in all, the same work as one sort of the scores), then merged from the top.
+// Unweighted: one parallel radix sort of the scores by class (class_sort.hpp), then the merge walk.
 score_sweep sweep_unweighted(std::span<const std::int32_t> y, std::span<const double> score) {
-  std::vector<double> pos, neg;
-  std::size_t n_pos = 0;
-  for (auto v : y) n_pos += static_cast<std::size_t>(v);
-  pos.reserve(n_pos);
-  neg.reserve(y.size() - n_pos);
-  for (std::size_t i = 0; i < y.size(); ++i) (y[i] ? pos : neg).push_back(score[i] + 0.0);  // -0.0 -> +0.0
-  // The two sorts are independent: on large inputs the positives sort on a second thread. The result
-  // does not depend on it (each array is sorted in full either way).
-  if (y.size() >= (std::size_t{1} << 16) && std::thread::hardware_concurrency() > 1) {
-    std::jthread other([&pos] { boost::sort::spreadsort::float_sort(pos.begin(), pos.end()); });
-    boost::sort::spreadsort::float_sort(neg.begin(), neg.end());
-  } else {
-    boost::sort::spreadsort::float_sort(pos.begin(), pos.end());
-    boost::sort::spreadsort::float_sort(neg.begin(), neg.end());
-  }
+  const class_sorted sorted = sort_by_class(y, score);
   score_sweep r;
   r.thresholds.reserve(y.size());
   r.tp.reserve(y.size());
   r.fp.reserve(y.size());
-  walk_sorted_classes(pos, neg, [&r](double t, double tp, double fp) {
+  walk_sorted_classes(sorted.pos(), sorted.neg(), [&r](double t, double tp, double fp) {
     r.thresholds.push_back(t);
     r.tp.push_back(tp);
     r.fp.push_back(fp);
   });
-  r.positives = static_cast<double>(pos.size());
-  r.negatives = static_cast<double>(neg.size());
+  r.positives = static_cast<double>(sorted.pos().size());
+  r.negatives = static_cast<double>(sorted.neg().size());
   return r;
 }
 

@@ -2,8 +2,10 @@
 // score column (or every class of a probability matrix) and renders it as CSV, JSON and an SVG chart.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "assay/curves/calibration.hpp"
@@ -49,5 +51,18 @@ struct curve_document {
 /// (require_positive), computes the curves and renders them. Errors are assay::error naming the file,
 /// the option and the value.
 curve_document make_curve(const curve_request& request);
+
+/// Receives output text in consecutive pieces.
+using text_sink = std::function<void(std::string_view)>;
+enum class curve_format { csv, json };
+
+/// Writes the same bytes as make_curve(request).csv (or .json) to `sink`, without a chart. roc and pr
+/// are streamed: each model's scores are sorted once by class (class_sort.hpp, or the weighted sweep),
+/// and the points are formatted straight from the sorted runs in pieces of about a megabyte (on
+/// several threads when unweighted and drop_intermediate is off), so no curve array and no whole
+/// output text is held. Memory beyond the loaded columns: one sort buffer (8 bytes per row; the
+/// weighted sweep, partial AUCs and the pr JSON, which needs the interpolated AP variants, also hold
+/// the 24-byte-per-threshold sweep). Other kinds are rendered whole by make_curve, then written.
+void write_curve(const curve_request& request, curve_format format, const text_sink& sink);
 
 }  // namespace assay::curves

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Curves at 10^7 rows against scikit-learn (issue 3, "Speed"), ratios measured in the same run:
+#  1. in memory, on the same arrays: our ROC curve + AUC + PR curve + AP from one sort
+#     (bench_curves file/all_curves) vs scikit-learn's roc_auc_score + average_precision_score
+#     (target >= 20x), and vs one boost float_sort of the scores (file/floor_float_sort; target <= 1.5x);
+#  2. end to end: `assay curve roc FILE > /dev/null` vs pandas.read_csv + roc_curve + roc_auc_score
+#     (target >= 15x), with assay's peak RSS (target: <= ~24 bytes per row beyond the parsed columns).
+# Medians of 3 runs each.
+#
+#   bench/compare_curves.sh [ROWS]   (default 10000000; ASSAY=path/to/assay, BENCH=path/to/bench_curves)
+#
+# The `label,score` CSV (bench/compare_sklearn.py generate) and the arrays file go to ${TMPDIR:-/tmp}.
+# Needs /usr/bin/time (scripts/install-deps.sh). Python's times cover the work only, not the
+# interpreter start or the imports; assay's end-to-end time is the whole process.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+rows="${1:-10000000}"
+assay="${ASSAY:-$here/../build/assay}"
+bench="${BENCH:-$here/../build/bench/bench_curves}"
+py=/usr/bin/python3
+data="${TMPDIR:-/tmp}/assay_compare_${rows}.csv"
+bin="${TMPDIR:-/tmp}/assay_curves_${rows}.bin"
+
+[[ -x "$assay" ]] || { echo "compare_curves: no assay binary at $assay (build it, or set ASSAY=...)" >&2; exit 2; }
+[[ -x "$bench" ]] || { echo "compare_curves: no bench_curves at $bench (-DASSAY_BUILD_BENCH=ON, or set BENCH=...)" >&2; exit 2; }
+[[ -x /usr/bin/time ]] || { echo "compare_curves: /usr/bin/time missing: run scripts/install-deps.sh" >&2; exit 2; }
+if [[ ! -s "$data" ]]; then
+  echo "generating $data ($rows rows) ..."
+  "$py" "$here/compare_sklearn.py" generate "$rows" "$data.part" && mv "$data.part" "$data"
+fi
+cat "$data" >/dev/null  # warm the page cache so that neither side pays for the disk
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+echo "== in memory: scikit-learn roc_auc_score + average_precision_score (3 runs) =="
+mapfile -t sk < <("$py" "$here/compare_curves.py" arrays "$data" "$bin")
+printf '  %s s\n' "${sk[@]}"
+echo "== in memory: bench_curves on the same arrays (3 repetitions) =="
+bench_csv="$(ASSAY_BENCH_CURVES_DATA="$bin" "$bench" --benchmark_filter='^file/' --benchmark_repetitions=3 \
+  --benchmark_report_aggregates_only=true --benchmark_format=csv 2>/dev/null)"
+ms_of() { echo "$bench_csv" | awk -F, -v name="\"file/$1/real_time_median\"" '$1 == name { print $3 }'; }
+ours_ms=$(ms_of all_curves) floor_ms=$(ms_of floor_float_sort)
+echo "  all_curves ${ours_ms} ms, floor_float_sort ${floor_ms} ms (medians)"
+
+echo "== end to end: assay curve roc FILE > /dev/null (3 runs) =="
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+a_wall=() a_rss=()
+for i in 1 2 3; do
+  /usr/bin/time -v -o "$log" "$assay" curve roc "$data" --label label --score score >/dev/null
+  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$log")
+  rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$log")
+  a_wall+=("$wall") a_rss+=("$rss")
+  echo "  run $i: wall ${wall} s, peak RSS ${rss} KiB"
+done
+echo "== end to end: pandas.read_csv + roc_curve + roc_auc_score (3 runs) =="
+p_wall=()
+for i in 1 2 3; do
+  w=$("$py" "$here/compare_curves.py" e2e "$data")
+  p_wall+=("$w")
+  echo "  run $i: ${w} s"
+done
+
+skm=$(printf '%s\n' "${sk[@]}" | median)
+aw=$(printf '%s\n' "${a_wall[@]}" | median) pw=$(printf '%s\n' "${p_wall[@]}" | median)
+rss=$(printf '%s\n' "${a_rss[@]}" | median)
+awk -v skm="$skm" -v ours="$ours_ms" -v floor="$floor_ms" -v aw="$aw" -v pw="$pw" -v rss="$rss" -v rows="$rows" 'BEGIN {
+  printf "\nrows: %d (medians of 3)\n", rows
+  printf "in memory   sklearn roc_auc_score + average_precision_score  %8.3f s\n", skm
+  printf "            assay ROC + AUC + PR + AP (one sort)              %8.3f s   speed-up %5.1fx (target >= 20x)\n", ours / 1000, skm * 1000 / ours
+  printf "            one float_sort of the scores (floor)              %8.3f s   assay / floor %4.2fx (target <= 1.5x)\n", floor / 1000, ours / floor
+  printf "end to end  pandas.read_csv + roc_curve + roc_auc_score       %8.3f s\n", pw
+  printf "            assay curve roc FILE > /dev/null                  %8.3f s   speed-up %5.1fx (target >= 15x)\n", aw, pw / aw
+  printf "            assay peak RSS %.1f MB = %.1f bytes/row; beyond the parsed columns (12 bytes/row): %.1f bytes/row (target <= ~24)\n",
+         rss * 1024 / 1e6, rss * 1024 / rows, rss * 1024 / rows - 12
+}'

@@ -1,0 +1,50 @@
+// assay: the one sort behind every unweighted curve. The scores of a binary problem are split by
+// class and each class is sorted ascending by a parallel LSD radix sort on order-preserving 64-bit
+// keys; the merge walk of sweep.hpp (walk_sorted_classes) then reads ROC, PR, AUC, AP and the best
+// thresholds off the two sorted runs (sweep_scores, summarize_*, the streaming `assay curve`).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace assay::curves {
+
+/// The scores of each class, sorted ascending, -0.0 stored as +0.0 (one threshold). Move-only; owns
+/// the sort's two buffers.
+class class_sorted {
+ public:
+  class_sorted() = default;
+  [[nodiscard]] std::span<const double> pos() const noexcept { return {sorted_, positives_}; }
+  [[nodiscard]] std::span<const double> neg() const noexcept { return {sorted_ + positives_, n_ - positives_}; }
+  [[nodiscard]] std::size_t size() const noexcept { return n_; }
+
+ private:
+  friend class_sorted sort_by_class(std::span<const std::int32_t>, std::span<const double>, std::vector<double>,
+                                    unsigned);
+  std::unique_ptr<double[]> own_;  // a buffer of n scores (not value-initialised: no wasted page touches)
+  std::vector<double> reused_;     // the caller's scratch vector, when given
+  const double* sorted_ = nullptr;
+  std::size_t n_ = 0, positives_ = 0;
+};
+
+/// Splits `score` by class (y[i] == 1 positive, 0 negative) and sorts each class ascending.
+/// Preconditions (checked by callers, e.g. with check_binary_input): y holds only 0 and 1, no score is
+/// NaN. `scratch`, when it holds at least y.size() doubles, is used as the sort's second buffer
+/// instead of a new allocation; it may be the very vector `score` views (a caller that no longer
+/// needs its scores moves them in), as the scores are read in full before the buffer is written.
+/// `threads`: 0 = one per hardware thread (at most 8; one below 2^16 cases).
+///
+/// Method: each thread copies its share of the input to the class's run (positives first), keeping
+/// the OR and AND of the keys; bits that are equal in every key are skipped, and the remaining W
+/// bits are sorted by ceil(W / 11) stable counting passes (LSD radix sort, Knuth TAOCP vol. 3,
+/// 5.2.5), each pass split over the threads by position, with both classes in one pass (the class
+/// acts as the most significant digit). The key of x is its IEEE 754 bit pattern with the sign bit
+/// set for x >= 0 and all bits flipped for x < 0, which orders as the doubles do. Cost: O(n) time,
+/// 2 x 8 bytes per case (one when `scratch` is given). Beyond 2^32 - 1 cases (the passes count in 32
+/// bits) each class is sorted by boost's float_sort instead.
+class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const double> score,
+                           std::vector<double> scratch = {}, unsigned threads = 0);
+
+}  // namespace assay::curves

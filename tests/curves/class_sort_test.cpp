@@ -1,0 +1,200 @@
+// The one-sort kernel (class_sort.hpp, ranking.hpp) against references that share none of its code:
+// std::sort per class, and a naive sweep built by counting (O(n m)). Inputs have heavy ties, -0.0
+// next to +0.0, subnormals, huge and negative scores; every comparison is bit for bit. Deterministic
+// (fixed seeds): a failure is a bug, never chance.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "assay/curves/class_sort.hpp"
+#include "assay/curves/pr.hpp"
+#include "assay/curves/ranking.hpp"
+#include "assay/curves/roc.hpp"
+#include "assay/curves/sweep.hpp"
+
+namespace assay::curves {
+namespace {
+
+// Scores drawn from a small pool of awkward values (ties everywhere), or continuous ones.
+double awkward(std::mt19937_64& rng, bool continuous) {
+  static const double pool[] = {0.0, -0.0, 4.9e-324, -4.9e-324, 2.2250738585072014e-308, 1e-300, -1e-300, 0.5,
+                                0.25, -0.25, 1.0, -1.0, 1e300, -1e300, 1.7976931348623157e308,
+                                -1.7976931348623157e308, 3.0, 1e-10};
+  if (continuous) return std::normal_distribution<double>(0, 1)(rng) * std::pow(10.0, static_cast<int>(rng() % 7) - 3);
+  return pool[rng() % (sizeof pool / sizeof pool[0])];
+}
+
+struct problem {
+  std::vector<std::int32_t> y;
+  std::vector<double> s;
+};
+
+problem make(std::mt19937_64& rng, std::size_t n, double p_pos, bool continuous) {
+  problem p;
+  for (std::size_t i = 0; i < n; ++i) {
+    p.y.push_back(std::uniform_real_distribution<double>(0, 1)(rng) < p_pos ? 1 : 0);
+    p.s.push_back(awkward(rng, continuous));
+  }
+  return p;
+}
+
+// Bitwise equality of doubles (so +0.0 != -0.0 and NaN == NaN of the same payload).
+bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+
+void expect_same(const std::vector<double>& a, const std::vector<double>& b, const char* what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (std::size_t i = 0; i < a.size(); ++i) ASSERT_TRUE(same_bits(a[i], b[i])) << what << "[" << i << "]: " << a[i] << " vs " << b[i];
+}
+
+void expect_same(const value& a, const value& b, const char* what) {
+  ASSERT_EQ(a.defined(), b.defined()) << what;
+  if (a.defined()) EXPECT_TRUE(same_bits(a.v, b.v)) << what << ": " << a.v << " vs " << b.v;
+  else EXPECT_EQ(a.reason, b.reason) << what;
+}
+
+// The sweep by definition: distinct scores (-0.0 as +0.0) descending, counts of each class >= it.
+score_sweep naive_sweep(const problem& p) {
+  score_sweep sw;
+  std::vector<double> t;
+  for (double x : p.s) t.push_back(x + 0.0);
+  std::sort(t.begin(), t.end(), std::greater<>());
+  t.erase(std::unique(t.begin(), t.end()), t.end());
+  for (double th : t) {
+    double tp = 0, fp = 0;
+    for (std::size_t i = 0; i < p.s.size(); ++i) {
+      if (p.s[i] >= th) (p.y[i] ? tp : fp) += 1;
+    }
+    sw.thresholds.push_back(th);
+    sw.tp.push_back(tp);
+    sw.fp.push_back(fp);
+  }
+  for (auto v : p.y) (v ? sw.positives : sw.negatives) += 1;
+  return sw;
+}
+
+TEST(ClassSort, EqualsStdSortPerClassForAnyThreadCount) {
+  std::mt19937_64 rng(101);
+  for (int trial = 0; trial < 50; ++trial) {
+    const std::size_t n = trial < 20 ? static_cast<std::size_t>(trial) : 1 + rng() % 2000;
+    const problem p = make(rng, n, trial % 7 == 0 ? 0.0 : trial % 7 == 1 ? 1.0 : 0.3, trial % 2 == 0);
+    std::vector<double> pos, neg;
+    for (std::size_t i = 0; i < n; ++i) (p.y[i] ? pos : neg).push_back(p.s[i] + 0.0);
+    std::sort(pos.begin(), pos.end());
+    std::sort(neg.begin(), neg.end());
+    for (unsigned threads : {1u, 2u, 3u}) {
+      const class_sorted got = sort_by_class(p.y, p.s, {}, threads);
+      expect_same(std::vector<double>(got.pos().begin(), got.pos().end()), pos, "pos");
+      expect_same(std::vector<double>(got.neg().begin(), got.neg().end()), neg, "neg");
+    }
+  }
+}
+
+TEST(ClassSort, ScratchMayBeTheScoresThemselves) {
+  std::mt19937_64 rng(7);
+  const problem p = make(rng, 5000, 0.4, true);
+  std::vector<double> pos, neg;
+  for (std::size_t i = 0; i < p.s.size(); ++i) (p.y[i] ? pos : neg).push_back(p.s[i] + 0.0);
+  std::sort(pos.begin(), pos.end());
+  std::sort(neg.begin(), neg.end());
+  for (unsigned threads : {1u, 2u}) {
+    std::vector<double> s = p.s;
+    const std::span<const double> view(s);
+    const class_sorted got = sort_by_class(p.y, view, std::move(s), threads);
+    expect_same(std::vector<double>(got.pos().begin(), got.pos().end()), pos, "pos");
+    expect_same(std::vector<double>(got.neg().begin(), got.neg().end()), neg, "neg");
+  }
+}
+
+TEST(ClassSort, SweepEqualsTheNaiveSweep) {
+  std::mt19937_64 rng(202);
+  for (int trial = 0; trial < 200; ++trial) {
+    const problem p = make(rng, rng() % 400, trial % 5 == 0 ? 0.0 : 0.35, trial % 3 == 0);
+    const score_sweep want = naive_sweep(p);
+    const score_sweep got = sweep_scores("test", p.y, p.s);
+    expect_same(got.thresholds, want.thresholds, "thresholds");
+    expect_same(got.tp, want.tp, "tp");
+    expect_same(got.fp, want.fp, "fp");
+    EXPECT_EQ(got.positives, want.positives);
+    EXPECT_EQ(got.negatives, want.negatives);
+  }
+}
+
+// compute_ranking_curves (one sort, one walk) against the separate functions read off the naive sweep.
+void expect_ranking_matches(const ranking_curves& r, const score_sweep& sw) {
+  const roc_curve_result roc = roc_curve(sw);
+  expect_same(r.thresholds, roc.thresholds, "thresholds");
+  expect_same(r.fpr, roc.fpr, "fpr");
+  expect_same(r.tpr, roc.tpr, "tpr");
+  const pr_curve_result pr = precision_recall_curve(sw);
+  // The PR curve is the table reversed: point k <-> PR index m - k (the (0, 1) end point last).
+  const std::size_t m = sw.size();
+  ASSERT_EQ(r.precision.size(), m + 1);
+  for (std::size_t k = 0; k <= m; ++k) {
+    ASSERT_TRUE(same_bits(r.precision[k], pr.precision[m - k])) << "precision " << k;
+    ASSERT_TRUE(same_bits(r.tpr[k], pr.recall[m - k]) || (k == 0 && std::isnan(r.tpr[0]))) << "recall " << k;
+    if (k > 0) ASSERT_TRUE(same_bits(r.thresholds[k], pr.thresholds[m - k])) << "pr threshold " << k;
+  }
+  expect_same(r.roc_auc, roc_auc(sw), "roc_auc");
+  expect_same(r.average_precision, average_precision(sw), "average_precision");
+}
+
+TEST(RankingCurves, EqualTheSweepFunctionsOnAwkwardInputs) {
+  std::mt19937_64 rng(303);
+  int defined = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const problem p = make(rng, rng() % 300, trial % 9 == 0 ? 0.0 : trial % 9 == 1 ? 1.0 : 0.3, trial % 2 == 0);
+    const ranking_curves r = compute_ranking_curves(p.y, p.s);
+    expect_ranking_matches(r, naive_sweep(p));
+    defined += r.roc_auc.defined() ? 1 : 0;
+  }
+  EXPECT_GT(defined, 150);
+}
+
+TEST(RankingCurves, WeightedEqualsTheWeightedSweep) {
+  std::mt19937_64 rng(404);
+  for (int trial = 0; trial < 100; ++trial) {
+    const problem p = make(rng, 1 + rng() % 200, 0.4, trial % 2 == 0);
+    std::vector<double> w;
+    for (std::size_t i = 0; i < p.y.size(); ++i) w.push_back(static_cast<double>(rng() % 4) * 0.75);  // some 0
+    const score_sweep sw = sweep_scores("test", p.y, p.s, w);
+    expect_ranking_matches(compute_ranking_curves(p.y, p.s, w), sw);
+  }
+}
+
+TEST(RankingCurves, LargeInputOnSeveralThreads) {
+  std::mt19937_64 rng(505);
+  const problem p = make(rng, 150000, 0.3, true);
+  const score_sweep sw = sweep_scores("test", p.y, p.s);
+  // The sweep of a large input against the std::sort reference walk.
+  std::vector<double> pos, neg;
+  for (std::size_t i = 0; i < p.s.size(); ++i) (p.y[i] ? pos : neg).push_back(p.s[i] + 0.0);
+  std::sort(pos.begin(), pos.end());
+  std::sort(neg.begin(), neg.end());
+  score_sweep ref;
+  walk_sorted_classes(pos, neg, [&](double t, double tp, double fp) {
+    ref.thresholds.push_back(t), ref.tp.push_back(tp), ref.fp.push_back(fp);
+  });
+  ref.positives = static_cast<double>(pos.size()), ref.negatives = static_cast<double>(neg.size());
+  expect_same(sw.thresholds, ref.thresholds, "thresholds");
+  expect_same(sw.tp, ref.tp, "tp");
+  expect_same(sw.fp, ref.fp, "fp");
+  expect_ranking_matches(compute_ranking_curves(p.y, p.s), ref);
+}
+
+TEST(RankingCurves, BadInputIsNamed) {
+  const std::vector<std::int32_t> y{0, 1, 2};
+  const std::vector<double> s{0.1, 0.2, 0.3};
+  try {
+    compute_ranking_curves(y, s, {}, "ranking_curves");
+    FAIL() << "no error";
+  } catch (const std::exception& e) {
+    EXPECT_STREQ(e.what(), "ranking_curves: y[2] = 2 is not 0 or 1");
+  }
+}
+
+}  // namespace
+}  // namespace assay::curves
