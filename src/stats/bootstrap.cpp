@@ -311,17 +311,26 @@ bool draw_counts(rng& gen, std::uint64_t size, std::uint64_t draws, std::vector<
 }
 
 /// AUC of one stratified replicate from the multiplicities of the sorted positives (cp) and
-/// negatives (cn): sum_k cp_k (negatives below + half the tied negatives) / (m n).
+/// negatives (cn): sum_k cp_k (negatives below + half the tied negatives) / (m n). Integer sums
+/// (exact, and the same numbers as a sum in doubles, which is exact below 2^53 too); one walk over
+/// the negatives, since in score order lo[k + 1] >= hi[k] unless positive k + 1 ties with k.
 template <class Count>
 double stratified_auc(const sorted_auc_cases& c, const std::vector<Count>& cp, const std::vector<Count>& cn) {
-  double below = 0, through = 0, wins = 0;
-  std::size_t j_lo = 0, j_hi = 0;
+  std::uint64_t cum = 0, below = 0, through = 0, wins2 = 0;  // wins2 = 2 x pairs won
+  std::size_t j = 0;
+  std::uint32_t last_lo = 0, last_hi = 0;
   for (std::size_t k = 0; k < c.m; ++k) {
-    for (; j_lo < c.lo[k]; ++j_lo) below += cn[j_lo];
-    for (; j_hi < c.hi[k]; ++j_hi) through += cn[j_hi];
-    wins += cp[k] * (below + 0.5 * (through - below));
+    if (k == 0 || c.lo[k] != last_lo || c.hi[k] != last_hi) {
+      last_lo = c.lo[k];
+      last_hi = c.hi[k];
+      for (; j < c.lo[k]; ++j) cum += cn[j];
+      below = cum;
+      for (; j < c.hi[k]; ++j) cum += cn[j];
+      through = cum;
+    }
+    wins2 += static_cast<std::uint64_t>(cp[k]) * (below + through);
   }
-  return wins / (static_cast<double>(c.m) * static_cast<double>(c.n));
+  return static_cast<double>(wins2) / (2.0 * static_cast<double>(c.m) * static_cast<double>(c.n));
 }
 
 /// AUC of one simple-resampling replicate from the multiplicities of all sorted cases; NaN when

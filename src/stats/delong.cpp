@@ -27,7 +27,7 @@ void check_inputs(const char* fn, const char* label_arg, std::span<const std::in
 /// The placements of one model. Totals (AUC, S10, S01, variance) always; with `per_case`, also
 /// each case's placement (V10 for a positive, V01 for a negative) in input order.
 delong_placements placements(std::span<const std::int32_t> y, std::span<const double> s,
-                             std::vector<double>* per_case = nullptr) {
+                             std::vector<double>* per_case = nullptr, unsigned sort_threads = 1) {
   delong_placements p;
   const std::size_t n_all = y.size();
   for (auto v : y) (v == 1 ? p.n_pos : p.n_neg) += 1;
@@ -37,7 +37,7 @@ delong_placements placements(std::span<const std::int32_t> y, std::span<const do
     return p;
   }
   // One stable radix sort of (score, case, label); then one sweep over the groups of tied scores.
-  const auto items = detail::sort_by_score(s, y);
+  const auto items = detail::sort_by_score(s, y, sort_threads);
   const double m = static_cast<double>(p.n_pos), n = static_cast<double>(p.n_neg);
   if (per_case) per_case->resize(n_all);
   // visit(v10, v01, positives, negatives) for each group of tied scores, in score order.
@@ -95,6 +95,9 @@ double placement_covariance(std::span<const std::int32_t> y, const std::vector<d
   return c10 / (m - 1) / m + c01 / (n - 1) / n;
 }
 
+/// The hardware threads, for the sort of one model (the result does not depend on it).
+unsigned all_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
 double ratio_or_limit(double d, double se) {
   if (se > 0) return d / se;
   if (d == 0) return 0.0;
@@ -106,7 +109,7 @@ double ratio_or_limit(double d, double se) {
 delong_placements delong(std::span<const std::int32_t> y_true, std::span<const double> y_score) {
   check_inputs("delong", "y_true", y_true, "y_score", y_score);
   std::vector<double> per_case;
-  auto p = placements(y_true, y_score, &per_case);
+  auto p = placements(y_true, y_score, &per_case, all_threads());
   if (!p.auc.defined()) return p;
   p.v10.reserve(p.n_pos);
   p.v01.reserve(p.n_neg);
@@ -117,7 +120,7 @@ delong_placements delong(std::span<const std::int32_t> y_true, std::span<const d
 auc_interval delong_ci(std::span<const std::int32_t> y_true, std::span<const double> y_score, double level) {
   if (!(level > 0 && level < 1)) throw_usage(fmt::format("delong_ci: level must be in (0, 1); got {}", level));
   check_inputs("delong_ci", "y_true", y_true, "y_score", y_score);
-  const auto p = placements(y_true, y_score);
+  const auto p = placements(y_true, y_score, nullptr, all_threads());
   auc_interval r;
   r.auc = p.auc;
   r.variance = p.variance;

@@ -3,7 +3,10 @@
 // +0.0. Six passes of 11-bit digits (bucket tables stay in cache), skipping digits shared by every key.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <memory>
+#include <thread>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -36,39 +39,69 @@ inline double from_order_key(std::uint64_t k) {
 
 /// (score, index, label) for scores[0..n), sorted by score, ties in index order (stable). `labels`
 /// is empty or of the same length; carrying it through the sort spares the caller random reads.
+/// With `threads` > 1 (and n >= 2^17) each pass is split over that many threads: thread t counts and
+/// scatters the t-th block of the current order into its own slice of every bucket, placed after the
+/// slices of threads < t, so the result is the same stable order whatever the thread count.
 inline std::vector<scored_index> sort_by_score(std::span<const double> scores,
-                                               std::span<const std::int32_t> labels = {}) {
+                                               std::span<const std::int32_t> labels = {}, unsigned threads = 1) {
   const std::size_t n = scores.size();
   struct item {
     std::uint64_t key;
     std::uint32_t index;
     std::int32_t label;
   };
-  std::vector<item> a(n), b(n);
   constexpr std::size_t kBits = 11, kDigits = 6, kBuckets = 1u << kBits, kMask = kBuckets - 1;
-  std::vector<std::array<std::uint32_t, kBuckets>> hist(kDigits);
-  for (auto& h : hist) h.fill(0);
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint64_t k = order_key(scores[i]);
-    a[i] = {k, static_cast<std::uint32_t>(i), labels.empty() ? 0 : labels[i]};
-    for (std::size_t d = 0; d < kDigits; ++d) ++hist[d][(k >> (kBits * d)) & kMask];
-  }
-  for (std::size_t d = 0; d < kDigits; ++d) {
-    auto& h = hist[d];
-    bool trivial = false;
-    for (std::size_t v = 0; v < kBuckets; ++v) {
-      if (h[v] == n) trivial = true;
-      if (h[v] != 0) break;
+  const std::size_t T = n >= (std::size_t{1} << 17) ? std::max(1u, std::min(threads, 8u)) : 1;
+  // Runs f(t) for t in [0, T) on T threads (the calling thread is thread 0).
+  auto run = [T](auto&& f) {
+    if (T == 1) return f(std::size_t{0});
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < T; ++t) pool.emplace_back([&f, t] { f(t); });
+    f(std::size_t{0});
+    for (auto& th : pool) th.join();
+  };
+  auto block_begin = [n, T](std::size_t t) { return n * t / T; };
+  std::unique_ptr<item[]> a(new item[n]), b(new item[n]);  // default-initialised: no zeroing pass
+  // hist[t][d]: digit d of the keys in thread t's block; the first pass counts every digit at once.
+  std::vector<std::vector<std::array<std::uint32_t, kBuckets>>> hist(T, std::vector<std::array<std::uint32_t, kBuckets>>(kDigits));
+  run([&](std::size_t t) {
+    for (auto& h : hist[t]) h.fill(0);
+    for (std::size_t i = block_begin(t); i < block_begin(t + 1); ++i) {
+      const std::uint64_t k = order_key(scores[i]);
+      a[i] = {k, static_cast<std::uint32_t>(i), labels.empty() ? 0 : labels[i]};
+      for (std::size_t d = 0; d < kDigits; ++d) ++hist[t][d][(k >> (kBits * d)) & kMask];
     }
-    if (trivial || n == 0) continue;  // every key has the same digit here
+  });
+  bool first_pass = true;
+  for (std::size_t d = 0; d < kDigits && n > 0; ++d) {
+    std::array<std::uint32_t, kBuckets> total{};
+    for (std::size_t t = 0; t < T; ++t) {
+      for (std::size_t v = 0; v < kBuckets; ++v) total[v] += hist[t][d][v];
+    }
+    // Skip a digit every key shares. Which digits are shared does not depend on the order, so the
+    // counts of the first pass decide it; after a scatter the per-block counts must be redone.
+    if (std::find(total.begin(), total.end(), static_cast<std::uint32_t>(n)) != total.end()) continue;
+    if (!first_pass && T > 1) {
+      run([&](std::size_t t) {
+        auto& h = hist[t][d];
+        h.fill(0);
+        for (std::size_t i = block_begin(t); i < block_begin(t + 1); ++i) ++h[(a[i].key >> (kBits * d)) & kMask];
+      });
+    }
     std::uint32_t sum = 0;
-    for (auto& c : h) {
-      const std::uint32_t t = c;
-      c = sum;
-      sum += t;
+    for (std::size_t v = 0; v < kBuckets; ++v) {
+      for (std::size_t t = 0; t < T; ++t) {
+        const std::uint32_t c = hist[t][d][v];
+        hist[t][d][v] = sum;
+        sum += c;
+      }
     }
-    for (const auto& it : a) b[h[(it.key >> (kBits * d)) & kMask]++] = it;
+    run([&](std::size_t t) {
+      auto& h = hist[t][d];
+      for (std::size_t i = block_begin(t); i < block_begin(t + 1); ++i) b[h[(a[i].key >> (kBits * d)) & kMask]++] = a[i];
+    });
     a.swap(b);
+    first_pass = false;
   }
   std::vector<scored_index> out(n);
   for (std::size_t i = 0; i < n; ++i) out[i] = {from_order_key(a[i].key), a[i].index, a[i].label};
