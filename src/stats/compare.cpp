@@ -330,9 +330,13 @@ comparison compare_models(std::span<const std::int32_t> y_true, const std::vecto
         mc.metric = std::string(m->name);
         mc.higher_is_better = m->traits.higher_is_better;
         const auto xa = metric_input(*m, a), xb = metric_input(*m, b);
-        mc.bootstrap = paired_bootstrap(
-            c.n, [&](std::span<const std::uint32_t> rows) { return eval_rows(*m, y_true, xa, rows); },
-            [&](std::span<const std::uint32_t> rows) { return eval_rows(*m, y_true, xb, rows); }, bo);
+        if (m->name == "roc_auc") {  // one sort per model for all replicates; the same draws
+          mc.bootstrap = paired_bootstrap_auc(y_true, xa, xb, bo);
+        } else {
+          mc.bootstrap = paired_bootstrap(
+              c.n, [&](std::span<const std::uint32_t> rows) { return eval_rows(*m, y_true, xa, rows); },
+              [&](std::span<const std::uint32_t> rows) { return eval_rows(*m, y_true, xb, rows); }, bo);
+        }
         // Swapping raw scores between models on different scales would be meaningless: a ranking
         // metric swaps the models' normalized midranks instead (the same observed metric values).
         std::vector<double> ra, rb;
