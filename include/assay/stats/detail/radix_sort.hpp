@@ -121,3 +121,37 @@ inline std::vector<scored_index> sort_by_score(std::span<const double> scores,
 }
 
 }  // namespace assay::stats::detail
+
+namespace assay::stats::detail {
+
+/// Sorts order keys (order_key of the scores) ascending: LSD radix, five passes of 13-bit digits,
+/// skipping digits shared by every key. Half the memory traffic of sort_by_score (8-byte records),
+/// for callers that need only the sorted values (e.g. the DeLong totals of each class).
+inline void sort_keys(std::vector<std::uint64_t>& keys) {
+  const std::size_t n = keys.size();
+  if (n < 2) return;
+  constexpr std::size_t kBits = 13, kDigits = 5, kBuckets = 1u << kBits, kMask = kBuckets - 1;
+  std::vector<std::array<std::uint32_t, kBuckets>> hist(kDigits);
+  for (auto& h : hist) h.fill(0);
+  for (const std::uint64_t k : keys) {
+    for (std::size_t d = 0; d < kDigits; ++d) ++hist[d][(k >> (kBits * d)) & kMask];
+  }
+  std::unique_ptr<std::uint64_t[]> spare(new std::uint64_t[n]);
+  std::uint64_t* a = keys.data();
+  std::uint64_t* b = spare.get();
+  for (std::size_t d = 0; d < kDigits; ++d) {
+    auto& h = hist[d];
+    if (std::find(h.begin(), h.end(), static_cast<std::uint32_t>(n)) != h.end()) continue;
+    std::uint32_t sum = 0;
+    for (auto& c : h) {
+      const std::uint32_t t = c;
+      c = sum;
+      sum += t;
+    }
+    for (std::size_t i = 0; i < n; ++i) b[h[(a[i] >> (kBits * d)) & kMask]++] = a[i];
+    std::swap(a, b);
+  }
+  if (a != keys.data()) std::memcpy(keys.data(), a, n * sizeof(std::uint64_t));
+}
+
+}  // namespace assay::stats::detail
