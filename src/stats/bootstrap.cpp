@@ -309,13 +309,15 @@ sorted_auc_cases sort_cases(std::span<const std::int32_t> y, std::span<const dou
   return c;
 }
 
-/// Adds `draws` uniform picks from [0, size) to the 8-bit counts; false if a count overflowed.
-bool draw_counts(rng& gen, std::uint64_t size, std::uint64_t draws, std::vector<std::uint8_t>& counts) {
-  bool ok = true;
-  for (std::uint64_t i = 0; i < draws; ++i) {
-    if (++counts[gen.below(size)] == 0) ok = false;
-  }
-  return ok;
+/// Adds `draws` uniform picks from [0, size) to the counts (which start at 0); false if a count
+/// overflowed. Checked after the draws: each wrap of an 8-bit count loses 256 from the total, so
+/// the total equals `draws` exactly when nothing wrapped.
+template <class Count>
+bool draw_counts(rng& gen, std::uint64_t size, std::uint64_t draws, std::vector<Count>& counts) {
+  for (std::uint64_t i = 0; i < draws; ++i) ++counts[gen.below(size)];
+  std::uint64_t total = 0;
+  for (const Count c : counts) total += c;
+  return total == draws;
 }
 
 /// AUC of one stratified replicate from the multiplicities of the sorted positives (cp) and
@@ -490,11 +492,8 @@ double paired_auc(const paired_order& o, const std::vector<Count>& cp, const std
 template <class Count>
 bool draw_stratified(std::uint64_t seed, std::size_t r, std::vector<Count>& cp, std::vector<Count>& cn) {
   rng gen(seed, r);
-  bool ok = true;
-  const std::uint64_t n = cn.size(), m = cp.size();
-  for (std::uint64_t i = 0; i < n; ++i) ok &= ++cn[gen.below(n)] != 0;
-  for (std::uint64_t i = 0; i < m; ++i) ok &= ++cp[gen.below(m)] != 0;
-  return ok;
+  const bool ok_n = draw_counts(gen, cn.size(), cn.size(), cn);
+  return draw_counts(gen, cp.size(), cp.size(), cp) && ok_n;
 }
 
 }  // namespace
