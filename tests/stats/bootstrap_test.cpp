@@ -194,7 +194,7 @@ TEST(Bootstrap, AucFastPathEqualsGenericPathReplicateByReplicate) {
 TEST(Bootstrap, PairedAucFastPathEqualsGenericReplicateByReplicate) {
   std::mt19937_64 gen(81);
   std::normal_distribution<double> nd(0, 1);
-  const std::size_t n = 250;
+  const std::size_t n = 120;
   std::vector<std::int32_t> y(n);
   std::vector<double> a(n), b(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -215,7 +215,7 @@ TEST(Bootstrap, PairedAucFastPathEqualsGenericReplicateByReplicate) {
   };
   for (auto method : {bootstrap_method::percentile, bootstrap_method::bca}) {
     bootstrap_options o;
-    o.replicates = 200;
+    o.replicates = 100;
     o.seed = 4;
     o.keep_distribution = true;
     o.method = method;
@@ -223,8 +223,8 @@ TEST(Bootstrap, PairedAucFastPathEqualsGenericReplicateByReplicate) {
     const auto generic = paired_bootstrap(n, auc_rows(a), auc_rows(b), o);
     const auto fast = paired_bootstrap_auc(y, a, b, o);
     EXPECT_NEAR(fast.difference.estimate, generic.difference.estimate, 1e-15);
-    ASSERT_EQ(fast.difference.distribution.size(), 200u);
-    for (std::size_t r = 0; r < 200; ++r) {
+    ASSERT_EQ(fast.difference.distribution.size(), 100u);
+    for (std::size_t r = 0; r < 100; ++r) {
       EXPECT_NEAR(fast.difference.distribution[r], generic.difference.distribution[r], 1e-13) << r;
     }
     EXPECT_NEAR(fast.difference.lower.v, generic.difference.lower.v, 1e-12) << to_string(method);
@@ -234,7 +234,7 @@ TEST(Bootstrap, PairedAucFastPathEqualsGenericReplicateByReplicate) {
   }
   const std::vector<double> short_b(3, 0.5);
   EXPECT_EQ(message_of([&] { paired_bootstrap_auc(y, a, short_b); }),
-            "paired_bootstrap_auc: y_true has 250 cases but score_a has 250 and score_b 3");
+            "paired_bootstrap_auc: y_true has 120 cases but score_a has 120 and score_b 3");
 }
 
 // Coverage: over 300 simulated samples of n = 60 from Bernoulli(0.3), the 95% percentile bootstrap
