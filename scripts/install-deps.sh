@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev time
   python3 python3-numpy python3-sklearn python3-scipy python3-pandas python3-statsmodels
   chromium  # headless browser for tests/html (the HTML report rendered, screenshotted, printed)
+  r-base-core r-cran-proc  # pROC: tests/stats/generate_proc.R and bench/compare_proc.sh
 )
 # Extra packages for the optional tool chains (fuzzing, sanitizers with clang).
 if [[ "${ASSAY_WITH_FUZZ:-0}" == 1 ]]; then packages+=(clang libclang-rt-14-dev); fi

@@ -220,6 +220,10 @@ bootstrap_result bootstrap_ci(std::size_t n_rows, const resample_statistic& stat
   return res;
 }
 
+namespace {
+void set_bootstrap_z(paired_bootstrap_result& res, alternative alt);
+}  // namespace
+
 paired_bootstrap_result paired_bootstrap(std::size_t n_rows, const resample_statistic& statistic_a,
                                          const resample_statistic& statistic_b, const bootstrap_options& o,
                                          alternative alt) {
@@ -241,6 +245,13 @@ paired_bootstrap_result paired_bootstrap(std::size_t n_rows, const resample_stat
   });
   auto diff = [&](std::span<const std::uint32_t> rows) { return statistic_a(rows) - statistic_b(rows); };
   finish(res.difference, std::move(reps), o, [&] { return jackknife(n_rows, diff, o); });
+  set_bootstrap_z(res, alt);
+  return res;
+}
+
+namespace {
+
+void set_bootstrap_z(paired_bootstrap_result& res, alternative alt) {
   res.test.method = "bootstrap_z";
   res.test.alt = alt;
   const double d = res.difference.estimate, sd = res.difference.std_error;
@@ -251,10 +262,7 @@ paired_bootstrap_result paired_bootstrap(std::size_t n_rows, const resample_stat
   else if (alt == alternative::greater) res.test.p_value = normal_sf(z);
   else if (alt == alternative::less) res.test.p_value = normal_cdf(z);
   else res.test.p_value = std::min(1.0, 2 * normal_sf(std::fabs(z)));
-  return res;
 }
-
-namespace {
 
 /// The cases sorted by score, arranged for O(N) AUC sweeps over multiplicities.
 struct sorted_auc_cases {
@@ -301,27 +309,38 @@ sorted_auc_cases sort_cases(std::span<const std::int32_t> y, std::span<const dou
   return c;
 }
 
-/// Adds `draws` uniform picks from [0, size) to the 8-bit counts; false if a count overflowed.
-bool draw_counts(rng& gen, std::uint64_t size, std::uint64_t draws, std::vector<std::uint8_t>& counts) {
-  bool ok = true;
-  for (std::uint64_t i = 0; i < draws; ++i) {
-    if (++counts[gen.below(size)] == 0) ok = false;
-  }
-  return ok;
+/// Adds `draws` uniform picks from [0, size) to the counts (which start at 0); false if a count
+/// overflowed. Checked after the draws: each wrap of an 8-bit count loses 256 from the total, so
+/// the total equals `draws` exactly when nothing wrapped.
+template <class Count>
+bool draw_counts(rng& gen, std::uint64_t size, std::uint64_t draws, std::vector<Count>& counts) {
+  for (std::uint64_t i = 0; i < draws; ++i) ++counts[gen.below(size)];
+  std::uint64_t total = 0;
+  for (const Count c : counts) total += c;
+  return total == draws;
 }
 
 /// AUC of one stratified replicate from the multiplicities of the sorted positives (cp) and
-/// negatives (cn): sum_k cp_k (negatives below + half the tied negatives) / (m n).
+/// negatives (cn): sum_k cp_k (negatives below + half the tied negatives) / (m n). Integer sums
+/// (exact, and the same numbers as a sum in doubles, which is exact below 2^53 too); one walk over
+/// the negatives, since in score order lo[k + 1] >= hi[k] unless positive k + 1 ties with k.
 template <class Count>
 double stratified_auc(const sorted_auc_cases& c, const std::vector<Count>& cp, const std::vector<Count>& cn) {
-  double below = 0, through = 0, wins = 0;
-  std::size_t j_lo = 0, j_hi = 0;
+  std::uint64_t cum = 0, below = 0, through = 0, wins2 = 0;  // wins2 = 2 x pairs won
+  std::size_t j = 0;
+  std::uint32_t last_lo = 0, last_hi = 0;
   for (std::size_t k = 0; k < c.m; ++k) {
-    for (; j_lo < c.lo[k]; ++j_lo) below += cn[j_lo];
-    for (; j_hi < c.hi[k]; ++j_hi) through += cn[j_hi];
-    wins += cp[k] * (below + 0.5 * (through - below));
+    if (k == 0 || c.lo[k] != last_lo || c.hi[k] != last_hi) {
+      last_lo = c.lo[k];
+      last_hi = c.hi[k];
+      for (; j < c.lo[k]; ++j) cum += cn[j];
+      below = cum;
+      for (; j < c.hi[k]; ++j) cum += cn[j];
+      through = cum;
+    }
+    wins2 += static_cast<std::uint64_t>(cp[k]) * (below + through);
   }
-  return wins / (static_cast<double>(c.m) * static_cast<double>(c.n));
+  return static_cast<double>(wins2) / (2.0 * static_cast<double>(c.m) * static_cast<double>(c.n));
 }
 
 /// AUC of one simple-resampling replicate from the multiplicities of all sorted cases; NaN when
@@ -409,6 +428,125 @@ bootstrap_result bootstrap_auc(std::span<const std::int32_t> y_true, std::span<c
     for (double v : pl.v01) jack.push_back(n > 1 ? (u - m * v) / (m * (n - 1)) : std::nan(""));
     return jack;
   });
+  return res;
+}
+
+namespace {
+
+/// One model's order of the cases for the paired AUC bootstrap: positives and negatives by score, as
+/// their rank among the positives (negatives) in input order, and for each positive the number of
+/// negatives scored below it (lo) and at or below it (hi).
+struct paired_order {
+  std::vector<std::uint32_t> pos_id, neg_id, lo, hi;
+};
+
+paired_order order_cases(std::span<const std::int32_t> y, std::span<const double> s) {
+  std::vector<std::uint32_t> id(y.size());
+  std::uint32_t np = 0, nn = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) id[i] = y[i] == 1 ? np++ : nn++;
+  const auto sorted = detail::sort_by_score(s, y);
+  paired_order o;
+  o.pos_id.reserve(np);
+  o.neg_id.reserve(nn);
+  std::uint32_t neg_seen = 0;
+  for (std::size_t i = 0; i < sorted.size();) {
+    std::size_t j = i;
+    std::uint32_t neg_here = 0;
+    while (j < sorted.size() && sorted[j].score == sorted[i].score) neg_here += sorted[j++].label == 0;
+    for (std::size_t t = i; t < j; ++t) {
+      if (sorted[t].label == 1) {
+        o.pos_id.push_back(id[sorted[t].index]);
+        o.lo.push_back(neg_seen);
+        o.hi.push_back(neg_seen + neg_here);
+      } else {
+        o.neg_id.push_back(id[sorted[t].index]);
+      }
+    }
+    neg_seen += neg_here;
+    i = j;
+  }
+  return o;
+}
+
+/// The AUC of one model on a replicate given by the multiplicities of the positives (cp) and
+/// negatives (cn) in input order: stratified_auc with the model's order applied.
+template <class Count>
+double paired_auc(const paired_order& o, const std::vector<Count>& cp, const std::vector<Count>& cn) {
+  std::uint64_t cum = 0, below = 0, through = 0, wins2 = 0;
+  std::size_t j = 0;
+  for (std::size_t k = 0; k < o.pos_id.size(); ++k) {
+    if (k == 0 || o.lo[k] != o.lo[k - 1] || o.hi[k] != o.hi[k - 1]) {
+      for (; j < o.lo[k]; ++j) cum += cn[o.neg_id[j]];
+      below = cum;
+      for (; j < o.hi[k]; ++j) cum += cn[o.neg_id[j]];
+      through = cum;
+    }
+    wins2 += static_cast<std::uint64_t>(cp[o.pos_id[k]]) * (below + through);
+  }
+  return static_cast<double>(wins2) /
+         (2.0 * static_cast<double>(o.pos_id.size()) * static_cast<double>(o.neg_id.size()));
+}
+
+/// Replicate r's multiplicities: n_neg draws among the negatives, then n_pos among the positives,
+/// from stream (seed, r): the draws of bootstrap_ci / paired_bootstrap with strata = y_true.
+template <class Count>
+bool draw_stratified(std::uint64_t seed, std::size_t r, std::vector<Count>& cp, std::vector<Count>& cn) {
+  rng gen(seed, r);
+  const bool ok_n = draw_counts(gen, cn.size(), cn.size(), cn);
+  return draw_counts(gen, cp.size(), cp.size(), cp) && ok_n;
+}
+
+}  // namespace
+
+paired_bootstrap_result paired_bootstrap_auc(std::span<const std::int32_t> y_true, std::span<const double> score_a,
+                                             std::span<const double> score_b, const bootstrap_options& o_in,
+                                             alternative alt) {
+  bootstrap_options o = o_in;
+  o.strata = {};
+  check_options("paired_bootstrap_auc", y_true.size(), o);
+  if (score_a.size() != y_true.size() || score_b.size() != y_true.size()) {
+    throw_usage(fmt::format("paired_bootstrap_auc: y_true has {} cases but score_a has {} and score_b {}",
+                            y_true.size(), score_a.size(), score_b.size()));
+  }
+  const auto pa = delong(y_true, score_a);  // validates labels and scores
+  const auto pb = delong(y_true, score_b);
+  if (!pa.auc.defined()) throw_data(fmt::format("paired_bootstrap_auc: the AUC is undefined: {}", pa.auc.reason));
+  paired_bootstrap_result res;
+  res.estimate_a = pa.auc.v;
+  res.estimate_b = pb.auc.v;
+  res.difference.estimate = res.estimate_a - res.estimate_b;
+  const auto oa = order_cases(y_true, score_a), ob = order_cases(y_true, score_b);
+  const std::size_t m = pa.n_pos, n = pa.n_neg;
+  std::vector<double> reps(o.replicates);
+  const unsigned threads = detail::resolve_threads(o.threads, o.replicates);
+  std::vector<std::vector<std::uint8_t>> cpos(threads), cneg(threads);
+  detail::parallel_for(o.replicates, threads, [&](unsigned t, std::size_t r) {
+    auto& cp = cpos[t];
+    auto& cn = cneg[t];
+    cp.assign(m, 0);
+    cn.assign(n, 0);
+    if (draw_stratified(o.seed, r, cp, cn)) {
+      reps[r] = paired_auc(oa, cp, cn) - paired_auc(ob, cp, cn);
+    } else {  // a case drawn 256 times or more: the same draws with 32-bit counts
+      std::vector<std::uint32_t> wp(m, 0), wn(n, 0);
+      draw_stratified(o.seed, r, wp, wn);
+      reps[r] = paired_auc(oa, wp, wn) - paired_auc(ob, wp, wn);
+    }
+  });
+  finish(res.difference, std::move(reps), o, [&] {
+    // Leave-one-out differences from both models' placements (see bootstrap_auc), in input order
+    // of the positives, then of the negatives.
+    const double md = static_cast<double>(m), nd = static_cast<double>(n);
+    const double ua = pa.auc.v * md * nd, ub = pb.auc.v * md * nd;
+    std::vector<double> jack;
+    jack.reserve(m + n);
+    for (std::size_t i = 0; i < m; ++i)
+      jack.push_back(m > 1 ? ((ua - nd * pa.v10[i]) - (ub - nd * pb.v10[i])) / ((md - 1) * nd) : std::nan(""));
+    for (std::size_t j = 0; j < n; ++j)
+      jack.push_back(n > 1 ? ((ua - md * pa.v01[j]) - (ub - md * pb.v01[j])) / (md * (nd - 1)) : std::nan(""));
+    return jack;
+  });
+  set_bootstrap_z(res, alt);
   return res;
 }
 

@@ -3,85 +3,540 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "assay/error.hpp"
+#include "assay/metrics/registry.hpp"
+#include "assay/stats/detail/radix_sort.hpp"
 
 namespace assay::stats {
+
+namespace {
+
+constexpr const char* kFn = "compare_models";
+
+/// The registered metric `name` usable on this kind of model, or a usage error listing the choices.
+const metric_info& find_comparable(const std::string& name, bool scores) {
+  const metric_info* m = find_metric(name, metric_kind::binary);
+  if (scores && !m) m = find_metric(name, metric_kind::ranking);
+  if (scores && !m) m = find_metric(name, metric_kind::probabilistic);
+  if (m && (m->name == "top_k_accuracy" || m->kind == metric_kind::multiclass)) m = nullptr;
+  if (!m) {
+    std::string choices;
+    for (const auto& c : comparable_metrics(scores)) choices += (choices.empty() ? "" : ", ") + c;
+    throw_usage(fmt::format("{}: metric \"{}\" cannot compare {}; choose from: {}", kFn, name,
+                            scores ? "score columns" : "hard predictions", choices));
+  }
+  return *m;
+}
+
+/// metric(y, x) where x is the model's 0/1 prediction (binary metrics) or its score (ranking and
+/// probabilistic metrics); NaN when the metric is undefined. The one kernel behind both procedures.
+double eval_metric(const metric_info& m, std::span<const std::int32_t> y, std::span<const double> x) {
+  const metric_params params;
+  value v;
+  switch (m.kind) {
+    case metric_kind::binary: {
+      binary_counts c;
+      for (std::size_t i = 0; i < y.size(); ++i) {
+        const bool p = x[i] == 1;
+        if (y[i] == 1) (p ? c.tp : c.fn) += 1;
+        else (p ? c.fp : c.tn) += 1;
+      }
+      v = m.binary(c, params);
+      break;
+    }
+    case metric_kind::ranking: v = m.ranking(y, x, {}, params); break;
+    case metric_kind::probabilistic: v = m.probabilistic(y, proba_view::scores(x), {}, params); break;
+    default: break;
+  }
+  return v.defined() ? v.v : std::numeric_limits<double>::quiet_NaN();
+}
+
+/// The same on a resample given as row indices (gathered into per-thread buffers).
+double eval_rows(const metric_info& m, std::span<const std::int32_t> y, std::span<const double> x,
+                 std::span<const std::uint32_t> rows) {
+  thread_local std::vector<std::int32_t> yb;
+  thread_local std::vector<double> xb;
+  yb.resize(rows.size());
+  xb.resize(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    yb[i] = y[rows[i]];
+    xb[i] = x[rows[i]];
+  }
+  return eval_metric(m, yb, xb);
+}
+
+/// The midranks of x divided by n, in (0, 1]: a strictly increasing function of the scores (ties
+/// stay ties), so every ranking metric is unchanged, and two models' values are on one scale.
+std::vector<double> normalized_midranks(std::span<const double> x) {
+  const auto sorted = detail::sort_by_score(x);
+  std::vector<double> r(x.size());
+  const double n = static_cast<double>(x.size());
+  for (std::size_t i = 0; i < sorted.size();) {
+    std::size_t j = i;
+    while (j < sorted.size() && sorted[j].score == sorted[i].score) ++j;
+    const double mid = (static_cast<double>(i + 1) + static_cast<double>(j)) / 2;
+    for (std::size_t t = i; t < j; ++t) r[sorted[t].index] = mid / n;
+    i = j;
+  }
+  return r;
+}
+
+void check_models(std::span<const std::int32_t> y, const std::vector<model_input>& models, bool& scores) {
+  if (models.size() < 2) throw_usage(fmt::format("{}: give at least two models; got {}", kFn, models.size()));
+  scores = !models[0].score.empty();
+  for (const auto& m : models) {
+    const bool has_s = !m.score.empty(), has_p = !m.pred.empty();
+    if (has_s && has_p) {
+      throw_usage(fmt::format("{}: model '{}' has both scores and predictions; give one", kFn, m.name));
+    }
+    if (has_s != scores || (!has_s && !has_p)) {
+      throw_usage(fmt::format("{}: model '{}' has {} but model '{}' has {}; compare models of one kind", kFn, m.name,
+                              has_s ? "scores" : has_p ? "predictions" : "neither scores nor predictions",
+                              models[0].name, scores ? "scores" : "predictions"));
+    }
+    const std::size_t len = scores ? m.score.size() : m.pred.size();
+    if (len != y.size()) {
+      throw_usage(fmt::format("{}: model '{}' has {} {} but y_true has {} cases", kFn, m.name, len,
+                              scores ? "scores" : "predictions", y.size()));
+    }
+    for (std::size_t i = 0; i < len; ++i) {
+      if (scores && !std::isfinite(m.score[i])) {
+        throw_usage(fmt::format("{}: model '{}': score[{}] must be finite; got {}", kFn, m.name, i, m.score[i]));
+      }
+      if (!scores && m.pred[i] != 0 && m.pred[i] != 1) {
+        throw_usage(fmt::format("{}: model '{}': pred[{}] must be 0 or 1; got {}", kFn, m.name, i, m.pred[i]));
+      }
+    }
+  }
+}
+
+std::string pvalue(double p) { return fmt::format("{:.3g}", p); }
+
+std::string adjusted_phrase(const comparison& c) {
+  return c.options.adjust == p_adjust_method::none
+             ? std::string("without correction for multiple comparisons")
+             : fmt::format("after {} correction over the {} pairs",
+                           c.options.adjust == p_adjust_method::holm         ? "Holm's"
+                           : c.options.adjust == p_adjust_method::bonferroni ? "Bonferroni's"
+                                                                             : "Benjamini-Hochberg's",
+                           c.pairs.size());
+}
+
+std::string verdict_two(const comparison& c) {
+  const auto& pr = c.pairs[0];
+  const std::string& a = c.models[0].name;
+  const std::string& b = c.models[1].name;
+  const std::string al = fmt::format("{:g}", c.options.alpha);
+  std::string v;
+  if (pr.has_delong) {
+    const auto& d = pr.delong;
+    if (d.test.p_value < c.options.alpha) {
+      const bool a_better = d.difference > 0;
+      v = fmt::format("The AUCs differ at alpha = {}: {} ranks cases better than {} (DeLong p = {}).", al,
+                      a_better ? a : b, a_better ? b : a, pvalue(d.test.p_value));
+    } else {
+      v = fmt::format("No significant difference in AUC at alpha = {} (DeLong p = {}).", al, pvalue(d.test.p_value));
+    }
+    v += " ";
+  }
+  const std::string where = c.scores ? fmt::format("At threshold {:g}, ", c.options.threshold) : std::string();
+  const std::string where_cap = c.scores ? where : std::string("With the given predictions, ");
+  if (pr.mcnemar.p_value < c.options.alpha) {
+    const bool a_better = pr.counts.n01 > pr.counts.n10;
+    v += fmt::format("{}{} makes fewer errors than {} (McNemar exact p = {}).", where_cap, a_better ? a : b,
+                     a_better ? b : a, pvalue(pr.mcnemar.p_value));
+  } else {
+    v += fmt::format("{}the error rates do not differ significantly (McNemar exact p = {}).", where_cap,
+                     pvalue(pr.mcnemar.p_value));
+  }
+  for (const auto& mc : pr.metrics) {
+    const auto& pm = mc.permutation;
+    if (pm.p_value < c.options.alpha) {
+      const bool a_better = (pm.observed > 0) == mc.higher_is_better;
+      v += fmt::format(" {} differs at alpha = {}: {} is better (difference A - B = {:.4g}, permutation p = {}).",
+                       mc.metric, al, a_better ? a : b, pm.observed, pvalue(pm.p_value));
+    } else {
+      v += fmt::format(" {}: no significant difference (permutation p = {}, paired bootstrap p = {}).", mc.metric,
+                       pvalue(pm.p_value), pvalue(mc.bootstrap.test.p_value));
+    }
+  }
+  return v;
+}
+
+/// The pairs of one family whose adjusted p is below alpha, as "A vs B (A better, p = ...)".
+template <class Adjusted, class ABetter>
+std::string significant_pairs(const comparison& c, Adjusted adjusted, ABetter a_better) {
+  std::string list;
+  for (const auto& pr : c.pairs) {
+    const double p = adjusted(pr);
+    if (!(p < c.options.alpha)) continue;
+    const std::string& a = c.models[pr.a].name;
+    const std::string& b = c.models[pr.b].name;
+    list += fmt::format("{}{} vs {} ({} better, adjusted p = {})", list.empty() ? "" : "; ", a, b,
+                        a_better(pr) ? a : b, pvalue(p));
+  }
+  return list;
+}
+
+std::string verdict_many(const comparison& c) {
+  const std::string al = fmt::format("{:g}", c.options.alpha);
+  const std::string adj = adjusted_phrase(c);
+  std::string v;
+  if (c.scores) {
+    const auto list = significant_pairs(
+        c, [](const pair_comparison& p) { return p.delong_p_adjusted; },
+        [](const pair_comparison& p) { return p.delong.difference > 0; });
+    v = list.empty() ? fmt::format("No pair of AUCs differs significantly at alpha = {} {} (DeLong).", al, adj)
+                     : fmt::format("AUCs that differ at alpha = {} {} (DeLong): {}.", al, adj, list);
+    v += " ";
+  }
+  const std::string where = c.scores ? fmt::format(" at threshold {:g}", c.options.threshold) : std::string();
+  if (c.cochran.p_value < c.options.alpha) {
+    v += fmt::format("The {} accuracies{} differ (Cochran's Q p = {})", c.models.size(), where, pvalue(c.cochran.p_value));
+    const auto list = significant_pairs(
+        c, [](const pair_comparison& p) { return p.mcnemar_p_adjusted; },
+        [](const pair_comparison& p) { return p.counts.n01 > p.counts.n10; });
+    v += list.empty() ? fmt::format("; no single pair differs {} (McNemar).", adj)
+                      : fmt::format("; pairs that differ {} (McNemar): {}.", adj, list);
+  } else {
+    v += fmt::format("No significant difference among the {} accuracies{} (Cochran's Q p = {}).", c.models.size(),
+                     where, pvalue(c.cochran.p_value));
+  }
+  for (std::size_t k = 0; k < c.options.metrics.size(); ++k) {
+    const bool hib = c.pairs[0].metrics[k].higher_is_better;
+    const auto list = significant_pairs(
+        c, [k](const pair_comparison& p) { return p.metrics[k].permutation_p_adjusted; },
+        [k, hib](const pair_comparison& p) { return (p.metrics[k].permutation.observed > 0) == hib; });
+    v += list.empty() ? fmt::format(" {}: no pair differs significantly {} (permutation test).", c.options.metrics[k], adj)
+                      : fmt::format(" {}: pairs that differ {} (permutation test): {}.", c.options.metrics[k], adj, list);
+  }
+  return v;
+}
+
+}  // namespace
+
+std::vector<std::string> comparable_metrics(bool scores) {
+  std::vector<std::string> out;
+  for (const auto& m : metric_registry()) {
+    const bool ok = m.kind == metric_kind::binary ||
+                    (scores && (m.kind == metric_kind::ranking ||
+                                (m.kind == metric_kind::probabilistic && m.name != "top_k_accuracy")));
+    if (ok) out.emplace_back(m.name);
+  }
+  return out;
+}
+
+comparison compare_models(std::span<const std::int32_t> y_true, const std::vector<model_input>& models,
+                          const compare_options& opts) {
+  if (!(opts.alpha > 0 && opts.alpha < 1)) {
+    throw_usage(fmt::format("{}: alpha must be in (0, 1); got {}", kFn, opts.alpha));
+  }
+  if (!std::isfinite(opts.threshold)) {
+    throw_usage(fmt::format("{}: threshold must be finite; got {}", kFn, opts.threshold));
+  }
+  if (opts.replicates < 1) throw_usage(fmt::format("{}: replicates must be >= 1; got 0", kFn));
+  if (opts.permutations < 1) throw_usage(fmt::format("{}: permutations must be >= 1; got 0", kFn));
+  comparison c;
+  check_models(y_true, models, c.scores);
+  c.options = opts;
+  c.n = y_true.size();
+  for (std::size_t i = 0; i < c.n; ++i) {
+    if (y_true[i] != 0 && y_true[i] != 1) {
+      throw_usage(fmt::format("{}: y_true[{}] must be 0 or 1; got {}", kFn, i, y_true[i]));
+    }
+    (y_true[i] == 1 ? c.n_pos : c.n_neg) += 1;
+  }
+  if (c.n_pos < 2 || c.n_neg < 2) {
+    throw_data(fmt::format("{}: y_true has {} positive and {} negative cases; a comparison needs at least 2 of each",
+                           kFn, c.n_pos, c.n_neg));
+  }
+  const double level = 1 - opts.alpha;
+  const std::size_t k = models.size();
+  std::vector<const metric_info*> metric_infos;
+  for (const auto& name : opts.metrics) metric_infos.push_back(&find_comparable(name, c.scores));
+
+  // Per model: the 0/1 predictions (given, or score >= threshold) as int and as double, and the
+  // input of each metric (predictions for binary metrics, scores otherwise).
+  std::vector<std::vector<std::int32_t>> pred(k, std::vector<std::int32_t>(c.n));
+  std::vector<std::vector<double>> pred_d(k, std::vector<double>(c.n));
+  for (std::size_t j = 0; j < k; ++j) {
+    for (std::size_t i = 0; i < c.n; ++i) {
+      pred[j][i] = c.scores ? (models[j].score[i] >= opts.threshold ? 1 : 0) : models[j].pred[i];
+      pred_d[j][i] = pred[j][i];
+    }
+  }
+  auto metric_input = [&](const metric_info& m, std::size_t j) -> std::span<const double> {
+    return m.kind == metric_kind::binary ? std::span<const double>(pred_d[j]) : models[j].score;
+  };
+  for (const auto* m : metric_infos) {
+    for (std::size_t j = 0; j < k; ++j) {
+      if (m->kind == metric_kind::probabilistic) {
+        for (std::size_t i = 0; i < c.n; ++i) {
+          const double s = models[j].score[i];
+          if (!(s >= 0 && s <= 1)) {
+            throw_usage(fmt::format("{}: metric \"{}\" needs probabilities in [0, 1]; model '{}' has score[{}] = {}",
+                                    kFn, m->name, models[j].name, i, s));
+          }
+        }
+      }
+      const double v = eval_metric(*m, y_true, metric_input(*m, j));
+      if (std::isnan(v)) {
+        throw_data(fmt::format("{}: metric \"{}\" is undefined for model '{}' on these cases", kFn, m->name,
+                               models[j].name));
+      }
+    }
+  }
+
+  for (std::size_t j = 0; j < k; ++j) {
+    model_summary s;
+    s.name = models[j].name;
+    if (c.scores) {
+      s.has_auc = true;
+      s.auc = delong_ci(y_true, models[j].score, level);
+    }
+    for (std::size_t i = 0; i < c.n; ++i) s.correct += pred[j][i] == y_true[i];
+    s.accuracy = proportion_ci(static_cast<double>(s.correct), static_cast<double>(c.n), level,
+                               proportion_method::wilson);
+    c.models.push_back(std::move(s));
+  }
+
+  std::vector<double> y_d(y_true.begin(), y_true.end());
+  bootstrap_options bo;
+  bo.replicates = opts.replicates;
+  bo.level = level;
+  bo.seed = opts.seed;
+  bo.threads = opts.threads;
+  bo.strata = y_true;  // stratified by class: every replicate keeps n_pos and n_neg
+  permutation_options po;
+  po.permutations = opts.permutations;
+  po.seed = opts.seed;
+  po.threads = opts.threads;
+  for (std::size_t a = 0; a < k; ++a) {
+    for (std::size_t b = a + 1; b < k; ++b) {
+      pair_comparison p;
+      p.a = a;
+      p.b = b;
+      if (c.scores) {
+        p.has_delong = true;
+        p.delong = delong_paired_test(y_true, models[a].score, models[b].score, alternative::two_sided, level);
+      }
+      p.counts = count_discordant(y_true, pred[a], pred[b]);
+      p.mcnemar = mcnemar(p.counts.n01, p.counts.n10, mcnemar_method::exact);
+      for (const auto* m : metric_infos) {
+        metric_comparison mc;
+        mc.metric = std::string(m->name);
+        mc.higher_is_better = m->traits.higher_is_better;
+        const auto xa = metric_input(*m, a), xb = metric_input(*m, b);
+        if (m->name == "roc_auc") {  // one sort per model for all replicates; the same draws
+          mc.bootstrap = paired_bootstrap_auc(y_true, xa, xb, bo);
+        } else {
+          mc.bootstrap = paired_bootstrap(
+              c.n, [&](std::span<const std::uint32_t> rows) { return eval_rows(*m, y_true, xa, rows); },
+              [&](std::span<const std::uint32_t> rows) { return eval_rows(*m, y_true, xb, rows); }, bo);
+        }
+        // Swapping raw scores between models on different scales would be meaningless: a ranking
+        // metric swaps the models' normalized midranks instead (the same observed metric values).
+        std::vector<double> ra, rb;
+        if (m->kind == metric_kind::ranking) {
+          ra = normalized_midranks(xa);
+          rb = normalized_midranks(xb);
+        }
+        const bool ranks = m->kind == metric_kind::ranking;
+        mc.permutation = paired_permutation_test(
+            y_d, ranks ? std::span<const double>(ra) : xa, ranks ? std::span<const double>(rb) : xb,
+            [m](std::span<const double> y, std::span<const double> x) {
+              thread_local std::vector<std::int32_t> yi;
+              yi.assign(y.begin(), y.end());
+              return eval_metric(*m, yi, x);
+            },
+            po);
+        p.metrics.push_back(std::move(mc));
+      }
+      c.pairs.push_back(std::move(p));
+    }
+  }
+
+  // Each family of pairwise tests is corrected on its own.
+  auto adjust = [&](auto get, auto set) {
+    std::vector<double> raw;
+    for (const auto& p : c.pairs) raw.push_back(get(p));
+    const auto adj = adjust_p_values(raw, opts.adjust);
+    for (std::size_t i = 0; i < c.pairs.size(); ++i) set(c.pairs[i], adj[i]);
+  };
+  if (c.scores) {
+    adjust([](const pair_comparison& p) { return p.delong.test.p_value; },
+           [](pair_comparison& p, double v) { p.delong_p_adjusted = v; });
+  }
+  adjust([](const pair_comparison& p) { return p.mcnemar.p_value; },
+         [](pair_comparison& p, double v) { p.mcnemar_p_adjusted = v; });
+  for (std::size_t m = 0; m < metric_infos.size(); ++m) {
+    adjust([m](const pair_comparison& p) { return p.metrics[m].bootstrap.test.p_value; },
+           [m](pair_comparison& p, double v) { p.metrics[m].bootstrap_p_adjusted = v; });
+    adjust([m](const pair_comparison& p) { return p.metrics[m].permutation.p_value; },
+           [m](pair_comparison& p, double v) { p.metrics[m].permutation_p_adjusted = v; });
+  }
+  if (k > 2) {
+    std::vector<std::int32_t> success(c.n * k);
+    for (std::size_t i = 0; i < c.n; ++i) {
+      for (std::size_t j = 0; j < k; ++j) success[i * k + j] = pred[j][i] == y_true[i] ? 1 : 0;
+    }
+    c.has_cochran = true;
+    c.cochran = cochrans_q(success, c.n, k);
+  }
+  c.verdict = k == 2 ? verdict_two(c) : verdict_many(c);
+  return c;
+}
 
 comparison compare_models(std::span<const std::int32_t> y_true, std::span<const double> score_a,
                           std::span<const double> score_b, std::string name_a, std::string name_b,
                           const compare_options& opts) {
-  if (!(opts.alpha > 0 && opts.alpha < 1)) {
-    throw_usage(fmt::format("compare_models: alpha must be in (0, 1); got {}", opts.alpha));
-  }
-  if (!std::isfinite(opts.threshold)) {
-    throw_usage(fmt::format("compare_models: threshold must be finite; got {}", opts.threshold));
-  }
-  const double level = 1 - opts.alpha;
-  comparison c;
-  c.options = opts;
-  c.n = y_true.size();
-  c.delong = delong_paired_test(y_true, score_a, score_b, alternative::two_sided, level);
-  for (auto v : y_true) (v == 1 ? c.n_pos : c.n_neg) += 1;
-  c.a.name = std::move(name_a);
-  c.b.name = std::move(name_b);
-  c.a.auc = delong_ci(y_true, score_a, level);
-  c.b.auc = delong_ci(y_true, score_b, level);
-  std::vector<std::int32_t> pa(c.n), pb(c.n);
-  for (std::size_t i = 0; i < c.n; ++i) {
-    pa[i] = score_a[i] >= opts.threshold ? 1 : 0;
-    pb[i] = score_b[i] >= opts.threshold ? 1 : 0;
-  }
-  c.counts = count_discordant(y_true, pa, pb);
-  c.a.accuracy = static_cast<double>(c.counts.n11 + c.counts.n01) / static_cast<double>(c.n);
-  c.b.accuracy = static_cast<double>(c.counts.n11 + c.counts.n10) / static_cast<double>(c.n);
-  c.mcnemar = mcnemar(c.counts.n01, c.counts.n10, mcnemar_method::exact);
-
-  const std::string pct = fmt::format("{:g}", opts.alpha);
-  const auto& d = c.delong;
-  if (d.test.p_value < opts.alpha) {
-    const bool a_better = d.difference > 0;
-    c.verdict = fmt::format("The AUCs differ at alpha = {}: {} ranks cases better than {} (DeLong p = {:.3g}).", pct,
-                            a_better ? c.a.name : c.b.name, a_better ? c.b.name : c.a.name, d.test.p_value);
-  } else {
-    c.verdict = fmt::format("No significant difference in AUC at alpha = {} (DeLong p = {:.3g}).", pct, d.test.p_value);
-  }
-  if (c.mcnemar.p_value < opts.alpha) {
-    const bool a_better = c.counts.n01 > c.counts.n10;
-    c.verdict += fmt::format(" At threshold {:g}, {} makes fewer errors than {} (McNemar exact p = {:.3g}).",
-                             opts.threshold, a_better ? c.a.name : c.b.name, a_better ? c.b.name : c.a.name,
-                             c.mcnemar.p_value);
-  } else {
-    c.verdict += fmt::format(" At threshold {:g}, the error rates do not differ significantly (McNemar exact p = {:.3g}).",
-                             opts.threshold, c.mcnemar.p_value);
-  }
-  return c;
+  return compare_models(y_true, {{std::move(name_a), score_a, {}}, {std::move(name_b), score_b, {}}}, opts);
 }
 
 namespace {
+
 std::string num_or_undefined(const value& v) { return v.defined() ? fmt::format("{:.4f}", v.v) : "undefined"; }
 nlohmann::json json_value(const value& v) { return v.defined() ? nlohmann::json(v.v) : nlohmann::json(nullptr); }
+nlohmann::json json_number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+std::string pct_of(double level) { return fmt::format("{:g}%", 100 * level); }
+
+/// The tests of one pair in text, each on its own line(s).
+std::string pair_text(const comparison& c, const pair_comparison& p, bool adjusted) {
+  const std::string& a = c.models[p.a].name;
+  const std::string& b = c.models[p.b].name;
+  const std::string pct = pct_of(1 - c.options.alpha);
+  auto adj = [&](double v) { return adjusted ? fmt::format(", adjusted p = {:.4g}", v) : std::string(); };
+  std::string s;
+  if (p.has_delong) {
+    const auto& d = p.delong;
+    s += fmt::format("DeLong test (paired, two-sided): AUC difference {:.4f}, {} CI [{}, {}], z = {:.4f}, p = {:.4g}{}\n",
+                     d.difference, pct, num_or_undefined(d.diff_lower), num_or_undefined(d.diff_upper),
+                     d.test.statistic, d.test.p_value, adj(p.delong_p_adjusted));
+  }
+  s += fmt::format("McNemar test (exact binomial){}: {} right / {} wrong on {} cases, the reverse on {}; p = {:.4g}{}\n",
+                   c.scores ? fmt::format(" at threshold {:g}", c.options.threshold) : std::string(), a, b,
+                   p.counts.n01, p.counts.n10, p.mcnemar.p_value, adj(p.mcnemar_p_adjusted));
+  for (const auto& m : p.metrics) {
+    const auto& bs = m.bootstrap;
+    s += fmt::format("Paired bootstrap of {} (stratified, {} replicates, seed {}): difference {:.4f}, {} CI [{}, {}], "
+                     "p = {:.4g}{}\n",
+                     m.metric, bs.difference.replicates, c.options.seed, bs.difference.estimate, pct,
+                     num_or_undefined(bs.difference.lower), num_or_undefined(bs.difference.upper), bs.test.p_value,
+                     adj(m.bootstrap_p_adjusted));
+    s += fmt::format("Paired permutation test of {} ({} permutations, seed {}): difference {:.4f}, p = {:.4g}{}\n",
+                     m.metric, m.permutation.permutations, c.options.seed, m.permutation.observed,
+                     m.permutation.p_value, adj(m.permutation_p_adjusted));
+  }
+  return s;
+}
+
+nlohmann::json delong_json(const pair_comparison& p, bool adjusted) {
+  const auto& d = p.delong;
+  nlohmann::json j = {{"method", d.test.method},
+                      {"auc_difference", d.difference},
+                      {"std_error", d.std_error},
+                      {"z", json_number(d.test.statistic)},
+                      {"p_value", d.test.p_value},
+                      {"diff_ci", {json_value(d.diff_lower), json_value(d.diff_upper)}},
+                      {"level", d.level}};
+  if (adjusted) j["p_value_adjusted"] = p.delong_p_adjusted;
+  return j;
+}
+
+nlohmann::json mcnemar_json(const pair_comparison& p, bool adjusted) {
+  nlohmann::json j = {{"method", "exact"},
+                      {"statistic", p.mcnemar.statistic},
+                      {"p_value", p.mcnemar.p_value},
+                      {"n01", p.counts.n01},
+                      {"n10", p.counts.n10},
+                      {"n11", p.counts.n11},
+                      {"n00", p.counts.n00}};
+  if (adjusted) j["p_value_adjusted"] = p.mcnemar_p_adjusted;
+  return j;
+}
+
+void add_metric_tests(nlohmann::json& j, const comparison& c, const pair_comparison& p, bool adjusted) {
+  if (p.metrics.empty()) return;
+  nlohmann::json boot = nlohmann::json::array(), perm = nlohmann::json::array();
+  for (const auto& m : p.metrics) {
+    const auto& d = m.bootstrap.difference;
+    nlohmann::json b = {{"metric", m.metric},
+                        {"estimate_a", m.bootstrap.estimate_a},
+                        {"estimate_b", m.bootstrap.estimate_b},
+                        {"diff", d.estimate},
+                        {"diff_ci", {json_value(d.lower), json_value(d.upper)}},
+                        {"ci_method", "percentile"},
+                        {"level", d.level},
+                        {"std_error", d.std_error},
+                        {"z", json_number(m.bootstrap.test.statistic)},
+                        {"p_value", m.bootstrap.test.p_value},
+                        {"p_value_method", m.bootstrap.test.method},
+                        {"replicates", d.replicates},
+                        {"undefined_replicates", d.undefined_replicates},
+                        {"stratified", true},
+                        {"seed", c.options.seed}};
+    nlohmann::json q = {{"metric", m.metric},
+                        {"diff", m.permutation.observed},
+                        {"p_value", m.permutation.p_value},
+                        {"extreme", m.permutation.extreme},
+                        {"permutations", m.permutation.permutations},
+                        {"alternative", "two-sided"},
+                        {"seed", c.options.seed}};
+    if (adjusted) {
+      b["p_value_adjusted"] = m.bootstrap_p_adjusted;
+      q["p_value_adjusted"] = m.permutation_p_adjusted;
+    }
+    boot.push_back(std::move(b));
+    perm.push_back(std::move(q));
+  }
+  j["paired_bootstrap"] = std::move(boot);
+  j["permutation"] = std::move(perm);
+}
+
 }  // namespace
 
 std::string to_text(const comparison& c) {
   std::string s;
   s += fmt::format("{}{} cases ({} positive, {} negative)\n\n", c.source.empty() ? "" : c.source + ": ", c.n, c.n_pos,
                    c.n_neg);
-  const int pct = static_cast<int>(std::lround((1 - c.options.alpha) * 100));
-  s += fmt::format("{:<20} {:>8}  {:>19}  {:>10}\n", "model", "AUC", fmt::format("{}% CI (DeLong)", pct),
-                   fmt::format("acc@{:g}", c.options.threshold));
-  for (const auto* m : {&c.a, &c.b}) {
-    const auto ci = fmt::format("[{}, {}]", num_or_undefined(m->auc.lower), num_or_undefined(m->auc.upper));
-    s += fmt::format("{:<20} {:>8}  {:>19}  {:>10.4f}\n", m->name, num_or_undefined(m->auc.auc), ci, m->accuracy);
+  const std::string pct = pct_of(1 - c.options.alpha);
+  std::size_t width = 20;
+  for (const auto& m : c.models) width = std::max(width, m.name.size());
+  const std::string acc = c.scores ? fmt::format("acc@{:g}", c.options.threshold) : std::string("accuracy");
+  if (c.scores) {
+    s += fmt::format("{:<{}} {:>8}  {:>19}  {:>10}  {:>19}\n", "model", width, "AUC", pct + " CI (DeLong)", acc,
+                     pct + " CI (Wilson)");
+  } else {
+    s += fmt::format("{:<{}} {:>10}  {:>19}\n", "model", width, acc, pct + " CI (Wilson)");
   }
-  const auto& d = c.delong;
-  s += fmt::format("\nDeLong test (paired, two-sided): AUC difference {:.4f}, {}% CI [{}, {}], z = {:.4f}, p = {:.4g}\n",
-                   d.difference, pct, num_or_undefined(d.diff_lower), num_or_undefined(d.diff_upper),
-                   d.test.statistic, d.test.p_value);
-  s += fmt::format("McNemar test (exact binomial) at threshold {:g}: {} right / {} wrong on {} cases, the reverse on "
-                   "{}; p = {:.4g}\n",
-                   c.options.threshold, c.a.name, c.b.name, c.counts.n01, c.counts.n10, c.mcnemar.p_value);
+  for (const auto& m : c.models) {
+    const auto acc_ci = fmt::format("[{:.4f}, {:.4f}]", m.accuracy.lower, m.accuracy.upper);
+    if (c.scores) {
+      const auto ci = fmt::format("[{}, {}]", num_or_undefined(m.auc.lower), num_or_undefined(m.auc.upper));
+      s += fmt::format("{:<{}} {:>8}  {:>19}  {:>10.4f}  {:>19}\n", m.name, width, num_or_undefined(m.auc.auc), ci,
+                       m.accuracy.estimate, acc_ci);
+    } else {
+      s += fmt::format("{:<{}} {:>10.4f}  {:>19}\n", m.name, width, m.accuracy.estimate, acc_ci);
+    }
+  }
+  s += "\n";
+  if (c.pairs.size() == 1) {
+    s += pair_text(c, c.pairs[0], false);
+  } else {
+    s += fmt::format("Cochran's Q test of the {} accuracies{}: Q = {:.4f}, df = {:g}, p = {:.4g}\n", c.models.size(),
+                     c.scores ? fmt::format(" at threshold {:g}", c.options.threshold) : std::string(),
+                     c.cochran.statistic, c.cochran.df, c.cochran.p_value);
+    s += fmt::format("Pairwise tests, A - B; p-values adjusted by {} within each test\n",
+                     to_string(c.options.adjust));
+    for (const auto& p : c.pairs) {
+      s += fmt::format("\n{} vs {}\n", c.models[p.a].name, c.models[p.b].name);
+      s += pair_text(c, p, true);
+    }
+  }
   s += "\n" + c.verdict + "\n";
   return s;
 }
@@ -93,26 +548,37 @@ std::string to_json(const comparison& c) {
   j["n_positive"] = c.n_pos;
   j["n_negative"] = c.n_neg;
   j["alpha"] = c.options.alpha;
-  j["threshold"] = c.options.threshold;
-  for (const auto* m : {&c.a, &c.b}) {
-    j["models"].push_back({{"name", m->name},
-                           {"auc", json_value(m->auc.auc)},
-                           {"auc_ci", {json_value(m->auc.lower), json_value(m->auc.upper)}},
-                           {"auc_ci_method", "delong"},
-                           {"accuracy", m->accuracy}});
+  j["input"] = c.scores ? "score" : "pred";
+  if (c.scores) j["threshold"] = c.options.threshold;
+  for (const auto& m : c.models) {
+    nlohmann::json o = {{"name", m.name}};
+    if (m.has_auc) {
+      o["auc"] = json_value(m.auc.auc);
+      o["auc_ci"] = {json_value(m.auc.lower), json_value(m.auc.upper)};
+      o["auc_ci_method"] = "delong";
+    }
+    o["accuracy"] = m.accuracy.estimate;
+    o["accuracy_ci"] = {m.accuracy.lower, m.accuracy.upper};
+    o["accuracy_ci_method"] = "wilson";
+    o["correct"] = m.correct;
+    j["models"].push_back(std::move(o));
   }
-  const auto& d = c.delong;
-  j["delong"] = {{"method", d.test.method},
-                 {"auc_difference", d.difference},
-                 {"z", d.test.statistic},
-                 {"p_value", d.test.p_value},
-                 {"diff_ci", {json_value(d.diff_lower), json_value(d.diff_upper)}},
-                 {"level", d.level}};
-  j["mcnemar"] = {{"method", "exact"},
-                  {"statistic", c.mcnemar.statistic},
-                  {"p_value", c.mcnemar.p_value},
-                  {"n01", c.counts.n01},
-                  {"n10", c.counts.n10}};
+  if (c.pairs.size() == 1) {
+    const auto& p = c.pairs[0];
+    if (p.has_delong) j["delong"] = delong_json(p, false);
+    j["mcnemar"] = mcnemar_json(p, false);
+    add_metric_tests(j, c, p, false);
+  } else {
+    j["cochrans_q"] = {{"statistic", c.cochran.statistic}, {"df", c.cochran.df}, {"p_value", c.cochran.p_value}};
+    j["p_adjust"] = to_string(c.options.adjust);
+    for (const auto& p : c.pairs) {
+      nlohmann::json o = {{"a", c.models[p.a].name}, {"b", c.models[p.b].name}};
+      if (p.has_delong) o["delong"] = delong_json(p, true);
+      o["mcnemar"] = mcnemar_json(p, true);
+      add_metric_tests(o, c, p, true);
+      j["pairs"].push_back(std::move(o));
+    }
+  }
   j["verdict"] = c.verdict;
   return j.dump(2) + "\n";
 }

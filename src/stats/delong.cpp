@@ -27,7 +27,7 @@ void check_inputs(const char* fn, const char* label_arg, std::span<const std::in
 /// The placements of one model. Totals (AUC, S10, S01, variance) always; with `per_case`, also
 /// each case's placement (V10 for a positive, V01 for a negative) in input order.
 delong_placements placements(std::span<const std::int32_t> y, std::span<const double> s,
-                             std::vector<double>* per_case = nullptr) {
+                             std::vector<double>* per_case = nullptr, unsigned sort_threads = 1) {
   delong_placements p;
   const std::size_t n_all = y.size();
   for (auto v : y) (v == 1 ? p.n_pos : p.n_neg) += 1;
@@ -37,7 +37,7 @@ delong_placements placements(std::span<const std::int32_t> y, std::span<const do
     return p;
   }
   // One stable radix sort of (score, case, label); then one sweep over the groups of tied scores.
-  const auto items = detail::sort_by_score(s, y);
+  const auto items = detail::sort_by_score(s, y, sort_threads);
   const double m = static_cast<double>(p.n_pos), n = static_cast<double>(p.n_neg);
   if (per_case) per_case->resize(n_all);
   // visit(v10, v01, positives, negatives) for each group of tied scores, in score order.
@@ -84,6 +84,63 @@ delong_placements placements(std::span<const std::int32_t> y, std::span<const do
   return p;
 }
 
+/// The totals of placements() (AUC, S10, S01, variance) without per-case placements: each class's
+/// order keys are sorted on their own (8-byte records; the two sorts on two threads for large N) and
+/// the groups of tied scores are visited in the merged order. Same sums in the same order as
+/// placements(), so the same numbers.
+delong_placements placement_totals(std::span<const std::int32_t> y, std::span<const double> s) {
+  delong_placements p;
+  for (auto v : y) (v == 1 ? p.n_pos : p.n_neg) += 1;
+  if (p.n_pos == 0 || p.n_neg == 0) {
+    p.auc = value::undefined(p.n_pos == 0 ? "no positive case" : "no negative case");
+    p.s10 = p.s01 = p.variance = p.auc;
+    return p;
+  }
+  std::vector<std::uint64_t> kp, kn;
+  kp.reserve(p.n_pos);
+  kn.reserve(p.n_neg);
+  for (std::size_t i = 0; i < y.size(); ++i) (y[i] == 1 ? kp : kn).push_back(detail::order_key(s[i]));
+  if (y.size() >= 100000) {
+    std::thread other([&] { detail::sort_keys(kn); });
+    detail::sort_keys(kp);
+    other.join();
+  } else {
+    detail::sort_keys(kp);
+    detail::sort_keys(kn);
+  }
+  const std::size_t mp = kp.size(), nn = kn.size();
+  const double m = static_cast<double>(mp), n = static_cast<double>(nn);
+  auto sweep = [&](auto&& visit) {
+    std::size_t i = 0, j = 0;
+    double pos_below = 0, neg_below = 0;
+    while (i < mp || j < nn) {
+      const std::uint64_t k = i == mp ? kn[j] : j == nn ? kp[i] : std::min(kp[i], kn[j]);
+      const std::size_t i0 = i, j0 = j;
+      while (i < mp && kp[i] == k) ++i;
+      while (j < nn && kn[j] == k) ++j;
+      const double pos_here = static_cast<double>(i - i0), neg_here = static_cast<double>(j - j0);
+      visit((neg_below + 0.5 * neg_here) / n, (m - pos_below - pos_here + 0.5 * pos_here) / m, pos_here, neg_here);
+      pos_below += pos_here;
+      neg_below += neg_here;
+    }
+  };
+  double wins = 0;
+  sweep([&](double v10, double, double pos, double) { wins += pos * v10; });
+  const double auc = wins / m;
+  p.auc = auc;
+  double ss10 = 0, ss01 = 0;
+  sweep([&](double v10, double v01, double pos, double neg) {
+    ss10 += pos * (v10 - auc) * (v10 - auc);
+    ss01 += neg * (v01 - auc) * (v01 - auc);
+  });
+  p.s10 = p.n_pos >= 2 ? value(ss10 / (m - 1)) : value::undefined("fewer than 2 positive cases");
+  p.s01 = p.n_neg >= 2 ? value(ss01 / (n - 1)) : value::undefined("fewer than 2 negative cases");
+  if (!p.s10.defined()) p.variance = p.s10;
+  else if (!p.s01.defined()) p.variance = p.s01;
+  else p.variance = p.s10.v / m + p.s01.v / n;
+  return p;
+}
+
 /// S10_ab / m + S01_ab / n from the per-case placements of two models.
 double placement_covariance(std::span<const std::int32_t> y, const std::vector<double>& a, double auc_a,
                             const std::vector<double>& b, double auc_b, double m, double n) {
@@ -94,6 +151,9 @@ double placement_covariance(std::span<const std::int32_t> y, const std::vector<d
   }
   return c10 / (m - 1) / m + c01 / (n - 1) / n;
 }
+
+/// The hardware threads, for the sort of one model (the result does not depend on it).
+unsigned all_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 double ratio_or_limit(double d, double se) {
   if (se > 0) return d / se;
@@ -106,7 +166,7 @@ double ratio_or_limit(double d, double se) {
 delong_placements delong(std::span<const std::int32_t> y_true, std::span<const double> y_score) {
   check_inputs("delong", "y_true", y_true, "y_score", y_score);
   std::vector<double> per_case;
-  auto p = placements(y_true, y_score, &per_case);
+  auto p = placements(y_true, y_score, &per_case, all_threads());
   if (!p.auc.defined()) return p;
   p.v10.reserve(p.n_pos);
   p.v01.reserve(p.n_neg);
@@ -117,7 +177,7 @@ delong_placements delong(std::span<const std::int32_t> y_true, std::span<const d
 auc_interval delong_ci(std::span<const std::int32_t> y_true, std::span<const double> y_score, double level) {
   if (!(level > 0 && level < 1)) throw_usage(fmt::format("delong_ci: level must be in (0, 1); got {}", level));
   check_inputs("delong_ci", "y_true", y_true, "y_score", y_score);
-  const auto p = placements(y_true, y_score);
+  const auto p = placement_totals(y_true, y_score);
   auc_interval r;
   r.auc = p.auc;
   r.variance = p.variance;
@@ -179,8 +239,8 @@ delong_test_result delong_unpaired_test(std::span<const std::int32_t> y_a, std::
   const char* fn = "delong_unpaired_test";
   check_inputs(fn, "y_a", y_a, "score_a", score_a);
   check_inputs(fn, "y_b", y_b, "score_b", score_b);
-  const auto pa = placements(y_a, score_a);
-  const auto pb = placements(y_b, score_b);
+  const auto pa = placement_totals(y_a, score_a);
+  const auto pb = placement_totals(y_b, score_b);
   if (!pa.variance.defined()) throw_data(fmt::format("{}: sample a: {}", fn, pa.variance.reason));
   if (!pb.variance.defined()) throw_data(fmt::format("{}: sample b: {}", fn, pb.variance.reason));
   const double va = pa.variance.v, vb = pb.variance.v;

@@ -188,6 +188,55 @@ TEST(Bootstrap, AucFastPathEqualsGenericPathReplicateByReplicate) {
   EXPECT_NEAR(fast.std_error, std::sqrt(delong(y, s).variance.v), 0.15 * fast.std_error);
 }
 
+// The paired AUC fast path draws the same cases as the generic paired bootstrap stratified by class
+// (data not sorted, ties, two correlated models), so the replicate differences agree to rounding;
+// the jackknife for BCa agrees too (same interval), and the bootstrap-z test is the same rule.
+TEST(Bootstrap, PairedAucFastPathEqualsGenericReplicateByReplicate) {
+  std::mt19937_64 gen(81);
+  std::normal_distribution<double> nd(0, 1);
+  const std::size_t n = 120;
+  std::vector<std::int32_t> y(n);
+  std::vector<double> a(n), b(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    y[i] = static_cast<std::int32_t>(gen() % 3 == 0);
+    a[i] = std::round((nd(gen) + y[i]) * 3) / 3;  // ties
+    b[i] = std::round((0.5 * a[i] + nd(gen) + 0.7 * y[i]) * 2) / 2;
+  }
+  auto auc_rows = [&](const std::vector<double>& s) {
+    return [&y, &s](std::span<const std::uint32_t> rows) {
+      std::vector<std::int32_t> yy;
+      std::vector<double> ss;
+      for (auto r : rows) {
+        yy.push_back(y[r]);
+        ss.push_back(s[r]);
+      }
+      return delong(yy, ss).auc.v;
+    };
+  };
+  for (auto method : {bootstrap_method::percentile, bootstrap_method::bca}) {
+    bootstrap_options o;
+    o.replicates = 100;
+    o.seed = 4;
+    o.keep_distribution = true;
+    o.method = method;
+    o.strata = y;
+    const auto generic = paired_bootstrap(n, auc_rows(a), auc_rows(b), o);
+    const auto fast = paired_bootstrap_auc(y, a, b, o);
+    EXPECT_NEAR(fast.difference.estimate, generic.difference.estimate, 1e-15);
+    ASSERT_EQ(fast.difference.distribution.size(), 100u);
+    for (std::size_t r = 0; r < 100; ++r) {
+      EXPECT_NEAR(fast.difference.distribution[r], generic.difference.distribution[r], 1e-13) << r;
+    }
+    EXPECT_NEAR(fast.difference.lower.v, generic.difference.lower.v, 1e-12) << to_string(method);
+    EXPECT_NEAR(fast.difference.upper.v, generic.difference.upper.v, 1e-12) << to_string(method);
+    EXPECT_NEAR(fast.test.p_value, generic.test.p_value, 1e-9);
+    EXPECT_EQ(fast.test.method, "bootstrap_z");
+  }
+  const std::vector<double> short_b(3, 0.5);
+  EXPECT_EQ(message_of([&] { paired_bootstrap_auc(y, a, short_b); }),
+            "paired_bootstrap_auc: y_true has 120 cases but score_a has 120 and score_b 3");
+}
+
 // Coverage: over 300 simulated samples of n = 60 from Bernoulli(0.3), the 95% percentile bootstrap
 // interval of the mean (500 replicates) should contain 0.3 about 93-95% of the time (the percentile
 // bootstrap under-covers slightly at this n). If the true coverage is anywhere in [0.92, 0.96], the

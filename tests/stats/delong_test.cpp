@@ -154,6 +154,52 @@ TEST(DeLong, RadixSortEqualsStableSort) {
   }
 }
 
+// The threaded sort (each pass split over blocks) gives exactly the single-threaded order, labels
+// carried along, on 2^17 + 3 scores with many ties (three-decimal rounding) and a shared top digit.
+TEST(DeLong, ThreadedRadixSortEqualsSingleThreaded) {
+  std::mt19937_64 gen(78);
+  std::normal_distribution<double> nd(0, 1);
+  const std::size_t n = (std::size_t{1} << 17) + 3;
+  std::vector<double> s(n);
+  std::vector<std::int32_t> y(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    s[i] = std::round(nd(gen) * 1000) / 1000;
+    y[i] = static_cast<std::int32_t>(gen() % 2);
+  }
+  const auto one = detail::sort_by_score(s, y, 1);
+  for (unsigned t : {2u, 3u}) {
+    const auto many = detail::sort_by_score(s, y, t);
+    ASSERT_EQ(many.size(), n);
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      differ += many[i].index != one[i].index || many[i].score != one[i].score || many[i].label != y[many[i].index];
+    }
+    EXPECT_EQ(differ, 0u) << t;
+  }
+  for (std::size_t i = 1; i < n; ++i) ASSERT_TRUE(one[i - 1].score < one[i].score || one[i - 1].index < one[i].index);
+}
+
+// delong_ci sorts each class's keys on its own (placement_totals); delong() sorts all cases with
+// their index. Both must give the same AUC and variance to the last bit, with ties, -0.0 / +0.0,
+// and at a size where the two class sorts run on two threads.
+TEST(DeLong, IntervalPathEqualsPlacementsPath) {
+  std::mt19937_64 gen(79);
+  std::normal_distribution<double> nd(0, 1);
+  for (std::size_t n : {std::size_t{50}, std::size_t{1000}, std::size_t{100003}}) {
+    std::vector<std::int32_t> y(n);
+    std::vector<double> s(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      y[i] = static_cast<std::int32_t>(gen() % 4 == 0);
+      const double v = std::round((nd(gen) + y[i]) * 8) / 8;
+      s[i] = v == 0 && gen() % 2 ? -0.0 : v;
+    }
+    const auto full = delong(y, s);
+    const auto ci = delong_ci(y, s);
+    EXPECT_EQ(ci.auc.v, full.auc.v) << n;
+    EXPECT_EQ(ci.variance.v, full.variance.v) << n;
+  }
+}
+
 TEST(DeLong, EdgeCases) {
   // Identical models: Z = 0, p = 1.
   const std::vector<std::int32_t> y{0, 0, 1, 1, 0, 1};

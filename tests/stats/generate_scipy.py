@@ -203,6 +203,55 @@ def bootstrap_rules():
     return out
 
 
+def multipletests_cases():
+    """statsmodels.stats.multitest.multipletests on fixed and random p-values, with ties."""
+    from statsmodels.stats.multitest import multipletests
+    out = []
+    families = [[0.01, 0.04, 0.03, 0.005], [0.2, 0.2, 0.01, 1.0, 0.049], [0.5], [0.0, 1.0, 0.3],
+                [0.012, 0.012, 0.012], list(np.round(rng.random(12) ** 3, 4)), list(rng.random(7))]
+    for p in families:
+        for method in ["holm", "bonferroni", "fdr_bh"]:
+            _, adj, _, _ = multipletests(p, alpha=0.05, method=method)
+            out.append({"p": [f(v) for v in p], "method": method, "adjusted": [f(v) for v in adj]})
+    return out
+
+
+def compare_preds_case():
+    """One data set with three classifiers' hard predictions: what `assay compare --pred` must report.
+    Cochran's Q (statsmodels cochrans_q on the correctness matrix), McNemar's exact test of each pair
+    (statsmodels mcnemar on the 2 x 2 agreement table), Holm over the three McNemar p-values
+    (multipletests), and each accuracy's 95% Wilson interval (proportion_confint)."""
+    from statsmodels.stats.multitest import multipletests
+    n = 150
+    y = (rng.random(n) < 0.4).astype(int)
+    preds = {}
+    for name, p_right in [("tree", 0.72), ("forest", 0.84), ("knn", 0.8)]:
+        right = rng.random(n) < p_right
+        preds[name] = np.where(right, y, 1 - y)
+    names = list(preds)
+    correct = np.column_stack([(preds[k] == y).astype(int) for k in names])
+    q = cochrans_q(correct, return_object=True)
+    pairs = []
+    for i in range(3):
+        for j in range(i + 1, 3):
+            a, b = correct[:, i], correct[:, j]
+            table = [[int(np.sum(a & b)), int(np.sum(a & (1 - b)))], [int(np.sum((1 - a) & b)), int(np.sum((1 - a) & (1 - b)))]]
+            r = mcnemar(table, exact=True)
+            pairs.append({"a": names[i], "b": names[j], "n01": table[0][1], "n10": table[1][0],
+                          "statistic": f(r.statistic), "pvalue": f(r.pvalue)})
+    _, holm, _, _ = multipletests([p["pvalue"] for p in pairs], method="holm")
+    for p, h in zip(pairs, holm):
+        p["pvalue_holm"] = f(h)
+    acc = []
+    for k in names:
+        x = int(np.sum(preds[k] == y))
+        lo, hi = proportion_confint(x, n, alpha=0.05, method="wilson")
+        acc.append({"name": k, "correct": x, "lower": f(lo), "upper": f(hi)})
+    return {"y": y.tolist(), "preds": {k: v.tolist() for k, v in preds.items()}, "names": names,
+            "cochrans_q": {"statistic": f(q.statistic), "df": f(q.df), "pvalue": f(q.pvalue)}, "pairs": pairs,
+            "accuracy": acc}
+
+
 def main():
     doc = {
         "generator": "tests/stats/generate_scipy.py",
@@ -219,6 +268,8 @@ def main():
         "friedman": friedman_cases(),
         "nemenyi_q": nemenyi_q(),
         "bootstrap_rules": bootstrap_rules(),
+        "multipletests": multipletests_cases(),
+        "compare_preds": compare_preds_case(),
     }
     with open(OUT, "w") as fh:
         json.dump(doc, fh, indent=1)

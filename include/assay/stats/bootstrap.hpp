@@ -90,6 +90,15 @@ paired_bootstrap_result paired_bootstrap(std::size_t n_rows, const resample_stat
 bootstrap_result bootstrap_auc(std::span<const std::int32_t> y_true, std::span<const double> y_score,
                                const bootstrap_options& opts = {}, bool stratified = true);
 
+/// The paired bootstrap of AUC(score_a) - AUC(score_b) on the same cases, stratified by class, with
+/// one sort per model for all replicates (O(N) per replicate). Replicate r draws exactly the cases
+/// that paired_bootstrap with strata = y_true draws (negatives first, then positives), so the two
+/// agree replicate by replicate (up to rounding in the AUC sums). opts.strata is ignored. BCa uses
+/// the exact leave-one-out jackknife from the DeLong placements. Test: bootstrap_z as paired_bootstrap.
+paired_bootstrap_result paired_bootstrap_auc(std::span<const std::int32_t> y_true, std::span<const double> score_a,
+                                             std::span<const double> score_b, const bootstrap_options& opts = {},
+                                             alternative alt = alternative::two_sided);
+
 // ---- the interval rules, on given replicate values (exposed for testing and reuse) -------------
 
 /// Quantile q in [0, 1] of sorted values by linear interpolation between order statistics,

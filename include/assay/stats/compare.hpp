@@ -1,48 +1,115 @@
-// assay: the comparison of two scoring models on the same cases, as printed by `assay compare`:
-// each model's AUC with its DeLong interval, DeLong's paired test, and McNemar's exact test of the
-// hard predictions at a threshold, with a plain-language verdict at a chosen alpha.
+// assay: the comparison of two or more models on the same cases, as printed by `assay compare`.
+//
+// Models are given either as score columns (higher = more positive) or as hard 0/1 predictions.
+// For each model: its accuracy with a Wilson interval (scores: of score >= threshold) and, for
+// scores, its AUC with the DeLong interval. For every pair of models (A, B), A listed first:
+// DeLong's paired test of the AUCs (scores), McNemar's exact test of the hard predictions, and for
+// each chosen registered metric the paired bootstrap of metric(A) - metric(B) and the paired
+// permutation test. With more than two models: Cochran's Q over all of them, and the p-values of each
+// family of pairwise tests (one family per test and metric) corrected for multiplicity (Holm by
+// default, multiple.hpp). A plain-language verdict at the chosen alpha closes the report.
+//
+// Resampling is stratified by class (the bootstrap keeps the numbers of positives and negatives),
+// seeded, and gives the same numbers whatever the thread count. Choices: docs/definitions/stats.md.
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
+#include "assay/stats/bootstrap.hpp"
 #include "assay/stats/delong.hpp"
+#include "assay/stats/multiple.hpp"
+#include "assay/stats/proportion.hpp"
 #include "assay/stats/tests.hpp"
 
 namespace assay::stats {
 
 struct compare_options {
-  double threshold = 0.5;  ///< predict positive when score >= threshold (for McNemar)
+  double threshold = 0.5;  ///< scores: predict positive when score >= threshold (McNemar, accuracy, binary metrics)
   double alpha = 0.05;     ///< significance level of the verdicts; intervals at level 1 - alpha
+  p_adjust_method adjust = p_adjust_method::holm;  ///< correction of each family of pairwise tests
+  /// Registered metric names (metrics/registry.hpp) for the paired bootstrap and permutation tests.
+  /// Scores: ranking metrics (roc_auc, average_precision) of the score, probabilistic metrics
+  /// (log_loss, brier_score_loss) of the score as P(positive), binary metrics of score >= threshold.
+  /// Hard predictions: binary metrics.
+  std::vector<std::string> metrics;
+  std::size_t replicates = 2000;    ///< paired bootstrap replicates (>= 1)
+  std::size_t permutations = 2000;  ///< permutations of the paired permutation test (>= 1)
+  std::uint64_t seed = 0;           ///< seed of both resampling procedures
+  unsigned threads = 0;             ///< 0 = all hardware threads; results do not depend on it
+};
+
+/// One model: a name and either its scores or its hard predictions (0/1; 1 = positive).
+struct model_input {
+  std::string name;
+  std::span<const double> score;
+  std::span<const std::int32_t> pred;
 };
 
 struct model_summary {
   std::string name;
-  auc_interval auc;  ///< DeLong interval at level 1 - alpha
-  double accuracy = 0;  ///< of score >= threshold
+  bool has_auc = false;   ///< scores given
+  auc_interval auc;       ///< DeLong interval at level 1 - alpha (scores only)
+  std::int64_t correct = 0;
+  proportion_interval accuracy;  ///< Wilson interval of correct / n at level 1 - alpha
+};
+
+/// The paired bootstrap and permutation tests of one metric between two models.
+struct metric_comparison {
+  std::string metric;
+  bool higher_is_better = true;       ///< from the registry, for the verdict
+  paired_bootstrap_result bootstrap;  ///< difference A - B: percentile interval, bootstrap_z test
+  permutation_result permutation;     ///< swap A's and B's predictions case by case
+  double bootstrap_p_adjusted = 1, permutation_p_adjusted = 1;
+};
+
+struct pair_comparison {
+  std::size_t a = 0, b = 0;  ///< indices into comparison::models
+  bool has_delong = false;
+  delong_test_result delong;  ///< paired, two-sided, A - B (scores only)
+  double delong_p_adjusted = 1;
+  discordant_counts counts;  ///< hard predictions (scores: at the threshold)
+  test_result mcnemar;       ///< exact binomial McNemar
+  double mcnemar_p_adjusted = 1;
+  std::vector<metric_comparison> metrics;  ///< in the order of compare_options::metrics
 };
 
 struct comparison {
   std::string source;  ///< where the data came from (for the report)
+  bool scores = true;  ///< the models are score columns (false: hard predictions)
   std::size_t n = 0, n_pos = 0, n_neg = 0;
   compare_options options;
-  model_summary a, b;
-  delong_test_result delong;  ///< paired, two-sided, A - B
-  discordant_counts counts;   ///< at the threshold
-  test_result mcnemar;        ///< exact binomial McNemar
-  std::string verdict;        ///< one or two plain sentences
+  std::vector<model_summary> models;
+  std::vector<pair_comparison> pairs;  ///< (0,1), (0,2), ..., (1,2), ...: every unordered pair once
+  bool has_cochran = false;            ///< more than two models
+  test_result cochran;                 ///< Cochran's Q of the hard predictions of all models
+  std::string verdict;                 ///< plain sentences
 };
 
-/// Runs the comparison. y_true is 0/1 (1 = positive); the scores must be finite, of equal length,
-/// with at least 2 positives and 2 negatives. Throws assay::error naming the argument otherwise.
+/// Runs the comparison. y_true is 0/1 (1 = positive) with at least 2 positives and 2 negatives; every
+/// model has exactly as many scores (finite) or predictions (0 or 1) as y_true has cases, and all
+/// models are of one kind (all scores or all predictions); at least two models. Throws assay::error
+/// naming the function, the argument (model name) and the value otherwise.
+comparison compare_models(std::span<const std::int32_t> y_true, const std::vector<model_input>& models,
+                          const compare_options& opts = {});
+
+/// Two score columns (the common case).
 comparison compare_models(std::span<const std::int32_t> y_true, std::span<const double> score_a,
                           std::span<const double> score_b, std::string name_a, std::string name_b,
                           const compare_options& opts = {});
 
-/// Text report (for people) and JSON (each test under its own key with named fields:
-/// "delong": {"z", "p_value", "diff_ci"}, "mcnemar": {"method", "statistic", "p_value", ...}).
+/// Text report (for people) and JSON. JSON keeps each test under its own key with named fields:
+/// "delong": {"z", "p_value", "diff_ci", ...}, "mcnemar": {"method", "statistic", "p_value", ...},
+/// "paired_bootstrap": [{"metric", "diff", "diff_ci", "p_value", "replicates", "seed", ...}],
+/// "permutation": [{"metric", "diff", "p_value", "permutations", "seed", ...}]; with two models these
+/// sit at the top level, with more under "pairs" (one object per pair, with "a" and "b" and the
+/// adjusted p-values), next to "cochrans_q" and "p_adjust". See docs/stats.md.
 std::string to_text(const comparison& c);
 std::string to_json(const comparison& c);
+
+/// The names of the registered metrics --metric accepts for scores (`scores` true) or hard predictions.
+std::vector<std::string> comparable_metrics(bool scores);
 
 }  // namespace assay::stats
