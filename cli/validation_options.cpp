@@ -18,6 +18,7 @@ validation::dataset load(const cv_cli_options& o) {
   d.features = o.features;
   d.drop = o.drop;
   if (!o.group.empty()) d.group = o.group;
+  d.command = "";  // main() prefixes the command name
   d.task = o.task == "classification" ? validation::task_type::classification
            : o.task == "regression"   ? validation::task_type::regression
                                       : validation::task_type::automatic;

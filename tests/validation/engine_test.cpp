@@ -228,6 +228,15 @@ TEST(CvCli, ErrorsNameTheProblem) {
   auto r = run_assay("cv " + data_path("iris.csv") + " --target species --learner knn:k=0");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("assay cv: learner knn: parameter k = 0 is out of range"), std::string::npos) << r.out;
+  // The whole message: the command once, the option, the file, the rule and the value.
+  r = run_assay("cv " + data_path("iris.csv") + " --target nosuch");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.out, "assay cv: --target: " + data_path("iris.csv") +
+                       ": no column named 'nosuch' (columns: sepal_length, sepal_width, petal_length, petal_width, "
+                       "species)\n");
+  r = run_assay("learning-curve " + data_path("iris.csv") + " --target species --group nosuch");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.out.rfind("assay learning-curve: --group: ", 0), 0U) << r.out;
   r = run_assay("cv " + data_path("iris.csv") + " --target species --folds 200");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("200 folds"), std::string::npos) << r.out;
