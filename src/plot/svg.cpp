@@ -36,9 +36,35 @@ std::string clip_id(const std::string& id) {
   return out + "-clip";
 }
 
-std::string tick_label(double v) {
-  if (std::fabs(v) < 1e-12) v = 0;
-  return fmt::format("{:.3g}", v);
+// A round step for about `target` intervals over `span`: 1, 2, 2.5 or 5 times a power of ten
+// (Heckbert, "Nice numbers for graph labels", Graphics Gems, 1990).
+double nice_step(double span, int target) {
+  const double raw = span / target;
+  const double power = std::pow(10.0, std::floor(std::log10(raw)));
+  const double m = raw / power;
+  const double nice = m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10;
+  return nice * power;
+}
+
+// The tick positions of [lo, hi]: every multiple of `step` inside the range (with a little slack
+// for rounding, so 0.1 * 10 still reaches 1).
+std::vector<double> ticks_of(double lo, double hi, double step) {
+  std::vector<double> out;
+  const double slack = step * 1e-9;
+  for (double k = std::ceil((lo - slack) / step); k * step <= hi + slack; k += 1) {
+    const double v = k * step;
+    out.push_back(std::fabs(v) < slack ? 0.0 : v);
+  }
+  return out;
+}
+
+// A label with just the decimals the step needs (0.25 -> 2 places, 20 -> none); very large or very
+// small values in scientific notation.
+std::string tick_label(double v, double step) {
+  if (v != 0 && (std::fabs(v) >= 1e6 || std::fabs(v) < 1e-4)) return fmt::format("{:.3g}", v);
+  int places = std::max(0, -static_cast<int>(std::floor(std::log10(step) + 1e-9)));
+  if (std::fabs(std::round(step * std::pow(10.0, places)) - step * std::pow(10.0, places)) > 1e-6) ++places;  // 2.5e-k
+  return fmt::format("{:.{}f}", v, places);
 }
 
 }  // namespace
@@ -58,20 +84,20 @@ std::string render_svg(const chart& c) {
       width, height);
   s += fmt::format("<text x=\"{:.1f}\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">{}</text>\n", left + plot_w / 2,
                    escape_xml(c.title));
-  // Grid and ticks at tenths.
-  for (int i = 0; i <= 10; ++i) {
-    const double fx = c.x_min + x_span * i / 10, fy = c.y_min + y_span * i / 10;
+  // Labelled ticks at round numbers (about five per axis), light grid lines at half steps.
+  const double x_step = nice_step(x_span, 5), y_step = nice_step(y_span, 5);
+  for (double fx : ticks_of(c.x_min, c.x_max, x_step / 2))
     s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#e5e5e5\"/>\n", px(fx), top,
                      top + plot_h);
+  for (double fy : ticks_of(c.y_min, c.y_max, y_step / 2))
     s += fmt::format("<line x1=\"{1:.1f}\" y1=\"{0:.1f}\" x2=\"{2:.1f}\" y2=\"{0:.1f}\" stroke=\"#e5e5e5\"/>\n", py(fy), left,
                      left + plot_w);
-    if (i % 2 == 0) {
-      s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", px(fx), top + plot_h + 16,
-                       tick_label(fx));
-      s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left - 6, py(fy) + 4,
-                       tick_label(fy));
-    }
-  }
+  for (double fx : ticks_of(c.x_min, c.x_max, x_step))
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", px(fx), top + plot_h + 16,
+                     tick_label(fx, x_step));
+  for (double fy : ticks_of(c.y_min, c.y_max, y_step))
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left - 6, py(fy) + 4,
+                     tick_label(fy, y_step));
   s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333\"/>\n", left, top,
                    plot_w, plot_h);
   s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" font-size=\"13\">{}</text>\n", left + plot_w / 2,

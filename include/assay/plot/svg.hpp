@@ -55,7 +55,8 @@ std::pair<double, double> padded_range(const std::vector<std::vector<double>>& v
 chart scatter_with_diagonal(std::string title, std::string x_label, std::string y_label, std::vector<double> x,
                             std::vector<double> y, std::vector<std::string> labels = {});
 
-/// The chart as a standalone SVG document (about 560 x 480 px, axes with ticks at tenths of the range,
+/// The chart as a standalone SVG document (about 560 x 480 px, axes labelled at round numbers: steps of
+/// 1, 2, 2.5 or 5 times a power of ten, about five per axis, grid lines at half steps;
 /// legend in the lower right).
 std::string render_svg(const chart& c);
 
