@@ -5,8 +5,12 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <exception>
+#include <mutex>
 
 #include "assay/error.hpp"
+#include "assay/stats/bootstrap_many.hpp"
+#include "assay/stats/detail/parallel.hpp"
 #include "counts.hpp"
 
 namespace assay::text {
@@ -151,20 +155,50 @@ bleu_score compute_bleu(const bleu_stats& s_in, const bleu_options& o) {
   return out;
 }
 
+std::vector<bleu_stats> corpus_segment_stats(const std::vector<std::string>& hyps,
+                                             const std::vector<std::vector<std::string>>& refs, const bleu_options& o) {
+  check_refs(hyps.size(), refs);
+  check_options(o);
+  std::vector<bleu_stats> out(hyps.size());
+  const unsigned threads = stats::detail::resolve_threads(o.threads, hyps.size() / 256 + 1);
+  std::vector<std::vector<std::string>> seg_refs(threads, std::vector<std::string>(refs.size()));
+  // The error reported is that of the first bad line, whatever the schedule.
+  std::mutex bad_mutex;
+  std::size_t first_bad = hyps.size();
+  std::exception_ptr bad;
+  stats::detail::parallel_for(hyps.size(), threads, [&](unsigned t, std::size_t i) {
+    for (std::size_t j = 0; j < refs.size(); ++j) seg_refs[t][j] = refs[j][i];
+    try {
+      out[i] = segment_stats(hyps[i], seg_refs[t], o);
+    } catch (const assay::error& e) {
+      std::lock_guard<std::mutex> lock(bad_mutex);
+      if (i < first_bad) {
+        first_bad = i;
+        bad = std::make_exception_ptr(assay::error(e.kind(), fmt::format("line {}: {}", i + 1, e.what())));
+      }
+    }
+  });
+  if (bad) std::rethrow_exception(bad);
+  return out;
+}
+
 bleu_score corpus_bleu(const std::vector<std::string>& hyps, const std::vector<std::vector<std::string>>& refs,
                        const bleu_options& o) {
-  check_refs(hyps.size(), refs);
   bleu_stats total;
-  std::vector<std::string> seg_refs(refs.size());
-  for (std::size_t i = 0; i < hyps.size(); ++i) {
-    for (std::size_t j = 0; j < refs.size(); ++j) seg_refs[j] = refs[j][i];
-    try {
-      total += segment_stats(hyps[i], seg_refs, o);
-    } catch (const assay::error& e) {
-      throw assay::error(e.kind(), fmt::format("line {}: {}", i + 1, e.what()));
-    }
-  }
+  for (const auto& s : corpus_segment_stats(hyps, refs, o)) total += s;  // integer counts: exact in any order
   return compute_bleu(total, o);
+}
+
+stats::bootstrap_result bootstrap_bleu(const std::vector<bleu_stats>& segments, const bleu_options& o,
+                                       const stats::bootstrap_options& opts) {
+  if (segments.empty()) throw_data("bootstrap_bleu: no segments to resample");
+  check_options(o);
+  auto stat = [&](std::span<const std::uint32_t> rows, std::span<double> out) {
+    bleu_stats total;
+    for (std::uint32_t r : rows) total += segments[r];
+    out[0] = compute_bleu(total, o).score;
+  };
+  return stats::bootstrap_many(segments.size(), 1, stat, opts)[0];
 }
 
 std::vector<bleu_score> sentence_bleu(const std::vector<std::string>& hyps,

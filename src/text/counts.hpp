@@ -101,32 +101,34 @@ inline std::vector<std::vector<std::uint32_t>> intern(const std::vector<const st
   return ids;
 }
 
-/// The n-grams (n <= 4) of an id sequence as packed keys, counted.
-inline counts<key> id_ngrams(const std::vector<std::uint32_t>& ids, std::size_t n) {
+/// The one packing kernel: the n-grams of `seq` as keys, counted. Element k of an n-gram is
+/// value_of(seq[i + k]) (must be < 2^Bits), stored in word k / PerWord of the key at bit offset
+/// Bits * (PerWord - 1 - k % PerWord); unused slots are 0, so n-grams of different orders differ
+/// as long as values are nonzero. n must be at most 2 * PerWord.
+template <unsigned Bits, unsigned PerWord, class Seq, class Value>
+counts<key> packed_ngrams(const Seq& seq, std::size_t n, Value value_of) {
+  static_assert(Bits * PerWord <= 64);
   std::vector<key> g;
-  if (ids.size() >= n) {
-    g.reserve(ids.size() - n + 1);
-    for (std::size_t i = 0; i + n <= ids.size(); ++i) {
-      std::uint64_t w[4] = {0, 0, 0, 0};
-      for (std::size_t k = 0; k < n; ++k) w[k] = ids[i + k];
-      g.emplace_back((w[0] << 32) | w[1], (w[2] << 32) | w[3]);
+  if (seq.size() >= n) {
+    g.reserve(seq.size() - n + 1);
+    for (std::size_t i = 0; i + n <= seq.size(); ++i) {
+      std::uint64_t w[2] = {0, 0};
+      for (std::size_t k = 0; k < n; ++k)
+        w[k / PerWord] |= static_cast<std::uint64_t>(value_of(seq[i + k])) << (Bits * (PerWord - 1 - k % PerWord));
+      g.emplace_back(w[0], w[1]);
     }
   }
   return count(g);
 }
 
-/// The n-grams (n <= 6) of a code point sequence as packed keys, counted.
+/// The n-grams (n <= 4) of an id sequence (ids >= 1) as packed keys, counted.
+inline counts<key> id_ngrams(const std::vector<std::uint32_t>& ids, std::size_t n) {
+  return packed_ngrams<32, 2>(ids, n, [](std::uint32_t id) { return id; });
+}
+
+/// The n-grams (n <= 6) of a code point sequence as packed keys (code point + 1, 21 bits), counted.
 inline counts<key> char_ngrams(const std::u32string& s, std::size_t n) {
-  std::vector<key> g;
-  if (s.size() >= n) {
-    g.reserve(s.size() - n + 1);
-    for (std::size_t i = 0; i + n <= s.size(); ++i) {
-      std::uint64_t w[6] = {0, 0, 0, 0, 0, 0};
-      for (std::size_t k = 0; k < n; ++k) w[k] = static_cast<std::uint64_t>(s[i + k]) + 1;
-      g.emplace_back((w[0] << 42) | (w[1] << 21) | w[2], (w[3] << 42) | (w[4] << 21) | w[5]);
-    }
-  }
-  return count(g);
+  return packed_ngrams<21, 3>(s, n, [](char32_t c) { return static_cast<std::uint64_t>(c) + 1; });
 }
 
 }  // namespace assay::text::detail
