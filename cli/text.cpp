@@ -53,7 +53,8 @@ loaded load(const text_options& o) {
 text::tokenizer tokenizer_of(const std::string& name) {
   if (name == "none") return text::tokenizer::none;
   if (name == "13a") return text::tokenizer::v13a;
-  throw_usage(fmt::format("--tokenize: '{}' is not supported (use 13a or none; intl needs Unicode tables assay does not ship yet)", name));
+  if (name == "intl") return text::tokenizer::intl;
+  throw_usage(fmt::format("--tokenize: '{}' is not supported (use 13a, intl or none)", name));
 }
 
 std::string fmt_value(const value& v) { return v.defined() ? fmt::format("{:.4f}", v.v) : "undefined"; }
@@ -253,7 +254,7 @@ void register_text(CLI::App& app) {
 
   auto* bleu = cmd->add_subcommand("bleu", "BLEU as sacreBLEU computes it, with its signature");
   hyp_ref(bleu, *o);
-  bleu->add_option("--tokenize", o->tokenize, "13a (default) or none");
+  bleu->add_option("--tokenize", o->tokenize, "13a (default), intl (Unicode punctuation and symbols) or none");
   bleu->add_option("--smooth", o->smooth, "exp (default), floor, add-k or none")
       ->check(CLI::IsMember({"exp", "floor", "add-k", "none"}));
   bleu->add_option("--smooth-value", o->smooth_value, "floor: value for zero counts (0.1); add-k: k (1)");
@@ -277,7 +278,7 @@ void register_text(CLI::App& app) {
 
   auto* ngram = cmd->add_subcommand("ngram", "Exact n-gram precision and recall, n = 1..4");
   hyp_ref(ngram, *o);
-  ngram->add_option("--tokenize", o->tokenize, "13a (default) or none");
+  ngram->add_option("--tokenize", o->tokenize, "13a (default), intl or none");
   common(ngram, *o);
   ngram->footer("Example:\n  assay text ngram --hyp out.txt --ref ref.txt --tokenize none");
   ngram->callback([o] { run_ngram(*o); });
