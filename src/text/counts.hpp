@@ -85,18 +85,33 @@ long total(const counts<K>& a) {
 /// Packing is exact (no hashing), so equal keys mean equal n-grams of the same order.
 using key = std::pair<std::uint64_t, std::uint64_t>;
 
-/// Assigns ids (1, 2, ...) to the distinct words of several token lists, shared across the lists.
+/// Assigns ids (1, 2, ...) to the distinct words of several token lists, shared across the lists, in
+/// order of first appearance. An open-addressing hash table (FNV-1a, linear probing) sized to a power
+/// of two at least twice the number of words; equal words are compared in full, so ids are exact.
 inline std::vector<std::vector<std::uint32_t>> intern(const std::vector<const std::vector<std::string_view>*>& lists) {
-  std::vector<std::pair<std::string_view, std::pair<std::uint32_t, std::uint32_t>>> all;
-  for (std::uint32_t l = 0; l < lists.size(); ++l)
-    for (std::uint32_t i = 0; i < lists[l]->size(); ++i) all.push_back({(*lists[l])[i], {l, i}});
-  std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::size_t total = 0;
+  for (const auto* l : lists) total += l->size();
+  std::size_t cap = 16;
+  while (cap < 2 * total) cap *= 2;
+  struct slot {
+    std::string_view word;
+    std::uint32_t id = 0;  // 0 = empty
+  };
+  thread_local std::vector<slot> table;
+  table.assign(cap, slot{});
   std::vector<std::vector<std::uint32_t>> ids(lists.size());
-  for (std::size_t l = 0; l < lists.size(); ++l) ids[l].resize(lists[l]->size());
   std::uint32_t next = 0;
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    if (i == 0 || all[i].first != all[i - 1].first) ++next;
-    ids[all[i].second.first][all[i].second.second] = next;
+  for (std::size_t l = 0; l < lists.size(); ++l) {
+    ids[l].resize(lists[l]->size());
+    for (std::size_t i = 0; i < lists[l]->size(); ++i) {
+      const std::string_view w = (*lists[l])[i];
+      std::uint64_t h = 1469598103934665603ULL;
+      for (unsigned char c : w) h = (h ^ c) * 1099511628211ULL;
+      std::size_t at = static_cast<std::size_t>(h) & (cap - 1);
+      while (table[at].id != 0 && table[at].word != w) at = (at + 1) & (cap - 1);
+      if (table[at].id == 0) table[at] = {w, ++next};
+      ids[l][i] = table[at].id;
+    }
   }
   return ids;
 }

@@ -79,8 +79,15 @@ std::vector<std::string_view> split_whitespace(std::string_view s) {
   std::size_t i = 0, start = std::string::npos;
   while (i < s.size()) {
     const std::size_t at = i;
-    const char32_t c = next_cp(s, i);
-    if (is_python_space(c)) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    bool space;
+    if (b < 0x80) {  // ASCII: the common case, without decoding
+      ++i;
+      space = (b >= 0x09 && b <= 0x0D) || (b >= 0x1C && b <= 0x20);
+    } else {
+      space = is_python_space(next_cp(s, i));
+    }
+    if (space) {
       if (start != std::string::npos) out.push_back(s.substr(start, at - start));
       start = std::string::npos;
     } else if (start == std::string::npos) {
