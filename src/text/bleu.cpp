@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <algorithm>
 #include <cstdlib>
 #include <exception>
 #include <mutex>
@@ -27,12 +28,9 @@ bleu_stats& bleu_stats::operator+=(const bleu_stats& o) {
 
 namespace {
 
-using grams = detail::counts<detail::key>;
-
 struct tokenized {
   std::string buf;
   std::vector<std::string_view> words;
-  std::array<grams, 4> counts;
 };
 
 void prepare(const std::string& line, const bleu_options& o, tokenized& t) {
@@ -40,13 +38,20 @@ void prepare(const std::string& line, const bleu_options& o, tokenized& t) {
   t.words = split_whitespace(t.buf);
 }
 
-void count_all(std::vector<tokenized*> segs, const bleu_options& o) {
-  std::vector<const std::vector<std::string_view>*> lists;
-  for (auto* s : segs) lists.push_back(&s->words);
-  const auto ids = detail::intern(lists);
-  for (std::size_t k = 0; k < segs.size(); ++k)
-    for (int n = 1; n <= o.max_order; ++n)
-      segs[k]->counts[static_cast<std::size_t>(n - 1)] = detail::id_ngrams(ids[k], static_cast<std::size_t>(n));
+// Matches and totals per order from the word ids of the hypothesis (ids[0]) and references, with
+// n-gram keys made by `grams(ids, n)`.
+template <class Grams>
+void count_matches(const std::vector<std::vector<std::uint32_t>>& ids, const bleu_options& o, bleu_stats& s,
+                   Grams grams) {
+  using counts = decltype(grams(ids[0], 1));
+  std::vector<counts> refs(ids.size() - 1);
+  for (std::size_t n = 1; n <= static_cast<std::size_t>(o.max_order); ++n) {
+    const counts h = grams(ids[0], n);
+    for (std::size_t r = 1; r < ids.size(); ++r) refs[r - 1] = grams(ids[r], n);
+    s.total[n - 1] = static_cast<double>(detail::total(h));
+    if (refs.size() == 1) s.correct[n - 1] = static_cast<double>(detail::clipped_matches(h, refs[0]));
+    else s.correct[n - 1] = static_cast<double>(detail::clipped_matches(h, detail::max_counts(refs)));
+  }
 }
 
 void check_options(const bleu_options& o) {
@@ -79,9 +84,9 @@ bleu_stats segment_stats(const std::string& hyp, const std::vector<std::string>&
     prepare(r, o, rs.back());
   }
   if (rs.empty()) throw_data("BLEU: a segment has only empty references");
-  std::vector<tokenized*> segs{&h};
-  for (auto& r : rs) segs.push_back(&r);
-  count_all(segs, o);
+  std::vector<const std::vector<std::string_view>*> lists{&h.words};
+  for (const auto& r : rs) lists.push_back(&r.words);
+  const auto ids = detail::intern(lists);
   bleu_stats s;
   s.hyp_len = static_cast<double>(h.words.size());
   // Closest reference length, the shorter one on ties.
@@ -98,17 +103,12 @@ bleu_stats segment_stats(const std::string& hyp, const std::vector<std::string>&
     }
   }
   s.ref_len = static_cast<double>(best);
-  for (std::size_t n = 0; n < static_cast<std::size_t>(o.max_order); ++n) {
-    s.total[n] = static_cast<double>(detail::total(h.counts[n]));
-    if (rs.size() == 1) {
-      s.correct[n] = static_cast<double>(detail::clipped_matches(h.counts[n], rs[0].counts[n]));
-    } else {
-      std::vector<grams> lists;
-      lists.reserve(rs.size());
-      for (const auto& r : rs) lists.push_back(r.counts[n]);
-      s.correct[n] = static_cast<double>(detail::clipped_matches(h.counts[n], detail::max_counts(lists)));
-    }
-  }
+  // Ids count distinct words from 1; below 2^16 an n-gram (n <= 4) fits one 64-bit key, faster to sort.
+  std::uint32_t max_id = 0;
+  for (const auto& v : ids)
+    for (std::uint32_t id : v) max_id = std::max(max_id, id);
+  if (max_id < (1u << 16)) count_matches(ids, o, s, detail::small_id_ngrams);
+  else count_matches(ids, o, s, detail::id_ngrams);
   return s;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -119,31 +120,38 @@ inline std::vector<std::vector<std::uint32_t>> intern(const std::vector<const st
 /// The one packing kernel: the n-grams of `seq` as keys, counted. Element k of an n-gram is
 /// value_of(seq[i + k]) (must be < 2^Bits), stored in word k / PerWord of the key at bit offset
 /// Bits * (PerWord - 1 - k % PerWord); unused slots are 0, so n-grams of different orders differ
-/// as long as values are nonzero. n must be at most 2 * PerWord.
-template <unsigned Bits, unsigned PerWord, class Seq, class Value>
-counts<key> packed_ngrams(const Seq& seq, std::size_t n, Value value_of) {
+/// as long as values are nonzero. K is `key` (two words, n <= 2 * PerWord) or std::uint64_t (one
+/// word, n <= PerWord).
+template <class K, unsigned Bits, unsigned PerWord, class Seq, class Value>
+counts<K> packed_ngrams(const Seq& seq, std::size_t n, Value value_of) {
   static_assert(Bits * PerWord <= 64);
-  std::vector<key> g;
+  std::vector<K> g;
   if (seq.size() >= n) {
     g.reserve(seq.size() - n + 1);
     for (std::size_t i = 0; i + n <= seq.size(); ++i) {
       std::uint64_t w[2] = {0, 0};
       for (std::size_t k = 0; k < n; ++k)
         w[k / PerWord] |= static_cast<std::uint64_t>(value_of(seq[i + k])) << (Bits * (PerWord - 1 - k % PerWord));
-      g.emplace_back(w[0], w[1]);
+      if constexpr (std::is_same_v<K, std::uint64_t>) g.push_back(w[0]);
+      else g.emplace_back(w[0], w[1]);
     }
   }
   return count(g);
 }
 
+/// The n-grams (n <= 4) of an id sequence whose ids are all below 2^16, in one 64-bit word each.
+inline counts<std::uint64_t> small_id_ngrams(const std::vector<std::uint32_t>& ids, std::size_t n) {
+  return packed_ngrams<std::uint64_t, 16, 4>(ids, n, [](std::uint32_t id) { return id; });
+}
+
 /// The n-grams (n <= 4) of an id sequence (ids >= 1) as packed keys, counted.
 inline counts<key> id_ngrams(const std::vector<std::uint32_t>& ids, std::size_t n) {
-  return packed_ngrams<32, 2>(ids, n, [](std::uint32_t id) { return id; });
+  return packed_ngrams<key, 32, 2>(ids, n, [](std::uint32_t id) { return id; });
 }
 
 /// The n-grams (n <= 6) of a code point sequence as packed keys (code point + 1, 21 bits), counted.
 inline counts<key> char_ngrams(const std::u32string& s, std::size_t n) {
-  return packed_ngrams<21, 3>(s, n, [](char32_t c) { return static_cast<std::uint64_t>(c) + 1; });
+  return packed_ngrams<key, 21, 3>(s, n, [](char32_t c) { return static_cast<std::uint64_t>(c) + 1; });
 }
 
 }  // namespace assay::text::detail

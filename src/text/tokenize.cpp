@@ -164,7 +164,10 @@ std::string join_words(std::string_view s) {
 
 }  // namespace
 
-std::string tokenize_13a(std::string_view line_in) {
+namespace {
+
+// tokenize_13a before the final join: the same tokens under split_whitespace().
+std::string tokenize_13a_unjoined(std::string_view line_in) {
   std::string line(line_in);
   replace_all(line, "<skipped>", "");
   replace_all(line, "-\n", "");
@@ -215,8 +218,12 @@ std::string tokenize_13a(std::string_view line_in) {
         o.push_back(y);
         o.push_back(' ');
       });
-  return join_words(t);
+  return t;
 }
+
+}  // namespace
+
+std::string tokenize_13a(std::string_view line) { return join_words(tokenize_13a_unjoined(line)); }
 
 namespace {
 
@@ -265,7 +272,10 @@ void pass2_cp(const std::u32string& s, std::u32string& out, A a, B b, Emit emit)
 
 }  // namespace
 
-std::string tokenize_intl(std::string_view line) {
+namespace {
+
+// tokenize_intl before the final join.
+std::string tokenize_intl_unjoined(std::string_view line) {
   std::u32string s = decode_utf8(line), t;
   auto not_number = [](char32_t c) { return !is_number(c); };
   pass2_cp(s, t, not_number, is_punct, [](std::u32string& o, char32_t x, char32_t y) {
@@ -291,14 +301,18 @@ std::string tokenize_intl(std::string_view line) {
       put_utf8(out, c);
     }
   }
-  return join_words(out);
+  return out;
 }
+
+}  // namespace
+
+std::string tokenize_intl(std::string_view line) { return join_words(tokenize_intl_unjoined(line)); }
 
 const char* unicode_version() noexcept { return detail::unicode_tables_version; }
 
 std::string tokenize(std::string_view line, tokenizer how) {
-  if (how == tokenizer::v13a) return tokenize_13a(line);
-  if (how == tokenizer::intl) return tokenize_intl(line);
+  if (how == tokenizer::v13a) return tokenize_13a_unjoined(line);
+  if (how == tokenizer::intl) return tokenize_intl_unjoined(line);
   return std::string(line);
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <unordered_map>
 #include <random>
 #include <string>
 #include <vector>
@@ -162,6 +163,52 @@ TEST(BleuBootstrap, BadOptions) {
   b.level = 1;
   EXPECT_THROW((void)bootstrap_bleu(segs, {}, b), assay::error);
   EXPECT_THROW((void)bootstrap_bleu({}, {}, {}), assay::error);
+}
+
+}  // namespace
+}  // namespace assay::text
+
+namespace assay::text {
+namespace {
+
+// A segment with more than 2^16 distinct words takes the two-word n-gram keys; its statistics must
+// equal a naive count with std::map over n-grams of strings.
+TEST(BleuStats, MoreThan65536DistinctWordsMatchANaiveCount) {
+  const int n_words = 66000;
+  std::vector<std::string> hw, rw;
+  for (int i = 0; i < n_words; ++i) {
+    hw.push_back("w" + std::to_string(i));
+    rw.push_back(i % 7 == 0 ? "x" + std::to_string(i % 50) : "w" + std::to_string(i));
+  }
+  std::string h, r;
+  for (int i = 0; i < n_words; ++i) {
+    h += hw[i] + " ";
+    r += rw[i] + " ";
+  }
+  bleu_options o;
+  o.tok = tokenizer::none;
+  const auto s = segment_stats(h, {r}, o);
+  for (std::size_t n : {1, 4}) {  // orders 2 and 3 take the same path; kept short for sanitizer builds
+    // n-grams as their words joined by single spaces (words have no spaces)
+    auto grams = [&](const std::vector<std::string>& w) {
+      std::unordered_map<std::string, long> c;
+      for (std::size_t i = 0; i + n <= w.size(); ++i) {
+        std::string g = w[i];
+        for (std::size_t k = 1; k < n; ++k) g += " " + w[i + k];
+        ++c[g];
+      }
+      return c;
+    };
+    const auto hc = grams(hw), rc = grams(rw);
+    long correct = 0, total = 0;
+    for (const auto& [g, c] : hc) {
+      total += c;
+      const auto it = rc.find(g);
+      if (it != rc.end()) correct += std::min(c, it->second);
+    }
+    EXPECT_EQ(s.total[n - 1], static_cast<double>(total)) << n;
+    EXPECT_EQ(s.correct[n - 1], static_cast<double>(correct)) << n;
+  }
 }
 
 }  // namespace

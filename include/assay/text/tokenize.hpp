@@ -54,7 +54,8 @@ enum class tokenizer {
 /// The Unicode version of the category tables behind tokenize_intl, e.g. "14.0.0".
 [[nodiscard]] const char* unicode_version() noexcept;
 
-/// Applies `how` and returns the text whose split_whitespace() gives the tokens.
+/// Applies `how` and returns the text whose split_whitespace() gives the tokens (not joined: words
+/// may be separated by several spaces; tokenize_13a and tokenize_intl give the joined form).
 [[nodiscard]] std::string tokenize(std::string_view line, tokenizer how);
 
 /// The name used in signatures: "13a", "intl" or "none".
