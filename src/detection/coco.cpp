@@ -162,6 +162,8 @@ coco_result accumulate_impl(const coco_matches& mt, std::span<const std::uint32_
       if (npig == 0) continue;  // pycocotools: no ground truth, precision and recall stay -1
       const auto& fl = mt.flags[k * A + a];
       for (std::size_t m = 0; m < M; ++m) {
+        // For the 12 numbers alone (the bootstrap), only area "all" needs every maxDets.
+        if (!per_category && m + 1 != M && params.area_labels[a] != "all") continue;
         const auto md = static_cast<std::uint32_t>(params.max_dets[m]);
         for (std::size_t t = 0; t < T; ++t) {
           rc.clear();
