@@ -187,126 +187,20 @@ std::string command_of(const detection_options& o, const std::optional<stats::bo
   return c + " --html " + quote(o.html);
 }
 
-std::vector<std::pair<std::string, std::string>> setup_rows(const detection_options& o, const detection::dataset& d,
-                                                            const std::optional<stats::bootstrap_options>& boot) {
-  std::vector<std::pair<std::string, std::string>> rows{
-      {"Ground truth", o.gt},
-      {"Detections", o.dt},
-      {"Images", std::to_string(d.images.size())},
-      {"Categories", std::to_string(d.categories.size())},
-      {"Ground-truth boxes", std::to_string(d.truths.size())},
-      {"Detections (boxes)", std::to_string(d.detections.size())},
-      {"Protocol", o.protocol == "coco"    ? "COCO (pycocotools COCOeval, bbox)"
-                   : o.protocol == "voc07" ? "PASCAL VOC2007, 11-point AP"
-                                           : "PASCAL VOC2010+, all-point AP"}};
-  if (o.protocol != "coco") {
-    rows.emplace_back("IoU threshold (match when IoU >)", fmt::format("{}", o.iou));
-    rows.emplace_back("+1 pixel convention", o.no_plus_one ? "no" : "yes");
-  }
+detection_report::page_inputs page_inputs_of(const detection_options& o,
+                                             const std::optional<stats::bootstrap_options>& boot) {
+  detection_report::page_inputs p;
+  p.gt_path = o.gt;
+  p.dt_path = o.dt;
+  p.protocol = o.protocol;
+  p.iou = o.iou;
+  p.plus_one = !o.no_plus_one;
+  p.command = command_of(o, boot);
   if (boot) {
-    rows.emplace_back("Confidence level", fmt::format("{:g}%", 100 * boot->level));
-    rows.emplace_back("Interval method", ci_method_name(*boot, "images"));
+    p.ci_level = boot->level;
+    p.ci_method = ci_method_name(*boot, "images");
   }
-  rows.emplace_back("assay version", ASSAY_VERSION);
-  return rows;
-}
-
-std::optional<html::interval> html_ci(const stats::bootstrap_result& b) {
-  if (!b.lower.defined() || !b.upper.defined()) return std::nullopt;
-  return html::interval{b.lower.v, b.upper.v, fmt::format("bootstrap percentile, {:g}%", 100 * b.level)};
-}
-
-std::vector<detection_report::pr_curve> coco_curves(const detection::dataset& d, const detection::coco_result& r) {
-  std::vector<detection_report::pr_curve> out;
-  for (std::size_t k = 0; k < d.categories.size(); ++k) {
-    detection_report::pr_curve c;
-    c.name = d.category_names[k];
-    c.ap = r.category_ap50[k];
-    if (r.category_ap50[k].defined()) {
-      c.recall = r.params.recall_thresholds;
-      for (std::size_t q = 0; q < r.R; ++q) c.precision.push_back(r.precision_at(0, q, k, 0, r.M - 1));
-    }
-    out.push_back(std::move(c));
-  }
-  return out;
-}
-
-std::vector<detection_report::pr_curve> voc_curves(const detection::dataset& d, const detection::voc_result& r) {
-  std::vector<detection_report::pr_curve> out;
-  for (std::size_t k = 0; k < d.categories.size(); ++k) {
-    const auto& c = r.classes[k];
-    detection_report::pr_curve x;
-    x.name = d.category_names[k];
-    x.ap = c.ap;
-    // The interpolated (monotone from the right) precision at each ranked detection.
-    x.recall = c.recall;
-    x.precision = c.precision;
-    for (std::size_t i = x.precision.size(); i-- > 1;) x.precision[i - 1] = std::max(x.precision[i - 1], x.precision[i]);
-    out.push_back(std::move(x));
-  }
-  return out;
-}
-
-std::string coco_html(const detection_options& o, const detection::dataset& d, const detection::coco_result& r,
-                      const coco_cis& ci, const std::optional<stats::bootstrap_options>& boot, const std::string& svg) {
-  detection_report::page p;
-  p.title = "assay detection: COCO evaluation";
-  p.subtitle = o.dt + " against " + o.gt;
-  p.setup = setup_rows(o, d, boot);
-  p.command = command_of(o, boot);
-  static const char* titles[12] = {
-      "AP, IoU 0.50:0.95, all areas, 100 detections", "AP50, IoU 0.50",        "AP75, IoU 0.75",
-      "APs, small objects (area < 32\u00b2)",          "APm, medium objects",   "APl, large objects (area > 96\u00b2)",
-      "AR1, 1 detection per image",                    "AR10, 10 detections",   "AR100, 100 detections",
-      "ARs, small objects",                            "ARm, medium objects",   "ARl, large objects"};
-  for (std::size_t i = 0; i < 12; ++i) {
-    html::headline h{titles[i], r.stats[i], std::nullopt};
-    if (ci) h.ci = html_ci((*ci)[i]);
-    p.headlines.push_back(std::move(h));
-  }
-  p.table_caption = "Per category: AP over IoU 0.50:0.95, at 0.50 and at 0.75 (area all, 100 detections per image); "
-                    "ground truths not crowd; all detections";
-  p.columns = {"AP", "AP50", "AP75", "ground truths", "detections"};
-  p.count_columns = {false, false, false, true, true};
-  for (std::size_t k = 0; k < d.categories.size(); ++k)
-    p.classes.push_back({d.category_names[k],
-                         {r.category_ap[k], r.category_ap50[k], r.category_ap75[k],
-                          static_cast<double>(r.category_gt[k]), static_cast<double>(r.category_dt[k])}});
-  p.pr_figure = {"pr", "Precision-recall curves per class at IoU 0.50",
-                 "COCO's interpolated precision on its 101-point recall grid (area all, 100 detections per image); "
-                 "the AP shown is AP50, the mean of that curve",
-                 svg};
-  p.notes.push_back("Undefined numbers (pycocotools prints -1) have no ground truth in that area range or class.");
-  if (ci)
-    p.notes.push_back("Intervals resample images with replacement and re-accumulate the stored matches; a replicate "
-                      "where a number is undefined is dropped for that number.");
-  return detection_report::render_page(p);
-}
-
-std::string voc_html(const detection_options& o, const detection::dataset& d, const detection::voc_result& r,
-                     const value& map_range, const std::optional<stats::bootstrap_result>& ci,
-                     const std::optional<stats::bootstrap_options>& boot, const std::string& svg) {
-  detection_report::page p;
-  p.title = "assay detection: PASCAL VOC evaluation";
-  p.subtitle = o.dt + " against " + o.gt;
-  p.setup = setup_rows(o, d, boot);
-  p.command = command_of(o, boot);
-  html::headline m{fmt::format("mAP, IoU > {}", o.iou), r.map, std::nullopt};
-  if (ci) m.ci = html_ci(*ci);
-  p.headlines = {m, {"mAP averaged over IoU 0.50:0.05:0.95", map_range, std::nullopt}};
-  p.table_caption = "Per class: AP, ground truths that are not difficult, detections";
-  p.columns = {"AP", "ground truths (not difficult)", "detections"};
-  p.count_columns = {false, true, true};
-  for (std::size_t k = 0; k < d.categories.size(); ++k)
-    p.classes.push_back({d.category_names[k],
-                         {r.classes[k].ap, static_cast<double>(r.classes[k].npos),
-                          static_cast<double>(r.classes[k].detections)}});
-  p.pr_figure = {"pr", "Precision-recall curves per class",
-                 "Precision made monotone from the right (the envelope all-point AP integrates), at every ranked "
-                 "detection; long curves are drawn with at most 1000 points",
-                 svg};
-  if (ci) p.notes.push_back("The interval resamples images with replacement and re-accumulates the stored matches.");
-  return detection_report::render_page(p);
+  return p;
 }
 
 void run(const detection_options& o) {
@@ -325,8 +219,9 @@ void run(const detection_options& o) {
     if (boot) ci = detection::bootstrap_coco(m, *boot);
     text = coco_report(d, r, json, o.curves, ci, boot);
     if (!o.plot.empty() || !o.html.empty())
-      svg = detection_report::pr_curves_svg(coco_curves(d, r), "Precision-recall per class, IoU 0.50 (legend: AP50)");
-    if (!o.html.empty()) html_page = coco_html(o, d, r, ci, boot, svg);
+      svg = detection_report::pr_curves_svg(detection_report::coco_curves(d, r),
+                                            "Precision-recall per class, IoU 0.50 (legend: AP50)");
+    if (!o.html.empty()) html_page = detection_report::coco_html(page_inputs_of(o, boot), d, r, ci ? &*ci : nullptr, svg);
   } else {
     detection::voc_params p;
     p.interpolation =
@@ -340,8 +235,9 @@ void run(const detection_options& o) {
     if (boot) ci = detection::bootstrap_voc(m, *boot);
     text = voc_report(d, o, p, r, map_range, json, o.curves, ci, boot);
     if (!o.plot.empty() || !o.html.empty())
-      svg = detection_report::pr_curves_svg(voc_curves(d, r), "Precision-recall per class (legend: AP)");
-    if (!o.html.empty()) html_page = voc_html(o, d, r, map_range, ci, boot, svg);
+      svg = detection_report::pr_curves_svg(detection_report::voc_curves(d, r), "Precision-recall per class (legend: AP)");
+    if (!o.html.empty())
+      html_page = detection_report::voc_html(page_inputs_of(o, boot), d, r, map_range, ci ? &*ci : nullptr, svg);
   }
   // Files first, so that a failure to write one comes before any report output.
   if (!o.plot.empty()) write_output(o.plot, svg);

@@ -8,6 +8,8 @@
 
 #include "assay/plot/svg.hpp"
 
+#include <optional>
+
 namespace assay::detection_report {
 
 namespace {
@@ -128,6 +130,130 @@ std::string render_page(const page& p) {
     doc.add_section("notes", "Notes", n);
   }
   return doc.render();
+}
+
+namespace {
+
+std::vector<std::pair<std::string, std::string>> setup_rows(const page_inputs& o, const detection::dataset& d) {
+  std::vector<std::pair<std::string, std::string>> rows{
+      {"Ground truth", o.gt_path},
+      {"Detections", o.dt_path},
+      {"Images", std::to_string(d.images.size())},
+      {"Categories", std::to_string(d.categories.size())},
+      {"Ground-truth boxes", std::to_string(d.truths.size())},
+      {"Detections (boxes)", std::to_string(d.detections.size())},
+      {"Protocol", o.protocol == "coco"    ? "COCO (pycocotools COCOeval, bbox)"
+                   : o.protocol == "voc07" ? "PASCAL VOC2007, 11-point AP"
+                                           : "PASCAL VOC2010+, all-point AP"}};
+  if (o.protocol != "coco") {
+    rows.emplace_back("IoU threshold (match when IoU >)", fmt::format("{}", o.iou));
+    rows.emplace_back("+1 pixel convention", o.plus_one ? "yes" : "no");
+  }
+  if (!o.ci_method.empty()) {
+    rows.emplace_back("Confidence level", fmt::format("{:g}%", 100 * o.ci_level));
+    rows.emplace_back("Interval method", o.ci_method);
+  }
+  rows.emplace_back("assay version", ASSAY_VERSION);
+  return rows;
+}
+
+std::optional<html::interval> html_ci(const stats::bootstrap_result& b) {
+  if (!b.lower.defined() || !b.upper.defined()) return std::nullopt;
+  return html::interval{b.lower.v, b.upper.v, fmt::format("bootstrap percentile, {:g}%", 100 * b.level)};
+}
+
+}  // namespace
+
+std::vector<pr_curve> coco_curves(const detection::dataset& d, const detection::coco_result& r) {
+  std::vector<pr_curve> out;
+  for (std::size_t k = 0; k < d.categories.size(); ++k) {
+    pr_curve c;
+    c.name = d.category_names[k];
+    c.ap = r.category_ap50[k];
+    if (r.category_ap50[k].defined()) {
+      c.recall = r.params.recall_thresholds;
+      for (std::size_t q = 0; q < r.R; ++q) c.precision.push_back(r.precision_at(0, q, k, 0, r.M - 1));
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::vector<pr_curve> voc_curves(const detection::dataset& d, const detection::voc_result& r) {
+  std::vector<pr_curve> out;
+  for (std::size_t k = 0; k < d.categories.size(); ++k) {
+    const auto& c = r.classes[k];
+    pr_curve x;
+    x.name = d.category_names[k];
+    x.ap = c.ap;
+    // The interpolated (monotone from the right) precision at each ranked detection.
+    x.recall = c.recall;
+    x.precision = c.precision;
+    for (std::size_t i = x.precision.size(); i-- > 1;) x.precision[i - 1] = std::max(x.precision[i - 1], x.precision[i]);
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
+std::string coco_html(const page_inputs& o, const detection::dataset& d, const detection::coco_result& r,
+                      const std::array<stats::bootstrap_result, 12>* ci, const std::string& svg) {
+  page p;
+  p.title = "assay detection: COCO evaluation";
+  p.subtitle = o.dt_path + " against " + o.gt_path;
+  p.setup = setup_rows(o, d);
+  p.command = o.command;
+  static const char* titles[12] = {
+      "AP, IoU 0.50:0.95, all areas, 100 detections", "AP50, IoU 0.50",        "AP75, IoU 0.75",
+      "APs, small objects (area < 32\u00b2)",          "APm, medium objects",   "APl, large objects (area > 96\u00b2)",
+      "AR1, 1 detection per image",                    "AR10, 10 detections",   "AR100, 100 detections",
+      "ARs, small objects",                            "ARm, medium objects",   "ARl, large objects"};
+  for (std::size_t i = 0; i < 12; ++i) {
+    html::headline h{titles[i], r.stats[i], std::nullopt};
+    if (ci) h.ci = html_ci((*ci)[i]);
+    p.headlines.push_back(std::move(h));
+  }
+  p.table_caption = "Per category: AP over IoU 0.50:0.95, at 0.50 and at 0.75 (area all, 100 detections per image); "
+                    "ground truths not crowd; all detections";
+  p.columns = {"AP", "AP50", "AP75", "ground truths", "detections"};
+  p.count_columns = {false, false, false, true, true};
+  for (std::size_t k = 0; k < d.categories.size(); ++k)
+    p.classes.push_back({d.category_names[k],
+                         {r.category_ap[k], r.category_ap50[k], r.category_ap75[k],
+                          static_cast<double>(r.category_gt[k]), static_cast<double>(r.category_dt[k])}});
+  p.pr_figure = {"pr", "Precision-recall curves per class at IoU 0.50",
+                 "COCO's interpolated precision on its 101-point recall grid (area all, 100 detections per image); "
+                 "the AP shown is AP50, the mean of that curve",
+                 svg};
+  p.notes.push_back("Undefined numbers (pycocotools prints -1) have no ground truth in that area range or class.");
+  if (ci)
+    p.notes.push_back("Intervals resample images with replacement and re-accumulate the stored matches; a replicate "
+                      "where a number is undefined is dropped for that number.");
+  return render_page(p);
+}
+
+std::string voc_html(const page_inputs& o, const detection::dataset& d, const detection::voc_result& r,
+                     const value& map_range, const stats::bootstrap_result* ci, const std::string& svg) {
+  page p;
+  p.title = "assay detection: PASCAL VOC evaluation";
+  p.subtitle = o.dt_path + " against " + o.gt_path;
+  p.setup = setup_rows(o, d);
+  p.command = o.command;
+  html::headline m{fmt::format("mAP, IoU > {}", o.iou), r.map, std::nullopt};
+  if (ci) m.ci = html_ci(*ci);
+  p.headlines = {m, {"mAP averaged over IoU 0.50:0.05:0.95", map_range, std::nullopt}};
+  p.table_caption = "Per class: AP, ground truths that are not difficult, detections";
+  p.columns = {"AP", "ground truths (not difficult)", "detections"};
+  p.count_columns = {false, true, true};
+  for (std::size_t k = 0; k < d.categories.size(); ++k)
+    p.classes.push_back({d.category_names[k],
+                         {r.classes[k].ap, static_cast<double>(r.classes[k].npos),
+                          static_cast<double>(r.classes[k].detections)}});
+  p.pr_figure = {"pr", "Precision-recall curves per class",
+                 "Precision made monotone from the right (the envelope all-point AP integrates), at every ranked "
+                 "detection; long curves are drawn with at most 1000 points",
+                 svg};
+  if (ci) p.notes.push_back("The interval resamples images with replacement and re-accumulates the stored matches.");
+  return render_page(p);
 }
 
 }  // namespace assay::detection_report

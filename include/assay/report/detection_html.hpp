@@ -9,7 +9,13 @@
 #include <utility>
 #include <vector>
 
+#include <array>
+
+#include "assay/detection/coco.hpp"
+#include "assay/detection/dataset.hpp"
+#include "assay/detection/voc.hpp"
 #include "assay/report/html.hpp"
+#include "assay/stats/bootstrap.hpp"
 #include "assay/value.hpp"
 
 namespace assay::detection_report {
@@ -51,5 +57,32 @@ struct page {
 
 /// The whole HTML page (html::document): setup, headline numbers, per-class table, PR figure, notes.
 std::string render_page(const page& p);
+
+/// What the detection pages show about how they were made.
+struct page_inputs {
+  std::string gt_path, dt_path;
+  std::string protocol = "coco";  ///< coco, voc07 or voc
+  double iou = 0.5;               ///< VOC threshold
+  bool plus_one = true;           ///< VOC +1 pixel convention
+  std::string command;            ///< the command line that reproduces the page
+  double ci_level = 0.95;
+  std::string ci_method;          ///< empty when no interval was asked for
+};
+
+/// COCO's interpolated precision on its recall grid at the first IoU threshold (0.50), area all,
+/// last maxDets, per category, with AP50; empty for a category without ground truth.
+std::vector<pr_curve> coco_curves(const detection::dataset& d, const detection::coco_result& r);
+
+/// VOC's precision envelope (monotone from the right) at every ranked detection, per class, with AP.
+std::vector<pr_curve> voc_curves(const detection::dataset& d, const detection::voc_result& r);
+
+/// The page of a COCO evaluation: the 12 numbers (with intervals when `ci` is given), the
+/// per-category table (AP, AP50, AP75, ground truths, detections) and the PR figure `svg`.
+std::string coco_html(const page_inputs& in, const detection::dataset& d, const detection::coco_result& r,
+                      const std::array<stats::bootstrap_result, 12>* ci, const std::string& svg);
+
+/// The page of a VOC evaluation: mAP (with its interval when `ci` is given), mAP@[.5:.95], per class.
+std::string voc_html(const page_inputs& in, const detection::dataset& d, const detection::voc_result& r,
+                     const value& map_range, const stats::bootstrap_result* ci, const std::string& svg);
 
 }  // namespace assay::detection_report
