@@ -47,16 +47,16 @@ TEST(DetectionCli, VocProtocols) {
 }
 
 TEST(DetectionCli, CocoIntervalsBracketTheEstimateAndNameTheMethod) {
-  const auto r = run_assay(with(fine, {"--ci", "0.9", "--bootstrap", "50", "--seed", "3", "-f", "json"}));
+  const auto r = run_assay(with(fine, {"--ci", "0.9", "--bootstrap", "20", "--seed", "3", "-f", "json"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["ci_method"], "bootstrap percentile, resampling images, 50 replicates, seed 3");
+  EXPECT_EQ(j["ci_method"], "bootstrap percentile, resampling images, 20 replicates, seed 3");
   EXPECT_EQ(j["ci_level"].get<double>(), 0.9);
   ASSERT_EQ(j["stats_ci"].size(), 12u);
   const auto ap = j["stats_ci"]["AP"];
   EXPECT_LT(ap[0].get<double>(), ap[1].get<double>());
   // The same seed gives the same interval (the numbers do not depend on threads or runs).
-  const auto again = nlohmann::json::parse(run_assay(with(fine, {"--ci", "0.9", "--bootstrap", "50", "--seed", "3",
+  const auto again = nlohmann::json::parse(run_assay(with(fine, {"--ci", "0.9", "--bootstrap", "20", "--seed", "3",
                                                                  "-f", "json"}))
                                                .out);
   EXPECT_EQ(again["stats_ci"], j["stats_ci"]);
@@ -89,7 +89,7 @@ TEST(DetectionCli, PlotAndHtmlFiles) {
   EXPECT_EQ(h.find("<script"), std::string::npos);
 }
 
-TEST(DetectionCli, BadInputWholeMessages) {
+TEST(DetectionCli, BadOptionsWholeMessages) {
   expect_error(with(fine, {"--ci", "1.5"}), 2,
                "assay detection: --ci: the level is 1.5, but must be between 0 and 1 (e.g. 0.95)");
   expect_error(with(fine, {"--ci", "0"}), 2,
@@ -97,6 +97,9 @@ TEST(DetectionCli, BadInputWholeMessages) {
   expect_error(with(fine, {"--ci", "abc"}), 2, "assay detection: --ci: cannot parse \"abc\" as a finite number");
   expect_error(with(fine, {"--ci", "--bootstrap", "0"}), 2, "assay detection: --bootstrap: 0 is outside [1, 1000000]");
   expect_error(with(fine, {"--seed", "3"}), 2, "assay detection: --seed needs --ci");
+}
+
+TEST(DetectionCli, BadFilesWholeMessages) {
   expect_error(with(fine, {"--html", "-"}), 2,
                "assay detection: --html: needs a file name, not '-' (standard output carries the report)");
   expect_error(with(fine, {"--plot", "/nonexistent/pr.svg"}), 4,
