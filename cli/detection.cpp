@@ -2,12 +2,16 @@
 // assay::detection, prints.
 #include <fmt/format.h>
 
+#include <array>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "assay/detection/coco.hpp"
 #include "assay/detection/dataset.hpp"
 #include "assay/detection/voc.hpp"
 #include "assay/error.hpp"
+#include "assay/report/detection_html.hpp"
+#include "ci_options.hpp"
 #include "commands.hpp"
 
 namespace assay::cli {
@@ -15,11 +19,24 @@ namespace assay::cli {
 namespace {
 
 struct detection_options {
-  std::string gt, dt, protocol = "coco", format = "text", output, box_format = "xywh";
+  std::string gt, dt, protocol = "coco", format = "text", output, box_format = "xywh", plot, html;
   double iou = 0.5;
   bool no_plus_one = false;
   bool curves = false;
+  ci_request ci;
 };
+
+using coco_cis = std::optional<std::array<stats::bootstrap_result, 12>>;
+
+std::string interval_text(const stats::bootstrap_result& b) {
+  auto f = [](const value& v) { return v.defined() ? fmt::format("{:.3f}", v.v) : std::string("undefined"); };
+  return fmt::format("[{}, {}]", f(b.lower), f(b.upper));
+}
+
+nlohmann::ordered_json interval_json(const stats::bootstrap_result& b) {
+  auto f = [](const value& v) { return v.defined() ? nlohmann::ordered_json(v.v) : nlohmann::ordered_json(nullptr); };
+  return nlohmann::ordered_json::array({f(b.lower), f(b.upper)});
+}
 
 std::string num(const value& v) { return v.defined() ? fmt::format("{:.3f}", v.v) : std::string("undefined"); }
 
@@ -32,13 +49,21 @@ void put(nlohmann::ordered_json& j, const std::string& name, const value& v) {
   }
 }
 
-std::string coco_report(const detection::dataset& d, const detection::coco_result& r, bool json, bool curves) {
+std::string coco_report(const detection::dataset& d, const detection::coco_result& r, bool json, bool curves,
+                        const coco_cis& ci, const std::optional<stats::bootstrap_options>& boot) {
   if (json) {
     nlohmann::ordered_json j;
     j["protocol"] = "coco";
     nlohmann::ordered_json stats = nlohmann::ordered_json::object();
     for (std::size_t i = 0; i < 12; ++i) put(stats, detection::coco_stat_names[i], r.stats[i]);
     j["stats"] = stats;
+    if (ci) {
+      nlohmann::ordered_json c = nlohmann::ordered_json::object();
+      for (std::size_t i = 0; i < 12; ++i) c[detection::coco_stat_names[i]] = interval_json((*ci)[i]);
+      j["stats_ci"] = c;
+      j["ci_level"] = boot->level;
+      j["ci_method"] = ci_method_name(*boot, "images");
+    }
     j["per_category"] = nlohmann::ordered_json::array();
     for (std::size_t k = 0; k < d.categories.size(); ++k) {
       nlohmann::ordered_json c;
@@ -73,8 +98,11 @@ std::string coco_report(const detection::dataset& d, const detection::coco_resul
   std::string out = fmt::format("COCO bounding-box evaluation: {} images, {} categories, {} ground truths, {} detections\n",
                                 d.images.size(), d.categories.size(), d.truths.size(), d.detections.size());
   for (std::size_t i = 0; i < 12; ++i)
-    out += fmt::format(" {:<18} {} @[ IoU={:<9} | area={:>6} | maxDets={:>3} ] = {:<9} {}\n", rows[i][0], rows[i][1],
-                       rows[i][2], rows[i][3], dets[i], num(r.stats[i]), detection::coco_stat_names[i]);
+    out += fmt::format(" {:<18} {} @[ IoU={:<9} | area={:>6} | maxDets={:>3} ] = {:<9} {}{}\n", rows[i][0], rows[i][1],
+                       rows[i][2], rows[i][3], dets[i], num(r.stats[i]), detection::coco_stat_names[i],
+                       ci ? " " + interval_text((*ci)[i]) : std::string());
+  if (ci)
+    out += fmt::format("Intervals: {:g}% {}\n", 100 * boot->level, ci_method_name(*boot, "images"));
   out += fmt::format("\n{:<24} {:>7} {:>7} {:>7} {:>7} {:>7}\n", "category", "AP", "AP50", "AP75", "gt", "dt");
   for (std::size_t k = 0; k < d.categories.size(); ++k)
     out += fmt::format("{:<24} {:>7} {:>7} {:>7} {:>7} {:>7}\n", d.category_names[k], num(r.category_ap[k]),
@@ -82,9 +110,7 @@ std::string coco_report(const detection::dataset& d, const detection::coco_resul
   return out;
 }
 
-std::string voc_report(const detection::dataset& d, const detection_options& o, const detection::voc_params& p,
-                       bool json, bool curves) {
-  const auto r = detection::evaluate_voc(d, p);
+value voc_map_range(const detection::dataset& d, const detection::voc_params& p) {
   // mAP over the COCO IoU grid 0.50:0.05:0.95 under the same VOC rules.
   const detection::coco_params grid;
   std::vector<double> maps;
@@ -94,15 +120,25 @@ std::string voc_report(const detection::dataset& d, const detection_options& o, 
     const auto x = detection::evaluate_voc(d, q);
     if (x.map.defined()) maps.push_back(x.map.v);
   }
-  value map_range = value::undefined("no class has ground truth");
-  if (maps.size() == grid.iou_thresholds.size())
-    map_range = detection::numpy_sum(maps.data(), maps.size()) / static_cast<double>(maps.size());
+  if (maps.size() != grid.iou_thresholds.size()) return value::undefined("no class has ground truth");
+  return detection::numpy_sum(maps.data(), maps.size()) / static_cast<double>(maps.size());
+}
+
+std::string voc_report(const detection::dataset& d, const detection_options& o, const detection::voc_params& p,
+                       const detection::voc_result& r, const value& map_range, bool json, bool curves,
+                       const std::optional<stats::bootstrap_result>& ci,
+                       const std::optional<stats::bootstrap_options>& boot) {
   if (json) {
     nlohmann::ordered_json j;
     j["protocol"] = o.protocol;
     j["iou_threshold"] = p.iou_threshold;
     j["plus_one"] = p.plus_one;
     put(j, "mAP", r.map);
+    if (ci) {
+      j["mAP_ci"] = interval_json(*ci);
+      j["ci_level"] = boot->level;
+      j["ci_method"] = ci_method_name(*boot, "images");
+    }
     put(j, "mAP@[.5:.95]", map_range);
     j["per_category"] = nlohmann::ordered_json::array();
     for (std::size_t k = 0; k < d.categories.size(); ++k) {
@@ -120,7 +156,10 @@ std::string voc_report(const detection::dataset& d, const detection_options& o, 
   std::string out = fmt::format("PASCAL VOC evaluation ({}, IoU > {}{}): {} images, {} classes\n",
                                 o.protocol == "voc07" ? "VOC2007 11-point AP" : "VOC2010+ all-point AP",
                                 p.iou_threshold, p.plus_one ? ", +1 pixel" : "", d.images.size(), d.categories.size());
-  out += fmt::format("mAP          = {}\nmAP@[.5:.95] = {}\n\n", num(r.map), num(map_range));
+  out += fmt::format("mAP          = {}{}\nmAP@[.5:.95] = {}\n", num(r.map), ci ? " " + interval_text(*ci) : std::string(),
+                     num(map_range));
+  if (ci) out += fmt::format("Interval: {:g}% {}\n", 100 * boot->level, ci_method_name(*boot, "images"));
+  out += "\n";
   out += fmt::format("{:<24} {:>7} {:>7} {:>10}\n", "class", "AP", "npos", "detections");
   for (std::size_t k = 0; k < d.categories.size(); ++k)
     out += fmt::format("{:<24} {:>7} {:>7} {:>10}\n", d.category_names[k], num(r.classes[k].ap), r.classes[k].npos,
@@ -128,20 +167,82 @@ std::string voc_report(const detection::dataset& d, const detection_options& o, 
   return out;
 }
 
+// Single-quotes an argument when the shell would split or expand it.
+std::string quote(const std::string& a) {
+  if (!a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") ==
+                        std::string::npos)
+    return a;
+  std::string q = "'";
+  for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string command_of(const detection_options& o, const std::optional<stats::bootstrap_options>& boot) {
+  std::string c = "assay detection --gt " + quote(o.gt) + " --dt " + quote(o.dt);
+  if (o.protocol != "coco") c += " --protocol " + o.protocol;
+  if (o.protocol != "coco" && o.iou != 0.5) c += fmt::format(" --iou {}", o.iou);
+  if (o.no_plus_one) c += " --no-plus-one";
+  if (o.box_format != "xywh") c += " --box-format " + o.box_format;
+  if (boot) c += fmt::format(" --ci {} --bootstrap {} --seed {}", boot->level, boot->replicates, boot->seed);
+  return c + " --html " + quote(o.html);
+}
+
+detection_report::page_inputs page_inputs_of(const detection_options& o,
+                                             const std::optional<stats::bootstrap_options>& boot) {
+  detection_report::page_inputs p;
+  p.gt_path = o.gt;
+  p.dt_path = o.dt;
+  p.protocol = o.protocol;
+  p.iou = o.iou;
+  p.plus_one = !o.no_plus_one;
+  p.command = command_of(o, boot);
+  if (boot) {
+    p.ci_level = boot->level;
+    p.ci_method = ci_method_name(*boot, "images");
+  }
+  return p;
+}
+
 void run(const detection_options& o) {
   current_command = "assay detection";
+  const auto boot = ci_options(o.ci);
+  if (o.protocol != "coco" && !(o.iou > 0 && o.iou < 1))
+    throw_usage(fmt::format("--iou: must be in (0, 1), got {}", o.iou));
   const auto d = detection::read_dataset(o.gt, o.dt, o.box_format == "xyxy");
   const bool json = o.format == "json";
+  std::string text, svg;
+  std::string html_page;
   if (o.protocol == "coco") {
-    write_output(o.output, coco_report(d, detection::evaluate_coco(d), json, o.curves));
-    return;
+    const auto m = detection::match_coco(d);
+    const auto r = detection::accumulate_coco(m);
+    coco_cis ci;
+    if (boot) ci = detection::bootstrap_coco(m, *boot);
+    text = coco_report(d, r, json, o.curves, ci, boot);
+    if (!o.plot.empty() || !o.html.empty())
+      svg = detection_report::pr_curves_svg(detection_report::coco_curves(d, r),
+                                            "Precision-recall per class, IoU 0.50 (legend: AP50)");
+    if (!o.html.empty()) html_page = detection_report::coco_html(page_inputs_of(o, boot), d, r, ci ? &*ci : nullptr, svg);
+  } else {
+    detection::voc_params p;
+    p.interpolation =
+        o.protocol == "voc07" ? detection::voc_interpolation::eleven_point : detection::voc_interpolation::all_point;
+    p.iou_threshold = o.iou;
+    p.plus_one = !o.no_plus_one;
+    const auto m = detection::match_voc(d, p);
+    const auto r = detection::accumulate_voc(m);
+    const value map_range = voc_map_range(d, p);
+    std::optional<stats::bootstrap_result> ci;
+    if (boot) ci = detection::bootstrap_voc(m, *boot);
+    text = voc_report(d, o, p, r, map_range, json, o.curves, ci, boot);
+    if (!o.plot.empty() || !o.html.empty())
+      svg = detection_report::pr_curves_svg(detection_report::voc_curves(d, r), "Precision-recall per class (legend: AP)");
+    if (!o.html.empty())
+      html_page = detection_report::voc_html(page_inputs_of(o, boot), d, r, map_range, ci ? &*ci : nullptr, svg);
   }
-  if (!(o.iou > 0 && o.iou < 1)) throw_usage(fmt::format("--iou: must be in (0, 1), got {}", o.iou));
-  detection::voc_params p;
-  p.interpolation = o.protocol == "voc07" ? detection::voc_interpolation::eleven_point : detection::voc_interpolation::all_point;
-  p.iou_threshold = o.iou;
-  p.plus_one = !o.no_plus_one;
-  write_output(o.output, voc_report(d, o, p, json, o.curves));
+  // Files first, so that a failure to write one comes before any report output.
+  if (!o.plot.empty()) write_output(o.plot, svg);
+  if (!o.html.empty()) write_output(o.html, html_page);
+  write_output(o.output, text);
 }
 
 }  // namespace
@@ -154,7 +255,8 @@ void register_detection(CLI::App& app) {
       "(ground truth may add iscrowd, difficult, area; detections add score).\n"
       "Examples:\n"
       "  assay detection --gt instances_val.json --dt results.json\n"
-      "  assay detection --gt gt.csv --dt dt.csv --protocol voc07 --format json");
+      "  assay detection --gt gt.csv --dt dt.csv --protocol voc07 --format json\n"
+      "  assay detection --gt gt.json --dt dt.json --ci 0.95 --bootstrap 1000 --seed 1 --html det.html");
   cmd->add_option("--gt", o->gt, "Ground truth: COCO JSON or CSV")->required();
   cmd->add_option("--dt", o->dt, "Detections: COCO results JSON or CSV")->required();
   cmd->add_option("--protocol", o->protocol, "coco (pycocotools), voc07 (11-point) or voc (VOC2010+ all-point)")
@@ -165,8 +267,19 @@ void register_detection(CLI::App& app) {
       ->check(CLI::IsMember({"xywh", "xyxy"}));
   cmd->add_flag("--curves", o->curves,
                 "JSON: add per-class precision-recall curves (COCO: 101-point at IoU 0.5; VOC: every ranked detection)");
+  add_ci_options(cmd, o->ci, "images");
+  auto not_stdout = [](const std::string& p) {
+    return p == "-" ? std::string("needs a file name, not '-' (standard output carries the report)") : "";
+  };
+  cmd->add_option("--plot", o->plot, "Write the precision-recall curves per class as SVG to this file")
+      ->type_name("PATH")
+      ->check(not_stdout);
+  cmd->add_option("--html", o->html, "Also write a self-contained HTML report (no network, no scripts) to this file")
+      ->type_name("PATH")
+      ->check(not_stdout);
   cmd->add_option("--format,-f", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("--output,-o", o->output, "Write to this file instead of standard output");
+  cmd->preparse_callback([](std::size_t) { current_command = "assay detection"; });
   cmd->callback([o] { run(*o); });
 }
 

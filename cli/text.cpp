@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "assay/error.hpp"
 #include "assay/text/bertscore.hpp"
@@ -10,6 +11,7 @@
 #include "assay/text/chrf.hpp"
 #include "assay/text/ngram.hpp"
 #include "assay/text/tokenize.hpp"
+#include "ci_options.hpp"
 #include "commands.hpp"
 
 namespace assay::cli {
@@ -29,6 +31,7 @@ struct text_options {
   std::string hyp_emb, ref_emb;
   bool idf = false;
   std::vector<double> baseline;
+  ci_request ci;
 };
 
 struct loaded {
@@ -50,7 +53,8 @@ loaded load(const text_options& o) {
 text::tokenizer tokenizer_of(const std::string& name) {
   if (name == "none") return text::tokenizer::none;
   if (name == "13a") return text::tokenizer::v13a;
-  throw_usage(fmt::format("--tokenize: '{}' is not supported (use 13a or none; intl needs Unicode tables assay does not ship yet)", name));
+  if (name == "intl") return text::tokenizer::intl;
+  throw_usage(fmt::format("--tokenize: '{}' is not supported (use 13a, intl or none)", name));
 }
 
 std::string fmt_value(const value& v) { return v.defined() ? fmt::format("{:.4f}", v.v) : "undefined"; }
@@ -74,6 +78,8 @@ void run_bleu(const text_options& o) {
                                    : text::bleu_smooth::exp;
   b.smooth_value = o.smooth_value;
   b.effective_order = o.effective_order || o.sentence;
+  const auto boot = ci_options(o.ci);
+  if (boot && o.sentence) throw_usage("--ci: intervals are for the corpus score, not with --sentence");
   const auto l = load(o);
   const std::string sig = text::bleu_signature(l.refs.size(), b);
   if (o.sentence) {
@@ -91,10 +97,21 @@ void run_bleu(const text_options& o) {
     }
     return;
   }
-  const auto s = text::corpus_bleu(l.hyps, l.refs, b);
+  const auto segments = text::corpus_segment_stats(l.hyps, l.refs, b);
+  text::bleu_stats total;
+  for (const auto& x : segments) total += x;
+  const auto s = text::compute_bleu(total, b);
+  std::optional<stats::bootstrap_result> ci;
+  if (boot) ci = text::bootstrap_bleu(segments, b, *boot);
   if (o.format == "json") {
     ojson j;
     j["bleu"] = s.score;
+    if (ci) {
+      j["bleu_ci"] = {ci->lower.defined() ? ojson(ci->lower.v) : ojson(nullptr),
+                      ci->upper.defined() ? ojson(ci->upper.v) : ojson(nullptr)};
+      j["bleu_ci_level"] = ci->level;
+      j["bleu_ci_method"] = ci_method_name(*boot, "sentences");
+    }
     j["signature"] = sig;
     j["precisions"] = std::vector<double>(s.precisions.begin(), s.precisions.end());
     j["bp"] = s.bp;
@@ -106,7 +123,12 @@ void run_bleu(const text_options& o) {
                                        "ref_len = {})\nsignature: {}\n",
                                        s.score, s.precisions[0], s.precisions[1], s.precisions[2], s.precisions[3], s.bp,
                                        s.stats.ref_len > 0 ? s.stats.hyp_len / s.stats.ref_len : 0.0, s.stats.hyp_len,
-                                       s.stats.ref_len, sig));
+                                       s.stats.ref_len, sig) +
+                                           (ci ? fmt::format("{:g}% CI [{}, {}] ({})\n", 100 * ci->level,
+                                                             ci->lower.defined() ? fmt::format("{:.2f}", ci->lower.v) : "undefined",
+                                                             ci->upper.defined() ? fmt::format("{:.2f}", ci->upper.v) : "undefined",
+                                                             ci_method_name(*boot, "sentences"))
+                                               : std::string()));
   }
 }
 
@@ -232,14 +254,16 @@ void register_text(CLI::App& app) {
 
   auto* bleu = cmd->add_subcommand("bleu", "BLEU as sacreBLEU computes it, with its signature");
   hyp_ref(bleu, *o);
-  bleu->add_option("--tokenize", o->tokenize, "13a (default) or none");
+  bleu->add_option("--tokenize", o->tokenize, "13a (default), intl (Unicode punctuation and symbols) or none");
   bleu->add_option("--smooth", o->smooth, "exp (default), floor, add-k or none")
       ->check(CLI::IsMember({"exp", "floor", "add-k", "none"}));
   bleu->add_option("--smooth-value", o->smooth_value, "floor: value for zero counts (0.1); add-k: k (1)");
   bleu->add_flag("--effective-order", o->effective_order, "Average over orders with hypothesis n-grams (on with --sentence)");
   bleu->add_flag("--sentence", o->sentence, "One score per line instead of the corpus score");
+  add_ci_options(bleu, o->ci, "sentences");
   common(bleu, *o);
-  bleu->footer("Example:\n  assay text bleu --hyp out.txt --ref ref1.txt --ref ref2.txt --format json");
+  bleu->footer("Example:\n  assay text bleu --hyp out.txt --ref ref1.txt --ref ref2.txt --format json\n"
+               "  assay text bleu --hyp out.txt --ref ref.txt --ci 0.95 --bootstrap 1000 --seed 1");
   bleu->callback([o] { run_bleu(*o); });
 
   auto* chrf = cmd->add_subcommand("chrf", "chrF (character n-gram F-score); --word-order 2 for chrF++");
@@ -254,7 +278,7 @@ void register_text(CLI::App& app) {
 
   auto* ngram = cmd->add_subcommand("ngram", "Exact n-gram precision and recall, n = 1..4");
   hyp_ref(ngram, *o);
-  ngram->add_option("--tokenize", o->tokenize, "13a (default) or none");
+  ngram->add_option("--tokenize", o->tokenize, "13a (default), intl or none");
   common(ngram, *o);
   ngram->footer("Example:\n  assay text ngram --hyp out.txt --ref ref.txt --tokenize none");
   ngram->callback([o] { run_ngram(*o); });

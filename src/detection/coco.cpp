@@ -7,7 +7,10 @@
 #include <limits>
 #include <numeric>
 
+#include <fmt/format.h>
+
 #include "assay/error.hpp"
+#include "assay/stats/bootstrap_many.hpp"
 
 namespace assay::detection {
 
@@ -44,16 +47,6 @@ coco_params::coco_params() {
 
 namespace {
 
-// evaluateImg's output for one (category, area range, image).
-struct image_eval {
-  std::size_t image = 0;
-  std::vector<double> scores;      // D, sorted descending
-  std::vector<double> dt_area;     // D
-  std::vector<char> matched;       // T x D: matched to a ground truth with nonzero id
-  std::vector<char> dt_ignore;     // T x D
-  std::size_t gt_regular = 0;      // ground truths not ignored
-};
-
 std::vector<std::size_t> stable_order_by_score(const std::vector<detection>& dts, std::vector<std::size_t> idx) {
   std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return dts[a].score > dts[b].score; });
   return idx;
@@ -69,191 +62,32 @@ double mean_of_defined(const std::vector<double>& s, bool& any) {
   return numpy_sum(kept.data(), kept.size()) / static_cast<double>(kept.size());
 }
 
-}  // namespace
-
-coco_result evaluate_coco(const dataset& data, const coco_params& params) {
-  const std::size_t T = params.iou_thresholds.size(), R = params.recall_thresholds.size();
-  const std::size_t K = data.categories.size(), A = params.area_ranges.size(), M = params.max_dets.size();
-  const std::size_t I = data.images.size();
-  if (T == 0 || R == 0 || M == 0 || A == 0) throw_usage("evaluate_coco: empty IoU, recall, maxDets or area parameters");
-  if (params.area_labels.size() != A) throw_usage("evaluate_coco: area_labels and area_ranges differ in length");
+void check_params(const coco_params& params) {
+  if (params.iou_thresholds.empty() || params.recall_thresholds.empty() || params.max_dets.empty() ||
+      params.area_ranges.empty())
+    throw_usage("evaluate_coco: empty IoU, recall, maxDets or area parameters");
+  if (params.area_labels.size() != params.area_ranges.size())
+    throw_usage("evaluate_coco: area_labels and area_ranges differ in length");
   if (!std::is_sorted(params.max_dets.begin(), params.max_dets.end()) || params.max_dets.front() < 0)
     throw_usage("evaluate_coco: max_dets must be ascending and >= 0");
-  const std::size_t max_det = static_cast<std::size_t>(params.max_dets.back());
+}
 
-  // Group ground truths and detections by (category, image), keeping input order within a group.
-  auto group = [&](auto const& items) {
-    std::vector<std::size_t> order(items.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      if (items[a].category != items[b].category) return items[a].category < items[b].category;
-      return items[a].image < items[b].image;
-    });
-    std::vector<std::size_t> start(K * I + 1, 0);
-    for (auto& it : items) ++start[it.category * I + it.image + 1];
-    for (std::size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
-    return std::pair{order, start};
-  };
-  const auto [gt_order, gt_start] = group(data.truths);
-  const auto [dt_order, dt_start] = group(data.detections);
-
-  coco_result res;
-  res.params = params;
-  res.T = T, res.R = R, res.K = K, res.A = A, res.M = M;
-  res.precision.assign(T * R * K * A * M, -1.0);
-  res.recall.assign(T * K * A * M, -1.0);
-  res.category_gt.assign(K, 0);
-  res.category_dt.assign(K, 0);
-
-  std::vector<std::vector<image_eval>> evals(A);  // per area range, for the current category
-  std::vector<double> ious;
-  std::vector<std::size_t> gt_sorted;
-  std::vector<char> gt_ignore, gt_matched;
-  for (std::size_t k = 0; k < K; ++k) {
-    for (auto& e : evals) e.clear();
-    for (std::size_t i = 0; i < I; ++i) {
-      const std::size_t cell = k * I + i;
-      std::vector<std::size_t> gts(gt_order.begin() + static_cast<std::ptrdiff_t>(gt_start[cell]),
-                                   gt_order.begin() + static_cast<std::ptrdiff_t>(gt_start[cell + 1]));
-      std::vector<std::size_t> dts(dt_order.begin() + static_cast<std::ptrdiff_t>(dt_start[cell]),
-                                   dt_order.begin() + static_cast<std::ptrdiff_t>(dt_start[cell + 1]));
-      if (gts.empty() && dts.empty()) continue;
-      for (std::size_t g : gts)
-        if (!data.truths[g].crowd) ++res.category_gt[k];
-      res.category_dt[k] += dts.size();
-      dts = stable_order_by_score(data.detections, std::move(dts));
-      if (dts.size() > max_det) dts.resize(max_det);
-      const std::size_t D = dts.size(), G = gts.size();
-      std::vector<double> iou0(D * G);  // detections x ground truths in input order
-      for (std::size_t d = 0; d < D; ++d)
-        for (std::size_t g = 0; g < G; ++g) {
-          const auto& t = data.truths[gts[g]];
-          iou0[d * G + g] = iou(data.detections[dts[d]].box, t.box, t.crowd);
-        }
-      for (std::size_t a = 0; a < A; ++a) {
-        const double lo = params.area_ranges[a][0], hi = params.area_ranges[a][1];
-        // Ground truths: ignored (crowd or outside the area range) last, stable.
-        gt_sorted.clear();
-        gt_ignore.clear();
-        for (int pass = 0; pass < 2; ++pass)
-          for (std::size_t g = 0; g < G; ++g) {
-            const auto& t = data.truths[gts[g]];
-            const bool ig = t.crowd || t.area < lo || t.area > hi;
-            if (ig == (pass == 1)) {
-              gt_sorted.push_back(g);
-              gt_ignore.push_back(ig ? 1 : 0);
-            }
-          }
-        ious.resize(D * G);
-        for (std::size_t d = 0; d < D; ++d)
-          for (std::size_t g = 0; g < G; ++g) ious[d * G + g] = iou0[d * G + gt_sorted[g]];
-        image_eval e;
-        e.image = i;
-        e.scores.resize(D);
-        e.dt_area.resize(D);
-        for (std::size_t d = 0; d < D; ++d) {
-          const auto& b = data.detections[dts[d]].box;
-          e.scores[d] = data.detections[dts[d]].score;
-          e.dt_area[d] = b.w * b.h;
-        }
-        e.matched.assign(T * D, 0);
-        e.dt_ignore.assign(T * D, 0);
-        for (char ig : gt_ignore) e.gt_regular += ig == 0;
-        if (G > 0 && D > 0) {
-          for (std::size_t t = 0; t < T; ++t) {
-            gt_matched.assign(G, 0);
-            for (std::size_t d = 0; d < D; ++d) {
-              double best = std::min(params.iou_thresholds[t], 1 - 1e-10);
-              std::ptrdiff_t m = -1;
-              for (std::size_t g = 0; g < G; ++g) {
-                const bool crowd = data.truths[gts[gt_sorted[g]]].crowd;
-                if (gt_matched[g] && !crowd) continue;
-                if (m > -1 && gt_ignore[static_cast<std::size_t>(m)] == 0 && gt_ignore[g] == 1) break;
-                if (ious[d * G + g] < best) continue;
-                best = ious[d * G + g];
-                m = static_cast<std::ptrdiff_t>(g);
-              }
-              if (m == -1) continue;
-              const auto mg = static_cast<std::size_t>(m);
-              e.dt_ignore[t * D + d] = gt_ignore[mg];
-              // pycocotools records the ground truth's id and later tests it against 0.
-              e.matched[t * D + d] = data.truths[gts[gt_sorted[mg]]].id != 0;
-              gt_matched[mg] = 1;
-            }
-          }
-        }
-        for (std::size_t t = 0; t < T; ++t)
-          for (std::size_t d = 0; d < D; ++d)
-            if (!e.matched[t * D + d] && (e.dt_area[d] < lo || e.dt_area[d] > hi)) e.dt_ignore[t * D + d] = 1;
-        evals[a].push_back(std::move(e));
-      }
-    }
-
-    // accumulate() for category k.
-    std::vector<double> scores;
-    std::vector<std::size_t> order;
-    std::vector<char> tp_flag, fp_flag;
-    std::vector<double> rc, pr;
-    for (std::size_t a = 0; a < A; ++a) {
-      const auto& E = evals[a];
-      if (E.empty()) continue;
-      for (std::size_t m = 0; m < M; ++m) {
-        const auto md = static_cast<std::size_t>(params.max_dets[m]);
-        // Concatenate each image's first md detections (images ascending), then stable-sort by score.
-        scores.clear();
-        std::vector<std::pair<std::size_t, std::size_t>> src;  // (eval index, detection index)
-        std::size_t npig = 0;
-        for (std::size_t e = 0; e < E.size(); ++e) {
-          npig += E[e].gt_regular;
-          const std::size_t n = std::min(md, E[e].scores.size());
-          for (std::size_t d = 0; d < n; ++d) {
-            scores.push_back(E[e].scores[d]);
-            src.emplace_back(e, d);
-          }
-        }
-        if (npig == 0) continue;
-        order.resize(scores.size());
-        std::iota(order.begin(), order.end(), std::size_t{0});
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return scores[x] > scores[y]; });
-        const std::size_t nd = order.size();
-        for (std::size_t t = 0; t < T; ++t) {
-          rc.resize(nd);
-          pr.resize(nd);
-          double tp = 0, fp = 0;
-          for (std::size_t j = 0; j < nd; ++j) {
-            const auto [e, d] = src[order[j]];
-            const std::size_t D = E[e].scores.size();
-            const bool ig = E[e].dt_ignore[t * D + d];
-            const bool mt = E[e].matched[t * D + d];
-            if (!ig) (mt ? tp : fp) += 1;
-            rc[j] = tp / static_cast<double>(npig);
-            pr[j] = tp / (fp + tp + std::numeric_limits<double>::epsilon());
-          }
-          res.recall[((t * K + k) * A + a) * M + m] = nd ? rc[nd - 1] : 0.0;
-          for (std::size_t j = nd; j-- > 1;)
-            if (pr[j] > pr[j - 1]) pr[j - 1] = pr[j];
-          for (std::size_t r = 0; r < R; ++r) {
-            const auto it = std::lower_bound(rc.begin(), rc.end(), params.recall_thresholds[r]);
-            const auto p = static_cast<std::size_t>(it - rc.begin());
-            res.precision[(((t * R + r) * K + k) * A + a) * M + m] = p < nd ? pr[p] : 0.0;
-          }
-        }
-      }
-    }
-  }
-
-  // summarize()
+// summarize(): the 12 numbers from the accumulated arrays.
+void summarize_all(coco_result& res, bool per_category) {
+  const auto& params = res.params;
+  const std::size_t T = res.T, R = res.R, K = res.K, M = res.M;
   auto find_index = [](const auto& v, auto x) -> std::ptrdiff_t {
     for (std::size_t i = 0; i < v.size(); ++i)
       if (v[i] == x) return static_cast<std::ptrdiff_t>(i);
     return -1;
   };
+  std::vector<double> s;
   auto summarize = [&](bool ap, double iou_thr, const char* area, int max_dets) -> value {
     const std::ptrdiff_t a = find_index(params.area_labels, std::string(area));
     const std::ptrdiff_t m = find_index(params.max_dets, max_dets);
     std::ptrdiff_t t_only = -2;
     if (iou_thr >= 0) t_only = find_index(params.iou_thresholds, iou_thr);
-    std::vector<double> s;
+    s.clear();
     if (a >= 0 && m >= 0 && t_only != -1) {
       const auto au = static_cast<std::size_t>(a), mu = static_cast<std::size_t>(m);
       for (std::size_t t = 0; t < T; ++t) {
@@ -280,12 +114,13 @@ coco_result evaluate_coco(const dataset& data, const coco_params& params) {
                summarize(false, -1, "all", m0),       summarize(false, -1, "all", m1),
                summarize(false, -1, "all", last),     summarize(false, -1, "small", last),
                summarize(false, -1, "medium", last),  summarize(false, -1, "large", last)};
+  if (!per_category) return;
 
   // Per category AP (area "all" = index 0, last maxDets).
   const std::ptrdiff_t t50 = find_index(params.iou_thresholds, 0.5), t75 = find_index(params.iou_thresholds, 0.75);
   for (std::size_t k = 0; k < K; ++k) {
     auto cat_ap = [&](std::ptrdiff_t t_only) -> value {
-      std::vector<double> s;
+      s.clear();
       for (std::size_t t = 0; t < T; ++t) {
         if (t_only >= 0 && t != static_cast<std::size_t>(t_only)) continue;
         for (std::size_t r = 0; r < R; ++r) s.push_back(res.precision_at(t, r, k, 0, M - 1));
@@ -299,7 +134,266 @@ coco_result evaluate_coco(const dataset& data, const coco_params& params) {
     res.category_ap50.push_back(t50 >= 0 ? cat_ap(t50) : value::undefined("0.5 is not an IoU threshold"));
     res.category_ap75.push_back(t75 >= 0 ? cat_ap(t75) : value::undefined("0.75 is not an IoU threshold"));
   }
+}
+
+coco_result accumulate_impl(const coco_matches& mt, std::span<const std::uint32_t> weights, bool per_category) {
+  const auto& params = mt.params;
+  const std::size_t T = params.iou_thresholds.size(), R = params.recall_thresholds.size();
+  const std::size_t K = mt.K, A = params.area_ranges.size(), M = params.max_dets.size();
+  if (!weights.empty() && weights.size() != mt.I)
+    throw_usage(fmt::format("accumulate_coco: {} image weights for {} images", weights.size(), mt.I));
+  auto weight = [&](std::uint32_t i) -> std::uint32_t { return weights.empty() ? 1u : weights[i]; };
+
+  coco_result res;
+  res.params = params;
+  res.T = T, res.R = R, res.K = K, res.A = A, res.M = M;
+  res.precision.assign(T * R * K * A * M, -1.0);
+  res.recall.assign(T * K * A * M, -1.0);
+  res.category_gt = mt.category_gt;
+  res.category_dt = mt.category_dt;
+
+  std::vector<double> rc, pr;
+  for (std::size_t k = 0; k < K; ++k) {
+    const auto& D = mt.dets[k];
+    const std::size_t n = D.score.size();
+    for (std::size_t a = 0; a < A; ++a) {
+      std::size_t npig = 0;
+      for (const auto& [img, g] : mt.regular_gt[k * A + a]) npig += static_cast<std::size_t>(weight(img)) * g;
+      if (npig == 0) continue;  // pycocotools: no ground truth, precision and recall stay -1
+      const auto& fl = mt.flags[k * A + a];
+      for (std::size_t m = 0; m < M; ++m) {
+        // For the 12 numbers alone (the bootstrap), only area "all" needs every maxDets.
+        if (!per_category && m + 1 != M && params.area_labels[a] != "all") continue;
+        const auto md = static_cast<std::uint32_t>(params.max_dets[m]);
+        for (std::size_t t = 0; t < T; ++t) {
+          rc.clear();
+          pr.clear();
+          double tp = 0, fp = 0;
+          const std::uint8_t* f = fl.data() + t * n;
+          // Walk the ranked detections; a run of equal scores from one image is a block that a weight
+          // w repeats w times (the order of w adjacent copies of the image under the stable sort).
+          for (std::size_t j = 0; j < n;) {
+            if (D.rank[j] >= md || weight(D.image[j]) == 0) {
+              ++j;
+              continue;
+            }
+            std::size_t e = j + 1;
+            while (e < n && D.image[e] == D.image[j] && D.score[e] == D.score[j] && D.rank[e] < md) ++e;
+            const std::uint32_t w = weight(D.image[j]);
+            for (std::uint32_t c = 0; c < w; ++c)
+              for (std::size_t q = j; q < e; ++q) {
+                if (!(f[q] & 2)) ((f[q] & 1) ? tp : fp) += 1;
+                rc.push_back(tp / static_cast<double>(npig));
+                pr.push_back(tp / (fp + tp + std::numeric_limits<double>::epsilon()));
+              }
+            j = e;
+          }
+          const std::size_t nd = rc.size();
+          res.recall[((t * K + k) * A + a) * M + m] = nd ? rc[nd - 1] : 0.0;
+          for (std::size_t j = nd; j-- > 1;)
+            if (pr[j] > pr[j - 1]) pr[j - 1] = pr[j];
+          for (std::size_t r = 0; r < R; ++r) {
+            const auto it = std::lower_bound(rc.begin(), rc.end(), params.recall_thresholds[r]);
+            const auto p = static_cast<std::size_t>(it - rc.begin());
+            res.precision[(((t * R + r) * K + k) * A + a) * M + m] = p < nd ? pr[p] : 0.0;
+          }
+        }
+      }
+    }
+  }
+  summarize_all(res, per_category);
   return res;
+}
+
+}  // namespace
+
+coco_matches match_coco(const dataset& data, const coco_params& params) {
+  check_params(params);
+  const std::size_t T = params.iou_thresholds.size();
+  const std::size_t K = data.categories.size(), A = params.area_ranges.size();
+  const std::size_t I = data.images.size();
+  if (I > std::numeric_limits<std::uint32_t>::max()) throw_usage("evaluate_coco: more than 2^32 - 1 images");
+  const std::size_t max_det = static_cast<std::size_t>(params.max_dets.back());
+
+  // Group ground truths and detections by (category, image), keeping input order within a group.
+  auto group = [&](auto const& items) {
+    std::vector<std::size_t> order(items.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      if (items[a].category != items[b].category) return items[a].category < items[b].category;
+      return items[a].image < items[b].image;
+    });
+    std::vector<std::size_t> start(K * I + 1, 0);
+    for (auto& it : items) ++start[it.category * I + it.image + 1];
+    for (std::size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
+    return std::pair{order, start};
+  };
+  const auto [gt_order, gt_start] = group(data.truths);
+  const auto [dt_order, dt_start] = group(data.detections);
+
+  coco_matches mt;
+  mt.params = params;
+  mt.K = K, mt.I = I;
+  mt.category_gt.assign(K, 0);
+  mt.category_dt.assign(K, 0);
+  mt.dets.resize(K);
+  mt.flags.resize(K * A);
+  mt.regular_gt.resize(K * A);
+
+  std::vector<double> iou0, ious;
+  std::vector<std::size_t> gt_sorted, gts, dts;
+  std::vector<char> gt_ignore, gt_matched;
+  // Per category, in image order: (image, rank) of each kept detection and its flags per area.
+  std::vector<std::uint32_t> img_of, rank_of;
+  std::vector<double> score_of;
+  std::vector<std::vector<std::uint8_t>> cell_flags(A);
+  for (std::size_t k = 0; k < K; ++k) {
+    img_of.clear();
+    rank_of.clear();
+    score_of.clear();
+    std::vector<std::size_t> cell_offsets;
+    for (auto& c : cell_flags) c.clear();
+    for (std::size_t i = 0; i < I; ++i) {
+      const std::size_t cell = k * I + i;
+      gts.assign(gt_order.begin() + static_cast<std::ptrdiff_t>(gt_start[cell]),
+                 gt_order.begin() + static_cast<std::ptrdiff_t>(gt_start[cell + 1]));
+      dts.assign(dt_order.begin() + static_cast<std::ptrdiff_t>(dt_start[cell]),
+                 dt_order.begin() + static_cast<std::ptrdiff_t>(dt_start[cell + 1]));
+      if (gts.empty() && dts.empty()) continue;
+      for (std::size_t g : gts)
+        if (!data.truths[g].crowd) ++mt.category_gt[k];
+      mt.category_dt[k] += dts.size();
+      dts = stable_order_by_score(data.detections, std::move(dts));
+      if (dts.size() > max_det) dts.resize(max_det);
+      const std::size_t D = dts.size(), G = gts.size();
+      for (std::size_t d = 0; d < D; ++d) {
+        img_of.push_back(static_cast<std::uint32_t>(i));
+        rank_of.push_back(static_cast<std::uint32_t>(d));
+        score_of.push_back(data.detections[dts[d]].score);
+      }
+      iou0.resize(D * G);  // detections x ground truths in input order
+      for (std::size_t d = 0; d < D; ++d)
+        for (std::size_t g = 0; g < G; ++g) {
+          const auto& t = data.truths[gts[g]];
+          iou0[d * G + g] = iou(data.detections[dts[d]].box, t.box, t.crowd);
+        }
+      for (std::size_t a = 0; a < A; ++a) {
+        const double lo = params.area_ranges[a][0], hi = params.area_ranges[a][1];
+        // Ground truths: ignored (crowd or outside the area range) last, stable.
+        gt_sorted.clear();
+        gt_ignore.clear();
+        for (int pass = 0; pass < 2; ++pass)
+          for (std::size_t g = 0; g < G; ++g) {
+            const auto& t = data.truths[gts[g]];
+            const bool ig = t.crowd || t.area < lo || t.area > hi;
+            if (ig == (pass == 1)) {
+              gt_sorted.push_back(g);
+              gt_ignore.push_back(ig ? 1 : 0);
+            }
+          }
+        std::uint32_t regular = 0;
+        for (char ig : gt_ignore) regular += ig == 0;
+        if (regular > 0) mt.regular_gt[k * A + a].emplace_back(static_cast<std::uint32_t>(i), regular);
+        ious.resize(D * G);
+        for (std::size_t d = 0; d < D; ++d)
+          for (std::size_t g = 0; g < G; ++g) ious[d * G + g] = iou0[d * G + gt_sorted[g]];
+        // flags of this image, [t][d]: bit 0 matched (to a ground truth with nonzero id), bit 1 ignored
+        std::vector<std::uint8_t> fl(T * D, 0);
+        if (G > 0 && D > 0) {
+          for (std::size_t t = 0; t < T; ++t) {
+            gt_matched.assign(G, 0);
+            for (std::size_t d = 0; d < D; ++d) {
+              double best = std::min(params.iou_thresholds[t], 1 - 1e-10);
+              std::ptrdiff_t m = -1;
+              for (std::size_t g = 0; g < G; ++g) {
+                const bool crowd = data.truths[gts[gt_sorted[g]]].crowd;
+                if (gt_matched[g] && !crowd) continue;
+                if (m > -1 && gt_ignore[static_cast<std::size_t>(m)] == 0 && gt_ignore[g] == 1) break;
+                if (ious[d * G + g] < best) continue;
+                best = ious[d * G + g];
+                m = static_cast<std::ptrdiff_t>(g);
+              }
+              if (m == -1) continue;
+              const auto mg = static_cast<std::size_t>(m);
+              if (gt_ignore[mg]) fl[t * D + d] |= 2;
+              // pycocotools records the ground truth's id and later tests it against 0.
+              if (data.truths[gts[gt_sorted[mg]]].id != 0) fl[t * D + d] |= 1;
+              gt_matched[mg] = 1;
+            }
+          }
+        }
+        for (std::size_t d = 0; d < D; ++d) {
+          const auto& b = data.detections[dts[d]].box;
+          const double area = b.w * b.h;
+          for (std::size_t t = 0; t < T; ++t)
+            if (!(fl[t * D + d] & 1) && (area < lo || area > hi)) fl[t * D + d] |= 2;
+        }
+        // Kept per image ([t][d] blocks in image order); laid out by rank once the category is done.
+        cell_flags[a].insert(cell_flags[a].end(), fl.begin(), fl.end());
+      }
+      cell_offsets.push_back(D);
+    }
+
+    // Rank the category's detections: descending score, ties by (image, rank), i.e. a stable sort
+    // of the image-ordered list.
+    const std::size_t n = score_of.size();
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return score_of[x] > score_of[y]; });
+    auto& R = mt.dets[k];
+    R.image.resize(n);
+    R.rank.resize(n);
+    R.score.resize(n);
+    for (std::size_t j = 0; j < n; ++j) {
+      R.image[j] = img_of[order[j]];
+      R.rank[j] = rank_of[order[j]];
+      R.score[j] = score_of[order[j]];
+    }
+    // Position of detection x (image order) inside its image's [t][d] block of cell_flags.
+    std::vector<std::size_t> block_start(n), block_size(n), within(n);
+    {
+      std::size_t x = 0, off = 0;
+      for (std::size_t D : cell_offsets) {
+        for (std::size_t d = 0; d < D; ++d, ++x) {
+          block_start[x] = off;
+          block_size[x] = D;
+          within[x] = d;
+        }
+        off += T * D;
+      }
+    }
+    for (std::size_t a = 0; a < A; ++a) {
+      auto& out = mt.flags[k * A + a];
+      out.assign(T * n, 0);
+      for (std::size_t j = 0; j < n; ++j) {
+        const std::size_t x = order[j];
+        for (std::size_t t = 0; t < T; ++t)
+          out[t * n + j] = cell_flags[a][block_start[x] + t * block_size[x] + within[x]];
+      }
+    }
+  }
+  return mt;
+}
+
+coco_result accumulate_coco(const coco_matches& m, std::span<const std::uint32_t> image_weights) {
+  return accumulate_impl(m, image_weights, true);
+}
+
+coco_result evaluate_coco(const dataset& data, const coco_params& params) {
+  return accumulate_coco(match_coco(data, params));
+}
+
+std::array<stats::bootstrap_result, 12> bootstrap_coco(const coco_matches& m, const stats::bootstrap_options& opts) {
+  if (m.I == 0) throw_data("bootstrap_coco: no images to resample");
+  auto stat = [&](std::span<const std::uint32_t> rows, std::span<double> out) {
+    const auto w = stats::row_weights(rows, m.I);
+    const auto r = accumulate_impl(m, w, false);
+    for (std::size_t i = 0; i < 12; ++i) out[i] = r.stats[i].defined() ? r.stats[i].v : std::nan("");
+  };
+  const auto v = stats::bootstrap_many(m.I, 12, stat, opts);
+  std::array<stats::bootstrap_result, 12> out;
+  for (std::size_t i = 0; i < 12; ++i) out[i] = v[i];
+  return out;
 }
 
 }  // namespace assay::detection

@@ -6,7 +6,12 @@
 #include <numeric>
 
 #include "assay/detection/coco.hpp"
+#include <fmt/format.h>
+
+#include <cmath>
+
 #include "assay/error.hpp"
+#include "assay/stats/bootstrap_many.hpp"
 
 namespace assay::detection {
 
@@ -44,10 +49,12 @@ double voc_ap(const std::vector<double>& recall, const std::vector<double>& prec
   return numpy_sum(terms.data(), terms.size());
 }
 
-voc_result evaluate_voc(const dataset& data, const voc_params& params) {
+voc_matches match_voc(const dataset& data, const voc_params& params) {
   const std::size_t K = data.categories.size(), I = data.images.size();
-  voc_result res;
+  if (I > std::numeric_limits<std::uint32_t>::max()) throw_usage("evaluate_voc: more than 2^32 - 1 images");
+  voc_matches res;
   res.params = params;
+  res.I = I;
   res.classes.resize(K);
   // Ground truths by (category, image), in input order.
   std::vector<std::vector<std::size_t>> gt_by(K * I);
@@ -59,17 +66,17 @@ voc_result evaluate_voc(const dataset& data, const voc_params& params) {
   for (std::size_t d = 0; d < data.detections.size(); ++d) dt_by[data.detections[d].category].push_back(d);
 
   std::vector<char> used(data.truths.size(), 0);
-  std::vector<double> aps;
   for (std::size_t k = 0; k < K; ++k) {
     auto& c = res.classes[k];
-    for (std::size_t i = 0; i < I; ++i)
+    for (std::size_t i = 0; i < I; ++i) {
+      std::uint32_t npos = 0;
       for (std::size_t g : gt_by[k * I + i])
-        if (!(data.truths[g].difficult || data.truths[g].crowd)) ++c.npos;
+        if (!(data.truths[g].difficult || data.truths[g].crowd)) ++npos;
+      if (npos > 0) c.npos.emplace_back(static_cast<std::uint32_t>(i), npos);
+    }
     auto dts = dt_by[k];
     std::stable_sort(dts.begin(), dts.end(),
                      [&](std::size_t a, std::size_t b) { return data.detections[a].score > data.detections[b].score; });
-    c.detections = dts.size();
-    double tp = 0, fp = 0;
     for (std::size_t d : dts) {
       const auto& det = data.detections[d];
       const box_xyxy bb = to_xyxy(det.box);
@@ -84,35 +91,68 @@ voc_result evaluate_voc(const dataset& data, const voc_params& params) {
           any = true;
         }
       }
+      char code = 0;
       if (any && ovmax > params.iou_threshold) {
         const auto& t = data.truths[jmax];
         if (t.difficult || t.crowd) {
-          c.tp.push_back(2);  // neither true nor false positive, but still a rank in the curve
+          code = 2;  // neither true nor false positive, but still a rank in the curve
         } else if (!used[jmax]) {
           used[jmax] = 1;
-          tp += 1;
-          c.tp.push_back(1);
-        } else {
-          fp += 1;
-          c.tp.push_back(0);
+          code = 1;
         }
-      } else {
-        fp += 1;
-        c.tp.push_back(0);
       }
-      c.recall.push_back(c.npos ? tp / static_cast<double>(c.npos) : 0.0);
-      c.precision.push_back(tp / std::max(tp + fp, std::numeric_limits<double>::epsilon()));
+      c.image.push_back(static_cast<std::uint32_t>(det.image));
+      c.tp.push_back(code);
     }
+  }
+  return res;
+}
+
+voc_result accumulate_voc(const voc_matches& m, std::span<const std::uint32_t> weights) {
+  if (!weights.empty() && weights.size() != m.I)
+    throw_usage(fmt::format("accumulate_voc: {} image weights for {} images", weights.size(), m.I));
+  auto weight = [&](std::uint32_t i) -> std::uint32_t { return weights.empty() ? 1u : weights[i]; };
+  voc_result res;
+  res.params = m.params;
+  res.classes.resize(m.classes.size());
+  std::vector<double> aps;
+  for (std::size_t k = 0; k < m.classes.size(); ++k) {
+    const auto& mc = m.classes[k];
+    auto& c = res.classes[k];
+    for (const auto& [img, n] : mc.npos) c.npos += static_cast<std::size_t>(weight(img)) * n;
+    double tp = 0, fp = 0;
+    for (std::size_t j = 0; j < mc.tp.size(); ++j) {
+      const std::uint32_t w = weight(mc.image[j]);
+      for (std::uint32_t copy = 0; copy < w; ++copy) {
+        if (mc.tp[j] == 1) tp += 1;
+        else if (mc.tp[j] == 0) fp += 1;
+        c.tp.push_back(mc.tp[j]);
+        c.recall.push_back(c.npos ? tp / static_cast<double>(c.npos) : 0.0);
+        c.precision.push_back(tp / std::max(tp + fp, std::numeric_limits<double>::epsilon()));
+      }
+    }
+    c.detections = c.tp.size();
     if (c.npos == 0) {
       c.ap = value::undefined("class has no ground truth that is not difficult");
       continue;
     }
-    c.ap = voc_ap(c.recall, c.precision, params.interpolation);
+    c.ap = voc_ap(c.recall, c.precision, m.params.interpolation);
     aps.push_back(c.ap.v);
   }
   if (aps.empty()) res.map = value::undefined("no class has ground truth");
   else res.map = numpy_sum(aps.data(), aps.size()) / static_cast<double>(aps.size());
   return res;
+}
+
+voc_result evaluate_voc(const dataset& data, const voc_params& params) { return accumulate_voc(match_voc(data, params)); }
+
+stats::bootstrap_result bootstrap_voc(const voc_matches& m, const stats::bootstrap_options& opts) {
+  if (m.I == 0) throw_data("bootstrap_voc: no images to resample");
+  auto stat = [&](std::span<const std::uint32_t> rows, std::span<double> out) {
+    const auto r = accumulate_voc(m, stats::row_weights(rows, m.I));
+    out[0] = r.map.defined() ? r.map.v : std::nan("");
+  };
+  return stats::bootstrap_many(m.I, 1, stat, opts)[0];
 }
 
 }  // namespace assay::detection

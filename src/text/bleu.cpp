@@ -4,9 +4,14 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <algorithm>
 #include <cstdlib>
+#include <exception>
+#include <mutex>
 
 #include "assay/error.hpp"
+#include "assay/stats/bootstrap_many.hpp"
+#include "assay/stats/detail/parallel.hpp"
 #include "counts.hpp"
 
 namespace assay::text {
@@ -23,12 +28,9 @@ bleu_stats& bleu_stats::operator+=(const bleu_stats& o) {
 
 namespace {
 
-using grams = detail::counts<detail::key>;
-
 struct tokenized {
   std::string buf;
   std::vector<std::string_view> words;
-  std::array<grams, 4> counts;
 };
 
 void prepare(const std::string& line, const bleu_options& o, tokenized& t) {
@@ -36,13 +38,20 @@ void prepare(const std::string& line, const bleu_options& o, tokenized& t) {
   t.words = split_whitespace(t.buf);
 }
 
-void count_all(std::vector<tokenized*> segs, const bleu_options& o) {
-  std::vector<const std::vector<std::string_view>*> lists;
-  for (auto* s : segs) lists.push_back(&s->words);
-  const auto ids = detail::intern(lists);
-  for (std::size_t k = 0; k < segs.size(); ++k)
-    for (int n = 1; n <= o.max_order; ++n)
-      segs[k]->counts[static_cast<std::size_t>(n - 1)] = detail::id_ngrams(ids[k], static_cast<std::size_t>(n));
+// Matches and totals per order from the word ids of the hypothesis (ids[0]) and references, with
+// n-gram keys made by `grams(ids, n)`.
+template <class Grams>
+void count_matches(const std::vector<std::vector<std::uint32_t>>& ids, const bleu_options& o, bleu_stats& s,
+                   Grams grams) {
+  using counts = decltype(grams(ids[0], 1));
+  std::vector<counts> refs(ids.size() - 1);
+  for (std::size_t n = 1; n <= static_cast<std::size_t>(o.max_order); ++n) {
+    const counts h = grams(ids[0], n);
+    for (std::size_t r = 1; r < ids.size(); ++r) refs[r - 1] = grams(ids[r], n);
+    s.total[n - 1] = static_cast<double>(detail::total(h));
+    if (refs.size() == 1) s.correct[n - 1] = static_cast<double>(detail::clipped_matches(h, refs[0]));
+    else s.correct[n - 1] = static_cast<double>(detail::clipped_matches(h, detail::max_counts(refs)));
+  }
 }
 
 void check_options(const bleu_options& o) {
@@ -75,9 +84,9 @@ bleu_stats segment_stats(const std::string& hyp, const std::vector<std::string>&
     prepare(r, o, rs.back());
   }
   if (rs.empty()) throw_data("BLEU: a segment has only empty references");
-  std::vector<tokenized*> segs{&h};
-  for (auto& r : rs) segs.push_back(&r);
-  count_all(segs, o);
+  std::vector<const std::vector<std::string_view>*> lists{&h.words};
+  for (const auto& r : rs) lists.push_back(&r.words);
+  const auto ids = detail::intern(lists);
   bleu_stats s;
   s.hyp_len = static_cast<double>(h.words.size());
   // Closest reference length, the shorter one on ties.
@@ -94,17 +103,12 @@ bleu_stats segment_stats(const std::string& hyp, const std::vector<std::string>&
     }
   }
   s.ref_len = static_cast<double>(best);
-  for (std::size_t n = 0; n < static_cast<std::size_t>(o.max_order); ++n) {
-    s.total[n] = static_cast<double>(detail::total(h.counts[n]));
-    if (rs.size() == 1) {
-      s.correct[n] = static_cast<double>(detail::clipped_matches(h.counts[n], rs[0].counts[n]));
-    } else {
-      std::vector<grams> lists;
-      lists.reserve(rs.size());
-      for (const auto& r : rs) lists.push_back(r.counts[n]);
-      s.correct[n] = static_cast<double>(detail::clipped_matches(h.counts[n], detail::max_counts(lists)));
-    }
-  }
+  // Ids count distinct words from 1; below 2^16 an n-gram (n <= 4) fits one 64-bit key, faster to sort.
+  std::uint32_t max_id = 0;
+  for (const auto& v : ids)
+    for (std::uint32_t id : v) max_id = std::max(max_id, id);
+  if (max_id < (1u << 16)) count_matches(ids, o, s, detail::small_id_ngrams);
+  else count_matches(ids, o, s, detail::id_ngrams);
   return s;
 }
 
@@ -151,20 +155,50 @@ bleu_score compute_bleu(const bleu_stats& s_in, const bleu_options& o) {
   return out;
 }
 
+std::vector<bleu_stats> corpus_segment_stats(const std::vector<std::string>& hyps,
+                                             const std::vector<std::vector<std::string>>& refs, const bleu_options& o) {
+  check_refs(hyps.size(), refs);
+  check_options(o);
+  std::vector<bleu_stats> out(hyps.size());
+  const unsigned threads = stats::detail::resolve_threads(o.threads, hyps.size() / 256 + 1);
+  std::vector<std::vector<std::string>> seg_refs(threads, std::vector<std::string>(refs.size()));
+  // The error reported is that of the first bad line, whatever the schedule.
+  std::mutex bad_mutex;
+  std::size_t first_bad = hyps.size();
+  std::exception_ptr bad;
+  stats::detail::parallel_for(hyps.size(), threads, [&](unsigned t, std::size_t i) {
+    for (std::size_t j = 0; j < refs.size(); ++j) seg_refs[t][j] = refs[j][i];
+    try {
+      out[i] = segment_stats(hyps[i], seg_refs[t], o);
+    } catch (const assay::error& e) {
+      std::lock_guard<std::mutex> lock(bad_mutex);
+      if (i < first_bad) {
+        first_bad = i;
+        bad = std::make_exception_ptr(assay::error(e.kind(), fmt::format("line {}: {}", i + 1, e.what())));
+      }
+    }
+  });
+  if (bad) std::rethrow_exception(bad);
+  return out;
+}
+
 bleu_score corpus_bleu(const std::vector<std::string>& hyps, const std::vector<std::vector<std::string>>& refs,
                        const bleu_options& o) {
-  check_refs(hyps.size(), refs);
   bleu_stats total;
-  std::vector<std::string> seg_refs(refs.size());
-  for (std::size_t i = 0; i < hyps.size(); ++i) {
-    for (std::size_t j = 0; j < refs.size(); ++j) seg_refs[j] = refs[j][i];
-    try {
-      total += segment_stats(hyps[i], seg_refs, o);
-    } catch (const assay::error& e) {
-      throw assay::error(e.kind(), fmt::format("line {}: {}", i + 1, e.what()));
-    }
-  }
+  for (const auto& s : corpus_segment_stats(hyps, refs, o)) total += s;  // integer counts: exact in any order
   return compute_bleu(total, o);
+}
+
+stats::bootstrap_result bootstrap_bleu(const std::vector<bleu_stats>& segments, const bleu_options& o,
+                                       const stats::bootstrap_options& opts) {
+  if (segments.empty()) throw_data("bootstrap_bleu: no segments to resample");
+  check_options(o);
+  auto stat = [&](std::span<const std::uint32_t> rows, std::span<double> out) {
+    bleu_stats total;
+    for (std::uint32_t r : rows) total += segments[r];
+    out[0] = compute_bleu(total, o).score;
+  };
+  return stats::bootstrap_many(segments.size(), 1, stat, opts)[0];
 }
 
 std::vector<bleu_score> sentence_bleu(const std::vector<std::string>& hyps,

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -85,48 +86,72 @@ long total(const counts<K>& a) {
 /// Packing is exact (no hashing), so equal keys mean equal n-grams of the same order.
 using key = std::pair<std::uint64_t, std::uint64_t>;
 
-/// Assigns ids (1, 2, ...) to the distinct words of several token lists, shared across the lists.
+/// Assigns ids (1, 2, ...) to the distinct words of several token lists, shared across the lists, in
+/// order of first appearance. An open-addressing hash table (FNV-1a, linear probing) sized to a power
+/// of two at least twice the number of words; equal words are compared in full, so ids are exact.
 inline std::vector<std::vector<std::uint32_t>> intern(const std::vector<const std::vector<std::string_view>*>& lists) {
-  std::vector<std::pair<std::string_view, std::pair<std::uint32_t, std::uint32_t>>> all;
-  for (std::uint32_t l = 0; l < lists.size(); ++l)
-    for (std::uint32_t i = 0; i < lists[l]->size(); ++i) all.push_back({(*lists[l])[i], {l, i}});
-  std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::size_t total = 0;
+  for (const auto* l : lists) total += l->size();
+  std::size_t cap = 16;
+  while (cap < 2 * total) cap *= 2;
+  struct slot {
+    std::string_view word;
+    std::uint32_t id = 0;  // 0 = empty
+  };
+  thread_local std::vector<slot> table;
+  table.assign(cap, slot{});
   std::vector<std::vector<std::uint32_t>> ids(lists.size());
-  for (std::size_t l = 0; l < lists.size(); ++l) ids[l].resize(lists[l]->size());
   std::uint32_t next = 0;
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    if (i == 0 || all[i].first != all[i - 1].first) ++next;
-    ids[all[i].second.first][all[i].second.second] = next;
+  for (std::size_t l = 0; l < lists.size(); ++l) {
+    ids[l].resize(lists[l]->size());
+    for (std::size_t i = 0; i < lists[l]->size(); ++i) {
+      const std::string_view w = (*lists[l])[i];
+      std::uint64_t h = 1469598103934665603ULL;
+      for (unsigned char c : w) h = (h ^ c) * 1099511628211ULL;
+      std::size_t at = static_cast<std::size_t>(h) & (cap - 1);
+      while (table[at].id != 0 && table[at].word != w) at = (at + 1) & (cap - 1);
+      if (table[at].id == 0) table[at] = {w, ++next};
+      ids[l][i] = table[at].id;
+    }
   }
   return ids;
 }
 
-/// The n-grams (n <= 4) of an id sequence as packed keys, counted.
-inline counts<key> id_ngrams(const std::vector<std::uint32_t>& ids, std::size_t n) {
-  std::vector<key> g;
-  if (ids.size() >= n) {
-    g.reserve(ids.size() - n + 1);
-    for (std::size_t i = 0; i + n <= ids.size(); ++i) {
-      std::uint64_t w[4] = {0, 0, 0, 0};
-      for (std::size_t k = 0; k < n; ++k) w[k] = ids[i + k];
-      g.emplace_back((w[0] << 32) | w[1], (w[2] << 32) | w[3]);
+/// The one packing kernel: the n-grams of `seq` as keys, counted. Element k of an n-gram is
+/// value_of(seq[i + k]) (must be < 2^Bits), stored in word k / PerWord of the key at bit offset
+/// Bits * (PerWord - 1 - k % PerWord); unused slots are 0, so n-grams of different orders differ
+/// as long as values are nonzero. K is `key` (two words, n <= 2 * PerWord) or std::uint64_t (one
+/// word, n <= PerWord).
+template <class K, unsigned Bits, unsigned PerWord, class Seq, class Value>
+counts<K> packed_ngrams(const Seq& seq, std::size_t n, Value value_of) {
+  static_assert(Bits * PerWord <= 64);
+  std::vector<K> g;
+  if (seq.size() >= n) {
+    g.reserve(seq.size() - n + 1);
+    for (std::size_t i = 0; i + n <= seq.size(); ++i) {
+      std::uint64_t w[2] = {0, 0};
+      for (std::size_t k = 0; k < n; ++k)
+        w[k / PerWord] |= static_cast<std::uint64_t>(value_of(seq[i + k])) << (Bits * (PerWord - 1 - k % PerWord));
+      if constexpr (std::is_same_v<K, std::uint64_t>) g.push_back(w[0]);
+      else g.emplace_back(w[0], w[1]);
     }
   }
   return count(g);
 }
 
-/// The n-grams (n <= 6) of a code point sequence as packed keys, counted.
+/// The n-grams (n <= 4) of an id sequence whose ids are all below 2^16, in one 64-bit word each.
+inline counts<std::uint64_t> small_id_ngrams(const std::vector<std::uint32_t>& ids, std::size_t n) {
+  return packed_ngrams<std::uint64_t, 16, 4>(ids, n, [](std::uint32_t id) { return id; });
+}
+
+/// The n-grams (n <= 4) of an id sequence (ids >= 1) as packed keys, counted.
+inline counts<key> id_ngrams(const std::vector<std::uint32_t>& ids, std::size_t n) {
+  return packed_ngrams<key, 32, 2>(ids, n, [](std::uint32_t id) { return id; });
+}
+
+/// The n-grams (n <= 6) of a code point sequence as packed keys (code point + 1, 21 bits), counted.
 inline counts<key> char_ngrams(const std::u32string& s, std::size_t n) {
-  std::vector<key> g;
-  if (s.size() >= n) {
-    g.reserve(s.size() - n + 1);
-    for (std::size_t i = 0; i + n <= s.size(); ++i) {
-      std::uint64_t w[6] = {0, 0, 0, 0, 0, 0};
-      for (std::size_t k = 0; k < n; ++k) w[k] = static_cast<std::uint64_t>(s[i + k]) + 1;
-      g.emplace_back((w[0] << 42) | (w[1] << 21) | w[2], (w[3] << 42) | (w[4] << 21) | w[5]);
-    }
-  }
-  return count(g);
+  return packed_ngrams<key, 21, 3>(s, n, [](char32_t c) { return static_cast<std::uint64_t>(c) + 1; });
 }
 
 }  // namespace assay::text::detail

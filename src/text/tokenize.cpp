@@ -3,12 +3,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <iterator>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
 #include "assay/error.hpp"
+#include "unicode_categories.hpp"
 
 namespace assay::text {
 
@@ -76,8 +79,15 @@ std::vector<std::string_view> split_whitespace(std::string_view s) {
   std::size_t i = 0, start = std::string::npos;
   while (i < s.size()) {
     const std::size_t at = i;
-    const char32_t c = next_cp(s, i);
-    if (is_python_space(c)) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    bool space;
+    if (b < 0x80) {  // ASCII: the common case, without decoding
+      ++i;
+      space = (b >= 0x09 && b <= 0x0D) || (b >= 0x1C && b <= 0x20);
+    } else {
+      space = is_python_space(next_cp(s, i));
+    }
+    if (space) {
       if (start != std::string::npos) out.push_back(s.substr(start, at - start));
       start = std::string::npos;
     } else if (start == std::string::npos) {
@@ -154,7 +164,10 @@ std::string join_words(std::string_view s) {
 
 }  // namespace
 
-std::string tokenize_13a(std::string_view line_in) {
+namespace {
+
+// tokenize_13a before the final join: the same tokens under split_whitespace().
+std::string tokenize_13a_unjoined(std::string_view line_in) {
   std::string line(line_in);
   replace_all(line, "<skipped>", "");
   replace_all(line, "-\n", "");
@@ -205,15 +218,107 @@ std::string tokenize_13a(std::string_view line_in) {
         o.push_back(y);
         o.push_back(' ');
       });
-  return join_words(t);
+  return t;
 }
 
+}  // namespace
+
+std::string tokenize_13a(std::string_view line) { return join_words(tokenize_13a_unjoined(line)); }
+
+namespace {
+
+template <std::size_t N>
+bool in_ranges(const detail::code_point_range (&r)[N], char32_t c) noexcept {
+  const auto* it = std::upper_bound(std::begin(r), std::end(r), c,
+                                    [](char32_t x, const detail::code_point_range& e) { return x < e.lo; });
+  return it != std::begin(r) && c <= (it - 1)->hi;
+}
+
+bool is_punct(char32_t c) noexcept { return in_ranges(detail::punctuation_ranges, c); }
+bool is_symbol(char32_t c) noexcept { return in_ranges(detail::symbol_ranges, c); }
+bool is_number(char32_t c) noexcept { return in_ranges(detail::number_ranges, c); }
+
+void put_utf8(std::string& out, char32_t c) {
+  if (c < 0x80) {
+    out.push_back(static_cast<char>(c));
+  } else if (c < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (c >> 6)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else if (c < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (c >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (c >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  }
+}
+
+// One pass of (a)(b) -> emit over code points, non-overlapping, left to right.
+template <class A, class B, class Emit>
+void pass2_cp(const std::u32string& s, std::u32string& out, A a, B b, Emit emit) {
+  out.clear();
+  for (std::size_t i = 0; i < s.size();) {
+    if (i + 1 < s.size() && a(s[i]) && b(s[i + 1])) {
+      emit(out, s[i], s[i + 1]);
+      i += 2;
+    } else {
+      out.push_back(s[i++]);
+    }
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// tokenize_intl before the final join.
+std::string tokenize_intl_unjoined(std::string_view line) {
+  std::u32string s = decode_utf8(line), t;
+  auto not_number = [](char32_t c) { return !is_number(c); };
+  pass2_cp(s, t, not_number, is_punct, [](std::u32string& o, char32_t x, char32_t y) {
+    o.push_back(x);
+    o.push_back(U' ');
+    o.push_back(y);
+    o.push_back(U' ');
+  });
+  pass2_cp(t, s, is_punct, not_number, [](std::u32string& o, char32_t x, char32_t y) {
+    o.push_back(U' ');
+    o.push_back(x);
+    o.push_back(U' ');
+    o.push_back(y);
+  });
+  std::string out;
+  out.reserve(s.size() + 8);
+  for (char32_t c : s) {
+    if (is_symbol(c)) {
+      out.push_back(' ');
+      put_utf8(out, c);
+      out.push_back(' ');
+    } else {
+      put_utf8(out, c);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string tokenize_intl(std::string_view line) { return join_words(tokenize_intl_unjoined(line)); }
+
+const char* unicode_version() noexcept { return detail::unicode_tables_version; }
+
 std::string tokenize(std::string_view line, tokenizer how) {
-  if (how == tokenizer::v13a) return tokenize_13a(line);
+  if (how == tokenizer::v13a) return tokenize_13a_unjoined(line);
+  if (how == tokenizer::intl) return tokenize_intl_unjoined(line);
   return std::string(line);
 }
 
-const char* tokenizer_name(tokenizer how) noexcept { return how == tokenizer::v13a ? "13a" : "none"; }
+const char* tokenizer_name(tokenizer how) noexcept {
+  return how == tokenizer::v13a ? "13a" : how == tokenizer::intl ? "intl" : "none";
+}
 
 std::vector<std::string> read_lines(const std::string& path) {
   std::ifstream f(path, std::ios::binary);

@@ -1,38 +1,48 @@
 // `assay text` end to end: JSON shape, signature, exit codes and messages for bad input.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
+
+#include "cli/run_cli.hpp"
 
 namespace {
 
+using assay::test::run_assay;
+using assay::test::show_args;
+
 struct run_result {
   int code;
-  std::string out;
+  std::string out;  ///< standard output followed by standard error
 };
 
+// "assay text ..." with the words of `args` (split on spaces; the test paths have none).
 run_result run(const std::string& args) {
-  const std::string cmd = std::string(ASSAY_CLI_PATH) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-  const int status = pclose(p);
-  return {WEXITSTATUS(status), out};
+  std::vector<std::string> argv;
+  std::istringstream in(args);
+  for (std::string w; in >> w;) argv.push_back(w);
+  const auto r = run_assay(argv);
+  return {r.exit_code, r.out + r.err};
 }
 
-std::string write(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "/" + name;
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
+// A file of that name with exactly `text`, in a directory removed at exit.
+std::string write_text(const std::string& name, const std::string& text) {
+  static const assay::test::temp_dir dir;
+  return dir.file(name, text);
+}
+
+void expect_error(const std::vector<std::string>& args, int code, const std::string& message) {
+  const auto r = run_assay(args);
+  EXPECT_EQ(r.exit_code, code) << show_args(args) << "\n" << r.err;
+  EXPECT_EQ(r.err, message + "\n") << show_args(args);
+  EXPECT_EQ(r.out, "") << show_args(args);
 }
 
 TEST(TextCli, BleuJsonAndSentence) {
-  const auto h = write("h.txt", "the cat sat on the mat\n\nhello world\n");
-  const auto r = write("r.txt", "the cat is on the mat\nsomething\nhello world\n");
+  const auto h = write_text("h.txt", "the cat sat on the mat\n\nhello world\n");
+  const auto r = write_text("r.txt", "the cat is on the mat\nsomething\nhello world\n");
   auto out = run("text bleu --hyp " + h + " --ref " + r + " --format json");
   ASSERT_EQ(out.code, 0) << out.out;
   auto j = nlohmann::json::parse(out.out);
@@ -47,26 +57,64 @@ TEST(TextCli, BleuJsonAndSentence) {
 }
 
 TEST(TextCli, MismatchedLinesAndInvalidUtf8) {
-  const auto h = write("h2.txt", "a\nb\n");
-  const auto r = write("r2.txt", "a\n");
+  const auto h = write_text("h2.txt", "a\nb\n");
+  const auto r = write_text("r2.txt", "a\n");
   auto out = run("text chrf --hyp " + h + " --ref " + r);
   EXPECT_EQ(out.code, 3);
   EXPECT_NE(out.out.find("assay text chrf: --ref " + r + " has 1 lines but --hyp " + h + " has 2"), std::string::npos)
       << out.out;
-  const auto bad = write("bad.txt", "ok\n\xc3\x28\n");
+  const auto bad = write_text("bad.txt", "ok\n\xc3\x28\n");
   out = run("text bleu --hyp " + bad + " --ref " + r);
   EXPECT_EQ(out.code, 3);
   EXPECT_NE(out.out.find(bad + ":2: invalid UTF-8 at byte 1"), std::string::npos) << out.out;
 }
 
 TEST(TextCli, BertscoreFromEmbeddings) {
-  const auto h = write("h.jsonl", "{\"embeddings\": [[1, 0], [0, 1]]}\n");
-  const auto r = write("r.jsonl", "{\"embeddings\": [[1, 0]]}\n");
+  const auto h = write_text("h.jsonl", "{\"embeddings\": [[1, 0], [0, 1]]}\n");
+  const auto r = write_text("r.jsonl", "{\"embeddings\": [[1, 0]]}\n");
   const auto out = run("text bertscore --hyp-emb " + h + " --ref-emb " + r + " --format json");
   ASSERT_EQ(out.code, 0) << out.out;
   const auto j = nlohmann::json::parse(out.out);
   EXPECT_DOUBLE_EQ(j["P"].get<double>(), 0.5);  // (1 + 0) / 2
   EXPECT_DOUBLE_EQ(j["R"].get<double>(), 1.0);
+}
+
+TEST(TextCli, BleuIntervalFromResampledSentences) {
+  std::string hyp, ref;
+  for (int i = 0; i < 40; ++i) {
+    hyp += i % 3 ? "the cat sat on the mat\n" : "a dog ran off\n";
+    ref += i % 2 ? "the cat sat on the mat\n" : "a dog ran away\n";
+  }
+  const auto h = write_text("hci.txt", hyp), r = write_text("rci.txt", ref);
+  auto out = run("text bleu --hyp " + h + " --ref " + r + " --ci 0.9 --bootstrap 200 --seed 4 --format json");
+  ASSERT_EQ(out.code, 0) << out.out;
+  const auto j = nlohmann::json::parse(out.out);
+  ASSERT_EQ(j["bleu_ci"].size(), 2u);
+  EXPECT_LE(j["bleu_ci"][0].get<double>(), j["bleu"].get<double>());
+  EXPECT_GE(j["bleu_ci"][1].get<double>(), j["bleu"].get<double>());
+  EXPECT_LT(j["bleu_ci"][0].get<double>(), j["bleu_ci"][1].get<double>());
+  EXPECT_EQ(j["bleu_ci_level"].get<double>(), 0.9);
+  EXPECT_EQ(j["bleu_ci_method"], "bootstrap percentile, resampling sentences, 200 replicates, seed 4");
+  out = run("text bleu --hyp " + h + " --ref " + r + " --ci 0.9 --bootstrap 200 --seed 4");
+  EXPECT_NE(out.out.find("90% CI ["), std::string::npos) << out.out;
+}
+
+TEST(TextCli, BleuIntervalBadOptionsWholeMessages) {
+  const auto h = write_text("hb.txt", "a b\n"), r = write_text("rb.txt", "a b\n");
+  const std::vector<std::string> base{"text", "bleu", "--hyp", h, "--ref", r};
+  auto with = [&](std::vector<std::string> more) {
+    auto a = base;
+    a.insert(a.end(), more.begin(), more.end());
+    return a;
+  };
+  expect_error(with({"--ci", "2"}), 2, "assay text bleu: --ci: the level is 2, but must be between 0 and 1 (e.g. 0.95)");
+  expect_error(with({"--ci", "-0.5"}), 2,
+               "assay text bleu: --ci: the level is -0.5, but must be between 0 and 1 (e.g. 0.95)");
+  expect_error(with({"--ci", "--bootstrap", "0"}), 2, "assay text bleu: --bootstrap: 0 is outside [1, 1000000]");
+  expect_error(with({"--ci", "--bootstrap", "-1"}), 2, "assay text bleu: --bootstrap: -1 is outside [1, 1000000]");
+  expect_error(with({"--bootstrap", "5"}), 2, "assay text bleu: --bootstrap needs --ci");
+  expect_error(with({"--ci", "--sentence"}), 2,
+               "assay text bleu: --ci: intervals are for the corpus score, not with --sentence");
 }
 
 }  // namespace

@@ -3,10 +3,13 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "assay/detection/dataset.hpp"
+#include "assay/stats/bootstrap.hpp"
 #include "assay/value.hpp"
 
 namespace assay::detection {
@@ -66,6 +69,42 @@ struct coco_result {
 /// categories with ground truth; AR averages the final recall. Means are numpy's (pairwise sums).
 /// Reference: pycocotools.cocoeval.COCOeval (cocodataset/cocoapi), Lin et al. 2014.
 coco_result evaluate_coco(const dataset& data, const coco_params& params = {});
+
+/// pycocotools' evaluate() step: the matching of every (category, area range, image), kept so that
+/// accumulate() can be re-run on resampled images without matching again (bootstrap_coco).
+struct coco_matches {
+  coco_params params;
+  std::size_t K = 0, I = 0;
+  std::vector<std::size_t> category_gt, category_dt;
+  /// Per category: its detections over all images (each image's first maxDets.back() by score) in
+  /// the order accumulate() ranks them: descending score, then ascending image, then rank within
+  /// the image (the stable merge sort of pycocotools over images concatenated in id order).
+  struct ranked {
+    std::vector<std::uint32_t> image, rank;
+    std::vector<double> score;
+  };
+  std::vector<ranked> dets;  ///< [k]
+  /// Per (category, area): flags[(k * A + a)][t * n + j], bit 0 = matched to a ground truth (tp),
+  /// bit 1 = ignored; j indexes dets[k].
+  std::vector<std::vector<std::uint8_t>> flags;
+  /// Per (category, area): (image, number of ground truths not ignored) for images with any.
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> regular_gt;
+};
+
+/// evaluate(): matches detections to ground truths (see evaluate_coco) for every category, area
+/// range and image.
+coco_matches match_coco(const dataset& data, const coco_params& params = {});
+
+/// accumulate() and summarize() on matched images, image i counted image_weights[i] times (empty =
+/// once each, which is evaluate_coco). A weight w gives exactly the result of w copies of image i
+/// placed right after it in image order; weight 0 drops the image. Used by the bootstrap.
+coco_result accumulate_coco(const coco_matches& m, std::span<const std::uint32_t> image_weights = {});
+
+/// Percentile bootstrap intervals of the 12 summary numbers, resampling images (rows = images in
+/// dataset order) and re-accumulating the stored matches; a replicate where a number is undefined
+/// (-1 in pycocotools) is dropped for that number. Same seed, same intervals for any thread count.
+/// Reference: Efron & Tibshirani (1993), ch. 13; resampling images as the unit of the test set.
+std::array<stats::bootstrap_result, 12> bootstrap_coco(const coco_matches& m, const stats::bootstrap_options& opts);
 
 /// numpy's sum of doubles (pairwise summation with 8 accumulators, blocks of 128), so that means
 /// agree with numpy.mean to the last bit.

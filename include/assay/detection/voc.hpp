@@ -2,10 +2,13 @@
 // the VOC2010+ all-point average precision.
 #pragma once
 
+#include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "assay/detection/dataset.hpp"
+#include "assay/stats/bootstrap.hpp"
 #include "assay/value.hpp"
 
 namespace assay::detection {
@@ -53,5 +56,30 @@ double voc_ap(const std::vector<double>& recall, const std::vector<double>& prec
 /// false positive. recall = TP/npos, precision = TP/max(TP+FP, eps). COCO crowd boxes count as
 /// difficult. Boxes are converted to corners as (x, y, x + w, y + h).
 voc_result evaluate_voc(const dataset& data, const voc_params& params = {});
+
+/// The matching step of voc_eval, kept so that AP can be recomputed on resampled images without
+/// matching again (bootstrap_voc).
+struct voc_matches {
+  voc_params params;
+  std::size_t I = 0;
+  struct ranked_class {
+    std::vector<std::uint32_t> image;  ///< image of each ranked detection
+    std::vector<char> tp;              ///< 1 true positive, 0 false positive, 2 matched a difficult box
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> npos;  ///< (image, non-difficult ground truths) where > 0
+  };
+  std::vector<ranked_class> classes;
+};
+
+/// Matches every class's ranked detections (see evaluate_voc).
+voc_matches match_voc(const dataset& data, const voc_params& params = {});
+
+/// AP per class and mAP from the matches, image i counted image_weights[i] times (empty = once
+/// each, which is evaluate_voc). Weight w repeats each of the image's detections w times in place
+/// (w adjacent copies in the ranking) and its ground truths w times; weight 0 drops the image.
+voc_result accumulate_voc(const voc_matches& m, std::span<const std::uint32_t> image_weights = {});
+
+/// Percentile bootstrap interval of mAP, resampling images and re-accumulating the stored matches.
+/// Same seed, same interval for any thread count.
+stats::bootstrap_result bootstrap_voc(const voc_matches& m, const stats::bootstrap_options& opts);
 
 }  // namespace assay::detection

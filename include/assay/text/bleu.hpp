@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "assay/stats/bootstrap.hpp"
 #include "assay/text/tokenize.hpp"
 
 namespace assay::text {
@@ -23,6 +24,7 @@ struct bleu_options {
   double smooth_value = -1;     ///< < 0: the method's default (floor 0.1, add-k 1)
   bool effective_order = false;  ///< average only over orders with at least one hypothesis n-gram
   int max_order = 4;
+  unsigned threads = 0;  ///< segments are scored on this many threads (0 = all); results do not depend on it
 };
 
 /// Sufficient statistics of one or more segments: lengths and per-order matches and totals.
@@ -54,6 +56,20 @@ bleu_score compute_bleu(const bleu_stats& s, const bleu_options& o);
 /// segment i; every reference stream must have as many lines as `hyps`.
 bleu_score corpus_bleu(const std::vector<std::string>& hyps, const std::vector<std::vector<std::string>>& refs,
                        const bleu_options& o);
+
+/// The statistics of every segment (segment_stats of line i against refs[j][i]), computed on
+/// o.threads threads; an error names the line.
+std::vector<bleu_stats> corpus_segment_stats(const std::vector<std::string>& hyps,
+                                             const std::vector<std::vector<std::string>>& refs, const bleu_options& o);
+
+/// Percentile bootstrap interval of corpus BLEU, resampling segments: each replicate sums the
+/// stored per-segment statistics of the drawn segments (with repeats) and applies compute_bleu; no
+/// text is tokenized again. The counts are integers, so the sums (and the result) do not depend on
+/// the order or the thread count. Reference: Koehn, "Statistical Significance Tests for Machine
+/// Translation Evaluation", EMNLP 2004 (bootstrap resampling of test sentences); Efron &
+/// Tibshirani (1993), ch. 13.
+stats::bootstrap_result bootstrap_bleu(const std::vector<bleu_stats>& segments, const bleu_options& o,
+                                       const stats::bootstrap_options& opts);
 
 /// One BLEU per segment.
 std::vector<bleu_score> sentence_bleu(const std::vector<std::string>& hyps,

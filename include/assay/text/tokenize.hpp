@@ -28,6 +28,7 @@ namespace assay::text {
 enum class tokenizer {
   none,  ///< no tokenisation: tokens are the white-space separated words
   v13a,  ///< mteval-v13a.pl, sacreBLEU's default "13a"
+  intl,  ///< mteval-v14.pl's international tokenisation, sacreBLEU's "intl"
 };
 
 /// sacreBLEU's tokenizer "13a" (Tokenizer13a): removes "<skipped>", joins "-\n", turns newlines into
@@ -38,10 +39,26 @@ enum class tokenizer {
 /// Reference: sacrebleu/tokenizers/tokenizer_13a.py and tokenizer_re.py (Post, 2018).
 [[nodiscard]] std::string tokenize_13a(std::string_view line);
 
-/// Applies `how` and returns the text whose split_whitespace() gives the tokens.
+/// sacreBLEU's tokenizer "intl" (TokenizerV14International, sacreBLEU 2.x): three left-to-right passes
+/// of non-overlapping matches over code points, as Python's regex.sub does,
+///   (\P{N})(\p{P}) -> "\1 \2 "   punctuation preceded by a non-number,
+///   (\p{P})(\P{N}) -> " \1 \2"   punctuation followed by a non-number,
+///   (\p{S})        -> " \1 "     every symbol,
+/// then words joined by single spaces. P, S, N are the Unicode general categories P*, S*, N*
+/// (src/text/unicode_categories.hpp, generated from Python's unicodedata; version in
+/// unicode_version()). No HTML entities are unescaped (sacreBLEU >= 2.0; see docs/definitions/text.md).
+/// A number followed by a final period keeps it ("in 2019." gives "in", "2019."), as sacreBLEU documents.
+/// Reference: sacrebleu/tokenizers/tokenizer_intl.py; mteval-v14.pl (NIST).
+[[nodiscard]] std::string tokenize_intl(std::string_view line);
+
+/// The Unicode version of the category tables behind tokenize_intl, e.g. "14.0.0".
+[[nodiscard]] const char* unicode_version() noexcept;
+
+/// Applies `how` and returns the text whose split_whitespace() gives the tokens (not joined: words
+/// may be separated by several spaces; tokenize_13a and tokenize_intl give the joined form).
 [[nodiscard]] std::string tokenize(std::string_view line, tokenizer how);
 
-/// The name used in signatures: "13a" or "none".
+/// The name used in signatures: "13a", "intl" or "none".
 [[nodiscard]] const char* tokenizer_name(tokenizer how) noexcept;
 
 /// Reads a text file as lines (LF or CRLF ends; a final line end does not start an empty line),

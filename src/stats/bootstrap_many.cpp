@@ -1,0 +1,80 @@
+// Percentile bootstrap of several statistics at once; see include/assay/stats/bootstrap_many.hpp.
+#include "assay/stats/bootstrap_many.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+#include "assay/error.hpp"
+#include "assay/stats/detail/parallel.hpp"
+#include "assay/stats/random.hpp"
+
+namespace assay::stats {
+
+std::vector<std::uint32_t> row_weights(std::span<const std::uint32_t> rows, std::size_t n_rows) {
+  std::vector<std::uint32_t> w(n_rows, 0);
+  for (std::uint32_t r : rows) {
+    if (r >= n_rows) throw_usage(fmt::format("row_weights: row {} is out of range (n_rows = {})", r, n_rows));
+    ++w[r];
+  }
+  return w;
+}
+
+std::vector<bootstrap_result> bootstrap_many(std::size_t n_rows, std::size_t n_stats,
+                                             const resample_statistics& statistics, const bootstrap_options& o) {
+  const char* fn = "bootstrap_many";
+  if (n_rows == 0) throw_usage(fmt::format("{}: no rows to resample", fn));
+  if (n_rows > std::numeric_limits<std::uint32_t>::max())
+    throw_usage(fmt::format("{}: at most 4294967295 rows; got {}", fn, n_rows));
+  if (n_stats == 0) throw_usage(fmt::format("{}: no statistic to compute", fn));
+  if (o.replicates < 1) throw_usage(fmt::format("{}: replicates must be >= 1; got 0", fn));
+  if (!(o.level > 0 && o.level < 1)) throw_usage(fmt::format("{}: level must be in (0, 1); got {}", fn, o.level));
+  if (o.method != bootstrap_method::percentile) throw_usage(fmt::format("{}: only the percentile method", fn));
+  if (!o.strata.empty()) throw_usage(fmt::format("{}: strata are not supported", fn));
+
+  std::vector<double> identity_out(n_stats);
+  {
+    std::vector<std::uint32_t> all(n_rows);
+    for (std::size_t i = 0; i < n_rows; ++i) all[i] = static_cast<std::uint32_t>(i);
+    statistics(all, identity_out);
+  }
+  // reps[s * B + r]: statistic s of replicate r, written by index so threads cannot change it.
+  const std::size_t B = o.replicates;
+  std::vector<double> reps(n_stats * B);
+  const unsigned threads = detail::resolve_threads(o.threads, B);
+  std::vector<std::vector<std::uint32_t>> rows(threads, std::vector<std::uint32_t>(n_rows));
+  std::vector<std::vector<double>> outs(threads, std::vector<double>(n_stats));
+  detail::parallel_for(B, threads, [&](unsigned t, std::size_t r) {
+    rng gen(o.seed, r);  // the same draws as bootstrap_ci's simple resampling
+    for (std::size_t i = 0; i < n_rows; ++i) rows[t][i] = static_cast<std::uint32_t>(gen.below(n_rows));
+    statistics(rows[t], outs[t]);
+    for (std::size_t s = 0; s < n_stats; ++s) reps[s * B + r] = outs[t][s];
+  });
+
+  std::vector<bootstrap_result> res(n_stats);
+  for (std::size_t s = 0; s < n_stats; ++s) {
+    auto& x = res[s];
+    const std::span<const double> v(reps.data() + s * B, B);
+    x.estimate = identity_out[s];
+    x.level = o.level;
+    x.method = bootstrap_method::percentile;
+    x.replicates = B;
+    double sum = 0;
+    std::size_t defined = 0;
+    for (double y : v) {
+      if (std::isnan(y)) ++x.undefined_replicates;
+      else sum += y, ++defined;
+    }
+    const double mean = defined ? sum / static_cast<double>(defined) : 0.0;
+    double ss = 0;
+    for (double y : v)
+      if (!std::isnan(y)) ss += (y - mean) * (y - mean);
+    x.std_error = defined > 1 ? std::sqrt(ss / static_cast<double>(defined - 1)) : 0.0;
+    std::tie(x.lower, x.upper) = percentile_interval(v, o.level);
+    if (o.keep_distribution) x.distribution.assign(v.begin(), v.end());
+  }
+  return res;
+}
+
+}  // namespace assay::stats
