@@ -17,7 +17,7 @@ void add_ci_options(CLI::App* cmd, ci_request& r, const std::string& unit) {
                                             unit))
                     ->type_name("[LEVEL]")
                     ->expected(0, 1);
-  r.bootstrap_option = cmd->add_option("--bootstrap", r.replicates, "Bootstrap replicates for --ci (default 1000)")->type_name("N");
+  r.bootstrap_option = cmd->add_option("--bootstrap,--replicates", r.replicates, "Bootstrap replicates for --ci (default 1000)")->type_name("N");
   r.seed_option = cmd->add_option("--seed", r.seed, "Seed of the bootstrap (default 0); results do not depend on threads")
       ->type_name("S");
 }

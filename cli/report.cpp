@@ -143,7 +143,7 @@ void register_report(CLI::App& app) {
                   "agresti-coull, exact (Clopper-Pearson) or bootstrap (everything)")
       ->type_name("METHOD")
       ->check(CLI::IsMember({"auto", "wilson", "normal", "agresti-coull", "exact", "bootstrap"}));
-  cmd->add_option("--bootstrap-replicates", o->q.bootstrap_replicates, "Bootstrap replicates (default 2000)")
+  cmd->add_option("--bootstrap-replicates,--replicates", o->q.bootstrap_replicates, "Bootstrap replicates (default 2000)")
       ->type_name("N");
   cmd->add_option("--seed", o->q.seed, "Seed of the bootstrap (default 0); results do not depend on threads")
       ->type_name("N");

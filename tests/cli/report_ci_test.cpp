@@ -35,6 +35,15 @@ TEST(report_ci, json_has_interval_and_method_keys) {
   EXPECT_FALSE(j.contains("tp_ci"));
 }
 
+TEST(report_ci, replicates_is_the_same_option_as_bootstrap_replicates) {
+  // One name across report, compare, text and detection: --replicates.
+  const cli_result a = run_assay(with(breast, {"--ci", "--bootstrap-replicates", "150", "-f", "json"}));
+  const cli_result b = run_assay(with(breast, {"--ci", "--replicates", "150", "-f", "json"}));
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_EQ(json::parse(b.out).at("f1_ci_method"), "bootstrap percentile, stratified by class, 150 replicates");
+}
+
 TEST(report_ci, bare_flag_means_95_percent_and_text_names_the_method) {
   const cli_result r = run_assay(with(breast, {"--ci", "--ci-method", "exact"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -95,6 +95,9 @@ TEST(TextCli, BleuIntervalFromResampledSentences) {
   EXPECT_LT(j["bleu_ci"][0].get<double>(), j["bleu_ci"][1].get<double>());
   EXPECT_EQ(j["bleu_ci_level"].get<double>(), 0.9);
   EXPECT_EQ(j["bleu_ci_method"], "bootstrap percentile, resampling sentences, 200 replicates, seed 4");
+  // --replicates is the same option (the name assay report and assay compare use).
+  const auto same = run("text bleu --hyp " + h + " --ref " + r + " --ci 0.9 --replicates 200 --seed 4 --format json");
+  EXPECT_EQ(same.out, out.out);
   out = run("text bleu --hyp " + h + " --ref " + r + " --ci 0.9 --bootstrap 200 --seed 4");
   EXPECT_NE(out.out.find("90% CI ["), std::string::npos) << out.out;
 }
