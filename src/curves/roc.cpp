@@ -159,15 +159,20 @@ value partial_auc_tpr(const score_sweep& sw, double lo, double hi, bool standard
   return value(mcclish(area, (hi - lo) - (hi * hi - lo * lo) / 2, hi - lo));
 }
 
-void check_rows_sum_to_one(std::string_view caller, proba_view p) {
+std::optional<std::pair<std::size_t, double>> first_row_not_summing_to_one(proba_view p) {
   for (std::size_t i = 0; i < p.rows; ++i) {
     double s = 0;
     for (std::size_t k = 0; k < p.cols; ++k) s += p(i, k);
-    if (!(std::fabs(s - 1) <= 1e-8 + 1e-5 * std::fabs(s))) {
-      throw_data(fmt::format("{}: the probabilities of row {} sum to {}, not 1 (multiclass AUC needs class "
-                             "probabilities; rule: |sum - 1| <= 1e-8 + 1e-5 |sum|)",
-                             caller, i, s));
-    }
+    if (!(std::fabs(s - 1) <= 1e-8 + 1e-5 * std::fabs(s))) return std::pair{i, s};
+  }
+  return std::nullopt;
+}
+
+void check_rows_sum_to_one(std::string_view caller, proba_view p) {
+  if (const auto bad = first_row_not_summing_to_one(p)) {
+    throw_data(fmt::format("{}: the probabilities of row {} sum to {}, not 1 (multiclass AUC needs class "
+                           "probabilities; rule: |sum - 1| <= 1e-8 + 1e-5 |sum|)",
+                           caller, bad->first, bad->second));
   }
 }
 

@@ -52,15 +52,6 @@ calibration_sample keep_calibration(std::span<const std::int32_t> y, std::span<c
   return c;
 }
 
-std::optional<std::pair<std::size_t, double>> row_not_summing_to_one(proba_view p) {
-  for (std::size_t i = 0; i < p.rows; ++i) {
-    double s = 0;
-    for (std::size_t k = 0; k < p.cols; ++k) s += p(i, k);
-    if (!(std::fabs(s - 1) <= 1e-8 + 1e-5 * std::fabs(s))) return std::pair{i, s};
-  }
-  return std::nullopt;
-}
-
 calibration_sample keep_top_label_calibration(std::span<const std::int32_t> y, proba_view p,
                                               std::span<const double> weight) {
   calibration_sample c;

@@ -21,10 +21,6 @@ threshold_sample keep_threshold_sweep(const curves::score_sweep& sw);
 calibration_sample keep_calibration(std::span<const std::int32_t> y, std::span<const double> prob,
                                     std::span<const double> weight);
 
-/// The first row of `p` whose probabilities do not sum to 1 by the rule of the multiclass AUCs
-/// (|sum - 1| <= 1e-8 + 1e-5 |sum|): its 0-based index and its sum; nullopt when every row does.
-std::optional<std::pair<std::size_t, double>> row_not_summing_to_one(proba_view p);
-
 /// Top-label reliability curve of class probabilities (y class indices), 10 uniform bins, and its
 /// ECE (Guo et al. 2017). Throws as curves::check_multiclass_input (e.g. rows not summing to 1).
 calibration_sample keep_top_label_calibration(std::span<const std::int32_t> y, proba_view p,

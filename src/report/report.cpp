@@ -315,7 +315,7 @@ report make_report(const report_request& request) {
       r.metrics.push_back({std::string(name), std::string(m->title), std::move(v)});
     }
     if (q.keep_curves && !proba.empty()) {  // needs rows that sum to 1, as the multiclass AUCs
-      if (const auto bad = detail::row_not_summing_to_one(pv)) {
+      if (const auto bad = curves::first_row_not_summing_to_one(pv)) {
         r.notes.push_back(fmt::format("no reliability diagram: the --proba columns of data row {} sum to {}, not 1 "
                                       "(rule: |sum - 1| <= 1e-8 + 1e-5 |sum|)", bad->first + 1, bad->second));
       } else {

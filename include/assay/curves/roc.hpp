@@ -8,7 +8,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -85,6 +87,10 @@ enum class multiclass_average {
 /// allclose: |sum - 1| <= 1e-8 + 1e-5 |sum|), as multiclass AUC needs probabilities. Throws kind data
 /// naming `caller`, the row and its sum.
 void check_rows_sum_to_one(std::string_view caller, proba_view p);
+
+/// The first row of `p` whose probabilities break the rule of check_rows_sum_to_one: its 0-based
+/// index and its sum; nullopt when every row sums to 1. For callers that note rather than refuse.
+std::optional<std::pair<std::size_t, double>> first_row_not_summing_to_one(proba_view p);
 
 /// One-vs-rest multiclass AUC: class k's AUC of (y == k) against p(., k), averaged over the K classes
 /// (Provost & Domingos 2000). `y` holds class indices 0..K-1. Undefined when a class has no cases
