@@ -1,15 +1,13 @@
 // Helpers for running the built `assay` binary from tests.
 #pragma once
 
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "cli/run_cli.hpp"
 
 namespace assay::test {
 
@@ -18,32 +16,19 @@ struct run_result {
   std::string out;  ///< standard output, with standard error appended after it
 };
 
-/// Runs `assay ARGS` through the shell, capturing stdout and stderr (2>&1).
+/// Runs `assay ARGS` (ARGS split at spaces; no shell) through the shared spawner of
+/// tests/cli/run_cli.hpp, with standard error appended to standard output.
 inline run_result run_assay(const std::string& args) {
-  const std::string cmd = std::string(ASSAY_CLI_PATH) + " " + args + " 2>&1";
-  run_result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  std::size_t got;
-  while ((got = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), got);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  std::vector<std::string> argv;
+  std::istringstream words(args);
+  for (std::string w; words >> w;) argv.push_back(w);
+  const cli_result r = run_assay(argv);
+  return {r.exit_code, r.out + r.err};
 }
 
 inline std::string temp_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() / ("assay_validation_" + std::to_string(::getpid()) + "_" + name))
       .string();
-}
-
-inline void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
-
-inline std::string read_file(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
 }
 
 /// Splits CSV text without quoting into rows of fields.
