@@ -168,6 +168,19 @@ void measure(const std::string& html, const temp_dir& tmp, std::vector<std::stri
   ASSERT_FALSE(lines.empty()) << "the measuring script did not run:\n" << probe.log;
 }
 
+// One layout line: "KIND ID N1 N2 ..." (what was measured, its id, its numbers).
+struct layout_entry {
+  std::string kind, id;
+  std::vector<long> v;
+};
+layout_entry parse_layout_line(const std::string& line) {
+  layout_entry e;
+  std::stringstream ss(line);
+  ss >> e.kind >> e.id;
+  for (long x; ss >> x;) e.v.push_back(x);
+  return e;
+}
+
 // Every section of `ids` laid out wider than 300 px, taller than `min_height` px, with visible text.
 void expect_sections_laid_out(const std::map<std::string, std::vector<long>>& sections,
                               const std::vector<std::string>& ids, long min_height) {
@@ -255,11 +268,7 @@ TEST_P(BrowserExample, RendersEverySectionAndPlotWithoutErrorsOrRequests) {
   std::map<std::string, std::vector<long>> figures;
   std::size_t svgs = 0, tables = 0;
   for (const auto& l : lines) {
-    std::stringstream ss(l);
-    std::string kind, id;
-    ss >> kind >> id;
-    std::vector<long> v;
-    for (long x; ss >> x;) v.push_back(x);
+    const auto [kind, id, v] = parse_layout_line(l);
     if (kind == "section") sections[id] = v;
     if (kind == "figure") {
       figures[id] = v;
@@ -344,11 +353,7 @@ TEST_P(BrowserValidation, RendersEverySectionAndPlotWithoutErrors) {
   std::map<std::string, std::vector<long>> sections;
   std::size_t svgs = 0, tables = 0;
   for (const auto& l : lines) {
-    std::stringstream ss(l);
-    std::string kind, id;
-    ss >> kind >> id;
-    std::vector<long> v;
-    for (long x; ss >> x;) v.push_back(x);
+    const auto [kind, id, v] = parse_layout_line(l);
     if (kind == "section") sections[id] = v;
     if (kind == "svg") {
       ++svgs;
