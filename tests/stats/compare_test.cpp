@@ -211,6 +211,12 @@ std::vector<double> exchangeable_model(const std::vector<std::int32_t>& y, std::
   return b;
 }
 
+// compare_models on one data set of a null simulation: make_two's y and a, and an exchangeable b.
+auto compare_under_null(std::size_t n, std::uint64_t data_seed, std::uint64_t model_seed, const compare_options& o) {
+  const auto d = make_two(n, data_seed, 0.0);
+  return compare_models(d.y, d.a, exchangeable_model(d.y, model_seed), "a", "b", o);
+}
+
 TEST(CompareMetrics, IdenticalWhateverTheThreadCount) {
   const auto d = make_two(300, 5, 1.0);
   compare_options o;
@@ -271,10 +277,8 @@ TEST(CompareMetrics, PermutationPValuesUniformUnderNull) {
   o.permutations = R;
   o.threads = 1;
   for (std::size_t run = 0; run < runs; ++run) {
-    const auto d = make_two(40, 1000 + run, 0.0);
-    const std::vector<double> b = exchangeable_model(d.y, 5000 + run);
     o.seed = run;
-    const auto c = compare_models(d.y, d.a, b, "a", "b", o);
+    const auto c = compare_under_null(40, 1000 + run, 5000 + run, o);
     const double p = c.pairs[0].metrics[0].permutation.p_value;
     ++hist[static_cast<std::size_t>(std::lround(p * static_cast<double>(R + 1)))];
   }
@@ -302,10 +306,8 @@ TEST(CompareMetrics, PairedBootstrapIntervalCoversZeroUnderNull) {
   o.permutations = 1;
   o.threads = 1;
   for (std::size_t run = 0; run < runs; ++run) {
-    const auto d = make_two(80, 90000 + run, 0.0);
-    const std::vector<double> b = exchangeable_model(d.y, 70000 + run);
     o.seed = run;
-    const auto c = compare_models(d.y, d.a, b, "a", "b", o);
+    const auto c = compare_under_null(80, 90000 + run, 70000 + run, o);
     const auto& bs = c.pairs[0].metrics[0].bootstrap.difference;
     covered += bs.lower.v <= 0 && 0 <= bs.upper.v;
   }
