@@ -14,6 +14,8 @@
 # interpreter start or the imports; assay's end-to-end time is the whole process.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=bench/lib.sh
+source "$here/lib.sh"
 rows="${1:-10000000}"
 assay="${ASSAY:-$here/../build/assay}"
 bench="${BENCH:-$here/../build/bench/bench_curves}"
@@ -23,14 +25,9 @@ bin="${TMPDIR:-/tmp}/assay_curves_${rows}.bin"
 
 [[ -x "$assay" ]] || { echo "compare_curves: no assay binary at $assay (build it, or set ASSAY=...)" >&2; exit 2; }
 [[ -x "$bench" ]] || { echo "compare_curves: no bench_curves at $bench (-DASSAY_BUILD_BENCH=ON, or set BENCH=...)" >&2; exit 2; }
-[[ -x /usr/bin/time ]] || { echo "compare_curves: /usr/bin/time missing: run scripts/install-deps.sh" >&2; exit 2; }
-if [[ ! -s "$data" ]]; then
-  echo "generating $data ($rows rows) ..."
-  "$py" "$here/compare_sklearn.py" generate "$rows" "$data.part" && mv "$data.part" "$data"
-fi
-cat "$data" >/dev/null  # warm the page cache so that neither side pays for the disk
-
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+need_time compare_curves
+generate_once "$here/compare_sklearn.py" "$rows" "$data"
+warm_cache "$data"
 
 echo "== in memory: scikit-learn roc_auc_score + average_precision_score (3 runs) =="
 mapfile -t sk < <("$py" "$here/compare_curves.py" arrays "$data" "$bin")
@@ -48,8 +45,7 @@ trap 'rm -f "$log"' EXIT
 a_wall=() a_rss=()
 for i in 1 2 3; do
   /usr/bin/time -v -o "$log" "$assay" curve roc "$data" --label label --score score >/dev/null
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$log")
-  rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$log")
+  wall=$(wall_s "$log") rss=$(rss_kib "$log")
   a_wall+=("$wall") a_rss+=("$rss")
   echo "  run $i: wall ${wall} s, peak RSS ${rss} KiB"
 done

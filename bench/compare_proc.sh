@@ -14,6 +14,8 @@
 # Needs Rscript with pROC (Debian r-cran-proc; scripts/install-deps.sh installs it).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=bench/lib.sh
+source "$here/lib.sh"
 rows="${1:-1000000}"
 runs="${RUNS:-3}" boot_runs="${BOOT_RUNS:-3}" sk_reps="${SK_REPS:-50}" small="${SMALL:-100000}" threads="${THREADS:-2}"
 timing="${TIMING:-$here/../build/bench/stats_timing}"
@@ -23,10 +25,7 @@ data="${TMPDIR:-/tmp}/assay_proc_${rows}.csv"
 [[ -x "$timing" ]] || { echo "compare_proc: no $timing (cmake -DASSAY_BUILD_BENCH=ON; build target stats_timing)" >&2; exit 2; }
 command -v Rscript >/dev/null || { echo "compare_proc: Rscript missing: run scripts/install-deps.sh" >&2; exit 2; }
 Rscript -e 'suppressMessages(library(pROC))' >/dev/null 2>&1 || { echo "compare_proc: R package pROC missing: run scripts/install-deps.sh" >&2; exit 2; }
-if [[ ! -s "$data" ]]; then
-  echo "generating $data ($rows rows) ..."
-  "$py" "$here/compare_proc.py" generate "$rows" "$data.part" && mv "$data.part" "$data"
-fi
+generate_once "$here/compare_proc.py" "$rows" "$data"
 
 out="$(mktemp)"
 trap 'rm -f "$out"' EXIT

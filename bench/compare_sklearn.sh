@@ -11,29 +11,24 @@
 # classification_report only (not the interpreter start or the imports); assay's is the whole process.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=bench/lib.sh
+source "$here/lib.sh"
 rows="${1:-10000000}"
 assay="${ASSAY:-$here/../build/assay}"
 py=/usr/bin/python3
 data="${TMPDIR:-/tmp}/assay_compare_${rows}.csv"
 
 [[ -x "$assay" ]] || { echo "compare_sklearn: no assay binary at $assay (build it, or set ASSAY=...)" >&2; exit 2; }
-[[ -x /usr/bin/time ]] || { echo "compare_sklearn: /usr/bin/time missing: run scripts/install-deps.sh" >&2; exit 2; }
-if [[ ! -s "$data" ]]; then
-  echo "generating $data ($rows rows) ..."
-  "$py" "$here/compare_sklearn.py" generate "$rows" "$data.part" && mv "$data.part" "$data"
-fi
-cat "$data" >/dev/null  # warm the page cache so that neither side pays for the disk
-
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+need_time compare_sklearn
+generate_once "$here/compare_sklearn.py" "$rows" "$data"
+warm_cache "$data"
 
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 a_wall=() a_cpu=() a_rss=()
 for i in 1 2 3; do
   /usr/bin/time -v -o "$log" "$assay" report "$data" --label label --score score --format json >/dev/null
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$log")
-  cpu=$(awk -F': ' '/User time/ { u = $2 } /System time/ { s = $2 } END { print u + s }' "$log")
-  rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$log")
+  wall=$(wall_s "$log") cpu=$(cpu_s "$log") rss=$(rss_kib "$log")
   a_wall+=("$wall") a_cpu+=("$cpu") a_rss+=("$rss")
   echo "assay  run $i: wall ${wall} s, cpu ${cpu} s, peak RSS ${rss} KiB"
 done

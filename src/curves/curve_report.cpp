@@ -305,13 +305,74 @@ json point_json(const operating_point& p) {
   return o;
 }
 
+// ---- parts shared by the document (roc, pr) and streamed (stream_roc, stream_pr) paths ------------
+
+constexpr const char* roc_csv_header = "model,threshold,fpr,tpr,tps,fps\n";
+constexpr const char* pr_csv_header = "model,threshold,precision,recall\n";
+
+json roc_header(const loaded& d) {
+  json j = header(d, "roc");
+  j["first_threshold"] = "the first point (0, 0) has threshold +inf, written null in JSON and inf in CSV";
+  return j;
+}
+
+json pr_header(const loaded& d) {
+  json j = header(d, "pr");
+  j["last_point"] = "precision and recall have one more entry than thresholds: the end point (recall 0, precision 1)";
+  return j;
+}
+
+// The partial AUCs a request asks for (--partial-fpr, --partial-tpr), plain and McClish-standardised.
+void put_partial_aucs(json& o, const score_sweep& sw, const curve_request& q) {
+  if (q.partial_fpr.size() == 2) {
+    const double lo = q.partial_fpr[0], hi = q.partial_fpr[1];
+    o["partial_auc_fpr"] = {{"lo", lo}, {"hi", hi}};
+    put(o["partial_auc_fpr"], "area", partial_auc_fpr(sw, lo, hi, false));
+    put(o["partial_auc_fpr"], "mcclish", partial_auc_fpr(sw, lo, hi, true));
+  }
+  if (q.partial_tpr.size() == 2) {
+    const double lo = q.partial_tpr[0], hi = q.partial_tpr[1];
+    o["partial_auc_tpr"] = {{"lo", lo}, {"hi", hi}};
+    put(o["partial_auc_tpr"], "area", partial_auc_tpr(sw, lo, hi, false));
+    put(o["partial_auc_tpr"], "mcclish", partial_auc_tpr(sw, lo, hi, true));
+  }
+}
+
+// The one-vs-rest and one-vs-one multiclass ROC AUCs (macro and weighted); nothing for binary input.
+void put_multiclass_roc_aucs(json& j, const loaded& d) {
+  if (!d.multiclass) return;
+  const proba_view pv = proba_view::matrix(d.proba, d.labels.size());
+  put(j, "roc_auc_ovr_macro", roc_auc_ovr(d.y_class, pv, d.weight, multiclass_average::macro));
+  put(j, "roc_auc_ovr_weighted", roc_auc_ovr(d.y_class, pv, d.weight, multiclass_average::weighted));
+  put(j, "roc_auc_ovo_macro", roc_auc_ovo(d.y_class, pv, d.weight, multiclass_average::macro));
+  put(j, "roc_auc_ovo_weighted", roc_auc_ovo(d.y_class, pv, d.weight, multiclass_average::weighted));
+}
+
+// One model's PR summary: average precision (step and the interpolated variants), break-even point and
+// prevalence P / (P + N) (NaN, written null, without cases). Returns the step AP and the prevalence.
+struct pr_summary {
+  value ap;
+  double prevalence;
+};
+pr_summary put_pr_summary(json& o, const score_sweep& sw) {
+  const value ap = average_precision(sw);
+  put(o, "average_precision", ap);
+  for (auto v : {ap_variant::all_point, ap_variant::voc11, ap_variant::coco101}) {
+    put(o, std::string("average_precision_") + ap_variant_name(v), average_precision(sw, v));
+  }
+  put(o, "break_even_point", break_even_point(sw));
+  const double total = sw.positives + sw.negatives;
+  const double prevalence = total > 0 ? sw.positives / total : std::nan("");
+  o["prevalence"] = jnum(prevalence);
+  return {ap, prevalence};
+}
+
 // ---- the kinds ----------------------------------------------------------------------------------
 
 curve_document roc(const loaded& d, const curve_request& q) {
   curve_document doc;
-  json j = header(d, "roc");
-  j["first_threshold"] = "the first point (0, 0) has threshold +inf, written null in JSON and inf in CSV";
-  doc.csv = "model,threshold,fpr,tpr,tps,fps\n";
+  json j = roc_header(d);
+  doc.csv = roc_csv_header;
   doc.chart = make_chart("ROC curve", "false-positive rate (1 - specificity)", "true-positive rate (recall)");
   doc.chart.lines.push_back(line("chance", {0, 1}, {0, 1}, true));
   for (const auto& m : d.models) {
@@ -330,37 +391,19 @@ curve_document roc(const loaded& d, const curve_request& q) {
     o["tpr"] = jvec(r.tpr);
     if (!r.undefined.empty()) o["curve_undefined"] = r.undefined;
     put(o, "roc_auc", auc);
-    if (q.partial_fpr.size() == 2) {
-      const double lo = q.partial_fpr[0], hi = q.partial_fpr[1];
-      o["partial_auc_fpr"] = {{"lo", lo}, {"hi", hi}};
-      put(o["partial_auc_fpr"], "area", partial_auc_fpr(sw, lo, hi, false));
-      put(o["partial_auc_fpr"], "mcclish", partial_auc_fpr(sw, lo, hi, true));
-    }
-    if (q.partial_tpr.size() == 2) {
-      const double lo = q.partial_tpr[0], hi = q.partial_tpr[1];
-      o["partial_auc_tpr"] = {{"lo", lo}, {"hi", hi}};
-      put(o["partial_auc_tpr"], "area", partial_auc_tpr(sw, lo, hi, false));
-      put(o["partial_auc_tpr"], "mcclish", partial_auc_tpr(sw, lo, hi, true));
-    }
+    put_partial_aucs(o, sw, q);
     j["models"].push_back(o);
     doc.chart.lines.push_back(line(fmt::format("{} (AUC {})", m.name, short_value(auc)), r.fpr, r.tpr));
   }
-  if (d.multiclass) {
-    const proba_view pv = proba_view::matrix(d.proba, d.labels.size());
-    put(j, "roc_auc_ovr_macro", roc_auc_ovr(d.y_class, pv, d.weight, multiclass_average::macro));
-    put(j, "roc_auc_ovr_weighted", roc_auc_ovr(d.y_class, pv, d.weight, multiclass_average::weighted));
-    put(j, "roc_auc_ovo_macro", roc_auc_ovo(d.y_class, pv, d.weight, multiclass_average::macro));
-    put(j, "roc_auc_ovo_weighted", roc_auc_ovo(d.y_class, pv, d.weight, multiclass_average::weighted));
-  }
+  put_multiclass_roc_aucs(j, d);
   doc.json = finish_json(j);
   return doc;
 }
 
 curve_document pr(const loaded& d, const curve_request&) {
   curve_document doc;
-  json j = header(d, "pr");
-  j["last_point"] = "precision and recall have one more entry than thresholds: the end point (recall 0, precision 1)";
-  doc.csv = "model,threshold,precision,recall\n";
+  json j = pr_header(d);
+  doc.csv = pr_csv_header;
   doc.chart = make_chart("Precision-recall curve", "recall", "precision");
   std::vector<double> prevalences;
   for (const auto& m : d.models) {
@@ -377,16 +420,8 @@ curve_document pr(const loaded& d, const curve_request&) {
     o["precision"] = jvec(r.precision);
     o["recall"] = jvec(r.recall);
     if (!r.undefined.empty()) o["curve_undefined"] = r.undefined;
-    const value ap = average_precision(sw);
-    put(o, "average_precision", ap);
-    for (auto v : {ap_variant::all_point, ap_variant::voc11, ap_variant::coco101}) {
-      put(o, std::string("average_precision_") + ap_variant_name(v), average_precision(sw, v));
-    }
-    put(o, "break_even_point", break_even_point(sw));
-    const double total = sw.positives + sw.negatives;
-    const double prev = total > 0 ? sw.positives / total : std::nan("");
-    o["prevalence"] = jnum(prev);
-    prevalences.push_back(prev);
+    const auto [ap, prevalence] = put_pr_summary(o, sw);
+    prevalences.push_back(prevalence);
     j["models"].push_back(o);
     doc.chart.lines.push_back(line(fmt::format("{} (AP {})", m.name, short_value(ap)), r.recall, r.precision));
   }
@@ -822,7 +857,7 @@ void stream_roc(loaded& d, const curve_request& q, curve_format format, const te
   const char* caller = "assay curve roc";
   const bool partial = q.partial_fpr.size() == 2 || q.partial_tpr.size() == 2;
   if (format == curve_format::csv) {
-    sink("model,threshold,fpr,tpr,tps,fps\n");
+    sink(roc_csv_header);
     for (auto& m : d.models) {
       const model_points mp(m.y, std::move(m.score), d.weight, caller);
       const std::string field = csv_field(m.name);
@@ -845,8 +880,7 @@ void stream_roc(loaded& d, const curve_request& q, curve_format format, const te
     }
     return;
   }
-  json j = header(d, "roc");
-  j["first_threshold"] = "the first point (0, 0) has threshold +inf, written null in JSON and inf in CSV";
+  json j = roc_header(d);
   std::vector<model_points> pts = sort_models(d, caller);
   for (std::size_t i = 0; i < pts.size(); ++i) {
     model_points& mp = pts[i];
@@ -882,37 +916,17 @@ void stream_roc(loaded& d, const curve_request& q, curve_format format, const te
       auc = roc_auc(score_sweep{{}, {}, {}, P, N});
     }
     put(o, "roc_auc", auc);
-    if (partial) {
-      const score_sweep& sw = mp.sweep();
-      if (q.partial_fpr.size() == 2) {
-        const double lo = q.partial_fpr[0], hi = q.partial_fpr[1];
-        o["partial_auc_fpr"] = {{"lo", lo}, {"hi", hi}};
-        put(o["partial_auc_fpr"], "area", partial_auc_fpr(sw, lo, hi, false));
-        put(o["partial_auc_fpr"], "mcclish", partial_auc_fpr(sw, lo, hi, true));
-      }
-      if (q.partial_tpr.size() == 2) {
-        const double lo = q.partial_tpr[0], hi = q.partial_tpr[1];
-        o["partial_auc_tpr"] = {{"lo", lo}, {"hi", hi}};
-        put(o["partial_auc_tpr"], "area", partial_auc_tpr(sw, lo, hi, false));
-        put(o["partial_auc_tpr"], "mcclish", partial_auc_tpr(sw, lo, hi, true));
-      }
-    }
+    if (partial) put_partial_aucs(o, mp.sweep(), q);
     j["models"].push_back(o);
   }
-  if (d.multiclass) {
-    const proba_view pv = proba_view::matrix(d.proba, d.labels.size());
-    put(j, "roc_auc_ovr_macro", roc_auc_ovr(d.y_class, pv, d.weight, multiclass_average::macro));
-    put(j, "roc_auc_ovr_weighted", roc_auc_ovr(d.y_class, pv, d.weight, multiclass_average::weighted));
-    put(j, "roc_auc_ovo_macro", roc_auc_ovo(d.y_class, pv, d.weight, multiclass_average::macro));
-    put(j, "roc_auc_ovo_weighted", roc_auc_ovo(d.y_class, pv, d.weight, multiclass_average::weighted));
-  }
+  put_multiclass_roc_aucs(j, d);
   write_json(j, sink);
 }
 
 void stream_pr(loaded& d, curve_format format, const text_sink& sink) {
   const char* caller = "assay curve pr";
   if (format == curve_format::csv) {
-    sink("model,threshold,precision,recall\n");
+    sink(pr_csv_header);
     for (auto& m : d.models) {
       const model_points mp(m.y, std::move(m.score), d.weight, caller);
       const std::string field = csv_field(m.name);
@@ -933,8 +947,7 @@ void stream_pr(loaded& d, curve_format format, const text_sink& sink) {
     }
     return;
   }
-  json j = header(d, "pr");
-  j["last_point"] = "precision and recall have one more entry than thresholds: the end point (recall 0, precision 1)";
+  json j = pr_header(d);
   std::vector<model_points> pts = sort_models(d, caller);
   for (std::size_t i = 0; i < pts.size(); ++i) {
     model_points& mp = pts[i];
@@ -970,14 +983,7 @@ void stream_pr(loaded& d, curve_format format, const text_sink& sink) {
     o["precision"] = array(1.0, [](double, double tp, double fp) { return tp / (tp + fp); });
     o["recall"] = array(0.0, [p_or_nan](double, double tp, double) { return tp / p_or_nan; });
     if (P == 0) o["curve_undefined"] = "no positive cases: recall is undefined";
-    const value ap = average_precision(sw);
-    put(o, "average_precision", ap);
-    for (auto v : {ap_variant::all_point, ap_variant::voc11, ap_variant::coco101}) {
-      put(o, std::string("average_precision_") + ap_variant_name(v), average_precision(sw, v));
-    }
-    put(o, "break_even_point", break_even_point(sw));
-    const double total = sw.positives + sw.negatives;
-    o["prevalence"] = jnum(total > 0 ? sw.positives / total : std::nan(""));
+    put_pr_summary(o, sw);
     j["models"].push_back(o);
   }
   write_json(j, sink);

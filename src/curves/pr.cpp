@@ -45,6 +45,37 @@ double sampled_ap(const score_sweep& sw, int n) {
   return sum / (n + 1);
 }
 
+// The two axes of the precision-recall plane.
+enum class pr_axis { precision, recall };
+
+const char* axis_name(pr_axis a) { return a == pr_axis::precision ? "precision" : "recall"; }
+
+// The one scan behind precision_at_recall and recall_at_precision: among sweep entries whose value on
+// the `bound` axis is >= `floor`, the entry with the highest value on the other axis (the first, i.e.
+// highest threshold, on ties). Undefined when no positive case exists or no entry reaches `floor`.
+pr_point best_pr_point(const score_sweep& sw, const char* caller, pr_axis bound, double floor) {
+  if (!(floor >= 0 && floor <= 1)) {
+    throw_usage(fmt::format("{}: {} {} is not in [0, 1]", caller, axis_name(bound), floor));
+  }
+  pr_point out;
+  out.threshold = nan;
+  if (sw.positives == 0) {
+    out.v = no_positives();
+    return out;
+  }
+  double best = -1;
+  for (std::size_t k = 0; k < sw.size(); ++k) {
+    const double p = precision_at(sw, k), r = sw.tp[k] / sw.positives;
+    const double bounded = bound == pr_axis::recall ? r : p, maximised = bound == pr_axis::recall ? p : r;
+    if (bounded < floor) continue;
+    if (maximised > best) best = maximised, out.threshold = sw.thresholds[k], out.precision = p, out.recall = r;
+  }
+  // With a recall bound, recall 1 is always reached at the lowest threshold, so best >= 0 there.
+  if (best < 0) out.v = value::undefined(fmt::format("no threshold reaches {} {}", axis_name(bound), floor));
+  else out.v = value(best);
+  return out;
+}
+
 }  // namespace
 
 pr_curve_result precision_recall_curve(const score_sweep& sw) {
@@ -121,44 +152,11 @@ value average_precision(std::span<const std::int32_t> y, std::span<const double>
 }
 
 pr_point precision_at_recall(const score_sweep& sw, double recall) {
-  if (!(recall >= 0 && recall <= 1)) throw_usage(fmt::format("precision_at_recall: recall {} is not in [0, 1]", recall));
-  pr_point out;
-  out.threshold = nan;
-  if (sw.positives == 0) {
-    out.v = no_positives();
-    return out;
-  }
-  double best = -1;
-  for (std::size_t k = 0; k < sw.size(); ++k) {
-    const double r = sw.tp[k] / sw.positives;
-    if (r < recall) continue;
-    const double p = precision_at(sw, k);
-    if (p > best) best = p, out.threshold = sw.thresholds[k], out.precision = p, out.recall = r;
-  }
-  out.v = value(best);  // recall 1 is always reached at the lowest threshold, so best >= 0
-  return out;
+  return best_pr_point(sw, "precision_at_recall", pr_axis::recall, recall);
 }
 
 pr_point recall_at_precision(const score_sweep& sw, double precision) {
-  if (!(precision >= 0 && precision <= 1)) {
-    throw_usage(fmt::format("recall_at_precision: precision {} is not in [0, 1]", precision));
-  }
-  pr_point out;
-  out.threshold = nan;
-  if (sw.positives == 0) {
-    out.v = no_positives();
-    return out;
-  }
-  double best = -1;
-  for (std::size_t k = 0; k < sw.size(); ++k) {
-    const double p = precision_at(sw, k);
-    if (p < precision) continue;
-    const double r = sw.tp[k] / sw.positives;
-    if (r > best) best = r, out.threshold = sw.thresholds[k], out.precision = p, out.recall = r;
-  }
-  if (best < 0) out.v = value::undefined(fmt::format("no threshold reaches precision {}", precision));
-  else out.v = value(best);
-  return out;
+  return best_pr_point(sw, "recall_at_precision", pr_axis::precision, precision);
 }
 
 value break_even_point(const score_sweep& sw) {

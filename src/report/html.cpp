@@ -437,6 +437,7 @@ std::string to_html(const report& r, const html_extras& extras) {
     l.dashed = dashed;
     return l;
   };
+  // Every chart below sets its own id: the ids inside the inlined SVGs (the clip path) must be unique on the page.
   const auto chart = [](std::string title, std::string x_label, std::string y_label) {
     plot::chart c;
     c.title = std::move(title);
@@ -446,6 +447,7 @@ std::string to_html(const report& r, const html_extras& extras) {
   };
   if (r.roc) {
     plot::chart ch = chart("ROC curve", "false-positive rate", "true-positive rate");
+    ch.id = "roc";
     const value* auc = metric("roc_auc");
     ch.lines.push_back(line(auc && auc->defined() ? fmt::format("model (AUC {:.4f})", auc->v) : "model", r.roc->x,
                             r.roc->y, false));
@@ -457,6 +459,7 @@ std::string to_html(const report& r, const html_extras& extras) {
   }
   if (r.pr) {
     plot::chart ch = chart("Precision-recall curve", "recall", "precision");
+    ch.id = "pr";
     const value* ap = metric("average_precision");
     const value* prev = metric("prevalence");
     ch.lines.push_back(line(ap && ap->defined() ? fmt::format("model (AP {:.4f})", ap->v) : "model", r.pr->x, r.pr->y,
@@ -470,6 +473,7 @@ std::string to_html(const report& r, const html_extras& extras) {
   if (r.thresholds) {
     const threshold_sample& t = *r.thresholds;
     plot::chart ch = chart("Metrics vs threshold", "threshold (positive when score >= threshold)", "value");
+    ch.id = "threshold";
     ch.square = false;
     ch.lines.push_back(line("F1", t.f1.x, t.f1.y, false));
     ch.lines.push_back(line("precision", t.precision.x, t.precision.y, false));
@@ -509,6 +513,7 @@ std::string to_html(const report& r, const html_extras& extras) {
                                          "accuracy")
                                  : chart("Reliability diagram", "mean predicted probability",
                                          "observed frequency of positives");
+    ch.id = "calibration";
     ch.lines.push_back(line("perfectly calibrated", {0, 1}, {0, 1}, true));
     plot::series s = line(fmt::format("model (ECE {})", c.ece.defined() ? fmt::format("{:.3f}", c.ece.v) : "undefined"),
                           c.prob_pred, c.prob_true, false);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli_expect.hpp"
 #include "cli/run_cli.hpp"
 #include "stats/reference.hpp"
 
@@ -16,20 +17,12 @@ namespace assay::test {
 namespace {
 
 using json = nlohmann::json;
-using args_t = std::vector<std::string>;
 using stats::testing::load_reference;
 using stats::testing::num;
 
 void expect_close(const json& got, double want, const std::string& what) {
   ASSERT_TRUE(got.is_number()) << what << ": " << got.dump();
   EXPECT_NEAR(got.get<double>(), want, 1e-12 * std::fabs(want) + 1e-15) << what;
-}
-
-void expect_error(const args_t& args, const std::string& message, int code = 2) {
-  const cli_result r = run_assay(args);
-  EXPECT_EQ(r.err, message) << show_args(args);
-  EXPECT_EQ(r.exit_code, code) << show_args(args);
-  EXPECT_EQ(r.out, "") << show_args(args);
 }
 
 // The "compare_preds" data as a CSV with class names: y in {no, yes}, predictions likewise.

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli_expect.hpp"
 #include "cli/run_cli.hpp"
 #include "stats/reference.hpp"
 
@@ -17,7 +18,6 @@ namespace assay::test {
 namespace {
 
 using json = nlohmann::json;
-using args_t = std::vector<std::string>;
 using stats::testing::load_reference;
 using stats::testing::num;
 
@@ -49,13 +49,6 @@ json run_json(args_t args) {
 void expect_close(const json& got, double want, const std::string& what) {
   ASSERT_TRUE(got.is_number()) << what << ": " << got.dump();
   EXPECT_NEAR(got.get<double>(), want, want == 0 ? 1e-15 : 1e-9 * std::fabs(want)) << what;
-}
-
-void expect_error(const args_t& args, const std::string& message, int code = 2) {
-  const cli_result r = run_assay(args);
-  EXPECT_EQ(r.err, message) << show_args(args);
-  EXPECT_EQ(r.exit_code, code) << show_args(args);
-  EXPECT_EQ(r.out, "") << show_args(args);
 }
 
 std::string six(double v) {

@@ -2,6 +2,8 @@
 // 10-instance example (seed 000), computed by hand in the comments.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
 #include <random>
 
 #include "assay/curves/pr.hpp"
@@ -42,6 +44,65 @@ TEST(Pr, TargetsAndBreakEven) {
   // No threshold reaches precision 1 when the top score is negative.
   const score_sweep bad = sweep_scores("test", std::vector<std::int32_t>{0, 1}, std::vector<double>{2, 1});
   EXPECT_FALSE(recall_at_precision(bad, 1.0).v.defined());
+}
+
+TEST(Pr, TargetMessages) {
+  const score_sweep sw = sweep_scores("test", y, s);
+  try {
+    precision_at_recall(sw, 1.5);
+    FAIL() << "no throw";
+  } catch (const error& e) {
+    EXPECT_STREQ(e.what(), "precision_at_recall: recall 1.5 is not in [0, 1]");
+  }
+  try {
+    recall_at_precision(sw, -0.1);
+    FAIL() << "no throw";
+  } catch (const error& e) {
+    EXPECT_STREQ(e.what(), "recall_at_precision: precision -0.1 is not in [0, 1]");
+  }
+  const score_sweep bad = sweep_scores("test", std::vector<std::int32_t>{0, 1}, std::vector<double>{2, 1});
+  EXPECT_EQ(recall_at_precision(bad, 1.0).v.reason, "no threshold reaches precision 1");
+  const score_sweep none = sweep_scores("test", std::vector<std::int32_t>{0, 0}, std::vector<double>{2, 1});
+  EXPECT_FALSE(precision_at_recall(none, 0.5).v.defined());
+  EXPECT_FALSE(recall_at_precision(none, 0.5).v.defined());
+}
+
+// Naive reference: for every distinct score t, count the cases with score >= t directly, then keep the
+// best admissible cut (ties between cuts keep the highest threshold). Scores are drawn from 6 values,
+// so ties are frequent. Deterministic (fixed seed): it cannot fail by chance.
+TEST(Pr, TargetsMatchNaiveCountsWithTies) {
+  std::mt19937_64 rng(11);
+  std::uniform_int_distribution<int> label(0, 1), level(0, 5);
+  for (int rep = 0; rep < 200; ++rep) {
+    const int n = 1 + rep % 17;
+    std::vector<std::int32_t> yy(n);
+    std::vector<double> ss(n);
+    for (int i = 0; i < n; ++i) yy[i] = label(rng), ss[i] = level(rng) / 5.0;
+    const score_sweep sw = sweep_scores("test", yy, ss);
+    if (sw.positives == 0) continue;
+    std::vector<double> cuts(ss);
+    std::sort(cuts.begin(), cuts.end(), std::greater<>());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    for (double target : {0.0, 0.25, 0.5, 0.6, 0.75, 1.0}) {
+      double best_p = -1, best_p_t = 0, best_r = -1, best_r_t = 0;
+      for (double t : cuts) {
+        double tp = 0, pp = 0;
+        for (int i = 0; i < n; ++i) pp += ss[i] >= t, tp += ss[i] >= t && yy[i] == 1;
+        const double p = tp / pp, r = tp / sw.positives;
+        if (r >= target && p > best_p) best_p = p, best_p_t = t;
+        if (p >= target && r > best_r) best_r = r, best_r_t = t;
+      }
+      const pr_point a = precision_at_recall(sw, target), b = recall_at_precision(sw, target);
+      EXPECT_EQ(a.v.v, best_p) << rep << " " << target;
+      EXPECT_EQ(a.threshold, best_p_t) << rep << " " << target;
+      ASSERT_EQ(b.v.defined(), best_r >= 0) << rep << " " << target;
+      if (best_r >= 0) {
+        EXPECT_EQ(b.v.v, best_r) << rep << " " << target;
+        EXPECT_EQ(b.threshold, best_r_t) << rep << " " << target;
+        EXPECT_EQ(b.recall, best_r);
+      }
+    }
+  }
 }
 
 TEST(Pr, BreakEvenInsideTies) {

@@ -140,6 +140,78 @@ std::pair<std::uint32_t, std::uint32_t> png_size(const std::string& png) {
   return {be32(16), be32(20)};
 }
 
+// Runs `assay <args> --html page` and loads the page as written: no external reference, no console
+// message, every section of `section_ids` in the DOM the browser built. Sets `html` to the page and `dom`
+// to that DOM. Call under ASSERT_NO_FATAL_FAILURE.
+void write_and_load(const std::string& args, const fs::path& page, const temp_dir& tmp,
+                    const std::vector<std::string>& section_ids, std::string& html, std::string& dom) {
+  ASSERT_EQ(run_shell(sh_quote(ASSAY_CLI_PATH) + " " + args + " --html " + sh_quote(page.string()), tmp / "out",
+                      tmp / "err"),
+            0)
+      << read_file(tmp / "err");
+  html = read_file(page);
+  EXPECT_TRUE(external_references(html).empty()) << ::testing::PrintToString(external_references(html));
+  const auto plain = chromium(page, {"--dump-dom"});
+  ASSERT_EQ(plain.status, 0) << plain.log;
+  EXPECT_TRUE(console_lines(plain.log).empty()) << ::testing::PrintToString(console_lines(plain.log));
+  for (const auto& id : section_ids)
+    EXPECT_NE(plain.out.find("<section id=\"" + id + "\""), std::string::npos) << id;
+  dom = plain.out;
+}
+
+// The instrumented page's layout lines (measured sizes of what was laid out). Call under ASSERT_NO_FATAL_FAILURE.
+void measure(const std::string& html, const temp_dir& tmp, std::vector<std::string>& lines) {
+  write_file(tmp / "probe.html", instrument(html));
+  const auto probe = chromium(tmp / "probe.html", {"--window-size=1100,1400", "--dump-dom"});
+  ASSERT_EQ(probe.status, 0) << probe.log;
+  lines = layout_lines(probe.out);
+  ASSERT_FALSE(lines.empty()) << "the measuring script did not run:\n" << probe.log;
+}
+
+// One layout line: "KIND ID N1 N2 ..." (what was measured, its id, its numbers).
+struct layout_entry {
+  std::string kind, id;
+  std::vector<long> v;
+};
+layout_entry parse_layout_line(const std::string& line) {
+  layout_entry e;
+  std::stringstream ss(line);
+  ss >> e.kind >> e.id;
+  for (long x; ss >> x;) e.v.push_back(x);
+  return e;
+}
+
+// Every section of `ids` laid out wider than 300 px, taller than `min_height` px, with visible text.
+void expect_sections_laid_out(const std::map<std::string, std::vector<long>>& sections,
+                              const std::vector<std::string>& ids, long min_height) {
+  for (const auto& id : ids) {
+    ASSERT_TRUE(sections.count(id)) << id;
+    const auto& v = sections.at(id);
+    ASSERT_EQ(v.size(), 3u);
+    EXPECT_GT(v[0], 300) << id << " width";
+    EXPECT_GT(v[1], min_height) << id << " height";
+    EXPECT_GT(v[2], 20) << id << " visible text";
+  }
+}
+
+// Screenshots in light and dark mode, kept in `dir` for a person to look at: full size, not blank, and
+// different from each other.
+void expect_screenshots(const fs::path& page, const fs::path& dir, const std::string& name) {
+  const fs::path light = dir / (name + "-light.png"), dark = dir / (name + "-dark.png");
+  fs::remove(light);
+  fs::remove(dark);
+  ASSERT_EQ(chromium(page, {"--window-size=1100,2600", "--screenshot=" + light.string()}).status, 0);
+  ASSERT_EQ(chromium(page, {"--window-size=1100,2600", "--force-dark-mode", "--blink-settings=preferredColorScheme=0",
+                            "--screenshot=" + dark.string()})
+                .status,
+            0);
+  const std::string light_png = read_file(light), dark_png = read_file(dark);
+  EXPECT_EQ(png_size(light_png), std::make_pair(1100u, 2600u));
+  EXPECT_EQ(png_size(dark_png), std::make_pair(1100u, 2600u));
+  EXPECT_GT(light_png.size(), 30000u) << "a nearly blank screenshot compresses to a few kB";
+  EXPECT_NE(light_png, dark_png) << "dark mode changed nothing";
+}
+
 class Browser : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -182,37 +254,21 @@ TEST_P(BrowserExample, RendersEverySectionAndPlotWithoutErrorsOrRequests) {
   const fs::path dir = artifacts();
   const fs::path page = dir / (ex.name + ".html");
   temp_dir tmp;
-  ASSERT_EQ(run_shell(sh_quote(ASSAY_CLI_PATH) + " report " + ex.args + " --html " + sh_quote(page.string()),
-                      tmp / "out", tmp / "err"),
-            0)
-      << read_file(tmp / "err");
-  const std::string html = read_file(page);
-  EXPECT_LT(html.size(), 100000u);
-  EXPECT_TRUE(external_references(html).empty()) << ::testing::PrintToString(external_references(html));
-
+  const std::vector<std::string> section_ids{"setup", "metrics", "confusion", "per-class", "figures"};
   // As written: no console message at all, and the DOM the browser built has every section.
-  const auto plain = chromium(page, {"--dump-dom"});
-  ASSERT_EQ(plain.status, 0) << plain.log;
-  EXPECT_TRUE(console_lines(plain.log).empty()) << ::testing::PrintToString(console_lines(plain.log));
-  for (const char* id : {"setup", "metrics", "confusion", "per-class", "figures"})
-    EXPECT_NE(plain.out.find(std::string("<section id=\"") + id + "\""), std::string::npos) << id;
-  EXPECT_EQ(plain.out.find("<script"), std::string::npos);
+  std::string html, dom;
+  ASSERT_NO_FATAL_FAILURE(write_and_load("report " + ex.args, page, tmp, section_ids, html, dom));
+  EXPECT_LT(html.size(), 100000u);
+  EXPECT_EQ(dom.find("<script"), std::string::npos);
 
   // Instrumented: measured sizes of what was laid out.
-  write_file(tmp / "probe.html", instrument(html));
-  const auto probe = chromium(tmp / "probe.html", {"--window-size=1100,1400", "--dump-dom"});
-  ASSERT_EQ(probe.status, 0) << probe.log;
-  const auto lines = layout_lines(probe.out);
-  ASSERT_FALSE(lines.empty()) << "the measuring script did not run:\n" << probe.log;
+  std::vector<std::string> lines;
+  ASSERT_NO_FATAL_FAILURE(measure(html, tmp, lines));
   std::map<std::string, std::vector<long>> sections;
   std::map<std::string, std::vector<long>> figures;
   std::size_t svgs = 0, tables = 0;
   for (const auto& l : lines) {
-    std::stringstream ss(l);
-    std::string kind, id;
-    ss >> kind >> id;
-    std::vector<long> v;
-    for (long x; ss >> x;) v.push_back(x);
+    const auto [kind, id, v] = parse_layout_line(l);
     if (kind == "section") sections[id] = v;
     if (kind == "figure") {
       figures[id] = v;
@@ -247,29 +303,10 @@ TEST_P(BrowserExample, RendersEverySectionAndPlotWithoutErrorsOrRequests) {
     EXPECT_GE(v[3], 6) << id << " polyline points";
   }
   EXPECT_EQ(tables, 4u);  // setup, headline, confusion, per-class
-  for (const char* id : {"setup", "metrics", "confusion", "per-class", "figures"}) {
-    ASSERT_TRUE(sections.count(id)) << id;
-    const auto& v = sections[id];
-    ASSERT_EQ(v.size(), 3u);
-    EXPECT_GT(v[0], 300) << id << " width";
-    EXPECT_GT(v[1], 80) << id << " height";
-    EXPECT_GT(v[2], 20) << id << " visible text";
-  }
+  expect_sections_laid_out(sections, section_ids, 80);
 
   // Screenshots (light, dark) and a PDF print, for people to look at.
-  const fs::path light = dir / (ex.name + "-light.png"), dark = dir / (ex.name + "-dark.png");
-  fs::remove(light);
-  fs::remove(dark);
-  ASSERT_EQ(chromium(page, {"--window-size=1100,2600", "--screenshot=" + light.string()}).status, 0);
-  ASSERT_EQ(chromium(page, {"--window-size=1100,2600", "--force-dark-mode", "--blink-settings=preferredColorScheme=0",
-                            "--screenshot=" + dark.string()})
-                .status,
-            0);
-  const std::string light_png = read_file(light), dark_png = read_file(dark);
-  EXPECT_EQ(png_size(light_png), std::make_pair(1100u, 2600u));
-  EXPECT_EQ(png_size(dark_png), std::make_pair(1100u, 2600u));
-  EXPECT_GT(light_png.size(), 30000u) << "a nearly blank screenshot compresses to a few kB";
-  EXPECT_NE(light_png, dark_png) << "dark mode changed nothing";
+  ASSERT_NO_FATAL_FAILURE(expect_screenshots(page, dir, ex.name));
   const fs::path pdf = dir / (ex.name + ".pdf");
   fs::remove(pdf);
   ASSERT_EQ(chromium(page, {"--no-pdf-header-footer", "--print-to-pdf=" + pdf.string()}).status, 0);
@@ -308,31 +345,15 @@ TEST_P(BrowserValidation, RendersEverySectionAndPlotWithoutErrors) {
   const fs::path dir = artifacts();
   const fs::path page = dir / (ex.name + ".html");
   temp_dir tmp;
-  ASSERT_EQ(run_shell(sh_quote(ASSAY_CLI_PATH) + " " + ex.command + " --html " + sh_quote(page.string()), tmp / "out",
-                      tmp / "err"),
-            0)
-      << read_file(tmp / "err");
-  const std::string html = read_file(page);
-  EXPECT_TRUE(external_references(html).empty()) << ::testing::PrintToString(external_references(html));
-  const auto plain = chromium(page, {"--dump-dom"});
-  ASSERT_EQ(plain.status, 0) << plain.log;
-  EXPECT_TRUE(console_lines(plain.log).empty()) << ::testing::PrintToString(console_lines(plain.log));
-  for (const auto& id : ex.sections)
-    EXPECT_NE(plain.out.find("<section id=\"" + id + "\""), std::string::npos) << id;
+  std::string html, dom;
+  ASSERT_NO_FATAL_FAILURE(write_and_load(ex.command, page, tmp, ex.sections, html, dom));
 
-  write_file(tmp / "probe.html", instrument(html));
-  const auto probe = chromium(tmp / "probe.html", {"--window-size=1100,1400", "--dump-dom"});
-  ASSERT_EQ(probe.status, 0) << probe.log;
-  const auto lines = layout_lines(probe.out);
-  ASSERT_FALSE(lines.empty()) << "the measuring script did not run:\n" << probe.log;
+  std::vector<std::string> lines;
+  ASSERT_NO_FATAL_FAILURE(measure(html, tmp, lines));
   std::map<std::string, std::vector<long>> sections;
   std::size_t svgs = 0, tables = 0;
   for (const auto& l : lines) {
-    std::stringstream ss(l);
-    std::string kind, id;
-    ss >> kind >> id;
-    std::vector<long> v;
-    for (long x; ss >> x;) v.push_back(x);
+    const auto [kind, id, v] = parse_layout_line(l);
     if (kind == "section") sections[id] = v;
     if (kind == "svg") {
       ++svgs;
@@ -352,27 +373,8 @@ TEST_P(BrowserValidation, RendersEverySectionAndPlotWithoutErrors) {
   }
   EXPECT_EQ(svgs, ex.svgs);
   EXPECT_EQ(tables, ex.tables);
-  for (const auto& id : ex.sections) {
-    ASSERT_TRUE(sections.count(id)) << id;
-    const auto& v = sections[id];
-    ASSERT_EQ(v.size(), 3u);
-    EXPECT_GT(v[0], 300) << id << " width";
-    EXPECT_GT(v[1], 60) << id << " height";
-    EXPECT_GT(v[2], 20) << id << " visible text";
-  }
-
-  const fs::path light = dir / (ex.name + "-light.png"), dark = dir / (ex.name + "-dark.png");
-  fs::remove(light);
-  fs::remove(dark);
-  ASSERT_EQ(chromium(page, {"--window-size=1100,2600", "--screenshot=" + light.string()}).status, 0);
-  ASSERT_EQ(chromium(page, {"--window-size=1100,2600", "--force-dark-mode", "--blink-settings=preferredColorScheme=0",
-                            "--screenshot=" + dark.string()})
-                .status,
-            0);
-  const std::string light_png = read_file(light), dark_png = read_file(dark);
-  EXPECT_EQ(png_size(light_png), std::make_pair(1100u, 2600u));
-  EXPECT_GT(light_png.size(), 30000u) << "a nearly blank screenshot compresses to a few kB";
-  EXPECT_NE(light_png, dark_png) << "dark mode changed nothing";
+  expect_sections_laid_out(sections, ex.sections, 60);
+  ASSERT_NO_FATAL_FAILURE(expect_screenshots(page, dir, ex.name));
 }
 
 INSTANTIATE_TEST_SUITE_P(

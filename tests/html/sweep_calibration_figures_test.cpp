@@ -56,6 +56,16 @@ std::string write_csv(const temp_dir& dir, const rows& r) {
   return path;
 }
 
+// The report of `assay report --label y --score s` on the rows, keeping the curves the HTML page draws.
+report report_with_curves(const temp_dir& dir, const rows& d) {
+  report_request q;
+  q.path = write_csv(dir, d);
+  q.label = "y";
+  q.score = "s";
+  q.keep_curves = true;
+  return make_report(q);
+}
+
 struct counts {
   double tp = 0, fp = 0, fn = 0, tn = 0;
 };
@@ -74,12 +84,7 @@ counts at(const rows& r, double t) {
 TEST(SweepAndCalibrationFigures, ValuesEqualBruteForceAndArePlotted) {
   temp_dir dir;
   const rows d = make_rows(31, 3000, 0);  // ~3000 distinct scores: thinned to 2000
-  report_request q;
-  q.path = write_csv(dir, d);
-  q.label = "y";
-  q.score = "s";
-  q.keep_curves = true;
-  const report r = make_report(q);
+  const report r = report_with_curves(dir, d);
   ASSERT_TRUE(r.thresholds && r.calibration);
   const threshold_sample& t = *r.thresholds;
   std::vector<double> distinct = d.s;
@@ -151,12 +156,7 @@ TEST(SweepAndCalibrationFigures, ScoresThatAreNotProbabilitiesHaveNoReliabilityD
   temp_dir dir;
   rows d = make_rows(32, 200, 2);
   for (double& s : d.s) s = 6 * s - 3;
-  report_request q;
-  q.path = write_csv(dir, d);
-  q.label = "y";
-  q.score = "s";
-  q.keep_curves = true;
-  const report r = make_report(q);
+  const report r = report_with_curves(dir, d);
   EXPECT_TRUE(r.thresholds);
   EXPECT_FALSE(r.calibration);
   const std::string page = to_html(r);

@@ -75,6 +75,31 @@ double mean_of(const std::vector<double>& x, std::span<const std::uint32_t> rows
   return s / static_cast<double>(rows.size());
 }
 
+// The DeLong-module AUC of the drawn rows (NaN when they hold one class): the generic statistic the AUC
+// fast paths must reproduce.
+double auc_of(const std::vector<std::int32_t>& y, const std::vector<double>& s, std::span<const std::uint32_t> rows) {
+  std::vector<std::int32_t> yy;
+  std::vector<double> ss;
+  for (auto r : rows) {
+    yy.push_back(y[r]);
+    ss.push_back(s[r]);
+  }
+  const auto a = delong(yy, ss).auc;
+  return a.defined() ? a.v : std::nan("");
+}
+
+// Options that keep the replicate values, to compare two runs replicate by replicate.
+bootstrap_options keeping(std::size_t replicates, std::uint64_t seed, bootstrap_method method,
+                          std::span<const std::int32_t> strata) {
+  bootstrap_options o;
+  o.replicates = replicates;
+  o.seed = seed;
+  o.method = method;
+  o.strata = strata;
+  o.keep_distribution = true;
+  return o;
+}
+
 TEST(Bootstrap, DeterministicWhateverTheThreadCount) {
   std::mt19937_64 gen(5);
   std::normal_distribution<double> nd(0, 1);
@@ -86,12 +111,7 @@ TEST(Bootstrap, DeterministicWhateverTheThreadCount) {
   }
   auto stat = [&](std::span<const std::uint32_t> rows) { return mean_of(x, rows); };
   for (auto method : {bootstrap_method::percentile, bootstrap_method::bca}) {
-    bootstrap_options o;
-    o.replicates = 500;
-    o.seed = 99;
-    o.method = method;
-    o.strata = strata;
-    o.keep_distribution = true;
+    bootstrap_options o = keeping(500, 99, method, strata);
     o.threads = 1;
     const auto one = bootstrap_ci(x.size(), stat, o);
     for (unsigned t : {2u, 3u, 7u}) {
@@ -157,21 +177,9 @@ TEST(Bootstrap, AucFastPathEqualsGenericPathReplicateByReplicate) {
     y = ys;
     s = ss;
   }
-  auto auc_of_rows = [&](std::span<const std::uint32_t> rows) {
-    std::vector<std::int32_t> yy;
-    std::vector<double> ss;
-    for (auto r : rows) {
-      yy.push_back(y[r]);
-      ss.push_back(s[r]);
-    }
-    const auto a = delong(yy, ss).auc;
-    return a.defined() ? a.v : std::nan("");
-  };
+  auto auc_of_rows = [&](std::span<const std::uint32_t> rows) { return auc_of(y, s, rows); };
   for (bool stratified : {true, false}) {
-    bootstrap_options o;
-    o.replicates = 300;
-    o.seed = 1;
-    o.keep_distribution = true;
+    bootstrap_options o = keeping(300, 1, bootstrap_method::percentile, {});
     if (stratified) o.strata = y;
     const auto generic = bootstrap_ci(n, auc_of_rows, o);
     const auto fast = bootstrap_auc(y, s, o, stratified);
@@ -202,24 +210,11 @@ TEST(Bootstrap, PairedAucFastPathEqualsGenericReplicateByReplicate) {
     a[i] = std::round((nd(gen) + y[i]) * 3) / 3;  // ties
     b[i] = std::round((0.5 * a[i] + nd(gen) + 0.7 * y[i]) * 2) / 2;
   }
-  auto auc_rows = [&](const std::vector<double>& s) {
-    return [&y, &s](std::span<const std::uint32_t> rows) {
-      std::vector<std::int32_t> yy;
-      std::vector<double> ss;
-      for (auto r : rows) {
-        yy.push_back(y[r]);
-        ss.push_back(s[r]);
-      }
-      return delong(yy, ss).auc.v;
-    };
+  auto auc_rows = [&y](const std::vector<double>& s) {
+    return [&y, &s](std::span<const std::uint32_t> rows) { return auc_of(y, s, rows); };
   };
   for (auto method : {bootstrap_method::percentile, bootstrap_method::bca}) {
-    bootstrap_options o;
-    o.replicates = 100;
-    o.seed = 4;
-    o.keep_distribution = true;
-    o.method = method;
-    o.strata = y;
+    const bootstrap_options o = keeping(100, 4, method, y);
     const auto generic = paired_bootstrap(n, auc_rows(a), auc_rows(b), o);
     const auto fast = paired_bootstrap_auc(y, a, b, o);
     EXPECT_NEAR(fast.difference.estimate, generic.difference.estimate, 1e-15);

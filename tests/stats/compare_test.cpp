@@ -184,6 +184,9 @@ struct two_models {
   std::vector<std::int32_t> y;
   std::vector<double> a, b;
 };
+// The score model of make_two: a logistic of a latent u shifted by the label.
+double logistic_score(double u, int y) { return 1 / (1 + std::exp(-(u + 1.5 * y - 0.5))); }
+
 two_models make_two(std::size_t n, std::uint64_t seed, double noise_b) {
   std::mt19937_64 gen(seed);
   std::normal_distribution<double> z;
@@ -192,10 +195,26 @@ two_models make_two(std::size_t n, std::uint64_t seed, double noise_b) {
     const int y = (i % 3 == 0) ? 1 : 0;
     const double u = z(gen);
     d.y.push_back(y);
-    d.a.push_back(1 / (1 + std::exp(-(u + 1.5 * y - 0.5))));
-    d.b.push_back(1 / (1 + std::exp(-(u + noise_b * z(gen) + 1.5 * y - 0.5))));
+    d.a.push_back(logistic_score(u, y));
+    d.b.push_back(logistic_score(u + noise_b * z(gen), y));
   }
   return d;
+}
+
+// A second model drawn like make_two's a but with its own latent values: given y it is independent of a
+// and has the same distribution (the two models are exchangeable, H0 of the paired tests).
+std::vector<double> exchangeable_model(const std::vector<std::int32_t>& y, std::uint64_t seed) {
+  std::mt19937_64 gen(seed);
+  std::normal_distribution<double> z;
+  std::vector<double> b(y.size());
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = logistic_score(z(gen), y[i]);
+  return b;
+}
+
+// compare_models on one data set of a null simulation: make_two's y and a, and an exchangeable b.
+auto compare_under_null(std::size_t n, std::uint64_t data_seed, std::uint64_t model_seed, const compare_options& o) {
+  const auto d = make_two(n, data_seed, 0.0);
+  return compare_models(d.y, d.a, exchangeable_model(d.y, model_seed), "a", "b", o);
 }
 
 TEST(CompareMetrics, IdenticalWhateverTheThreadCount) {
@@ -258,13 +277,8 @@ TEST(CompareMetrics, PermutationPValuesUniformUnderNull) {
   o.permutations = R;
   o.threads = 1;
   for (std::size_t run = 0; run < runs; ++run) {
-    const auto d = make_two(40, 1000 + run, 0.0);
-    std::mt19937_64 gen(5000 + run);
-    std::normal_distribution<double> z;
-    std::vector<double> b(d.y.size());
-    for (std::size_t i = 0; i < b.size(); ++i) b[i] = 1 / (1 + std::exp(-(z(gen) + 1.5 * d.y[i] - 0.5)));
     o.seed = run;
-    const auto c = compare_models(d.y, d.a, b, "a", "b", o);
+    const auto c = compare_under_null(40, 1000 + run, 5000 + run, o);
     const double p = c.pairs[0].metrics[0].permutation.p_value;
     ++hist[static_cast<std::size_t>(std::lround(p * static_cast<double>(R + 1)))];
   }
@@ -292,13 +306,8 @@ TEST(CompareMetrics, PairedBootstrapIntervalCoversZeroUnderNull) {
   o.permutations = 1;
   o.threads = 1;
   for (std::size_t run = 0; run < runs; ++run) {
-    const auto d = make_two(80, 90000 + run, 0.0);
-    std::mt19937_64 gen(70000 + run);
-    std::normal_distribution<double> z;
-    std::vector<double> b(d.y.size());
-    for (std::size_t i = 0; i < b.size(); ++i) b[i] = 1 / (1 + std::exp(-(z(gen) + 1.5 * d.y[i] - 0.5)));
     o.seed = run;
-    const auto c = compare_models(d.y, d.a, b, "a", "b", o);
+    const auto c = compare_under_null(80, 90000 + run, 70000 + run, o);
     const auto& bs = c.pairs[0].metrics[0].bootstrap.difference;
     covered += bs.lower.v <= 0 && 0 <= bs.upper.v;
   }
