@@ -8,8 +8,9 @@
 // the remaining W bits are sorted by ceil(W / kBits) stable counting passes of equal width. Each pass
 // is split over T threads by position: thread t scatters the elements at positions [lo[t], lo[t+1])
 // into its own slice of every (run, bucket), placed after the slices of the threads before it, and
-// counts the next digit of each element it writes by the position share the element lands in. The
-// sort is stable, so the result does not depend on the thread count.
+// counts the next digit of each element it writes by the position share the element lands in (one
+// thread instead counts every digit in one read pass before the first scatter). The sort is stable,
+// so the result does not depend on the thread count.
 #pragma once
 
 #include <algorithm>
@@ -24,9 +25,10 @@
 
 namespace assay::detail {
 
-/// Digit width of the passes (2^11 buckets per run). Measured against 12 and 13 bits on the class
-/// sort (8-byte records) and the record sort (16-byte records): see docs/architecture.md.
-inline constexpr unsigned kRadixDigitBits = 11;
+/// Widest digit of the passes (2^13 buckets per run; narrower below 2^15 records, see plan()).
+/// Measured at 10^6-10^7 against 11 and 12 bits: 13 bits sort the 16-byte records of the DeLong
+/// placements in 5 passes instead of 6 (faster), and the class sort of doubles no slower.
+inline constexpr unsigned kRadixDigitBits = 13;
 
 /// The order key of a double that is not NaN and not -0.0: its IEEE 754 bit pattern with all bits
 /// flipped when negative, the sign bit set otherwise; unsigned order of keys = order of the doubles.
@@ -82,6 +84,8 @@ void run_team(unsigned T, F&& f) {
 /// run_team; result() is `a` or `b`, whichever holds the sorted records.
 template <class Rec, class Key, unsigned kBits = kRadixDigitBits>
 class radix_sorter {
+  static_assert(kBits >= 8 && kBits <= 16);
+
  public:
   static constexpr std::size_t kBuckets = std::size_t{1} << kBits;
 
@@ -102,6 +106,7 @@ class radix_sorter {
     for (auto& h : hist_) h.assign(std::size_t{T_} * T_ * hist_size_, 0u);
     offsets_.assign(T_, std::vector<std::size_t>(hist_size_));
     digits_.reserve(64);  // plan() then allocates nothing
+    if (T_ == 1) all_hist_.assign(kMaxPasses * hist_size_, 0u);
   }
 
   [[nodiscard]] unsigned threads() const noexcept { return T_; }
@@ -117,7 +122,9 @@ class radix_sorter {
     const unsigned low = static_cast<unsigned>(std::countr_zero(varying));
     const unsigned high = 63u - static_cast<unsigned>(std::countl_zero(varying));
     const unsigned width = high - low + 1;
-    const unsigned passes = (width + kBits - 1) / kBits;
+    // Below 2^(kBits + 2) records, narrower digits: the tables need not outnumber the records.
+    const unsigned max_bits = static_cast<unsigned>(std::clamp(static_cast<int>(std::bit_width(n_)) - 2, static_cast<int>(kMinBits), static_cast<int>(kBits)));
+    const unsigned passes = (width + max_bits - 1) / max_bits;
     const unsigned bits = (width + passes - 1) / passes;
     for (unsigned p = 0; p < passes; ++p) {
       const unsigned shift = low + p * bits;
@@ -129,6 +136,7 @@ class radix_sorter {
   /// The passes, by thread t of threads(); every thread of the team must call it.
   void sort(unsigned t, std::barrier<>& sync) {
     if (digits_.empty()) return;
+    if (T_ == 1) return sort_alone();
     const unsigned T = T_;
     std::fill_n(hist_[0].data() + std::size_t{t} * T * hist_size_, T * hist_size_, 0u);
     {
@@ -146,11 +154,12 @@ class radix_sorter {
       std::vector<std::uint32_t>& next = hist_[(p + 1) & 1];
       const Rec* src = (p & 1) ? b_ : a_;
       Rec* dst = (p & 1) ? a_ : b_;
+      const digit dg = digits_[p];
       // Where this thread's elements of each (run, bucket) go: after the run's smaller buckets, and
       // within the bucket after the elements of the shares before this one (stability).
       for (std::size_t run = 0; run < runs_; ++run) {
         std::size_t at = run == 0 ? 0 : split_;
-        for (std::size_t bk = 0; bk < kBuckets; ++bk) {
+        for (std::size_t bk = 0; bk <= dg.mask; ++bk) {
           const std::size_t slot = run * kBuckets + bk;
           std::size_t total = 0, mine = 0;
           for (unsigned u = 0; u < T; ++u) {
@@ -164,7 +173,6 @@ class radix_sorter {
           at += total;
         }
       }
-      const digit dg = digits_[p];
       if (p + 1 < digits_.size()) {
         std::uint32_t* nh = next.data() + std::size_t{t} * T * hist_size_;  // this writer's T histograms
         std::fill_n(nh, T * hist_size_, 0u);
@@ -184,6 +192,42 @@ class radix_sorter {
   [[nodiscard]] Rec* result() const noexcept { return digits_.size() % 2 == 1 ? b_ : a_; }
 
  private:
+  static constexpr unsigned kMinBits = 8;  // the narrowest digit plan() picks (small n)
+  static constexpr std::size_t kMaxPasses = (64 + kMinBits - 1) / kMinBits;
+
+  // One thread: the histograms of every digit in one read pass, then plain scatters (no counting).
+  void sort_alone() {
+    const std::size_t P = digits_.size();
+    for (std::size_t p = 0; p < P; ++p) {
+      for (std::size_t run = 0; run < runs_; ++run) {
+        std::fill_n(all_hist_.data() + p * hist_size_ + run * kBuckets, digits_[p].mask + 1, 0u);
+      }
+    }
+    for_runs(0, [&](std::size_t b0, std::size_t e0, std::size_t run) {
+      std::uint32_t* h = all_hist_.data() + run * kBuckets;
+      for (std::size_t j = b0; j < e0; ++j) {
+        const std::uint64_t k = Key{}(a_[j]);
+        for (std::size_t p = 0; p < P; ++p) ++h[p * hist_size_ + digits_[p].of(k)];
+      }
+    });
+    std::vector<std::size_t>& offset = offsets_[0];
+    for (std::size_t p = 0; p < P; ++p) {
+      const std::uint32_t* h = all_hist_.data() + p * hist_size_;
+      for (std::size_t run = 0; run < runs_; ++run) {
+        std::size_t at = run == 0 ? 0 : split_;
+        for (std::size_t bk = 0; bk <= digits_[p].mask; ++bk) {
+          offset[run * kBuckets + bk] = at;
+          at += h[run * kBuckets + bk];
+        }
+      }
+      const Rec* src = (p & 1) ? b_ : a_;
+      Rec* dst = (p & 1) ? a_ : b_;
+      for_runs(0, [&](std::size_t b0, std::size_t e0, std::size_t run) {
+        scatter<false>(src, b0, e0, dst, offset.data() + run * kBuckets, digits_[p], digits_[p], nullptr);
+      });
+    }
+  }
+
   struct digit {
     unsigned shift = 0;
     std::uint64_t mask = 0;
@@ -224,6 +268,7 @@ class radix_sorter {
   std::size_t split_ = 0;
   std::vector<std::size_t> lo_;
   std::vector<std::uint32_t> hist_[2];
+  std::vector<std::uint32_t> all_hist_;  // one thread: the histograms of every pass
   std::vector<std::vector<std::size_t>> offsets_;
   std::vector<digit> digits_;
 };
