@@ -38,9 +38,9 @@ class class_sorted {
 ///
 /// Method: each thread copies its share of the input to the class's run (positives first), keeping
 /// the OR and AND of the keys; bits that are equal in every key are skipped, and the remaining W
-/// bits are sorted by ceil(W / 11) stable counting passes (LSD radix sort, Knuth TAOCP vol. 3,
-/// 5.2.5), each pass split over the threads by position, with both classes in one pass (the class
-/// acts as the most significant digit). The key of x is its IEEE 754 bit pattern with the sign bit
+/// bits are sorted by stable counting passes of at most 13 bits (LSD radix sort, Knuth TAOCP vol. 3,
+/// 5.2.5; the shared kernel assay/detail/radix.hpp), each pass split over the threads by position,
+/// with both classes in one pass (the class acts as the most significant digit). The key of x is its IEEE 754 bit pattern with the sign bit
 /// set for x >= 0 and all bits flipped for x < 0, which orders as the doubles do. Cost: O(n) time,
 /// 2 x 8 bytes per case (one when `scratch` is given). Beyond 2^32 - 1 cases (the passes count in 32
 /// bits) each class is sorted by boost's float_sort instead.
