@@ -437,6 +437,13 @@ std::string to_html(const report& r, const html_extras& extras) {
     l.dashed = dashed;
     return l;
   };
+  const auto method_name = [](const std::string& m) -> std::string {
+    if (m == "wilson") return "Wilson";
+    if (m == "clopper_pearson") return "Clopper-Pearson";
+    if (m == "agresti_coull") return "Agresti-Coull";
+    if (m == "normal") return "normal (Wald)";
+    return m;
+  };
   // The pointwise band of a kept ROC or PR curve (with --ci): drawn on the model's line, said in the caption.
   const auto band = [&](plot::series& l, const curve_sample& c, const char* proportion, const char* counts) {
     if (c.y_lo.empty() || !r.ci_level) return std::string();
@@ -446,7 +453,7 @@ std::string to_html(const report& r, const html_extras& extras) {
         " Shaded: the pointwise {:g}% {} interval of {} ({}) at each drawn point, its threshold held fixed: the "
         "sampling uncertainty of {} at that threshold, not a simultaneous band for the whole curve, which would be "
         "wider (Macskassy, Provost & Rosset 2005; pROC's ci.se bootstraps sensitivity at fixed specificity instead).{}",
-        100 * *r.ci_level, c.band_method, proportion, counts, proportion,
+        100 * *r.ci_level, method_name(c.band_method), proportion, counts, proportion,
         r.weighted ? " With weights the weighted counts are used as counts, as for the headline intervals." : "");
   };
   const auto chart = [](std::string title, std::string x_label, std::string y_label) {

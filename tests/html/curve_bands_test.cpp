@@ -105,7 +105,7 @@ TEST(CurveBands, PresentWithIntervalsAbsentWithout) {
   EXPECT_EQ(bands_in_figure(with, "fig-roc"), 1u);
   EXPECT_EQ(bands_in_figure(with, "fig-pr"), 1u) << "the closing point without counts ends the band, not splits it";
   EXPECT_EQ(bands_in_figure(with, "fig-threshold"), 0u);
-  EXPECT_NE(with.find("Shaded: the pointwise 95% wilson interval of the TPR (TP of the P positives) at each drawn "
+  EXPECT_NE(with.find("Shaded: the pointwise 95% Wilson interval of the TPR (TP of the P positives) at each drawn "
                       "point, its threshold held fixed"),
             std::string::npos);
   EXPECT_NE(with.find("not a simultaneous band for the whole curve"), std::string::npos);
