@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <fmt/format.h>
 
 namespace assay::plot {
@@ -128,22 +129,42 @@ std::string render_svg(const chart& c) {
     auto err = [&](std::size_t i) {
       return i < l.y_err.size() && std::isfinite(l.y_err[i]) && l.y_err[i] >= 0 ? l.y_err[i] : -1.0;
     };
-    if (l.band && !l.y_err.empty()) {
-      // The band: upper edge left to right, lower edge back; one polygon per run of points with a bar.
+    // The band (asymmetric y_lo..y_hi, else y +- y_err): upper edge left to right, lower edge back;
+    // one polygon per run of points that have both ends.
+    const bool asymmetric = !l.y_lo.empty() && !l.y_hi.empty();
+    if (asymmetric || (l.band && !l.y_err.empty())) {
+      auto ends = [&](std::size_t i) -> std::pair<double, double> {
+        constexpr double none = std::numeric_limits<double>::quiet_NaN();
+        if (!finite(i)) return {none, none};
+        if (!asymmetric) {
+          if (err(i) < 0) return {none, none};
+          return {l.y[i] - err(i), l.y[i] + err(i)};
+        }
+        if (i >= l.y_lo.size() || i >= l.y_hi.size() || !(l.y_lo[i] <= l.y_hi[i])) return {none, none};
+        return {l.y_lo[i], l.y_hi[i]};
+      };
       std::string up, down;
       auto close = [&] {
-        if (!up.empty()) s += fmt::format("<polygon fill=\"{}\" fill-opacity=\"0.15\" stroke=\"none\" points=\"{}{}\"/>\n", colour, up, down);
+        if (!up.empty())
+          s += fmt::format(
+              "<polygon class=\"band\" fill=\"{}\" fill-opacity=\"0.15\" stroke=\"none\" points=\"{}{}\"/>\n", colour,
+              up, down);
         up.clear();
         down.clear();
       };
+      std::vector<std::string> lower;
       for (std::size_t i = 0; i < n; ++i) {
-        if (!finite(i) || err(i) < 0) {
+        const auto [lo, hi] = ends(i);
+        if (!std::isfinite(lo) || !std::isfinite(hi)) {
+          for (auto it = lower.rbegin(); it != lower.rend(); ++it) down += *it;
+          lower.clear();
           close();
           continue;
         }
-        up += fmt::format("{:.2f},{:.2f} ", px(l.x[i]), py(l.y[i] + err(i)));
-        down = fmt::format(" {:.2f},{:.2f}", px(l.x[i]), py(l.y[i] - err(i))) + down;
+        up += fmt::format("{:.2f},{:.2f} ", px(l.x[i]), py(hi));
+        lower.push_back(fmt::format(" {:.2f},{:.2f}", px(l.x[i]), py(lo)));
       }
+      for (auto it = lower.rbegin(); it != lower.rend(); ++it) down += *it;
       close();
     }
     for (std::size_t i = 0; i < n; ++i) {

@@ -438,6 +438,25 @@ std::string to_html(const report& r, const html_extras& extras) {
     return l;
   };
   // Every chart below sets its own id: the ids inside the inlined SVGs (the clip path) must be unique on the page.
+  const auto method_name = [](const std::string& m) -> std::string {
+    if (m == "wilson") return "Wilson";
+    if (m == "clopper_pearson") return "Clopper-Pearson";
+    if (m == "agresti_coull") return "Agresti-Coull";
+    if (m == "normal") return "normal (Wald)";
+    return m;
+  };
+  // The pointwise band of a kept ROC or PR curve (with --ci): drawn on the model's line, said in the caption.
+  const auto band = [&](plot::series& l, const curve_sample& c, const char* proportion, const char* counts) {
+    if (c.y_lo.empty() || !r.ci_level) return std::string();
+    l.y_lo = c.y_lo;
+    l.y_hi = c.y_hi;
+    return fmt::format(
+        " Shaded: the pointwise {:g}% {} interval of {} ({}) at each drawn point, its threshold held fixed: the "
+        "sampling uncertainty of {} at that threshold, not a simultaneous band for the whole curve, which would be "
+        "wider (Macskassy, Provost & Rosset 2005; pROC's ci.se bootstraps sensitivity at fixed specificity instead).{}",
+        100 * *r.ci_level, method_name(c.band_method), proportion, counts, proportion,
+        r.weighted ? " With weights the weighted counts are used as counts, as for the headline intervals." : "");
+  };
   const auto chart = [](std::string title, std::string x_label, std::string y_label) {
     plot::chart c;
     c.title = std::move(title);
@@ -449,12 +468,14 @@ std::string to_html(const report& r, const html_extras& extras) {
     plot::chart ch = chart("ROC curve", "false-positive rate", "true-positive rate");
     ch.id = "roc";
     const value* auc = metric("roc_auc");
-    ch.lines.push_back(line(auc && auc->defined() ? fmt::format("model (AUC {:.4f})", auc->v) : "model", r.roc->x,
-                            r.roc->y, false));
+    plot::series model = line(auc && auc->defined() ? fmt::format("model (AUC {:.4f})", auc->v) : "model", r.roc->x,
+                              r.roc->y, false);
+    const std::string shaded = band(model, *r.roc, "the TPR", "TP of the P positives");
+    ch.lines.push_back(std::move(model));
     ch.lines.push_back(line("chance", {0, 1}, {0, 1}, true));
     figures.push_back({"fig-roc", "ROC curve",
                        "One point per distinct score; tied scores make a diagonal step. The dashed line is chance." +
-                           thinned(*r.roc),
+                           shaded + thinned(*r.roc),
                        plot::render_svg(ch)});
   }
   if (r.pr) {
@@ -462,12 +483,14 @@ std::string to_html(const report& r, const html_extras& extras) {
     ch.id = "pr";
     const value* ap = metric("average_precision");
     const value* prev = metric("prevalence");
-    ch.lines.push_back(line(ap && ap->defined() ? fmt::format("model (AP {:.4f})", ap->v) : "model", r.pr->x, r.pr->y,
-                            false));
+    plot::series model = line(ap && ap->defined() ? fmt::format("model (AP {:.4f})", ap->v) : "model", r.pr->x,
+                              r.pr->y, false);
+    const std::string shaded = band(model, *r.pr, "the precision", "TP of the TP + FP cases predicted positive");
+    ch.lines.push_back(std::move(model));
     if (prev && prev->defined()) ch.lines.push_back(line("prevalence (chance)", {0, 1}, {prev->v, prev->v}, true));
     figures.push_back({"fig-pr", "Precision-recall curve",
                        "Precision against recall as the threshold falls; the dashed line is the share of positives, "
-                       "what a random ranking achieves." + thinned(*r.pr),
+                       "what a random ranking achieves." + shaded + thinned(*r.pr),
                        plot::render_svg(ch)});
   }
   if (r.thresholds) {

@@ -67,15 +67,6 @@ std::optional<std::pair<double, double>> proportion_counts(const report& r, cons
   return std::nullopt;
 }
 
-stats::proportion_method proportion_method_of(ci_method m) {
-  switch (m) {
-    case ci_method::normal: return stats::proportion_method::normal;
-    case ci_method::agresti_coull: return stats::proportion_method::agresti_coull;
-    case ci_method::clopper_pearson: return stats::proportion_method::clopper_pearson;
-    default: return stats::proportion_method::wilson;
-  }
-}
-
 confidence_interval from_percentiles(std::vector<double>& reps, double level, const std::string& method) {
   auto [lo, hi] = stats::percentile_interval(reps, level);
   return {lo, hi, method};
@@ -149,6 +140,15 @@ std::vector<T> gather(std::span<const T> v, std::span<const std::uint32_t> rows)
 }
 
 }  // namespace
+
+stats::proportion_method proportion_method_of(ci_method m) {
+  switch (m) {
+    case ci_method::normal: return stats::proportion_method::normal;
+    case ci_method::agresti_coull: return stats::proportion_method::agresti_coull;
+    case ci_method::clopper_pearson: return stats::proportion_method::clopper_pearson;
+    default: return stats::proportion_method::wilson;
+  }
+}
 
 void attach_intervals(report& r, const report_request& q, const report_rows& rows) {
   r.ci_level = q.ci_level;

@@ -1,6 +1,7 @@
 // Threshold sweep and reliability curve kept for the HTML page; see src/report/kept_curves.hpp.
 #include "kept_curves.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "assay/curves/calibration.hpp"
@@ -8,6 +9,24 @@
 #include "assay/curves/threshold.hpp"
 
 namespace assay::detail {
+
+std::size_t thinned_index(std::size_t k, std::size_t n, std::size_t m) { return m <= 1 ? 0 : k * (n - 1) / (m - 1); }
+
+void set_proportion_band(curve_sample& c, const std::function<std::pair<double, double>(std::size_t)>& counts,
+                         double level, stats::proportion_method method) {
+  const std::size_t m = c.x.size();
+  c.y_lo.assign(m, std::nan(""));
+  c.y_hi.assign(m, std::nan(""));
+  c.band_method = std::string(stats::to_string(method));
+  for (std::size_t k = 0; k < m; ++k) {
+    auto [x, n] = counts(thinned_index(k, c.points, m));
+    if (!(n > 0) || !std::isfinite(n)) continue;
+    x = std::clamp(x, 0.0, n);  // guards a rounding step of summed weights
+    const stats::proportion_interval ci = stats::proportion_ci(x, n, level, method);
+    c.y_lo[k] = ci.lower;
+    c.y_hi[k] = ci.upper;
+  }
+}
 
 threshold_sample keep_threshold_sweep(const curves::score_sweep& sw) {
   // A subsequence of a sweep's entries is a sweep with the same counts at the kept thresholds, so
@@ -17,7 +36,7 @@ threshold_sample keep_threshold_sweep(const curves::score_sweep& sw) {
   thin.negatives = sw.negatives;
   const std::size_t n = sw.size(), m = std::min(n, curve_sample::max_points);
   for (std::size_t k = 0; k < m; ++k) {
-    const std::size_t i = m == 1 ? 0 : k * (n - 1) / (m - 1);
+    const std::size_t i = thinned_index(k, n, m);
     thin.thresholds.push_back(sw.thresholds[i]);
     thin.tp.push_back(sw.tp[i]);
     thin.fp.push_back(sw.fp[i]);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <utility>
@@ -10,8 +11,21 @@
 #include "assay/curves/sweep.hpp"
 #include "assay/metrics/probabilistic.hpp"
 #include "assay/report/report.hpp"
+#include "assay/stats/proportion.hpp"
 
 namespace assay::detail {
+
+/// The index into a curve of n points of the k-th of the m points kept for drawing (evenly along
+/// it, the first and last always): k (n - 1) / (m - 1). The one rule of curve_sample::thin and of the
+/// threshold sweep.
+std::size_t thinned_index(std::size_t k, std::size_t n, std::size_t m);
+
+/// Sets the pointwise band of a kept curve c (thinned from c.points points): at kept point k, the
+/// interval stats::proportion_ci(x, n, level, method) of the counts (x, n) = counts(i) of the full
+/// curve's point i = thinned_index(k, c.points, c.x.size()); NaN when n <= 0. Weighted counts are
+/// used as counts, as for the report's proportion intervals.
+void set_proportion_band(curve_sample& c, const std::function<std::pair<double, double>(std::size_t)>& counts,
+                         double level, stats::proportion_method method);
 
 /// F1, precision, recall and FPR at up to curve_sample::max_points thresholds of the sweep (evenly
 /// along it; exact values there), and the best thresholds by max F1 and Youden's J.

@@ -29,7 +29,7 @@ curve_sample curve_sample::thin(const std::vector<double>& x, const std::vector<
   c.x.reserve(max_points);
   c.y.reserve(max_points);
   for (std::size_t k = 0; k < max_points; ++k) {
-    const std::size_t i = k * (x.size() - 1) / (max_points - 1);
+    const std::size_t i = detail::thinned_index(k, x.size(), max_points);
     c.x.push_back(x[i]);
     c.y.push_back(y[i]);
   }
@@ -355,10 +355,31 @@ report make_report(const report_request& request) {
     r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", threshold_of(curves::best_youden(sw))});
     r.metrics.push_back({"best_threshold_f1", "best threshold, max F1", threshold_of(curves::best_fbeta(sw, 1))});
     if (q.keep_curves) {
+      // With --ci, pointwise bands at fixed thresholds by the report's proportion method (Wilson by
+      // default; docs/definitions/intervals.md): TPR = TP / P on the ROC curve, whose point i > 0 is
+      // sweep entry i - 1 (point 0 the origin); precision = TP / (TP + FP) on the PR curve, whose point
+      // j < m is sweep entry m - 1 - j (point m the closing (0, 1), without counts).
+      const auto band_method = detail::proportion_method_of(q.ci);
       const auto roc = curves::roc_curve(sw);
-      if (roc.undefined.empty()) r.roc = curve_sample::thin(roc.fpr, roc.tpr);
+      if (roc.undefined.empty()) {
+        r.roc = curve_sample::thin(roc.fpr, roc.tpr);
+        if (q.ci_level)
+          detail::set_proportion_band(*r.roc, [&](std::size_t i) { return std::pair{roc.tps[i], sw.positives}; },
+                                      *q.ci_level, band_method);
+      }
       const auto pr = curves::precision_recall_curve(sw);
-      if (pr.undefined.empty()) r.pr = curve_sample::thin(pr.recall, pr.precision);
+      if (pr.undefined.empty()) {
+        r.pr = curve_sample::thin(pr.recall, pr.precision);
+        if (q.ci_level)
+          detail::set_proportion_band(
+              *r.pr,
+              [&](std::size_t j) {
+                if (j >= sw.size()) return std::pair{0.0, 0.0};
+                const std::size_t k = sw.size() - 1 - j;
+                return std::pair{sw.tp[k], sw.tp[k] + sw.fp[k]};
+              },
+              *q.ci_level, band_method);
+      }
       r.thresholds = detail::keep_threshold_sweep(sw);
       if (scores_are_probabilities) r.calibration = detail::keep_calibration(ypos, s, w);
     }

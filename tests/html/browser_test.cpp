@@ -88,7 +88,8 @@ std::vector<std::string> external_references(const std::string& html) {
 }
 
 // The instrumented copy: the policy removed (so the measuring script may run) and a script that
-// writes "section <id> <w> <h>", "svg <n> <w> <h> <shapes>" and counters into <pre id="layout">.
+// writes "section <id> <w> <h> <text>", "svg <n> <w> <h> <shapes>", "figure <id> <w> <h> <shapes> <polyline
+// points> <band polygons with an area>" and counters into <pre id="layout">.
 std::string instrument(std::string html) {
   const std::regex csp("<meta http-equiv=\"Content-Security-Policy\"[^>]*>");
   html = std::regex_replace(html, csp, "");
@@ -104,9 +105,10 @@ document.querySelectorAll('svg').forEach(function(s,i){var r=s.getBoundingClient
  o.push('svg '+i+' '+Math.round(r.width)+' '+Math.round(r.height)+' '+n);});
 document.querySelectorAll('figure').forEach(function(f){var s=f.querySelector('svg');
  var r=s?s.getBoundingClientRect():{width:0,height:0};
- var n=0,pts=0;if(s)s.querySelectorAll('rect,path,line,polyline,circle').forEach(function(e){
+ var n=0,pts=0,bands=0;if(s)s.querySelectorAll('rect,path,line,polyline,circle').forEach(function(e){
   var b=e.getBBox();if(b.width>0||b.height>0)n++;if(e.points)pts+=e.points.numberOfItems;});
- o.push('figure '+f.id+' '+Math.round(r.width)+' '+Math.round(r.height)+' '+n+' '+pts);});
+ if(s)s.querySelectorAll('polygon.band').forEach(function(e){var b=e.getBBox();if(b.width>0&&b.height>0)bands++;});
+ o.push('figure '+f.id+' '+Math.round(r.width)+' '+Math.round(r.height)+' '+n+' '+pts+' '+bands);});
 document.querySelectorAll('table').forEach(function(t,i){var r=t.getBoundingClientRect();
  o.push('table '+i+' '+Math.round(r.width)+' '+Math.round(r.height)+' '+t.rows.length);});
 o.push('scripts '+document.scripts.length);o.push('imgs '+document.images.length);o.push('pwned '+(window.pwned||0));
@@ -245,7 +247,27 @@ struct example {
   std::size_t classes;
   std::size_t svgs;  // per-class bars, plus ROC, PR, threshold sweep and reliability for a score column
   std::vector<std::string> line_figures;  // figures drawn as lines: each must have a drawn polyline
+  std::vector<std::string> band_figures = {};  // figures that must show a shaded interval band (--ci)
 };
+
+void PrintTo(const example& e, std::ostream* os) { *os << e.name; }
+
+// Each curve figure (by id) is laid out at a readable size and draws lines with many points; the
+// figures in `bands` (and only those) show one shaded interval band with an area.
+void expect_line_figures(const std::map<std::string, std::vector<long>>& figures, const std::vector<std::string>& ids,
+                         const std::vector<std::string>& bands) {
+  for (const auto& id : ids) {
+    ASSERT_TRUE(figures.count(id)) << id << " missing";
+    const auto& v = figures.at(id);
+    ASSERT_EQ(v.size(), 5u) << id;
+    EXPECT_GT(v[0], 300) << id << " width";
+    EXPECT_GT(v[1], 250) << id << " height";
+    EXPECT_GE(v[2], 10) << id << " drawn shapes (grid, axes, lines)";
+    EXPECT_GE(v[3], 6) << id << " polyline points";
+    const bool band = std::find(bands.begin(), bands.end(), id) != bands.end();
+    EXPECT_EQ(v[4], band ? 1 : 0) << id << " band polygons laid out with an area";
+  }
+}
 
 class BrowserExample : public Browser, public ::testing::WithParamInterface<example> {};
 
@@ -258,7 +280,8 @@ TEST_P(BrowserExample, RendersEverySectionAndPlotWithoutErrorsOrRequests) {
   // As written: no console message at all, and the DOM the browser built has every section.
   std::string html, dom;
   ASSERT_NO_FATAL_FAILURE(write_and_load("report " + ex.args, page, tmp, section_ids, html, dom));
-  EXPECT_LT(html.size(), 100000u);
+  // Bands add two polygons of twice the curve's drawn points (569 rows: about 13 kB each).
+  EXPECT_LT(html.size(), ex.band_figures.empty() ? 100000u : 130000u);
   EXPECT_EQ(dom.find("<script"), std::string::npos);
 
   // Instrumented: measured sizes of what was laid out.
@@ -293,15 +316,7 @@ TEST_P(BrowserExample, RendersEverySectionAndPlotWithoutErrorsOrRequests) {
   }
   EXPECT_EQ(svgs, GetParam().svgs);
   // Each curve figure is laid out at a readable size and draws lines with many points.
-  for (const auto& id : ex.line_figures) {
-    ASSERT_TRUE(figures.count(id)) << id << " missing";
-    const auto& v = figures[id];
-    ASSERT_EQ(v.size(), 4u) << id;
-    EXPECT_GT(v[0], 300) << id << " width";
-    EXPECT_GT(v[1], 250) << id << " height";
-    EXPECT_GE(v[2], 10) << id << " drawn shapes (grid, axes, lines)";
-    EXPECT_GE(v[3], 6) << id << " polyline points";
-  }
+  expect_line_figures(figures, ex.line_figures, ex.band_figures);
   EXPECT_EQ(tables, 4u);  // setup, headline, confusion, per-class
   expect_sections_laid_out(sections, section_ids, 80);
 
@@ -320,6 +335,15 @@ INSTANTIATE_TEST_SUITE_P(Examples, BrowserExample,
                                                    sh_quote(source_path("examples/breast_cancer_predictions.csv")) +
                                                        " --label diagnosis --score p_malignant --pos-label malignant",
                                                    2, 5, {"fig-roc", "fig-pr", "fig-threshold", "fig-calibration"}},
+                                           // --ci: pointwise Wilson bands on ROC and PR, nowhere else
+                                           example{"breast_cancer_ci",
+                                                   sh_quote(source_path("examples/breast_cancer_predictions.csv")) +
+                                                       " --label diagnosis --score p_malignant --pos-label malignant "
+                                                       "--ci --bootstrap-replicates 200",
+                                                   2,
+                                                   5,
+                                                   {"fig-roc", "fig-pr", "fig-threshold", "fig-calibration"},
+                                                   {"fig-roc", "fig-pr"}},
                                            example{"iris",
                                                    sh_quote(source_path("examples/iris_predictions.csv")) +
                                                        " --label species --proba setosa versicolor virginica",
@@ -334,6 +358,7 @@ struct validation_example {
   std::vector<std::string> sections;
   std::size_t svgs, tables;
   long min_shapes;  // drawn shapes per plot (grid lines, points, error bars, bands)
+  std::vector<std::string> line_figures = {};  // figures (by id) that must be laid out with drawn polylines
 };
 
 void PrintTo(const validation_example& e, std::ostream* os) { *os << e.name; }
@@ -350,11 +375,12 @@ TEST_P(BrowserValidation, RendersEverySectionAndPlotWithoutErrors) {
 
   std::vector<std::string> lines;
   ASSERT_NO_FATAL_FAILURE(measure(html, tmp, lines));
-  std::map<std::string, std::vector<long>> sections;
+  std::map<std::string, std::vector<long>> sections, figures;
   std::size_t svgs = 0, tables = 0;
   for (const auto& l : lines) {
     const auto [kind, id, v] = parse_layout_line(l);
     if (kind == "section") sections[id] = v;
+    if (kind == "figure") figures[id] = v;
     if (kind == "svg") {
       ++svgs;
       ASSERT_EQ(v.size(), 3u) << l;
@@ -373,6 +399,7 @@ TEST_P(BrowserValidation, RendersEverySectionAndPlotWithoutErrors) {
   }
   EXPECT_EQ(svgs, ex.svgs);
   EXPECT_EQ(tables, ex.tables);
+  expect_line_figures(figures, ex.line_figures, {});
   expect_sections_laid_out(sections, ex.sections, 60);
   ASSERT_NO_FATAL_FAILURE(expect_screenshots(page, dir, ex.name));
 }
@@ -393,8 +420,18 @@ INSTANTIATE_TEST_SUITE_P(
                            {"setup", "summary", "plot", "table"},
                            4,
                            3,
-                           // per plot: 22 grid lines, frame, 2 lines, 10 points, 10 error bars, 2 bands
-                           40}),
+                           // per plot: grid lines, frame, 2 lines, 10 points, 10 error bars, 2 bands
+                           40},
+        // assay detection --html (COCO, with intervals): sections, the per-class PR figure drawn
+        validation_example{"detection",
+                           "detection --gt " + sh_quote(source_path("tests/detection/data/fine_gt.json")) + " --dt " +
+                               sh_quote(source_path("tests/detection/data/fine_dt.json")) + " --ci --bootstrap 20",
+                           {"setup", "metrics", "per-class", "pr-curves"},
+                           1,
+                           3,
+                           // grid lines, frame, legend and one curve per class
+                           20,
+                           {"pr"}}),
     [](const auto& info) { return info.param.name; });
 
 // Labels that are markup, rendered with the policy removed: escaping alone keeps them text.

@@ -21,6 +21,10 @@ struct series {
   /// non-finite or negative entry: no bar at that point).
   std::vector<double> y_err;
   bool band = false;             ///< with y_err: also shade the band between y - y_err and y + y_err
+  /// An asymmetric shaded band (e.g. Wilson intervals): from y_lo[i] to y_hi[i] at x[i], no bars.
+  /// Both empty: none. A point where either is missing or non-finite, or y_lo > y_hi, breaks the
+  /// band (one polygon per run of points). Drawn instead of the y_err band when both are given.
+  std::vector<double> y_lo, y_hi;
   std::vector<std::string> labels;  ///< optional text next to each point
   /// > 0: every point is drawn as a bar from y_min up to y, this wide in x units (histograms).
   double bar_width = 0;

@@ -61,6 +61,12 @@ struct report_request {
 struct curve_sample {
   std::vector<double> x, y;
   std::size_t points = 0;
+  /// With intervals asked for (request.ci_level), a POINTWISE band: at each kept point, the
+  /// proportion interval (band_method, at report::ci_level) of y at that point's threshold, held
+  /// fixed: TPR = TP / P on the ROC curve, precision = TP / (TP + FP) on the PR curve. NaN where the
+  /// proportion has no trials (the PR curve's closing point). Empty without intervals.
+  std::vector<double> y_lo, y_hi;
+  std::string band_method;  ///< e.g. "wilson"
   static constexpr std::size_t max_points = 2000;
   /// Thins (x, y) to at most max_points points.
   static curve_sample thin(const std::vector<double>& x, const std::vector<double>& y);
