@@ -5,6 +5,7 @@
 #include "assay/validation/dataset.hpp"
 #include "assay/validation/split_plan.hpp"
 #include "commands.hpp"
+#include "validation_options.hpp"
 
 namespace assay::cli {
 
@@ -17,15 +18,7 @@ struct split_options {
 
 void run(split_options& o) {
   current_command = "assay split";
-  validation::dataset_request d;
-  d.path = o.data;
-  d.target = o.target;
-  if (!o.group.empty()) d.group = o.group;
-  d.command = "";  // main() prefixes the command name
-  d.task = o.task == "classification" ? validation::task_type::classification
-           : o.task == "regression"   ? validation::task_type::regression
-                                      : validation::task_type::automatic;
-  d.features = {};
+  const validation::dataset_request d = dataset_request_of(o.data, o.target, o.group, o.task);
   const auto ds = validation::read_dataset(d);
   const auto splits = validation::make_splits(o.q, ds.rows, ds.y_class, ds.y_value, ds.groups, "");
   write_output(o.out, validation::split_csv(o.q, splits, ds.rows));

@@ -11,17 +11,23 @@ namespace assay::cli {
 
 extern "C" void on_sigint(int) { validation::request_cancel(); }
 
-validation::dataset load(const cv_cli_options& o) {
+validation::dataset_request dataset_request_of(const std::string& data, const std::string& target,
+                                               const std::string& group, const std::string& task) {
   validation::dataset_request d;
-  d.path = o.data;
-  d.target = o.target;
+  d.path = data;
+  d.target = target;
+  if (!group.empty()) d.group = group;
+  d.command = "";  // main() prefixes the command name
+  d.task = task == "classification" ? validation::task_type::classification
+           : task == "regression"   ? validation::task_type::regression
+                                    : validation::task_type::automatic;
+  return d;
+}
+
+validation::dataset load(const cv_cli_options& o) {
+  validation::dataset_request d = dataset_request_of(o.data, o.target, o.group, o.task);
   d.features = o.features;
   d.drop = o.drop;
-  if (!o.group.empty()) d.group = o.group;
-  d.command = "";  // main() prefixes the command name
-  d.task = o.task == "classification" ? validation::task_type::classification
-           : o.task == "regression"   ? validation::task_type::regression
-                                      : validation::task_type::automatic;
   return validation::read_dataset(d);
 }
 
