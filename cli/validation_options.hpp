@@ -47,12 +47,12 @@ void add_common(CLI::App* cmd, cv_cli_options& o);
 /// `--html PATH`: also write the self-contained page (refuses '-', standard output carries the result).
 void add_html_option(CLI::App* cmd, cv_cli_options& o);
 
-/// Reads the data file as the options say.
 /// The data-file request of a validation command or `assay split` (messages without the command
 /// name: main() prefixes it); `task` is auto, classification or regression.
 validation::dataset_request dataset_request_of(const std::string& data, const std::string& target,
                                                const std::string& group, const std::string& task);
 
+/// Reads the data file as the options say.
 validation::dataset load(const cv_cli_options& o);
 
 /// The splits: the method defaults as scikit-learn's cross_val_score (stratified k-fold for classes,
