@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <exception>
 #include <limits>
+#include <optional>
 #include <thread>
 #include <nlohmann/json.hpp>
 
@@ -222,8 +223,11 @@ loaded load(const curve_request& q) {
                               join_labels(sort_labels(truth.levels))));
     }
     d.positive = require_positive(d.labels, q.pos_label, d.source);
-    std::vector<std::int32_t> y(t.rows);
-    for (std::size_t i = 0; i < t.rows; ++i) y[i] = truth.levels[static_cast<std::size_t>(truth.codes[i])] == d.positive;
+    // 0/1 per level, then the codes become y in place (one pass, no second array).
+    std::vector<std::int32_t> is_positive(truth.levels.size());
+    for (std::size_t k = 0; k < truth.levels.size(); ++k) is_positive[k] = truth.levels[k] == d.positive;
+    std::vector<std::int32_t> y = std::move(t.columns[0].codes);
+    for (auto& c : y) c = is_positive[static_cast<std::size_t>(c)];
     for (std::size_t k = 0; k < q.scores.size(); ++k) {  // the last model takes y, the others copy it
       d.models.push_back({t.columns[1 + k].name, k + 1 < q.scores.size() ? y : std::move(y),
                           std::move(t.columns[1 + k].numbers)});
@@ -645,6 +649,42 @@ double kth_smallest(std::span<const double> a, std::span<const double> b, std::s
   return std::max(a[lo - 1], b[j - 1]);
 }
 
+struct roc_point {
+  double t, tp, fp;
+};
+
+// Passes on to f the points of a stretch of a ROC curve (highest threshold first) that scikit-learn's
+// drop_intermediate keeps: call it for each point, then finish(). `before` / `after` are the curve's
+// points just outside the stretch; none = the stretch starts / ends the curve (an end is always kept).
+template <typename F>
+class roc_thinner {
+ public:
+  roc_thinner(std::optional<roc_point> before, F& f) : has_prev_(before.has_value()), f_(f) {
+    if (before) prev_ = *before;
+  }
+  void operator()(double t, double tp, double fp) {
+    const roc_point c{t, tp, fp};
+    if (has_cur_) {
+      send(&c);
+      prev_ = cur_, has_prev_ = true;
+    }
+    cur_ = c, has_cur_ = true;
+  }
+  void finish(std::optional<roc_point> after) {
+    if (has_cur_) send(after ? &*after : nullptr);
+  }
+
+ private:
+  void send(const roc_point* next) {
+    if (!has_prev_ || next == nullptr || keeps_roc_point(prev_.fp, prev_.tp, cur_.fp, cur_.tp, next->fp, next->tp)) {
+      f_(cur_.t, cur_.tp, cur_.fp);
+    }
+  }
+  roc_point prev_{}, cur_{};
+  bool has_prev_ = false, has_cur_ = false;
+  F& f_;
+};
+
 // The cumulative counts (TP, FP) of one binary model at each distinct threshold, walked on demand
 // from the highest threshold down or from the lowest up. Unweighted: the two runs of class_sort, and
 // the walk can be cut into independent pieces (every count is an exact integer, so a piece can start
@@ -701,21 +741,30 @@ class model_points {
   }
 
   // Appends fmt(out, threshold, tp, fp) for every point to text sent to `sink` in order, in pieces of
-  // about flush_bytes. Unweighted large inputs are formatted on several threads, a piece each.
+  // about flush_bytes. With `thin` (ROC, highest threshold first only), only the points kept by
+  // scikit-learn's drop_intermediate rule (keeps_roc_point). Unweighted large inputs are formatted on
+  // several threads, a piece each; a thinned piece is told its neighbouring points outside it.
   template <typename Fmt>
-  void emit(bool descending, const Fmt& fmt, const text_sink& sink) const {
+  void emit(bool descending, bool thin, const Fmt& fmt, const text_sink& sink) const {
     const std::size_t n = weighted_ ? sweep_.size() : sorted_.size();
     const unsigned threads = std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
     if (weighted_ || n < (std::size_t{1} << 15) || threads < 2) {
       std::string buf;
       buf.reserve(flush_bytes + 4096);
-      each(descending, [&](double t, double tp, double fp) {
+      auto put = [&](double t, double tp, double fp) {
         fmt(buf, t, tp, fp);
         if (buf.size() >= flush_bytes) {
           sink(buf);
           buf.clear();
         }
-      });
+      };
+      if (thin) {
+        roc_thinner<decltype(put)> keep(std::nullopt, put);
+        each(true, keep);
+        keep.finish(std::nullopt);
+      } else {
+        each(descending, put);
+      }
       if (!buf.empty()) sink(buf);
       return;
     }
@@ -733,9 +782,21 @@ class model_points {
     in.push_back(neg.size());
     auto run = [&](std::size_t k, std::string& out) {
       out.clear();
-      out.reserve((ip[k + 1] - ip[k] + in[k + 1] - in[k]) * 64);
-      piece(descending, ip[k], ip[k + 1], in[k], in[k + 1],
-            [&](double t, double tp, double fp) { fmt(out, t, tp, fp); });
+      out.reserve((ip[k + 1] - ip[k] + in[k + 1] - in[k]) * (thin ? 16 : 64));
+      auto put = [&](double t, double tp, double fp) { fmt(out, t, tp, fp); };
+      if (!thin) {
+        piece(descending, ip[k], ip[k + 1], in[k], in[k + 1], put);
+        return;
+      }
+      if (ip[k] == ip[k + 1] && in[k] == in[k + 1]) return;
+      // The piece's highest and lowest scores; its neighbours on the curve are the points at the
+      // next distinct score above and below it.
+      double hi = -inf, lo = inf;
+      if (ip[k] < ip[k + 1]) hi = std::max(hi, pos[ip[k + 1] - 1]), lo = std::min(lo, pos[ip[k]]);
+      if (in[k] < in[k + 1]) hi = std::max(hi, neg[in[k + 1] - 1]), lo = std::min(lo, neg[in[k]]);
+      roc_thinner<decltype(put)> keep(point_above(hi), put);
+      piece(true, ip[k], ip[k + 1], in[k], in[k + 1], keep);
+      keep.finish(point_below(lo));
     };
     std::vector<std::string> out(threads);
     std::vector<std::exception_ptr> errors(threads);
@@ -765,6 +826,26 @@ class model_points {
   }
 
  private:
+  // The curve's point at the next distinct score above v / below v (none past the ends); unweighted.
+  std::optional<roc_point> point_above(double v) const {
+    const auto pos = sorted_.pos(), neg = sorted_.neg();
+    const auto a = std::upper_bound(pos.begin(), pos.end(), v), b = std::upper_bound(neg.begin(), neg.end(), v);
+    if (a == pos.end() && b == neg.end()) return std::nullopt;
+    return point_at(a == pos.end() ? *b : b == neg.end() ? *a : std::min(*a, *b));
+  }
+  std::optional<roc_point> point_below(double v) const {
+    const auto pos = sorted_.pos(), neg = sorted_.neg();
+    const auto a = std::lower_bound(pos.begin(), pos.end(), v), b = std::lower_bound(neg.begin(), neg.end(), v);
+    if (a == pos.begin() && b == neg.begin()) return std::nullopt;
+    return point_at(a == pos.begin() ? b[-1] : b == neg.begin() ? a[-1] : std::max(a[-1], b[-1]));
+  }
+  // Threshold t with the counts of the scores >= t.
+  roc_point point_at(double t) const {
+    const auto pos = sorted_.pos(), neg = sorted_.neg();
+    return {t, static_cast<double>(pos.end() - std::lower_bound(pos.begin(), pos.end(), t)),
+            static_cast<double>(neg.end() - std::lower_bound(neg.begin(), neg.end(), t))};
+  }
+
   // The points whose thresholds lie in the slice pos[ip0, ip1) / neg[in0, in1) of the runs (a slice
   // never splits a tie group), with the counts of everything above it.
   template <typename F>
@@ -801,49 +882,10 @@ std::vector<model_points> sort_models(loaded& d, const char* caller) {
   return pts;
 }
 
-// roc_curve's points with drop_intermediate (scikit-learn's rule: a point is kept when the second
-// difference of fps or of tps there is non-zero; the first and last are always kept), decided with a
-// window of three points so that it streams.
-template <typename F>
-void each_roc_point(const model_points& mp, bool drop, F&& f) {
-  if (!drop) {
-    mp.each(true, f);
-    return;
-  }
-  struct pt {
-    double t, tp, fp;
-  };
-  pt a{}, b{};
-  std::size_t seen = 0;
-  mp.each(true, [&](double t, double tp, double fp) {
-    const pt c{t, tp, fp};
-    if (seen == 0) f(c.t, c.tp, c.fp);
-    if (seen >= 2) {
-      const double dfp = (c.fp - b.fp) - (b.fp - a.fp), dtp = (c.tp - b.tp) - (b.tp - a.tp);
-      if (dfp != 0 || dtp != 0) f(b.t, b.tp, b.fp);
-    }
-    a = b, b = c;
-    ++seen;
-  });
-  if (seen >= 2) f(b.t, b.tp, b.fp);
-}
-
-// Sends the points of each_roc_point through fmt: in parallel pieces when nothing is dropped.
+// Sends the ROC points (all, or those scikit-learn's drop_intermediate keeps) through fmt.
 template <typename Fmt>
 void emit_roc_points(const model_points& mp, bool drop, const Fmt& fmt, const text_sink& sink) {
-  if (!drop) {
-    mp.emit(true, fmt, sink);
-    return;
-  }
-  std::string buf;
-  each_roc_point(mp, true, [&](double t, double tp, double fp) {
-    fmt(buf, t, tp, fp);
-    if (buf.size() >= flush_bytes) {
-      sink(buf);
-      buf.clear();
-    }
-  });
-  if (!buf.empty()) sink(buf);
+  mp.emit(true, drop, fmt, sink);
 }
 
 std::string roc_undefined(double P, double N) {
@@ -932,7 +974,7 @@ void stream_pr(loaded& d, curve_format format, const text_sink& sink) {
       const std::string field = csv_field(m.name);
       const double P = mp.positives();
       const double p_or_nan = P > 0 ? P : std::nan("");
-      mp.emit(false, [&](std::string& out, double t, double tp, double fp) {
+      mp.emit(false, false, [&](std::string& out, double t, double tp, double fp) {
         char row[3 * 25 + 1];
         char* p = put_csv_next(row, t);
         p = put_csv_next(p, tp / (tp + fp));
@@ -965,7 +1007,7 @@ void stream_pr(loaded& d, curve_format format, const text_sink& sink) {
           if (!any && !piece.empty()) piece.remove_prefix(1), any = true;
           out(piece);
         };
-        mp.emit(false, [&value_of](std::string& s, double t, double tp, double fp) {
+        mp.emit(false, false, [&value_of](std::string& s, double t, double tp, double fp) {
           s += ',';
           json_cell(s, value_of(t, tp, fp));
         }, rest);

@@ -55,13 +55,10 @@ roc_curve_result roc_curve(const score_sweep& sw, const roc_options& options) {
   const std::size_t m = sw.size();
   std::vector<std::size_t> keep;  // only used with drop_intermediate
   if (options.drop_intermediate && m > 2) {
-    // scikit-learn's rule: keep the ends and every point where the second difference of fps or tps
-    // is non-zero (np.diff(x, 2)[i] = (x[i+2] - x[i+1]) - (x[i+1] - x[i])).
     keep.push_back(0);
     for (std::size_t i = 0; i + 2 < m; ++i) {
-      const double dfp = (sw.fp[i + 2] - sw.fp[i + 1]) - (sw.fp[i + 1] - sw.fp[i]);
-      const double dtp = (sw.tp[i + 2] - sw.tp[i + 1]) - (sw.tp[i + 1] - sw.tp[i]);
-      if (dfp != 0 || dtp != 0) keep.push_back(i + 1);
+      const double *fp = &sw.fp[i], *tp = &sw.tp[i];
+      if (keeps_roc_point(fp[0], tp[0], fp[1], tp[1], fp[2], tp[2])) keep.push_back(i + 1);
     }
     keep.push_back(m - 1);
   }

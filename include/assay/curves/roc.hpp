@@ -34,6 +34,14 @@ struct roc_options {
   first_threshold first = first_threshold::infinity;
 };
 
+/// scikit-learn's drop_intermediate rule for an inner point (fp1, tp1) of the curve between its
+/// neighbours (fp0, tp0) and (fp2, tp2): kept when the second difference of fps or of tps is non-zero
+/// (np.diff(x, 2) = (x2 - x1) - (x1 - x0), evaluated in that order so weighted sums agree bit for bit).
+/// The first and last points of a curve are always kept.
+inline bool keeps_roc_point(double fp0, double tp0, double fp1, double tp1, double fp2, double tp2) noexcept {
+  return (fp2 - fp1) - (fp1 - fp0) != 0 || (tp2 - tp1) - (tp1 - tp0) != 0;
+}
+
 /// A ROC curve: point k is the classifier "positive when score >= thresholds[k]". Point 0 is the
 /// origin (nothing positive); the last point is (1, 1). fpr = fps / N, tpr = tps / P.
 /// When the data hold no negatives (no positives), fpr (tpr) is NaN throughout and `undefined` says
