@@ -3,6 +3,9 @@
 #include "assay/curves/class_sort.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <bit>
+#include <utility>
 #include <boost/sort/spreadsort/float_sort.hpp>
 #include <thread>
 #include <vector>
@@ -16,6 +19,149 @@ namespace {
 struct score_key {  // the stored scores are already normalised (-0.0 -> +0.0)
   std::uint64_t operator()(double v) const noexcept { return detail::order_bits(v); }
 };
+
+// The MSD-first plan (see sort_by_class): from kMsdMinCases cases, one parallel pass into about
+// 2^kTopBits buckets (msd_first); then each bucket by one thread: again a top digit while it holds more than
+// kCacheCases cases (about 512 KB: it then fits in a core's cache), then LSD passes of at most
+// kBucketDigitBits (2^11 counters: in L1).
+constexpr std::size_t kMsdMinCases = std::size_t{1} << 16;
+constexpr unsigned kTopBits = 12;
+constexpr std::size_t kCacheCases = std::size_t{1} << 16;
+constexpr unsigned kBucketDigitBits = 11;
+
+std::size_t top_digit(double x, unsigned shift) {
+  return static_cast<std::size_t>((detail::order_bits(x) >> shift) & ((1u << kTopBits) - 1));
+}
+
+// Sorts v[0, m) ascending (normalised doubles, no NaN) by one thread, `tmp` being m doubles of
+// scratch: insertion sort when short; else, over the bits that vary in v, a top digit first while
+// the bucket is large, then LSD counting passes with the counts of every pass taken in one read.
+void sort_bucket(double* v, double* tmp, std::size_t m) {
+  if (m <= 32) {
+    for (std::size_t i = 1; i < m; ++i) {
+      const double x = v[i];
+      std::size_t j = i;
+      for (; j > 0 && v[j - 1] > x; --j) v[j] = v[j - 1];
+      v[j] = x;
+    }
+    return;
+  }
+  std::uint64_t o = 0, d = ~std::uint64_t{0};
+  for (std::size_t i = 0; i < m; ++i) {
+    const std::uint64_t k = detail::order_bits(v[i]);
+    o |= k, d &= k;
+  }
+  const std::uint64_t varying = o ^ d;
+  if (varying == 0) return;
+  const auto low = static_cast<unsigned>(std::countr_zero(varying));
+  const auto width = static_cast<unsigned>(std::bit_width(varying)) - low;
+  if (m > kCacheCases && width > kTopBits) {
+    const unsigned shift = static_cast<unsigned>(std::bit_width(varying)) - kTopBits;
+    std::vector<std::size_t> at(std::size_t{1} << kTopBits, 0), start;
+    for (std::size_t i = 0; i < m; ++i) ++at[top_digit(v[i], shift)];
+    std::size_t sum = 0;
+    for (auto& c : at) start.push_back(sum), sum += std::exchange(c, sum);
+    start.push_back(m);
+    for (std::size_t i = 0; i < m; ++i) tmp[at[top_digit(v[i], shift)]++] = v[i];
+    for (std::size_t k = 0; k + 1 < start.size(); ++k) sort_bucket(tmp + start[k], v + start[k], start[k + 1] - start[k]);
+    std::copy(tmp, tmp + m, v);
+    return;
+  }
+  // Narrower digits for short buckets, so that the counters do not outnumber the cases.
+  const unsigned max_bits = std::clamp(static_cast<unsigned>(std::bit_width(m)) - 1, 8u, kBucketDigitBits);
+  const unsigned passes = (width + max_bits - 1) / max_bits;
+  const unsigned bits = (width + passes - 1) / passes;
+  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+  constexpr std::size_t kMaxPasses = (64 + 8 - 1) / 8;
+  std::uint32_t count[kMaxPasses][std::size_t{1} << kBucketDigitBits];
+  for (unsigned p = 0; p < passes; ++p) std::fill_n(count[p], mask + 1, 0u);
+  for (std::size_t i = 0; i < m; ++i) {
+    const std::uint64_t k = detail::order_bits(v[i]) >> low;
+    for (unsigned p = 0; p < passes; ++p) ++count[p][(k >> (p * bits)) & mask];
+  }
+  double* src = v;
+  double* dst = tmp;
+  for (unsigned p = 0; p < passes; ++p) {
+    std::uint32_t at = 0;
+    for (std::size_t b = 0; b <= mask; ++b) at += std::exchange(count[p][b], at);
+    const unsigned shift = low + p * bits;
+    for (std::size_t i = 0; i < m; ++i) dst[count[p][(detail::order_bits(src[i]) >> shift) & mask]++] = src[i];
+    std::swap(src, dst);
+  }
+  if (src != v) std::copy(src, src + m, v);
+}
+
+}  // namespace
+
+namespace {
+
+// The MSD-first sort of the two runs a[0, P) and a[P, n) (the bits in `varying` differ between
+// some keys, and more than kTopBits of them). One parallel read counts the cases of each (run, cell),
+// a cell being the top kCellBits varying bits; neighbouring cells are grouped into buckets of about
+// n / 2^kTopBits cases (the cells adapt the buckets to where the scores are: doubles crowd into few
+// exponents); one parallel pass scatters a into b bucket by bucket; then the threads take the
+// buckets, largest first, and finish each in place (sort_bucket, a as scratch). Returns b.
+double* msd_first(double* a, double* b, std::size_t n, std::size_t P, std::uint64_t varying, unsigned T) {
+  constexpr unsigned kCellBits = 16;
+  constexpr std::size_t kCells = std::size_t{1} << kCellBits;
+  const auto top = static_cast<unsigned>(std::bit_width(varying));
+  const unsigned shift = top - std::min(kCellBits, top - static_cast<unsigned>(std::countr_zero(varying)));
+  auto cell_of = [shift](double x, std::size_t run) {
+    return run * kCells + static_cast<std::size_t>((detail::order_bits(x) >> shift) & (kCells - 1));
+  };
+  std::vector<std::vector<std::uint32_t>> count(T, std::vector<std::uint32_t>(2 * kCells));
+  std::vector<std::uint32_t> bucket_of(2 * kCells);
+  std::vector<std::vector<std::size_t>> at(T);  // per thread: its next place in each bucket
+  std::vector<std::size_t> start, order;
+  std::atomic<std::size_t> next{0};
+  detail::run_team(T, [&](unsigned t, std::barrier<>& sync) {
+    const std::size_t lo = n * t / T, hi = n * (t + 1) / T;
+    std::uint32_t* c = count[t].data();
+    for (std::size_t j = lo; j < hi; ++j) ++c[cell_of(a[j], j >= P)];
+    sync.arrive_and_wait();
+    if (t == 0) {
+      // Buckets: runs of neighbouring cells (never across the runs) up to `target` cases.
+      const std::size_t target = std::max<std::size_t>(n >> kTopBits, 64);
+      std::vector<std::size_t> cells_end;  // one past each bucket's last cell
+      std::size_t size = 0;
+      for (std::size_t k = 0; k < 2 * kCells; ++k) {
+        std::size_t m = 0;
+        for (unsigned u = 0; u < T; ++u) m += count[u][k];
+        if ((size > 0 && size + m > target) || k == kCells) cells_end.push_back(k), size = 0;
+        bucket_of[k] = static_cast<std::uint32_t>(cells_end.size());
+        size += m;
+      }
+      cells_end.push_back(2 * kCells);
+      const std::size_t buckets = cells_end.size();
+      for (auto& v : at) v.resize(buckets);
+      std::size_t pos = 0, first = 0;
+      for (std::size_t bk = 0; bk < buckets; ++bk) {
+        start.push_back(pos);
+        for (unsigned u = 0; u < T; ++u) {
+          at[u][bk] = pos;
+          for (std::size_t k = first; k < cells_end[bk]; ++k) pos += count[u][k];
+        }
+        first = cells_end[bk];
+      }
+      start.push_back(pos);
+      order.resize(buckets);
+      for (std::size_t k = 0; k < buckets; ++k) order[k] = k;
+      std::sort(order.begin(), order.end(), [&start](std::size_t x, std::size_t y) {
+        return start[x + 1] - start[x] > start[y + 1] - start[y];
+      });
+    }
+    sync.arrive_and_wait();
+    std::size_t* place = at[t].data();
+    const std::uint32_t* bucket = bucket_of.data();
+    for (std::size_t j = lo; j < hi; ++j) b[place[bucket[cell_of(a[j], j >= P)]]++] = a[j];
+    sync.arrive_and_wait();
+    for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < order.size();) {
+      const std::size_t k = order[i];
+      sort_bucket(b + start[k], a + start[k], start[k + 1] - start[k]);
+    }
+  });
+  return b;
+}
 
 }  // namespace
 
@@ -57,6 +203,7 @@ class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const doub
   std::vector<std::size_t> positives(T);
   std::vector<std::uint64_t> ors(T, 0), ands(T, ~std::uint64_t{0});
   std::size_t P = 0;
+  std::uint64_t varying = 0;
   detail::run_team(T, [&](unsigned t, std::barrier<>& sync) {
     // Count, then copy each case to its class's run (positives first), with the OR/AND of the keys.
     const std::size_t begin = sorter.input_begin(t), end = sorter.input_begin(t + 1);
@@ -88,14 +235,20 @@ class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const doub
       P = all;
       std::uint64_t or_all = 0, and_all = ~std::uint64_t{0};
       for (unsigned u = 0; u < T; ++u) or_all |= ors[u], and_all &= ands[u];
-      sorter.plan(P, or_all ^ and_all);
+      varying = or_all ^ and_all;
     }
-    sync.arrive_and_wait();
-    sorter.sort(t, sync);
   });
+  double* result = nullptr;
+  if (n >= kMsdMinCases && std::bit_width(varying) > kTopBits + static_cast<unsigned>(std::countr_zero(varying))) {
+    result = msd_first(a, b, n, P, varying, T);
+  } else {
+    sorter.plan(P, varying);
+    detail::run_team(T, [&](unsigned t, std::barrier<>& sync) { sorter.sort(t, sync); });
+    result = sorter.result();
+  }
   out.positives_ = P;
-  const bool in_b = sorter.result() == b;
-  out.sorted_ = sorter.result();
+  const bool in_b = result == b;
+  out.sorted_ = result;
   // Free the buffer that does not hold the result.
   if (in_b) {
     if (second) out.own_ = std::move(second);  // b was our own: keep it, drop a

@@ -93,6 +93,42 @@ TEST(ClassSort, EqualsStdSortPerClassForAnyThreadCount) {
   }
 }
 
+// From 2^16 cases the sort takes a top digit first and finishes the buckets one by one (a bucket of
+// more than 2^16 cases again by its top digit). Shapes: uniform and normal scores, most scores in one
+// narrow cluster (a bucket of > 2^16 cases), heavy ties, one value, and the awkward pool (subnormals
+// next to 1e308); -0.0 among them.
+TEST(ClassSort, LargeInputsEqualStdSortPerClass) {
+  std::mt19937_64 rng(303);
+  for (int shape = 0; shape < 6; ++shape) {
+    const std::size_t n = (shape == 2 ? 160000 : 70000) + rng() % 40000;
+    problem p;
+    for (std::size_t i = 0; i < n; ++i) {
+      const int y = std::uniform_real_distribution<double>(0, 1)(rng) < 0.3 ? 1 : 0;
+      const double u = std::uniform_real_distribution<double>(0, 1)(rng);
+      double s = 0;
+      switch (shape) {
+        case 0: s = u * 0.6 + 0.4 * y; break;
+        case 1: s = std::normal_distribution<double>(y, 1)(rng); break;
+        case 2: s = rng() % 5 ? 1 + u * 1e-9 : u; break;
+        case 3: s = std::round(u * 50) / 50 - 0.5; break;
+        case 4: s = 0.25; break;
+        default: s = awkward(rng, false);
+      }
+      p.y.push_back(y);
+      p.s.push_back(i % 1000 == 0 && shape != 4 ? -0.0 : s);
+    }
+    std::vector<double> pos, neg;
+    for (std::size_t i = 0; i < n; ++i) (p.y[i] ? pos : neg).push_back(p.s[i] + 0.0);
+    std::sort(pos.begin(), pos.end());
+    std::sort(neg.begin(), neg.end());
+    for (unsigned threads : {1u, 2u, 3u}) {
+      const class_sorted got = sort_by_class(p.y, p.s, {}, threads);
+      expect_same(std::vector<double>(got.pos().begin(), got.pos().end()), pos, "pos");
+      expect_same(std::vector<double>(got.neg().begin(), got.neg().end()), neg, "neg");
+    }
+  }
+}
+
 TEST(ClassSort, ScratchMayBeTheScoresThemselves) {
   std::mt19937_64 rng(7);
   const problem p = make(rng, 5000, 0.4, true);
