@@ -37,13 +37,18 @@ class class_sorted {
 /// `threads`: 0 = one per hardware thread (at most 8; one below 2^16 cases).
 ///
 /// Method: each thread copies its share of the input to the class's run (positives first), keeping
-/// the OR and AND of the keys; bits that are equal in every key are skipped, and the remaining W
-/// bits are sorted by stable counting passes of at most 13 bits (LSD radix sort, Knuth TAOCP vol. 3,
-/// 5.2.5; the shared kernel assay/detail/radix.hpp), each pass split over the threads by position,
-/// with both classes in one pass (the class acts as the most significant digit). The key of x is its IEEE 754 bit pattern with the sign bit
-/// set for x >= 0 and all bits flipped for x < 0, which orders as the doubles do. Cost: O(n) time,
-/// 2 x 8 bytes per case (one when `scratch` is given). Beyond 2^32 - 1 cases (the passes count in 32
-/// bits) each class is sorted by boost's float_sort instead.
+/// the OR and AND of the keys; bits that are equal in every key are skipped. The key of x is its
+/// IEEE 754 bit pattern with the sign bit set for x >= 0 and all bits flipped for x < 0, which orders
+/// as the doubles do. From 2^16 cases (and more than 12 varying bits) the sort is MSD first: one
+/// parallel read counts the cases per (class, top 16 varying bits); neighbouring cells are grouped
+/// into about 4096 buckets of similar size (doubles crowd into few exponents, so fixed digits would
+/// not balance), one parallel pass scatters the cases into their buckets, and the threads finish the
+/// buckets, largest first, each in its cache (again by a top digit above 2^16 cases, then LSD
+/// counting passes of at most 11 bits). Below that, stable LSD counting passes of at most 13 bits
+/// over both classes at once (Knuth TAOCP vol. 3, 5.2.5; the shared kernel assay/detail/radix.hpp).
+/// The result (sorted doubles) does not depend on the thread count. Cost: O(n) time, 2 x 8 bytes
+/// per case (one when `scratch` is given). Beyond 2^32 - 1 cases each class is sorted by boost's
+/// float_sort instead.
 class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const double> score,
                            std::vector<double> scratch = {}, unsigned threads = 0);
 

@@ -1,6 +1,7 @@
 // assay (internal): the one LSD radix sort kernel behind every sort of scores, shared by the class
-// sort of the curves (curves/class_sort.hpp: plain doubles, two classes) and the (score, index,
-// label) record sort of the statistics (stats/detail/radix_sort.hpp).
+// sort of the curves (curves/class_sort.hpp: plain doubles, two classes; from 2^16 cases that sort
+// goes MSD first instead, as plain doubles need no stability) and the (score, index, label) record
+// sort of the statistics (stats/detail/radix_sort.hpp).
 //
 // Method (LSD radix sort, Knuth TAOCP vol. 3, 5.2.5): the caller puts the records in buffer `a`, in
 // one or two runs (e.g. positives then negatives) that are sorted independently, and passes the bits
