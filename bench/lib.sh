@@ -21,6 +21,7 @@ warm_cache() { cat "$1" >/dev/null; }
 
 # The median of the numbers on standard input, one a line (the upper one of an even count).
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+max() { sort -g | tail -n 1; }
 
 # From a `/usr/bin/time -v -o LOG` report: wall clock in seconds, CPU (user + system) in seconds, peak
 # resident set size in KiB.

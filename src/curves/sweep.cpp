@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <boost/sort/spreadsort/float_sort.hpp>
 #include <cmath>
+#include <limits>
 #include <fmt/format.h>
 
 #include "assay/curves/class_sort.hpp"
@@ -39,6 +40,13 @@ void check_binary_input(std::string_view caller, std::span<const std::int32_t> y
   if (!weight.empty() && weight.size() != y.size()) {
     throw_data(fmt::format("{}: y has {} values but weight has {}", caller, y.size(), weight.size()));
   }
+  // A branch-free scan first (it vectorises); the loop below finds and names the first bad value.
+  bool ok = true;
+  constexpr double max = std::numeric_limits<double>::max();
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    ok &= (static_cast<std::uint32_t>(y[i]) <= 1u) & (std::fabs(score[i]) <= max);
+  }
+  if (ok && weight.empty()) return;
   for (std::size_t i = 0; i < y.size(); ++i) {
     if (y[i] != 0 && y[i] != 1) throw_data(fmt::format("{}: y[{}] = {} is not 0 or 1", caller, i, y[i]));
     if (!std::isfinite(score[i])) throw_data(fmt::format("{}: score[{}] = {} is not a finite number", caller, i, score[i]));
