@@ -84,7 +84,7 @@ awk -v skm="$skm" -v ours="$ours_ms" -v floor="$floor_ms" -v aw="$aw" -v fw="$fw
   printf "            one float_sort of the scores (floor)              %8.3f s   assay / floor %4.2fx (target <= 1.5x)\n", floor / 1000, ours / floor
   printf "end to end  pandas.read_csv + roc_curve + roc_auc_score       %8.3f s\n", pw
   printf "            assay curve roc FILE --drop-intermediate          %8.3f s   speed-up %5.1fx (target >= 15x)\n", aw, pw / aw
-  printf "            assay curve roc FILE (a point per distinct score)%8.3f s   speed-up %5.1fx\n", fw, pw / fw
+  printf "            assay curve roc FILE (a point per distinct score) %7.3f s   speed-up %5.1fx\n", fw, pw / fw
   printf "            assay peak RSS (largest run) %.1f MB = %.1f bytes/row; beyond the parsed columns (12 bytes/row): %.1f bytes/row (target <= ~24)\n",
          rss * 1024 / 1e6, rss * 1024 / rows, rss * 1024 / rows - 12
 }'
