@@ -9,7 +9,6 @@
 
 #include "assay/error.hpp"
 #include "assay/io/table.hpp"
-#include "assay/metrics/labels.hpp"
 #include "assay/report/html.hpp"
 #include "assay/stats/compare.hpp"
 #include "commands.hpp"
@@ -37,9 +36,9 @@ std::string shell_arg(const std::string& a) {
   return out + "'";
 }
 
-std::string reproduce_command(const stats::comparison& c, const compare_cli_options& o, const std::string& pos) {
-  std::string command = "assay compare " + shell_arg(o.path) + " --label " + shell_arg(o.label) + " --pos-label " +
-                        shell_arg(pos);
+std::string reproduce_command(const stats::comparison& c, const compare_cli_options& o) {
+  std::string command = "assay compare " + shell_arg(o.path) + " --label " + shell_arg(o.label);
+  if (!c.multiclass) command += " --pos-label " + shell_arg(c.positive);
   for (const auto& m : c.models) command += (c.scores ? " --score " : " --pred ") + shell_arg(m.name);
   if (c.scores && c.options.threshold != 0.5) command += " --threshold " + html::number(c.options.threshold);
   if (c.options.alpha != 0.05) command += " --alpha " + html::number(c.options.alpha);
@@ -123,21 +122,31 @@ std::string metrics_block(const stats::comparison& c, const stats::pair_comparis
 
 // The self-contained page of `assay compare --html`: data and options, each model's AUC with its
 // DeLong interval and accuracy with its Wilson interval, the tests of each pair, and the verdict.
-std::string to_html(const stats::comparison& c, const compare_cli_options& o, const std::string& pos) {
+std::string to_html(const stats::comparison& c, const compare_cli_options& o) {
   std::string title = "assay compare: ";
   for (std::size_t i = 0; i < c.models.size(); ++i) title += (i ? " vs " : "") + c.models[i].name;
   html::document doc(title, c.source);
   const double level = 1 - c.options.alpha;
   const std::string pct = html::number(100 * level) + "%";
-  std::vector<std::pair<std::string, std::string>> setup{{"File", c.source},
-                                                         {"Label column", o.label},
-                                                         {"Positive class", pos}};
+  std::vector<std::pair<std::string, std::string>> setup{{"File", c.source}, {"Label column", c.label}};
+  if (!c.multiclass) setup.emplace_back("Positive class", c.positive);
   for (std::size_t i = 0; i < c.models.size(); ++i) {
     const std::string which = c.models.size() == 2 ? (i == 0 ? "A" : "B") : std::to_string(i + 1);
     setup.emplace_back(fmt::format("Model {} ({} column)", which, c.scores ? "score" : "prediction"), c.models[i].name);
   }
   setup.emplace_back("Cases", std::to_string(c.n));
-  setup.emplace_back("Positives / negatives", fmt::format("{} / {}", c.n_pos, c.n_neg));
+  if (c.multiclass) {
+    std::string per;
+    for (std::size_t k = 0; k < c.classes.size(); ++k)
+      per += fmt::format("{}{}: {}", k ? ", " : "", c.classes[k], c.class_counts[k]);
+    setup.emplace_back("Classes", fmt::format("{} ({})", c.classes.size(), per));
+    for (const auto& m : c.models) {
+      if (m.unknown > 0)
+        setup.emplace_back("Predictions of other classes (counted wrong), " + m.name, std::to_string(m.unknown));
+    }
+  } else {
+    setup.emplace_back("Positives / negatives", fmt::format("{} / {}", c.n_pos, c.n_neg));
+  }
   if (c.scores) setup.emplace_back("Threshold (McNemar)", html::number(c.options.threshold));
   setup.emplace_back("Significance level alpha", html::number(c.options.alpha));
   if (c.models.size() > 2) setup.emplace_back("Multiple-comparison correction", std::string(stats::to_string(c.options.adjust)));
@@ -149,7 +158,7 @@ std::string to_html(const stats::comparison& c, const compare_cli_options& o, co
                        fmt::format("{} / {}", c.options.replicates, c.options.permutations));
   }
   setup.emplace_back("assay version", ASSAY_VERSION);
-  doc.add_section("setup", "Data and options", html::setup_table(setup) + html::command_block(reproduce_command(c, o, pos)));
+  doc.add_section("setup", "Data and options", html::setup_table(setup) + html::command_block(reproduce_command(c, o)));
   std::vector<html::headline> each;
   for (const auto& m : c.models) {
     if (m.has_auc) {
@@ -218,65 +227,14 @@ void run(compare_cli_options& o) {
   o.opts.seed = o.seed;
   o.opts.metrics = o.metrics;
   const bool scores = !o.scores.empty();
-  for (const auto& m : o.metrics) {
-    const auto ok = stats::comparable_metrics(scores);
-    if (std::find(ok.begin(), ok.end(), m) == ok.end()) {
-      std::string list;
-      for (const auto& c : ok) list += (list.empty() ? "" : ", ") + c;
-      throw_usage(fmt::format("--metric: \"{}\" cannot compare {}; choose from: {}", m,
-                              scores ? "score columns" : "prediction columns", list));
-    }
-  }
   std::vector<io::column_spec> specs{{o.label, io::column_type::label, "--label"}};
   for (const auto& s : scores ? o.scores : o.preds)
     specs.push_back({s, scores ? io::column_type::number : io::column_type::label, scores ? "--score" : "--pred"});
   const auto t = io::read_table(o.path, specs);
-  const auto& truth = t.columns[0];
-  const auto labels = sort_labels(truth.levels);
-  if (labels.size() > 2) {
-    throw_usage(fmt::format("{}: column '{}' has {} classes; compare needs a binary label", t.source, truth.name,
-                            labels.size()));
-  }
-  if (labels.size() < 2) {
-    throw_data(fmt::format("{}: column '{}' has a single class{}; compare needs cases of both classes", t.source,
-                           truth.name, labels.empty() ? "" : " (\"" + labels[0] + "\")"));
-  }
-  std::string pos;
-  if (!o.pos_label.empty()) {
-    if (std::find(labels.begin(), labels.end(), o.pos_label) == labels.end()) {
-      throw_usage(fmt::format("--pos-label: class \"{}\" not found in column '{}'", o.pos_label, truth.name));
-    }
-    pos = o.pos_label;
-  } else if (auto p = default_positive(labels)) {
-    pos = *p;
-  } else {
-    throw_usage(fmt::format("{}: cannot tell which class is positive in column '{}': name it with --pos-label",
-                            t.source, truth.name));
-  }
-  std::vector<std::int32_t> y(t.rows);
-  for (std::size_t i = 0; i < t.rows; ++i) y[i] = truth.levels[truth.codes[i]] == pos ? 1 : 0;
-  std::vector<std::vector<std::int32_t>> preds;
-  std::vector<stats::model_input> models;
-  for (std::size_t k = 1; k < t.columns.size(); ++k) {
-    const auto& col = t.columns[k];
-    if (scores) {
-      models.push_back({col.name, col.numbers, {}});
-      continue;
-    }
-    for (const auto& level : col.levels) {
-      if (std::find(labels.begin(), labels.end(), level) == labels.end()) {
-        throw_data(fmt::format("{}: --pred column '{}' predicts class \"{}\", which column '{}' does not have", t.source,
-                               col.name, level, truth.name));
-      }
-    }
-    auto& p = preds.emplace_back(t.rows);
-    for (std::size_t i = 0; i < t.rows; ++i) p[i] = col.levels[col.codes[i]] == pos ? 1 : 0;
-  }
-  for (std::size_t k = 0; k < preds.size(); ++k) models.push_back({t.columns[k + 1].name, {}, preds[k]});
-  auto c = stats::compare_models(y, models, o.opts);
-  c.source = t.source;
+  const auto c = stats::compare_table(t, scores, o.pos_label.empty() ? std::nullopt : std::optional(o.pos_label),
+                                      o.opts);
   const std::string out = o.format == "json" ? stats::to_json(c) : stats::to_text(c);
-  if (!o.html.empty()) write_output(o.html, to_html(c, o, pos));  // first: a write failure comes before any output
+  if (!o.html.empty()) write_output(o.html, to_html(c, o));  // first: a write failure comes before any output
   write_output(o.output, out);
 }
 
@@ -293,26 +251,32 @@ void register_compare(CLI::App& app) {
       "more than two models the p-values of each pairwise test are adjusted (--adjust, Holm by default).\n"
       "--metric NAME adds the paired bootstrap (stratified by class; percentile interval of the difference,\n"
       "bootstrap-z p-value) and the paired permutation test of that registered metric, seeded (--seed): the\n"
-      "numbers do not depend on the thread count.\n\n"
+      "numbers do not depend on the thread count.\n"
+      "A label of more than two classes takes --pred columns only: a case is right when the predicted class is\n"
+      "the true one (a class the label does not have counts as wrong); accuracies, McNemar and Cochran's Q as\n"
+      "above, and --metric takes the multiclass metrics (accuracy, balanced_accuracy, cohen_kappa,\n"
+      "matthews_corrcoef, f1_macro, f1_micro, f1_weighted, precision_*, recall_*, error_rate), bootstrapped\n"
+      "within each true class.\n\n"
       "Examples:\n"
       "  assay compare asah.csv --label outcome --pos-label Poor --score s100b --score ndka\n"
       "  assay compare asah.csv --label outcome --pos-label Poor --score s100b --score ndka --score wfns\n"
       "  assay compare preds.csv --label y --score model_a --score model_b --metric f1 --metric roc_auc --seed 7\n"
       "  assay compare preds.csv --label y --pred tree --pred forest --pred knn --format json\n"
+      "  assay compare iris_preds.csv --label species --pred tree --pred knn --pred svm --metric f1_macro\n"
       "  assay compare asah.csv --label outcome --pos-label Poor --score s100b --score ndka --html compare.html");
   cmd->add_option("file", o->path, "Prediction file (CSV or TSV with a header row; '-' for stdin)")->required();
-  cmd->add_option("--label,-l", o->label, "Column of the true class (binary): name or 1-based index")->required();
-  cmd->add_option("--score,-s", o->scores, "Score column of a model (give two or more: --score A --score B)")
+  cmd->add_option("--label,-l", o->label, "Column of the true class (two classes; more with --pred): name or 1-based index")->required();
+  cmd->add_option("--score,-s", o->scores, "Score column of a model, binary label only (give two or more: --score A --score B)")
       ->type_name("COL");
   cmd->add_option("--pred,-p", o->preds, "Hard-prediction column (class labels) of a model (two or more; not with --score)")
       ->type_name("COL");
-  cmd->add_option("--pos-label", o->pos_label, "The positive class (default: 1 for 0/1 labels)");
+  cmd->add_option("--pos-label", o->pos_label, "The positive class of a binary label (default: 1 for 0/1 labels); not with more classes");
   cmd->add_option("--threshold,-t", o->opts.threshold,
                   "Scores: predict positive when score >= threshold, for McNemar, accuracy and binary metrics (default 0.5)");
   cmd->add_option("--alpha", o->opts.alpha, "Significance level of the verdict; intervals at 1 - alpha (default 0.05)");
   cmd->add_option("--metric,-m", o->metrics,
                   "Registered metric for the paired bootstrap and permutation tests (repeatable), e.g. accuracy, f1, "
-                  "roc_auc, average_precision, brier_score_loss")
+                  "roc_auc, average_precision, brier_score_loss; multiclass: f1_macro, cohen_kappa, ...")
       ->type_name("NAME");
   cmd->add_option("--adjust", o->adjust, "Multiple-comparison correction over the pairs: holm, bonferroni, fdr_bh, none (default holm)");
   cmd->add_option("--replicates", o->replicates, "Paired bootstrap replicates (default 2000)");

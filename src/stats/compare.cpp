@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -17,23 +18,62 @@ namespace {
 constexpr const char* kFn = "compare_models";
 
 /// The registered metric `name` usable on this kind of model, or a usage error listing the choices.
-const metric_info& find_comparable(const std::string& name, bool scores) {
-  const metric_info* m = find_metric(name, metric_kind::binary);
-  if (scores && !m) m = find_metric(name, metric_kind::ranking);
-  if (scores && !m) m = find_metric(name, metric_kind::probabilistic);
-  if (m && (m->name == "top_k_accuracy" || m->kind == metric_kind::multiclass)) m = nullptr;
+const metric_info& find_comparable(const char* fn, const std::string& name, bool scores, bool multiclass) {
+  const metric_info* m = nullptr;
+  if (multiclass) {
+    m = find_metric(name, metric_kind::multiclass);
+  } else {
+    m = find_metric(name, metric_kind::binary);
+    if (scores && !m) m = find_metric(name, metric_kind::ranking);
+    if (scores && !m) m = find_metric(name, metric_kind::probabilistic);
+    if (m && (m->name == "top_k_accuracy" || m->kind == metric_kind::multiclass)) m = nullptr;
+  }
   if (!m) {
     std::string choices;
-    for (const auto& c : comparable_metrics(scores)) choices += (choices.empty() ? "" : ", ") + c;
-    throw_usage(fmt::format("{}: metric \"{}\" cannot compare {}; choose from: {}", kFn, name,
-                            scores ? "score columns" : "hard predictions", choices));
+    for (const auto& c : comparable_metrics(scores, multiclass)) choices += (choices.empty() ? "" : ", ") + c;
+    throw_usage(fmt::format("{}: metric \"{}\" cannot compare {}; choose from: {}", fn, name,
+                            scores       ? "score columns"
+                            : multiclass ? "multiclass predictions"
+                                         : "hard predictions",
+                            choices));
   }
   return *m;
 }
 
-/// metric(y, x) where x is the model's 0/1 prediction (binary metrics) or its score (ranking and
-/// probabilistic metrics); NaN when the metric is undefined. The one kernel behind both procedures.
-double eval_metric(const metric_info& m, std::span<const std::int32_t> y, std::span<const double> x) {
+/// metric(y, x) of a multiclass metric: y and x are class codes in [0, codes) (x as doubles). The
+/// confusion matrix is counted over every code, then reduced to the classes present in y or x
+/// (scikit-learn's unique_labels(y_true, y_pred), its default class set).
+value eval_multiclass(const metric_info& m, std::span<const std::int32_t> y, std::span<const double> x,
+                      std::size_t codes, const metric_params& params) {
+  thread_local std::vector<double> cells, margin;
+  thread_local std::vector<std::size_t> present;
+  cells.assign(codes * codes, 0.0);
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    cells[static_cast<std::size_t>(y[i]) * codes + static_cast<std::size_t>(x[i])] += 1;
+  }
+  margin.assign(codes, 0.0);
+  for (std::size_t a = 0; a < codes; ++a) {
+    for (std::size_t b = 0; b < codes; ++b) {
+      margin[a] += cells[a * codes + b];
+      margin[b] += cells[a * codes + b];
+    }
+  }
+  present.clear();
+  for (std::size_t a = 0; a < codes; ++a) {
+    if (margin[a] > 0) present.push_back(a);
+  }
+  confusion_matrix cm(present.size());
+  for (std::size_t a = 0; a < present.size(); ++a) {
+    for (std::size_t b = 0; b < present.size(); ++b) cm.add(a, b, cells[present[a] * codes + present[b]]);
+  }
+  return m.multiclass(cm, params);
+}
+
+/// metric(y, x) where x is the model's 0/1 prediction (binary metrics), its class code in
+/// [0, codes) (multiclass metrics) or its score (ranking and probabilistic metrics); NaN when the
+/// metric is undefined. The one kernel behind both procedures.
+double eval_metric(const metric_info& m, std::span<const std::int32_t> y, std::span<const double> x,
+                   std::size_t codes) {
   const metric_params params;
   value v;
   switch (m.kind) {
@@ -47,6 +87,7 @@ double eval_metric(const metric_info& m, std::span<const std::int32_t> y, std::s
       v = m.binary(c, params);
       break;
     }
+    case metric_kind::multiclass: v = eval_multiclass(m, y, x, codes, params); break;
     case metric_kind::ranking: v = m.ranking(y, x, {}, params); break;
     case metric_kind::probabilistic: v = m.probabilistic(y, proba_view::scores(x), {}, params); break;
     default: break;
@@ -56,7 +97,7 @@ double eval_metric(const metric_info& m, std::span<const std::int32_t> y, std::s
 
 /// The same on a resample given as row indices (gathered into per-thread buffers).
 double eval_rows(const metric_info& m, std::span<const std::int32_t> y, std::span<const double> x,
-                 std::span<const std::uint32_t> rows) {
+                 std::span<const std::uint32_t> rows, std::size_t codes) {
   thread_local std::vector<std::int32_t> yb;
   thread_local std::vector<double> xb;
   yb.resize(rows.size());
@@ -65,7 +106,7 @@ double eval_rows(const metric_info& m, std::span<const std::int32_t> y, std::spa
     yb[i] = y[rows[i]];
     xb[i] = x[rows[i]];
   }
-  return eval_metric(m, yb, xb);
+  return eval_metric(m, yb, xb, codes);
 }
 
 /// The midranks of x divided by n, in (0, 1]: a strictly increasing function of the scores (ties
@@ -84,30 +125,31 @@ std::vector<double> normalized_midranks(std::span<const double> x) {
   return r;
 }
 
-void check_models(std::span<const std::int32_t> y, const std::vector<model_input>& models, bool& scores) {
-  if (models.size() < 2) throw_usage(fmt::format("{}: give at least two models; got {}", kFn, models.size()));
+void check_models(const char* fn, std::span<const std::int32_t> y, const std::vector<model_input>& models,
+                  bool& scores, bool multiclass) {
+  if (models.size() < 2) throw_usage(fmt::format("{}: give at least two models; got {}", fn, models.size()));
   scores = !models[0].score.empty();
   for (const auto& m : models) {
     const bool has_s = !m.score.empty(), has_p = !m.pred.empty();
     if (has_s && has_p) {
-      throw_usage(fmt::format("{}: model '{}' has both scores and predictions; give one", kFn, m.name));
+      throw_usage(fmt::format("{}: model '{}' has both scores and predictions; give one", fn, m.name));
     }
     if (has_s != scores || (!has_s && !has_p)) {
-      throw_usage(fmt::format("{}: model '{}' has {} but model '{}' has {}; compare models of one kind", kFn, m.name,
+      throw_usage(fmt::format("{}: model '{}' has {} but model '{}' has {}; compare models of one kind", fn, m.name,
                               has_s ? "scores" : has_p ? "predictions" : "neither scores nor predictions",
                               models[0].name, scores ? "scores" : "predictions"));
     }
     const std::size_t len = scores ? m.score.size() : m.pred.size();
     if (len != y.size()) {
-      throw_usage(fmt::format("{}: model '{}' has {} {} but y_true has {} cases", kFn, m.name, len,
+      throw_usage(fmt::format("{}: model '{}' has {} {} but y_true has {} cases", fn, m.name, len,
                               scores ? "scores" : "predictions", y.size()));
     }
     for (std::size_t i = 0; i < len; ++i) {
       if (scores && !std::isfinite(m.score[i])) {
-        throw_usage(fmt::format("{}: model '{}': score[{}] must be finite; got {}", kFn, m.name, i, m.score[i]));
+        throw_usage(fmt::format("{}: model '{}': score[{}] must be finite; got {}", fn, m.name, i, m.score[i]));
       }
-      if (!scores && m.pred[i] != 0 && m.pred[i] != 1) {
-        throw_usage(fmt::format("{}: model '{}': pred[{}] must be 0 or 1; got {}", kFn, m.name, i, m.pred[i]));
+      if (!scores && !multiclass && m.pred[i] != 0 && m.pred[i] != 1) {
+        throw_usage(fmt::format("{}: model '{}': pred[{}] must be 0 or 1; got {}", fn, m.name, i, m.pred[i]));
       }
     }
   }
@@ -218,58 +260,49 @@ std::string verdict_many(const comparison& c) {
 
 }  // namespace
 
-std::vector<std::string> comparable_metrics(bool scores) {
+std::vector<std::string> comparable_metrics(bool scores, bool multiclass) {
   std::vector<std::string> out;
   for (const auto& m : metric_registry()) {
-    const bool ok = m.kind == metric_kind::binary ||
-                    (scores && (m.kind == metric_kind::ranking ||
-                                (m.kind == metric_kind::probabilistic && m.name != "top_k_accuracy")));
+    const bool ok = multiclass ? !scores && m.kind == metric_kind::multiclass
+                               : m.kind == metric_kind::binary ||
+                                     (scores && (m.kind == metric_kind::ranking ||
+                                                 (m.kind == metric_kind::probabilistic && m.name != "top_k_accuracy")));
     if (ok) out.emplace_back(m.name);
   }
   return out;
 }
 
-comparison compare_models(std::span<const std::int32_t> y_true, const std::vector<model_input>& models,
-                          const compare_options& opts) {
+namespace {
+
+void check_options(const char* fn, const compare_options& opts) {
   if (!(opts.alpha > 0 && opts.alpha < 1)) {
-    throw_usage(fmt::format("{}: alpha must be in (0, 1); got {}", kFn, opts.alpha));
+    throw_usage(fmt::format("{}: alpha must be in (0, 1); got {}", fn, opts.alpha));
   }
   if (!std::isfinite(opts.threshold)) {
-    throw_usage(fmt::format("{}: threshold must be finite; got {}", kFn, opts.threshold));
+    throw_usage(fmt::format("{}: threshold must be finite; got {}", fn, opts.threshold));
   }
-  if (opts.replicates < 1) throw_usage(fmt::format("{}: replicates must be >= 1; got 0", kFn));
-  if (opts.permutations < 1) throw_usage(fmt::format("{}: permutations must be >= 1; got 0", kFn));
-  comparison c;
-  check_models(y_true, models, c.scores);
-  c.options = opts;
-  c.n = y_true.size();
-  for (std::size_t i = 0; i < c.n; ++i) {
-    if (y_true[i] != 0 && y_true[i] != 1) {
-      throw_usage(fmt::format("{}: y_true[{}] must be 0 or 1; got {}", kFn, i, y_true[i]));
-    }
-    (y_true[i] == 1 ? c.n_pos : c.n_neg) += 1;
-  }
-  if (c.n_pos < 2 || c.n_neg < 2) {
-    throw_data(fmt::format("{}: y_true has {} positive and {} negative cases; a comparison needs at least 2 of each",
-                           kFn, c.n_pos, c.n_neg));
-  }
+  if (opts.replicates < 1) throw_usage(fmt::format("{}: replicates must be >= 1; got 0", fn));
+  if (opts.permutations < 1) throw_usage(fmt::format("{}: permutations must be >= 1; got 0", fn));
+}
+
+/// Everything after the input checks, for both tasks. `pred` holds each model's hard predictions
+/// (binary: 0/1, given or score >= threshold; multiclass: class codes in [0, codes)); a case is right
+/// when its prediction equals y_true.
+comparison run_comparison(const char* fn, std::span<const std::int32_t> y_true,
+                          const std::vector<model_input>& models, const compare_options& opts, comparison c,
+                          const std::vector<std::vector<std::int32_t>>& pred, std::size_t codes) {
   const double level = 1 - opts.alpha;
   const std::size_t k = models.size();
   std::vector<const metric_info*> metric_infos;
-  for (const auto& name : opts.metrics) metric_infos.push_back(&find_comparable(name, c.scores));
+  for (const auto& name : opts.metrics) metric_infos.push_back(&find_comparable(fn, name, c.scores, c.multiclass));
 
-  // Per model: the 0/1 predictions (given, or score >= threshold) as int and as double, and the
-  // input of each metric (predictions for binary metrics, scores otherwise).
-  std::vector<std::vector<std::int32_t>> pred(k, std::vector<std::int32_t>(c.n));
-  std::vector<std::vector<double>> pred_d(k, std::vector<double>(c.n));
-  for (std::size_t j = 0; j < k; ++j) {
-    for (std::size_t i = 0; i < c.n; ++i) {
-      pred[j][i] = c.scores ? (models[j].score[i] >= opts.threshold ? 1 : 0) : models[j].pred[i];
-      pred_d[j][i] = pred[j][i];
-    }
-  }
+  // Per model the hard predictions as doubles: the input of binary and multiclass metrics (the
+  // scores are the input of the others).
+  std::vector<std::vector<double>> pred_d(k);
+  for (std::size_t j = 0; j < k; ++j) pred_d[j].assign(pred[j].begin(), pred[j].end());
   auto metric_input = [&](const metric_info& m, std::size_t j) -> std::span<const double> {
-    return m.kind == metric_kind::binary ? std::span<const double>(pred_d[j]) : models[j].score;
+    return m.kind == metric_kind::binary || m.kind == metric_kind::multiclass ? std::span<const double>(pred_d[j])
+                                                                              : models[j].score;
   };
   for (const auto* m : metric_infos) {
     for (std::size_t j = 0; j < k; ++j) {
@@ -278,13 +311,13 @@ comparison compare_models(std::span<const std::int32_t> y_true, const std::vecto
           const double s = models[j].score[i];
           if (!(s >= 0 && s <= 1)) {
             throw_usage(fmt::format("{}: metric \"{}\" needs probabilities in [0, 1]; model '{}' has score[{}] = {}",
-                                    kFn, m->name, models[j].name, i, s));
+                                    fn, m->name, models[j].name, i, s));
           }
         }
       }
-      const double v = eval_metric(*m, y_true, metric_input(*m, j));
+      const double v = eval_metric(*m, y_true, metric_input(*m, j), codes);
       if (std::isnan(v)) {
-        throw_data(fmt::format("{}: metric \"{}\" is undefined for model '{}' on these cases", kFn, m->name,
+        throw_data(fmt::format("{}: metric \"{}\" is undefined for model '{}' on these cases", fn, m->name,
                                models[j].name));
       }
     }
@@ -297,7 +330,10 @@ comparison compare_models(std::span<const std::int32_t> y_true, const std::vecto
       s.has_auc = true;
       s.auc = delong_ci(y_true, models[j].score, level);
     }
-    for (std::size_t i = 0; i < c.n; ++i) s.correct += pred[j][i] == y_true[i];
+    for (std::size_t i = 0; i < c.n; ++i) {
+      s.correct += pred[j][i] == y_true[i];
+      if (c.multiclass) s.unknown += static_cast<std::size_t>(pred[j][i]) >= c.classes.size();
+    }
     s.accuracy = proportion_ci(static_cast<double>(s.correct), static_cast<double>(c.n), level,
                                proportion_method::wilson);
     c.models.push_back(std::move(s));
@@ -309,7 +345,7 @@ comparison compare_models(std::span<const std::int32_t> y_true, const std::vecto
   bo.level = level;
   bo.seed = opts.seed;
   bo.threads = opts.threads;
-  bo.strata = y_true;  // stratified by class: every replicate keeps n_pos and n_neg
+  bo.strata = y_true;  // stratified by class: every replicate keeps the number of cases of each class
   permutation_options po;
   po.permutations = opts.permutations;
   po.seed = opts.seed;
@@ -334,8 +370,8 @@ comparison compare_models(std::span<const std::int32_t> y_true, const std::vecto
           mc.bootstrap = paired_bootstrap_auc(y_true, xa, xb, bo);
         } else {
           mc.bootstrap = paired_bootstrap(
-              c.n, [&](std::span<const std::uint32_t> rows) { return eval_rows(*m, y_true, xa, rows); },
-              [&](std::span<const std::uint32_t> rows) { return eval_rows(*m, y_true, xb, rows); }, bo);
+              c.n, [&](std::span<const std::uint32_t> rows) { return eval_rows(*m, y_true, xa, rows, codes); },
+              [&](std::span<const std::uint32_t> rows) { return eval_rows(*m, y_true, xb, rows, codes); }, bo);
         }
         // Swapping raw scores between models on different scales would be meaningless: a ranking
         // metric swaps the models' normalized midranks instead (the same observed metric values).
@@ -347,10 +383,10 @@ comparison compare_models(std::span<const std::int32_t> y_true, const std::vecto
         const bool ranks = m->kind == metric_kind::ranking;
         mc.permutation = paired_permutation_test(
             y_d, ranks ? std::span<const double>(ra) : xa, ranks ? std::span<const double>(rb) : xb,
-            [m](std::span<const double> y, std::span<const double> x) {
+            [m, codes](std::span<const double> y, std::span<const double> x) {
               thread_local std::vector<std::int32_t> yi;
               yi.assign(y.begin(), y.end());
-              return eval_metric(*m, yi, x);
+              return eval_metric(*m, yi, x, codes);
             },
             po);
         p.metrics.push_back(std::move(mc));
@@ -390,6 +426,88 @@ comparison compare_models(std::span<const std::int32_t> y_true, const std::vecto
   return c;
 }
 
+}  // namespace
+
+comparison compare_models(std::span<const std::int32_t> y_true, const std::vector<model_input>& models,
+                          const compare_options& opts) {
+  check_options(kFn, opts);
+  comparison c;
+  check_models(kFn, y_true, models, c.scores, false);
+  c.options = opts;
+  c.n = y_true.size();
+  for (std::size_t i = 0; i < c.n; ++i) {
+    if (y_true[i] != 0 && y_true[i] != 1) {
+      throw_usage(fmt::format("{}: y_true[{}] must be 0 or 1; got {}", kFn, i, y_true[i]));
+    }
+    (y_true[i] == 1 ? c.n_pos : c.n_neg) += 1;
+  }
+  if (c.n_pos < 2 || c.n_neg < 2) {
+    throw_data(fmt::format("{}: y_true has {} positive and {} negative cases; a comparison needs at least 2 of each",
+                           kFn, c.n_pos, c.n_neg));
+  }
+  // The 0/1 predictions: given, or score >= threshold.
+  std::vector<std::vector<std::int32_t>> pred(models.size(), std::vector<std::int32_t>(c.n));
+  for (std::size_t j = 0; j < models.size(); ++j) {
+    for (std::size_t i = 0; i < c.n; ++i) {
+      pred[j][i] = c.scores ? (models[j].score[i] >= opts.threshold ? 1 : 0) : models[j].pred[i];
+    }
+  }
+  return run_comparison(kFn, y_true, models, opts, std::move(c), pred, 2);
+}
+
+comparison compare_models_multiclass(std::span<const std::int32_t> y_true, std::size_t n_classes,
+                                     const std::vector<model_input>& models, const compare_options& opts) {
+  constexpr const char* fn = "compare_models_multiclass";
+  check_options(fn, opts);
+  if (n_classes < 2 || n_classes > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
+    throw_usage(fmt::format("{}: n_classes must be >= 2; got {}", fn, n_classes));
+  }
+  comparison c;
+  check_models(fn, y_true, models, c.scores, true);
+  if (c.scores) {
+    throw_usage(fmt::format("{}: model '{}' has scores; a multiclass comparison takes hard predictions", fn,
+                            models[0].name));
+  }
+  c.multiclass = true;
+  c.options = opts;
+  c.n = y_true.size();
+  c.class_counts.assign(n_classes, 0);
+  for (std::size_t i = 0; i < c.n; ++i) {
+    if (y_true[i] < 0 || static_cast<std::size_t>(y_true[i]) >= n_classes) {
+      throw_usage(fmt::format("{}: y_true[{}] must be a class index in [0, {}); got {}", fn, i, n_classes, y_true[i]));
+    }
+    ++c.class_counts[static_cast<std::size_t>(y_true[i])];
+  }
+  for (std::size_t k = 0; k < n_classes; ++k) {
+    if (c.class_counts[k] == 0) {
+      throw_usage(fmt::format("{}: class {} has no case in y_true; every one of the {} classes needs one", fn, k,
+                              n_classes));
+    }
+    c.classes.push_back(std::to_string(k));
+  }
+  // Predicted values that are not classes of the label get the codes n_classes, n_classes + 1, ...
+  // in increasing order of value: distinct values stay distinct classes for the metrics.
+  std::vector<std::int32_t> unknown;
+  for (const auto& m : models) {
+    for (const std::int32_t v : m.pred) {
+      if (v < 0 || static_cast<std::size_t>(v) >= n_classes) unknown.push_back(v);
+    }
+  }
+  std::sort(unknown.begin(), unknown.end());
+  unknown.erase(std::unique(unknown.begin(), unknown.end()), unknown.end());
+  std::vector<std::vector<std::int32_t>> pred(models.size(), std::vector<std::int32_t>(c.n));
+  for (std::size_t j = 0; j < models.size(); ++j) {
+    for (std::size_t i = 0; i < c.n; ++i) {
+      const std::int32_t v = models[j].pred[i];
+      pred[j][i] = v >= 0 && static_cast<std::size_t>(v) < n_classes
+                       ? v
+                       : static_cast<std::int32_t>(
+                             n_classes + static_cast<std::size_t>(std::lower_bound(unknown.begin(), unknown.end(), v) -
+                                                                  unknown.begin()));
+    }
+  }
+  return run_comparison(fn, y_true, models, opts, std::move(c), pred, n_classes + unknown.size());
+}
 comparison compare_models(std::span<const std::int32_t> y_true, std::span<const double> score_a,
                           std::span<const double> score_b, std::string name_a, std::string name_b,
                           const compare_options& opts) {
@@ -501,8 +619,16 @@ void add_metric_tests(nlohmann::json& j, const comparison& c, const pair_compari
 
 std::string to_text(const comparison& c) {
   std::string s;
-  s += fmt::format("{}{} cases ({} positive, {} negative)\n\n", c.source.empty() ? "" : c.source + ": ", c.n, c.n_pos,
-                   c.n_neg);
+  const std::string from = c.source.empty() ? "" : c.source + ": ";
+  if (c.multiclass) {
+    std::string per;
+    for (std::size_t k = 0; k < c.classes.size(); ++k) {
+      per += fmt::format("{}{}: {}", k ? ", " : "", c.classes[k], c.class_counts[k]);
+    }
+    s += fmt::format("{}{} cases, {} classes ({})\n\n", from, c.n, c.classes.size(), per);
+  } else {
+    s += fmt::format("{}{} cases ({} positive, {} negative)\n\n", from, c.n, c.n_pos, c.n_neg);
+  }
   const std::string pct = pct_of(1 - c.options.alpha);
   std::size_t width = 20;
   for (const auto& m : c.models) width = std::max(width, m.name.size());
@@ -522,6 +648,13 @@ std::string to_text(const comparison& c) {
     } else {
       s += fmt::format("{:<{}} {:>10.4f}  {:>19}\n", m.name, width, m.accuracy.estimate, acc_ci);
     }
+  }
+  for (const auto& m : c.models) {
+    if (m.unknown == 0) continue;
+    std::string which;
+    for (const auto& u : m.unknown_classes) which += fmt::format("{}\"{}\"", which.empty() ? "" : ", ", u);
+    s += fmt::format("Note: {} predicts a class the label does not have{} for {} case{}; counted as wrong.\n", m.name,
+                     which.empty() ? "" : " (" + which + ")", m.unknown, m.unknown == 1 ? "" : "s");
   }
   s += "\n";
   if (c.pairs.size() == 1) {
@@ -545,8 +678,19 @@ std::string to_json(const comparison& c) {
   nlohmann::json j;
   j["source"] = c.source;
   j["n"] = c.n;
-  j["n_positive"] = c.n_pos;
-  j["n_negative"] = c.n_neg;
+  j["task"] = c.multiclass ? "multiclass" : "binary";
+  if (!c.label.empty()) j["label"] = c.label;
+  if (c.multiclass) {
+    j["n_classes"] = c.classes.size();
+    j["classes"] = nlohmann::json::array();
+    for (std::size_t k = 0; k < c.classes.size(); ++k) {
+      j["classes"].push_back({{"class", c.classes[k]}, {"n", c.class_counts[k]}});
+    }
+  } else {
+    if (!c.positive.empty()) j["positive_class"] = c.positive;
+    j["n_positive"] = c.n_pos;
+    j["n_negative"] = c.n_neg;
+  }
   j["alpha"] = c.options.alpha;
   j["input"] = c.scores ? "score" : "pred";
   if (c.scores) j["threshold"] = c.options.threshold;
@@ -561,6 +705,10 @@ std::string to_json(const comparison& c) {
     o["accuracy_ci"] = {m.accuracy.lower, m.accuracy.upper};
     o["accuracy_ci_method"] = "wilson";
     o["correct"] = m.correct;
+    if (c.multiclass) {
+      o["unknown_predictions"] = m.unknown;
+      o["unknown_classes"] = m.unknown_classes;
+    }
     j["models"].push_back(std::move(o));
   }
   if (c.pairs.size() == 1) {

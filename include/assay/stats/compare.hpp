@@ -1,6 +1,8 @@
 // assay: the comparison of two or more models on the same cases, as printed by `assay compare`.
 //
-// Models are given either as score columns (higher = more positive) or as hard 0/1 predictions.
+// Models are given either as score columns (higher = more positive) or as hard predictions: 0/1 for
+// a binary label, class indices for a multiclass one (compare_models_multiclass: then a case counts
+// as right when the predicted class is the true one, whatever the number of classes).
 // For each model: its accuracy with a Wilson interval (scores: of score >= threshold) and, for
 // scores, its AUC with the DeLong interval. For every pair of models (A, B), A listed first:
 // DeLong's paired test of the AUCs (scores), McNemar's exact test of the hard predictions, and for
@@ -9,15 +11,17 @@
 // family of pairwise tests (one family per test and metric) corrected for multiplicity (Holm by
 // default, multiple.hpp). A plain-language verdict at the chosen alpha closes the report.
 //
-// Resampling is stratified by class (the bootstrap keeps the numbers of positives and negatives),
+// Resampling is stratified by class (the bootstrap keeps the number of cases of every class),
 // seeded, and gives the same numbers whatever the thread count. Choices: docs/definitions/stats.md.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "assay/io/table.hpp"
 #include "assay/stats/bootstrap.hpp"
 #include "assay/stats/delong.hpp"
 #include "assay/stats/multiple.hpp"
@@ -33,7 +37,8 @@ struct compare_options {
   /// Registered metric names (metrics/registry.hpp) for the paired bootstrap and permutation tests.
   /// Scores: ranking metrics (roc_auc, average_precision) of the score, probabilistic metrics
   /// (log_loss, brier_score_loss) of the score as P(positive), binary metrics of score >= threshold.
-  /// Hard predictions: binary metrics.
+  /// Hard predictions: binary metrics; multiclass hard predictions: multiclass metrics (accuracy,
+  /// balanced_accuracy, cohen_kappa, matthews_corrcoef, f1_macro, precision_weighted, ...).
   std::vector<std::string> metrics;
   std::size_t replicates = 2000;    ///< paired bootstrap replicates (>= 1)
   std::size_t permutations = 2000;  ///< permutations of the paired permutation test (>= 1)
@@ -41,7 +46,8 @@ struct compare_options {
   unsigned threads = 0;             ///< 0 = all hardware threads; results do not depend on it
 };
 
-/// One model: a name and either its scores or its hard predictions (0/1; 1 = positive).
+/// One model: a name and either its scores or its hard predictions (binary: 0/1, 1 = positive;
+/// multiclass: class indices, see compare_models_multiclass).
 struct model_input {
   std::string name;
   std::span<const double> score;
@@ -54,6 +60,10 @@ struct model_summary {
   auc_interval auc;       ///< DeLong interval at level 1 - alpha (scores only)
   std::int64_t correct = 0;
   proportion_interval accuracy;  ///< Wilson interval of correct / n at level 1 - alpha
+  /// Multiclass: predictions of a class the label does not have (they count as wrong), and those
+  /// classes' names when known (compare_table), sorted.
+  std::int64_t unknown = 0;
+  std::vector<std::string> unknown_classes;
 };
 
 /// The paired bootstrap and permutation tests of one metric between two models.
@@ -79,7 +89,14 @@ struct pair_comparison {
 struct comparison {
   std::string source;  ///< where the data came from (for the report)
   bool scores = true;  ///< the models are score columns (false: hard predictions)
+  bool multiclass = false;  ///< hard predictions of a label with class indices (n_pos, n_neg unused)
   std::size_t n = 0, n_pos = 0, n_neg = 0;
+  std::string label;     ///< the label column's name (compare_table; empty otherwise)
+  std::string positive;  ///< binary, from compare_table: the positive class
+  /// Multiclass: the label's classes (compare_table: sorted names; else "0", "1", ...) and the number
+  /// of cases of each, in the same order.
+  std::vector<std::string> classes;
+  std::vector<std::size_t> class_counts;
   compare_options options;
   std::vector<model_summary> models;
   std::vector<pair_comparison> pairs;  ///< (0,1), (0,2), ..., (1,2), ...: every unordered pair once
@@ -95,6 +112,32 @@ struct comparison {
 comparison compare_models(std::span<const std::int32_t> y_true, const std::vector<model_input>& models,
                           const compare_options& opts = {});
 
+/// Multiclass hard predictions. y_true holds class indices in [0, n_classes), n_classes >= 2, each
+/// class with at least one case; each model's `pred` (no scores) holds its predicted class per case.
+/// A predicted value outside [0, n_classes) is a class the label does not have: the case counts as
+/// wrong (accuracy, McNemar, Cochran's Q), and for the metrics it is one more class (distinct values,
+/// distinct classes). Per model: accuracy = mean(pred == y_true) with its Wilson interval. Every pair:
+/// McNemar's exact test on the discordant right/wrong cases (class-agnostic), adjusted over the
+/// pairs; more than two models: Cochran's Q of right/wrong. Metrics (opts.metrics: multiclass
+/// entries of the registry) are computed, as scikit-learn does by default, over the classes present
+/// in y_true or in the model's predictions on the cases at hand; the paired bootstrap keeps the
+/// number of cases of every true class in every replicate, and the permutation test swaps the two
+/// models' predictions case by case. Throws assay::error (usage) naming the argument otherwise.
+/// Definitions and choices: docs/definitions/stats.md ("Comparing multiclass predictions").
+comparison compare_models_multiclass(std::span<const std::int32_t> y_true, std::size_t n_classes,
+                                     const std::vector<model_input>& models, const compare_options& opts = {});
+
+/// `assay compare` on columns read from a file: t.columns[0] is the label (column_type::label), the
+/// others the models, score columns (number; `scores` true) or prediction columns (label). Numeric
+/// labels are unified first (unify_numeric_labels: "1.0" predicts class "1"). A label of two classes
+/// is a binary task: the positive class is `pos_label` or default_positive's, and predictions must be
+/// among the label's classes. More than two: a multiclass task, prediction columns only (--score is
+/// refused, and so is a positive class); predictions of other classes count as wrong. The metric
+/// names are checked against comparable_metrics of the task. Throws assay::error naming the file,
+/// the column and the value (usage: the command line, data: the file's content).
+comparison compare_table(const io::table& t, bool scores, const std::optional<std::string>& pos_label,
+                         const compare_options& opts = {});
+
 /// Two score columns (the common case).
 comparison compare_models(std::span<const std::int32_t> y_true, std::span<const double> score_a,
                           std::span<const double> score_b, std::string name_a, std::string name_b,
@@ -109,7 +152,8 @@ comparison compare_models(std::span<const std::int32_t> y_true, std::span<const 
 std::string to_text(const comparison& c);
 std::string to_json(const comparison& c);
 
-/// The names of the registered metrics --metric accepts for scores (`scores` true) or hard predictions.
-std::vector<std::string> comparable_metrics(bool scores);
+/// The names of the registered metrics --metric accepts for scores (`scores` true) or hard
+/// predictions of a binary label, or (`multiclass` true) hard predictions of a multiclass label.
+std::vector<std::string> comparable_metrics(bool scores, bool multiclass = false);
 
 }  // namespace assay::stats
