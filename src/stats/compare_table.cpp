@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "assay/error.hpp"
+#include "assay/io/table.hpp"
 #include "assay/metrics/labels.hpp"
 #include "assay/stats/compare.hpp"
 

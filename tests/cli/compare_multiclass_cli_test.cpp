@@ -208,6 +208,15 @@ TEST(compare_multiclass_cli, small_classes_numeric_labels_and_html) {
   EXPECT_EQ(html.find("Positive class"), std::string::npos);
   EXPECT_EQ(html.find("--pos-label"), std::string::npos);
   EXPECT_NE(html.find("--metric balanced_accuracy"), std::string::npos);
+  // A binary label is unified the same way: "1.0" predicts class "1".
+  const auto bin = dir.file("bin.csv", "y,a,b\n0,0.0,0\n0,1.0,0\n1,1.0,1\n1,1,0.0\n");
+  const cli_result b = run_assay({"compare", bin, "--label", "y", "--pred", "a", "--pred", "b", "--format", "json"});
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  const auto j = json::parse(b.out);
+  EXPECT_EQ(j["task"], "binary");
+  EXPECT_EQ(j["positive_class"], "1");
+  EXPECT_EQ(j["models"][0]["correct"], 3);
+  EXPECT_EQ(j["models"][1]["correct"], 3);
 }
 
 TEST(compare_multiclass_cli, bad_input) {

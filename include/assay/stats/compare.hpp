@@ -21,12 +21,15 @@
 #include <string>
 #include <vector>
 
-#include "assay/io/table.hpp"
 #include "assay/stats/bootstrap.hpp"
 #include "assay/stats/delong.hpp"
 #include "assay/stats/multiple.hpp"
 #include "assay/stats/proportion.hpp"
 #include "assay/stats/tests.hpp"
+
+namespace assay::io {
+struct table;  // assay/io/table.hpp
+}  // namespace assay::io
 
 namespace assay::stats {
 
