@@ -111,7 +111,7 @@ struct source {
   template <class F>
   bool for_each_piece(std::uint64_t first, std::uint64_t last, std::size_t chunk, std::size_t max_line, F&& f) const {
     if (map != nullptr) return first == last || f(map + first, map + last, true);
-    std::vector<char> buf(std::max<std::size_t>(chunk, 4096));
+    std::vector<char> buf(std::max<std::size_t>(chunk, 16));
     std::size_t have = 0;  // unparsed bytes at the front of buf
     std::uint64_t pos = first;
     while (pos < last) {
