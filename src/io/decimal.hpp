@@ -31,23 +31,7 @@ namespace assay::io::detail {
       w = w * 100000000 + fast_float::parse_eight_digits_unrolled(p);  // may wrap: checked below
       p += 8;
     }
-    if (e - p >= 8) {
-      // The last 0 to 7 digits in one step: with the k digits that start v moved to its end and
-      // '0's before them, v reads as the 8-digit number 0...0d1..dk. The lowest byte flagged by
-      // fast_float's digit test is the first non-digit (a borrow or carry only moves upwards).
-      std::uint64_t v = fast_float::read_u64(p);
-      const std::uint64_t flags =
-          ((v + 0x4646464646464646) | (v - 0x3030303030303030)) & 0x8080808080808080;
-      const int k = __builtin_ctzll(flags) / 8;  // flags != 0: the loop above stopped
-      if (k > 0) {
-        constexpr std::uint64_t pow10[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
-        v = (v << (8 * (8 - k))) | (0x3030303030303030 >> (8 * k));
-        w = w * pow10[k] + fast_float::parse_eight_digits_unrolled(v);
-        p += k;
-      }
-    } else {
       while (p < e && static_cast<unsigned char>(*p - '0') < 10) w = 10 * w + static_cast<unsigned char>(*p++ - '0');
-    }
     if (p == fraction) return nullptr;  // "1." is left to fast_float
     q = fraction - p;
     count -= q;

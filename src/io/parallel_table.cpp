@@ -195,7 +195,8 @@ struct plan {
   char delim = ',';
   std::size_t fields = 0;
   std::size_t max_record = 0;       // give up on a record this long (the serial reader checks the limit)
-  bool fused = true;                // the delimiter cannot be part of a number: numbers find their own end
+  std::vector<unsigned char> fused_number;  // per field: first read as a number, and the delimiter
+                                            // cannot be part of one: the number finds its own end
   std::vector<int> first_use;       // per field: the first spec reading it, or -1
   std::vector<int> next_use;        // per spec: the next spec reading the same field, or -1
   std::vector<column_type> type;    // per spec
@@ -220,9 +221,17 @@ class range_parser {
   // Parses the records of [p, e), which ends just after a line feed unless `at_eof` (the end of the
   // file). Returns false to give up.
   bool run(const char* p, const char* e, bool at_eof) {
+    // Locals, so that the stores into the columns cannot make the compiler reload them.
     const char delim = plan_.delim;
-    const std::size_t nf = plan_.fields;
+    const std::size_t nf = plan_.fields, max_record = plan_.max_record, capacity = capacity_;
+    const int* const first_use = plan_.first_use.data();
+    const int* const next_use = plan_.next_use.data();
+    const unsigned char* const fused = plan_.fused_number.data();
+    const column_type* const types = plan_.type.data();
+    double* const* const numbers = numbers_.data();
+    std::int32_t* const* const codes = codes_.data();
     const bool nearest = rounds_to_nearest();
+    std::size_t rows = rows_;
     while (p < e) {
       __builtin_prefetch(p + prefetch_distance);
       const char* const line = p;
@@ -235,20 +244,20 @@ class range_parser {
         p += p + 1 == e ? 1 : 2;
         continue;
       }
-      if (rows_ == capacity_) return false;  // more records than line feeds: the file changed
+      if (rows == capacity) return false;  // more records than line feeds: the file changed
       for (std::size_t f = 0; f < nf; ++f) {
         const bool last = f + 1 == nf;
+        const char term = last ? '\n' : delim;
         const char* const fb = p;
         const char* fe = nullptr;
         double x = 0;
         bool have_x = false;
-        int u = plan_.first_use[f];
-        if (u >= 0 && plan_.fused && plan_.type[static_cast<std::size_t>(u)] != column_type::label) {
+        if (fused[f] != 0) {
           // The common case: a plain number that ends right at the delimiter or line end.
           if (const char* t = parse_decimal(p, e, x, nearest)) {
             if (t == e) {
               if (last && at_eof) fe = p = t;
-            } else if (*t == (last ? '\n' : delim)) {
+            } else if (*t == term) {
               fe = t;
               p = t + 1;
             } else if (last && *t == '\r' && e - t >= 2 && t[1] == '\n') {
@@ -259,25 +268,30 @@ class range_parser {
           }
         }
         if (fe == nullptr) {
-          const char* q = field_end(p, e, delim);
-          if (last) {
-            if (q < e && *q == delim) return false;  // more fields than the header
-            if (q == e && !at_eof) return false;
-            fe = (q > fb && q[-1] == '\r') ? q - 1 : q;
-            p = q < e ? q + 1 : e;
+          if (e - p >= 2 && p[1] == term && *p != delim && *p != '\n' && *p != '\r') {
+            fe = p + 1;  // a one-byte field, such as most labels
+            p += 2;
           } else {
-            if (q == e || *q != delim) return false;  // fewer fields than the header
-            fe = q;
-            p = q + 1;
+            const char* q = field_end(p, e, delim);
+            if (last) {
+              if (q < e && *q == delim) return false;  // more fields than the header
+              if (q == e && !at_eof) return false;
+              fe = (q > fb && q[-1] == '\r') ? q - 1 : q;
+              p = q < e ? q + 1 : e;
+            } else {
+              if (q == e || *q != delim) return false;  // fewer fields than the header
+              fe = q;
+              p = q + 1;
+            }
           }
         }
-        for (; u >= 0; u = plan_.next_use[static_cast<std::size_t>(u)]) {
+        for (int u = first_use[f]; u >= 0; u = next_use[static_cast<std::size_t>(u)]) {
           const auto s = static_cast<std::size_t>(u);
           const std::string_view field(fb, static_cast<std::size_t>(fe - fb));
-          const column_type type = plan_.type[s];
+          const column_type type = types[s];
           if (type == column_type::label) {
             if (field.empty()) return false;
-            codes_[s][rows_] = interners_[s].code(field);
+            codes[s][rows] = interners_[s].code(field);
             continue;
           }
           if (!have_x && !parse_double(field, x)) return false;
@@ -285,12 +299,13 @@ class range_parser {
           if (!std::isfinite(x)) return false;
           if (type == column_type::weight && x < 0) return false;
           if (type == column_type::probability && !(x >= 0 && x <= 1)) return false;
-          numbers_[s][rows_] = x;
+          numbers[s][rows] = x;
         }
       }
-      if (static_cast<std::size_t>(p - line) >= plan_.max_record) return false;
-      ++rows_;
+      if (static_cast<std::size_t>(p - line) >= max_record) return false;
+      ++rows;
     }
+    rows_ = rows;
     return true;
   }
 
@@ -314,7 +329,6 @@ plan make_plan(const csv_reader& head, const table& shape, const std::vector<std
   pl.delim = head.delimiter();
   pl.fields = head.header().size();
   pl.max_record = max_record;
-  pl.fused = !((pl.delim >= '0' && pl.delim <= '9') || pl.delim == '-' || pl.delim == '.');
   pl.first_use.assign(pl.fields, -1);
   pl.next_use.assign(index.size(), -1);
   for (std::size_t s = index.size(); s-- > 0;) {  // chained in spec order
@@ -322,6 +336,11 @@ plan make_plan(const csv_reader& head, const table& shape, const std::vector<std
     pl.first_use[index[s]] = static_cast<int>(s);
   }
   for (const auto& c : shape.columns) pl.type.push_back(c.type);
+  const bool fused = !((pl.delim >= '0' && pl.delim <= '9') || pl.delim == '-' || pl.delim == '.');
+  for (std::size_t f = 0; f < pl.fields; ++f) {
+    const int u = pl.first_use[f];
+    pl.fused_number.push_back(fused && u >= 0 && pl.type[static_cast<std::size_t>(u)] != column_type::label);
+  }
   return pl;
 }
 
