@@ -76,6 +76,13 @@ struct source {
     if (fd >= 0) ::close(fd);
   }
 
+  // Unmaps the whole pages inside [first, last) (the destructor unmaps the rest).
+  void unmap_inside(std::uint64_t first, std::uint64_t last) const {
+    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    const std::uint64_t b = (first + page - 1) / page * page, e = last / page * page;
+    if (map != nullptr && e > b) ::munmap(const_cast<char*>(map) + b, e - b);
+  }
+
   // Reads exactly n bytes at pos; false on an error or a short file.
   bool read_at(char* p, std::size_t n, std::uint64_t pos) const {
     while (n > 0) {
@@ -437,11 +444,19 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
                                          return !failed && rp.run(b, e, at_end && cut[k + 1] == src.size);
                                        });
     if (!ok) failed = true;
+    src.unmap_inside(cut[k], cut[k + 1]);  // done with it: unmapping is work better shared out
   });
   if (failed) return std::nullopt;
 
   TIMING(t3);
-  // Label codes of later ranges to the table's levels (first-seen order: ranges are in file order).
+  // Label codes of later ranges to the table's levels (first-seen order: ranges are in file order);
+  // the codes to rewrite are shared out over the threads.
+  struct remap {
+    std::int32_t* codes;
+    std::size_t rows;
+    std::vector<std::int32_t> map;
+  };
+  std::vector<remap> remaps;
   for (std::size_t s = 0; s < t.columns.size(); ++s) {
     column& col = t.columns[s];
     if (col.type != column_type::label) continue;
@@ -456,10 +471,18 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
         if (it == col.levels.end()) col.levels.push_back(part[i]);
         identity = identity && map[i] == static_cast<std::int32_t>(i);
       }
-      if (identity) continue;
-      std::int32_t* codes = col.codes.data() + offset[k];
-      for (std::size_t r = 0, n = parsers[k]->rows(); r < n; ++r) codes[r] = map[static_cast<std::size_t>(codes[r])];
+      if (!identity) remaps.push_back({col.codes.data() + offset[k], parsers[k]->rows(), std::move(map)});
     }
+  }
+  if (!remaps.empty()) {
+    on_threads(threads, failed, [&](std::size_t k) {
+      for (const auto& r : remaps) {
+        for (std::size_t i = r.rows * k / threads, n = r.rows * (k + 1) / threads; i < n; ++i) {
+          r.codes[i] = r.map[static_cast<std::size_t>(r.codes[i])];
+        }
+      }
+    });
+    if (failed) return std::nullopt;
   }
 
   // Blank lines left gaps: move the rows down.
