@@ -28,19 +28,13 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <string_view>
 #include <thread>
 
 #include "decimal.hpp"
 #include "interner.hpp"
 
-#ifdef PT_TIMING
-#include <chrono>
-#include <cstdio>
-#define TIMING(x) auto x = std::chrono::steady_clock::now()
-#else
-#define TIMING(x)
-#endif
 namespace assay::io::detail {
 namespace {
 
@@ -368,7 +362,6 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
   const auto threads = static_cast<std::size_t>(
       std::min<std::uint64_t>(settings.max_threads, (src.size - first) / settings.min_bytes_per_thread));
   if (threads < 2) return std::nullopt;
-  TIMING(tm);
   if (settings.use_mmap) {
     void* m = ::mmap(nullptr, src.size, PROT_READ, MAP_PRIVATE, src.fd, 0);
     if (m != MAP_FAILED) src.map = static_cast<const char*>(m);
@@ -381,7 +374,6 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
   }
   cut.push_back(src.size);
 
-  TIMING(t0);
   std::atomic<bool> failed{false};
   std::vector<scan_result> scans(threads);
   on_threads(threads, failed, [&](std::size_t k) {
@@ -403,19 +395,23 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
   const std::size_t capacity = offset[threads];
   if (capacity == 0) return std::nullopt;
 
-  TIMING(t1);
   table t = shape;
+  try {
+    for (auto& col : t.columns) (col.type == column_type::label ? col.codes.reserve(capacity) : col.numbers.reserve(capacity));
+  } catch (const std::exception&) {  // std::bad_alloc
+    return std::nullopt;  // e.g. mostly blank lines: the serial reader needs only the rows
+  }
   // Zero-filling the columns takes a page fault per page of fresh memory: the threads take those
   // faults for their own rows first, all at once (MADV_POPULATE_WRITE, Linux 5.14; without it the
   // fill takes them), then the fill is spread over the threads by column.
-  for (auto& col : t.columns) (col.type == column_type::label ? col.codes.reserve(capacity) : col.numbers.reserve(capacity));
 #ifdef MADV_POPULATE_WRITE
   on_threads(threads, failed, [&](std::size_t k) {
     for (auto& col : t.columns) {
       const bool label = col.type == column_type::label;
       const std::size_t width = label ? sizeof(std::int32_t) : sizeof(double);
       const auto base = reinterpret_cast<std::uintptr_t>(label ? static_cast<void*>(col.codes.data()) : static_cast<void*>(col.numbers.data()));
-      const std::uintptr_t page = 4096, b = (base + offset[k] * width + page - 1) & ~(page - 1),
+      const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+      const std::uintptr_t b = (base + offset[k] * width + page - 1) & ~(page - 1),
                            e = (base + offset[k + 1] * width) & ~(page - 1);
       if (e > b) ::madvise(reinterpret_cast<void*>(b), e - b, MADV_POPULATE_WRITE);
     }
@@ -431,7 +427,6 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
   });
   if (failed) return std::nullopt;
 
-  TIMING(t2);
   const plan pl = make_plan(head, shape, index, settings.max_record_bytes);
   std::vector<std::unique_ptr<range_parser>> parsers(threads);
   for (std::size_t k = 0; k < threads; ++k) {
@@ -448,7 +443,6 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
   });
   if (failed) return std::nullopt;
 
-  TIMING(t3);
   // Label codes of later ranges to the table's levels (first-seen order: ranges are in file order);
   // the codes to rewrite are shared out over the threads.
   struct remap {
@@ -497,11 +491,6 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
     }
     rows += n;
   }
-  TIMING(t4);
-#ifdef PT_TIMING
-  auto d = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
-  fprintf(stderr, "cut %.1f scan %.1f alloc %.1f parse %.1f merge %.1f\n", d(tm, t0), d(t0, t1), d(t1, t2), d(t2, t3), d(t3, t4));
-#endif
   if (rows == 0) return std::nullopt;
   for (auto& col : t.columns) (col.type == column_type::label ? col.codes.resize(rows) : col.numbers.resize(rows));
   t.rows = rows;
