@@ -70,6 +70,18 @@ struct source {
     if (fd >= 0) ::close(fd);
   }
 
+  // Maps the pages of [first, last) in one call rather than one fault at a time (Linux 5.14).
+  void populate(std::uint64_t first, std::uint64_t last) const {
+#ifdef MADV_POPULATE_READ
+    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    const std::uint64_t b = first / page * page;
+    if (map != nullptr && last > b) ::madvise(const_cast<char*>(map) + b, last - b, MADV_POPULATE_READ);
+#else
+    (void)first;
+    (void)last;
+#endif
+  }
+
   // Unmaps the whole pages inside [first, last) (the destructor unmaps the rest).
   void unmap_inside(std::uint64_t first, std::uint64_t last) const {
     const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
@@ -377,6 +389,7 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
   std::atomic<bool> failed{false};
   std::vector<scan_result> scans(threads);
   on_threads(threads, failed, [&](std::size_t k) {
+    src.populate(cut[k], cut[k + 1]);
     const bool ok = src.for_each_piece(cut[k], cut[k + 1], settings.chunk_bytes, settings.max_record_bytes,
                                        [&](const char* b, const char* e, bool) {
                                          scan(b, e, scans[k]);
