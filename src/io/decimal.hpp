@@ -2,8 +2,9 @@
 // the double fast_float::from_chars gives (the same two exact methods, the same order).
 #pragma once
 
-#include <cstdint>
 #include <fast_float/fast_float.h>
+
+#include <cstdint>
 
 namespace assay::io::detail {
 
@@ -31,7 +32,7 @@ namespace assay::io::detail {
       w = w * 100000000 + fast_float::parse_eight_digits_unrolled(p);  // may wrap: checked below
       p += 8;
     }
-      while (p < e && static_cast<unsigned char>(*p - '0') < 10) w = 10 * w + static_cast<unsigned char>(*p++ - '0');
+    while (p < e && static_cast<unsigned char>(*p - '0') < 10) w = 10 * w + static_cast<unsigned char>(*p++ - '0');
     if (p == fraction) return nullptr;  // "1." is left to fast_float
     q = fraction - p;
     count -= q;

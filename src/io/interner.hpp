@@ -30,7 +30,8 @@ class interner {
       if (s.size() <= 8) {
         const std::uint64_t k = pack(s);
         std::int32_t found = -1;
-        for (std::size_t i = 0; i < n_small_; ++i) found = (keys_[i] == k && sizes_[i] == s.size()) ? static_cast<std::int32_t>(i) : found;
+        for (std::size_t i = 0; i < n_small_; ++i)
+          found = (keys_[i] == k && sizes_[i] == s.size()) ? static_cast<std::int32_t>(i) : found;
         if (found >= 0) return found;
       }
     } else if (last_ >= 0 && same(col_->levels[static_cast<std::size_t>(last_)], s)) {

@@ -112,7 +112,8 @@ struct source {
     while (pos < size) {
       const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(sizeof buf, size - pos));
       if (!read_at(buf, n, pos)) return size;
-      if (const void* nl = std::memchr(buf, '\n', n)) return pos + static_cast<std::uint64_t>(static_cast<const char*>(nl) - buf) + 1;
+      if (const void* nl = std::memchr(buf, '\n', n))
+        return pos + static_cast<std::uint64_t>(static_cast<const char*>(nl) - buf) + 1;
       pos += n;
     }
     return size;
@@ -152,8 +153,8 @@ struct source {
 
 struct scan_result {
   std::uint64_t line_feeds = 0;
-  bool clean = true;        // no quote, no NUL byte
-  char last_byte = '\n';    // of the range ('\n' when empty)
+  bool clean = true;      // no quote, no NUL byte
+  char last_byte = '\n';  // of the range ('\n' when empty)
 };
 
 // Counts the line feeds of [b, e) into r and notes a quote or NUL byte (then stops early).
@@ -194,7 +195,8 @@ inline const char* field_end(const char* p, const char* e, char delim) {
   const __m128i d = _mm_set1_epi8(delim), nl = _mm_set1_epi8('\n');
   while (e - p >= 16) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, d), _mm_cmpeq_epi8(v, nl))));
+    const auto mask =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, d), _mm_cmpeq_epi8(v, nl))));
     if (mask != 0) return p + __builtin_ctz(mask);
     p += 16;
   }
@@ -207,12 +209,12 @@ inline const char* field_end(const char* p, const char* e, char delim) {
 struct plan {
   char delim = ',';
   std::size_t fields = 0;
-  std::size_t max_record = 0;       // give up on a record this long (the serial reader checks the limit)
+  std::size_t max_record = 0;               // give up on a record this long (the serial reader checks the limit)
   std::vector<unsigned char> fused_number;  // per field: first read as a number, and the delimiter
                                             // cannot be part of one: the number finds its own end
-  std::vector<int> first_use;       // per field: the first spec reading it, or -1
-  std::vector<int> next_use;        // per spec: the next spec reading the same field, or -1
-  std::vector<column_type> type;    // per spec
+  std::vector<int> first_use;               // per field: the first spec reading it, or -1
+  std::vector<int> next_use;                // per spec: the next spec reading the same field, or -1
+  std::vector<column_type> type;            // per spec
 };
 
 // Parses the records of one range into rows [row0, row0 + capacity) of the columns.
@@ -223,8 +225,10 @@ class range_parser {
     interners_.reserve(pl.type.size());
     for (std::size_t s = 0; s < pl.type.size(); ++s) {
       column& c = t.columns[s];
-      if (pl.type[s] == column_type::label) codes_[s] = c.codes.data() + row0;
-      else numbers_[s] = c.numbers.data() + row0;
+      if (pl.type[s] == column_type::label)
+        codes_[s] = c.codes.data() + row0;
+      else
+        numbers_[s] = c.numbers.data() + row0;
       interners_.emplace_back(levels_[s]);
     }
   }
@@ -410,9 +414,10 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
 
   table t = shape;
   try {
-    for (auto& col : t.columns) (col.type == column_type::label ? col.codes.reserve(capacity) : col.numbers.reserve(capacity));
+    for (auto& col : t.columns)
+      (col.type == column_type::label ? col.codes.reserve(capacity) : col.numbers.reserve(capacity));
   } catch (const std::exception&) {  // std::bad_alloc
-    return std::nullopt;  // e.g. mostly blank lines: the serial reader needs only the rows
+    return std::nullopt;             // e.g. mostly blank lines: the serial reader needs only the rows
   }
   // Zero-filling the columns takes a page fault per page of fresh memory: the threads take those
   // faults for their own rows first, all at once (MADV_POPULATE_WRITE, Linux 5.14; without it the
@@ -422,7 +427,8 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
     for (auto& col : t.columns) {
       const bool label = col.type == column_type::label;
       const std::size_t width = label ? sizeof(std::int32_t) : sizeof(double);
-      const auto base = reinterpret_cast<std::uintptr_t>(label ? static_cast<void*>(col.codes.data()) : static_cast<void*>(col.numbers.data()));
+      const auto base = reinterpret_cast<std::uintptr_t>(label ? static_cast<void*>(col.codes.data())
+                                                               : static_cast<void*>(col.numbers.data()));
       const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
       const std::uintptr_t b = (base + offset[k] * width + page - 1) & ~(page - 1),
                            e = (base + offset[k + 1] * width) & ~(page - 1);
@@ -434,8 +440,10 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
   on_threads(fillers, failed, [&](std::size_t k) {
     for (std::size_t c = k; c < t.columns.size(); c += fillers) {
       column& col = t.columns[c];
-      if (col.type == column_type::label) col.codes.resize(capacity);
-      else col.numbers.resize(capacity);
+      if (col.type == column_type::label)
+        col.codes.resize(capacity);
+      else
+        col.numbers.resize(capacity);
     }
   });
   if (failed) return std::nullopt;
@@ -498,8 +506,10 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
     const std::size_t n = parsers[k]->rows();
     if (rows != offset[k]) {
       for (auto& col : t.columns) {
-        if (col.type == column_type::label) std::memmove(col.codes.data() + rows, col.codes.data() + offset[k], n * sizeof(std::int32_t));
-        else std::memmove(col.numbers.data() + rows, col.numbers.data() + offset[k], n * sizeof(double));
+        if (col.type == column_type::label)
+          std::memmove(col.codes.data() + rows, col.codes.data() + offset[k], n * sizeof(std::int32_t));
+        else
+          std::memmove(col.numbers.data() + rows, col.numbers.data() + offset[k], n * sizeof(double));
       }
     }
     rows += n;

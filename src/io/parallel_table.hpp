@@ -15,8 +15,8 @@ namespace assay::io::detail {
 struct parallel_settings {
   std::size_t max_threads = 8;
   std::uint64_t min_bytes_per_thread = std::uint64_t{8} << 20;  ///< a file needs twice this (after the header)
-  bool use_mmap = true;             ///< map the file; false (or a failed map) reads it with pread
-  std::size_t chunk_bytes = std::size_t{8} << 20;  ///< pread block per thread
+  bool use_mmap = true;                                  ///< map the file; false (or a failed map) reads it with pread
+  std::size_t chunk_bytes = std::size_t{8} << 20;        ///< pread block per thread
   std::size_t max_record_bytes = std::size_t{64} << 20;  ///< as csv_options::max_record_bytes
 };
 

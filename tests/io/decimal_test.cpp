@@ -1,17 +1,18 @@
 // The short number path (src/io/decimal.hpp) must give exactly fast_float's double, and
 // assay::io::parse_double, which uses it first, must accept and give exactly what fast_float
 // alone did (surrounding spaces and tabs and one leading '+' accepted as before).
+#include "../../src/io/decimal.hpp"
+
+#include <fast_float/fast_float.h>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <cmath>
 #include <cstring>
-#include <fast_float/fast_float.h>
 #include <random>
 #include <string>
 
-#include "../../src/io/decimal.hpp"
 #include "assay/io/table.hpp"
 
 namespace assay::io {
@@ -46,20 +47,36 @@ std::string digits(std::mt19937_64& rng, std::size_t n, bool leading_zeros) {
 std::string random_text(std::mt19937_64& rng) {
   std::string s;
   switch (rng() % 8) {
-    case 0: s += ' '; break;
-    case 1: s += '-'; break;
-    case 2: s += '+'; break;
-    default: break;
+    case 0:
+      s += ' ';
+      break;
+    case 1:
+      s += '-';
+      break;
+    case 2:
+      s += '+';
+      break;
+    default:
+      break;
   }
   s += digits(rng, rng() % 27, rng() % 4 == 0);
   if (rng() % 4 != 0) s += '.' + digits(rng, rng() % 27, rng() % 4 == 0);
   if (rng() % 8 == 0) s += fmt::format("e{}", static_cast<int>(rng() % 700) - 350);
   switch (rng() % 10) {
-    case 0: s += ' '; break;
-    case 1: s += 'x'; break;
-    case 2: s += '.'; break;
-    case 3: s += ",1"; break;
-    default: break;
+    case 0:
+      s += ' ';
+      break;
+    case 1:
+      s += 'x';
+      break;
+    case 2:
+      s += '.';
+      break;
+    case 3:
+      s += ",1";
+      break;
+    default:
+      break;
   }
   return s;
 }

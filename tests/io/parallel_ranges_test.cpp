@@ -26,7 +26,8 @@ struct setup {
   std::size_t chunk;
 };
 
-const std::vector<setup> setups{{2, true, 0}, {3, true, 0}, {7, true, 0}, {2, false, 16}, {5, false, 16}, {4, false, 1000}};
+const std::vector<setup> setups{{2, true, 0},   {3, true, 0},   {7, true, 0},
+                                {2, false, 16}, {5, false, 16}, {4, false, 1000}};
 
 std::optional<table> parallel(const std::string& path, const std::vector<column_spec>& specs, const setup& s,
                               const csv_options& options = {}) {
@@ -64,7 +65,8 @@ void expect_same(const table& p, const table& s, const std::string& what) {
     EXPECT_EQ(p.columns[k].codes, s.columns[k].codes) << what << " column " << k;
     ASSERT_EQ(p.columns[k].numbers.size(), s.columns[k].numbers.size()) << what << " column " << k;
     for (std::size_t i = 0; i < s.columns[k].numbers.size(); ++i) {
-      ASSERT_EQ(std::bit_cast<std::uint64_t>(p.columns[k].numbers[i]), std::bit_cast<std::uint64_t>(s.columns[k].numbers[i]))
+      ASSERT_EQ(std::bit_cast<std::uint64_t>(p.columns[k].numbers[i]),
+                std::bit_cast<std::uint64_t>(s.columns[k].numbers[i]))
           << what << " column " << k << " row " << i;
     }
   }
@@ -101,14 +103,22 @@ std::string random_number(std::mt19937_64& rng, bool point_allowed) {
   }
   const double x = std::uniform_real_distribution<double>(-2, 2)(rng);
   switch (rng() % 10) {
-    case 0: return fmt::format("{}", static_cast<long long>(rng() % 100000) - 50000);
-    case 1: return fmt::format("{:.25f}", x);  // more than 19 digits
-    case 2: return fmt::format("{:e}", x);
-    case 3: return fmt::format(" {} ", std::abs(x));  // spaces around, handled as before
-    case 4: return fmt::format("+{}", std::abs(x));
-    case 5: return "-0.0";
-    case 6: return fmt::format("{}", std::abs(x) * 1e-30);
-    default: return fmt::format("{}", std::abs(x) / 2);
+    case 0:
+      return fmt::format("{}", static_cast<long long>(rng() % 100000) - 50000);
+    case 1:
+      return fmt::format("{:.25f}", x);  // more than 19 digits
+    case 2:
+      return fmt::format("{:e}", x);
+    case 3:
+      return fmt::format(" {} ", std::abs(x));  // spaces around, handled as before
+    case 4:
+      return fmt::format("+{}", std::abs(x));
+    case 5:
+      return "-0.0";
+    case 6:
+      return fmt::format("{}", std::abs(x) * 1e-30);
+    default:
+      return fmt::format("{}", std::abs(x) / 2);
   }
 }
 
@@ -129,9 +139,15 @@ std::string random_file(std::mt19937_64& rng, char delim, std::size_t rows) {
     text += rng() % 3 == 0 ? "\r\n" : "\n";
   }
   switch (rng() % 4) {
-    case 0: text.pop_back(); if (text.back() == '\r') text.pop_back(); break;  // no final line feed
-    case 1: text += "\r"; break;  // a blank last line of one '\r'
-    default: break;
+    case 0:
+      text.pop_back();
+      if (text.back() == '\r') text.pop_back();
+      break;  // no final line feed
+    case 1:
+      text += "\r";
+      break;  // a blank last line of one '\r'
+    default:
+      break;
   }
   return text;
 }
