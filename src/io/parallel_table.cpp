@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -205,6 +206,23 @@ inline const char* field_end(const char* p, const char* e, char delim) {
   return p;
 }
 
+// Each cell of a column is written once, long after the zero fill left its cache: a streaming
+// store does not read the line back first (measured: ~3 ms of ~150 on the 10^7-row file).
+inline void store(double* p, double x) {
+#if defined(__SSE2__) && defined(__x86_64__)
+  _mm_stream_si64(reinterpret_cast<long long*>(p), std::bit_cast<long long>(x));
+#else
+  *p = x;
+#endif
+}
+inline void store(std::int32_t* p, std::int32_t x) {
+#if defined(__SSE2__) && defined(__x86_64__)
+  _mm_stream_si32(reinterpret_cast<int*>(p), x);
+#else
+  *p = x;
+#endif
+}
+
 // What the parse of a record does with each field: the specs that read it, chained.
 struct plan {
   char delim = ',';
@@ -308,7 +326,7 @@ class range_parser {
           const column_type type = types[s];
           if (type == column_type::label) {
             if (field.empty()) return false;
-            codes[s][rows] = interners_[s].code(field);
+            store(codes[s] + rows, interners_[s].code(field));
             continue;
           }
           if (!have_x && !parse_double(field, x)) return false;
@@ -316,14 +334,22 @@ class range_parser {
           if (!std::isfinite(x)) return false;
           if (type == column_type::weight && x < 0) return false;
           if (type == column_type::probability && !(x >= 0 && x <= 1)) return false;
-          numbers[s][rows] = x;
+          store(numbers[s] + rows, x);
         }
       }
       if (static_cast<std::size_t>(p - line) >= max_record) return false;
       ++rows;
     }
+#if defined(__SSE2__) && defined(__x86_64__)
+    _mm_sfence();  // the streaming stores are complete before the thread is joined
+#endif
     rows_ = rows;
     return true;
+  }
+
+  // Starts the levels of label spec s with `levels` (codes 0, 1, ... in that order).
+  void seed(std::size_t s, const std::vector<std::string>& levels) {
+    for (const auto& l : levels) interners_[s].code(l);
   }
 
   [[nodiscard]] std::size_t rows() const noexcept { return rows_; }
@@ -453,10 +479,25 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
   for (std::size_t k = 0; k < threads; ++k) {
     parsers[k] = std::make_unique<range_parser>(pl, t, offset[k], offset[k + 1] - offset[k]);
   }
+  // The first rows of range 0 are read first, alone, and the other ranges start from the label
+  // levels seen there: their levels then usually begin as the table's, and their codes need no
+  // rewriting at the end.
+  const std::uint64_t probe = std::min(cut[1], cut[0] + (std::uint64_t{64} << 10));
+  const std::uint64_t head_end = probe == cut[1] ? cut[1] : std::min(cut[1], src.after_line_feed(probe));
+  if (!src.for_each_piece(cut[0], head_end, settings.chunk_bytes, settings.max_record_bytes,
+                          [&](const char* b, const char* e, bool at_end) {
+                            return parsers[0]->run(b, e, at_end && head_end == src.size);
+                          })) {
+    return std::nullopt;
+  }
+  for (std::size_t s = 0; s < t.columns.size(); ++s) {
+    if (t.columns[s].type != column_type::label) continue;
+    for (std::size_t k = 1; k < threads; ++k) parsers[k]->seed(s, parsers[0]->levels(s));
+  }
   on_threads(threads, failed, [&](std::size_t k) {
     range_parser& rp = *parsers[k];
-    const bool ok = src.for_each_piece(cut[k], cut[k + 1], settings.chunk_bytes, settings.max_record_bytes,
-                                       [&](const char* b, const char* e, bool at_end) {
+    const bool ok = src.for_each_piece(k == 0 ? head_end : cut[k], cut[k + 1], settings.chunk_bytes,
+                                       settings.max_record_bytes, [&](const char* b, const char* e, bool at_end) {
                                          return !failed && rp.run(b, e, at_end && cut[k + 1] == src.size);
                                        });
     if (!ok) failed = true;
