@@ -16,7 +16,9 @@ namespace assay::io::detail {
 /// Clinger's exact fast path (w <= 2^53, -22 <= q <= 0, only when `nearest`: the rounding mode is
 /// to nearest, see fast_float::detail::rounds_to_nearest) or else Eisel-Lemire
 /// (fast_float::compute_float), exactly as fast_float::from_chars_advanced, with its digit
-/// comparison fallback left to the caller. Reads no byte at or after `e`.
+/// comparison fallback left to the caller. Reads no byte at or after `e`. (Clinger, "How to read
+/// floating point numbers accurately", PLDI 1990; Lemire, "Number parsing at a gigabyte per
+/// second", Software: Practice and Experience 51(8), 2021.)
 [[gnu::always_inline]] inline const char* parse_decimal(const char* p, const char* e, double& out,
                                                         bool nearest) noexcept {
   const bool negative = p < e && *p == '-';

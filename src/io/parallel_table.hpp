@@ -12,6 +12,8 @@
 
 namespace assay::io::detail {
 
+/// Tuning of read_parallel (read_table sets max_threads to the cores, at most 8, and
+/// max_record_bytes from its csv_options; the tests shrink min_bytes_per_thread to cut small files).
 struct parallel_settings {
   std::size_t max_threads = 8;
   std::uint64_t min_bytes_per_thread = std::uint64_t{8} << 20;  ///< a file needs twice this (after the header)
