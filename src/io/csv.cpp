@@ -77,10 +77,8 @@ struct csv_reader::impl {
   std::string text;
   std::size_t text_pos = 0;
   bool eof = false;           // no more bytes from the source
-  bool use_pread = false;     // a byte range of a file (csv_reader::range)
   bool saw_quote = false;     // a '"' was seen anywhere in the data
   std::uint64_t source_pos = 0;                 // bytes taken from the source so far
-  std::uint64_t range_end = ~std::uint64_t{0};  // with use_pread: stop here
   std::vector<char> buf;      // bytes [begin, end) are unread
   std::size_t begin = 0, end = 0;
   std::size_t next_line = 1;  // physical line where the next record starts
@@ -107,12 +105,8 @@ struct csv_reader::impl {
       source_pos += k;
       return k;
     }
-    if (use_pread) {
-      if (source_pos >= range_end) return 0;
-      n = static_cast<std::size_t>(std::min<std::uint64_t>(n, range_end - source_pos));
-    }
     for (;;) {
-      const ssize_t got = use_pread ? ::pread(fd, p, n, static_cast<off_t>(source_pos)) : ::read(fd, p, n);
+      const ssize_t got = ::read(fd, p, n);
       if (got >= 0) {
         source_pos += static_cast<std::uint64_t>(got);
         return static_cast<std::size_t>(got);
@@ -369,22 +363,6 @@ const std::string& csv_reader::name() const noexcept { return impl_->name; }
 char csv_reader::delimiter() const noexcept { return impl_->options.delimiter; }
 std::uint64_t csv_reader::offset() const noexcept { return impl_->source_pos - (impl_->end - impl_->begin); }
 bool csv_reader::saw_quote() const noexcept { return impl_->saw_quote; }
-
-csv_reader csv_reader::range(const std::string& path, const csv_reader& like, std::uint64_t first, std::uint64_t last) {
-  auto p = std::make_unique<impl>();
-  p->name = like.impl_->name;
-  p->options = like.impl_->options;
-  p->header = like.impl_->header;
-  p->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (p->fd < 0) throw_io(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
-  p->owns_fd = true;
-  p->use_pread = true;
-  p->source_pos = first;
-  p->range_end = last;
-  p->next_line = 0;  // unknown in a range: the caller re-reads serially to report an error
-  p->buf.resize(p->options.chunk_bytes);
-  return csv_reader(std::move(p));
-}
 
 bool csv_reader::next(std::vector<std::string_view>& fields) {
   if (!impl_->read_record()) return false;

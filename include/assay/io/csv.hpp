@@ -55,11 +55,6 @@ class csv_reader {
   /// Whether a quote character has been seen in the data so far (quoted field or literal).
   [[nodiscard]] bool saw_quote() const noexcept;
 
-  /// Reads the records of bytes [first, last) of the file at `path`, which must start and end on
-  /// record boundaries, with the header and delimiter of `like`. Used by the parallel column
-  /// reader; line numbers are not known in a range, so it reports errors only by throwing.
-  static csv_reader range(const std::string& path, const csv_reader& like, std::uint64_t first, std::uint64_t last);
-
  private:
   struct impl;
   explicit csv_reader(std::unique_ptr<impl> p);

@@ -1,0 +1,572 @@
+// The parallel reader of large regular files; see parallel_table.hpp.
+//
+// The file is mapped (or, if that fails, read with pread in pieces that end at a line feed) and
+// cut just after a line feed into one byte range per thread. Three passes, each on all threads:
+// (1) count the line feeds of each range and look for quotes and NUL bytes; (2) allocate every
+// column once, for the sum of the counts (an upper bound on the rows); (3) parse each range
+// straight into its rows of the columns. A range yields fewer rows than line feeds only when it
+// holds blank lines; the rows are then moved down once at the end. Label codes are per range:
+// the first rows of the file are read before the threads start, every range starts from the
+// levels seen there, and at the end the codes of a range are rewritten only if its levels do not
+// begin as the table's (first-seen order in the file).
+//
+// The per-record path handles only what the serial reader accepts without an error, and checks it
+// byte for byte the same way: the same field cuts (delimiter, line feed, one '\r' dropped before
+// the line feed of the last field), blank lines skipped, the same number parser and the same
+// checks. Anything else gives up, and read_table then reads serially and reports the problem with
+// its line number.
+//
+// On the 10^7-row `label,score` file of bench/bench_io.cpp (213 MB, 2 cores) the passes take about
+// 13, 29 and 100 ms, ~150 ms in all; the serial reader takes ~500 ms and the former parallel reader
+// (a csv_reader per range, then the parts appended) took ~300 ms.
+#include "parallel_table.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string_view>
+#include <thread>
+
+#include "decimal.hpp"
+#include "interner.hpp"
+
+namespace assay::io::detail {
+namespace {
+
+constexpr std::size_t prefetch_distance = 4096;  // reading a page ahead cut the parse's CPU time by a third
+
+// Runs f(0), ..., f(n - 1) on n threads (the caller runs f(0)); an exception sets `failed`.
+template <class F>
+void on_threads(std::size_t n, std::atomic<bool>& failed, F&& f) {
+  auto guarded = [&](std::size_t k) {
+    try {
+      f(k);
+    } catch (...) {
+      failed = true;
+    }
+  };
+  std::vector<std::jthread> pool;
+  pool.reserve(n - 1);
+  for (std::size_t k = 1; k < n; ++k) pool.emplace_back(guarded, k);
+  guarded(0);
+}
+
+// The file, mapped when possible, else read with pread.
+struct source {
+  int fd = -1;
+  const char* map = nullptr;
+  std::uint64_t size = 0;
+
+  source() = default;
+  source(const source&) = delete;
+  source& operator=(const source&) = delete;
+  ~source() {
+    if (map != nullptr) ::munmap(const_cast<char*>(map), size);
+    if (fd >= 0) ::close(fd);
+  }
+
+  // Maps the pages of [first, last) in one call rather than one fault at a time (Linux 5.14).
+  void populate(std::uint64_t first, std::uint64_t last) const {
+#ifdef MADV_POPULATE_READ
+    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    const std::uint64_t b = first / page * page;
+    if (map != nullptr && last > b) ::madvise(const_cast<char*>(map) + b, last - b, MADV_POPULATE_READ);
+#else
+    (void)first;
+    (void)last;
+#endif
+  }
+
+  // Unmaps the whole pages inside [first, last) (the destructor unmaps the rest).
+  void unmap_inside(std::uint64_t first, std::uint64_t last) const {
+    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    const std::uint64_t b = (first + page - 1) / page * page, e = last / page * page;
+    if (map != nullptr && e > b) ::munmap(const_cast<char*>(map) + b, e - b);
+  }
+
+  // Reads exactly n bytes at pos; false on an error or a short file.
+  bool read_at(char* p, std::size_t n, std::uint64_t pos) const {
+    while (n > 0) {
+      const ssize_t got = ::pread(fd, p, n, static_cast<off_t>(pos));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) return false;
+      p += got;
+      n -= static_cast<std::size_t>(got);
+      pos += static_cast<std::uint64_t>(got);
+    }
+    return true;
+  }
+
+  // Just after the first line feed at or after pos (or the end of the file).
+  std::uint64_t after_line_feed(std::uint64_t pos) const {
+    if (map != nullptr) {
+      const void* nl = pos < size ? std::memchr(map + pos, '\n', size - pos) : nullptr;
+      return nl == nullptr ? size : static_cast<std::uint64_t>(static_cast<const char*>(nl) - map) + 1;
+    }
+    char buf[4096];
+    while (pos < size) {
+      const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(sizeof buf, size - pos));
+      if (!read_at(buf, n, pos)) return size;
+      if (const void* nl = std::memchr(buf, '\n', n))
+        return pos + static_cast<std::uint64_t>(static_cast<const char*>(nl) - buf) + 1;
+      pos += n;
+    }
+    return size;
+  }
+
+  // Calls f(b, e, at_end) on the bytes [first, last) in pieces that end just after a line feed,
+  // the last piece at `last` (at_end). Returns false if f does, a read fails, or a line grows past
+  // `max_line` bytes.
+  template <class F>
+  bool for_each_piece(std::uint64_t first, std::uint64_t last, std::size_t chunk, std::size_t max_line, F&& f) const {
+    if (map != nullptr) return first == last || f(map + first, map + last, true);
+    std::vector<char> buf(std::max<std::size_t>(chunk, 16));
+    std::size_t have = 0;  // unparsed bytes at the front of buf
+    std::uint64_t pos = first;
+    while (pos < last) {
+      if (have == buf.size()) {
+        if (have > max_line) return false;
+        buf.resize(buf.size() * 2);
+      }
+      const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(buf.size() - have, last - pos));
+      if (!read_at(buf.data() + have, n, pos)) return false;
+      pos += n;
+      have += n;
+      std::size_t use = have;
+      if (pos < last) {
+        const void* nl = ::memrchr(buf.data(), '\n', have);
+        if (nl == nullptr) continue;
+        use = static_cast<std::size_t>(static_cast<const char*>(nl) - buf.data()) + 1;
+      }
+      if (!f(buf.data(), buf.data() + use, pos == last)) return false;
+      std::memmove(buf.data(), buf.data() + use, have - use);
+      have -= use;
+    }
+    return true;
+  }
+};
+
+struct scan_result {
+  std::uint64_t line_feeds = 0;
+  bool clean = true;      // no quote, no NUL byte
+  char last_byte = '\n';  // of the range ('\n' when empty)
+};
+
+// Counts the line feeds of [b, e) into r and notes a quote or NUL byte (then stops early).
+void scan(const char* b, const char* e, scan_result& r) {
+  if (b == e) return;
+  r.last_byte = e[-1];
+  std::uint64_t n = 0;
+  bool odd = false;
+#if defined(__SSE2__) && defined(__x86_64__)
+  const __m128i nl = _mm_set1_epi8('\n'), quote = _mm_set1_epi8('"'), zero = _mm_setzero_si128();
+  while (e - b >= 16 && !odd) {
+    // Byte counters of up to 255 blocks, then summed with SAD.
+    const auto blocks = static_cast<std::size_t>(std::min<std::ptrdiff_t>(255, (e - b) / 16));
+    __m128i count = zero, bad = zero;
+    for (std::size_t i = 0; i < blocks; ++i, b += 16) {
+      if (i % 4 == 0) __builtin_prefetch(b + prefetch_distance);
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
+      count = _mm_sub_epi8(count, _mm_cmpeq_epi8(v, nl));
+      bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, zero)));
+    }
+    const __m128i sum = _mm_sad_epu8(count, zero);
+    n += static_cast<std::uint64_t>(_mm_cvtsi128_si64(sum)) +
+         static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sum, sum)));
+    odd = _mm_movemask_epi8(bad) != 0;
+  }
+#endif
+  for (; b < e && !odd; ++b) {
+    n += *b == '\n';
+    odd = *b == '"' || *b == '\0';
+  }
+  r.line_feeds += n;
+  if (odd) r.clean = false;
+}
+
+// The first delimiter or line feed in [p, e), or e.
+inline const char* field_end(const char* p, const char* e, char delim) {
+#if defined(__SSE2__) && defined(__x86_64__)
+  const __m128i d = _mm_set1_epi8(delim), nl = _mm_set1_epi8('\n');
+  while (e - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const auto mask =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, d), _mm_cmpeq_epi8(v, nl))));
+    if (mask != 0) return p + __builtin_ctz(mask);
+    p += 16;
+  }
+#endif
+  while (p < e && *p != delim && *p != '\n') ++p;
+  return p;
+}
+
+// Each cell of a column is written once, long after the zero fill left its cache: a streaming
+// store does not read the line back first (measured: ~3 ms of ~150 on the 10^7-row file).
+inline void store(double* p, double x) {
+#if defined(__SSE2__) && defined(__x86_64__)
+  _mm_stream_si64(reinterpret_cast<long long*>(p), std::bit_cast<long long>(x));
+#else
+  *p = x;
+#endif
+}
+inline void store(std::int32_t* p, std::int32_t x) {
+#if defined(__SSE2__) && defined(__x86_64__)
+  _mm_stream_si32(reinterpret_cast<int*>(p), x);
+#else
+  *p = x;
+#endif
+}
+
+// What the parse of a record does with each field: the specs that read it, chained.
+struct plan {
+  char delim = ',';
+  std::size_t fields = 0;
+  std::size_t max_record = 0;               // give up on a record this long (the serial reader checks the limit)
+  std::vector<unsigned char> fused_number;  // per field: first read as a number, and the delimiter
+                                            // cannot be part of one: the number finds its own end
+  std::vector<int> first_use;               // per field: the first spec reading it, or -1
+  std::vector<int> next_use;                // per spec: the next spec reading the same field, or -1
+  std::vector<column_type> type;            // per spec
+};
+
+// Parses the records of one range into rows [row0, row0 + capacity) of the columns.
+class range_parser {
+ public:
+  range_parser(const plan& pl, table& t, std::size_t row0, std::size_t capacity)
+      : plan_(pl), capacity_(capacity), numbers_(pl.type.size()), codes_(pl.type.size()), levels_(pl.type.size()) {
+    interners_.reserve(pl.type.size());
+    for (std::size_t s = 0; s < pl.type.size(); ++s) {
+      column& c = t.columns[s];
+      if (pl.type[s] == column_type::label)
+        codes_[s] = c.codes.data() + row0;
+      else
+        numbers_[s] = c.numbers.data() + row0;
+      interners_.emplace_back(levels_[s]);
+    }
+  }
+  range_parser(const range_parser&) = delete;
+  range_parser& operator=(const range_parser&) = delete;
+
+  // Parses the records of [p, e), which ends just after a line feed unless `at_eof` (the end of the
+  // file). Returns false to give up.
+  bool run(const char* p, const char* e, bool at_eof) {
+    // Locals, so that the stores into the columns cannot make the compiler reload them.
+    const char delim = plan_.delim;
+    const std::size_t nf = plan_.fields, max_record = plan_.max_record, capacity = capacity_;
+    const int* const first_use = plan_.first_use.data();
+    const int* const next_use = plan_.next_use.data();
+    const unsigned char* const fused = plan_.fused_number.data();
+    const column_type* const types = plan_.type.data();
+    double* const* const numbers = numbers_.data();
+    std::int32_t* const* const codes = codes_.data();
+    const bool nearest = rounds_to_nearest();
+    std::size_t rows = rows_;
+    while (p < e) {
+      __builtin_prefetch(p + prefetch_distance);
+      const char* const line = p;
+      // A blank line ("", or "\r" before a line feed or at the end of the file) is skipped.
+      if (*p == '\n') {
+        ++p;
+        continue;
+      }
+      if (*p == '\r' && (p + 1 == e ? at_eof : p[1] == '\n')) {
+        p += p + 1 == e ? 1 : 2;
+        continue;
+      }
+      if (rows == capacity) return false;  // more records than line feeds: the file changed
+      for (std::size_t f = 0; f < nf; ++f) {
+        const bool last = f + 1 == nf;
+        const char term = last ? '\n' : delim;
+        const char* const fb = p;
+        const char* fe = nullptr;
+        double x = 0;
+        bool have_x = false;
+        if (fused[f] != 0) {
+          // The common case: a plain number that ends right at the delimiter or line end.
+          if (const char* t = parse_decimal(p, e, x, nearest)) {
+            if (t == e) {
+              if (last && at_eof) fe = p = t;
+            } else if (*t == term) {
+              fe = t;
+              p = t + 1;
+            } else if (last && *t == '\r' && e - t >= 2 && t[1] == '\n') {
+              fe = t;
+              p = t + 2;
+            }
+            have_x = fe != nullptr;
+          }
+        }
+        if (fe == nullptr) {
+          if (e - p >= 2 && p[1] == term && *p != delim && *p != '\n' && *p != '\r') {
+            fe = p + 1;  // a one-byte field, such as most labels
+            p += 2;
+          } else {
+            const char* q = field_end(p, e, delim);
+            if (last) {
+              if (q < e && *q == delim) return false;  // more fields than the header
+              if (q == e && !at_eof) return false;
+              fe = (q > fb && q[-1] == '\r') ? q - 1 : q;
+              p = q < e ? q + 1 : e;
+            } else {
+              if (q == e || *q != delim) return false;  // fewer fields than the header
+              fe = q;
+              p = q + 1;
+            }
+          }
+        }
+        for (int u = first_use[f]; u >= 0; u = next_use[static_cast<std::size_t>(u)]) {
+          const auto s = static_cast<std::size_t>(u);
+          const std::string_view field(fb, static_cast<std::size_t>(fe - fb));
+          const column_type type = types[s];
+          if (type == column_type::label) {
+            if (field.empty()) return false;
+            store(codes[s] + rows, interners_[s].code(field));
+            continue;
+          }
+          if (!have_x && !parse_double(field, x)) return false;
+          have_x = true;
+          if (!std::isfinite(x)) return false;
+          if (type == column_type::weight && x < 0) return false;
+          if (type == column_type::probability && !(x >= 0 && x <= 1)) return false;
+          store(numbers[s] + rows, x);
+        }
+      }
+      if (static_cast<std::size_t>(p - line) >= max_record) return false;
+      ++rows;
+    }
+#if defined(__SSE2__) && defined(__x86_64__)
+    _mm_sfence();  // the streaming stores are complete before the thread is joined
+#endif
+    rows_ = rows;
+    return true;
+  }
+
+  // Starts the levels of label spec s with `levels` (codes 0, 1, ... in that order).
+  void seed(std::size_t s, const std::vector<std::string>& levels) {
+    for (const auto& l : levels) interners_[s].code(l);
+  }
+
+  [[nodiscard]] std::size_t rows() const noexcept { return rows_; }
+  // The levels of label spec s, in first-seen order within the range.
+  [[nodiscard]] const std::vector<std::string>& levels(std::size_t s) const noexcept { return levels_[s].levels; }
+
+ private:
+  const plan& plan_;
+  std::size_t capacity_;
+  std::size_t rows_ = 0;
+  std::vector<double*> numbers_;
+  std::vector<std::int32_t*> codes_;
+  std::vector<column> levels_;
+  std::vector<interner> interners_;
+};
+
+plan make_plan(const csv_reader& head, const table& shape, const std::vector<std::size_t>& index,
+               std::size_t max_record) {
+  plan pl;
+  pl.delim = head.delimiter();
+  pl.fields = head.header().size();
+  pl.max_record = max_record;
+  pl.first_use.assign(pl.fields, -1);
+  pl.next_use.assign(index.size(), -1);
+  for (std::size_t s = index.size(); s-- > 0;) {  // chained in spec order
+    pl.next_use[s] = pl.first_use[index[s]];
+    pl.first_use[index[s]] = static_cast<int>(s);
+  }
+  for (const auto& c : shape.columns) pl.type.push_back(c.type);
+  const bool fused = !((pl.delim >= '0' && pl.delim <= '9') || pl.delim == '-' || pl.delim == '.');
+  for (std::size_t f = 0; f < pl.fields; ++f) {
+    const int u = pl.first_use[f];
+    pl.fused_number.push_back(fused && u >= 0 && pl.type[static_cast<std::size_t>(u)] != column_type::label);
+  }
+  return pl;
+}
+
+}  // namespace
+
+std::optional<table> read_parallel(const std::string& path, const csv_reader& head, const table& shape,
+                                   const std::vector<std::size_t>& index, const parallel_settings& settings) {
+  if (path == "-" || head.saw_quote() || settings.max_record_bytes < 16 || settings.min_bytes_per_thread == 0) {
+    return std::nullopt;
+  }
+  source src;
+  src.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (src.fd < 0 || ::fstat(src.fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  src.size = static_cast<std::uint64_t>(st.st_size);
+  const std::uint64_t first = head.offset();
+  if (first >= src.size) return std::nullopt;
+  const auto threads = static_cast<std::size_t>(
+      std::min<std::uint64_t>(settings.max_threads, (src.size - first) / settings.min_bytes_per_thread));
+  if (threads < 2) return std::nullopt;
+  if (settings.use_mmap) {
+    void* m = ::mmap(nullptr, src.size, PROT_READ, MAP_PRIVATE, src.fd, 0);
+    if (m != MAP_FAILED) src.map = static_cast<const char*>(m);
+  }
+
+  // Cut points: just after the first line feed at or after each even share.
+  std::vector<std::uint64_t> cut{first};
+  for (std::size_t k = 1; k < threads; ++k) {
+    cut.push_back(src.after_line_feed(std::max(cut.back(), first + (src.size - first) * k / threads)));
+  }
+  cut.push_back(src.size);
+
+  std::atomic<bool> failed{false};
+  std::vector<scan_result> scans(threads);
+  on_threads(threads, failed, [&](std::size_t k) {
+    src.populate(cut[k], cut[k + 1]);
+    const bool ok = src.for_each_piece(cut[k], cut[k + 1], settings.chunk_bytes, settings.max_record_bytes,
+                                       [&](const char* b, const char* e, bool) {
+                                         scan(b, e, scans[k]);
+                                         return scans[k].clean && !failed;
+                                       });
+    if (!ok) failed = true;
+  });
+  if (failed) return std::nullopt;
+
+  // Row k of range j goes to row offset[j] + k; a range has at most one row per line feed, plus
+  // one for a last line without a line feed.
+  std::vector<std::size_t> offset(threads + 1, 0);
+  for (std::size_t k = 0; k < threads; ++k) {
+    offset[k + 1] = offset[k] + scans[k].line_feeds + (scans[k].last_byte != '\n' ? 1 : 0);
+  }
+  const std::size_t capacity = offset[threads];
+  if (capacity == 0) return std::nullopt;
+
+  table t = shape;
+  try {
+    for (auto& col : t.columns)
+      (col.type == column_type::label ? col.codes.reserve(capacity) : col.numbers.reserve(capacity));
+  } catch (const std::exception&) {  // std::bad_alloc
+    return std::nullopt;             // e.g. mostly blank lines: the serial reader needs only the rows
+  }
+  // Zero-filling the columns takes a page fault per page of fresh memory: the threads take those
+  // faults for their own rows first, all at once (MADV_POPULATE_WRITE, Linux 5.14; without it the
+  // fill takes them), then the fill is spread over the threads by column.
+#ifdef MADV_POPULATE_WRITE
+  on_threads(threads, failed, [&](std::size_t k) {
+    for (auto& col : t.columns) {
+      const bool label = col.type == column_type::label;
+      const std::size_t width = label ? sizeof(std::int32_t) : sizeof(double);
+      const auto base = reinterpret_cast<std::uintptr_t>(label ? static_cast<void*>(col.codes.data())
+                                                               : static_cast<void*>(col.numbers.data()));
+      const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+      const std::uintptr_t b = (base + offset[k] * width + page - 1) & ~(page - 1),
+                           e = (base + offset[k + 1] * width) & ~(page - 1);
+      if (e > b) ::madvise(reinterpret_cast<void*>(b), e - b, MADV_POPULATE_WRITE);
+    }
+  });
+#endif
+  const std::size_t fillers = std::min(threads, t.columns.size());
+  on_threads(fillers, failed, [&](std::size_t k) {
+    for (std::size_t c = k; c < t.columns.size(); c += fillers) {
+      column& col = t.columns[c];
+      if (col.type == column_type::label)
+        col.codes.resize(capacity);
+      else
+        col.numbers.resize(capacity);
+    }
+  });
+  if (failed) return std::nullopt;
+
+  const plan pl = make_plan(head, shape, index, settings.max_record_bytes);
+  std::vector<std::unique_ptr<range_parser>> parsers(threads);
+  for (std::size_t k = 0; k < threads; ++k) {
+    parsers[k] = std::make_unique<range_parser>(pl, t, offset[k], offset[k + 1] - offset[k]);
+  }
+  // The first rows of range 0 are read first, alone, and the other ranges start from the label
+  // levels seen there: their levels then usually begin as the table's, and their codes need no
+  // rewriting at the end.
+  const std::uint64_t probe = std::min(cut[1], cut[0] + (std::uint64_t{64} << 10));
+  const std::uint64_t head_end = probe == cut[1] ? cut[1] : std::min(cut[1], src.after_line_feed(probe));
+  if (!src.for_each_piece(cut[0], head_end, settings.chunk_bytes, settings.max_record_bytes,
+                          [&](const char* b, const char* e, bool at_end) {
+                            return parsers[0]->run(b, e, at_end && head_end == src.size);
+                          })) {
+    return std::nullopt;
+  }
+  for (std::size_t s = 0; s < t.columns.size(); ++s) {
+    if (t.columns[s].type != column_type::label) continue;
+    for (std::size_t k = 1; k < threads; ++k) parsers[k]->seed(s, parsers[0]->levels(s));
+  }
+  on_threads(threads, failed, [&](std::size_t k) {
+    range_parser& rp = *parsers[k];
+    const bool ok = src.for_each_piece(k == 0 ? head_end : cut[k], cut[k + 1], settings.chunk_bytes,
+                                       settings.max_record_bytes, [&](const char* b, const char* e, bool at_end) {
+                                         return !failed && rp.run(b, e, at_end && cut[k + 1] == src.size);
+                                       });
+    if (!ok) failed = true;
+    src.unmap_inside(cut[k], cut[k + 1]);  // done with it: unmapping is work better shared out
+  });
+  if (failed) return std::nullopt;
+
+  // Label codes of later ranges to the table's levels (first-seen order: ranges are in file order);
+  // the codes to rewrite are shared out over the threads.
+  struct remap {
+    std::int32_t* codes;
+    std::size_t rows;
+    std::vector<std::int32_t> map;
+  };
+  std::vector<remap> remaps;
+  for (std::size_t s = 0; s < t.columns.size(); ++s) {
+    column& col = t.columns[s];
+    if (col.type != column_type::label) continue;
+    col.levels = parsers[0]->levels(s);
+    for (std::size_t k = 1; k < threads; ++k) {
+      const auto& part = parsers[k]->levels(s);
+      std::vector<std::int32_t> map(part.size());
+      bool identity = true;
+      for (std::size_t i = 0; i < part.size(); ++i) {
+        const auto it = std::find(col.levels.begin(), col.levels.end(), part[i]);
+        map[i] = static_cast<std::int32_t>(it - col.levels.begin());
+        if (it == col.levels.end()) col.levels.push_back(part[i]);
+        identity = identity && map[i] == static_cast<std::int32_t>(i);
+      }
+      if (!identity) remaps.push_back({col.codes.data() + offset[k], parsers[k]->rows(), std::move(map)});
+    }
+  }
+  if (!remaps.empty()) {
+    on_threads(threads, failed, [&](std::size_t k) {
+      for (const auto& r : remaps) {
+        for (std::size_t i = r.rows * k / threads, n = r.rows * (k + 1) / threads; i < n; ++i) {
+          r.codes[i] = r.map[static_cast<std::size_t>(r.codes[i])];
+        }
+      }
+    });
+    if (failed) return std::nullopt;
+  }
+
+  // Blank lines left gaps: move the rows down.
+  std::size_t rows = parsers[0]->rows();
+  for (std::size_t k = 1; k < threads; ++k) {
+    const std::size_t n = parsers[k]->rows();
+    if (rows != offset[k]) {
+      for (auto& col : t.columns) {
+        if (col.type == column_type::label)
+          std::memmove(col.codes.data() + rows, col.codes.data() + offset[k], n * sizeof(std::int32_t));
+        else
+          std::memmove(col.numbers.data() + rows, col.numbers.data() + offset[k], n * sizeof(double));
+      }
+    }
+    rows += n;
+  }
+  if (rows == 0) return std::nullopt;
+  for (auto& col : t.columns) (col.type == column_type::label ? col.codes.resize(rows) : col.numbers.resize(rows));
+  t.rows = rows;
+  t.threads = threads;
+  return t;
+}
+
+}  // namespace assay::io::detail

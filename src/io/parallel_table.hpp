@@ -1,0 +1,36 @@
+// Internal: the parallel reader behind assay::io::read_table for large regular files.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "assay/io/csv.hpp"
+#include "assay/io/table.hpp"
+
+namespace assay::io::detail {
+
+/// Tuning of read_parallel (read_table sets max_threads to the cores, at most 8, and
+/// max_record_bytes from its csv_options; the tests shrink min_bytes_per_thread to cut small files).
+struct parallel_settings {
+  std::size_t max_threads = 8;
+  std::uint64_t min_bytes_per_thread = std::uint64_t{8} << 20;  ///< a file needs twice this (after the header)
+  bool use_mmap = true;                                  ///< map the file; false (or a failed map) reads it with pread
+  std::size_t chunk_bytes = std::size_t{8} << 20;        ///< pread block per thread
+  std::size_t max_record_bytes = std::size_t{64} << 20;  ///< as csv_options::max_record_bytes
+};
+
+/// Reads the data rows of the regular file `path` after the header that `head` has read, into the
+/// columns of `shape` (an empty table: source and columns' names and types), column k of `shape`
+/// taken from field `index[k]`. The data is cut at line feeds into one byte range per thread.
+/// A first pass counts each range's line feeds (an upper bound on its rows) and looks for quotes
+/// and NUL bytes; each column is then allocated once and every thread writes its rows in place.
+/// Returns nothing (and the caller reads serially, which gives every error its exact line number)
+/// when the file is small, holds any quote (a line feed inside quotes would be a false cut) or NUL
+/// byte, or any record is not exactly what the serial reader would accept without an error.
+std::optional<table> read_parallel(const std::string& path, const csv_reader& head, const table& shape,
+                                   const std::vector<std::size_t>& index, const parallel_settings& settings);
+
+}  // namespace assay::io::detail
