@@ -10,7 +10,6 @@
 #include <thread>
 #include <vector>
 
-#include "assay/detail/huge_pages.hpp"
 #include "assay/detail/radix.hpp"
 
 namespace assay::curves {
@@ -189,7 +188,6 @@ class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const doub
 
   out.own_.reset(new double[n]);
   double* const a = out.own_.get();
-  detail::advise_huge_pages(a, n * sizeof(double));
   double* b = nullptr;
   std::unique_ptr<double[]> second;
   if (scratch.size() >= n) {
@@ -198,7 +196,6 @@ class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const doub
   } else {
     second.reset(new double[n]);
     b = second.get();
-    detail::advise_huge_pages(b, n * sizeof(double));
   }
 
   detail::radix_sorter<double, score_key> sorter(a, b, n, T, 2);
