@@ -76,20 +76,25 @@ score_sweep naive_sweep(const problem& p) {
   return sw;
 }
 
+// sort_by_class on 1, 2 and 3 threads against std::sort of each class (-0.0 as +0.0).
+void expect_sorted_by_class(const problem& p) {
+  std::vector<double> pos, neg;
+  for (std::size_t i = 0; i < p.y.size(); ++i) (p.y[i] ? pos : neg).push_back(p.s[i] + 0.0);
+  std::sort(pos.begin(), pos.end());
+  std::sort(neg.begin(), neg.end());
+  for (unsigned threads : {1u, 2u, 3u}) {
+    const class_sorted got = sort_by_class(p.y, p.s, {}, threads);
+    expect_same(std::vector<double>(got.pos().begin(), got.pos().end()), pos, "pos");
+    expect_same(std::vector<double>(got.neg().begin(), got.neg().end()), neg, "neg");
+  }
+}
+
 TEST(ClassSort, EqualsStdSortPerClassForAnyThreadCount) {
   std::mt19937_64 rng(101);
   for (int trial = 0; trial < 50; ++trial) {
     const std::size_t n = trial < 20 ? static_cast<std::size_t>(trial) : 1 + rng() % 2000;
     const problem p = make(rng, n, trial % 7 == 0 ? 0.0 : trial % 7 == 1 ? 1.0 : 0.3, trial % 2 == 0);
-    std::vector<double> pos, neg;
-    for (std::size_t i = 0; i < n; ++i) (p.y[i] ? pos : neg).push_back(p.s[i] + 0.0);
-    std::sort(pos.begin(), pos.end());
-    std::sort(neg.begin(), neg.end());
-    for (unsigned threads : {1u, 2u, 3u}) {
-      const class_sorted got = sort_by_class(p.y, p.s, {}, threads);
-      expect_same(std::vector<double>(got.pos().begin(), got.pos().end()), pos, "pos");
-      expect_same(std::vector<double>(got.neg().begin(), got.neg().end()), neg, "neg");
-    }
+    expect_sorted_by_class(p);
   }
 }
 
@@ -117,15 +122,7 @@ TEST(ClassSort, LargeInputsEqualStdSortPerClass) {
       p.y.push_back(y);
       p.s.push_back(i % 1000 == 0 && shape != 4 ? -0.0 : s);
     }
-    std::vector<double> pos, neg;
-    for (std::size_t i = 0; i < n; ++i) (p.y[i] ? pos : neg).push_back(p.s[i] + 0.0);
-    std::sort(pos.begin(), pos.end());
-    std::sort(neg.begin(), neg.end());
-    for (unsigned threads : {1u, 2u, 3u}) {
-      const class_sorted got = sort_by_class(p.y, p.s, {}, threads);
-      expect_same(std::vector<double>(got.pos().begin(), got.pos().end()), pos, "pos");
-      expect_same(std::vector<double>(got.neg().begin(), got.neg().end()), neg, "neg");
-    }
+    expect_sorted_by_class(p);
   }
 }
 
