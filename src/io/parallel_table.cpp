@@ -39,6 +39,7 @@
 #include <stdexcept>
 #include <string_view>
 #include <thread>
+#include <unordered_map>
 
 #include "decimal.hpp"
 #include "interner.hpp"
@@ -524,14 +525,18 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
     column& col = t.columns[s];
     if (col.type != column_type::label) continue;
     col.levels = parsers[0]->levels(s);
+    // Level -> code of the table, hashed (a column of ids can hold millions of distinct labels).
+    std::unordered_map<std::string, std::int32_t> code_of;
+    code_of.reserve(col.levels.size());
+    for (std::size_t i = 0; i < col.levels.size(); ++i) code_of.emplace(col.levels[i], static_cast<std::int32_t>(i));
     for (std::size_t k = 1; k < threads; ++k) {
       const auto& part = parsers[k]->levels(s);
       std::vector<std::int32_t> map(part.size());
       bool identity = true;
       for (std::size_t i = 0; i < part.size(); ++i) {
-        const auto it = std::find(col.levels.begin(), col.levels.end(), part[i]);
-        map[i] = static_cast<std::int32_t>(it - col.levels.begin());
-        if (it == col.levels.end()) col.levels.push_back(part[i]);
+        const auto [it, added] = code_of.emplace(part[i], static_cast<std::int32_t>(col.levels.size()));
+        if (added) col.levels.push_back(part[i]);
+        map[i] = it->second;
         identity = identity && map[i] == static_cast<std::int32_t>(i);
       }
       if (!identity) remaps.push_back({col.codes.data() + offset[k], parsers[k]->rows(), std::move(map)});

@@ -199,6 +199,16 @@ TEST(ParallelRanges, LabelLevelsInFirstSeenOrderAcrossRanges) {
   EXPECT_EQ(serial(f.path(), label_score).columns[0].levels, (std::vector<std::string>{"m", "y", "z", "x", "w"}));
 }
 
+// A column of ids: thousands of distinct labels per range, some shared between ranges (the levels
+// of the ranges are merged through a hash, not a scan per level).
+TEST(ParallelRanges, ThousandsOfLevels) {
+  std::string text = "y,s\n";
+  for (int i = 0; i < 20000; ++i) text += fmt::format("id{},{}\n", (i * 7919) % 12000, i % 10);
+  expect_parallel_same(text, label_score, "ids");
+  temp_file f(".csv", text);
+  EXPECT_EQ(serial(f.path(), label_score).columns[0].levels.size(), 12000u);
+}
+
 TEST(ParallelRanges, GivesUpOnAnythingTheSerialReaderWouldRefuseOrQuote) {
   std::string rows;
   for (int i = 0; i < 200; ++i) rows += fmt::format("{},{}\n", i % 2 ? "p" : "n", i * 0.5);
