@@ -6,7 +6,6 @@
 #include <atomic>
 #include <bit>
 #include <utility>
-#include <boost/sort/spreadsort/float_sort.hpp>
 #include <thread>
 #include <vector>
 
@@ -176,8 +175,8 @@ class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const doub
     double* a = out.own_.get();
     std::size_t po = 0, no = n;
     for (std::size_t i = 0; i < n; ++i) (y[i] ? a[po++] : a[--no]) = score[i] + 0.0;
-    boost::sort::spreadsort::float_sort(a, a + po);
-    boost::sort::spreadsort::float_sort(a + po, a + n);
+    detail::sort_doubles_in_place(a, a + po);
+    detail::sort_doubles_in_place(a + po, a + n);
     out.positives_ = po;
     out.sorted_ = a;
     return out;

@@ -1,10 +1,10 @@
 #include "assay/curves/summary.hpp"
 
-#include <boost/sort/spreadsort/float_sort.hpp>
 #include <thread>
 
 #include "assay/curves/accumulate.hpp"
 #include "assay/curves/sweep.hpp"
+#include "assay/detail/radix.hpp"
 
 namespace assay::curves {
 
@@ -56,11 +56,11 @@ ranking_summary summarize_in_place(std::span<std::int32_t> y, std::span<double> 
   }
   auto pos = score.subspan(0, lo), neg = score.subspan(lo);
   if (score.size() >= (std::size_t{1} << 16) && std::thread::hardware_concurrency() > 1) {
-    std::jthread other([pos] { boost::sort::spreadsort::float_sort(pos.begin(), pos.end()); });
-    boost::sort::spreadsort::float_sort(neg.begin(), neg.end());
+    std::jthread other([pos] { detail::sort_doubles_in_place(pos.data(), pos.data() + pos.size()); });
+    detail::sort_doubles_in_place(neg.data(), neg.data() + neg.size());
   } else {
-    boost::sort::spreadsort::float_sort(pos.begin(), pos.end());
-    boost::sort::spreadsort::float_sort(neg.begin(), neg.end());
+    detail::sort_doubles_in_place(pos.data(), pos.data() + pos.size());
+    detail::sort_doubles_in_place(neg.data(), neg.data() + neg.size());
   }
   return summarize_sorted(pos, neg);
 }

@@ -2,33 +2,51 @@
 #include "assay/curves/sweep.hpp"
 
 #include <algorithm>
-#include <boost/sort/spreadsort/float_sort.hpp>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <thread>
 #include <fmt/format.h>
 
 #include "assay/curves/class_sort.hpp"
+#include "assay/detail/radix.hpp"
 #include "assay/error.hpp"
 
 namespace assay::curves {
 
 namespace {
 
-// One case: the negated score (so an ascending sort puts the highest score first) and the weight,
-// signed by the class: +w for a positive, -w for a negative. Weight-0 cases are dropped before.
+// One case: the order key of the negated score (so an ascending sort puts the highest score first;
+// -0.0 keyed as +0.0) and the weight, signed by the class: +w for a positive, -w for a negative.
+// Weight-0 cases are dropped before.
 struct record {
-  double key;
+  std::uint64_t key;
   double signed_weight;
 };
 
-struct key_shift {
-  std::int64_t operator()(const record& r, unsigned offset) const {
-    return boost::sort::spreadsort::float_mem_cast<double, std::int64_t>(r.key) >> offset;
+struct record_key {
+  std::uint64_t operator()(const record& r) const noexcept { return r.key; }
+};
+
+// Sorts the records by key, stably (ties keep their input order, so the tied weights are summed in
+// the order scikit-learn's stable argsort sums them): the shared radix kernel, on every core from
+// 2^17 records; std::stable_sort beyond its 2^32 - 1 limit.
+void sort_records(std::vector<record>& recs) {
+  const std::size_t n = recs.size();
+  if (n < 2) return;
+  if (n > 0xFFFFFFFFu) {
+    std::stable_sort(recs.begin(), recs.end(), [](const record& a, const record& b) { return a.key < b.key; });
+    return;
   }
-};
-struct key_less {
-  bool operator()(const record& a, const record& b) const { return a.key < b.key; }
-};
+  const unsigned T = n < (std::size_t{1} << 17) ? 1u : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+  std::unique_ptr<record[]> spare(new record[n]);
+  detail::radix_sorter<record, record_key> sorter(recs.data(), spare.get(), n, T, 1);
+  std::uint64_t o = 0, d = ~std::uint64_t{0};
+  for (const record& r : recs) o |= r.key, d &= r.key;
+  sorter.plan(n, o ^ d);
+  detail::run_team(sorter.threads(), [&sorter](unsigned t, std::barrier<>& sync) { sorter.sort(t, sync); });
+  if (sorter.result() != recs.data()) std::copy(sorter.result(), sorter.result() + n, recs.data());
+}
 
 }  // namespace
 
@@ -87,17 +105,16 @@ score_sweep sweep_scores(std::string_view caller, std::span<const std::int32_t> 
   for (std::size_t i = 0; i < y.size(); ++i) {
     const double w = weight[i];
     if (w == 0) continue;
-    // -s + 0.0 turns -0.0 into +0.0, so 0 and -0 are one threshold and sort next to each other.
-    recs.push_back({-score[i] + 0.0, y[i] ? w : -w});
+    recs.push_back({detail::order_key(-score[i]), y[i] ? w : -w});  // 0 and -0: one threshold
   }
-  boost::sort::spreadsort::float_sort(recs.begin(), recs.end(), key_shift{}, key_less{});
+  sort_records(recs);
 
   score_sweep r;
   double tp = 0, fp = 0;
   std::size_t i = 0;
   const std::size_t n = recs.size();
   while (i < n) {
-    const double key = recs[i].key;
+    const std::uint64_t key = recs[i].key;
     double gp = 0, gn = 0;
     for (; i < n && recs[i].key == key; ++i) {
       const double sw = recs[i].signed_weight;
@@ -106,7 +123,7 @@ score_sweep sweep_scores(std::string_view caller, std::span<const std::int32_t> 
     }
     tp += gp;
     fp += gn;
-    r.thresholds.push_back(-key + 0.0);
+    r.thresholds.push_back(-detail::from_order_key(key) + 0.0);
     r.tp.push_back(tp);
     r.fp.push_back(fp);
   }

@@ -47,21 +47,33 @@ TEST(RankingSummary, EqualsTheSweepOnRandomInputsWithTies) {
   EXPECT_GT(compared, 300);
 }
 
-TEST(RankingSummary, LargeInputUsesTwoThreadsAndStaysEqual) {
-  std::mt19937_64 rng(5);
-  const std::size_t n = 200000;
-  std::vector<std::int32_t> y(n);
-  std::vector<double> s(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    y[i] = static_cast<std::int32_t>(rng() % 2);
-    s[i] = std::round(std::uniform_real_distribution<double>(0, 1)(rng) * 1000) / 1000 + 0.1 * y[i];
-  }
+// summarize_in_place on copies of (y, s) against the functions read off sweep_scores(y, s).
+void expect_summary_equals_sweep(const std::vector<std::int32_t>& y, const std::vector<double>& s) {
   const score_sweep sw = sweep_scores("test", y, s);
-  const ranking_summary got = summarize_in_place(y, s);
+  std::vector<std::int32_t> y2 = y;
+  std::vector<double> s2 = s;
+  const ranking_summary got = summarize_in_place(y2, s2);
   expect_same(got.roc_auc, roc_auc(sw), "roc_auc");
   expect_same(got.average_precision, average_precision(sw), "average_precision");
   expect_same(got.best_threshold_youden, threshold_of(best_youden(sw)), "youden");
   expect_same(got.best_threshold_f1, threshold_of(best_fbeta(sw, 1)), "f1");
+}
+
+// Large inputs go through the parallel sort: probabilities with ties, and margins of both signs
+// (decision-function scores) spread over many binades.
+TEST(RankingSummary, LargeInputUsesTwoThreadsAndStaysEqual) {
+  for (int shape = 0; shape < 2; ++shape) {
+    std::mt19937_64 rng(5 + shape);
+    const std::size_t n = 200000;
+    std::vector<std::int32_t> y(n);
+    std::vector<double> s(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      y[i] = static_cast<std::int32_t>(rng() % 2);
+      s[i] = shape == 0 ? std::round(std::uniform_real_distribution<double>(0, 1)(rng) * 1000) / 1000 + 0.1 * y[i]
+                        : std::normal_distribution<double>(y[i], 3)(rng);
+    }
+    expect_summary_equals_sweep(y, s);
+  }
 }
 
 }  // namespace

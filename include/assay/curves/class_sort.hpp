@@ -47,8 +47,8 @@ class class_sorted {
 /// counting passes of at most 11 bits). Below that, stable LSD counting passes of at most 13 bits
 /// over both classes at once (Knuth TAOCP vol. 3, 5.2.5; the shared kernel assay/detail/radix.hpp).
 /// The result (sorted doubles) does not depend on the thread count. Cost: O(n) time, 2 x 8 bytes
-/// per case (one when `scratch` is given). Beyond 2^32 - 1 cases each class is sorted by boost's
-/// float_sort instead.
+/// per case (one when `scratch` is given). Beyond 2^32 - 1 cases each class is sorted in place by
+/// boost's spreadsort on the order keys instead (detail::sort_doubles_in_place).
 class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const double> score,
                            std::vector<double> scratch = {}, unsigned threads = 0);
 

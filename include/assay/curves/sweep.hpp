@@ -30,9 +30,9 @@ struct score_sweep {
 /// finite real (higher = more positive); `weight` is empty (every case weighs 1) or one finite
 /// weight >= 0 per case. Throws assay::error (kind data) naming `caller`, the argument, the index and
 /// the value for: size mismatch, y not 0/1, a NaN or infinite score, a negative or non-finite weight.
-/// Cost: unweighted, one parallel LSD radix sort of the scores by class (class_sort.hpp) and one merge
-/// walk; weighted, one radix sort (boost::sort::spreadsort::float_sort) of 16-byte (score, signed
-/// weight) records and one pass, whose order fixes how tied weights are summed.
+/// Cost: unweighted, one parallel radix sort of the scores by class (class_sort.hpp) and one merge
+/// walk; weighted, one stable radix sort of 16-byte (score key, signed weight) records (the shared
+/// kernel, assay/detail/radix.hpp) and one pass: tied weights are summed in input order.
 score_sweep sweep_scores(std::string_view caller, std::span<const std::int32_t> y, std::span<const double> score,
                          std::span<const double> weight = {});
 

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <boost/sort/spreadsort/integer_sort.hpp>
 #include <barrier>
 #include <bit>
 #include <cstddef>
@@ -46,6 +47,16 @@ inline std::uint64_t order_key(double x) noexcept { return order_bits(x + 0.0); 
 /// The double whose order key is k (the inverse of order_bits).
 inline double from_order_key(std::uint64_t k) noexcept {
   return std::bit_cast<double>((k >> 63) ? (k & 0x7FFFFFFFFFFFFFFFULL) : ~k);
+}
+
+/// Sorts the doubles [first, last) (no NaN) ascending in place, without extra memory: boost's
+/// spreadsort on the unsigned order keys (integer_sort with a key functor). Not boost's float_sort:
+/// it takes the difference of two signed 64-bit casts, which overflows (undefined behaviour) on data
+/// of both signs spread over many binades.
+inline void sort_doubles_in_place(double* first, double* last) {
+  boost::sort::spreadsort::integer_sort(
+      first, last, [](double x, unsigned offset) { return order_bits(x) >> offset; },
+      [](double a, double b) { return a < b; });
 }
 
 /// Runs f(t, sync) on T threads (the calling thread is t = 0); `sync` is a barrier of T. f must not
