@@ -1,7 +1,8 @@
 // The parallel reader of large regular files; see parallel_table.hpp.
 //
-// The file is mapped (or, if that fails, read with pread in pieces that end at a line feed) and
-// cut just after a line feed into one byte range per thread. Three passes, each on all threads:
+// The file is cut just after a line feed into one byte range per thread, and each range is mapped a
+// window of 32 MiB at a time (or, with use_mmap off, read with pread in pieces that end at a line
+// feed; a map that fails gives up, and the serial reader takes over). Three passes, each on all threads:
 // (1) count the line feeds of each range and look for quotes and NUL bytes; (2) allocate every
 // column once, for the sum of the counts (an upper bound on the rows); (3) parse each range
 // straight into its rows of the columns. A range yields fewer rows than line feeds only when it
@@ -65,37 +66,17 @@ void on_threads(std::size_t n, std::atomic<bool>& failed, F&& f) {
   guarded(0);
 }
 
-// The file, mapped when possible, else read with pread.
+// The file: mapped a window at a time, or read with pread.
 struct source {
   int fd = -1;
-  const char* map = nullptr;
+  bool windows = false;  // map the file a window at a time (for_each_window), else pread
   std::uint64_t size = 0;
 
   source() = default;
   source(const source&) = delete;
   source& operator=(const source&) = delete;
   ~source() {
-    if (map != nullptr) ::munmap(const_cast<char*>(map), size);
     if (fd >= 0) ::close(fd);
-  }
-
-  // Maps the pages of [first, last) in one call rather than one fault at a time (Linux 5.14).
-  void populate(std::uint64_t first, std::uint64_t last) const {
-#ifdef MADV_POPULATE_READ
-    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-    const std::uint64_t b = first / page * page;
-    if (map != nullptr && last > b) ::madvise(const_cast<char*>(map) + b, last - b, MADV_POPULATE_READ);
-#else
-    (void)first;
-    (void)last;
-#endif
-  }
-
-  // Unmaps the whole pages inside [first, last) (the destructor unmaps the rest).
-  void unmap_inside(std::uint64_t first, std::uint64_t last) const {
-    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-    const std::uint64_t b = (first + page - 1) / page * page, e = last / page * page;
-    if (map != nullptr && e > b) ::munmap(const_cast<char*>(map) + b, e - b);
   }
 
   // Reads exactly n bytes at pos; false on an error or a short file.
@@ -113,10 +94,6 @@ struct source {
 
   // Just after the first line feed at or after pos (or the end of the file).
   std::uint64_t after_line_feed(std::uint64_t pos) const {
-    if (map != nullptr) {
-      const void* nl = pos < size ? std::memchr(map + pos, '\n', size - pos) : nullptr;
-      return nl == nullptr ? size : static_cast<std::uint64_t>(static_cast<const char*>(nl) - map) + 1;
-    }
     char buf[4096];
     while (pos < size) {
       const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(sizeof buf, size - pos));
@@ -133,7 +110,7 @@ struct source {
   // `max_line` bytes.
   template <class F>
   bool for_each_piece(std::uint64_t first, std::uint64_t last, std::size_t chunk, std::size_t max_line, F&& f) const {
-    if (map != nullptr) return first == last || f(map + first, map + last, true);
+    if (windows) return for_each_window(first, last, chunk, max_line, f);
     std::vector<char> buf(std::max<std::size_t>(chunk, 16));
     std::size_t have = 0;  // unparsed bytes at the front of buf
     std::uint64_t pos = first;
@@ -155,6 +132,38 @@ struct source {
       if (!f(buf.data(), buf.data() + use, pos == last)) return false;
       std::memmove(buf.data(), buf.data() + use, have - use);
       have -= use;
+    }
+    return true;
+  }
+  // for_each_piece by mapping `chunk` bytes at a time (more when a line is longer), each window
+  // unmapped before the next: no copy, and no more than a window per thread stays mapped (the
+  // resident size does not grow with the file: the whole file mapped at once made `assay report`'s
+  // peak 2.9x its columns). False if a map fails (the caller falls back).
+  template <class F>
+  bool for_each_window(std::uint64_t first, std::uint64_t last, std::size_t chunk, std::size_t max_line, F&& f) const {
+    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    std::uint64_t pos = first, want = std::max<std::uint64_t>(chunk, page);
+    while (pos < last) {
+      const std::uint64_t end = std::min(last, pos + want), base = pos / page * page;
+      const auto len = static_cast<std::size_t>(end - base);
+      void* m = ::mmap(nullptr, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, static_cast<off_t>(base));
+      if (m == MAP_FAILED) return false;
+      const char* b = static_cast<const char*>(m) + (pos - base);
+      const char* e = static_cast<const char*>(m) + len;
+      if (end < last) {
+        const void* nl = ::memrchr(b, '\n', static_cast<std::size_t>(e - b));
+        if (nl == nullptr) {  // a line longer than the window: a wider one
+          ::munmap(m, len);
+          if (end - pos > max_line) return false;
+          want *= 2;
+          continue;
+        }
+        e = static_cast<const char*>(nl) + 1;
+      }
+      const bool ok = f(b, e, end == last);
+      pos += static_cast<std::uint64_t>(e - b);
+      ::munmap(m, len);
+      if (!ok) return false;
     }
     return true;
   }
@@ -412,10 +421,8 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
   const auto threads = static_cast<std::size_t>(
       std::min<std::uint64_t>(settings.max_threads, (src.size - first) / settings.min_bytes_per_thread));
   if (threads < 2) return std::nullopt;
-  if (settings.use_mmap) {
-    void* m = ::mmap(nullptr, src.size, PROT_READ, MAP_PRIVATE, src.fd, 0);
-    if (m != MAP_FAILED) src.map = static_cast<const char*>(m);
-  }
+  src.windows = settings.use_mmap;
+  const std::size_t piece_bytes = src.windows ? settings.window_bytes : settings.chunk_bytes;
 
   // Cut points: just after the first line feed at or after each even share.
   std::vector<std::uint64_t> cut{first};
@@ -427,8 +434,7 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
   std::atomic<bool> failed{false};
   std::vector<scan_result> scans(threads);
   on_threads(threads, failed, [&](std::size_t k) {
-    src.populate(cut[k], cut[k + 1]);
-    const bool ok = src.for_each_piece(cut[k], cut[k + 1], settings.chunk_bytes, settings.max_record_bytes,
+    const bool ok = src.for_each_piece(cut[k], cut[k + 1], piece_bytes, settings.max_record_bytes,
                                        [&](const char* b, const char* e, bool) {
                                          scan(b, e, scans[k]);
                                          return scans[k].clean && !failed;
@@ -492,7 +498,7 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
   // rewriting at the end.
   const std::uint64_t probe = std::min(cut[1], cut[0] + (std::uint64_t{64} << 10));
   const std::uint64_t head_end = probe == cut[1] ? cut[1] : std::min(cut[1], src.after_line_feed(probe));
-  if (!src.for_each_piece(cut[0], head_end, settings.chunk_bytes, settings.max_record_bytes,
+  if (!src.for_each_piece(cut[0], head_end, piece_bytes, settings.max_record_bytes,
                           [&](const char* b, const char* e, bool at_end) {
                             return parsers[0]->run(b, e, at_end && head_end == src.size);
                           })) {
@@ -504,12 +510,11 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
   }
   on_threads(threads, failed, [&](std::size_t k) {
     range_parser& rp = *parsers[k];
-    const bool ok = src.for_each_piece(k == 0 ? head_end : cut[k], cut[k + 1], settings.chunk_bytes,
+    const bool ok = src.for_each_piece(k == 0 ? head_end : cut[k], cut[k + 1], piece_bytes,
                                        settings.max_record_bytes, [&](const char* b, const char* e, bool at_end) {
                                          return !failed && rp.run(b, e, at_end && cut[k + 1] == src.size);
                                        });
     if (!ok) failed = true;
-    src.unmap_inside(cut[k], cut[k + 1]);  // done with it: unmapping is work better shared out
   });
   if (failed) return std::nullopt;
 

@@ -17,8 +17,11 @@ namespace assay::io::detail {
 struct parallel_settings {
   std::size_t max_threads = 8;
   std::uint64_t min_bytes_per_thread = std::uint64_t{8} << 20;  ///< a file needs twice this (after the header)
-  bool use_mmap = true;                                  ///< map the file; false (or a failed map) reads it with pread
+  bool use_mmap = true;  ///< map the file a window at a time; false reads it with pread
   std::size_t chunk_bytes = std::size_t{8} << 20;        ///< pread block per thread
+  /// Mapped window per thread (use_mmap): 32 MiB measured as fast as the whole file mapped at once
+  /// (8 MiB: +10% for `assay curve roc` at 10^7 rows, the unmaps' TLB shootdowns), 64 MiB no faster.
+  std::size_t window_bytes = std::size_t{32} << 20;
   std::size_t max_record_bytes = std::size_t{64} << 20;  ///< as csv_options::max_record_bytes
 };
 

@@ -26,7 +26,8 @@ struct setup {
   std::size_t chunk;
 };
 
-const std::vector<setup> setups{{2, true, 0},   {3, true, 0},   {7, true, 0},
+// Mapped (windows of 32 MiB, or of one page when the chunk is smaller) or read with pread in pieces.
+const std::vector<setup> setups{{2, true, 0},   {3, true, 0},   {7, true, 0},    {3, true, 16},
                                 {2, false, 16}, {5, false, 16}, {4, false, 1000}};
 
 std::optional<table> parallel(const std::string& path, const std::vector<column_spec>& specs, const setup& s,
@@ -48,7 +49,7 @@ std::optional<table> parallel(const std::string& path, const std::vector<column_
   settings.max_threads = s.threads;
   settings.min_bytes_per_thread = 1;
   settings.use_mmap = s.mmap;
-  if (s.chunk > 0) settings.chunk_bytes = s.chunk;
+  if (s.chunk > 0) settings.chunk_bytes = settings.window_bytes = s.chunk;  // windows: at least a page
   return detail::read_parallel(path, head, shape, index, settings);
 }
 
@@ -207,6 +208,16 @@ TEST(ParallelRanges, ThousandsOfLevels) {
   expect_parallel_same(text, label_score, "ids");
   temp_file f(".csv", text);
   EXPECT_EQ(serial(f.path(), label_score).columns[0].levels.size(), 12000u);
+}
+
+// Files of many pages read through one-page windows (and pread pieces), with a line longer than
+// a page in the middle: the window (piece) grows until the line fits.
+TEST(ParallelRanges, WindowsAndPiecesSmallerThanALine) {
+  std::string text = "y,s\n";
+  for (int i = 0; i < 3000; ++i) {
+    text += (i == 1500 ? std::string(9000, 'L') : std::string(i % 2 ? "a" : "bb")) + fmt::format(",{}\n", i * 0.125);
+  }
+  expect_parallel_same(text, label_score, "long line");
 }
 
 TEST(ParallelRanges, GivesUpOnAnythingTheSerialReaderWouldRefuseOrQuote) {
