@@ -29,18 +29,11 @@ from statsmodels.stats.contingency_tables import cochrans_q, mcnemar
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
+from generate_scipy import f  # a float for JSON (repr round trip; inf/nan as strings)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "compare_multiclass.json")
 DATA = os.path.join(HERE, "..", "..", "..", "shared", "data", "wine.csv")
-
-
-def f(x):
-    x = float(x)
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return x
 
 
 def metric_values(y, p):
