@@ -12,7 +12,6 @@ scikit-learn metrics take the classes present in the truth or the predictions (i
 Numbers are written with repr() (shortest round trip), so C++ reads the exact same doubles.
 """
 import json
-import math
 import os
 import sys
 
