@@ -146,6 +146,10 @@ struct source {
     while (pos < last) {
       const std::uint64_t end = std::min(last, pos + want), base = pos / page * page;
       const auto len = static_cast<std::size_t>(end - base);
+      // A file cut shorter since it was measured would raise SIGBUS at the first byte past its new
+      // end: check its size before reading (the serial reader then reads what is there).
+      struct stat now {};
+      if (::fstat(fd, &now) != 0 || static_cast<std::uint64_t>(now.st_size) < end) return false;
       void* m = ::mmap(nullptr, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, static_cast<off_t>(base));
       if (m == MAP_FAILED) return false;
       const char* b = static_cast<const char*>(m) + (pos - base);
