@@ -59,7 +59,8 @@ enum class curve_format { csv, json };
 /// Writes the same bytes as make_curve(request).csv (or .json) to `sink`, without a chart. roc and pr
 /// are streamed: each model's scores are sorted once by class (class_sort.hpp, or the weighted sweep),
 /// and the points are formatted straight from the sorted runs in pieces of about a megabyte (on
-/// several threads when unweighted and drop_intermediate is off), so no curve array and no whole
+/// several threads when unweighted; with drop_intermediate each piece is given the curve's points
+/// just outside it, so the thinning is decided piece by piece too), so no curve array and no whole
 /// output text is held. Memory beyond the loaded columns: one sort buffer (8 bytes per row; the
 /// weighted sweep, partial AUCs and the pr JSON, which needs the interpolated AP variants, also hold
 /// the 24-byte-per-threshold sweep). Other kinds are rendered whole by make_curve, then written.
