@@ -129,7 +129,14 @@ comparison compare_table(const io::table& t, bool scores, const std::optional<st
       throw_usage(fmt::format("{}: cannot tell which class is positive in column '{}': name it with --pos-label",
                               t.source, truth.name));
     }
-    for (std::size_t i = 0; i < t.rows; ++i) y[i] = levels[0][static_cast<std::size_t>(truth.codes[i])] == positive;
+    // 1 for the positive class, per level of a column (one string comparison per level, not per row).
+    auto positive_of = [&positive](const std::vector<std::string>& lv) {
+      std::vector<std::int32_t> out(lv.size());
+      for (std::size_t i = 0; i < lv.size(); ++i) out[i] = lv[i] == positive;
+      return out;
+    };
+    const auto ty = positive_of(levels[0]);
+    for (std::size_t i = 0; i < t.rows; ++i) y[i] = ty[static_cast<std::size_t>(truth.codes[i])];
     for (std::size_t k = 1; k < t.columns.size(); ++k) {
       const auto& col = t.columns[k];
       if (scores) {
@@ -142,8 +149,9 @@ comparison compare_table(const io::table& t, bool scores, const std::optional<st
                                  t.source, col.name, level, truth.name));
         }
       }
+      const auto tp = positive_of(levels[k]);
       auto& p = preds.emplace_back(t.rows);
-      for (std::size_t i = 0; i < t.rows; ++i) p[i] = levels[k][static_cast<std::size_t>(col.codes[i])] == positive;
+      for (std::size_t i = 0; i < t.rows; ++i) p[i] = tp[static_cast<std::size_t>(col.codes[i])];
     }
     for (std::size_t k = 0; k < preds.size(); ++k) models.push_back({t.columns[k + 1].name, {}, preds[k]});
     c = compare_models(y, models, opts);
