@@ -44,6 +44,7 @@
 
 #include "decimal.hpp"
 #include "interner.hpp"
+#include "value_rules.hpp"
 
 namespace assay::io::detail {
 namespace {
@@ -352,9 +353,7 @@ class range_parser {
           }
           if (!have_x && !parse_double(field, x)) return false;
           have_x = true;
-          if (!std::isfinite(x)) return false;
-          if (type == column_type::weight && x < 0) return false;
-          if (type == column_type::probability && !(x >= 0 && x <= 1)) return false;
+          if (broken_rule(type, x) != value_rule::ok) return false;
           store(numbers[s] + rows, x);
         }
       }

@@ -12,6 +12,7 @@
 
 #include "assay/error.hpp"
 #include "decimal.hpp"
+#include "value_rules.hpp"
 #include "interner.hpp"
 #include "parallel_table.hpp"
 
@@ -93,17 +94,17 @@ void parse_rows(csv_reader& reader, const std::vector<std::size_t>& index, table
         throw_data(fmt::format("{}:{}: column '{}': cannot parse {} as a number", t.source, reader.line(), c.name,
                                preview(f)));
       }
-      if (!std::isfinite(x)) {
-        throw_data(fmt::format("{}:{}: column '{}': value {} is not a finite number", t.source, reader.line(), c.name,
-                               preview(f)));
-      }
-      if (c.type == column_type::weight && x < 0) {
-        throw_data(fmt::format("{}:{}: column '{}': weight {} is negative (weights must be >= 0)", t.source,
-                               reader.line(), c.name, preview(f)));
-      }
-      if (c.type == column_type::probability && !(x >= 0 && x <= 1)) {
-        throw_data(fmt::format("{}:{}: column '{}': probability {} is outside [0, 1]", t.source, reader.line(), c.name,
-                               preview(f)));
+      switch (detail::broken_rule(c.type, x)) {
+        case detail::value_rule::ok: break;
+        case detail::value_rule::not_finite:
+          throw_data(fmt::format("{}:{}: column '{}': value {} is not a finite number", t.source, reader.line(),
+                                 c.name, preview(f)));
+        case detail::value_rule::negative_weight:
+          throw_data(fmt::format("{}:{}: column '{}': weight {} is negative (weights must be >= 0)", t.source,
+                                 reader.line(), c.name, preview(f)));
+        case detail::value_rule::outside_unit:
+          throw_data(fmt::format("{}:{}: column '{}': probability {} is outside [0, 1]", t.source, reader.line(),
+                                 c.name, preview(f)));
       }
       c.numbers.push_back(x);
     }
