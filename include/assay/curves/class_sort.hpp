@@ -1,6 +1,6 @@
 // assay: the one sort behind every unweighted curve. The scores of a binary problem are split by
-// class and each class is sorted ascending by a parallel LSD radix sort on order-preserving 64-bit
-// keys; the merge walk of sweep.hpp (walk_sorted_classes) then reads ROC, PR, AUC, AP and the best
+// class and each class is sorted ascending by a parallel radix sort on order-preserving 64-bit keys
+// (MSD first from 2^16 cases, LSD below); the merge walk of sweep.hpp (walk_sorted_classes) then reads ROC, PR, AUC, AP and the best
 // thresholds off the two sorted runs (sweep_scores, summarize_*, the streaming `assay curve`).
 #pragma once
 
