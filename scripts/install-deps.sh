@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  g++ cmake ninja-build pkg-config
+  g++ cmake ninja-build pkg-config ccache
   libboost-math-dev libcli11-dev libfmt-dev nlohmann-json3-dev libfast-float-dev libeigen3-dev libxgboost-dev
   libgtest-dev libgmock-dev libbenchmark-dev time
   python3 python3-numpy python3-sklearn python3-scipy python3-pandas python3-statsmodels
