@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Configures and builds assay in build/ (Release). Extra arguments go to cmake's configure step.
+# Builds and installs assay into .venv with pip: the C++ library, the `assay` command-line tool and
+# the Python package, all from one CMake build in build/ (so build/assay is the CLI too). Extra
+# arguments go to pip (e.g. -v).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
-cmake --build build -j "$(nproc)"
+.venv/bin/python -m pip install -q --no-build-isolation "$@" .

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian packages assay needs to build, test and benchmark.
+# Installs what assay needs to build, test and benchmark: Debian packages (the C++ core's
+# dependencies, the reference peers of the C++ tests) with apt-get, then a virtual environment .venv
+# with the Python package's build tools and test peers, pinned in python/requirements.txt.
 # Idempotent: packages already installed are skipped, and apt is not touched when nothing is missing.
 set -euo pipefail
 
@@ -7,7 +9,7 @@ packages=(
   g++ cmake ninja-build pkg-config ccache
   libboost-math-dev libcli11-dev libfmt-dev nlohmann-json3-dev libfast-float-dev libeigen3-dev libxgboost-dev
   libgtest-dev libgmock-dev libbenchmark-dev time
-  python3 python3-numpy python3-sklearn python3-scipy python3-pandas python3-statsmodels
+  python3 python3-dev python3-venv python3-numpy python3-sklearn python3-scipy python3-pandas python3-statsmodels
   chromium  # headless browser for tests/html (the HTML report rendered, screenshotted, printed)
   r-base-core r-cran-proc  # pROC: tests/stats/generate_proc.R and bench/compare_proc.sh
 )
@@ -21,11 +23,25 @@ for p in "${packages[@]}"; do
   fi
 done
 if ((${#missing[@]} == 0)); then
-  echo "install-deps: all ${#packages[@]} packages already installed"
-  exit 0
+  echo "install-deps: all ${#packages[@]} Debian packages already installed"
+else
+  echo "install-deps: installing ${missing[*]}"
+  SUDO=""
+  if [[ $(id -u) -ne 0 ]]; then SUDO=sudo; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-echo "install-deps: installing ${missing[*]}"
-SUDO=""
-if [[ $(id -u) -ne 0 ]]; then SUDO=sudo; fi
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+
+# The Python side: .venv at the repository root, made with the python3 on PATH (3.10 or newer; the
+# C++ reference generators use Debian's /usr/bin/python3 and its python3-sklearn instead).
+root="$(cd "$(dirname "$0")/.." && pwd)"
+if [[ ! -x "$root/.venv/bin/python" ]]; then
+  python3 -m venv "$root/.venv"
+fi
+stamp="$root/.venv/.assay-requirements"
+if ! cmp -s "$root/python/requirements.txt" "$stamp"; then
+  "$root/.venv/bin/python" -m pip install -q --upgrade pip
+  "$root/.venv/bin/python" -m pip install -q -r "$root/python/requirements.txt"
+  cp "$root/python/requirements.txt" "$stamp"
+fi
+echo "install-deps: .venv has $("$root/.venv/bin/python" --version) and python/requirements.txt"

@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: a Release build, then a Debug build with AddressSanitizer and
-# UndefinedBehaviorSanitizer; ctest runs every test in both. Set ASSAY_SKIP_SANITIZE=1 to run the
-# Release build only (for a quick local loop).
+# Runs the whole test suite: the package built and installed into .venv (scripts/build.sh), the C++
+# tests added to that same Release build (so the core compiles once) and run by ctest, the Python
+# tests by pytest, then a Debug build with AddressSanitizer and UndefinedBehaviorSanitizer and ctest
+# again. Set ASSAY_SKIP_SANITIZE=1 to skip the sanitizer build (for a quick local loop).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 jobs=$(nproc)
 
-echo "== Release build and tests"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+echo "== Build and install the package (C++ core, CLI, Python extension) into .venv"
+scripts/build.sh
+
+echo "== Release C++ tests"
+cmake -S . -B build -DASSAY_BUILD_TESTS=ON -DASSAY_BUILD_BENCH=ON >/dev/null
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
+
+echo "== Python tests"
+(cd python/tests && ../../.venv/bin/python -m pytest -q -p no:cacheprovider .)
 
 if [[ "${ASSAY_SKIP_SANITIZE:-0}" != 1 ]]; then
   echo "== Debug + ASan + UBSan build and tests"

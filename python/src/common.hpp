@@ -1,0 +1,50 @@
+// assay._core: helpers shared by the binding files (arrays in and out, without copies).
+#pragma once
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace assay::python {
+
+namespace nb = nanobind;
+
+/// A 1-D C-contiguous CPU array of T, taken without a copy (the Python layer converts first).
+template <typename T>
+using in_array = nb::ndarray<const T, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+template <typename T>
+std::span<const T> view(const in_array<T>& a) {
+  return {a.data(), a.shape(0)};
+}
+
+/// An optional array: None gives an empty span.
+template <typename T>
+std::span<const T> view(const std::optional<in_array<T>>& a) {
+  return a ? view(*a) : std::span<const T>{};
+}
+
+/// Moves a vector into a new NumPy array that owns it (no copy of the elements).
+template <typename T>
+nb::ndarray<nb::numpy, T, nb::ndim<1>> to_numpy(std::vector<T>&& v) {
+  auto* heap = new std::vector<T>(std::move(v));
+  nb::capsule owner(heap, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+  return nb::ndarray<nb::numpy, T, nb::ndim<1>>(heap->data(), {heap->size()}, owner);
+}
+
+/// As to_numpy, shaped rows x cols (row-major).
+template <typename T>
+nb::ndarray<nb::numpy, T, nb::ndim<2>> to_numpy_2d(std::vector<T>&& v, std::size_t rows, std::size_t cols) {
+  auto* heap = new std::vector<T>(std::move(v));
+  nb::capsule owner(heap, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+  return nb::ndarray<nb::numpy, T, nb::ndim<2>>(heap->data(), {rows, cols}, owner);
+}
+
+void bind_metrics(nb::module_& m);
+void bind_curves(nb::module_& m);
+
+}  // namespace assay::python

@@ -1,0 +1,21 @@
+// assay._core: the compiled half of the Python package. Every function here is a thin call into the
+// C++ core; names, defaults, argument checking and scikit-learn's conventions live in python/assay/.
+#include <nanobind/stl/string.h>
+
+#include "assay/error.hpp"
+#include "common.hpp"
+
+NB_MODULE(_core, m) {
+  m.doc() = "Bindings of the assay C++ core (internal: use the assay package).";
+  m.attr("__version__") = ASSAY_VERSION;
+  // assay::error is bad input (usage or data): Python's ValueError, with the core's message.
+  nanobind::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const assay::error& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+  assay::python::bind_metrics(m);
+  assay::python::bind_curves(m);
+}
