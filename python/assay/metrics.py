@@ -11,3 +11,7 @@ from assay._classification import *  # noqa: F401,F403
 from assay._classification import __all__ as _classification_all
 
 __all__ = [*_classification_all]
+from assay._ranking import *  # noqa: F401,F403,E402
+from assay._ranking import __all__ as _ranking_all  # noqa: E402
+
+__all__ += _ranking_all
