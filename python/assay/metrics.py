@@ -15,3 +15,9 @@ from assay._ranking import *  # noqa: F401,F403,E402
 from assay._ranking import __all__ as _ranking_all  # noqa: E402
 
 __all__ += _ranking_all
+from assay._probabilistic import *  # noqa: F401,F403,E402
+from assay._probabilistic import __all__ as _probabilistic_all  # noqa: E402
+from assay._regression import *  # noqa: F401,F403,E402
+from assay._regression import __all__ as _regression_all  # noqa: E402
+
+__all__ += _probabilistic_all + _regression_all
