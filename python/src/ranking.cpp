@@ -11,6 +11,7 @@
 #include <memory>
 #include <thread>
 
+#include "assay/curves/class_sort.hpp"
 #include "assay/curves/sweep.hpp"
 #include "assay/detail/numpy_sum.hpp"
 #include "assay/detail/radix.hpp"
@@ -53,14 +54,22 @@ void sort_records_stable(std::vector<record>& recs) {
 // scikit-learn's _binary_clf_curve / confusion_matrix_at_thresholds (fps, tps, thresholds).
 // Weights must be >= 0 (the Python layer takes negative weights elsewhere); weight-0 cases are left
 // out, as scikit-learn does.
+unsigned g_threads = 0;  // 0: the core's choice (one per hardware thread from 2^16 cases)
+
 curve clf_curve(std::span<const std::int32_t> y, std::span<const double> score, std::span<const double> weight) {
   curve c;
   if (weight.empty()) {
-    // Counts are exact integers: the core's unweighted sweep gives the same numbers.
-    curves::score_sweep sw = curves::sweep_scores("sweep", y, score, {});
-    c.fp = std::move(sw.fp);
-    c.tp = std::move(sw.tp);
-    c.thresholds = std::move(sw.thresholds);
+    // Counts are exact integers: the core's class sort and merge walk give scikit-learn's numbers.
+    curves::check_binary_input("sweep", y, score, {});
+    const curves::class_sorted sorted = curves::sort_by_class(y, score, {}, g_threads);
+    c.thresholds.reserve(y.size());
+    c.tp.reserve(y.size());
+    c.fp.reserve(y.size());
+    curves::walk_sorted_classes(sorted.pos(), sorted.neg(), [&c](double t, double tp, double fp) {
+      c.thresholds.push_back(t);
+      c.tp.push_back(tp);
+      c.fp.push_back(fp);
+    });
     return c;
   }
   curves::check_binary_input("sweep", y, score, weight);
@@ -175,6 +184,9 @@ void bind_ranking(nb::module_& m) {
       },
       nb::arg("y"), nb::arg("score"), nb::arg("weight").none(),
       "Binary average precision as scikit-learn's average_precision_score, to the bit; None without positives.");
+  m.def(
+      "set_sort_threads", [](unsigned t) { g_threads = t; }, nb::arg("threads"),
+      "Threads of the score sort of clf_curve, roc_auc and average_precision (0: one per hardware thread).");
   m.def(
       "numpy_sum",
       [](in_array<double> a) { return detail::numpy_sum(a.data(), a.shape(0)); },
