@@ -25,6 +25,8 @@ struct curve {
   std::vector<double> fp, tp, thresholds;
 };
 
+unsigned g_threads = 0;  // of the unweighted score sort; 0: the core's choice (one per hardware thread from 2^16 cases)
+
 struct record {
   std::uint64_t key;     // order key of -score: ascending = highest score first
   double signed_weight;  // +w for a positive, -w for a negative (w > 0)
@@ -51,36 +53,83 @@ void sort_records_stable(std::vector<record>& recs) {
   if (sorter.result() != recs.data()) std::copy(sorter.result(), sorter.result() + n, recs.data());
 }
 
-// scikit-learn's _binary_clf_curve / confusion_matrix_at_thresholds (fps, tps, thresholds).
+// A stable LSD radix sort of records by key for one thread, with no set-up beyond one histogram
+// table: digits of kBits, all histograms counted in one read, digits on which every key agrees
+// skipped. The core's sorters are built for large inputs (their tables cost tens of microseconds per
+// call); below kSmall cases this one is faster.
+template <unsigned kBits>
+void radix_sort_small(std::vector<record>& recs) {
+  constexpr std::size_t R = std::size_t{1} << kBits;
+  constexpr unsigned P = (64 + kBits - 1) / kBits;
+  const std::size_t n = recs.size();
+  std::vector<std::uint32_t> hist(P * R, 0u);
+  for (const record& r : recs) {
+    std::uint64_t k = r.key;
+    for (unsigned p = 0; p < P; ++p, k >>= kBits) ++hist[p * R + (k & (R - 1))];
+  }
+  std::vector<record> tmp(n);
+  record* src = recs.data();
+  record* dst = tmp.data();
+  for (unsigned p = 0; p < P; ++p) {
+    std::uint32_t* h = hist.data() + p * R;
+    const unsigned shift = p * kBits;
+    if (h[(src[0].key >> shift) & (R - 1)] == n) continue;  // every key has this digit
+    std::uint32_t sum = 0;
+    for (std::size_t b = 0; b < R; ++b) {
+      const std::uint32_t c = h[b];
+      h[b] = sum;
+      sum += c;
+    }
+    for (std::size_t i = 0; i < n; ++i) dst[h[(src[i].key >> shift) & (R - 1)]++] = src[i];
+    std::swap(src, dst);
+  }
+  if (src != recs.data()) std::copy(src, src + n, recs.data());
+}
+
+constexpr std::size_t kSmall = std::size_t{1} << 16;
+
+void sort_records_small(std::vector<record>& recs) {
+  if (recs.size() < 2) return;
+  if (recs.size() < 4096) radix_sort_small<8>(recs);
+  else radix_sort_small<11>(recs);
+}
+
+// Calls f(threshold, tp, fp) at each distinct score, highest first, with scikit-learn's cumulative
+// sums (confusion_matrix_at_thresholds), after start(positives, negatives) with the final totals.
 // Weights must be >= 0 (the Python layer takes negative weights elsewhere); weight-0 cases are left
 // out, as scikit-learn does.
-unsigned g_threads = 0;  // 0: the core's choice (one per hardware thread from 2^16 cases)
-
-curve clf_curve(std::span<const std::int32_t> y, std::span<const double> score, std::span<const double> weight) {
-  curve c;
-  if (weight.empty()) {
-    // Counts are exact integers: the core's class sort and merge walk give scikit-learn's numbers.
-    curves::check_binary_input("sweep", y, score, {});
-    const curves::class_sorted sorted = curves::sort_by_class(y, score, {}, g_threads);
-    c.thresholds.reserve(y.size());
-    c.tp.reserve(y.size());
-    c.fp.reserve(y.size());
-    curves::walk_sorted_classes(sorted.pos(), sorted.neg(), [&c](double t, double tp, double fp) {
-      c.thresholds.push_back(t);
-      c.tp.push_back(tp);
-      c.fp.push_back(fp);
-    });
-    return c;
-  }
+template <typename Start, typename F>
+void sweep_visit(std::span<const std::int32_t> y, std::span<const double> score, std::span<const double> weight,
+                 Start&& start, F&& f) {
   curves::check_binary_input("sweep", y, score, weight);
+  if (weight.empty() && y.size() >= kSmall) {
+    // Counts are exact integers: the core's class sort and merge walk give scikit-learn's numbers.
+    const curves::class_sorted sorted = curves::sort_by_class(y, score, {}, g_threads);
+    start(static_cast<double>(sorted.pos().size()), static_cast<double>(sorted.neg().size()));
+    curves::walk_sorted_classes(sorted.pos(), sorted.neg(), f);
+    return;
+  }
   std::vector<record> recs;
   recs.reserve(y.size());
-  for (std::size_t i = 0; i < y.size(); ++i) {
-    const double w = weight[i];
-    if (w == 0) continue;
-    recs.push_back({detail::order_key(-score[i]), y[i] ? w : -w});
+  if (weight.empty()) {
+    // Unit weights: the sums below count exactly, as the core's walk does.
+    for (std::size_t i = 0; i < y.size(); ++i) recs.push_back({detail::order_key(-score[i]), y[i] ? 1.0 : -1.0});
+  } else {
+    for (std::size_t i = 0; i < y.size(); ++i) {
+      const double w = weight[i];
+      if (w == 0) continue;
+      recs.push_back({detail::order_key(-score[i]), y[i] ? w : -w});
+    }
   }
-  sort_records_stable(recs);
+  if (recs.size() < kSmall) sort_records_small(recs);
+  else sort_records_stable(recs);
+  // The totals first: the same additions in the same order as the cumulative sums below.
+  double P = 0, N = 0;
+  for (const record& r : recs) {
+    if (r.signed_weight > 0) P += r.signed_weight;
+    else N += -r.signed_weight;
+  }
+  start(P, N);
   double tp = 0, fp = 0;
   std::size_t i = 0;
   const std::size_t n = recs.size();
@@ -91,60 +140,99 @@ curve clf_curve(std::span<const std::int32_t> y, std::span<const double> score, 
       if (sw > 0) tp += sw;
       else fp += -sw;
     }
-    c.thresholds.push_back(-detail::from_order_key(key) + 0.0);
-    c.tp.push_back(tp);
-    c.fp.push_back(fp);
+    f(-detail::from_order_key(key) + 0.0, tp, fp);
   }
+}
+
+curve clf_curve(std::span<const std::int32_t> y, std::span<const double> score, std::span<const double> weight) {
+  curve c;
+  sweep_visit(
+      y, score, weight,
+      [&](double, double) {
+        c.thresholds.reserve(y.size());
+        c.tp.reserve(y.size());
+        c.fp.reserve(y.size());
+      },
+      [&c](double t, double tp, double fp) {
+        c.thresholds.push_back(t);
+        c.tp.push_back(tp);
+        c.fp.push_back(fp);
+      });
   return c;
 }
 
-// scikit-learn's binary roc_auc_score: roc_curve(drop_intermediate=True), then the trapezoid.
-// nullopt when a class has no weight (scikit-learn warns; the Python layer takes that case).
-std::optional<double> roc_auc(const curve& c) {
-  const std::size_t m = c.fp.size();
-  if (m == 0 || !(c.fp.back() > 0) || !(c.tp.back() > 0)) return std::nullopt;
-  std::vector<double> x, yv;
-  x.reserve(m + 1);
-  yv.reserve(m + 1);
-  x.push_back(0.0);
-  yv.push_back(0.0);
-  for (std::size_t i = 0; i < m; ++i) {
-    bool keep = i == 0 || i + 1 == m || m <= 2;
-    if (!keep) {
-      // np.diff(a, 2) at i - 1: (a[i+1] - a[i]) - (a[i] - a[i-1]), rounded as numpy does.
-      keep = ((c.fp[i + 1] - c.fp[i]) - (c.fp[i] - c.fp[i - 1])) != 0 ||
-             ((c.tp[i + 1] - c.tp[i]) - (c.tp[i] - c.tp[i - 1])) != 0;
-    }
-    if (keep) {
-      x.push_back(c.fp[i]);
-      yv.push_back(c.tp[i]);
-    }
-  }
-  const double fn = x.back(), tn = yv.back();
-  for (double& v : x) v = v / fn;
-  for (double& v : yv) v = v / tn;
-  // scipy's trapezoid: sum of (x[i+1] - x[i]) * (y[i+1] + y[i]) / 2.0.
-  std::vector<double> terms(x.size() - 1);
-  for (std::size_t i = 0; i + 1 < x.size(); ++i) terms[i] = (x[i + 1] - x[i]) * (yv[i + 1] + yv[i]) / 2.0;
+// scikit-learn's binary roc_auc_score: roc_curve(drop_intermediate=True) (a point is kept when
+// np.diff(fps, 2) or np.diff(tps, 2) is non-zero at it, and the first and last always), the rates
+// fps / fps[-1] and tps / tps[-1] with (0, 0) in front, then scipy's trapezoid: the sum of
+// (x[i+1] - x[i]) * (y[i+1] + y[i]) / 2.0 in numpy's order. One pass over the sweep, deciding each
+// point when the next arrives. nullopt when a class has no weight (scikit-learn warns; the Python
+// layer takes that case).
+std::optional<double> roc_auc(std::span<const std::int32_t> y, std::span<const double> score,
+                              std::span<const double> weight) {
+  double P = 0, N = 0, last_x = 0, last_y = 0;
+  double a_fp = 0, a_tp = 0, b_fp = 0, b_tp = 0;
+  std::size_t count = 0;
+  std::vector<double> terms;
+  auto emit = [&](double fp, double tp) {
+    const double x = fp / N, yv = tp / P;
+    terms.push_back((x - last_x) * (yv + last_y) / 2.0);
+    last_x = x;
+    last_y = yv;
+  };
+  bool defined = true;
+  sweep_visit(
+      y, score, weight,
+      [&](double pos, double neg) {
+        P = pos;
+        N = neg;
+        defined = P > 0 && N > 0;
+        if (defined) terms.reserve(y.size() + 1);
+      },
+      [&](double, double tp, double fp) {
+        if (!defined) return;
+        if (count == 0) {
+          emit(fp, tp);
+        } else if (count >= 2) {
+          if (((fp - b_fp) - (b_fp - a_fp)) != 0 || ((tp - b_tp) - (b_tp - a_tp)) != 0) emit(b_fp, b_tp);
+        }
+        a_fp = b_fp, a_tp = b_tp, b_fp = fp, b_tp = tp;
+        ++count;
+      });
+  if (!defined) return std::nullopt;
+  if (count >= 2) emit(b_fp, b_tp);
   return detail::numpy_sum(terms.data(), terms.size());
 }
 
 // scikit-learn's binary average_precision_score: -sum(diff(recall) * precision[:-1]) over the
-// reversed precision-recall curve, clipped at 0. nullopt when there is no positive weight.
-std::optional<double> average_precision(const curve& c) {
-  const std::size_t m = c.tp.size();
-  if (m == 0 || !(c.tp.back() > 0)) return std::nullopt;
-  const double total = c.tp.back();
-  std::vector<double> terms(m);
-  // Reversed: recall_r[j] = tp[m-1-j] / total (j < m), recall_r[m] = 0; precision_r likewise.
-  auto recall_r = [&](std::size_t j) { return j == m ? 0.0 : c.tp[m - 1 - j] / total; };
-  for (std::size_t j = 0; j < m; ++j) {
-    const std::size_t k = m - 1 - j;
-    const double ps = c.tp[k] + c.fp[k];
-    const double precision = ps != 0 ? c.tp[k] / ps : 0.0;
-    terms[j] = (recall_r(j + 1) - recall_r(j)) * precision;
-  }
-  const double v = -detail::numpy_sum(terms.data(), terms.size());
+// precision-recall curve reversed (recall falling to a final 0, precision = tp / (tp + fp), 0 where
+// tp + fp = 0), clipped at 0. The term of the k-th threshold of the sweep is (recall[k-1] -
+// recall[k]) * precision[k] and sits at m - 1 - k in numpy's array: written from the back of a
+// buffer of n. nullopt when there is no positive weight.
+std::optional<double> average_precision(std::span<const std::int32_t> y, std::span<const double> score,
+                                        std::span<const double> weight) {
+  double T = 0, prev_recall = 0;
+  std::size_t k = 0;
+  std::unique_ptr<double[]> buf;
+  const std::size_t n = y.size();
+  bool defined = true;
+  sweep_visit(
+      y, score, weight,
+      [&](double pos, double) {
+        T = pos;
+        defined = T > 0;
+        if (defined) buf.reset(new double[n]);
+      },
+      [&](double, double tp, double fp) {
+        if (!defined) return;
+        const double ps = tp + fp;
+        const double precision = ps != 0 ? tp / ps : 0.0;
+        const double recall = tp / T;
+        buf[n - 1 - k] = (prev_recall - recall) * precision;
+        prev_recall = recall;
+        ++k;
+      });
+  if (!defined) return std::nullopt;
+  const double v = -detail::numpy_sum(buf.get() + (n - k), k);
   return v > 0.0 ? v : 0.0;  // Python's max(0.0, v)
 }
 
@@ -172,7 +260,7 @@ void bind_ranking(nb::module_& m) {
       "roc_auc",
       [](in_array<std::int32_t> y, in_array<double> score, std::optional<in_array<double>> weight) {
         nb::gil_scoped_release release;
-        return roc_auc(clf_curve(view(y), view(score), view(weight)));
+        return roc_auc(view(y), view(score), view(weight));
       },
       nb::arg("y"), nb::arg("score"), nb::arg("weight").none(),
       "Binary ROC AUC as scikit-learn's roc_auc_score, to the bit; None when a class has no weight.");
@@ -180,7 +268,7 @@ void bind_ranking(nb::module_& m) {
       "average_precision",
       [](in_array<std::int32_t> y, in_array<double> score, std::optional<in_array<double>> weight) {
         nb::gil_scoped_release release;
-        return average_precision(clf_curve(view(y), view(score), view(weight)));
+        return average_precision(view(y), view(score), view(weight));
       },
       nb::arg("y"), nb::arg("score"), nb::arg("weight").none(),
       "Binary average precision as scikit-learn's average_precision_score, to the bit; None without positives.");
