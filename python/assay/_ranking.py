@@ -64,11 +64,25 @@ def _assert_finite(a, name=""):
         raise ValueError(f"{prefix} infinity or a value too large for {a.dtype!r}.")
 
 
-def _check_pos_label(pos_label, y_true):
+def _two_classes(y_true):
+    """np.unique(y_true) of a 1-D integer or boolean array of one or two values, found in O(n)
+    without a sort; None for anything else."""
+    if not isinstance(y_true, np.ndarray) or y_true.ndim != 1 or y_true.dtype.kind not in "biu" or not y_true.size:
+        return None
+    lo, hi = y_true.min(), y_true.max()
+    if lo == hi:
+        return np.array([lo], dtype=y_true.dtype)
+    if np.count_nonzero(y_true == lo) + np.count_nonzero(y_true == hi) != y_true.shape[0]:
+        return None
+    return np.array([lo, hi], dtype=y_true.dtype)
+
+
+def _check_pos_label(pos_label, y_true, classes=None):
     """scikit-learn's _check_pos_label_consistency: pos_label, or 1 when the labels allow it."""
     if pos_label is not None:
         return pos_label
-    classes = np.unique(y_true)
+    if classes is None:
+        classes = np.unique(y_true)
     ok = classes.dtype.kind not in "OUS" and classes.shape[0] <= 2 and any(
         bool(np.all(classes == np.asarray(c)))
         for c in ([0, 1], [-1, 1], [0], [-1], [1])
@@ -127,10 +141,11 @@ def _binary_inputs(y_true, y_score, pos_label, sample_weight):
     confusion_matrix_at_thresholds reads them."""
     y_true = as_array(y_true, "y_true")
     y_score = as_array(y_score, "y_score")
-    y_type = type_of_target(y_true, "y_true")
+    classes = _two_classes(y_true)
+    y_type = "binary" if classes is not None else type_of_target(y_true, "y_true")
     if not (y_type == "binary" or (y_type == "multiclass" and pos_label is not None)):
         raise ValueError("{0} format is not supported".format(y_type))
-    pos_label = _check_pos_label(pos_label, y_true)
+    pos_label = _check_pos_label(pos_label, y_true, classes)
     y = np.asarray(y_true == pos_label, dtype=np.int32)
     w = None if sample_weight is None else np.asarray(sample_weight)
     check_consistent_length(y, y_score, w)
@@ -168,13 +183,16 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     Same as sklearn.metrics.roc_curve.
     """
     y, y_score, w = _binary_inputs(y_true, y_score, pos_label, sample_weight)
-    fps, tps, thresholds = _clf_curve(y, y_score, w)
-    if drop_intermediate and fps.shape[0] > 2:
-        keep = _keep_corners(fps, tps, 2)
-        fps, tps, thresholds = fps[keep], tps[keep], thresholds[keep]
-    fps = np.r_[0.0, fps]
-    tps = np.r_[0.0, tps]
-    thresholds = np.r_[np.inf, thresholds]
+    if w is None or not (w < 0).any():
+        fps, tps, thresholds = _core.roc_points(y, _as_f64(y_score), w, bool(drop_intermediate))
+    else:
+        fps, tps, thresholds = _sweep_numpy(y, _as_f64(y_score), w)
+        if drop_intermediate and fps.shape[0] > 2:
+            keep = _keep_corners(fps, tps, 2)
+            fps, tps, thresholds = fps[keep], tps[keep], thresholds[keep]
+        fps = np.r_[0.0, fps]
+        tps = np.r_[0.0, tps]
+        thresholds = np.r_[np.inf, thresholds]
     if fps[-1] <= 0:
         warnings.warn("No negative samples in y_true, false positive value should be meaningless",
                       UndefinedMetricWarning, stacklevel=2)

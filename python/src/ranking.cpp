@@ -8,6 +8,7 @@
 #include <nanobind/stl/tuple.h>
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <thread>
 
@@ -161,6 +162,41 @@ curve clf_curve(std::span<const std::int32_t> y, std::span<const double> score, 
   return c;
 }
 
+// roc_curve's points before the rates: (fps, tps, thresholds) with (0, 0, inf) in front and, with
+// drop_intermediate, only the points where np.diff(fps, 2) or np.diff(tps, 2) is non-zero (and the
+// first and last), as scikit-learn keeps them. One pass over the sweep.
+curve roc_points(std::span<const std::int32_t> y, std::span<const double> score, std::span<const double> weight,
+                 bool drop) {
+  curve c;
+  auto emit = [&c](double t, double tp, double fp) {
+    c.thresholds.push_back(t);
+    c.tp.push_back(tp);
+    c.fp.push_back(fp);
+  };
+  double a_fp = 0, a_tp = 0, b_fp = 0, b_tp = 0, b_t = 0;
+  std::size_t count = 0;
+  sweep_visit(
+      y, score, weight,
+      [&](double, double) {
+        c.thresholds.reserve(y.size() + 1);
+        c.tp.reserve(y.size() + 1);
+        c.fp.reserve(y.size() + 1);
+        emit(std::numeric_limits<double>::infinity(), 0.0, 0.0);
+      },
+      [&](double t, double tp, double fp) {
+        if (!drop) return emit(t, tp, fp);
+        if (count == 0) {
+          emit(t, tp, fp);
+        } else if (count >= 2) {
+          if (((fp - b_fp) - (b_fp - a_fp)) != 0 || ((tp - b_tp) - (b_tp - a_tp)) != 0) emit(b_t, b_tp, b_fp);
+        }
+        a_fp = b_fp, a_tp = b_tp, b_fp = fp, b_tp = tp, b_t = t;
+        ++count;
+      });
+  if (drop && count >= 2) emit(b_t, b_tp, b_fp);
+  return c;
+}
+
 // scikit-learn's binary roc_auc_score: roc_curve(drop_intermediate=True) (a point is kept when
 // np.diff(fps, 2) or np.diff(tps, 2) is non-zero at it, and the first and last always), the rates
 // fps / fps[-1] and tps / tps[-1] with (0, 0) in front, then scipy's trapezoid: the sum of
@@ -256,6 +292,18 @@ void bind_ranking(nb::module_& m) {
       },
       nb::arg("y"), nb::arg("score"), nb::arg("weight").none(),
       "(fps, tps, thresholds) as scikit-learn's confusion_matrix_at_thresholds, to the bit (weights >= 0).");
+  m.def(
+      "roc_points",
+      [](in_array<std::int32_t> y, in_array<double> score, std::optional<in_array<double>> weight, bool drop) {
+        curve c;
+        {
+          nb::gil_scoped_release release;
+          c = roc_points(view(y), view(score), view(weight), drop);
+        }
+        return std::make_tuple(out(std::move(c.fp)), out(std::move(c.tp)), out(std::move(c.thresholds)));
+      },
+      nb::arg("y"), nb::arg("score"), nb::arg("weight").none(), nb::arg("drop_intermediate"),
+      "roc_curve's (fps, tps, thresholds) with (0, 0, inf) in front, as scikit-learn's, to the bit.");
   m.def(
       "roc_auc",
       [](in_array<std::int32_t> y, in_array<double> score, std::optional<in_array<double>> weight) {
