@@ -78,6 +78,9 @@ def test_regression_weight_errors():
         check(name, [1.0, 2.0, 3.0], [1.0, 2.0, 2.5], sample_weight=[1.0, 2.0])
         check(name, [1.0, 2.0, 3.0], [1.0, 2.0, 2.5], sample_weight=[1.0, np.nan, 2.0])
         check(name, [[1.0, 2.0]] * 3, [[1.0, 2.5]] * 3, multioutput=[1.0])
+        check(name, [1.0, 2.0, 3.0], [1.0, 2.0, 2.5], multioutput="foo")
+        check(name, [1.0, 2.0, 3.0], [1.0, 2.0, 2.5], multioutput="variance_weighted")
+        check(name, [1.0, 2.0, 3.0], [1.0, 2.0, 2.5], sample_weight=2.0)
 
 
 small = st.lists(st.floats(-5, 5, allow_nan=False).map(lambda v: round(v, 1)), min_size=0, max_size=8)
