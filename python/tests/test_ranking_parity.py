@@ -64,6 +64,18 @@ def test_areas_large_bit_identical(rng):
             assert am.average_precision_score(*args, sample_weight=w) == sk.average_precision_score(*args, sample_weight=w)
 
 
+def test_sort_paths(rng):
+    # The unweighted sweep sorts below 2^16 cases, up to 2^21 and beyond by three different kernels.
+    for n in (2**16 - 1, 2**16, 2**21 - 1, 2**21 + 5):
+        y = rng.integers(0, 2, n)
+        s = np.round(rng.standard_normal(n), 4)  # ties, both signs, zeros
+        assert am.roc_auc_score(y, s) == sk.roc_auc_score(y, s)
+        assert am.average_precision_score(y, s) == sk.average_precision_score(y, s)
+        if n < 2**21:
+            for a, b in zip(am.roc_curve(y, s), sk.roc_curve(y, s)):
+                np.testing.assert_array_equal(a, b, strict=True)
+
+
 def test_numpy_sum_order(rng):
     for n in [*range(300), 1000, 8191, 8192, 8193, 65537, 10**6]:
         a = rng.standard_normal(n) * 10.0 ** rng.integers(-6, 6, n)
