@@ -153,6 +153,9 @@ def _binary_inputs(y_true, y_score, pos_label, sample_weight):
     y_score = column_or_1d(y_score, "y")
     _assert_finite(y_score)
     w = _weights(w, y.shape[0])
+    if y.shape[0] == 0:
+        # scikit-learn indexes the last of no thresholds.
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
     return y, y_score, w
 
 

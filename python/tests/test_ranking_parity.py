@@ -202,3 +202,32 @@ def test_property_invariances(data):
         # Integer weights are repeated rows.
         assert f(y, s, sample_weight=reps.astype(float)) == pytest.approx(f(np.repeat(y, reps), np.repeat(s, reps)),
                                                                             abs=1e-12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_property_multiclass_same_as_sklearn(data):
+    n = data.draw(st.integers(1, 12))
+    k = data.draw(st.integers(3, 4))
+    y = np.array(data.draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)))
+    raw = np.array(data.draw(st.lists(st.integers(1, 4), min_size=n * k, max_size=n * k)), dtype=float).reshape(n, k)
+    p = raw / raw.sum(axis=1, keepdims=True)
+    for multi_class in ("ovr", "ovo"):
+        for average in ("macro", "weighted"):
+            check("roc_auc_score", y, p, multi_class=multi_class, average=average)
+    check("average_precision_score", y, p)
+    check("top_k_accuracy_score", y, p, k=2, labels=list(range(k)))
+    check("log_loss", y, p, labels=list(range(k)))
+    check("brier_score_loss", y, p, labels=list(range(k)))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_property_string_labels(data):
+    s = data.draw(scores)
+    y = np.array(data.draw(st.lists(st.sampled_from(["cat", "dog"]), min_size=len(s), max_size=len(s))))
+    pos = data.draw(st.sampled_from(["cat", "dog", None]))
+    for name in CURVES:
+        check(name, y, s, pos_label=pos)
+    check("average_precision_score", y, s, pos_label=pos if pos is not None else 1)
+    check("roc_auc_score", y, s)
