@@ -354,10 +354,14 @@ def _average_binary(metric, y_true, y_score, average, sample_weight):
 
 
 def _fast_binary_codes(y_true):
-    """0/1 int32 codes (positive = the greater label) of a 1-D integer or boolean array with exactly
-    two distinct values, else None."""
-    if not isinstance(y_true, np.ndarray) or y_true.ndim != 1 or y_true.dtype.kind not in "biu" or not y_true.size:
+    """0/1 int32 codes (positive = the greater label) of a 1-D integer, boolean or integral float
+    array with exactly two distinct values, else None."""
+    if not isinstance(y_true, np.ndarray) or y_true.ndim != 1 or y_true.dtype.kind not in "biuf" or not y_true.size:
         return None
+    if y_true.dtype.kind == "f":
+        lo, hi = y_true.min(), y_true.max()  # NaN propagates and fails the tests below
+        if not (np.isfinite(lo) and np.isfinite(hi) and lo == np.trunc(lo) and hi == np.trunc(hi)):
+            return None
     if y_true.dtype.kind == "b":
         y = y_true.astype(np.int32)
         return y if 0 < np.count_nonzero(y_true) < y_true.shape[0] else None
