@@ -187,7 +187,10 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     """
     y, y_score, w = _binary_inputs(y_true, y_score, pos_label, sample_weight)
     if w is None or not (w < 0).any():
-        fps, tps, thresholds = _core.roc_points(y, _as_f64(y_score), w, bool(drop_intermediate))
+        fpr, tpr, thresholds, rates = _core.roc_points(y, _as_f64(y_score), w, bool(drop_intermediate))
+        if rates:
+            return fpr, tpr, thresholds
+        fps, tps = fpr, tpr
     else:
         fps, tps, thresholds = _sweep_numpy(y, _as_f64(y_score), w)
         if drop_intermediate and fps.shape[0] > 2:

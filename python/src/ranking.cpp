@@ -259,6 +259,16 @@ curve roc_points(std::span<const std::int32_t> y, std::span<const double> score,
   return c;
 }
 
+// roc_curve's rates in place, fps / fps[-1] and tps / tps[-1] as numpy divides; false (counts left
+// as they are) when a class has no weight: scikit-learn then warns and returns NaN rates.
+bool to_rates(curve& c) {
+  const double N = c.fp.back(), P = c.tp.back();
+  if (!(N > 0) || !(P > 0)) return false;
+  for (double& v : c.fp) v = v / N;
+  for (double& v : c.tp) v = v / P;
+  return true;
+}
+
 // scikit-learn's binary roc_auc_score: roc_curve(drop_intermediate=True) (a point is kept when
 // np.diff(fps, 2) or np.diff(tps, 2) is non-zero at it, and the first and last always), the rates
 // fps / fps[-1] and tps / tps[-1] with (0, 0) in front, then scipy's trapezoid: the sum of
@@ -358,14 +368,17 @@ void bind_ranking(nb::module_& m) {
       "roc_points",
       [](in_array<std::int32_t> y, in_array<double> score, std::optional<in_array<double>> weight, bool drop) {
         curve c;
+        bool rates = false;
         {
           nb::gil_scoped_release release;
           c = roc_points(view(y), view(score), view(weight), drop);
+          rates = to_rates(c);
         }
-        return std::make_tuple(out(std::move(c.fp)), out(std::move(c.tp)), out(std::move(c.thresholds)));
+        return std::make_tuple(out(std::move(c.fp)), out(std::move(c.tp)), out(std::move(c.thresholds)), rates);
       },
       nb::arg("y"), nb::arg("score"), nb::arg("weight").none(), nb::arg("drop_intermediate"),
-      "roc_curve's (fps, tps, thresholds) with (0, 0, inf) in front, as scikit-learn's, to the bit.");
+      "roc_curve's (fpr, tpr, thresholds, true) with (0, 0, inf) in front, as scikit-learn's, to the bit; "
+      "(fps, tps, thresholds, false) when a class has no weight.");
   m.def(
       "roc_auc",
       [](in_array<std::int32_t> y, in_array<double> score, std::optional<in_array<double>> weight) {
