@@ -1,9 +1,12 @@
-// assay._core: scikit-learn's binary score metrics computed to the bit. The sweep is the core's
-// (sorted once, radix); with weights the cumulative sums are taken one case at a time in the stable
-// descending order, as scikit-learn's np.cumsum does (the core's sweep adds tied weights as a group
-// first, which rounds differently). The post-sweep arithmetic of roc_auc_score (drop_intermediate,
-// rates, trapezoid) and of average_precision_score (step sum) rounds each operation as numpy does
-// and sums in numpy's pairwise order (assay/detail/numpy_sum.hpp).
+// assay._core: scikit-learn's binary score metrics computed to the bit. The scores are sorted once
+// (radix sorts: below 2^16 cases a one-thread sort of 16-byte records, unweighted up to 2^21 a
+// one-thread sort of each class's 8-byte keys, beyond that the core's parallel class sort; weighted
+// from 2^16 the core's stable radix kernel) and swept once. With weights the cumulative sums are taken
+// one case at a time in the stable descending order, as scikit-learn's np.cumsum does (the core's
+// sweep adds tied weights as a group first, which rounds differently). The post-sweep arithmetic of
+// roc_curve (drop_intermediate, rates), roc_auc_score (the trapezoid) and average_precision_score
+// (the step sum) rounds each operation as numpy does and sums in numpy's pairwise order
+// (assay/detail/numpy_sum.hpp).
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/tuple.h>
 
@@ -26,7 +29,9 @@ struct curve {
   std::vector<double> fp, tp, thresholds;
 };
 
-unsigned g_threads = 0;  // of the unweighted score sort; 0: the core's choice (one per hardware thread from 2^16 cases)
+// Threads of the core's class sort (unweighted, from kLarge cases); 0: the core's choice. Settable
+// from Python (set_sort_threads) for measurements.
+unsigned g_threads = 0;
 
 struct record {
   std::uint64_t key;     // order key of -score: ascending = highest score first
@@ -397,7 +402,7 @@ void bind_ranking(nb::module_& m) {
       "Binary average precision as scikit-learn's average_precision_score, to the bit; None without positives.");
   m.def(
       "set_sort_threads", [](unsigned t) { g_threads = t; }, nb::arg("threads"),
-      "Threads of the score sort of clf_curve, roc_auc and average_precision (0: one per hardware thread).");
+      "Threads of the core's class sort behind the unweighted sweeps from 2^21 cases (0: the core's choice); for measurements.");
   m.def(
       "numpy_sum",
       [](in_array<double> a) { return detail::numpy_sum(a.data(), a.shape(0)); },
