@@ -18,4 +18,5 @@ NB_MODULE(_core, m) {
   });
   assay::python::bind_metrics(m);
   assay::python::bind_curves(m);
+  assay::python::bind_stats(m);
 }
