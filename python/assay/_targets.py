@@ -61,9 +61,10 @@ def _is_integral_float(a):
     return a.dtype.kind == "f" and not bool(np.any(a != a.astype(np.int64).astype(a.dtype)))
 
 
-def type_of_target(a, name=""):
+def type_of_target(a, name="", count_classes=True):
     """scikit-learn's type_of_target for dense arrays: 'binary', 'multiclass', 'continuous',
-    'multilabel-indicator', '...-multioutput' or 'unknown'."""
+    'multilabel-indicator', '...-multioutput' or 'unknown'. With count_classes=False, 'binary' stands
+    for 'binary or multiclass' (no np.unique: the caller counts the classes of both arrays)."""
     if a.ndim == 2 and a.shape[1] > 1 and a.dtype.kind in _NUMERIC_KINDS and a.size:
         values = np.unique(a)
         if values.size <= 2 and np.all(np.isin(values, [0, 1])):
@@ -83,6 +84,8 @@ def type_of_target(a, name=""):
         return "continuous" + suffix
     if a.ndim == 2 and a.shape[1] > 1:
         return "multiclass" + suffix
+    if not count_classes:
+        return "binary"
     return "multiclass" if np.unique(a.ravel()).shape[0] > 2 else "binary"
 
 
@@ -107,6 +110,9 @@ def check_sample_weight(sample_weight, n):
         if raw.shape[0] != n:
             raise ValueError(f"sample_weight.shape == ({raw.shape[0]},), expected ({n},)!")
     w = raw if raw.dtype == np.float64 else raw.astype(np.float64)
+    total = np.sum(w)
+    if np.isfinite(total) and total != 0:  # one pass: then every weight is finite and one is not 0
+        return raw, w
     if raw.dtype.kind == "f" and not np.all(np.isfinite(w)):
         raise ValueError("Input sample_weight contains NaN." if np.any(np.isnan(w))
                          else f"Input sample_weight contains infinity or a value too large for {raw.dtype!r}.")
@@ -191,8 +197,11 @@ def check_targets(y_true, y_pred, sample_weight=None):
             t.type = "binary" if classes.shape[0] <= 2 else "multiclass"
             t.y_true, t.y_pred, t.true_codes, t.pred_codes = y_true, y_pred, None, None
             return t
-    type_true = type_of_target(y_true, "y_true")
-    type_pred = type_of_target(y_pred, "y_pred")
+    type_true = type_of_target(y_true, "y_true", count_classes=False)
+    type_pred = type_of_target(y_pred, "y_pred", count_classes=False)
+    if {type_true, type_pred} != {"binary"}:  # an error, or multilabel: scikit-learn's exact types
+        type_true = type_of_target(y_true, "y_true")
+        type_pred = type_of_target(y_pred, "y_pred")
     if num_samples(y_true) < 1 or num_samples(y_pred) < 1:
         raise ValueError(
             "Found empty input array (e.g., `y_true` or `y_pred`) while a minimum of 1 sample is required."

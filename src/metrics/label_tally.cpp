@@ -9,6 +9,8 @@ namespace assay {
 namespace {
 
 constexpr std::int64_t max_table_span = std::int64_t{1} << 20;
+// Up to this many possible values, integer labels are tallied by value directly (one pass, no coding).
+constexpr std::size_t max_direct_width = 64;
 
 void check_lengths(const char* caller, std::size_t a, std::size_t p, std::size_t w) {
   if (a != p) throw_usage(fmt::format("{}: {} actual labels but {} predicted", caller, a, p));
@@ -96,21 +98,61 @@ std::optional<integer_label_tally> tally_integer_labels(std::span<const std::int
   const std::size_t n = actual.size();
   if (n == 0) return std::nullopt;
   std::int64_t lo = actual[0], hi = actual[0];
-  for (std::size_t i = 0; i < n; ++i) {
-    lo = std::min({lo, actual[i], predicted[i]});
-    hi = std::max({hi, actual[i], predicted[i]});
+  for (auto labels : {actual, predicted}) {
+    for (std::int64_t v : labels) {
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
   }
   // hi - lo could overflow for labels near both ends of the range: compare in unsigned arithmetic.
   if (static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) >= static_cast<std::uint64_t>(max_table_span)) {
     return std::nullopt;
   }
   const auto width = static_cast<std::size_t>(hi - lo) + 1;
+  integer_label_tally out;
+  if (width <= max_direct_width) {
+    // Few possible values: tally the values themselves in a width x width table in this one pass,
+    // then keep the rows and columns of the values that occur.
+    label_tally raw;
+    std::vector<std::uint8_t> seen(width, 0);
+    auto code = [&](std::int64_t v) { return static_cast<std::size_t>(v - lo); };
+    if (weight.empty()) {
+      count_cells(n, width, [&](std::size_t i) { return code(actual[i]) * width + code(predicted[i]); }, raw);
+      for (std::size_t j = 0; j < width; ++j) seen[j] = raw.actual[j] > 0 || raw.predicted[j] > 0;
+    } else {
+      sum_weights(n, width, weight, [&](std::size_t i) {
+        const std::size_t a = code(actual[i]), p = code(predicted[i]);
+        seen[a] = seen[p] = 1;  // a case of weight 0 still makes its classes occur
+        return std::pair{a, p};
+      }, raw);
+    }
+    std::vector<std::size_t> keep;
+    for (std::size_t j = 0; j < width; ++j) {
+      if (seen[j]) {
+        keep.push_back(j);
+        out.classes.push_back(lo + static_cast<std::int64_t>(j));
+      }
+    }
+    const std::size_t k = keep.size();
+    label_tally& t = out.tally;
+    t.classes = k;
+    t.cells.resize(k * k);
+    t.actual.resize(k);
+    t.predicted.resize(k);
+    t.correct.resize(k);
+    for (std::size_t a = 0; a < k; ++a) {
+      for (std::size_t p = 0; p < k; ++p) t.cells[a * k + p] = raw.cells[keep[a] * width + keep[p]];
+      t.actual[a] = raw.actual[keep[a]];
+      t.predicted[a] = raw.predicted[keep[a]];
+      t.correct[a] = raw.correct[keep[a]];
+    }
+    return out;
+  }
   std::vector<std::int32_t> index(width, -1);
   for (std::size_t i = 0; i < n; ++i) {
     index[static_cast<std::size_t>(actual[i] - lo)] = 0;
     index[static_cast<std::size_t>(predicted[i] - lo)] = 0;
   }
-  integer_label_tally out;
   std::int32_t next = 0;
   for (std::size_t j = 0; j < width; ++j) {
     if (index[j] == 0) {
