@@ -1,34 +1,426 @@
-"""assay.metrics: the classification metrics of labels (everything read off a confusion matrix)."""
+"""assay.metrics: the classification metrics of labels (everything read off a confusion matrix).
+
+Every function reads the labels once: the C++ core codes them and, in the same pass, tallies the
+K x K confusion matrix and the per-class totals (actual, predicted, correct). What follows is
+arithmetic on K numbers, written so that it performs scikit-learn's floating-point operations in
+scikit-learn's order: the results are bit-identical, not merely close.
+
+Only 1-D (binary and multiclass) targets are supported: multilabel-indicator input raises
+NotImplementedError for now.
+"""
 
 from __future__ import annotations
 
+import warnings
+from numbers import Integral, Real
+
 import numpy as np
 
-from assay import _core
-from assay._targets import check_targets
+from assay._compat import UndefinedMetricWarning
+from assay._params import (
+    ARRAY, AVERAGE, BOOL, LABELS_IN, NAN, NONE, POS_LABEL, ZERO_DIVISION, Instance, Interval, RealIn, Str, validate,
+)
+from assay._targets import as_array, check_targets, num_samples
 
-__all__ = ["accuracy_score", "confusion_matrix"]
+__all__ = [
+    "accuracy_score",
+    "balanced_accuracy_score",
+    "class_likelihood_ratios",
+    "classification_report",
+    "cohen_kappa_score",
+    "confusion_matrix",
+    "f1_score",
+    "fbeta_score",
+    "hamming_loss",
+    "jaccard_score",
+    "matthews_corrcoef",
+    "multilabel_confusion_matrix",
+    "precision_recall_fscore_support",
+    "precision_score",
+    "recall_score",
+    "zero_one_loss",
+]
+
+_AVERAGE_CHOICES = (None, "micro", "macro", "weighted", "samples")
 
 
-def _counts(t):
-    """The K x K confusion matrix of checked targets over all their classes (float64)."""
-    return _core.confusion_matrix(t.true_codes, t.pred_codes, t.classes.shape[0], t.weight)
+# --- reading the tally -------------------------------------------------------------------------
+
+def _integer_counts(t):
+    """Whether scikit-learn counts in int64 (no weights, or integer weights) rather than float64."""
+    return t.weight_raw is None or t.weight_raw.dtype.kind in "iub"
 
 
-def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None):
-    """Fraction (or, with normalize=False, the weighted number) of exactly right predictions.
+def _label_positions(t, labels):
+    """For each entry of `labels`, its index among the classes of `t`, or K (one past the end) for
+    a label that does not occur. Labels are matched by value, as a dict of numpy scalars does."""
+    index = {c: i for i, c in enumerate(t.classes.tolist())}
+    k = t.classes.shape[0]
+    return np.array([index.get(v, k) for v in np.asarray(labels).tolist()], dtype=np.intp)
 
-    Same as sklearn.metrics.accuracy_score.
-    """
-    t = check_targets(y_true, y_pred, sample_weight)
+
+def _targets_as_confusion_matrix_sees_them(y_true, y_pred, sample_weight):
+    """check_targets, with the length check of confusion_matrix: without weights scikit-learn checks
+    a vector of ones as long as y_true, and says so in its message."""
+    if sample_weight is None:
+        yt, yp = as_array(y_true, "y_true"), as_array(y_pred, "y_pred")
+        n_true, n_pred = num_samples(yt), num_samples(yp)
+        if n_true != n_pred:
+            raise ValueError(
+                "Found input variables with inconsistent numbers of samples: %r" % [n_true, n_pred, n_true]
+            )
+        return check_targets(yt, yp)
+    return check_targets(y_true, y_pred, sample_weight)
+
+
+def _confusion(t, labels=None, normalize=None):
+    """scikit-learn's confusion_matrix of checked targets (dtype, labels, normalisation, warning)."""
+    cells = t.tally()[0]
+    if labels is None:
+        cm = cells
+    else:
+        labels = np.asarray(labels)
+        if labels.size == 0:
+            raise ValueError("'labels' should contain at least one label.")
+        pos = _label_positions(t, labels)
+        k = t.classes.shape[0]
+        if t.weight is None:
+            in_true = bool(np.any(np.append(t.tally()[1], 0.0)[pos] > 0))
+        else:  # a weighted total may be 0 for a class that occurs: ask the labels themselves
+            in_true = len(np.intersect1d(t.y_true, labels)) > 0
+        if not in_true:
+            raise ValueError("At least one label specified must be in y_true")
+        # A label listed twice counts at its last place only (scikit-learn maps label -> last index).
+        last = {v: a for a, v in enumerate(labels.tolist())}
+        keep = np.array([pos[a] < k and last[v] == a for a, v in enumerate(labels.tolist())], dtype=bool)
+        cm = np.zeros((labels.size, labels.size))
+        cm[np.ix_(keep, keep)] = cells[np.ix_(pos[keep], pos[keep])]
+    cm = cm.astype(np.int64) if _integer_counts(t) else cm.copy()
+    if normalize is not None:
+        with np.errstate(all="ignore"):
+            if normalize == "true":
+                cm = cm / cm.sum(axis=1, keepdims=True)
+            elif normalize == "pred":
+                cm = cm / cm.sum(axis=0, keepdims=True)
+            else:
+                cm = cm / cm.sum()
+            cm = np.nan_to_num(cm)
+    if cm.shape == (1, 1):
+        warnings.warn(
+            "A single label was found in 'y_true' and 'y_pred'. For the confusion matrix to have the correct "
+            "shape, use the 'labels' parameter to pass all known labels.",
+            UserWarning,
+            stacklevel=3,
+        )
+    return cm
+
+
+def _multilabel_confusion(t, labels=None):
+    """scikit-learn's multilabel_confusion_matrix of 1-D targets: one 2 x 2 matrix [[tn, fp], [fn, tp]]
+    per label, with its dtypes (int64 counts; float64 with weights, or when nothing at all is
+    predicted right, as np.bincount of an empty selection gives)."""
+    _, actual, predicted, correct = t.tally()
+    pos = np.arange(t.classes.shape[0]) if labels is None else _label_positions(t, labels)
+    take = lambda totals: np.append(totals, 0)[pos]  # noqa: E731 - label K is an absent one
     if t.weight is not None:
-        # numpy's own weighted mean, so that the rounding is scikit-learn's.
-        right = t.true_codes == t.pred_codes
-        return float(np.average(right, weights=t.weight) if normalize else np.dot(right, t.weight))
-    cm = _counts(t)
-    right = float(np.trace(cm))
-    return right / t.true_codes.shape[0] if normalize else right
+        tp, true_sum, pred_sum = take(correct), take(actual), take(predicted)
+    else:
+        true_sum, pred_sum = take(actual).astype(np.int64), take(predicted).astype(np.int64)
+        tp = take(correct).astype(np.int64) if correct.any() else np.zeros(pos.shape[0])
+    fp = pred_sum - tp
+    fn = true_sum - tp
+    total = np.sum(t.weight_raw) if t.weight is not None else t.y_true.shape[0]
+    tn = total - tp - fp - fn
+    return np.stack([tn, fp, fn, tp]).T.reshape(-1, 2, 2)
 
+
+# --- precision, recall, F ----------------------------------------------------------------------
+
+def _warn_ill_defined(average, modifier, what, size):
+    axis0, axis1 = ("label", "sample") if average == "samples" else ("sample", "label")
+    where = "due to" if size == 1 else f"in {axis1}s with"
+    warnings.warn(
+        f"{what} ill-defined and being set to 0.0 {where} no {modifier} {axis0}s. Use `zero_division` parameter "
+        "to control this behavior.",
+        UndefinedMetricWarning,
+        stacklevel=4,
+    )
+
+
+def _zero_division_value(zero_division):
+    if isinstance(zero_division, str) and zero_division == "warn":
+        return np.float64(0.0)
+    if isinstance(zero_division, (int, float)) and zero_division in [0, 1]:
+        return np.float64(zero_division)
+    return np.nan
+
+
+def _divide(numerator, denominator, metric, modifier, average, warn_for, zero_division):
+    """numerator / denominator as float64, with zero_division where the denominator is 0 (and the
+    UndefinedMetricWarning when zero_division is 'warn' and the metric is one to warn for)."""
+    zero = denominator == 0
+    denominator = np.array(denominator, dtype=np.float64)
+    denominator[zero] = 1
+    result = np.asarray(numerator, dtype=np.float64) / denominator
+    if not np.any(zero):
+        return result
+    result[zero] = _zero_division_value(zero_division)
+    if zero_division == "warn" and metric in warn_for:
+        _warn_ill_defined(average, modifier, f"{metric.capitalize()} is", result.shape[0])
+    return result
+
+
+def _nan_average(a, weights=None):
+    """Weighted mean ignoring NaN (scikit-learn's _nanaverage, through the same numpy calls)."""
+    if a.shape[0] == 0:
+        return np.nan
+    nan = np.isnan(a)
+    if np.all(nan):
+        return np.nan
+    if weights is None:
+        return np.nanmean(a)
+    weights = np.asarray(weights)
+    a, weights = a[~nan], weights[~nan]
+    try:
+        return np.average(a, weights=weights)
+    except ZeroDivisionError:  # every weight 0: plain mean
+        return np.average(a)
+
+
+def _set_wise_targets(y_true, y_pred, sample_weight, average, labels, pos_label):
+    """Checked targets and the labels to score, as scikit-learn's _check_set_wise_labels (which
+    checks the labels before the weights are looked at: its errors come first)."""
+    if average not in _AVERAGE_CHOICES and average != "binary":
+        raise ValueError("average has to be one of " + str(_AVERAGE_CHOICES))
+    weight_error = None
+    try:
+        t = check_targets(y_true, y_pred, sample_weight)
+    except (ValueError, TypeError) as e:
+        if sample_weight is None:
+            raise
+        t = check_targets(y_true, y_pred)  # raises the label error, if that was one
+        weight_error = e
+    if average == "binary":
+        if t.type == "binary":
+            present = t.classes
+            if pos_label not in present and len(present) >= 2:
+                raise ValueError(f"pos_label={pos_label} is not a valid label. It should be one of {present}")
+            labels = [pos_label]
+        else:
+            choices = [a for a in _AVERAGE_CHOICES if not (a == "samples" and t.type == "multiclass")]
+            raise ValueError(
+                "Target is %s but average='binary'. Please choose another average setting, one of %r."
+                % (t.type, choices)
+            )
+    elif pos_label not in (None, 1):
+        warnings.warn(
+            "Note that pos_label (set to %r) is ignored when average != 'binary' (got %r). You may use "
+            "labels=[pos_label] to specify a single positive class." % (pos_label, average),
+            UserWarning,
+            stacklevel=3,
+        )
+    if weight_error is not None:
+        raise weight_error
+    return t, labels
+
+
+def _per_label_confusion(t, labels, average):
+    if average == "samples":
+        raise ValueError("Samplewise metrics are not available outside of multilabel classification.")
+    return _multilabel_confusion(t, labels)
+
+
+def _prf(t, labels, average, beta, warn_for, zero_division):
+    mcm = _per_label_confusion(t, labels, average)
+    tp_sum = mcm[:, 1, 1]
+    pred_sum = tp_sum + mcm[:, 0, 1]
+    true_sum = tp_sum + mcm[:, 1, 0]
+    if average == "micro":
+        tp_sum = np.reshape(np.sum(tp_sum), (1,))
+        pred_sum = np.reshape(np.sum(pred_sum), (1,))
+        true_sum = np.reshape(np.sum(true_sum), (1,))
+    beta2 = beta**2
+    precision = _divide(tp_sum, pred_sum, "precision", "predicted", average, warn_for, zero_division)
+    recall = _divide(tp_sum, true_sum, "recall", "true", average, warn_for, zero_division)
+    if np.isposinf(beta):
+        f_score = recall
+    elif beta == 0:
+        f_score = precision
+    else:
+        denominator = beta2 * true_sum.astype(np.float64) + pred_sum.astype(np.float64)
+        f_score = _divide((1 + beta2) * tp_sum.astype(np.float64), denominator, "f-score", "true nor predicted",
+                          average, warn_for, zero_division)
+    if average is None:
+        return precision, recall, f_score, true_sum
+    weights = true_sum if average == "weighted" else None
+    return (float(_nan_average(precision, weights)), float(_nan_average(recall, weights)),
+            float(_nan_average(f_score, weights)), None)
+
+
+_PRF_WARN_FOR = ("precision", "recall", "f-score")
+
+
+def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, pos_label=1, average=None,
+                                    warn_for=_PRF_WARN_FOR, sample_weight=None, zero_division="warn"):
+    """Precision, recall, F-beta and support of each label, or their average.
+
+    Same as sklearn.metrics.precision_recall_fscore_support for binary and multiclass targets
+    (multilabel-indicator input raises NotImplementedError). With ``average=None`` the four are
+    arrays over ``labels`` (support: int64 counts, float64 with weights); otherwise three floats and
+    None. ``zero_division`` ('warn', 0.0, 1.0 or np.nan) is the value of a 0/0; 'warn' also emits
+    an UndefinedMetricWarning.
+    """
+    validate("precision_recall_fscore_support", y_true=(y_true, LABELS_IN), y_pred=(y_pred, LABELS_IN),
+             beta=(beta, [Interval(Real, 0.0, None, "both")]), labels=(labels, [ARRAY, NONE]),
+             pos_label=(pos_label, POS_LABEL), average=(average, AVERAGE),
+             warn_for=(warn_for, [Instance(list, "list"), Instance(tuple, "tuple"), Instance(set, "set")]),
+             sample_weight=(sample_weight, [ARRAY, NONE]), zero_division=(zero_division, ZERO_DIVISION))
+    t, labels = _set_wise_targets(y_true, y_pred, sample_weight, average, labels, pos_label)
+    return _prf(t, labels, average, beta, warn_for, zero_division)
+
+
+def _scores(function, which, y_true, y_pred, beta, labels, pos_label, average, sample_weight, zero_division):
+    params = dict(y_true=(y_true, LABELS_IN), y_pred=(y_pred, LABELS_IN))
+    if function == "fbeta_score":
+        params["beta"] = (beta, [Interval(Real, 0.0, None, "both")])
+    params.update(labels=(labels, [ARRAY, NONE]), pos_label=(pos_label, POS_LABEL), average=(average, AVERAGE),
+                  sample_weight=(sample_weight, [ARRAY, NONE]), zero_division=(zero_division, ZERO_DIVISION))
+    validate(function, **params)
+    t, labels = _set_wise_targets(y_true, y_pred, sample_weight, average, labels, pos_label)
+    return _prf(t, labels, average, beta, (which,), zero_division)
+
+
+def precision_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", sample_weight=None,
+                    zero_division="warn"):
+    """Precision tp / (tp + fp): of the cases predicted as the class, the share that is.
+
+    Same as sklearn.metrics.precision_score (binary and multiclass targets); see
+    precision_recall_fscore_support for ``average`` and ``zero_division``.
+    """
+    return _scores("precision_score", "precision", y_true, y_pred, 1.0, labels, pos_label, average, sample_weight,
+                   zero_division)[0]
+
+
+def recall_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", sample_weight=None,
+                 zero_division="warn"):
+    """Recall tp / (tp + fn): of the cases of the class, the share predicted as it.
+
+    Same as sklearn.metrics.recall_score (binary and multiclass targets).
+    """
+    return _scores("recall_score", "recall", y_true, y_pred, 1.0, labels, pos_label, average, sample_weight,
+                   zero_division)[1]
+
+
+def fbeta_score(y_true, y_pred, *, beta, labels=None, pos_label=1, average="binary", sample_weight=None,
+                zero_division="warn"):
+    """F-beta, the weighted harmonic mean of precision and recall (recall beta times as important).
+
+    Same as sklearn.metrics.fbeta_score (binary and multiclass targets).
+    """
+    return _scores("fbeta_score", "f-score", y_true, y_pred, beta, labels, pos_label, average, sample_weight,
+                   zero_division)[2]
+
+
+def f1_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", sample_weight=None,
+             zero_division="warn"):
+    """F1, the harmonic mean of precision and recall.
+
+    Same as sklearn.metrics.f1_score (binary and multiclass targets).
+    """
+    return _scores("f1_score", "f-score", y_true, y_pred, 1, labels, pos_label, average, sample_weight,
+                   zero_division)[2]
+
+
+def classification_report(y_true, y_pred, *, labels=None, target_names=None, sample_weight=None, digits=2,
+                          output_dict=False, zero_division="warn"):
+    """Text (or, with output_dict=True, a dict) of precision, recall, F1 and support per class, with
+    accuracy and the macro and weighted averages.
+
+    Same as sklearn.metrics.classification_report, character for character (binary and multiclass
+    targets). The labels are read once; the per-class and averaged rows come from one tally.
+    """
+    validate("classification_report", y_true=(y_true, LABELS_IN), y_pred=(y_pred, LABELS_IN),
+             labels=(labels, [ARRAY, NONE]), target_names=(target_names, [ARRAY, NONE]),
+             sample_weight=(sample_weight, [ARRAY, NONE]), digits=(digits, [Interval(Integral, 0, None, "left")]),
+             output_dict=(output_dict, [BOOL]), zero_division=(zero_division, ZERO_DIVISION))
+    t = check_targets(y_true, y_pred, sample_weight)
+    if labels is None:
+        labels, labels_given = t.classes, False
+    else:
+        labels, labels_given = np.asarray(labels), True
+    micro_is_accuracy = not labels_given or set(labels.tolist()) >= set(t.classes.tolist())
+    if target_names is not None and len(labels) != len(target_names):
+        if labels_given:
+            warnings.warn(f"labels size, {len(labels)}, does not match size of target_names, {len(target_names)}",
+                          stacklevel=2)
+        else:
+            raise ValueError(
+                f"Number of classes, {len(labels)}, does not match size of target_names, {len(target_names)}. "
+                "Try specifying the labels parameter"
+            )
+    if target_names is None:
+        target_names = ["%s" % v for v in labels]
+    headers = ["precision", "recall", "f1-score", "support"]
+    p, r, f1, s = _prf(t, labels, None, 1.0, _PRF_WARN_FOR, zero_division)
+    rows = list(zip(target_names, p, r, f1, s))
+    if output_dict:
+        report = {}
+        for name, *scores in rows:
+            report[name] = dict(zip(headers, [float(x) for x in scores]))
+    else:
+        width = max(max(len(name) for name in target_names), len("weighted avg"), digits)
+        text = ("{:>{width}s} " + " {:>9}" * len(headers)).format("", *headers, width=width) + "\n\n"
+        row_format = "{:>{width}s} " + " {:>9.{digits}f}" * 3 + " {:>9}\n"
+        for row in rows:
+            text += row_format.format(*row, width=width, digits=digits)
+        text += "\n"
+    for average in ("micro", "macro", "weighted"):
+        heading = "accuracy" if average == "micro" and micro_is_accuracy else average + " avg"
+        avg_p, avg_r, avg_f1, _ = _prf(t, labels, average, 1.0, _PRF_WARN_FOR, zero_division)
+        line = [avg_p, avg_r, avg_f1, np.sum(s)]
+        if output_dict:
+            report[heading] = dict(zip(headers, [float(x) for x in line]))
+        elif heading == "accuracy":
+            accuracy_format = "{:>{width}s} " + " {:>9.{digits}}" * 2 + " {:>9.{digits}f}" + " {:>9}\n"
+            text += accuracy_format.format(heading, "", "", *line[2:], width=width, digits=digits)
+        else:
+            text += row_format.format(heading, *line, width=width, digits=digits)
+    if output_dict:
+        if "accuracy" in report:
+            report["accuracy"] = report["accuracy"]["precision"]
+        return report
+    return text
+
+
+def jaccard_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", sample_weight=None,
+                  zero_division="warn"):
+    """Jaccard index tp / (tp + fp + fn) of each label, or their average.
+
+    Same as sklearn.metrics.jaccard_score (binary and multiclass targets).
+    """
+    validate("jaccard_score", y_true=(y_true, LABELS_IN), y_pred=(y_pred, LABELS_IN), labels=(labels, [ARRAY, NONE]),
+             pos_label=(pos_label, POS_LABEL), average=(average, AVERAGE),
+             sample_weight=(sample_weight, [ARRAY, NONE]),
+             zero_division=(zero_division, [RealIn({0, 1}), Str({"warn"})]))
+    t, labels = _set_wise_targets(y_true, y_pred, sample_weight, average, labels, pos_label)
+    mcm = _per_label_confusion(t, labels, average)
+    numerator = mcm[:, 1, 1]
+    denominator = mcm[:, 1, 1] + mcm[:, 0, 1] + mcm[:, 1, 0]
+    if average == "micro":
+        numerator = np.asarray(np.sum(numerator, keepdims=True))
+        denominator = np.asarray(np.sum(denominator, keepdims=True))
+    jaccard = _divide(numerator, denominator, "jaccard", "true or predicted", average, ("jaccard",), zero_division)
+    if average is None:
+        return jaccard
+    weights = None
+    if average == "weighted":
+        weights = mcm[:, 1, 0] + mcm[:, 1, 1]
+        if not np.any(weights):
+            weights = None
+    return float(np.average(jaccard, weights=weights))
+
+
+# --- read off the confusion matrix -------------------------------------------------------------
 
 def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normalize=None):
     """Confusion matrix C with C[i, j] the (weighted) number of cases of class i predicted as j.
@@ -36,37 +428,222 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
     Same as sklearn.metrics.confusion_matrix: int64 counts without weights (or with integer
     weights), float64 with real weights; ``normalize`` in {'true', 'pred', 'all', None}.
     """
-    if normalize not in ("true", "pred", "all", None):
-        raise ValueError(
-            "The 'normalize' parameter of confusion_matrix must be a str among {'true', 'pred', 'all'} or "
-            f"None. Got {normalize!r} instead."
-        )
+    validate("confusion_matrix", y_true=(y_true, [ARRAY]), y_pred=(y_pred, [ARRAY]), labels=(labels, [ARRAY, NONE]),
+             sample_weight=(sample_weight, [ARRAY, NONE]),
+             normalize=(normalize, [Str({"true", "pred", "all"}), NONE]))
+    t = _targets_as_confusion_matrix_sees_them(y_true, y_pred, sample_weight)
+    return _confusion(t, labels, normalize)
+
+
+def multilabel_confusion_matrix(y_true, y_pred, *, sample_weight=None, labels=None, samplewise=False):
+    """One-vs-rest 2 x 2 confusion matrices [[tn, fp], [fn, tp]], one per label.
+
+    Same as sklearn.metrics.multilabel_confusion_matrix for binary and multiclass (1-D) targets;
+    multilabel-indicator input raises NotImplementedError for now.
+    """
+    validate("multilabel_confusion_matrix", y_true=(y_true, LABELS_IN), y_pred=(y_pred, LABELS_IN),
+             sample_weight=(sample_weight, [ARRAY, NONE]), labels=(labels, [ARRAY, NONE]),
+             samplewise=(samplewise, [BOOL]))
     t = check_targets(y_true, y_pred, sample_weight)
-    integer_weights = sample_weight is None or np.asarray(sample_weight).dtype.kind in "iub"
-    cm = _counts(t)
-    if labels is not None:
-        labels = np.asarray(labels)
-        if labels.size == 0:
-            raise ValueError("'labels' should contain at least one label.")
-        if len(np.intersect1d(t.y_true, labels)) == 0:
-            raise ValueError("At least one label specified must be in y_true")
-        index = {c: i for i, c in enumerate(t.classes.tolist())}
-        pick = [index.get(c) for c in labels.tolist()]
-        full = np.zeros((len(pick), len(pick)))
-        for a, i in enumerate(pick):
-            for b, j in enumerate(pick):
-                if i is not None and j is not None:
-                    full[a, b] = cm[i, j]
-        cm = full
-    if integer_weights:
-        cm = cm.astype(np.int64)
-    if normalize is None:
-        return cm
-    with np.errstate(all="ignore"):
-        if normalize == "true":
-            cm = cm / cm.sum(axis=1, keepdims=True)
-        elif normalize == "pred":
-            cm = cm / cm.sum(axis=0, keepdims=True)
-        else:
-            cm = cm / cm.sum()
-    return np.nan_to_num(cm)
+    if samplewise:
+        raise ValueError("Samplewise metrics are not available outside of multilabel classification.")
+    return _multilabel_confusion(t, labels)
+
+
+def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None):
+    """Fraction (or, with normalize=False, the weighted number) of exactly right predictions.
+
+    Same as sklearn.metrics.accuracy_score (binary and multiclass targets).
+    """
+    validate("accuracy_score", y_true=(y_true, LABELS_IN), y_pred=(y_pred, LABELS_IN), normalize=(normalize, [BOOL]),
+             sample_weight=(sample_weight, [ARRAY, NONE]))
+    t = check_targets(y_true, y_pred, sample_weight)
+    if t.weight is not None:
+        # numpy's own weighted mean over the cases, so that the rounding is scikit-learn's.
+        right = t.y_true == t.y_pred
+        return float(np.average(right, weights=t.weight_raw) if normalize else np.dot(right, t.weight_raw))
+    right = float(np.trace(t.tally()[0]))  # an exact count
+    return right / t.y_true.shape[0] if normalize else right
+
+
+def zero_one_loss(y_true, y_pred, *, normalize=True, sample_weight=None):
+    """Fraction (or weighted number) of wrong predictions: 1 - accuracy.
+
+    Same as sklearn.metrics.zero_one_loss (binary and multiclass targets).
+    """
+    validate("zero_one_loss", y_true=(y_true, LABELS_IN), y_pred=(y_pred, LABELS_IN), normalize=(normalize, [BOOL]),
+             sample_weight=(sample_weight, [ARRAY, NONE]))
+    score = accuracy_score(y_true, y_pred, normalize=normalize, sample_weight=sample_weight)
+    if normalize:
+        return 1 - score
+    n = np.sum(sample_weight) if sample_weight is not None else num_samples(as_array(y_true))
+    return n - score
+
+
+def hamming_loss(y_true, y_pred, *, sample_weight=None):
+    """Fraction of wrong labels (for 1-D targets, the zero-one loss).
+
+    Same as sklearn.metrics.hamming_loss (binary and multiclass targets).
+    """
+    validate("hamming_loss", y_true=(y_true, LABELS_IN), y_pred=(y_pred, LABELS_IN),
+             sample_weight=(sample_weight, [ARRAY, NONE]))
+    t = check_targets(y_true, y_pred, sample_weight)
+    if t.weight is not None:
+        return float(np.average(t.y_true != t.y_pred, weights=t.weight_raw))
+    n = t.y_true.shape[0]
+    return float(np.float64(n - np.trace(t.tally()[0])) / n)
+
+
+def balanced_accuracy_score(y_true, y_pred, *, sample_weight=None, adjusted=False):
+    """Mean recall over the classes present in y_true; ``adjusted`` rescales chance to 0.
+
+    Same as sklearn.metrics.balanced_accuracy_score, warnings included.
+    """
+    validate("balanced_accuracy_score", y_true=(y_true, [ARRAY]), y_pred=(y_pred, [ARRAY]),
+             sample_weight=(sample_weight, [ARRAY, NONE]), adjusted=(adjusted, [BOOL]))
+    cm = _confusion(_targets_as_confusion_matrix_sees_them(y_true, y_pred, sample_weight))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        per_class = np.diagonal(cm) / np.sum(cm, axis=1)
+    if np.any(np.isnan(per_class)):
+        warnings.warn("y_pred contains classes not in y_true", stacklevel=2)
+        per_class = per_class[~np.isnan(per_class)]
+    score = np.mean(per_class)
+    if adjusted:
+        chance = 1 / per_class.shape[0]
+        score -= chance
+        score /= 1 - chance
+    return float(score)
+
+
+def matthews_corrcoef(y_true, y_pred, *, sample_weight=None):
+    """Matthews correlation coefficient (multiclass: Gorodkin's R_K); 0.0 where it is undefined.
+
+    Same as sklearn.metrics.matthews_corrcoef.
+    """
+    validate("matthews_corrcoef", y_true=(y_true, [ARRAY]), y_pred=(y_pred, [ARRAY]),
+             sample_weight=(sample_weight, [ARRAY, NONE]))
+    cm = _confusion(check_targets(y_true, y_pred, sample_weight))
+    t_sum = cm.sum(axis=1, dtype=np.float64)
+    p_sum = cm.sum(axis=0, dtype=np.float64)
+    n_correct = np.trace(cm, dtype=np.float64)
+    n = p_sum.sum()
+    cov_tp = n_correct * n - np.dot(t_sum, p_sum)
+    cov_pp = n**2 - np.dot(p_sum, p_sum)
+    cov_tt = n**2 - np.dot(t_sum, t_sum)
+    product = cov_pp * cov_tt
+    if product == 0:
+        return 0.0
+    return float(cov_tp / np.sqrt(product))
+
+
+def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None, replace_undefined_by=np.nan):
+    """Cohen's kappa, agreement beyond chance of two raters; ``weights`` None, 'linear' or
+    'quadratic' for ordinal classes.
+
+    Same as sklearn.metrics.cohen_kappa_score (``replace_undefined_by`` where it is 0/0, with an
+    UndefinedMetricWarning).
+    """
+    validate("cohen_kappa_score", y1=(y1, [ARRAY]), y2=(y2, [ARRAY]), labels=(labels, [ARRAY, NONE]),
+             weights=(weights, [Str({"linear", "quadratic"}), NONE]), sample_weight=(sample_weight, [ARRAY, NONE]),
+             replace_undefined_by=(replace_undefined_by, [Interval(Real, -1.0, 1.0, "both"), NAN]))
+    try:
+        cm = _confusion(_targets_as_confusion_matrix_sees_them(y1, y2, sample_weight), labels)
+    except ValueError as e:
+        if "At least one label specified must be in y_true" in str(e):
+            raise ValueError(
+                "At least one label in `labels` must be present in `y1` (even though `cohen_kappa_score` is "
+                "otherwise agnostic to the order of `y1` and `y2`)."
+            ) from e
+        raise
+    k = cm.shape[0]
+    cm = cm.astype(np.float64, copy=False)
+    sum0 = np.sum(cm, axis=0)
+    sum1 = np.sum(cm, axis=1)
+    total = np.sum(sum0)
+    if total == 0:
+        warnings.warn(
+            "`y2` contains no labels that are present in both `y1` and `labels`.`cohen_kappa_score` is undefined "
+            "and set to the value defined by the `replace_undefined_by` param, which is set to "
+            f"{replace_undefined_by}.",
+            UndefinedMetricWarning,
+            stacklevel=2,
+        )
+        return replace_undefined_by
+    expected = np.outer(sum0, sum1) / total
+    if weights is None:
+        w = np.ones([k, k], dtype=np.float64)
+        np.fill_diagonal(w, 0)
+    else:
+        w = np.zeros([k, k], dtype=np.float64)
+        w += np.arange(k)
+        w = np.abs(w - w.T) if weights == "linear" else (w - w.T) ** 2
+    observed_disagreement = np.sum(w * cm)
+    expected_disagreement = np.sum(w * expected)
+    if expected_disagreement == 0:
+        warnings.warn(
+            "`y1`, `y2` and `labels` have only one label in common. `cohen_kappa_score` is undefined and set to "
+            "the value defined by the the `replace_undefined_by` param, which is set to "
+            f"{replace_undefined_by}.",
+            UndefinedMetricWarning,
+            stacklevel=2,
+        )
+        return replace_undefined_by
+    return float(1 - observed_disagreement / expected_disagreement)
+
+
+def class_likelihood_ratios(y_true, y_pred, *, labels=None, sample_weight=None, replace_undefined_by=np.nan):
+    """Positive and negative likelihood ratios (LR+, LR-) of a binary problem.
+
+    Same as sklearn.metrics.class_likelihood_ratios, warnings included.
+    """
+    validate("class_likelihood_ratios", y_true=(y_true, LABELS_IN), y_pred=(y_pred, LABELS_IN),
+             labels=(labels, [ARRAY, NONE]), sample_weight=(sample_weight, [ARRAY, NONE]),
+             replace_undefined_by=(replace_undefined_by, [RealIn({1.0, np.nan}), Instance(dict, "dict")]))
+    t = check_targets(y_true, y_pred, sample_weight)
+    if t.type != "binary":
+        raise ValueError(
+            f"class_likelihood_ratios only supports binary classification problems, got targets of type: {t.type}"
+        )
+    lr_pos = lr_neg = None
+    if replace_undefined_by == 1.0:
+        replace_undefined_by = {"LR+": 1.0, "LR-": 1.0}
+    if isinstance(replace_undefined_by, dict):
+        message = (
+            "The dictionary passed as `replace_undefined_by` needs to be in the form `{'LR+': `value_1`, 'LR-': "
+            "`value_2`}` where the value for `LR+` ranges from `1.0` to `np.inf` or is `np.nan` and the value for "
+            f"`LR-` ranges from `0.0` to `1.0` or is `np.nan`; got `{replace_undefined_by}`."
+        )
+        lr_pos, lr_neg = replace_undefined_by.get("LR+"), replace_undefined_by.get("LR-")
+        if not ("LR+" in replace_undefined_by and "LR-" in replace_undefined_by
+                and isinstance(lr_pos, Real) and not lr_pos < 1.0
+                and isinstance(lr_neg, Real) and not lr_neg < 0.0 and not lr_neg > 1.0):
+            raise ValueError(message)
+    undefined_is_nan = isinstance(replace_undefined_by, float) and np.isnan(replace_undefined_by)
+    tn, fp, fn, tp = _confusion(t, labels).ravel()
+    support_pos = tp + fn
+    support_neg = tn + fp
+    advice = ("Use the `replace_undefined_by` param to control this behavior. To suppress this warning or turn it "
+              "into an error, see Python's `warnings` module and `warnings.catch_warnings()`.")
+    if support_pos == 0:
+        warnings.warn(
+            "No samples of the positive class are present in `y_true`. `positive_likelihood_ratio` and "
+            "`negative_likelihood_ratio` are both set to `np.nan`. " + advice,
+            UndefinedMetricWarning,
+            stacklevel=2,
+        )
+    if fp == 0:
+        start = ("No samples were predicted for the positive class and `positive_likelihood_ratio` is " if tp == 0
+                 else "`positive_likelihood_ratio` is ill-defined and ")
+        # scikit-learn's message stops here (the rest of its sentence is not part of the string).
+        warnings.warn(start + "set to `np.nan`. Use the `replace_undefined_by` param to ", UndefinedMetricWarning,
+                      stacklevel=2)
+        lr_plus = replace_undefined_by if undefined_is_nan else lr_pos
+    else:
+        lr_plus = tp * support_neg / (fp * support_pos)
+    if tn == 0:
+        warnings.warn("`negative_likelihood_ratio` is ill-defined and set to `np.nan`. " + advice,
+                      UndefinedMetricWarning, stacklevel=2)
+        lr_minus = replace_undefined_by if undefined_is_nan else lr_neg
+    else:
+        lr_minus = fn * support_neg / (tn * support_pos)
+    return float(lr_plus), float(lr_minus)

@@ -4,7 +4,11 @@ scikit-learn also catches assay's), otherwise look-alikes with the same bases.""
 
 try:
     from sklearn.exceptions import DataConversionWarning, UndefinedMetricWarning
+    from sklearn.utils._param_validation import InvalidParameterError
 except ImportError:  # pragma: no cover - exercised only without scikit-learn
+
+    class InvalidParameterError(ValueError, TypeError):
+        """A parameter has a wrong type or a value outside its allowed set."""
 
     class UndefinedMetricWarning(UserWarning):
         """A metric is undefined (0/0) and was set to the zero_division value."""
@@ -13,4 +17,4 @@ except ImportError:  # pragma: no cover - exercised only without scikit-learn
         """Input was converted (e.g. a column vector flattened)."""
 
 
-__all__ = ["DataConversionWarning", "UndefinedMetricWarning"]
+__all__ = ["DataConversionWarning", "InvalidParameterError", "UndefinedMetricWarning"]

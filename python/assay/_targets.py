@@ -47,30 +47,24 @@ def check_consistent_length(*arrays):
 
 
 def column_or_1d(a, name):
+    """A column vector flattened (silently, as scikit-learn's metrics do), a 1-D array as it is."""
     if a.ndim == 1:
         return a
     if a.ndim == 2 and a.shape[1] == 1:
-        import warnings
-
-        from assay._compat import DataConversionWarning
-
-        warnings.warn(
-            "A column-vector y was passed when a 1d array was expected. Please change the shape of y to "
-            "(n_samples, ), for example using ravel().",
-            DataConversionWarning,
-            stacklevel=3,
-        )
         return a.ravel()
     raise ValueError(f"{name} should be a 1d array, got an array of shape {a.shape} instead.")
 
 
 def _is_integral_float(a):
-    return a.dtype.kind == "f" and bool(np.all(np.isfinite(a))) and bool(np.all(a == np.trunc(a)))
+    # scikit-learn's test, a round trip through int64 (NaN and infinity fail it, with numpy's
+    # RuntimeWarning about the cast, which scikit-learn lets through too).
+    return a.dtype.kind == "f" and not bool(np.any(a != a.astype(np.int64).astype(a.dtype)))
 
 
-def type_of_target(a, name=""):
+def type_of_target(a, name="", count_classes=True):
     """scikit-learn's type_of_target for dense arrays: 'binary', 'multiclass', 'continuous',
-    'multilabel-indicator', '...-multioutput' or 'unknown'."""
+    'multilabel-indicator', '...-multioutput' or 'unknown'. With count_classes=False, 'binary' stands
+    for 'binary or multiclass' (no np.unique: the caller counts the classes of both arrays)."""
     if a.ndim == 2 and a.shape[1] > 1 and a.dtype.kind in _NUMERIC_KINDS and a.size:
         values = np.unique(a)
         if values.size <= 2 and np.all(np.isin(values, [0, 1])):
@@ -84,38 +78,62 @@ def type_of_target(a, name=""):
     suffix = "-multioutput" if a.ndim == 2 and a.shape[1] > 1 else ""
     if a.dtype.kind == "f" and not _is_integral_float(a):
         if not np.all(np.isfinite(a)):
-            what = "NaN" if np.any(np.isnan(a)) else "infinity"
+            what = "NaN" if np.any(np.isnan(a)) else f"infinity or a value too large for {a.dtype!r}"
             label = f"Input {name} contains {what}." if name else f"Input contains {what}."
             raise ValueError(label)
         return "continuous" + suffix
     if a.ndim == 2 and a.shape[1] > 1:
         return "multiclass" + suffix
+    if not count_classes:
+        return "binary"
     return "multiclass" if np.unique(a.ravel()).shape[0] > 2 else "binary"
 
 
 def check_sample_weight(sample_weight, n):
-    """Weights as float64 of length n, or None for unit weights."""
+    """scikit-learn's checks of sample weights (as _check_targets makes them): (the weights as
+    scikit-learn keeps them, C-contiguous with their own dtype; the same as float64 for the core),
+    or (None, None) for unit weights."""
     if sample_weight is None:
-        return None
+        return None, None
     if isinstance(sample_weight, numbers.Number):
-        return np.full(n, float(sample_weight))
-    w = np.asarray(sample_weight)
-    if w.ndim != 1:
-        raise ValueError("Sample weights must be 1D array or scalar")
-    if w.shape[0] != n:
-        raise ValueError(f"sample_weight.shape == ({w.shape[0]},), expected ({n},)!")
-    w = np.ascontiguousarray(w, dtype=np.float64)
-    if not np.all(np.isfinite(w)):
+        raw = np.full(n, sample_weight)
+    else:
+        raw = np.asarray(sample_weight)
+        if raw.dtype.kind not in "biuf":
+            raw = raw.astype(np.float64)
+        raw = np.ascontiguousarray(raw)
+        if raw.ndim != 1:
+            raise ValueError(
+                f"Sample weights must be 1D array or scalar, got {raw.ndim}D array. Expected either a scalar "
+                f"value or a 1D array of length {n}."
+            )
+        if raw.shape[0] != n:
+            raise ValueError(f"sample_weight.shape == ({raw.shape[0]},), expected ({n},)!")
+    w = raw if raw.dtype == np.float64 else raw.astype(np.float64)
+    total = np.sum(w)
+    if np.isfinite(total) and total != 0:  # one pass: then every weight is finite and one is not 0
+        return raw, w
+    if raw.dtype.kind == "f" and not np.all(np.isfinite(w)):
         raise ValueError("Input sample_weight contains NaN." if np.any(np.isnan(w))
-                         else "Input sample_weight contains infinity or a value too large for dtype('float64').")
-    return w
+                         else f"Input sample_weight contains infinity or a value too large for {raw.dtype!r}.")
+    if not np.any(w):
+        raise ValueError("Sample weights must contain at least one non-zero number.")
+    return raw, w
 
 
 class Targets:
-    """Checked classification targets: the task type, the sorted classes, and each label's index
-    among them (int32, contiguous), ready for the core."""
+    """Checked classification targets: the task type, the sorted classes (as scikit-learn's
+    unique_labels gives them), the 1-D label arrays, the weights, and the tally of the core."""
 
-    __slots__ = ("type", "classes", "true_codes", "pred_codes", "y_true", "y_pred", "weight")
+    __slots__ = ("type", "classes", "true_codes", "pred_codes", "y_true", "y_pred", "weight", "weight_raw",
+                 "_tally")
+
+    def tally(self):
+        """(cells K x K, actual, predicted, correct totals per class), float64, computed once in the
+        core. Weighted totals are summed case by case (np.bincount's order), not from the cells."""
+        if self._tally is None:
+            self._tally = _core.tally(self.true_codes, self.pred_codes, self.classes.shape[0], self.weight)
+        return self._tally
 
 
 def encode(y_true, y_pred):
@@ -133,22 +151,62 @@ def encode(y_true, y_pred):
         raise ValueError(f"Mix of label input types (string and number); Got {got}.")
     classes, inverse = np.unique(np.concatenate([y_true, y_pred]), return_inverse=True)
     inverse = inverse.astype(np.int32)
+    if classes.dtype == object:
+        classes = np.asarray(classes.tolist())  # scikit-learn's unique_labels gives a str array
     n = y_true.shape[0]
     return classes, np.ascontiguousarray(inverse[:n]), np.ascontiguousarray(inverse[n:])
 
 
+def _class_dtype(y_true, y_pred, classes):
+    """The dtype of scikit-learn's unique_labels: an array of the set of both arrays' values, where a
+    value of y_pred equal to one of y_true is y_true's."""
+    if y_true.dtype == y_pred.dtype or classes.dtype.kind not in _NUMERIC_KINDS:
+        return classes.dtype if classes.dtype.kind not in _NUMERIC_KINDS else y_true.dtype
+    both = np.result_type(y_true.dtype, y_pred.dtype)
+    if both == y_true.dtype or np.isin(classes, y_true).all():
+        return y_true.dtype
+    return both
+
+
+def _integer_fast_path(y_true, y_pred):
+    """Whether the labels go to the core as int64 as they are (no type_of_target pass needed:
+    integer labels are always binary or multiclass)."""
+    return (y_true.ndim == 1 and y_pred.ndim == 1 and y_true.shape[0] == y_pred.shape[0] and y_true.shape[0] > 0
+            and all(y.dtype.kind in "biu" and not (y.dtype.kind == "u" and y.dtype.itemsize == 8)
+                    for y in (y_true, y_pred)))
+
+
+def _as_int64(y):
+    return y if y.dtype == np.int64 and y.flags.c_contiguous else np.ascontiguousarray(y, dtype=np.int64)
+
+
 def check_targets(y_true, y_pred, sample_weight=None):
-    """scikit-learn's _check_targets for 1-D label arrays, coding the labels on the way."""
+    """scikit-learn's _check_targets for 1-D label arrays, coding (and for integer labels,
+    counting) the labels on the way. Raises NotImplementedError for multilabel-indicator targets."""
     y_true = as_array(y_true, "y_true")
     y_pred = as_array(y_pred, "y_pred")
     check_consistent_length(y_true, y_pred, None if sample_weight is None else np.asarray(sample_weight))
-    type_true = type_of_target(y_true, "y_true")
-    type_pred = type_of_target(y_pred, "y_pred")
+    t = Targets()
+    t._tally = None
+    if _integer_fast_path(y_true, y_pred):
+        t.weight_raw, t.weight = check_sample_weight(sample_weight, y_true.shape[0])
+        counted = _core.tally_int64(_as_int64(y_true), _as_int64(y_pred), t.weight)
+        if counted is not None:
+            classes, t._tally = counted
+            t.classes = classes.astype(_class_dtype(y_true, y_pred, classes), copy=False)
+            t.type = "binary" if classes.shape[0] <= 2 else "multiclass"
+            t.y_true, t.y_pred, t.true_codes, t.pred_codes = y_true, y_pred, None, None
+            return t
+    type_true = type_of_target(y_true, "y_true", count_classes=False)
+    type_pred = type_of_target(y_pred, "y_pred", count_classes=False)
+    if {type_true, type_pred} != {"binary"}:  # an error, or multilabel: scikit-learn's exact types
+        type_true = type_of_target(y_true, "y_true")
+        type_pred = type_of_target(y_pred, "y_pred")
     if num_samples(y_true) < 1 or num_samples(y_pred) < 1:
         raise ValueError(
             "Found empty input array (e.g., `y_true` or `y_pred`) while a minimum of 1 sample is required."
         )
-    weight = check_sample_weight(sample_weight, num_samples(y_true))
+    t.weight_raw, t.weight = check_sample_weight(sample_weight, num_samples(y_true))
     types = {type_true, type_pred}
     if types == {"binary", "multiclass"}:
         types = {"multiclass"}
@@ -161,9 +219,32 @@ def check_targets(y_true, y_pred, sample_weight=None):
         raise ValueError(f"{y_type} is not supported")
     y_true = column_or_1d(y_true, "y_true")
     y_pred = column_or_1d(y_pred, "y_pred")
-    t = Targets()
-    t.classes, t.true_codes, t.pred_codes = encode(y_true, y_pred)
+    classes, t.true_codes, t.pred_codes = encode(y_true, y_pred)
+    t.classes = classes.astype(_class_dtype(y_true, y_pred, classes), copy=False)
     if y_type == "binary" and t.classes.shape[0] > 2:
         y_type = "multiclass"
-    t.type, t.y_true, t.y_pred, t.weight = y_type, y_true, y_pred, weight
+    t.type, t.y_true, t.y_pred = y_type, y_true, y_pred
     return t
+
+
+def binary_codes(y_true, pos_label, name="y_true"):
+    """y_true as int32 0/1 (1 = the positive class) for the ranking kernels.
+
+    The positive class is ``pos_label`` when given; otherwise, as scikit-learn, 1 when the classes
+    are a subset of {0, 1} or {-1, 1}, and an error for anything else.
+    """
+    y = as_array(y_true, name)
+    if y.ndim != 1:
+        y = column_or_1d(y, name)
+    classes = np.unique(y)
+    if pos_label is None:
+        numeric = y.dtype.kind in _NUMERIC_KINDS
+        if not numeric or not (set(classes.tolist()) <= {0, 1} or set(classes.tolist()) <= {-1, 1}):
+            raise ValueError(
+                f"y_true takes value in {{{', '.join(repr(c) for c in classes.tolist())}}} and pos_label is not "
+                "specified: either make y_true take value in {0, 1} or {-1, 1} or pass pos_label explicitly."
+            )
+        pos_label = 1
+    if y.dtype == bool and pos_label in (0, 1):
+        pos_label = bool(pos_label)
+    return np.ascontiguousarray(y == pos_label, dtype=np.int32)

@@ -1,12 +1,23 @@
-// assay._core: class encoding and the confusion-matrix kernel.
+// assay._core: class encoding, the confusion-matrix kernel and the one-pass label tally.
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/tuple.h>
 
 #include "assay/metrics/confusion.hpp"
 #include "assay/metrics/label_codes.hpp"
+#include "assay/metrics/label_tally.hpp"
 #include "common.hpp"
 
 namespace assay::python {
+
+namespace {
+
+nb::object tally_to_python(label_tally&& t) {
+  const std::size_t k = t.classes;
+  return nb::cast(std::make_tuple(to_numpy_2d(std::move(t.cells), k, k), to_numpy(std::move(t.actual)),
+                                  to_numpy(std::move(t.predicted)), to_numpy(std::move(t.correct))));
+}
+
+}  // namespace
 
 void bind_metrics(nb::module_& m) {
   m.def(
@@ -39,6 +50,36 @@ void bind_metrics(nb::module_& m) {
       },
       nb::arg("actual"), nb::arg("predicted"), nb::arg("classes"), nb::arg("weight").none(),
       "K x K matrix of (weighted) counts; rows are the actual class, columns the predicted class.");
+
+  m.def(
+      "tally",
+      [](in_array<std::int32_t> actual, in_array<std::int32_t> predicted, std::size_t classes,
+         std::optional<in_array<double>> weight) {
+        label_tally t;
+        {
+          nb::gil_scoped_release release;
+          t = tally_codes(view(actual), view(predicted), classes, view(weight));
+        }
+        return tally_to_python(std::move(t));
+      },
+      nb::arg("actual"), nb::arg("predicted"), nb::arg("classes"), nb::arg("weight").none(),
+      "(cells K x K, actual totals, predicted totals, correct totals) of class indices, weighted sums in case order.");
+
+  m.def(
+      "tally_int64",
+      [](in_array<std::int64_t> actual, in_array<std::int64_t> predicted,
+         std::optional<in_array<double>> weight) -> nb::object {
+        std::optional<integer_label_tally> t;
+        {
+          nb::gil_scoped_release release;
+          t = tally_integer_labels(view(actual), view(predicted), view(weight));
+        }
+        if (!t) return nb::none();
+        auto classes = to_numpy(std::move(t->classes));
+        return nb::make_tuple(classes, tally_to_python(std::move(t->tally)));
+      },
+      nb::arg("actual"), nb::arg("predicted"), nb::arg("weight").none(),
+      "(classes, tally) of int64 labels as they are, or None when they span 2^20 values or more.");
 }
 
 }  // namespace assay::python

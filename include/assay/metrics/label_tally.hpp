@@ -1,0 +1,44 @@
+// assay: one pass over a pair of label arrays giving everything the label metrics read off them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace assay {
+
+/// The K x K matrix of (weighted) counts of a pair of label arrays and the per-class totals of the
+/// actual labels, the predicted labels and the correct predictions.
+///
+/// Without weights every number is an exact integer count. With weights each cell and each total is
+/// summed case by case in the order of the cases, which is how np.bincount and scipy's coo_array
+/// accumulate: the totals are not re-derived from the cells, because a different order of the same
+/// additions rounds differently (scikit-learn's per-class totals are bincounts).
+struct label_tally {
+  std::size_t classes = 0;
+  std::vector<double> cells;                       ///< classes x classes, row-major; row = actual class
+  std::vector<double> actual, predicted, correct;  ///< per class
+};
+
+/// Tallies class indices in [0, classes). `weight` is empty (every case weighs 1) or has one weight
+/// per case (finite; the caller checks). Throws assay::error (usage) on a length mismatch or an index
+/// out of range.
+label_tally tally_codes(std::span<const std::int32_t> actual, std::span<const std::int32_t> predicted,
+                        std::size_t classes, std::span<const double> weight = {});
+
+/// Integer labels tallied as they are, with no coding pass: the classes are the distinct values of
+/// both arrays together in increasing order.
+struct integer_label_tally {
+  std::vector<std::int64_t> classes;
+  label_tally tally;
+};
+
+/// As tally_codes for integer labels whose values span fewer than 2^20 integers (a lookup table
+/// codes them); nullopt for a wider span (the caller sorts instead) or for empty input.
+std::optional<integer_label_tally> tally_integer_labels(std::span<const std::int64_t> actual,
+                                                        std::span<const std::int64_t> predicted,
+                                                        std::span<const double> weight = {});
+
+}  // namespace assay

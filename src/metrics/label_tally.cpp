@@ -1,0 +1,175 @@
+#include "assay/metrics/label_tally.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "assay/error.hpp"
+
+namespace assay {
+namespace {
+
+constexpr std::int64_t max_table_span = std::int64_t{1} << 20;
+// Up to this many possible values, integer labels are tallied by value directly (one pass, no coding).
+constexpr std::size_t max_direct_width = 64;
+
+void check_lengths(const char* caller, std::size_t a, std::size_t p, std::size_t w) {
+  if (a != p) throw_usage(fmt::format("{}: {} actual labels but {} predicted", caller, a, p));
+  if (w != 0 && w != a) throw_usage(fmt::format("{}: {} labels but {} weights", caller, a, w));
+}
+
+// Counts without weights. Several interleaved copies of the table take turns, so that runs of the
+// same cell do not wait on each other's increments; they are added up at the end (exact integers).
+template <typename Code>
+void count_cells(std::size_t n, std::size_t k, Code&& code, label_tally& t) {
+  constexpr std::size_t copies = 4;
+  const std::size_t kk = k * k;
+  std::vector<std::uint64_t> counts(copies * kk, 0);
+  std::size_t i = 0;
+  for (; i + copies <= n; i += copies) {
+    for (std::size_t c = 0; c < copies; ++c) ++counts[c * kk + code(i + c)];
+  }
+  for (; i < n; ++i) ++counts[code(i)];
+  t.cells.assign(kk, 0.0);
+  for (std::size_t j = 0; j < kk; ++j) {
+    std::uint64_t s = 0;
+    for (std::size_t c = 0; c < copies; ++c) s += counts[c * kk + j];
+    t.cells[j] = static_cast<double>(s);
+  }
+  t.actual.assign(k, 0.0);
+  t.predicted.assign(k, 0.0);
+  t.correct.assign(k, 0.0);
+  for (std::size_t a = 0; a < k; ++a) {
+    for (std::size_t p = 0; p < k; ++p) {
+      t.actual[a] += t.cells[a * k + p];  // exact: integers below 2^53
+      t.predicted[p] += t.cells[a * k + p];
+    }
+    t.correct[a] = t.cells[a * k + a];
+  }
+}
+
+// Weighted: case by case, in order, into every sum the case belongs to.
+template <typename Pair>
+void sum_weights(std::size_t n, std::size_t k, std::span<const double> weight, Pair&& pair, label_tally& t) {
+  t.cells.assign(k * k, 0.0);
+  t.actual.assign(k, 0.0);
+  t.predicted.assign(k, 0.0);
+  t.correct.assign(k, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    auto [a, p] = pair(i);
+    const double w = weight[i];
+    t.cells[a * k + p] += w;
+    t.actual[a] += w;
+    t.predicted[p] += w;
+    if (a == p) t.correct[a] += w;
+  }
+}
+
+}  // namespace
+
+label_tally tally_codes(std::span<const std::int32_t> actual, std::span<const std::int32_t> predicted,
+                        std::size_t classes, std::span<const double> weight) {
+  check_lengths("tally_codes", actual.size(), predicted.size(), weight.size());
+  const auto k = static_cast<std::uint32_t>(classes);
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    if (static_cast<std::uint32_t>(actual[i]) >= k || static_cast<std::uint32_t>(predicted[i]) >= k) {
+      throw_usage(fmt::format("tally_codes: case {} has class index ({}, {}) outside [0, {})", i, actual[i],
+                              predicted[i], classes));
+    }
+  }
+  label_tally t;
+  t.classes = classes;
+  const std::size_t n = actual.size();
+  if (weight.empty()) {
+    count_cells(n, classes, [&](std::size_t i) {
+      return static_cast<std::size_t>(actual[i]) * classes + static_cast<std::size_t>(predicted[i]);
+    }, t);
+  } else {
+    sum_weights(n, classes, weight, [&](std::size_t i) {
+      return std::pair{static_cast<std::size_t>(actual[i]), static_cast<std::size_t>(predicted[i])};
+    }, t);
+  }
+  return t;
+}
+
+std::optional<integer_label_tally> tally_integer_labels(std::span<const std::int64_t> actual,
+                                                        std::span<const std::int64_t> predicted,
+                                                        std::span<const double> weight) {
+  check_lengths("tally_integer_labels", actual.size(), predicted.size(), weight.size());
+  const std::size_t n = actual.size();
+  if (n == 0) return std::nullopt;
+  std::int64_t lo = actual[0], hi = actual[0];
+  for (auto labels : {actual, predicted}) {
+    for (std::int64_t v : labels) {
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+  }
+  // hi - lo could overflow for labels near both ends of the range: compare in unsigned arithmetic.
+  if (static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) >= static_cast<std::uint64_t>(max_table_span)) {
+    return std::nullopt;
+  }
+  const auto width = static_cast<std::size_t>(hi - lo) + 1;
+  integer_label_tally out;
+  if (width <= max_direct_width) {
+    // Few possible values: tally the values themselves in a width x width table in this one pass,
+    // then keep the rows and columns of the values that occur.
+    label_tally raw;
+    std::vector<std::uint8_t> seen(width, 0);
+    auto code = [&](std::int64_t v) { return static_cast<std::size_t>(v - lo); };
+    if (weight.empty()) {
+      count_cells(n, width, [&](std::size_t i) { return code(actual[i]) * width + code(predicted[i]); }, raw);
+      for (std::size_t j = 0; j < width; ++j) seen[j] = raw.actual[j] > 0 || raw.predicted[j] > 0;
+    } else {
+      sum_weights(n, width, weight, [&](std::size_t i) {
+        const std::size_t a = code(actual[i]), p = code(predicted[i]);
+        seen[a] = seen[p] = 1;  // a case of weight 0 still makes its classes occur
+        return std::pair{a, p};
+      }, raw);
+    }
+    std::vector<std::size_t> keep;
+    for (std::size_t j = 0; j < width; ++j) {
+      if (seen[j]) {
+        keep.push_back(j);
+        out.classes.push_back(lo + static_cast<std::int64_t>(j));
+      }
+    }
+    const std::size_t k = keep.size();
+    label_tally& t = out.tally;
+    t.classes = k;
+    t.cells.resize(k * k);
+    t.actual.resize(k);
+    t.predicted.resize(k);
+    t.correct.resize(k);
+    for (std::size_t a = 0; a < k; ++a) {
+      for (std::size_t p = 0; p < k; ++p) t.cells[a * k + p] = raw.cells[keep[a] * width + keep[p]];
+      t.actual[a] = raw.actual[keep[a]];
+      t.predicted[a] = raw.predicted[keep[a]];
+      t.correct[a] = raw.correct[keep[a]];
+    }
+    return out;
+  }
+  std::vector<std::int32_t> index(width, -1);
+  for (std::size_t i = 0; i < n; ++i) {
+    index[static_cast<std::size_t>(actual[i] - lo)] = 0;
+    index[static_cast<std::size_t>(predicted[i] - lo)] = 0;
+  }
+  std::int32_t next = 0;
+  for (std::size_t j = 0; j < width; ++j) {
+    if (index[j] == 0) {
+      index[j] = next++;
+      out.classes.push_back(lo + static_cast<std::int64_t>(j));
+    }
+  }
+  const std::size_t k = out.classes.size();
+  out.tally.classes = k;
+  auto code = [&](std::int64_t v) { return static_cast<std::size_t>(index[static_cast<std::size_t>(v - lo)]); };
+  if (weight.empty()) {
+    count_cells(n, k, [&](std::size_t i) { return code(actual[i]) * k + code(predicted[i]); }, out.tally);
+  } else {
+    sum_weights(n, k, weight, [&](std::size_t i) { return std::pair{code(actual[i]), code(predicted[i])}; },
+                out.tally);
+  }
+  return out;
+}
+
+}  // namespace assay
