@@ -182,7 +182,10 @@ def _as_int64(y):
 
 def check_targets(y_true, y_pred, sample_weight=None):
     """scikit-learn's _check_targets for 1-D label arrays, coding (and for integer labels,
-    counting) the labels on the way. Raises NotImplementedError for multilabel-indicator targets."""
+    counting) the labels on the way. Raises NotImplementedError for multilabel-indicator targets
+    (and sparse matrices, which scikit-learn accepts only for those)."""
+    if any(type(y).__module__.startswith("scipy.sparse") for y in (y_true, y_pred)):
+        raise NotImplementedError("assay.metrics does not support sparse (multilabel-indicator) targets yet")
     y_true = as_array(y_true, "y_true")
     y_pred = as_array(y_pred, "y_pred")
     check_consistent_length(y_true, y_pred, None if sample_weight is None else np.asarray(sample_weight))
