@@ -496,6 +496,7 @@ def hamming_loss(y_true, y_pred, *, sample_weight=None):
              sample_weight=(sample_weight, [ARRAY, NONE]))
     t = check_targets(y_true, y_pred, sample_weight)
     if t.weight is not None:
+        np.average(t.weight_raw)  # unused, but scikit-learn computes it (and warns if it overflows)
         return float(np.average(t.y_true != t.y_pred, weights=t.weight_raw))
     n = t.y_true.shape[0]
     return float(np.float64(n - np.trace(t.tally()[0])) / n)
@@ -566,6 +567,7 @@ def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None, 
     cm = cm.astype(np.float64, copy=False)
     sum0 = np.sum(cm, axis=0)
     sum1 = np.sum(cm, axis=1)
+    chance_counts = np.outer(sum0, sum1)  # before the total: the same overflow warnings in the same order
     total = np.sum(sum0)
     if total == 0:
         _warn(
@@ -575,7 +577,7 @@ def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None, 
             UndefinedMetricWarning,
         )
         return replace_undefined_by
-    expected = np.outer(sum0, sum1) / total
+    expected = chance_counts / total
     if weights is None:
         w = np.ones([k, k], dtype=np.float64)
         np.fill_diagonal(w, 0)

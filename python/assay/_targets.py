@@ -110,7 +110,8 @@ def check_sample_weight(sample_weight, n):
         if raw.shape[0] != n:
             raise ValueError(f"sample_weight.shape == ({raw.shape[0]},), expected ({n},)!")
     w = raw if raw.dtype == np.float64 else raw.astype(np.float64)
-    total = np.sum(w)
+    with np.errstate(over="ignore"):  # an overflow here is only a reason to look closer
+        total = np.sum(w)
     if np.isfinite(total) and total != 0:  # one pass: then every weight is finite and one is not 0
         return raw, w
     if raw.dtype.kind == "f" and not np.all(np.isfinite(w)):
