@@ -341,3 +341,12 @@ def test_property_integer_weights_repeat_rows(pair, data):
                     np.testing.assert_allclose(a, b, rtol=1e-12, err_msg=name)
         else:
             np.testing.assert_allclose(weighted, repeated, rtol=1e-12, err_msg=name)
+
+
+@settings(max_examples=100, deadline=None)
+@given(label_pairs(), st.sampled_from([("", "a", "a ", "B"), ("yes", "no", "maybe", "n")]))
+def test_property_string_labels_same_as_sklearn(pair, names):
+    y_true, y_pred, w = pair
+    names = np.array(names)
+    for name, kwargs in CALLS:
+        check(name, names[y_true], names[y_pred], sample_weight=w, **kwargs)
