@@ -69,7 +69,8 @@ def label_cases(rng, n=120):
     yield "float-int32", rng.integers(0, 3, n).astype(float), rng.integers(0, 3, n).astype(np.int32)
     yield "int32-only-in-pred-float", rng.integers(0, 2, n).astype(np.int32), rng.integers(0, 3, n).astype(float)
     yield "strings", np.array(["no", "yes"])[rng.integers(0, 2, n)], np.array(["no", "yes"])[rng.integers(0, 2, n)]
-    yield "strings3", np.array(["a", "b", "c"])[rng.integers(0, 3, n)], np.array(["a", "b", "dd"])[rng.integers(0, 3, n)]
+    yield ("strings3", np.array(["a", "b", "c"])[rng.integers(0, 3, n)],
+           np.array(["a", "b", "dd"])[rng.integers(0, 3, n)])
     yield "bool", rng.integers(0, 2, n).astype(bool), rng.integers(0, 2, n).astype(bool)
     yield "lists", list(rng.integers(0, 3, 20)), list(rng.integers(0, 3, 20))
     yield "never-predicted", rng.integers(0, 3, n), rng.integers(0, 2, n)
