@@ -8,13 +8,17 @@ from assay import _core
 
 __version__ = _core.__version__
 
-__all__ = ["__version__", "metrics"]
+from assay._estimate import Estimate, TestResult
+
+__all__ = ["Estimate", "TestResult", "__version__", "metrics", "model_selection", "stats"]
+
+_SUBMODULES = {"metrics", "model_selection", "stats"}
 
 
 def __getattr__(name):
     # Submodules load on first use, so `import assay` stays cheap.
-    if name == "metrics":
+    if name in _SUBMODULES:
         import importlib
 
-        return importlib.import_module("assay.metrics")
+        return importlib.import_module(f"assay.{name}")
     raise AttributeError(f"module 'assay' has no attribute {name!r}")

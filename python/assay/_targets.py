@@ -250,3 +250,26 @@ def check_targets(y_true, y_pred, sample_weight=None):
         y_type = "multiclass"
     t.type, t.y_true, t.y_pred = y_type, y_true, y_pred
     return t
+
+
+def binary_codes(y_true, pos_label, name="y_true"):
+    """y_true as int32 0/1 (1 = the positive class) for the ranking kernels.
+
+    The positive class is ``pos_label`` when given; otherwise, as scikit-learn, 1 when the classes
+    are a subset of {0, 1} or {-1, 1}, and an error for anything else.
+    """
+    y = as_array(y_true, name)
+    if y.ndim != 1:
+        y = column_or_1d(y, name)
+    classes = np.unique(y)
+    if pos_label is None:
+        numeric = y.dtype.kind in _NUMERIC_KINDS
+        if not numeric or not (set(classes.tolist()) <= {0, 1} or set(classes.tolist()) <= {-1, 1}):
+            raise ValueError(
+                f"y_true takes value in {{{', '.join(repr(c) for c in classes.tolist())}}} and pos_label is not "
+                "specified: either make y_true take value in {0, 1} or {-1, 1} or pass pos_label explicitly."
+            )
+        pos_label = 1
+    if y.dtype == bool and pos_label in (0, 1):
+        pos_label = bool(pos_label)
+    return np.ascontiguousarray(y == pos_label, dtype=np.int32)

@@ -46,5 +46,8 @@ nb::ndarray<nb::numpy, T, nb::ndim<2>> to_numpy_2d(std::vector<T>&& v, std::size
 
 void bind_metrics(nb::module_& m);
 void bind_curves(nb::module_& m);
+void bind_stats(nb::module_& m);
+void bind_validation(nb::module_& m);
+void bind_ranking(nb::module_& m);
 
 }  // namespace assay::python

@@ -18,4 +18,7 @@ NB_MODULE(_core, m) {
   });
   assay::python::bind_metrics(m);
   assay::python::bind_curves(m);
+  assay::python::bind_stats(m);
+  assay::python::bind_validation(m);
+  assay::python::bind_ranking(m);
 }

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "assay/error.hpp"
+#include "assay/metrics/label_tally.hpp"
 
 namespace assay {
 
@@ -17,31 +18,22 @@ confusion_matrix confusion_matrix::from_labels(std::span<const std::int32_t> act
   if (!weight.empty() && weight.size() != actual.size()) {
     throw_usage(fmt::format("confusion_matrix: {} labels but {} weights", actual.size(), weight.size()));
   }
-  confusion_matrix cm(classes);
   const auto k = static_cast<std::uint32_t>(classes);
-  auto check = [&](std::int32_t a, std::int32_t p, std::size_t i) {
-    if (static_cast<std::uint32_t>(a) >= k || static_cast<std::uint32_t>(p) >= k) {
-      throw_usage(fmt::format("confusion_matrix: case {} has class index ({}, {}) outside [0, {})", i, a, p, classes));
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    if (static_cast<std::uint32_t>(actual[i]) >= k || static_cast<std::uint32_t>(predicted[i]) >= k) {
+      throw_usage(fmt::format("confusion_matrix: case {} has class index ({}, {}) outside [0, {})", i, actual[i],
+                              predicted[i], classes));
     }
-  };
-  if (weight.empty()) {
-    // Integer counts first (exact and fast), converted once.
-    std::vector<std::uint64_t> counts(classes * classes, 0);
-    for (std::size_t i = 0; i < actual.size(); ++i) {
-      check(actual[i], predicted[i], i);
-      ++counts[static_cast<std::size_t>(actual[i]) * classes + static_cast<std::size_t>(predicted[i])];
-    }
-    for (std::size_t i = 0; i < counts.size(); ++i) cm.m_[i] = static_cast<double>(counts[i]);
-  } else {
-    for (std::size_t i = 0; i < actual.size(); ++i) {
-      check(actual[i], predicted[i], i);
-      if (!(weight[i] >= 0) || !std::isfinite(weight[i])) {
-        throw_data(fmt::format("confusion_matrix: weight of case {} is {} (weights must be finite and >= 0)", i,
-                               weight[i]));
-      }
-      cm.m_[static_cast<std::size_t>(actual[i]) * classes + static_cast<std::size_t>(predicted[i])] += weight[i];
+    if (!weight.empty() && (!(weight[i] >= 0) || !std::isfinite(weight[i]))) {
+      throw_data(fmt::format("confusion_matrix: weight of case {} is {} (weights must be finite and >= 0)", i,
+                             weight[i]));
     }
   }
+  // The counting itself is the one label kernel (label_tally.hpp): exact integer counts without
+  // weights, weights summed case by case in case order.
+  confusion_matrix cm;
+  cm.k_ = classes;
+  cm.m_ = tally_codes(actual, predicted, classes, weight).cells;
   return cm;
 }
 

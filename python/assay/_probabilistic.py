@@ -1,0 +1,171 @@
+"""assay.metrics: metrics of predicted probabilities (log loss, Brier score).
+
+Same names, signatures, defaults, return types, warnings and numbers as sklearn.metrics. The
+arithmetic is numpy's, operation for operation as scikit-learn does it (an elementwise log, a row sum
+and a weighted mean: nothing a sort could speed up), so the values agree to the bit.
+"""
+
+from __future__ import annotations
+
+import warnings
+from math import sqrt
+
+import numpy as np
+
+from assay._ranking import _assert_finite, _check_pos_label, column_or_1d
+from assay._targets import as_array, check_consistent_length, type_of_target
+
+__all__ = ["brier_score_loss", "log_loss"]
+
+
+def _float_array(a, name):
+    """check_array(a, ensure_2d=False, dtype=(float64, float32)): float32 stays, the rest is float64."""
+    a = as_array(a, name)
+    if a.dtype not in (np.float64, np.float32):
+        a = a.astype(np.float64)
+    if a.ndim == 0:
+        raise ValueError(f"Expected 2D array, got scalar array instead:\narray={a}.\nReshape your data either using "
+                         "array.reshape(-1, 1) if your data has a single feature or array.reshape(1, -1) if it "
+                         "contains a single sample.")
+    if a.ndim > 2:
+        raise ValueError(f"Found array with dim {a.ndim}, while dim <= 2 is required.")
+    if a.shape[0] == 0:
+        raise ValueError(f"Found array with 0 sample(s) (shape={a.shape}) while a minimum of 1 is required.")
+    if a.ndim == 2 and a.shape[1] == 0:
+        raise ValueError(f"Found array with 0 feature(s) (shape={a.shape}) while a minimum of 1 is required.")
+    _assert_finite(a)
+    return a
+
+
+def _check_weight(sample_weight, n):
+    if sample_weight is None:
+        return
+    w = np.asarray(sample_weight)
+    if w.ndim != 1:
+        raise ValueError(f"Sample weights must be 1D array or scalar, got {w.ndim}D array. Expected either a scalar "
+                         f"value or a 1D array of length {n}.")
+    if w.shape != (n,):
+        raise ValueError(f"sample_weight.shape == {w.shape}, expected {(n,)}!")
+    if np.all(w == 0):
+        raise ValueError("Sample weights must contain at least one non-zero number.")
+
+
+def _one_hot(y_true, labels):
+    """(one column per class, 0/1 int64; the classes): LabelBinarizer's coding for log_loss."""
+    y_true = np.asarray(y_true)
+    if labels is not None:
+        classes = np.unique(np.asarray(labels))
+        if not np.all(classes == labels):
+            warnings.warn(f"Labels passed were {labels}. But this function assumes labels are ordered "
+                          f"lexicographically. Pass the ordered labels={classes.tolist()} and ensure that the columns "
+                          "of y_prob correspond to this ordering.", UserWarning, stacklevel=4)
+        if not np.all(np.isin(y_true, labels)):
+            raise ValueError(f"y_true contains values {set(y_true) - set(labels)} not belonging to the passed labels "
+                             f"{labels}.")
+    else:
+        if type_of_target(y_true, "y_true") not in ("binary", "multiclass"):
+            raise ValueError(f"Unknown label type: {type_of_target(y_true)}")
+        classes = np.unique(y_true)
+    if classes.shape[0] == 1:
+        if labels is None:
+            raise ValueError(f"y_true contains only one label ({classes[0]}). Please provide the list of all expected "
+                             "class labels explicitly through the labels argument.")
+        raise ValueError(f"The labels array needs to contain at least two labels, got {classes}.")
+    codes = (column_or_1d(y_true).reshape(-1, 1) == classes.reshape(1, -1)).astype(np.int64)
+    if classes.shape[0] == 2:
+        codes = np.concatenate((1 - codes[:, 1:], codes[:, 1:]), axis=1)
+    return codes, classes
+
+
+def _multiclass_targets(y_true, y_prob, sample_weight, labels):
+    if np.max(y_prob) > 1:
+        raise ValueError(f"y_prob contains values greater than 1: {np.max(y_prob)}")
+    if np.min(y_prob) < 0:
+        raise ValueError(f"y_prob contains values lower than 0: {np.min(y_prob)}")
+    check_consistent_length(y_prob, as_array(y_true), None if sample_weight is None else np.asarray(sample_weight))
+    _check_weight(sample_weight, y_prob.shape[0])
+    codes, classes = _one_hot(y_true, labels)
+    if y_prob.ndim == 1:
+        y_prob = y_prob[:, np.newaxis]
+    if y_prob.shape[1] == 1:
+        y_prob = np.concatenate([1 - y_prob, y_prob], axis=1)
+    total = np.sum(y_prob, axis=1)
+    if not np.all(np.isclose(total, np.asarray(1, dtype=total.dtype), rtol=sqrt(np.finfo(y_prob.dtype).eps))):
+        warnings.warn("The y_prob values do not sum to one. Make sure to pass probabilities.", UserWarning,
+                      stacklevel=4)
+    if classes.shape[0] != y_prob.shape[1]:
+        if labels is None:
+            raise ValueError(f"y_true and y_prob contain different number of classes: {codes.shape[1]} vs "
+                             f"{y_prob.shape[1]}. Please provide the true labels explicitly through the labels "
+                             f"argument. Classes found in y_true: {classes}")
+        raise ValueError(f"The number of classes in labels is different from that in y_prob. Classes found in labels: "
+                         f"{classes}")
+    return codes, y_prob
+
+
+def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels=None, y_pred="deprecated"):
+    """Cross-entropy of the predicted probabilities (mean, or with normalize=False the weighted sum).
+
+    Same as sklearn.metrics.log_loss (probabilities clipped to [eps, 1 - eps] of their dtype).
+    """
+    if not (isinstance(y_pred, str) and y_pred == "deprecated"):
+        if y_proba is not None:
+            raise ValueError("Cannot use both `y_pred` and `y_proba`. `y_pred` is deprecated, use `y_proba` instead.")
+        warnings.warn("`y_pred` was renamed to `y_proba` in version 1.9 and will be removed in 1.11. Use `y_proba` "
+                      "instead.", FutureWarning, stacklevel=2)
+        y_proba = y_pred
+    y_proba = _float_array(y_proba, "y_proba")
+    codes, y_proba = _multiclass_targets(y_true, y_proba, sample_weight, labels)
+    eps = np.finfo(y_proba.dtype).eps
+    y_proba = np.clip(y_proba, eps, 1 - eps)
+    codes = codes.astype(y_proba.dtype, copy=False)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = codes * np.log(y_proba)
+    terms = np.where(codes == 0.0, np.asarray(0.0, dtype=terms.dtype), terms)
+    loss = -np.sum(terms, axis=1)
+    if normalize:
+        return float(np.average(loss, weights=sample_weight))
+    if sample_weight is not None:
+        return float(np.dot(loss, sample_weight))
+    return float(np.sum(loss))
+
+
+def brier_score_loss(y_true, y_proba, *, sample_weight=None, pos_label=None, labels=None, scale_by_half="auto"):
+    """Mean squared difference between the predicted probabilities and the outcomes.
+
+    Same as sklearn.metrics.brier_score_loss (binary halves the multiclass sum unless scale_by_half).
+    """
+    y_proba = _float_array(y_proba, "y_proba")
+    if y_proba.ndim == 1 or y_proba.shape[1] == 1:
+        y_t = column_or_1d(as_array(y_true, "y_true"))
+        y_p = column_or_1d(y_proba)
+        _assert_finite(y_t)
+        check_consistent_length(y_p, y_t, None if sample_weight is None else np.asarray(sample_weight))
+        _check_weight(sample_weight, y_p.shape[0])
+        y_type = type_of_target(y_t, "y_true")
+        if y_type != "binary":
+            raise ValueError(f"The type of the target inferred from y_true is {y_type} but should be binary according "
+                             "to the shape of y_prob.")
+        if np.max(y_p) > 1:
+            raise ValueError(f"y_prob contains values greater than 1: {np.max(y_p)}")
+        if np.min(y_p) < 0:
+            raise ValueError(f"y_prob contains values less than 0: {np.min(y_p)}")
+        try:
+            pos_label = _check_pos_label(pos_label, y_t)
+        except ValueError:
+            classes = np.unique(y_t)
+            if classes.dtype.kind in "OUS":
+                raise
+            pos_label = classes[-1]
+        pos = np.asarray(y_t == pos_label, dtype=np.int64)
+        codes = np.stack((1 - pos, pos), axis=1)
+        y_proba = np.stack((1 - y_p, y_p), axis=1)
+    else:
+        codes, y_proba = _multiclass_targets(y_true, y_proba, sample_weight, labels)
+    codes = codes.astype(y_proba.dtype, copy=False)
+    score = np.average(np.sum((codes - y_proba) ** 2, axis=1), weights=sample_weight)
+    if scale_by_half == "auto":
+        scale_by_half = y_proba.ndim == 1 or y_proba.shape[1] < 3
+    if scale_by_half:
+        score *= 0.5
+    return float(score)

@@ -1,0 +1,114 @@
+// assay._core: tests and intervals of assay::stats (proportions, McNemar, Cochran's Q, DeLong,
+// multiple-testing corrections). Results go to Python as plain tuples and dicts; python/assay/stats.py
+// wraps them in result objects.
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "assay/error.hpp"
+
+#include "assay/stats/delong.hpp"
+#include "assay/stats/multiple.hpp"
+#include "assay/stats/proportion.hpp"
+#include "assay/stats/tests.hpp"
+#include "common.hpp"
+
+namespace assay::python {
+namespace {
+
+/// A value as (number, reason): NaN and the reason when undefined.
+std::tuple<double, std::string> pair_of(const value& v) {
+  return {v.defined() ? v.v : std::nan(""), v.reason};
+}
+
+nb::dict test_dict(const stats::test_result& t) {
+  nb::dict d;
+  d["method"] = t.method;
+  d["statistic"] = t.statistic;
+  d["pvalue"] = t.p_value;
+  d["df"] = t.df;
+  d["df2"] = t.df2;
+  return d;
+}
+
+}  // namespace
+
+void bind_stats(nb::module_& m) {
+  m.def(
+      "proportion_ci",
+      [](double x, double n, double level, std::string_view method) {
+        const auto r = stats::proportion_ci(x, n, level, stats::parse_proportion_method(method, "method"));
+        return std::make_tuple(r.estimate, r.lower, r.upper, std::string(stats::to_string(r.method)));
+      },
+      nb::arg("x"), nb::arg("n"), nb::arg("level"), nb::arg("method"));
+
+  m.def(
+      "mcnemar",
+      [](std::int64_t n01, std::int64_t n10, std::string_view method) {
+        stats::mcnemar_method mm = stats::mcnemar_method::exact;
+        if (method == "chi2_corrected") {
+          mm = stats::mcnemar_method::chi2_corrected;
+        } else if (method == "chi2") {
+          mm = stats::mcnemar_method::chi2;
+        } else if (method != "exact") {
+          throw_usage(fmt::format("mcnemar: method is '{}'; it must be 'exact', 'chi2_corrected' or 'chi2'", method));
+        }
+        return test_dict(stats::mcnemar(n01, n10, mm));
+      },
+      nb::arg("n01"), nb::arg("n10"), nb::arg("method"));
+
+  m.def(
+      "cochrans_q",
+      [](in_array<std::int32_t> success, std::size_t rows, std::size_t k) {
+        return test_dict(stats::cochrans_q(view(success), rows, k));
+      },
+      nb::arg("success"), nb::arg("rows"), nb::arg("k"));
+
+  m.def(
+      "delong_ci",
+      [](in_array<std::int32_t> y, in_array<double> score, double level) {
+        stats::auc_interval r;
+        {
+          nb::gil_scoped_release release;
+          r = stats::delong_ci(view(y), view(score), level);
+        }
+        return std::make_tuple(pair_of(r.auc), pair_of(r.variance), pair_of(r.lower), pair_of(r.upper));
+      },
+      nb::arg("y"), nb::arg("score"), nb::arg("level"));
+
+  m.def(
+      "delong_test",
+      [](in_array<std::int32_t> y_a, in_array<double> score_a, std::optional<in_array<std::int32_t>> y_b,
+         in_array<double> score_b, std::string_view alternative, double level) {
+        const auto alt = stats::parse_alternative(alternative, "alternative");
+        stats::delong_test_result r;
+        {
+          nb::gil_scoped_release release;
+          r = y_b ? stats::delong_unpaired_test(view(y_a), view(score_a), view(*y_b), view(score_b), alt)
+                  : stats::delong_paired_test(view(y_a), view(score_a), view(score_b), alt, level);
+        }
+        nb::dict d = test_dict(r.test);
+        d["auc_a"] = r.auc_a;
+        d["auc_b"] = r.auc_b;
+        d["difference"] = r.difference;
+        d["std_error"] = r.std_error;
+        d["ci"] = std::make_tuple(pair_of(r.diff_lower), pair_of(r.diff_upper));
+        return d;
+      },
+      nb::arg("y_a"), nb::arg("score_a"), nb::arg("y_b").none(), nb::arg("score_b"), nb::arg("alternative"),
+      nb::arg("level"));
+
+  m.def(
+      "adjust_p_values",
+      [](in_array<double> p, std::string_view method) {
+        return to_numpy(stats::adjust_p_values(view(p), stats::parse_p_adjust(method, "method")));
+      },
+      nb::arg("p"), nb::arg("method"));
+}
+
+}  // namespace assay::python

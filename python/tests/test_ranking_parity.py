@@ -1,0 +1,192 @@
+"""assay.metrics' score metrics against the installed scikit-learn: equal values to the bit, equal
+dtypes, equal warnings and exceptions."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn import metrics as sk
+
+from assay import _core
+from assay import metrics as am
+from parity import check
+
+CURVES = ["roc_curve", "precision_recall_curve", "det_curve"]
+AREAS = ["roc_auc_score", "average_precision_score"]
+
+
+def binary_cases(rng):
+    """(y_true, y_score, pos_label) with ties (scores rounded) of many label and score types."""
+    for n in (1, 2, 7, 50, 300, 2000):
+        y = rng.integers(0, 2, n)
+        s = np.round(rng.random(n), int(rng.integers(1, 4)))
+        yield y, s, None
+        yield y * 2 - 1, s, None
+        yield y.astype(bool), s, None
+        yield y.astype(np.float64), s.astype(np.float32), None
+        yield np.array(["neg", "pos"])[y], s, "pos"
+        yield np.array(["neg", "pos"])[y], s, "neg"
+        yield y, (s * 10).astype(np.int64), None
+        yield y, np.full(n, 0.5), None
+        yield y + 3, rng.standard_normal(n), 4
+        yield list(y), list(s), None
+
+
+@pytest.mark.parametrize("name", CURVES)
+@pytest.mark.parametrize("weighted", [False, True])
+def test_curves(rng, name, weighted):
+    for y, s, pos in binary_cases(rng):
+        w = np.round(rng.random(len(y)) * 3, 1) if weighted else None
+        for drop in (False, True):
+            check(name, y, s, pos_label=pos, sample_weight=w, drop_intermediate=drop)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_areas_binary(rng, weighted):
+    for y, s, pos in binary_cases(rng):
+        w = np.round(rng.random(len(y)) * 3, 1) if weighted else None
+        check("roc_auc_score", y, s, sample_weight=w)
+        for max_fpr in (0.1, 0.5, 1.0):
+            check("roc_auc_score", y, s, sample_weight=w, max_fpr=max_fpr)
+        check("average_precision_score", y, s, sample_weight=w, pos_label=1 if pos is None else pos)
+
+
+def test_areas_large_bit_identical(rng):
+    # Long curves: numpy's pairwise summation order matters here.
+    for n in (10**4, 2 * 10**5):
+        y = rng.integers(0, 2, n)
+        s = rng.random(n)
+        w = rng.random(n)
+        for args in ((y, s), (y, np.round(s, 3))):
+            assert am.roc_auc_score(*args) == sk.roc_auc_score(*args)
+            assert am.roc_auc_score(*args, sample_weight=w) == sk.roc_auc_score(*args, sample_weight=w)
+            assert am.average_precision_score(*args) == sk.average_precision_score(*args)
+            assert am.average_precision_score(*args, sample_weight=w) == sk.average_precision_score(*args, sample_weight=w)
+
+
+def test_numpy_sum_order(rng):
+    for n in [*range(300), 1000, 8191, 8192, 8193, 65537, 10**6]:
+        a = rng.standard_normal(n) * 10.0 ** rng.integers(-6, 6, n)
+        assert _core.numpy_sum(a) == a.sum()
+
+
+def probabilities(rng, n, k):
+    p = rng.random((n, k))
+    return p / p.sum(axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("average", ["macro", "weighted", "micro", None])
+def test_roc_auc_multiclass(rng, average):
+    for n, k in ((30, 3), (200, 4), (500, 5)):
+        y = rng.integers(0, k, n)
+        p = probabilities(rng, n, k)
+        w = rng.random(n)
+        for multi_class in ("ovr", "ovo"):
+            check("roc_auc_score", y, p, multi_class=multi_class, average=average)
+            check("roc_auc_score", y, p, multi_class=multi_class, average=average, sample_weight=w)
+        labels = np.array(["a", "b", "c", "d", "e"][:k])
+        check("roc_auc_score", labels[y], p, multi_class="ovr", average=average, labels=labels)
+    y = rng.integers(0, 3, 50)
+    check("roc_auc_score", y, probabilities(rng, 50, 4), multi_class="ovr", labels=[0, 1, 2, 3])
+    check("roc_auc_score", y, probabilities(rng, 50, 3))
+    check("roc_auc_score", y, probabilities(rng, 50, 3), multi_class="ovr", max_fpr=0.5)
+    check("roc_auc_score", y, rng.random((50, 3)), multi_class="ovr")
+    check("roc_auc_score", y, probabilities(rng, 50, 4), multi_class="ovr")
+    check("roc_auc_score", y, probabilities(rng, 50, 3), multi_class="ovr", labels=[0, 2, 1])
+
+
+@pytest.mark.parametrize("average", ["macro", "weighted", "micro", "samples", None])
+def test_average_precision_multiclass(rng, average):
+    for n, k in ((30, 3), (300, 4)):
+        y = rng.integers(0, k, n)
+        p = np.round(probabilities(rng, n, k), 2)
+        check("average_precision_score", y, p, average=average)
+        check("average_precision_score", y, p, average=average, sample_weight=rng.random(n))
+        check("average_precision_score", y, p, average=average, pos_label=2)
+
+
+def test_top_k_accuracy(rng):
+    for n, k in ((40, 3), (300, 5)):
+        y = rng.integers(0, k, n)
+        p = np.round(probabilities(rng, n, k), 1)
+        w = rng.random(n)
+        for top in (1, 2, 3, k):
+            for normalize in (True, False):
+                check("top_k_accuracy_score", y, p, k=top, normalize=normalize)
+                check("top_k_accuracy_score", y, p, k=top, normalize=normalize, sample_weight=w)
+        check("top_k_accuracy_score", np.array(list("abcde"))[y], p, k=2)
+    y = rng.integers(0, 2, 60)
+    s = rng.random(60)
+    for top in (1, 2):
+        check("top_k_accuracy_score", y, s, k=top)
+        check("top_k_accuracy_score", y, s * 4 - 2, k=top)
+    check("top_k_accuracy_score", y, probabilities(rng, 60, 3), labels=[0, 1, 2])
+    check("top_k_accuracy_score", y, probabilities(rng, 60, 3))
+    check("top_k_accuracy_score", y, probabilities(rng, 60, 3), labels=[0, 2, 1])
+
+
+EDGE_CASES = [
+    ([1, 1, 1], [0.1, 0.2, 0.3]),
+    ([0, 0, 0], [0.1, 0.2, 0.3]),
+    ([0, 1, 1], [0.1, np.nan, 0.3]),
+    ([0, 1, 1], [0.1, np.inf, 0.3]),
+    ([0, 2, 2], [0.1, 0.2, 0.3]),
+    ([0, 1], [0.1, 0.2, 0.3]),
+    ([], []),
+    (["a", "b"], [0.1, 0.2]),
+    ([0, 1, 0.5], [0.1, 0.2, 0.3]),
+    ([0, 1, 1, 0], [3, 3, 3, 3]),
+    ([0, 1, 1, 0], [1, 2, 3, 4]),
+    ([[0], [1], [1]], [0.3, 0.2, 0.1]),
+]
+
+
+@pytest.mark.parametrize("name", CURVES + AREAS)
+@pytest.mark.parametrize("case", range(len(EDGE_CASES)))
+def test_edge_cases(name, case):
+    y, s = EDGE_CASES[case]
+    check(name, y, s)
+    check(name, np.asarray(y), np.asarray(s))
+
+
+def test_bad_parameters():
+    y, s = [0, 1, 1], [0.1, 0.2, 0.3]
+    check("roc_auc_score", y, s, max_fpr=0)
+    check("roc_auc_score", y, s, max_fpr=1.5)
+    check("roc_auc_score", y, s, sample_weight=[1, 0, 0])
+    check("roc_auc_score", y, s, sample_weight=[1, 2, -1])
+    check("roc_curve", y, s, sample_weight=[1, np.nan, 2])
+    check("roc_curve", y, s, sample_weight=[1, -1, 2])
+    check("average_precision_score", y, s, pos_label=3)
+
+
+scores = st.lists(st.integers(0, 4), min_size=0, max_size=12).map(lambda v: np.array(v, dtype=np.float64) / 4)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_property_same_as_sklearn(data):
+    s = data.draw(scores)
+    y = np.array(data.draw(st.lists(st.integers(0, 1), min_size=len(s), max_size=len(s))), dtype=np.int64)
+    w = data.draw(st.none() | st.lists(st.integers(0, 3), min_size=len(s), max_size=len(s)).map(np.array))
+    for name in CURVES + AREAS:
+        check(name, y, s, sample_weight=w)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_property_invariances(data):
+    s = data.draw(scores)
+    n = len(s)
+    y = np.array(data.draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)), dtype=np.int64)
+    if n < 2 or y.min() == y.max():
+        return
+    reps = np.array(data.draw(st.lists(st.integers(1, 3), min_size=n, max_size=n)))
+    for f in (am.roc_auc_score, am.average_precision_score):
+        base = f(y, s)
+        # Strictly increasing transforms of the scores change nothing.
+        assert f(y, np.exp(3 * s) - 7) == pytest.approx(base, abs=1e-15)
+        assert f(y, s * 1000 + 5) == pytest.approx(base, abs=1e-15)
+        # Integer weights are repeated rows.
+        assert f(y, s, sample_weight=reps.astype(float)) == pytest.approx(f(np.repeat(y, reps), np.repeat(s, reps)),
+                                                                            abs=1e-12)
