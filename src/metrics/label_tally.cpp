@@ -124,24 +124,38 @@ std::optional<integer_label_tally> tally_integer_labels(std::span<const std::int
   check_lengths("tally_integer_labels", actual.size(), predicted.size(), weight.size());
   const std::size_t n = actual.size();
   if (n == 0) return std::nullopt;
-  if (weight.empty()) {
-    // The common case, labels in [0, 64): counted by value in one pass over the labels, with no pass
-    // for their range first; any label outside it (a bit above the lowest six, or a sign) shows in
-    // `bits`, and then the count is redone the general way.
-    constexpr auto w = static_cast<std::uint64_t>(max_direct_width);
-    static_assert((w & (w - 1)) == 0, "the direct width is a power of two");
+  // The common case, labels in [0, 64): tallied by value in one pass over the labels, with no pass
+  // for their range first. Any label outside it (a bit above the lowest six, or a sign) shows in
+  // `bits`, and then the tally is redone the general way; a look at the first labels avoids that
+  // wasted pass in the usual case of labels that are not small.
+  constexpr auto w = static_cast<std::uint64_t>(max_direct_width);
+  static_assert((w & (w - 1)) == 0, "the direct width is a power of two");
+  std::uint64_t bits = 0;
+  for (std::size_t i = 0; i < std::min<std::size_t>(n, 4096); ++i) {
+    bits |= static_cast<std::uint64_t>(actual[i]) | static_cast<std::uint64_t>(predicted[i]);
+  }
+  if ((bits & ~(w - 1)) == 0) {
     label_tally raw;
-    std::uint64_t bits = 0;
-    count_cells(n, max_direct_width, [&](std::size_t i) {
+    std::vector<std::uint8_t> seen(max_direct_width, 0);
+    auto code = [&](std::size_t i) {
       const auto a = static_cast<std::uint64_t>(actual[i]), p = static_cast<std::uint64_t>(predicted[i]);
       bits |= a | p;
-      return static_cast<std::size_t>((a & (w - 1)) * w + (p & (w - 1)));
-    }, raw);
-    if ((bits & ~(w - 1)) == 0) {
-      std::vector<std::uint8_t> seen(max_direct_width);
+      return std::pair{static_cast<std::size_t>(a & (w - 1)), static_cast<std::size_t>(p & (w - 1))};
+    };
+    if (weight.empty()) {
+      count_cells(n, max_direct_width, [&](std::size_t i) {
+        auto [a, p] = code(i);
+        return a * max_direct_width + p;
+      }, raw);
       for (std::size_t j = 0; j < max_direct_width; ++j) seen[j] = raw.actual[j] > 0 || raw.predicted[j] > 0;
-      return keep_occurring(raw, seen, 0);
+    } else {
+      sum_weights(n, max_direct_width, weight, [&](std::size_t i) {
+        auto ap = code(i);
+        seen[ap.first] = seen[ap.second] = 1;  // a case of weight 0 still makes its classes occur
+        return ap;
+      }, raw);
     }
+    if ((bits & ~(w - 1)) == 0) return keep_occurring(raw, seen, 0);
   }
   std::int64_t lo = actual[0], hi = actual[0];
   for (auto labels : {actual, predicted}) {

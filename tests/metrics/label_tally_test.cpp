@@ -50,6 +50,13 @@ TEST(LabelTally, SmallAndNotSoSmallLabelsGiveTheSameTally) {
     EXPECT_EQ(t->tally.actual, (std::vector<double>{2, 1, 0, 2}));
     EXPECT_EQ(t->tally.predicted, (std::vector<double>{0, 2, 1, 2}));
     EXPECT_EQ(t->tally.correct, (std::vector<double>{0, 1, 0, 1}));
+    // Weighted, a class whose only case weighs 0 is still a class.
+    std::vector<double> w{0.5, 1, 1, 2, 0};
+    auto tw = tally_integer_labels(as, ps, w);
+    ASSERT_TRUE(tw);
+    EXPECT_EQ(tw->classes, t->classes);
+    EXPECT_EQ(tw->tally.cells, (std::vector<double>{0, 0, 0, 0.5, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1}));
+    EXPECT_EQ(tw->tally.actual, (std::vector<double>{0.5, 2, 0, 2}));
   }
 }
 
