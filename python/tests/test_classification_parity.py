@@ -288,9 +288,13 @@ CALLS = [
 
 
 @settings(max_examples=150, deadline=None)
-@given(label_pairs())
-def test_property_same_as_sklearn(pair):
+@given(label_pairs(), st.sampled_from([np.int64, np.int32, np.uint8, np.float64, np.float32]),
+       st.sampled_from([np.int64, np.float64]), st.integers(-3, 70))
+def test_property_same_as_sklearn(pair, true_dtype, pred_dtype, shift):
     y_true, y_pred, w = pair
+    if np.dtype(true_dtype).kind == "u":
+        shift = abs(shift)
+    y_true, y_pred = (y_true + shift).astype(true_dtype), (y_pred + shift).astype(pred_dtype)
     for name, kwargs in CALLS:
         check(name, y_true, y_pred, sample_weight=w, **kwargs)
 
