@@ -301,13 +301,13 @@ prediction_table read_predictions(const prediction_file& f) {
 
 namespace {
 
-void check_size(const std::string& fn, const char* name, std::size_t n, std::size_t rows) {
+void check_size(const std::string& fn, const std::string& name, std::size_t n, std::size_t rows) {
   if (n != rows) {
     throw_usage(fmt::format("{}: {} has {} values but y_true has {}; they must have the same length", fn, name, n, rows));
   }
 }
 
-void check_finite(const std::string& fn, const char* name, std::span<const double> v, const char* what) {
+void check_finite(const std::string& fn, const std::string& name, std::span<const double> v, const char* what) {
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (!std::isfinite(v[i])) throw_usage(fmt::format("{}: {}[{}] is {}; {} must be finite", fn, name, i, v[i], what));
   }
@@ -315,7 +315,7 @@ void check_finite(const std::string& fn, const char* name, std::span<const doubl
 
 // A label column as the reader makes it: codes into levels in first-seen order. Numbers are named by
 // canonical_number (so 0.0 and -0.0 are "0", 1.0 is "1").
-io::column label_column(const std::string& fn, const char* name, labels_view v) {
+io::column label_column(const std::string& fn, const std::string& name, labels_view v) {
   io::column c;
   c.name = name;
   c.type = io::column_type::label;
@@ -342,7 +342,7 @@ io::column label_column(const std::string& fn, const char* name, labels_view v) 
   return c;
 }
 
-io::column number_column_of(const char* name, std::span<const double> v, io::column_type type) {
+io::column number_column_of(const std::string& name, std::span<const double> v, io::column_type type) {
   io::column c;
   c.name = name;
   c.type = type;
@@ -377,6 +377,7 @@ prediction_file memory_file(const prediction_options& o) {
   prediction_file f;
   f.pos_label = o.pos_label;
   f.task = o.task;
+  f.classes = o.classes;
   return f;
 }
 
@@ -405,6 +406,56 @@ prediction_table predictions_from_scores(labels_view y_true, std::span<const dou
   prediction_file f = memory_file(options);
   t.columns.push_back(number_column_of("y_score", y_score, io::column_type::number));
   f.scores = {"y_score"};
+  add_weights(t, fn, options, f);
+  return finish(std::move(t), f, fn);
+}
+
+namespace {
+
+// The name of model k as its column's name: its own, or "model <k + 1>".
+std::string model_name(const std::string& name, std::size_t k) {
+  return name.empty() ? fmt::format("model {}", k + 1) : name;
+}
+
+}  // namespace
+
+prediction_table predictions_from_model_scores(labels_view y_true, const std::vector<scored_model>& models,
+                                         const prediction_options& options) {
+  const std::string fn = "predictions_from_model_scores";
+  check_task(fn, options);
+  if (options.task == task_kind::multiclass) {
+    throw_usage(fmt::format("{}: task is multiclass; scores of one positive class make a binary task", fn));
+  }
+  if (models.empty()) throw_usage(fmt::format("{}: models is empty; give at least one model", fn));
+  for (std::size_t k = 0; k < models.size(); ++k) {
+    check_size(fn, fmt::format("models[{}].y_score", k), models[k].y_score.size(), y_true.size());
+  }
+  io::table t = start(fn, y_true.size(), label_column(fn, "y_true", y_true));
+  prediction_file f = memory_file(options);
+  for (std::size_t k = 0; k < models.size(); ++k) {
+    check_finite(fn, fmt::format("models[{}].y_score", k), models[k].y_score, "scores");
+    t.columns.push_back(number_column_of(model_name(models[k].name, k), models[k].y_score, io::column_type::number));
+    f.scores.push_back(t.columns.back().name);
+  }
+  add_weights(t, fn, options, f);
+  return finish(std::move(t), f, fn);
+}
+
+prediction_table predictions_from_model_labels(labels_view y_true, const std::vector<labelled_model>& models,
+                                         const prediction_options& options) {
+  const std::string fn = "predictions_from_model_labels";
+  check_task(fn, options);
+  if (models.empty()) throw_usage(fmt::format("{}: models is empty; give at least one model", fn));
+  for (std::size_t k = 0; k < models.size(); ++k) {
+    check_size(fn, fmt::format("models[{}].y_pred", k), models[k].y_pred.size(), y_true.size());
+  }
+  io::table t = start(fn, y_true.size(), label_column(fn, "y_true", y_true));
+  prediction_file f = memory_file(options);
+  for (std::size_t k = 0; k < models.size(); ++k) {
+    t.columns.push_back(label_column(fn, fmt::format("models[{}].y_pred", k), models[k].y_pred));
+    t.columns.back().name = model_name(models[k].name, k);
+    f.predictions.push_back(t.columns.back().name);
+  }
   add_weights(t, fn, options, f);
   return finish(std::move(t), f, fn);
 }

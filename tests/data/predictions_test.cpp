@@ -212,6 +212,50 @@ TEST(predictions_memory_vs_file, curves_and_comparison) {
   }
 }
 
+TEST(predictions_memory_vs_file, compare_scores_and_multiclass_labels) {
+  const binary_data d = binary(300, 8);
+  lcg g{9};
+  std::vector<double> other(d.score.size());
+  for (auto& x : other) x = std::round(g.next() * 100) / 100;
+  const std::string path =
+      temp_file("cmp.csv", csv({{"y_true", cells(d.y)}, {"a", cells(d.score)}, {"b", cells(other)}}));
+  stats::compare_options o;
+  o.metrics = {"f1", "roc_auc"};
+  o.replicates = 200;
+  o.permutations = 200;
+  o.seed = 3;
+  prediction_file f;
+  f.path = path;
+  f.label = "y_true";
+  f.scores = {"a", "b"};
+  f.classes = class_set::truth;
+  stats::comparison from_file = stats::compare_predictions(read_predictions(f), o);
+  stats::comparison from_memory = stats::compare_predictions(
+      predictions_from_model_scores(d.y, {{"a", d.score}, {"b", other}}), o);
+  from_file.source = from_memory.source = "same";
+  EXPECT_EQ(stats::to_json(from_memory), stats::to_json(from_file));
+
+  // Multiclass predictions with a class the label lacks ("unseen" counts as wrong).
+  const std::vector<std::string> names{"a", "b", "c", "unseen"};
+  std::vector<std::string> y, p, q;
+  for (int i = 0; i < 150; ++i) {
+    y.push_back(names[static_cast<std::size_t>(g.next() * 3)]);
+    p.push_back(g.next() < 0.6 ? y.back() : names[static_cast<std::size_t>(g.next() * 4)]);
+    q.push_back(g.next() < 0.5 ? y.back() : names[static_cast<std::size_t>(g.next() * 3)]);
+  }
+  f.path = temp_file("cmp_multi.csv", csv({{"y_true", y}, {"p", p}, {"q", q}}));
+  f.scores.clear();
+  f.predictions = {"p", "q"};
+  o.metrics = {"f1_macro"};
+  prediction_options po;
+  po.classes = class_set::truth;
+  from_file = stats::compare_predictions(read_predictions(f), o);
+  from_memory = stats::compare_predictions(predictions_from_model_labels(y, {{"p", p}, {"q", q}}, po), o);
+  from_file.source = from_memory.source = "same";
+  EXPECT_EQ(stats::to_json(from_memory), stats::to_json(from_file));
+  EXPECT_EQ(from_memory.models[0].unknown_classes, std::vector<std::string>{"unseen"});
+}
+
 // ---- the class rules ------------------------------------------------------------------------------
 
 TEST(predictions_classes, numeric_spellings_are_one_class) {
@@ -270,6 +314,25 @@ TEST(predictions_errors, lengths_empty_and_values) {
             "predictions_from_labels: y_pred has 2 values but y_true has 4; they must have the same length");
   EXPECT_EQ(message_of([&] { predictions_from_values(y, std::vector<double>{1, 2, inf, 0}); }),
             "predictions_from_values: y_pred[2] is inf; values must be finite");
+}
+
+TEST(predictions_errors, several_models) {
+  const std::vector<double> y{0, 1, 1, 0}, s{0.1, 0.9, 0.8, 0.3}, bad{0.2, 0.4, 0.6, nan};
+  EXPECT_EQ(message_of([&] { predictions_from_model_scores(y, {}); }),
+            "predictions_from_model_scores: models is empty; give at least one model");
+  EXPECT_EQ(message_of([&] { predictions_from_model_scores(y, {{"a", s}, {"b", bad}}); }),
+            "predictions_from_model_scores: models[1].y_score[3] is nan; scores must be finite");
+  EXPECT_EQ(message_of([&] { predictions_from_model_scores(y, {{"a", s}, {"", std::span(s).first(3)}}); }),
+            "predictions_from_model_scores: models[1].y_score has 3 values but y_true has 4; they must have the same "
+            "length");
+  EXPECT_EQ(message_of([&] { predictions_from_model_labels(y, {{"a", y}, {"b", bad}}); }),
+            "predictions_from_model_labels: models[1].y_pred[3] is nan; numeric labels must be finite");
+  const prediction_table t = predictions_from_model_scores(y, {{"a", s}, {"", s}});
+  EXPECT_EQ(t.scores[1].name, "model 2");
+  // A table of several models is for compare_predictions and make_curve, not evaluate.
+  EXPECT_EQ(message_of([&] { evaluate(t); }),
+            "evaluate: the table has 2 prediction columns; evaluate takes exactly one (compare several models with "
+            "stats::compare_predictions)");
 }
 
 TEST(predictions_errors, weights) {

@@ -143,6 +143,19 @@ struct prediction_options {
   std::span<const double> sample_weight;  ///< empty: unweighted; else one finite weight >= 0 per row, not all 0
   std::optional<std::string> pos_label;   ///< the positive class ("1" names the number 1 as well)
   task_kind task = task_kind::automatic;  ///< binary or multiclass (regression: predictions_from_values)
+  /// The classes of predicted labels: the union with the true ones (a confusion matrix: evaluate), or
+  /// the true ones only, other predictions being unknown classes (stats::compare_predictions).
+  class_set classes = class_set::truth_and_predictions;
+};
+
+/// One model's scores of the positive class, or its predicted classes, under a name.
+struct scored_model {
+  std::string name;  ///< empty: "model <k + 1>"
+  std::span<const double> y_score;
+};
+struct labelled_model {
+  std::string name;  ///< empty: "model <k + 1>"
+  labels_view y_pred;
 };
 
 /// A binary task: y_true's classes (at most two) and the score of the positive class per row
@@ -160,6 +173,15 @@ prediction_table predictions_from_labels(labels_view y_true, labels_view y_pred,
 prediction_table predictions_from_proba(labels_view y_true, std::span<const double> y_proba,
                                         const std::vector<std::string>& classes = {},
                                         const prediction_options& options = {});
+
+/// Several models on the same cases, for stats::compare_predictions (and make_curve, one curve each):
+/// their scores (a binary task), or their predicted classes (pass options.classes = class_set::truth
+/// to compare multiclass predictions). Messages name the model's index, e.g.
+/// `predictions_from_model_scores: models[1].y_score[0] is nan; scores must be finite`.
+prediction_table predictions_from_model_scores(labels_view y_true, const std::vector<scored_model>& models,
+                                               const prediction_options& options = {});
+prediction_table predictions_from_model_labels(labels_view y_true, const std::vector<labelled_model>& models,
+                                               const prediction_options& options = {});
 
 /// Regression: true and predicted values (finite). options.pos_label and task are not used.
 prediction_table predictions_from_values(std::span<const double> y_true, std::span<const double> y_pred,
