@@ -9,7 +9,7 @@
 
 #include "assay/error.hpp"
 #include "assay/stats/delong.hpp"
-#include "assay/stats/detail/parallel.hpp"
+#include "assay/detail/parallel.hpp"
 #include "assay/stats/detail/radix_sort.hpp"
 #include "assay/stats/distributions.hpp"
 #include "assay/stats/random.hpp"
@@ -155,9 +155,9 @@ void draw_rows(const std::vector<std::vector<std::uint32_t>>& members, std::uint
 std::vector<double> jackknife(std::size_t n_rows, const resample_statistic& stat, const bootstrap_options& o) {
   const std::size_t groups = std::min(n_rows, o.jackknife_max);
   std::vector<double> out(groups);
-  const unsigned threads = detail::resolve_threads(o.threads, groups);
+  const unsigned threads = assay::detail::resolve_threads(o.threads, groups);
   std::vector<std::vector<std::uint32_t>> buf(threads);
-  detail::parallel_for(groups, threads, [&](unsigned t, std::size_t g) {
+  assay::detail::parallel_for(groups, threads, [&](unsigned t, std::size_t g) {
     auto& rows = buf[t];
     rows.clear();
     for (std::size_t i = 0; i < n_rows; ++i) {
@@ -210,9 +210,9 @@ bootstrap_result bootstrap_ci(std::size_t n_rows, const resample_statistic& stat
   res.estimate = statistic(all);
   const auto members = strata_members(n_rows, o.strata);
   std::vector<double> reps(o.replicates);
-  const unsigned threads = detail::resolve_threads(o.threads, o.replicates);
+  const unsigned threads = assay::detail::resolve_threads(o.threads, o.replicates);
   std::vector<std::vector<std::uint32_t>> buf(threads, std::vector<std::uint32_t>(n_rows));
-  detail::parallel_for(o.replicates, threads, [&](unsigned t, std::size_t r) {
+  assay::detail::parallel_for(o.replicates, threads, [&](unsigned t, std::size_t r) {
     draw_rows(members, o.seed, r, buf[t]);
     reps[r] = statistic(buf[t]);
   });
@@ -237,9 +237,9 @@ paired_bootstrap_result paired_bootstrap(std::size_t n_rows, const resample_stat
   res.difference.estimate = res.estimate_a - res.estimate_b;
   const auto members = strata_members(n_rows, o.strata);
   std::vector<double> reps(o.replicates);
-  const unsigned threads = detail::resolve_threads(o.threads, o.replicates);
+  const unsigned threads = assay::detail::resolve_threads(o.threads, o.replicates);
   std::vector<std::vector<std::uint32_t>> buf(threads, std::vector<std::uint32_t>(n_rows));
-  detail::parallel_for(o.replicates, threads, [&](unsigned t, std::size_t r) {
+  assay::detail::parallel_for(o.replicates, threads, [&](unsigned t, std::size_t r) {
     draw_rows(members, o.seed, r, buf[t]);
     reps[r] = statistic_a(buf[t]) - statistic_b(buf[t]);
   });
@@ -397,9 +397,9 @@ bootstrap_result bootstrap_auc(std::span<const std::int32_t> y_true, std::span<c
   // positives, when stratified) into 8-bit counters, which keeps the randomly accessed memory at one
   // byte per case, then sweeps them once. 8-bit overflow falls back to 32-bit counts.
   std::vector<double> reps(o.replicates);
-  const unsigned threads = detail::resolve_threads(o.threads, o.replicates);
+  const unsigned threads = assay::detail::resolve_threads(o.threads, o.replicates);
   std::vector<std::vector<std::uint8_t>> cpos(threads), cneg(threads);
-  detail::parallel_for(o.replicates, threads, [&](unsigned t, std::size_t r) {
+  assay::detail::parallel_for(o.replicates, threads, [&](unsigned t, std::size_t r) {
     rng gen(o.seed, r);
     bool ok = true;
     if (stratified) {
@@ -518,9 +518,9 @@ paired_bootstrap_result paired_bootstrap_auc(std::span<const std::int32_t> y_tru
   const auto oa = order_cases(y_true, score_a), ob = order_cases(y_true, score_b);
   const std::size_t m = pa.n_pos, n = pa.n_neg;
   std::vector<double> reps(o.replicates);
-  const unsigned threads = detail::resolve_threads(o.threads, o.replicates);
+  const unsigned threads = assay::detail::resolve_threads(o.threads, o.replicates);
   std::vector<std::vector<std::uint8_t>> cpos(threads), cneg(threads);
-  detail::parallel_for(o.replicates, threads, [&](unsigned t, std::size_t r) {
+  assay::detail::parallel_for(o.replicates, threads, [&](unsigned t, std::size_t r) {
     auto& cp = cpos[t];
     auto& cn = cneg[t];
     cp.assign(m, 0);
