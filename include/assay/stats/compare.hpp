@@ -50,7 +50,7 @@ struct compare_options {
   std::size_t replicates = 2000;    ///< paired bootstrap replicates (>= 1)
   std::size_t permutations = 2000;  ///< permutations of the paired permutation test (>= 1)
   std::uint64_t seed = 0;           ///< seed of both resampling procedures
-  unsigned threads = 0;             ///< 0 = all hardware threads; results do not depend on it
+  unsigned threads = 0;             ///< at most this many (0: assay::max_threads()); results do not depend on it
 };
 
 /// One model: a name and either its scores or its hard predictions (binary: 0/1, 1 = positive;
