@@ -1,18 +1,29 @@
 """assay: how good is this model, really?
 
 Evaluation of machine-learning predictions on arrays in memory, on the same C++ core as the
-``assay`` command-line tool. ``assay.metrics`` is a drop-in for ``sklearn.metrics``.
+``assay`` command-line tool:
+
+- ``assay.report(y_true, y_score=... | y_pred=... | y_proba=..., ci=0.95)``: the full report
+  (text, dict, HTML inline in Jupyter);
+- ``assay.roc_auc(y_true, y_score, ci=0.95)``, ``assay.accuracy(...)``, ...: one number with its
+  interval, an :class:`Estimate` (a float);
+- ``assay.metrics``: a drop-in for ``sklearn.metrics``; ``assay.stats``: tests and intervals;
+  ``assay.model_selection``: resampling splitters for scikit-learn's ``cv=``.
 """
 
 from assay import _core
+from assay._estimate import Estimate, TestResult
+from assay._report import ESTIMATE_FUNCTIONS as _ESTIMATE_FUNCTIONS
+from assay._report import Report, report
 
 __version__ = _core.__version__
 
-from assay._estimate import Estimate, TestResult
-
-__all__ = ["Estimate", "TestResult", "__version__", "metrics", "model_selection", "stats"]
+globals().update(_ESTIMATE_FUNCTIONS)
 
 _SUBMODULES = {"metrics", "model_selection", "stats"}
+
+__all__ = ["Estimate", "Report", "TestResult", "__version__", "report", *sorted(_ESTIMATE_FUNCTIONS),
+           *sorted(_SUBMODULES)]
 
 
 def __getattr__(name):

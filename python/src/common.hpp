@@ -48,6 +48,7 @@ void bind_metrics(nb::module_& m);
 void bind_curves(nb::module_& m);
 void bind_stats(nb::module_& m);
 void bind_validation(nb::module_& m);
+void bind_report(nb::module_& m);
 void bind_ranking(nb::module_& m);
 
 }  // namespace assay::python

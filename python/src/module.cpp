@@ -20,5 +20,6 @@ NB_MODULE(_core, m) {
   assay::python::bind_curves(m);
   assay::python::bind_stats(m);
   assay::python::bind_validation(m);
+  assay::python::bind_report(m);
   assay::python::bind_ranking(m);
 }

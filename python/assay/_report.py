@@ -1,0 +1,202 @@
+"""assay.report and the numbers-with-intervals functions (assay.roc_auc, assay.accuracy, ...):
+the report of `assay report`, computed by the core's evaluate() on arrays in memory."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+
+from assay import _core
+from assay._estimate import Estimate
+from assay._targets import as_array
+
+_CI_METHODS = ("auto", "wilson", "normal", "agresti_coull", "clopper_pearson", "bootstrap")
+
+
+class Report:
+    """The evaluation report of predictions in memory: ``str()`` is the text report,
+    ``to_dict()`` the JSON report (the keys of ``assay report --format json``, docs/report-json.md),
+    ``_repr_html_()`` the HTML page (shown inline in Jupyter), ``save_html(path)`` writes it.
+    ``report["roc_auc"]`` is the headline number as an :class:`~assay.Estimate` (with its interval
+    when the report was asked for intervals, or NaN and the reason when undefined)."""
+
+    def __init__(self, core_report):
+        self._r = core_report
+        self._dict = None
+
+    def __str__(self):
+        return self._r.text()
+
+    def __repr__(self):
+        d = self._data()
+        return f"<assay.Report {d['task']}, {d['n']} rows>"
+
+    def _data(self):
+        if self._dict is None:
+            self._dict = json.loads(self._r.json())
+        return self._dict
+
+    def to_dict(self):
+        return _copy(self._data())
+
+    def to_json(self):
+        return self._r.json()
+
+    def _repr_html_(self):
+        return self._r.html()
+
+    def save_html(self, path):
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self._r.html())
+
+    def __getitem__(self, name):
+        d = self._data()
+        if name not in d or isinstance(d[name], (dict, list, str)):
+            raise KeyError(f"report has no headline number {name!r}")
+        value = d[name]
+        reason = d.get(f"{name}_undefined", "")
+        ci = d.get(f"{name}_ci")
+        if ci is not None and (ci[0] is None or ci[1] is None):
+            ci = None
+        return Estimate(math.nan if value is None else value, ci=ci, level=d.get("ci_level") if ci else None,
+                        method=d.get(f"{name}_ci_method") if ci else None, reason=reason)
+
+    def keys(self):
+        d = self._data()
+        return [k for k, v in d.items() if (v is None or isinstance(v, (int, float))) and not isinstance(v, bool)
+                and not k.endswith("_ci") and k not in ("n", "ci_level", "threshold")]
+
+
+def _copy(d):
+    return json.loads(json.dumps(d))
+
+
+def _labels(y, name):
+    """(numbers, text): numeric labels as float64, anything else as a list of str."""
+    a = as_array(y, name)
+    if a.ndim != 1:
+        raise ValueError(f"report: {name} must be 1-D; got an array of shape {a.shape}")
+    if a.dtype.kind in "biuf":
+        return np.ascontiguousarray(a, dtype=np.float64), None
+    return None, [str(v) for v in a.tolist()]
+
+
+def _numbers(x, name, ndim=1):
+    a = np.ascontiguousarray(as_array(x, name), dtype=np.float64)
+    if a.ndim != ndim:
+        raise ValueError(f"report: {name} must be {ndim}-D; got an array of shape {a.shape}")
+    return a
+
+
+def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=None, pos_label=None,
+           threshold=0.5, ci=None, method="auto", replicates=2000, random_state=0, task="auto", beta=None,
+           top_k=2, zero_division=0, classes=None, keep_curves=True, by=None):
+    """The full evaluation report of predictions (``assay report`` on arrays).
+
+    Give the true labels and exactly one of: ``y_score`` (binary: the score of the positive class,
+    positive when score >= threshold), ``y_pred`` (predicted classes; with ``task='regression'``,
+    predicted values) or ``y_proba`` (n x K class probabilities, columns in sorted class order or
+    named by ``classes``). ``ci`` is a confidence level (e.g. 0.95) for intervals on every number
+    (``method``: 'auto' = Wilson for proportions, DeLong for ROC AUC, bootstrap for the rest;
+    'wilson', 'normal', 'agresti_coull', 'clopper_pearson' or 'bootstrap'); ``random_state`` seeds
+    the bootstrap (the same seed gives the same intervals whatever the thread count). Undefined
+    numbers (0/0, one class present) are NaN with the reason, never a silent 0; ``zero_division``
+    (0, 1 or nan) only says how undefined per-class values enter the macro and weighted averages.
+    """
+    if by is not None:
+        raise NotImplementedError("report: by= (sliced reports) is not built yet")
+    given = [n for n, v in (("y_score", y_score), ("y_pred", y_pred), ("y_proba", y_proba)) if v is not None]
+    if len(given) != 1:
+        raise ValueError(f"report: give exactly one of y_score, y_pred or y_proba; got {given or 'none'}")
+    if ci is not None and not (isinstance(ci, (int, float)) and 0 < ci < 1):
+        raise ValueError(f"report: ci is {ci!r}; it must be a confidence level in (0, 1)")
+    if method not in _CI_METHODS:
+        raise ValueError(f"report: method is {method!r}; it must be one of {', '.join(_CI_METHODS)}")
+    zd = {0: "0", 1: "1"}.get(zero_division, "nan" if isinstance(zero_division, float) and
+                                 math.isnan(zero_division) else None)
+    if zd is None:
+        raise ValueError(f"report: zero_division is {zero_division!r}; it must be 0, 1 or nan")
+    seed = int(random_state) if random_state is not None else int(np.random.randint(0, 2**31 - 1))
+    kw = dict(y_num=None, y_text=None, score=None, pred_num=None, pred_text=None, proba=None, proba_classes=[],
+              values=None, weight=None if sample_weight is None else _numbers(sample_weight, "sample_weight"),
+              pos_label=None if pos_label is None else _label_text(pos_label), task=str(task),
+              threshold=float(threshold), beta=None if beta is None else float(beta), top_k=int(top_k),
+              zero_division=zd, ci_level=None if ci is None else float(ci), ci_method=method,
+              replicates=int(replicates), seed=seed, keep_curves=bool(keep_curves))
+    if task == "regression":
+        if y_pred is None:
+            raise ValueError("report: a regression report needs y_pred (the predicted values)")
+        kw["y_num"] = _numbers(y_true, "y_true")
+        kw["values"] = _numbers(y_pred, "y_pred")
+    else:
+        kw["y_num"], kw["y_text"] = _labels(y_true, "y_true")
+        if y_score is not None:
+            kw["score"] = _numbers(y_score, "y_score")
+        elif y_pred is not None:
+            kw["pred_num"], kw["pred_text"] = _labels(y_pred, "y_pred")
+            if (kw["pred_num"] is None) != (kw["y_num"] is None):  # one side text: compare as text
+                kw["y_num"], kw["y_text"] = None, [_label_text(v) for v in as_array(y_true, "y_true").tolist()]
+                kw["pred_num"], kw["pred_text"] = None, [_label_text(v) for v in as_array(y_pred, "y_pred").tolist()]
+        else:
+            p = _numbers(y_proba, "y_proba", ndim=2)
+            kw["proba"] = np.ascontiguousarray(p.ravel())
+            kw["proba_classes"] = [] if classes is None else [_label_text(c) for c in classes]
+    return Report(_core.evaluate(**kw))
+
+
+def _label_text(v):
+    """A label as the core spells it: numbers by value (1.0 -> '1'), anything else as str."""
+    if isinstance(v, (bool, np.bool_)):
+        return "1" if v else "0"
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    if isinstance(v, (float, np.floating)):
+        return repr(float(v)) if not float(v).is_integer() else str(int(v))
+    return str(v)
+
+
+def _estimate_function(name, doc, kind):
+    def f(y_true, y_other, *, ci=None, method="auto", sample_weight=None, pos_label=None, threshold=0.5,
+          replicates=2000, random_state=0, **options):
+        args = {kind: y_other}
+        if kind == "regression":
+            args = {"y_pred": y_other, "task": "regression"}
+        r = report(y_true, **args, sample_weight=sample_weight, pos_label=pos_label, threshold=threshold, ci=ci,
+                   method=method, replicates=replicates, random_state=random_state, keep_curves=False, **options)
+        try:
+            return r[name]
+        except KeyError:
+            raise ValueError(f"{name}: not computed for this input (task {r.to_dict()['task']})") from None
+
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = (f"{doc}, with its confidence interval when ``ci`` (a level) is given: an "
+                 f":class:`~assay.Estimate`. The number of ``assay report``; see :func:`assay.report` for the "
+                 "arguments.")
+    return f
+
+
+_ESTIMATES = {
+    # name: (what, second argument)
+    "accuracy": ("Accuracy (share of right predictions)", "y_pred"),
+    "error_rate": ("Error rate (1 - accuracy)", "y_pred"),
+    "balanced_accuracy": ("Balanced accuracy (mean recall over classes)", "y_pred"),
+    "precision": ("Precision of the positive class (binary)", "y_pred"),
+    "recall": ("Recall (sensitivity, TPR) of the positive class (binary)", "y_pred"),
+    "specificity": ("Specificity (TNR) (binary)", "y_pred"),
+    "npv": ("Negative predictive value (binary)", "y_pred"),
+    "f1": ("F1 of the positive class (binary)", "y_pred"),
+    "matthews_corrcoef": ("Matthews correlation coefficient", "y_pred"),
+    "cohen_kappa": ("Cohen's kappa", "y_pred"),
+    "roc_auc": ("ROC AUC of a binary score (DeLong interval by default)", "y_score"),
+    "average_precision": ("Average precision of a binary score", "y_score"),
+    "log_loss": ("Log loss of class probabilities", "y_proba"),
+    "brier_score_loss": ("Brier score of class probabilities", "y_proba"),
+    "mean_absolute_error": ("Mean absolute error", "regression"),
+    "mean_squared_error": ("Mean squared error", "regression"),
+    "root_mean_squared_error": ("Root mean squared error", "regression"),
+    "r2": ("Coefficient of determination R^2", "regression"),
+}
+
+ESTIMATE_FUNCTIONS = {name: _estimate_function(name, doc, kind) for name, (doc, kind) in _ESTIMATES.items()}
