@@ -87,6 +87,14 @@ def _detections(fn, dt):
     return _dumps(fn, "dt", dt)
 
 
+def _call(fn, core, *args):
+    # The core's messages name the input ("dt: [3]: missing field 'bbox'"); ours add the function.
+    try:
+        return core(*args)
+    except ValueError as e:
+        raise ValueError(f"{fn}: {e}") from None
+
+
 def _estimate(number, reason, ci=None, method=None):
     if reason:
         return Estimate(math.nan, reason=reason)
@@ -193,7 +201,8 @@ def evaluate_coco(gt, dt, iou_type="bbox", *, iou_thresholds=None, max_dets=None
         if len(dets) != 3 or any(m < 1 for m in dets) or dets != sorted(dets):
             raise ValueError(f"{fn}: max_dets is {list(max_dets)!r}; it must be 3 ascending whole numbers >= 1")
     level, replicates, seed = _ci_args(fn, ci, n_boot, seed)
-    r = _core.detection_coco(_ground_truth(fn, gt), _detections(fn, dt), thresholds, dets, level, replicates, seed)
+    r = _call(fn, _core.detection_coco, _ground_truth(fn, gt), _detections(fn, dt), thresholds, dets, level,
+              replicates, seed)
     cis = r.get("ci")
     method = None if cis is None else f"bootstrap percentile, resampling images, {replicates} replicates, seed {seed}"
     stats = {}
@@ -239,8 +248,8 @@ def evaluate_voc(gt, dt, *, use_07_metric=False, iou_threshold=0.5, plus_one=Tru
     if not 0 < iou_threshold < 1:
         raise ValueError(f"{fn}: iou_threshold is {iou_threshold!r}; it must be in (0, 1)")
     level, replicates, seed = _ci_args(fn, ci, n_boot, seed)
-    r = _core.detection_voc(_ground_truth(fn, gt), _detections(fn, dt), bool(use_07_metric), iou_threshold,
-                            bool(plus_one), level, replicates, seed)
+    r = _call(fn, _core.detection_voc, _ground_truth(fn, gt), _detections(fn, dt), bool(use_07_metric),
+              iou_threshold, bool(plus_one), level, replicates, seed)
     ci_t = r.get("ci")
     method = None if ci_t is None else f"bootstrap percentile, resampling images, {replicates} replicates, seed {seed}"
     map_ = _estimate(*r["map"], ci=ci_t, method=method)

@@ -1,7 +1,8 @@
 // assay._core: object detection (assay::detection). The ground truth and the detections arrive as
 // COCO JSON text (python/assay/detection.py serialises the caller's dicts with json.dumps) and go
 // through the core's own parser, so Python and the CLI read one format the same way. Results go back
-// as dicts of plain numbers; python/assay/detection.py names them and wraps intervals.
+// as dicts of plain numbers; python/assay/detection.py names them, wraps intervals and puts its
+// function's name before the core's messages.
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
@@ -62,7 +63,7 @@ void bind_detection(nb::module_& m) {
         std::optional<std::array<stats::bootstrap_result, 12>> ci;
         {
           nb::gil_scoped_release release;
-          data = detection::parse_coco(gt_json, dt_json, "evaluate_coco: gt", "evaluate_coco: dt");
+          data = detection::parse_coco(gt_json, dt_json, "gt", "dt");
           detection::coco_params p;
           if (iou_thresholds) p.iou_thresholds = *iou_thresholds;
           if (max_dets) p.max_dets = *max_dets;
@@ -109,7 +110,7 @@ void bind_detection(nb::module_& m) {
         std::optional<stats::bootstrap_result> ci;
         {
           nb::gil_scoped_release release;
-          data = detection::parse_coco(gt_json, dt_json, "evaluate_voc: gt", "evaluate_voc: dt");
+          data = detection::parse_coco(gt_json, dt_json, "gt", "dt");
           detection::voc_params p;
           p.interpolation = eleven_point ? detection::voc_interpolation::eleven_point : detection::voc_interpolation::all_point;
           p.iou_threshold = iou_threshold;

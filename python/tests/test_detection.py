@@ -6,6 +6,7 @@ import contextlib
 import copy
 import io
 import math
+import re
 
 import numpy as np
 import pytest
@@ -256,10 +257,11 @@ def test_box_iou_matches_pycocotools_and_corners():
     (lambda gt, dt: detection.evaluate_coco([], dt), "evaluate_coco: gt must be a COCO-format dict"),
     (lambda gt, dt: detection.evaluate_coco({"images": []}, dt), "evaluate_coco: gt has no 'annotations'"),
     (lambda gt, dt: detection.evaluate_coco(gt, dt, iou_type="segm"), "evaluate_coco: iou_type"),
-    (lambda gt, dt: detection.evaluate_coco(gt, [dict(dt[0], image_id=-5)]), "evaluate_coco: dt"),
+    (lambda gt, dt: detection.evaluate_coco(gt, [dict(dt[0], image_id=-5)]), "evaluate_coco: dt: [0]: image_id -5"),
     (lambda gt, dt: detection.evaluate_coco(gt, [dict(dt[0], bbox=[1, 2, float("nan"), 4])]), "evaluate_coco: dt"),
     (lambda gt, dt: detection.evaluate_coco(gt, [dict(dt[0], bbox=[1, 2, -3, 4])]), "negative"),
-    (lambda gt, dt: detection.evaluate_coco(gt, [{"image_id": 1}]), "evaluate_coco: dt"),
+    (lambda gt, dt: detection.evaluate_coco(gt, [{"image_id": 1}]), "evaluate_coco: dt: [0]: missing field"),
+    (lambda gt, dt: detection.evaluate_voc(dict(gt, annotations=[{"image_id": 1}]), dt), "evaluate_voc: gt: annot"),
     (lambda gt, dt: detection.evaluate_coco(gt, np.zeros((3, 5))), "evaluate_coco: dt as an array"),
     (lambda gt, dt: detection.evaluate_coco(gt, dt, ci=1.5), "evaluate_coco: ci"),
     (lambda gt, dt: detection.evaluate_coco(gt, dt, max_dets=[10, 1, 100]), "evaluate_coco: max_dets"),
@@ -270,7 +272,7 @@ def test_box_iou_matches_pycocotools_and_corners():
 ])
 def test_bad_input_raises_value_error(call, message):
     gt, dt = make_dataset(9, n_images=5)
-    with pytest.raises(ValueError, match=message.replace("(", r"\(")):
+    with pytest.raises(ValueError, match=re.escape(message)):
         call(gt, dt)
 
 
