@@ -10,9 +10,9 @@ __version__ = _core.__version__
 
 from assay._estimate import Estimate, TestResult
 
-__all__ = ["Estimate", "TestResult", "__version__", "detection", "metrics", "model_selection", "stats"]
+__all__ = ["Estimate", "TestResult", "__version__", "detection", "metrics", "model_selection", "stats", "text"]
 
-_SUBMODULES = {"detection", "metrics", "model_selection", "stats"}
+_SUBMODULES = {"detection", "metrics", "model_selection", "stats", "text"}
 
 
 def __getattr__(name):

@@ -22,4 +22,5 @@ NB_MODULE(_core, m) {
   assay::python::bind_validation(m);
   assay::python::bind_ranking(m);
   assay::python::bind_detection(m);
+  assay::python::bind_text(m);
 }
