@@ -50,8 +50,11 @@ def _plain(x):
 def _dumps(fn, name, obj):
     try:
         return json.dumps(obj, default=_plain, allow_nan=False)
-    except (TypeError, ValueError) as e:
+    except TypeError as e:
         raise ValueError(f"{fn}: {name} cannot be read as COCO JSON: {e}") from None
+    except ValueError:
+        raise ValueError(f"{fn}: {name} holds NaN or an infinite number (boxes, scores and areas must be "
+                         "finite)") from None
 
 
 def _ground_truth(fn, gt):
@@ -211,8 +214,9 @@ def evaluate_coco(gt, dt, iou_type="bbox", *, iou_thresholds=None, max_dets=None
         stats[name] = _estimate(number, reason, None if cis is None else cis[i], method)
     per_category = {}
     cats = r["categories"]
+    keys = _category_keys(gt)
     for k, cid in enumerate(cats["ids"]):
-        per_category[_id_of(cid)] = {
+        per_category[keys.get(cid, cid)] = {
             "name": cats["names"][k],
             "AP": _estimate(*r["category_ap"][k]),
             "AP50": _estimate(*r["category_ap50"][k]),
@@ -255,20 +259,24 @@ def evaluate_voc(gt, dt, *, use_07_metric=False, iou_threshold=0.5, plus_one=Tru
     map_ = _estimate(*r["map"], ci=ci_t, method=method)
     ap, per_category = {}, {}
     cats = r["categories"]
+    keys = _category_keys(gt)
     for k, cid in enumerate(cats["ids"]):
-        key = _id_of(cid)
+        key = keys.get(cid, cid)
         ap[key] = _estimate(*r["ap"][k])
         per_category[key] = {"name": cats["names"][k], "AP": ap[key], "n_pos": r["npos"][k],
                              "n_dt": r["detections"][k], "recall": r["recall"][k], "precision": r["precision"][k]}
     return VocResult(map_, ap, per_category)
 
 
-def _id_of(text):
-    # The core keeps ids as text; give numeric ids back as ints, as they were in the caller's dict.
-    try:
-        return int(text)
-    except ValueError:
-        return text
+def _category_keys(gt):
+    # The core keeps ids as text; the results are keyed by the ids as the caller's dict has them.
+    keys = {}
+    for c in gt["categories"]:
+        if isinstance(c, dict) and "id" in c:
+            cid = c["id"]
+            cid = int(cid) if isinstance(cid, np.integer) else cid
+            keys[str(cid)] = cid
+    return keys
 
 
 def box_iou(a, b, *, box_format="xyxy", plus_one=False, iscrowd=None):

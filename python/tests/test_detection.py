@@ -131,6 +131,16 @@ def test_coco_numpy_values_in_dicts_and_string_ids():
         a["image_id"] = np.int64(a["image_id"])
     dt_np = [dict(d, score=np.float32(d["score"]).item(), bbox=np.array(d["bbox"])) for d in dt]
     assert detection.evaluate_coco(gt_np, dt_np).stats.tolist() == detection.evaluate_coco(gt, dt).stats.tolist()
+    # Text ids: the same numbers, results keyed by the ids as given.
+    gt_s = copy.deepcopy(gt)
+    for c in gt_s["categories"]:
+        c["id"] = f"c{c['id']}"
+    for a in gt_s["annotations"]:
+        a["category_id"] = f"c{a['category_id']}"
+    dt_s = [dict(d, category_id=f"c{d['category_id']}") for d in dt]
+    r = detection.evaluate_coco(gt_s, dt_s)
+    assert r.stats.tolist() == detection.evaluate_coco(gt, dt).stats.tolist()
+    assert list(r.per_category) == ["c1", "c2", "c3", "c5", "c8"]
 
 
 def test_coco_interval():
@@ -258,7 +268,8 @@ def test_box_iou_matches_pycocotools_and_corners():
     (lambda gt, dt: detection.evaluate_coco({"images": []}, dt), "evaluate_coco: gt has no 'annotations'"),
     (lambda gt, dt: detection.evaluate_coco(gt, dt, iou_type="segm"), "evaluate_coco: iou_type"),
     (lambda gt, dt: detection.evaluate_coco(gt, [dict(dt[0], image_id=-5)]), "evaluate_coco: dt: [0]: image_id -5"),
-    (lambda gt, dt: detection.evaluate_coco(gt, [dict(dt[0], bbox=[1, 2, float("nan"), 4])]), "evaluate_coco: dt"),
+    (lambda gt, dt: detection.evaluate_coco(gt, [dict(dt[0], bbox=[1, 2, float("nan"), 4])]),
+     "evaluate_coco: dt holds NaN"),
     (lambda gt, dt: detection.evaluate_coco(gt, [dict(dt[0], bbox=[1, 2, -3, 4])]), "negative"),
     (lambda gt, dt: detection.evaluate_coco(gt, [{"image_id": 1}]), "evaluate_coco: dt: [0]: missing field"),
     (lambda gt, dt: detection.evaluate_voc(dict(gt, annotations=[{"image_id": 1}]), dt), "evaluate_voc: gt: annot"),
