@@ -98,6 +98,15 @@ def test_coco_stats_match_pycocotools_exactly(seed):
                 assert float(row[key]) == theirs, (cid, key)
 
 
+def test_coco_more_than_max_dets_per_image_and_many_crowds():
+    gt, dt = make_dataset(200, n_images=4, n_categories=2, crowd_rate=0.3, fp_rate=100)
+    assert max(sum(d["image_id"] == i["id"] for d in dt) for i in gt["images"]) > 100
+    ours = detection.evaluate_coco(gt, dt)
+    ev = pycoco(gt, dt)
+    assert ours.stats.tolist() == ev.stats.tolist()
+    assert np.array_equal(ours.precision, ev.eval["precision"])
+
+
 def test_coco_category_without_ground_truth_is_undefined():
     gt, dt = make_dataset(5)
     r = detection.evaluate_coco(gt, dt)
