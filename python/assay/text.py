@@ -20,8 +20,9 @@ __all__ = ["BLEUScore", "bertscore", "bleu", "chrf", "sentence_bleu", "sentence_
 class BLEUScore(Estimate):
     """A BLEU score (0..100) that is a float (an :class:`~assay.Estimate`, with ``ci`` when asked
     for) and carries sacreBLEU's ``BLEUScore`` fields: ``score``, ``precisions`` (4, after
-    smoothing), ``bp``, ``sys_len``, ``ref_len``, ``counts``, ``totals`` and ``signature``. ``counts`` and ``totals`` are the n-gram matches
-    and totals before smoothing (sacreBLEU's add-k adds k into the ones it returns)."""
+    smoothing), ``bp``, ``sys_len``, ``ref_len``, ``counts``, ``totals`` and ``signature``.
+    ``counts`` and ``totals`` are the n-gram matches and totals before smoothing (sacreBLEU's
+    add-k adds k into the ones it returns)."""
 
     __slots__ = ("precisions", "bp", "sys_len", "ref_len", "counts", "totals", "signature")
 

@@ -9,7 +9,6 @@
 #include <nanobind/stl/vector.h>
 
 #include <cmath>
-#include <fmt/format.h>
 #include <optional>
 
 #include "assay/detection/box.hpp"
@@ -27,7 +26,8 @@ using boxes_in = nb::ndarray<const double, nb::ndim<2>, nb::c_contig, nb::device
 /// A core value as (number, reason): NaN and the reason when undefined.
 std::tuple<double, std::string> number_of(const value& v) { return {v.defined() ? v.v : std::nan(""), v.reason}; }
 
-/// The interval of a bootstrap result as (low, high, level, replicates dropped as undefined).
+/// The interval of a bootstrap result as (low, high, level, replicates dropped as undefined, why an
+/// end is undefined).
 nb::tuple interval_of(const stats::bootstrap_result& b) {
   return nb::make_tuple(b.lower.defined() ? b.lower.v : std::nan(""), b.upper.defined() ? b.upper.v : std::nan(""),
                         b.level, b.undefined_replicates, b.lower.defined() ? b.upper.reason : b.lower.reason);
@@ -112,7 +112,8 @@ void bind_detection(nb::module_& m) {
           nb::gil_scoped_release release;
           data = detection::parse_coco(gt_json, dt_json, "gt", "dt");
           detection::voc_params p;
-          p.interpolation = eleven_point ? detection::voc_interpolation::eleven_point : detection::voc_interpolation::all_point;
+          p.interpolation =
+              eleven_point ? detection::voc_interpolation::eleven_point : detection::voc_interpolation::all_point;
           p.iou_threshold = iou_threshold;
           p.plus_one = plus_one;
           const auto matches = detection::match_voc(data, p);
@@ -146,7 +147,8 @@ void bind_detection(nb::module_& m) {
       [](const boxes_in& a, const boxes_in& b, bool xyxy, bool plus_one, std::optional<in_array<std::uint8_t>> crowd) {
         if (a.shape(1) != 4 || b.shape(1) != 4) throw_usage("box_iou: boxes must have 4 columns");
         const auto is_crowd = view(crowd);
-        if (!is_crowd.empty() && is_crowd.size() != b.shape(0)) throw_usage("box_iou: iscrowd must have one flag per box of b");
+        if (!is_crowd.empty() && is_crowd.size() != b.shape(0))
+          throw_usage("box_iou: iscrowd must have one flag per box of b");
         const std::size_t n = a.shape(0), k = b.shape(0);
         std::vector<double> out(n * k);
         {
@@ -160,7 +162,8 @@ void bind_detection(nb::module_& m) {
               out[i * k + j] = xyxy ? detection::iou(detection::box_xyxy{x[0], x[1], x[2], x[3]},
                                                      detection::box_xyxy{y[0], y[1], y[2], y[3]}, plus_one)
                                     : detection::iou(detection::box_xywh{x[0], x[1], x[2], x[3]},
-                                                     detection::box_xywh{y[0], y[1], y[2], y[3]}, !is_crowd.empty() && is_crowd[j] != 0);
+                                                     detection::box_xywh{y[0], y[1], y[2], y[3]},
+                                                     !is_crowd.empty() && is_crowd[j] != 0);
             }
           }
         }
