@@ -22,4 +22,6 @@ NB_MODULE(_core, m) {
   assay::python::bind_validation(m);
   assay::python::bind_report(m);
   assay::python::bind_ranking(m);
+  assay::python::bind_detection(m);
+  assay::python::bind_text(m);
 }

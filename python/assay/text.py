@@ -1,0 +1,316 @@
+"""Text generation metrics: BLEU and chrF with sacreBLEU 2's numbers, and BERTScore from token
+embeddings the caller computed (no model is downloaded), on the same C++ core as ``assay text``.
+
+``references`` is a list of reference *streams*, as ``sacrebleu.corpus_bleu`` takes it:
+``references[j][i]`` is reference j of hypothesis i.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from assay import _core
+from assay._estimate import Estimate
+
+__all__ = ["BLEUScore", "bertscore", "bleu", "chrf", "sentence_bleu", "sentence_chrf"]
+
+
+class BLEUScore(Estimate):
+    """A BLEU score (0..100) that is a float (an :class:`~assay.Estimate`, with ``ci`` when asked
+    for) and carries sacreBLEU's ``BLEUScore`` fields: ``score``, ``precisions`` (4, after
+    smoothing), ``bp``, ``sys_len``, ``ref_len``, ``counts``, ``totals`` and ``signature``.
+    ``counts`` and ``totals`` are the n-gram matches and totals before smoothing (sacreBLEU's
+    add-k adds k into the ones it returns)."""
+
+    __slots__ = ("precisions", "bp", "sys_len", "ref_len", "counts", "totals", "signature")
+
+    def __new__(cls, d, ci=None, level=None, method=None):
+        self = super().__new__(cls, d["score"], ci=ci, level=level, method=method)
+        self.precisions = list(d["precisions"])
+        self.bp = d["bp"]
+        self.sys_len = int(d["sys_len"])
+        self.ref_len = int(d["ref_len"])
+        self.counts = [int(c) for c in d["counts"]]
+        self.totals = [int(t) for t in d["totals"]]
+        self.signature = d.get("signature", "")
+        return self
+
+    @property
+    def score(self):
+        return float(self)
+
+    def __repr__(self):
+        p = "/".join(f"{x:.1f}" for x in self.precisions)
+        ci = "" if self.ci is None else f" {100 * self.level:g}% CI [{self.ci[0]:.2f}, {self.ci[1]:.2f}]"
+        return (f"BLEU = {float(self):.2f} {p} (BP = {self.bp:.3f} hyp_len = {self.sys_len} "
+                f"ref_len = {self.ref_len}){ci}")
+
+    def __reduce__(self):
+        d = {"score": float(self), "precisions": self.precisions, "bp": self.bp, "sys_len": self.sys_len,
+             "ref_len": self.ref_len, "counts": self.counts, "totals": self.totals, "signature": self.signature}
+        return (BLEUScore, (d, self.ci, self.level, self.method))
+
+
+def _lines(fn, name, x):
+    if isinstance(x, str):
+        raise ValueError(f"{fn}: {name} must be a list of strings, not a single string")
+    try:
+        x = list(x)
+    except TypeError:
+        raise ValueError(f"{fn}: {name} must be a list of strings, got {type(x).__name__}") from None
+    for i, s in enumerate(x):
+        if not isinstance(s, str):
+            raise ValueError(f"{fn}: {name}[{i}] is {type(s).__name__}, not a string")
+        try:
+            s.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError(f"{fn}: {name}[{i}] is not valid Unicode (a lone surrogate)") from None
+    return x
+
+
+def _streams(fn, hyps, references):
+    if isinstance(references, str):
+        raise ValueError(f"{fn}: references must be a list of reference streams (lists of strings), "
+                         "not a single string")
+    try:
+        refs = list(references)
+    except TypeError:
+        raise ValueError(f"{fn}: references must be a list of reference streams, "
+                         f"got {type(references).__name__}") from None
+    if not refs:
+        raise ValueError(f"{fn}: references is empty; give at least one reference stream")
+    out = []
+    for j, stream in enumerate(refs):
+        stream = _lines(fn, f"references[{j}]", stream)
+        if len(stream) != len(hyps):
+            raise ValueError(f"{fn}: references[{j}] has {len(stream)} lines but hypotheses has {len(hyps)}")
+        out.append(stream)
+    return out
+
+
+def _call(fn, core, *args):
+    # The core's messages name the line ("line 3: BLEU: ..."); ours add the function.
+    try:
+        return core(*args)
+    except ValueError as e:
+        raise ValueError(f"{fn}: {e}") from None
+
+
+def _lower(lowercase, hyps, refs):
+    if not lowercase:
+        return hyps, refs
+    return [h.lower() for h in hyps], [[r.lower() for r in s] for s in refs]
+
+
+def _level(fn, ci, n_boot, seed):
+    if ci is None:
+        return math.nan, 0, 0
+    if isinstance(ci, bool) or not isinstance(ci, (int, float)) or not 0 < float(ci) < 1:
+        raise ValueError(f"{fn}: ci is {ci!r}; it must be None or a level in (0, 1), e.g. 0.95")
+    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or not 1 <= n_boot <= 1_000_000:
+        raise ValueError(f"{fn}: n_boot is {n_boot!r}; it must be a whole number in [1, 1000000]")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"{fn}: seed is {seed!r}; it must be a whole number >= 0")
+    return float(ci), int(n_boot), int(seed)
+
+
+def _smooth(fn, smooth_method, smooth_value):
+    if smooth_method not in ("exp", "none", "floor", "add-k"):
+        raise ValueError(f"{fn}: smooth_method is {smooth_method!r}; it must be 'exp', 'none', 'floor' or 'add-k'")
+    if smooth_value is None:
+        return -1.0
+    v = float(smooth_value)
+    if not math.isfinite(v) or v < 0:
+        raise ValueError(f"{fn}: smooth_value is {smooth_value!r}; it must be a finite number >= 0")
+    return v
+
+
+def _tokenize(fn, tokenize):
+    if tokenize not in ("13a", "intl", "none"):
+        raise ValueError(f"{fn}: tokenize is {tokenize!r}; it must be '13a', 'intl' or 'none'")
+    return tokenize
+
+
+def bleu(hypotheses, references, *, tokenize="13a", lowercase=False, smooth_method="exp", smooth_value=None,
+         use_effective_order=False, ci=None, n_boot=1000, seed=0):
+    """Corpus BLEU, the number of ``sacrebleu.corpus_bleu(hypotheses, references, ...)``.
+
+    Parameters
+    ----------
+    hypotheses : list of str
+        One line per segment.
+    references : list of list of str
+        Reference streams, each with one line per hypothesis (empty lines are skipped, as sacreBLEU
+        does, but each segment needs one non-empty reference).
+    tokenize : {'13a', 'intl', 'none'}
+    lowercase : bool
+    smooth_method : {'exp', 'none', 'floor', 'add-k'}
+    smooth_value : float, optional
+        For 'floor' (default 0.1) and 'add-k' (default 1).
+    use_effective_order : bool
+    ci : float, optional
+        Level of a percentile bootstrap interval, resampling segments (Koehn 2004).
+    n_boot, seed : int
+        Replicates and seed of that bootstrap.
+
+    Returns
+    -------
+    BLEUScore
+        A float (the score, 0..100) with ``precisions``, ``bp``, ``sys_len``, ``ref_len``,
+        ``counts``, ``totals``, ``signature`` and, with ``ci``, ``ci``/``level``/``method``.
+    """
+    fn = "bleu"
+    hyps = _lines(fn, "hypotheses", hypotheses)
+    refs = _streams(fn, hyps, references)
+    level, replicates, seed = _level(fn, ci, n_boot, seed)
+    sv = _smooth(fn, smooth_method, smooth_value)
+    hyps, refs = _lower(lowercase, hyps, refs)
+    d = _call(fn, _core.text_bleu, hyps, refs, _tokenize(fn, tokenize), smooth_method, sv,
+              bool(use_effective_order), level, replicates, seed)
+    if lowercase:
+        d["signature"] = d["signature"].replace("case:mixed", "case:lc")
+    if "ci" not in d:
+        return BLEUScore(d)
+    low, high, lvl, _dropped = d["ci"]
+    return BLEUScore(d, ci=(low, high), level=lvl,
+                     method=f"bootstrap percentile, resampling sentences, {replicates} replicates, seed {seed}")
+
+
+def sentence_bleu(hypothesis, references, *, tokenize="13a", lowercase=False, smooth_method="exp",
+                  smooth_value=None, use_effective_order=True):
+    """Sentence BLEU of one hypothesis against its references (a list of strings), the number of
+    ``sacrebleu.sentence_bleu(hypothesis, references, ...)`` (effective order by default)."""
+    fn = "sentence_bleu"
+    if not isinstance(hypothesis, str):
+        raise ValueError(f"sentence_bleu: hypothesis must be a string, got {type(hypothesis).__name__}")
+    hyps = _lines(fn, "hypothesis", [hypothesis])
+    refs = _lines(fn, "references", references)
+    if not refs:
+        raise ValueError("sentence_bleu: references is empty; give at least one reference")
+    sv = _smooth(fn, smooth_method, smooth_value)
+    hyps, streams = _lower(lowercase, hyps, [[r] for r in refs])
+    out = _call(fn, _core.text_sentence_bleu, hyps, streams, _tokenize(fn, tokenize), smooth_method, sv,
+                bool(use_effective_order))
+    return BLEUScore(out[0])
+
+
+def _chrf_args(fn, char_order, word_order, beta):
+    for name, v, lo in (("char_order", char_order, 0), ("word_order", word_order, 0)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
+            raise ValueError(f"{fn}: {name} is {v!r}; it must be a whole number >= {lo}")
+    if char_order + word_order < 1:
+        raise ValueError(f"{fn}: char_order + word_order is 0; at least one order is needed")
+    beta = float(beta)
+    if not math.isfinite(beta) or beta <= 0:
+        raise ValueError(f"{fn}: beta is {beta!r}; it must be a finite number > 0")
+    return int(char_order), int(word_order), beta
+
+
+def chrf(hypotheses, references, *, char_order=6, word_order=0, beta=2, lowercase=False, whitespace=False,
+         eps_smoothing=False):
+    """Corpus chrF (chrF++ with ``word_order=2``), 0..100: the number of
+    ``sacrebleu.corpus_chrf(hypotheses, references, ...)``. ``whitespace=True`` keeps spaces in the
+    character n-grams (sacreBLEU's ``whitespace``)."""
+    fn = "chrf"
+    hyps = _lines(fn, "hypotheses", hypotheses)
+    refs = _streams(fn, hyps, references)
+    c, w, b = _chrf_args(fn, char_order, word_order, beta)
+    hyps, refs = _lower(lowercase, hyps, refs)
+    scores, _sig = _call(fn, _core.text_chrf, hyps, refs, c, w, b, bool(whitespace), bool(eps_smoothing), False)
+    return Estimate(scores[0])
+
+
+def sentence_chrf(hypothesis, references, *, char_order=6, word_order=0, beta=2, lowercase=False,
+                  whitespace=False, eps_smoothing=False):
+    """Sentence chrF of one hypothesis against its references (a list of strings), as
+    ``sacrebleu.sentence_chrf``."""
+    fn = "sentence_chrf"
+    if not isinstance(hypothesis, str):
+        raise ValueError(f"{fn}: hypothesis must be a string, got {type(hypothesis).__name__}")
+    refs = _lines(fn, "references", references)
+    if not refs:
+        raise ValueError(f"{fn}: references is empty; give at least one reference")
+    c, w, b = _chrf_args(fn, char_order, word_order, beta)
+    hyps, streams = _lower(lowercase, [hypothesis], [[r] for r in refs])
+    scores, _sig = _call(fn, _core.text_chrf, hyps, streams, c, w, b, bool(whitespace), bool(eps_smoothing), True)
+    return Estimate(scores[0])
+
+
+def _embeddings(fn, name, x):
+    if isinstance(x, np.ndarray) and x.ndim == 3:
+        x = list(x)
+    try:
+        x = list(x)
+    except TypeError:
+        raise ValueError(f"{fn}: {name} must be a list of (tokens, dim) arrays") from None
+    out = []
+    for i, e in enumerate(x):
+        try:
+            e = np.ascontiguousarray(e, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"{fn}: {name}[{i}] must be an array of numbers") from None
+        if e.ndim != 2:
+            raise ValueError(f"{fn}: {name}[{i}] must have shape (tokens, dim), got {e.shape}")
+        if not np.isfinite(e).all():
+            raise ValueError(f"{fn}: {name}[{i}] holds a value that is not finite")
+        if e.shape[0] and not (np.linalg.norm(e, axis=1) > 0).all():
+            raise ValueError(f"{fn}: {name}[{i}] has a zero vector (no direction for a cosine)")
+        out.append(e)
+    return out
+
+
+def _optional_lists(fn, name, x, n, kind):
+    if x is None:
+        return None
+    x = list(x)
+    if len(x) != n:
+        raise ValueError(f"{fn}: {name} has {len(x)} entries but there are {n} sentences")
+    return [[kind(t) for t in s] for s in x]
+
+
+def bertscore(cand_embeddings, ref_embeddings, *, idf=False, cand_tokens=None, ref_tokens=None, cand_idf=None,
+              ref_idf=None, baseline=None):
+    """BERTScore (Zhang et al., ICLR 2020) from token embeddings: one (tokens, dim) array per
+    candidate and per reference sentence (e.g. a BERT layer's output, computed by the caller).
+
+    With cosine similarities of the unit-normalised embeddings, R averages over reference tokens
+    the best similarity with a candidate token, P the same over candidate tokens, F = 2PR/(P+R).
+    ``idf=True`` weights tokens by idf: ``cand_idf``/``ref_idf`` weights if given, else
+    log((M + 1) / (df + 1)) over the M references, which needs ``ref_tokens`` and ``cand_tokens``.
+    ``baseline=(b_P, b_R, b_F)`` rescales each score s to (s - b) / (1 - b).
+
+    Returns a dict: ``P``, ``R``, ``F`` (arrays, one per sentence, NaN where undefined) and
+    ``mean_P``, ``mean_R``, ``mean_F`` (Estimates).
+    """
+    fn = "bertscore"
+    cand = _embeddings(fn, "cand_embeddings", cand_embeddings)
+    ref = _embeddings(fn, "ref_embeddings", ref_embeddings)
+    if len(cand) != len(ref):
+        raise ValueError(f"{fn}: cand_embeddings has {len(cand)} sentences but ref_embeddings has {len(ref)}")
+    for i, (c, r) in enumerate(zip(cand, ref)):
+        if c.shape[0] and r.shape[0] and c.shape[1] != r.shape[1]:
+            raise ValueError(f"{fn}: sentence {i}: cand_embeddings[{i}] has dimension {c.shape[1]} but "
+                             f"ref_embeddings[{i}] has {r.shape[1]}")
+    ct = _optional_lists(fn, "cand_tokens", cand_tokens, len(cand), str)
+    rt = _optional_lists(fn, "ref_tokens", ref_tokens, len(ref), str)
+    ci_ = _optional_lists(fn, "cand_idf", cand_idf, len(cand), float)
+    ri_ = _optional_lists(fn, "ref_idf", ref_idf, len(ref), float)
+    for name, lists, arrays in (("cand_tokens", ct, cand), ("ref_tokens", rt, ref), ("cand_idf", ci_, cand),
+                                ("ref_idf", ri_, ref)):
+        if lists is not None:
+            for i, (l, e) in enumerate(zip(lists, arrays)):
+                if len(l) != e.shape[0]:
+                    raise ValueError(f"{fn}: {name}[{i}] has {len(l)} entries but the sentence has "
+                                     f"{e.shape[0]} embeddings")
+    if idf and (ci_ is None or ri_ is None) and (ct is None or rt is None):
+        raise ValueError(f"{fn}: idf=True needs cand_idf and ref_idf, or cand_tokens and ref_tokens to count")
+    if baseline is not None:
+        baseline = tuple(float(b) for b in baseline)
+        if len(baseline) != 3 or any(not math.isfinite(b) or b >= 1 for b in baseline):
+            raise ValueError(f"{fn}: baseline must be 3 finite numbers (P, R, F) below 1")
+    r = _call(fn, _core.text_bertscore, cand, ref, ct, rt, ci_, ri_, bool(idf), baseline)
+    return {"P": r["P"], "R": r["R"], "F": r["F"], "mean_P": Estimate(*r["mean_P"][:1], reason=r["mean_P"][1]),
+            "mean_R": Estimate(*r["mean_R"][:1], reason=r["mean_R"][1]),
+            "mean_F": Estimate(*r["mean_F"][:1], reason=r["mean_F"][1])}
