@@ -2,9 +2,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "assay/stats/learner_tests.hpp"
 #include "assay/validation/engine.hpp"
 
 namespace assay::validation {
@@ -58,6 +60,22 @@ std::string oof_csv(const dataset& d, const cv_result& r) {
   return out;
 }
 
+std::pair<value, value> corrected_mean_interval(const cv_result& r, std::size_t m) {
+  std::vector<double> x;
+  double n_train = 0, n_test = 0;
+  for (const auto& f : r.folds) {
+    if (!f.test[m].defined() || !std::isfinite(f.test[m].v)) continue;
+    x.push_back(f.test[m].v);
+    n_train += static_cast<double>(f.train_rows), n_test += static_cast<double>(f.test_rows);
+  }
+  if (x.size() < 2 || !(n_train > 0)) {
+    const value u = value::undefined(x.size() < 2 ? "fewer than 2 splits" : "no training rows");
+    return {u, u};
+  }
+  const auto ci = stats::corrected_resampled_interval(x, n_train, n_test);  // the ratio of the mean sizes
+  return {ci.lower, ci.upper};
+}
+
 std::string to_text(const cv_result& r, bool per_fold) {
   std::string out = fmt::format("Cross-validation of {}: {} splits{}, {} thread{}, {:.3f} s\n", r.learner,
                                 r.folds.size(), r.repeats > 1 ? fmt::format(" ({} repeats)", r.repeats) : "", r.threads,
@@ -66,12 +84,17 @@ std::string to_text(const cv_result& r, bool per_fold) {
   out += "\n";
   std::size_t w = 6;
   for (const auto& s : r.summary) w = std::max(w, s.name.size());
-  out += fmt::format("{:<{}}  {:>10}  {:>10}  {:>10}\n", "metric", w, "mean", "sd", "pooled");
-  for (const auto& s : r.summary) {
+  out += fmt::format("{:<{}}  {:>10}  {:>10}  {:>10}  {:>19}\n", "metric", w, "mean", "sd", "pooled", "95% interval");
+  for (std::size_t m = 0; m < r.summary.size(); ++m) {
+    const auto& s = r.summary[m];
     auto cell = [](const value& v) { return v.defined() ? fmt::format("{:.4f}", v.v) : std::string("undefined"); };
-    out += fmt::format("{:<{}}  {:>10}  {:>10}  {:>10}\n", s.name, w, cell(s.mean), cell(s.sd), cell(s.pooled));
+    const auto [lo, hi] = corrected_mean_interval(r, m);
+    const std::string ci = lo.defined() ? fmt::format("[{:.4f}, {:.4f}]", lo.v, hi.v) : "undefined";
+    out += fmt::format("{:<{}}  {:>10}  {:>10}  {:>10}  {:>19}\n", s.name, w, cell(s.mean), cell(s.sd), cell(s.pooled),
+                       ci);
   }
-  out += "\n(mean and sd: over the splits' values; pooled: the metric of all test predictions together)\n";
+  out += "\n(mean and sd: over the splits' values; pooled: the metric of all test predictions together;\n"
+         " interval: of the mean, corrected resampled t, Nadeau & Bengio 2003)\n";
   if (per_fold) {
     out += fmt::format("\n{:>5}  {:>6}  {:>6}  {:>6}", "split", "repeat", "train", "test");
     for (const auto& s : r.summary) out += fmt::format("  {:>{}}", s.name, std::max<std::size_t>(8, s.name.size()));
@@ -104,12 +127,16 @@ std::string to_json(const cv_result& r) {
   j["threads"] = r.threads;
   j["seconds"] = r.seconds;
   auto& summary = j["summary"] = nlohmann::json::object();
-  for (const auto& s : r.summary) {
+  for (std::size_t k = 0; k < r.summary.size(); ++k) {
+    const auto& s = r.summary[k];
+    const auto [lo, hi] = corrected_mean_interval(r, k);
     nlohmann::json m{{"mean", json_value(s.mean)},
                      {"sd", json_value(s.sd)},
                      {"pooled", json_value(s.pooled)},
+                     {"mean_ci_95", lo.defined() ? nlohmann::json::array({lo.v, hi.v}) : nlohmann::json(nullptr)},
                      {"defined_splits", s.defined},
                      {"higher_is_better", s.higher_is_better}};
+    if (!lo.defined()) m["mean_ci_95_undefined"] = lo.reason;
     for (auto [key, v] : {std::pair{"mean", &s.mean}, {"sd", &s.sd}, {"pooled", &s.pooled}})
       if (!v->defined()) m[std::string(key) + "_undefined"] = v->reason;
     summary[s.name] = m;

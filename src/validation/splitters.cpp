@@ -11,30 +11,6 @@
 
 namespace assay::validation {
 
-std::uint64_t rng::next() {
-  std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-std::uint64_t rng::below(std::uint64_t n) {
-  // Reject the top partial block so that every residue is equally likely.
-  const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % n;
-  std::uint64_t x;
-  do x = next();
-  while (x >= limit);
-  return x % n;
-}
-
-double rng::uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-
-std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t index) {
-  rng a(seed ^ (0xd1b54a32d192ed03ULL * (index + 1)));
-  a.next();
-  return a.next();
-}
-
 namespace {
 
 std::vector<std::size_t> iota(std::size_t n) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "assay/error.hpp"
+#include "assay/stats/learner_tests.hpp"
 #include "assay/threads.hpp"
 #include "assay/validation/learning_curve.hpp"
 #include "assay/validation/split_plan.hpp"
@@ -138,6 +139,24 @@ TEST(Engine, SameResultWhateverTheThreadCount) {
     for (std::size_t m = 0; m < a.summary.size(); ++m) EXPECT_EQ(a.summary[m].mean.v, b.summary[m].mean.v);
   }
   assay::set_max_threads(0);
+}
+
+// The interval of the text and JSON outputs is stats::corrected_resampled_interval of the split values.
+TEST(Engine, CorrectedIntervalOfTheMean) {
+  const auto d = load("wine", "cultivar");
+  const auto splits = repeated_kfold(d.rows, 5, 2, 7, d.y_class);
+  const auto r = cross_validate(d, make_learner("knn", true), splits, {});
+  std::vector<double> x;
+  double tr = 0, te = 0;
+  for (const auto& f : r.folds) x.push_back(f.test[0].v), tr += f.train_rows, te += f.test_rows;
+  const auto want = assay::stats::corrected_resampled_interval(x, tr, te);
+  const auto [lo, hi] = corrected_mean_interval(r, 0);
+  EXPECT_EQ(lo.v, want.lower);
+  EXPECT_EQ(hi.v, want.upper);
+  EXPECT_LT(lo.v, r.summary[0].mean.v);
+  const auto j = nlohmann::json::parse(to_json(r));
+  EXPECT_EQ(j["summary"][r.summary[0].name]["mean_ci_95"][0].get<double>(), want.lower);
+  EXPECT_NE(to_text(r).find("95% interval"), std::string::npos);
 }
 
 TEST(Engine, BadInput) {

@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "assay/validation/dataset.hpp"
@@ -89,6 +90,12 @@ cv_result cross_validate(const dataset& d, const any_learner& learner, const spl
 std::string oof_csv(const dataset& d, const cv_result& r);
 
 /// Text and JSON renderings (JSON schema in docs/validation.md).
+/// The corrected resampled 95% interval (stats::corrected_resampled_interval; Nadeau & Bengio 2003)
+/// of the mean of metric `m` over the splits where it is defined, with the mean training and test
+/// sizes of the splits as n_train and n_test; undefined, with the reason, for fewer than 2 such
+/// splits. The text and JSON outputs show it next to the mean.
+std::pair<value, value> corrected_mean_interval(const cv_result& r, std::size_t m);
+
 std::string to_text(const cv_result& r, bool per_fold = true);
 std::string to_json(const cv_result& r);
 

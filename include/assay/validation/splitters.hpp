@@ -5,8 +5,8 @@
 // holdout 2/3-1/3; seed 004: leave out a university) and scikit-learn's model_selection module
 // where the scheme is the same (names: KFold, StratifiedKFold, LeaveOneOut, LeavePOut, GroupKFold,
 // LeaveOneGroupOut, LeavePGroupsOut, StratifiedGroupKFold, TimeSeriesSplit, ShuffleSplit).
-// Randomised splitters take a seed and use assay's own generator (splitmix64 + unbiased bounded
-// integers), so a seed gives the same splits on every platform and compiler. Variants where
+// Randomised splitters take a seed and use the library's random family (stats/random.hpp,
+// split_rng), so a seed gives the same splits on every platform and compiler. Variants where
 // assay differs from scikit-learn are in docs/definitions/validation.md.
 #pragma once
 
@@ -15,6 +15,8 @@
 #include <span>
 #include <string>
 #include <vector>
+
+#include "assay/stats/random.hpp"
 
 namespace assay::validation {
 
@@ -29,29 +31,13 @@ struct split {
 };
 using split_list = std::vector<split>;
 
-/// Small, portable pseudo-random generator (splitmix64, Steele et al. 2014): identical streams
-/// on every platform for a seed, unlike std::uniform_int_distribution.
-class rng {
- public:
-  explicit rng(std::uint64_t seed) : s_(seed) {}
-  std::uint64_t next();
-  /// Uniform integer in [0, n), unbiased (rejection sampling); n > 0.
-  std::uint64_t below(std::uint64_t n);
-  /// Uniform double in [0, 1) with 53 random bits.
-  double uniform();
-  /// Fisher-Yates shuffle (Knuth, TAOCP vol. 2, Algorithm P).
-  template <class T>
-  void shuffle(std::vector<T>& v) {
-    for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[static_cast<std::size_t>(below(i))]);
-  }
-
- private:
-  std::uint64_t s_;
-};
+/// The generator of the splitters: stats::split_rng of the library's one random family
+/// (stats/random.hpp), identical on every platform for a seed.
+using rng = stats::split_rng;
 
 /// A seed for sub-stream `index` of `seed` (repeat r, fold f, permutation p ...), so that parallel
-/// work draws the same numbers whatever the thread count.
-std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t index);
+/// work draws the same numbers whatever the thread count: stats::stream_seed.
+inline std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t index) { return stats::stream_seed(seed, index); }
 
 /// Holdout (seed 003): a random `train_fraction` of the rows (rounded down, at least one row in
 /// each part) for training, the rest for testing. Default 2/3 - 1/3. When `strata` is non-empty
