@@ -10,9 +10,9 @@ __version__ = _core.__version__
 
 from assay._estimate import Estimate, TestResult
 
-__all__ = ["Estimate", "TestResult", "__version__", "metrics", "model_selection", "stats"]
+__all__ = ["Estimate", "TestResult", "__version__", "curves", "metrics", "model_selection", "stats"]
 
-_SUBMODULES = {"metrics", "model_selection", "stats"}
+_SUBMODULES = {"curves", "metrics", "model_selection", "stats"}
 
 
 def __getattr__(name):

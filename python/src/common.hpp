@@ -49,5 +49,6 @@ void bind_curves(nb::module_& m);
 void bind_stats(nb::module_& m);
 void bind_validation(nb::module_& m);
 void bind_ranking(nb::module_& m);
+void bind_curve_objects(nb::module_& m);
 
 }  // namespace assay::python

@@ -21,4 +21,5 @@ NB_MODULE(_core, m) {
   assay::python::bind_stats(m);
   assay::python::bind_validation(m);
   assay::python::bind_ranking(m);
+  assay::python::bind_curve_objects(m);
 }
