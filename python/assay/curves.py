@@ -5,6 +5,10 @@ file with the same data, and returns an object whose arrays are attributes (``Ro
 In a notebook the object shows itself as the core's SVG chart (``_repr_svg_``); ``.plot(ax=None)``
 draws it with matplotlib when that is installed (``pip install assay[plot]``).
 
+Every function takes ``name=None``: the model's name in the chart's legend (``assay curve`` uses
+the score column's name, so ``name="s"`` gives the very chart of ``assay curve KIND ... --score s
+--plot``).
+
 Thresholds follow one rule everywhere: a case is predicted positive when ``score >= threshold``.
 """
 
@@ -116,6 +120,10 @@ class _Curve:
     """Shared parts: the chart (the core's SVG writer, or matplotlib) and a short repr."""
 
     _arrays: tuple = ()
+    name = None  # the legend's model name (as `assay curve` uses the score column's)
+
+    def _legend(self, summary):
+        return f"{self.name} ({summary})" if self.name else summary
 
     def _chart(self):  # -> dict of render_svg's arguments
         raise NotImplementedError
@@ -191,7 +199,7 @@ class RocCurve(_Curve):
     def _chart(self):
         return _chart("ROC curve", "false-positive rate (1 - specificity)", "true-positive rate (recall)", [
             ("chance", [0.0, 1.0], [0.0, 1.0], True, False),
-            (f"AUC {_fmt(self.auc)}", self.fpr, self.tpr, False, False),
+            (self._legend(f"AUC {_fmt(self.auc)}"), self.fpr, self.tpr, False, False),
         ])
 
 
@@ -210,7 +218,7 @@ class PrCurve(_Curve):
 
     def _chart(self):
         p = self.prevalence
-        lines = [(f"AP {_fmt(self.average_precision)}", self.recall, self.precision, False, False)]
+        lines = [(self._legend(f"AP {_fmt(self.average_precision)}"), self.recall, self.precision, False, False)]
         if math.isfinite(p):
             lines.append((f"prevalence {p:.3f}", [0.0, 1.0], [p, p], True, False))
         return _chart("Precision-recall curve", "recall", "precision", lines)
@@ -268,7 +276,7 @@ class CostCurve(_Curve):
     def _chart(self):
         return _chart("Cost curve (Drummond & Holte)", "probability cost PC(+)", "normalised expected cost", [
             ("trivial classifiers", [0.0, 0.5, 1.0], [0.0, 0.5, 0.0], True, False),
-            ("lower envelope", self.pc, self.normalized_cost, False, False),
+            (self.name or "lower envelope", self.pc, self.normalized_cost, False, False),
         ], y=(0.0, 0.5))
 
 
@@ -289,7 +297,7 @@ class RejectionCurve(_Curve):
         if y_min >= 1:
             y_min = 0.9
         return _chart("Accuracy-rejection curve", "fraction rejected", "accuracy of the accepted cases",
-                      [("accuracy", self.rejected, self.accuracy, False, False)], y=(y_min, 1.0))
+                      [(self.name or "accuracy", self.rejected, self.accuracy, False, False)], y=(y_min, 1.0))
 
 
 class CalibrationCurve(_Curve):
@@ -311,7 +319,7 @@ class CalibrationCurve(_Curve):
     def _chart(self):
         return _chart("Reliability diagram", "mean predicted probability", "observed frequency of positives", [
             ("perfectly calibrated", [0.0, 1.0], [0.0, 1.0], True, False),
-            (f"ECE {_fmt(self.ece)}", self.prob_pred, self.prob_true, False, True),
+            (self._legend(f"ECE {_fmt(self.ece)}"), self.prob_pred, self.prob_true, False, True),
         ])
 
 
@@ -321,34 +329,42 @@ def _point(d):
     return {k: v for k, v in d.items() if not (k.endswith("_undefined") and not v)}
 
 
+def _named(curve, name, func):
+    if name is not None and not isinstance(name, str):
+        raise ValueError(f"{func}: name must be a str or None, got {name!r}")
+    curve.name = name
+    return curve
+
+
 # ---- the functions -------------------------------------------------------------------------------
 
 
-def roc(y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=False):
+def roc(y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=False, name=None):
     """ROC curve of a binary score (one point per distinct score plus the origin; with
     ``drop_intermediate`` collinear points are dropped as scikit-learn does). Returns a RocCurve."""
     func = "assay.curves.roc"
     y, s, w = _binary(y_true, y_score, pos_label, sample_weight, func)
-    return RocCurve(_core.curve_roc(y, s, w, bool(drop_intermediate)))
+    return _named(RocCurve(_core.curve_roc(y, s, w, bool(drop_intermediate))), name, func)
 
 
-def pr(y_true, y_score, *, pos_label=None, sample_weight=None):
+def pr(y_true, y_score, *, pos_label=None, sample_weight=None, name=None):
     """Precision-recall curve and average precision of a binary score. Returns a PrCurve."""
-    y, s, w = _binary(y_true, y_score, pos_label, sample_weight, "assay.curves.pr")
-    return PrCurve(_core.curve_pr(y, s, w))
+    func = "assay.curves.pr"
+    y, s, w = _binary(y_true, y_score, pos_label, sample_weight, func)
+    return _named(PrCurve(_core.curve_pr(y, s, w)), name, func)
 
 
-def thresholds(y_true, y_score, *, pos_label=None, sample_weight=None, beta=1.0):
+def thresholds(y_true, y_score, *, pos_label=None, sample_weight=None, beta=1.0, name=None):
     """Confusion counts and binary metrics (accuracy, precision, recall, F1, MCC, ...) at every
     threshold, with the best thresholds by several criteria. Returns a ThresholdCurve."""
     func = "assay.curves.thresholds"
     beta = _real(beta, "beta", func, lo=0)
     y, s, w = _binary(y_true, y_score, pos_label, sample_weight, func)
-    return ThresholdCurve(_core.curve_thresholds(y, s, w, beta), beta)
+    return _named(ThresholdCurve(_core.curve_thresholds(y, s, w, beta), beta), name, func)
 
 
 def costs(y_true, y_score, *, cost_fp, cost_fn, cost_tp=0.0, cost_tn=0.0, prior=None, pos_label=None,
-          sample_weight=None):
+          sample_weight=None, name=None):
     """Drummond & Holte's cost curve of a binary score and its threshold of least expected cost per
     case under these costs (``prior``: P(positive) in deployment; None = the data's). Returns a
     CostCurve."""
@@ -363,20 +379,20 @@ def costs(y_true, y_score, *, cost_fp, cost_fn, cost_tp=0.0, cost_tn=0.0, prior=
             raise ValueError(f"{func}: prior must be in [0, 1], got {prior!r}")
     y, s, w = _binary(y_true, y_score, pos_label, sample_weight, func)
     d = _core.curve_cost(y, s, w, (cost_fp, cost_fn, cost_tp, cost_tn), prior)
-    return CostCurve(d, cost_fp, cost_fn)
+    return _named(CostCurve(d, cost_fp, cost_fn), name, func)
 
 
-def rejection(y_true, y_score, *, threshold=0.5, pos_label=None, sample_weight=None):
+def rejection(y_true, y_score, *, threshold=0.5, pos_label=None, sample_weight=None, name=None):
     """Accuracy-rejection curve of a binary score: the prediction is "positive when score >=
     threshold" and the cases of lowest confidence |score - threshold| are rejected first. Returns a
     RejectionCurve."""
     func = "assay.curves.rejection"
     threshold = _real(threshold, "threshold", func)
     y, s, w = _binary(y_true, y_score, pos_label, sample_weight, func)
-    return RejectionCurve(_core.curve_rejection(y, s, w, threshold), threshold)
+    return _named(RejectionCurve(_core.curve_rejection(y, s, w, threshold), threshold), name, func)
 
 
-def calibration(y_true, y_prob, n_bins=10, strategy="uniform", *, pos_label=None, sample_weight=None):
+def calibration(y_true, y_prob, n_bins=10, strategy="uniform", *, pos_label=None, sample_weight=None, name=None):
     """Reliability curve of predicted probabilities with ``n_bins`` bins, ``strategy`` "uniform"
     (equal widths) or "quantile" (equal weights), as scikit-learn's calibration_curve, with the
     expected calibration error. Returns a CalibrationCurve."""
@@ -391,4 +407,4 @@ def calibration(y_true, y_prob, n_bins=10, strategy="uniform", *, pos_label=None
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(f"{func}: y_prob[{i}] is {p[i]}: probabilities must be in [0, 1]")
     d = _core.curve_calibration(y, p, w, int(n_bins), strategy == "quantile")
-    return CalibrationCurve(d, int(n_bins), strategy)
+    return _named(CalibrationCurve(d, int(n_bins), strategy), name, func)

@@ -237,6 +237,25 @@ def test_every_kind_renders(rng, make, points):
     assert type(c).__name__ in repr(c)
 
 
+@needs_cli
+@pytest.mark.parametrize("kind, make", [
+    ("roc", lambda y, s: curves.roc(y, s, name="s")),
+    ("pr", lambda y, s: curves.pr(y, s, name="s")),
+    ("threshold", lambda y, s: curves.thresholds(y, s, name="s")),
+    ("cost", lambda y, s: curves.costs(y, s, cost_fp=1, cost_fn=1, name="s")),
+    ("rejection", lambda y, s: curves.rejection(y, s, name="s")),
+    ("calibration", lambda y, s: curves.calibration(y, s, name="s")),
+])
+def test_svg_is_the_cli_chart(tmp_path, rng, kind, make):
+    y, s, _ = data(rng, n=80)
+    f = tmp_path / "preds.csv"
+    f.write_text("y,s\n" + "".join(f"{a},{float(b)!r}\n" for a, b in zip(y, s)))
+    svg = tmp_path / "chart.svg"
+    subprocess.run([assay_cli(), "curve", kind, str(f), "--label", "y", "--score", "s", "--plot", str(svg),
+                    "--output", str(tmp_path / "out.csv")], check=True, capture_output=True)
+    assert make(y, s)._repr_svg_() == svg.read_text()
+
+
 def test_calibration_svg_marks_each_bin(rng):
     y, s, _ = data(rng, n=200, ties=False)
     c = curves.calibration(y, s, n_bins=6)
@@ -305,6 +324,7 @@ def test_plot_without_matplotlib_says_what_to_install(rng, monkeypatch):
     (lambda: curves.calibration([0, 1], [0.1, 1.2]), "y_prob"),
     (lambda: curves.calibration([0, 1], [0.1, 0.2], n_bins=0), "n_bins"),
     (lambda: curves.calibration([0, 1], [0.1, 0.2], strategy="kmeans"), "strategy"),
+    (lambda: curves.pr([0, 1], [0.1, 0.2], name=3), "name"),
 ])
 def test_bad_input_names_the_parameter(call, param):
     with pytest.raises(ValueError, match=param):
