@@ -105,10 +105,12 @@ def test_thresholds_match_cli(tmp_path, rng, weighted):
 
 @needs_cli
 @pytest.mark.parametrize("weighted", [False, True])
-def test_costs_match_cli(tmp_path, rng, weighted):
+@pytest.mark.parametrize("more", [{}, {"cost_tp": -0.5, "cost_tn": 0.25, "prior": 0.1}])
+def test_costs_match_cli(tmp_path, rng, weighted, more):
     y, s, w = data(rng, weighted=weighted)
-    c = curves.costs(y, s, cost_fp=1.0, cost_fn=5.0, sample_weight=w)
-    j = cli_json(tmp_path, "cost", y, s, w, "--cost-fp", "1", "--cost-fn", "5")
+    c = curves.costs(y, s, cost_fp=1.0, cost_fn=5.0, sample_weight=w, **more)
+    args = [a for k, v in more.items() for a in (f"--{k.replace('_', '-')}", repr(v))]
+    j = cli_json(tmp_path, "cost", y, s, w, "--cost-fp", "1", "--cost-fn", "5", *args)
     same(c.pc, arr(j["pc"]))
     same(c.normalized_cost, arr(j["normalized_cost"]))
     same(c.line_fpr, arr(j["lines"]["fpr"]))
@@ -148,12 +150,18 @@ def test_calibration_matches_cli(tmp_path, rng, strategy, weighted):
 
 # ---- scikit-learn where the definitions agree ------------------------------------------------------
 
-sk = pytest.importorskip("sklearn.metrics")
-skcal = pytest.importorskip("sklearn.calibration")
+@pytest.fixture
+def sk():
+    return pytest.importorskip("sklearn.metrics")
+
+
+@pytest.fixture
+def skcal():
+    return pytest.importorskip("sklearn.calibration")
 
 
 @pytest.mark.parametrize("drop", [False, True])
-def test_roc_matches_scikit_learn(rng, drop):
+def test_roc_matches_scikit_learn(sk, rng, drop):
     y, s, _ = data(rng, n=300)
     c = curves.roc(y, s, drop_intermediate=drop)
     fpr, tpr, thr = sk.roc_curve(y, s, drop_intermediate=drop)
@@ -163,7 +171,7 @@ def test_roc_matches_scikit_learn(rng, drop):
     assert c.auc == pytest.approx(sk.roc_auc_score(y, s), abs=1e-15)
 
 
-def test_roc_string_labels_and_weights_match_scikit_learn(rng):
+def test_roc_string_labels_and_weights_match_scikit_learn(sk, rng):
     y, s, w = data(rng, n=200, weighted=True)
     labels = np.array(["neg", "pos"])[y]
     c = curves.roc(labels, s, pos_label="pos", sample_weight=w)
@@ -173,7 +181,7 @@ def test_roc_string_labels_and_weights_match_scikit_learn(rng):
     same(c.thresholds, thr)
 
 
-def test_pr_matches_scikit_learn(rng):
+def test_pr_matches_scikit_learn(sk, rng):
     y, s, _ = data(rng, n=300)
     c = curves.pr(y, s)
     p, r, t = sk.precision_recall_curve(y, s)
@@ -184,7 +192,7 @@ def test_pr_matches_scikit_learn(rng):
 
 
 @pytest.mark.parametrize("strategy", ["uniform", "quantile"])
-def test_calibration_matches_scikit_learn(rng, strategy):
+def test_calibration_matches_scikit_learn(skcal, rng, strategy):
     y, s, _ = data(rng, n=500, ties=False)
     c = curves.calibration(y, s, n_bins=8, strategy=strategy)
     prob_true, prob_pred = skcal.calibration_curve(y, s, n_bins=8, strategy=strategy)
@@ -195,7 +203,7 @@ def test_calibration_matches_scikit_learn(rng, strategy):
     assert c.ece == pytest.approx(np.sum(c.counts / c.counts.sum() * np.abs(c.prob_true - c.prob_pred)))
 
 
-def test_threshold_metrics_match_scikit_learn_at_each_threshold(rng):
+def test_threshold_metrics_match_scikit_learn_at_each_threshold(sk, rng):
     y, s, _ = data(rng, n=80)
     c = curves.thresholds(y, s)
     for k in range(1, len(c.thresholds), 3):
@@ -350,7 +358,8 @@ def test_labels_and_pos_label(rng):
     b = curves.roc(np.where(y == 1, 1, -1), s)
     c = curves.roc(np.array(["no", "yes"])[y], s, pos_label="yes")
     d = curves.roc(1 - y, s, pos_label=0)
-    for other in (b, c, d):
+    e = curves.roc(y.astype(bool), s)
+    for other in (b, c, d, e):
         same(a.fpr, other.fpr)
         same(a.tpr, other.tpr)
 
