@@ -8,6 +8,7 @@
 #include <optional>
 #include <string_view>
 
+#include "assay/data/predictions.hpp"
 #include "assay/error.hpp"
 #include "assay/io/table.hpp"
 #include "assay/report/html.hpp"
@@ -228,12 +229,13 @@ void run(compare_cli_options& o) {
   o.opts.seed = o.seed;
   o.opts.metrics = o.metrics;
   const bool scores = !o.scores.empty();
-  std::vector<io::column_spec> specs{{o.label, io::column_type::label, "--label"}};
-  for (const auto& s : scores ? o.scores : o.preds)
-    specs.push_back({s, scores ? io::column_type::number : io::column_type::label, scores ? "--score" : "--pred"});
-  const auto t = io::read_table(o.path, specs);
-  const auto c = stats::compare_table(t, scores, o.pos_label.empty() ? std::nullopt : std::optional(o.pos_label),
-                                      o.opts);
+  prediction_file f;
+  f.path = o.path;
+  f.label = o.label;
+  (scores ? f.scores : f.predictions) = scores ? o.scores : o.preds;
+  if (!o.pos_label.empty()) f.pos_label = o.pos_label;
+  f.classes = class_set::truth;  // compare's classes are the label's
+  const auto c = stats::compare_predictions(read_predictions(f), o.opts);
   const std::string out = o.format == "json" ? stats::to_json(c) : stats::to_text(c);
   if (!o.html.empty()) write_output(o.html, to_html(c, o));  // first: a write failure comes before any output
   write_output(o.output, out);

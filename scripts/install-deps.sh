@@ -7,7 +7,7 @@ set -euo pipefail
 
 packages=(
   g++ cmake ninja-build pkg-config ccache
-  libboost-math-dev libcli11-dev libfmt-dev nlohmann-json3-dev libfast-float-dev libeigen3-dev libxgboost-dev
+  libboost-math-dev libcli11-dev libfmt-dev nlohmann-json3-dev libfast-float-dev libeigen3-dev libxgboost-dev libtbb-dev
   libgtest-dev libgmock-dev libbenchmark-dev time
   python3 python3-dev python3-venv python3-numpy python3-sklearn python3-scipy python3-pandas python3-statsmodels
   chromium  # headless browser for tests/html (the HTML report rendered, screenshotted, printed)

@@ -11,6 +11,8 @@ NotImplementedError for now.
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 from numbers import Integral, Real
 
@@ -42,6 +44,15 @@ __all__ = [
 ]
 
 _AVERAGE_CHOICES = (None, "micro", "macro", "weighted", "samples")
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def _warn(message, category=UserWarning):
+    """warnings.warn attributed to the caller's code: the first frame outside the assay package."""
+    frame, level = sys._getframe(1), 2
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR:
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
 
 
 # --- reading the tally -------------------------------------------------------------------------
@@ -106,11 +117,10 @@ def _confusion(t, labels=None, normalize=None):
                 cm = cm / cm.sum()
             cm = np.nan_to_num(cm)
     if cm.shape == (1, 1):
-        warnings.warn(
+        _warn(
             "A single label was found in 'y_true' and 'y_pred'. For the confusion matrix to have the correct "
             "shape, use the 'labels' parameter to pass all known labels.",
             UserWarning,
-            stacklevel=3,
         )
     return cm
 
@@ -139,11 +149,10 @@ def _multilabel_confusion(t, labels=None):
 def _warn_ill_defined(average, modifier, what, size):
     axis0, axis1 = ("label", "sample") if average == "samples" else ("sample", "label")
     where = "due to" if size == 1 else f"in {axis1}s with"
-    warnings.warn(
+    _warn(
         f"{what} ill-defined and being set to 0.0 {where} no {modifier} {axis0}s. Use `zero_division` parameter "
         "to control this behavior.",
         UndefinedMetricWarning,
-        stacklevel=4,
     )
 
 
@@ -213,11 +222,10 @@ def _set_wise_targets(y_true, y_pred, sample_weight, average, labels, pos_label)
                 % (t.type, choices)
             )
     elif pos_label not in (None, 1):
-        warnings.warn(
+        _warn(
             "Note that pos_label (set to %r) is ignored when average != 'binary' (got %r). You may use "
             "labels=[pos_label] to specify a single positive class." % (pos_label, average),
             UserWarning,
-            stacklevel=3,
         )
     if weight_error is not None:
         raise weight_error
@@ -351,8 +359,7 @@ def classification_report(y_true, y_pred, *, labels=None, target_names=None, sam
     micro_is_accuracy = not labels_given or set(labels.tolist()) >= set(t.classes.tolist())
     if target_names is not None and len(labels) != len(target_names):
         if labels_given:
-            warnings.warn(f"labels size, {len(labels)}, does not match size of target_names, {len(target_names)}",
-                          stacklevel=2)
+            _warn(f"labels size, {len(labels)}, does not match size of target_names, {len(target_names)}")
         else:
             raise ValueError(
                 f"Number of classes, {len(labels)}, does not match size of target_names, {len(target_names)}. "
@@ -489,6 +496,7 @@ def hamming_loss(y_true, y_pred, *, sample_weight=None):
              sample_weight=(sample_weight, [ARRAY, NONE]))
     t = check_targets(y_true, y_pred, sample_weight)
     if t.weight is not None:
+        np.average(t.weight_raw)  # unused, but scikit-learn computes it (and warns if it overflows)
         return float(np.average(t.y_true != t.y_pred, weights=t.weight_raw))
     n = t.y_true.shape[0]
     return float(np.float64(n - np.trace(t.tally()[0])) / n)
@@ -505,7 +513,7 @@ def balanced_accuracy_score(y_true, y_pred, *, sample_weight=None, adjusted=Fals
     with np.errstate(divide="ignore", invalid="ignore"):
         per_class = np.diagonal(cm) / np.sum(cm, axis=1)
     if np.any(np.isnan(per_class)):
-        warnings.warn("y_pred contains classes not in y_true", stacklevel=2)
+        _warn("y_pred contains classes not in y_true")
         per_class = per_class[~np.isnan(per_class)]
     score = np.mean(per_class)
     if adjusted:
@@ -559,17 +567,17 @@ def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None, 
     cm = cm.astype(np.float64, copy=False)
     sum0 = np.sum(cm, axis=0)
     sum1 = np.sum(cm, axis=1)
+    chance_counts = np.outer(sum0, sum1)  # before the total: the same overflow warnings in the same order
     total = np.sum(sum0)
     if total == 0:
-        warnings.warn(
+        _warn(
             "`y2` contains no labels that are present in both `y1` and `labels`.`cohen_kappa_score` is undefined "
             "and set to the value defined by the `replace_undefined_by` param, which is set to "
             f"{replace_undefined_by}.",
             UndefinedMetricWarning,
-            stacklevel=2,
         )
         return replace_undefined_by
-    expected = np.outer(sum0, sum1) / total
+    expected = chance_counts / total
     if weights is None:
         w = np.ones([k, k], dtype=np.float64)
         np.fill_diagonal(w, 0)
@@ -580,12 +588,11 @@ def cohen_kappa_score(y1, y2, *, labels=None, weights=None, sample_weight=None, 
     observed_disagreement = np.sum(w * cm)
     expected_disagreement = np.sum(w * expected)
     if expected_disagreement == 0:
-        warnings.warn(
+        _warn(
             "`y1`, `y2` and `labels` have only one label in common. `cohen_kappa_score` is undefined and set to "
             "the value defined by the the `replace_undefined_by` param, which is set to "
             f"{replace_undefined_by}.",
             UndefinedMetricWarning,
-            stacklevel=2,
         )
         return replace_undefined_by
     return float(1 - observed_disagreement / expected_disagreement)
@@ -625,24 +632,21 @@ def class_likelihood_ratios(y_true, y_pred, *, labels=None, sample_weight=None, 
     advice = ("Use the `replace_undefined_by` param to control this behavior. To suppress this warning or turn it "
               "into an error, see Python's `warnings` module and `warnings.catch_warnings()`.")
     if support_pos == 0:
-        warnings.warn(
+        _warn(
             "No samples of the positive class are present in `y_true`. `positive_likelihood_ratio` and "
             "`negative_likelihood_ratio` are both set to `np.nan`. " + advice,
             UndefinedMetricWarning,
-            stacklevel=2,
         )
     if fp == 0:
         start = ("No samples were predicted for the positive class and `positive_likelihood_ratio` is " if tp == 0
                  else "`positive_likelihood_ratio` is ill-defined and ")
         # scikit-learn's message stops here (the rest of its sentence is not part of the string).
-        warnings.warn(start + "set to `np.nan`. Use the `replace_undefined_by` param to ", UndefinedMetricWarning,
-                      stacklevel=2)
+        _warn(start + "set to `np.nan`. Use the `replace_undefined_by` param to ", UndefinedMetricWarning)
         lr_plus = replace_undefined_by if undefined_is_nan else lr_pos
     else:
         lr_plus = tp * support_neg / (fp * support_pos)
     if tn == 0:
-        warnings.warn("`negative_likelihood_ratio` is ill-defined and set to `np.nan`. " + advice,
-                      UndefinedMetricWarning, stacklevel=2)
+        _warn("`negative_likelihood_ratio` is ill-defined and set to `np.nan`. " + advice, UndefinedMetricWarning)
         lr_minus = replace_undefined_by if undefined_is_nan else lr_neg
     else:
         lr_minus = fn * support_neg / (tn * support_pos)

@@ -110,7 +110,8 @@ def check_sample_weight(sample_weight, n):
         if raw.shape[0] != n:
             raise ValueError(f"sample_weight.shape == ({raw.shape[0]},), expected ({n},)!")
     w = raw if raw.dtype == np.float64 else raw.astype(np.float64)
-    total = np.sum(w)
+    with np.errstate(over="ignore"):  # an overflow here is only a reason to look closer
+        total = np.sum(w)
     if np.isfinite(total) and total != 0:  # one pass: then every weight is finite and one is not 0
         return raw, w
     if raw.dtype.kind == "f" and not np.all(np.isfinite(w)):
@@ -144,6 +145,9 @@ def encode(y_true, y_pred):
         classes, ct, cp = _core.encode_numeric(t, p)
         dtype = np.result_type(y_true.dtype, y_pred.dtype)
         return classes.astype(dtype, copy=False), ct, cp
+    if (y_true.dtype.kind == "U" and y_pred.dtype.kind == "U" and y_true.ndim == 1 and y_pred.ndim == 1
+            and np.result_type(y_true.dtype, y_pred.dtype).itemsize > 0):
+        return _encode_strings(y_true, y_pred)
     kinds = {y_true.dtype.kind in _NUMERIC_KINDS, y_pred.dtype.kind in _NUMERIC_KINDS}
     both = np.concatenate([y_true.astype(object), y_pred.astype(object)])
     if len(kinds) > 1 or len({isinstance(v, str) for v in both}) > 1:
@@ -155,6 +159,24 @@ def encode(y_true, y_pred):
         classes = np.asarray(classes.tolist())  # scikit-learn's unique_labels gives a str array
     n = y_true.shape[0]
     return classes, np.ascontiguousarray(inverse[:n]), np.ascontiguousarray(inverse[n:])
+
+
+def _encode_strings(y_true, y_pred):
+    """encode for two NumPy string arrays: the core hashes the fixed-width strings (one pass, no sort
+    of n strings); numpy sorts the few distinct ones, so the order is np.unique's."""
+    common = np.result_type(y_true.dtype, y_pred.dtype)
+    t = np.ascontiguousarray(y_true, dtype=common)
+    p = np.ascontiguousarray(y_pred, dtype=common)
+    n = t.shape[0]
+    first, codes_true, codes_pred = _core.encode_records(t.view(np.uint8), p.view(np.uint8), common.itemsize)
+    from_true = first < n
+    distinct = np.empty(first.shape[0], dtype=common)
+    distinct[from_true] = t[first[from_true]]
+    distinct[~from_true] = p[first[~from_true] - n]
+    order = np.argsort(distinct, kind="stable")
+    rank = np.empty(order.shape[0], dtype=np.int32)
+    rank[order] = np.arange(order.shape[0], dtype=np.int32)
+    return distinct[order], rank[codes_true], rank[codes_pred]
 
 
 def _class_dtype(y_true, y_pred, classes):
@@ -182,7 +204,10 @@ def _as_int64(y):
 
 def check_targets(y_true, y_pred, sample_weight=None):
     """scikit-learn's _check_targets for 1-D label arrays, coding (and for integer labels,
-    counting) the labels on the way. Raises NotImplementedError for multilabel-indicator targets."""
+    counting) the labels on the way. Raises NotImplementedError for multilabel-indicator targets
+    (and sparse matrices, which scikit-learn accepts only for those)."""
+    if any(type(y).__module__.startswith("scipy.sparse") for y in (y_true, y_pred)):
+        raise NotImplementedError("assay.metrics does not support sparse (multilabel-indicator) targets yet")
     y_true = as_array(y_true, "y_true")
     y_pred = as_array(y_pred, "y_pred")
     check_consistent_length(y_true, y_pred, None if sample_weight is None else np.asarray(sample_weight))

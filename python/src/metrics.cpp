@@ -5,6 +5,7 @@
 #include "assay/metrics/confusion.hpp"
 #include "assay/metrics/label_codes.hpp"
 #include "assay/metrics/label_tally.hpp"
+#include "assay/metrics/record_codes.hpp"
 #include "common.hpp"
 
 namespace assay::python {
@@ -80,6 +81,20 @@ void bind_metrics(nb::module_& m) {
       },
       nb::arg("actual"), nb::arg("predicted"), nb::arg("weight").none(),
       "(classes, tally) of int64 labels as they are, or None when they span 2^20 values or more.");
+  m.def(
+      "encode_records",
+      [](in_array<std::uint8_t> first, in_array<std::uint8_t> second, std::size_t width) {
+        record_codes c;
+        {
+          nb::gil_scoped_release release;
+          c = encode_records(view(first), view(second), width);
+        }
+        return std::make_tuple(to_numpy(std::move(c.first)), to_numpy(std::move(c.codes_first)),
+                               to_numpy(std::move(c.codes_second)));
+      },
+      nb::arg("first"), nb::arg("second"), nb::arg("width"),
+      "(position of each distinct record's first occurrence, codes of first, codes of second): fixed-width "
+      "records (the bytes of NumPy string arrays) coded in order of first appearance.");
 }
 
 }  // namespace assay::python

@@ -69,7 +69,8 @@ def label_cases(rng, n=120):
     yield "float-int32", rng.integers(0, 3, n).astype(float), rng.integers(0, 3, n).astype(np.int32)
     yield "int32-only-in-pred-float", rng.integers(0, 2, n).astype(np.int32), rng.integers(0, 3, n).astype(float)
     yield "strings", np.array(["no", "yes"])[rng.integers(0, 2, n)], np.array(["no", "yes"])[rng.integers(0, 2, n)]
-    yield "strings3", np.array(["a", "b", "c"])[rng.integers(0, 3, n)], np.array(["a", "b", "dd"])[rng.integers(0, 3, n)]
+    yield ("strings3", np.array(["a", "b", "c"])[rng.integers(0, 3, n)],
+           np.array(["a", "b", "dd"])[rng.integers(0, 3, n)])
     yield "bool", rng.integers(0, 2, n).astype(bool), rng.integers(0, 2, n).astype(bool)
     yield "lists", list(rng.integers(0, 3, 20)), list(rng.integers(0, 3, 20))
     yield "never-predicted", rng.integers(0, 3, n), rng.integers(0, 2, n)
@@ -287,9 +288,13 @@ CALLS = [
 
 
 @settings(max_examples=150, deadline=None)
-@given(label_pairs())
-def test_property_same_as_sklearn(pair):
+@given(label_pairs(), st.sampled_from([np.int64, np.int32, np.uint8, np.float64, np.float32]),
+       st.sampled_from([np.int64, np.float64]), st.integers(-3, 70))
+def test_property_same_as_sklearn(pair, true_dtype, pred_dtype, shift):
     y_true, y_pred, w = pair
+    if np.dtype(true_dtype).kind == "u":
+        shift = abs(shift)
+    y_true, y_pred = (y_true + shift).astype(true_dtype), (y_pred + shift).astype(pred_dtype)
     for name, kwargs in CALLS:
         check(name, y_true, y_pred, sample_weight=w, **kwargs)
 
@@ -341,3 +346,12 @@ def test_property_integer_weights_repeat_rows(pair, data):
                     np.testing.assert_allclose(a, b, rtol=1e-12, err_msg=name)
         else:
             np.testing.assert_allclose(weighted, repeated, rtol=1e-12, err_msg=name)
+
+
+@settings(max_examples=100, deadline=None)
+@given(label_pairs(), st.sampled_from([("", "a", "a ", "B"), ("yes", "no", "maybe", "n")]))
+def test_property_string_labels_same_as_sklearn(pair, names):
+    y_true, y_pred, w = pair
+    names = np.array(names)
+    for name, kwargs in CALLS:
+        check(name, names[y_true], names[y_pred], sample_weight=w, **kwargs)

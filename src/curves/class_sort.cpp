@@ -1,12 +1,12 @@
 // The scores of a binary problem split by class and sorted by the shared radix kernel
 // (assay/detail/radix.hpp); see include/assay/curves/class_sort.hpp.
+#include "assay/detail/parallel.hpp"
 #include "assay/curves/class_sort.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <bit>
 #include <utility>
-#include <thread>
 #include <vector>
 
 #include "assay/detail/radix.hpp"
@@ -183,7 +183,7 @@ class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const doub
   }
 
   unsigned T = threads;
-  if (T == 0) T = n < (std::size_t{1} << 16) ? 1u : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+  if (T == 0) T = n < (std::size_t{1} << 16) ? 1u : assay::detail::team_threads(8);
 
   out.own_.reset(new double[n]);
   double* const a = out.own_.get();

@@ -14,6 +14,7 @@
 #include "assay/curves/accumulate.hpp"
 #include "assay/curves/class_sort.hpp"
 #include "assay/curves/roc.hpp"
+#include "assay/data/predictions.hpp"
 #include "assay/error.hpp"
 #include "assay/io/table.hpp"
 #include "assay/metrics/labels.hpp"
@@ -187,94 +188,35 @@ struct loaded {
   std::vector<double> weight;         // empty = unweighted
 };
 
-loaded load(const curve_request& q) {
-  if (q.scores.empty() == q.proba.empty()) {
-    throw_usage(q.scores.empty() ? "give the predictions with --score COL... (binary) or --proba COL... (multiclass)"
-                                 : "--score and --proba are alternatives: give one");
-  }
-  std::vector<io::column_spec> specs{{q.label, io::column_type::label, "--label"}};
-  for (const auto& s : q.scores) specs.push_back({s, io::column_type::number, "--score"});
-  for (const auto& p : q.proba) specs.push_back({p, io::column_type::probability, "--proba"});
-  if (q.weight) specs.push_back({*q.weight, io::column_type::weight, "--weight"});
-  io::table t = io::read_table(q.path, specs, q.csv);
+// The curves' view of a prediction table (data/predictions.hpp, where the class rules live): one
+// model per score column, or per class of a probability matrix (one-vs-rest).
+loaded from_table(prediction_table&& t) {
   loaded d;
   d.source = t.source;
-  const io::column& truth = t.columns[0];
-  d.label_column = truth.name;
-  if (q.weight) {
-    d.weight = std::move(t.columns.back().numbers);
-    double total = 0;
-    for (double w : d.weight) total += w;
-    if (t.rows > 0 && total == 0) throw_data(fmt::format("{}: every weight is 0: nothing to evaluate", d.source));
-  }
+  d.label_column = t.label_name;
+  d.labels = t.classes;
+  d.weight = std::move(t.weight);
   if (t.rows == 0) throw_data(fmt::format("{}: no data rows", d.source));
-
-  if (!q.scores.empty()) {
-    std::vector<std::string> names = truth.levels;
-    if (q.pos_label) names.push_back(*q.pos_label);
-    d.labels = sort_labels(names);
-    if (d.labels.size() > 2) {
-      throw_usage(fmt::format("{}: a score column needs a binary task, but column '{}' has {} classes: {} (use --proba "
-                              "for multiclass)", d.source, truth.name, d.labels.size(), join_labels(d.labels)));
+  if (!t.scores.empty()) {
+    const auto pos = static_cast<std::int32_t>(*t.positive);
+    d.positive = t.classes[*t.positive];
+    std::vector<std::int32_t> y = std::move(t.y);  // 0/1, in place: class 1 is positive unless pos is 0
+    if (pos == 0) {
+      for (auto& c : y) c = 1 - c;
     }
-    if (q.pos_label && truth.levels.size() >= 2 &&
-        std::find(truth.levels.begin(), truth.levels.end(), *q.pos_label) == truth.levels.end()) {
-      throw_usage(fmt::format("--pos-label: class \"{}\" not found in column '{}' (classes: {})", *q.pos_label, truth.name,
-                              join_labels(sort_labels(truth.levels))));
-    }
-    d.positive = require_positive(d.labels, q.pos_label, d.source);
-    // 0/1 per level, then the codes become y in place (one pass, no second array).
-    std::vector<std::int32_t> is_positive(truth.levels.size());
-    for (std::size_t k = 0; k < truth.levels.size(); ++k) is_positive[k] = truth.levels[k] == d.positive;
-    std::vector<std::int32_t> y = std::move(t.columns[0].codes);
-    for (auto& c : y) c = is_positive[static_cast<std::size_t>(c)];
-    for (std::size_t k = 0; k < q.scores.size(); ++k) {  // the last model takes y, the others copy it
-      d.models.push_back({t.columns[1 + k].name, k + 1 < q.scores.size() ? y : std::move(y),
-                          std::move(t.columns[1 + k].numbers)});
+    for (std::size_t k = 0; k < t.scores.size(); ++k) {  // the last model takes y, the others copy it
+      d.models.push_back({t.scores[k].name, k + 1 < t.scores.size() ? y : std::move(y), std::move(t.scores[k].values)});
     }
     return d;
   }
-
-  // Multiclass: probability columns named after the classes, or one per class in sorted class order.
   d.multiclass = true;
-  std::vector<std::string> headers;
-  for (std::size_t k = 0; k < q.proba.size(); ++k) headers.push_back(t.columns[1 + k].name);
-  d.labels = sort_labels(truth.levels);
-  const bool by_name = std::all_of(d.labels.begin(), d.labels.end(), [&](const std::string& l) {
-    return std::find(headers.begin(), headers.end(), l) != headers.end();
-  });
-  if (by_name) d.labels = sort_labels(headers);
-  else if (auto named = std::find_first_of(headers.begin(), headers.end(), d.labels.begin(), d.labels.end());
-           named != headers.end()) {  // some columns are named after classes, not all: a class is unknown
-    for (const auto& l : d.labels)
-      if (std::find(headers.begin(), headers.end(), l) == headers.end())
-        throw_usage(fmt::format("--proba: class \"{}\" of column '{}' has no probability column (columns: {}; "
-                                "name them after the classes or none of them)", l, truth.name, join_labels(headers)));
+  if (const auto& bad = t.proba_row_off) {
+    throw_data(fmt::format("{}: data row {}: the --proba columns sum to {}, not 1 (rule: |sum - 1| <= 1e-8 + 1e-5 |sum|)",
+                           d.source, bad->first + 1, bad->second));
   }
   const std::size_t K = d.labels.size();
-  if (q.proba.size() != K) {
-    throw_usage(fmt::format("--proba: {} probability columns for {} classes ({}); give one per class, in sorted class "
-                            "order or named after the classes", q.proba.size(), K, join_labels(d.labels)));
-  }
-  if (K < 2) throw_usage(fmt::format("--proba: needs at least 2 classes, column '{}' has {}", truth.name, K));
-  std::vector<std::size_t> col_of(K);
-  for (std::size_t c = 0; c < K; ++c) {
-    col_of[c] = by_name ? static_cast<std::size_t>(std::find(headers.begin(), headers.end(), d.labels[c]) - headers.begin()) : c;
-  }
-  d.y_class = recode(truth.codes, truth.levels, d.labels);
-  d.proba.resize(t.rows * K);
-  for (std::size_t c = 0; c < K; ++c) {
-    const auto& col = t.columns[1 + col_of[c]].numbers;
-    for (std::size_t i = 0; i < t.rows; ++i) d.proba[i * K + c] = col[i];
-  }
-  for (std::size_t i = 0; i < t.rows; ++i) {
-    double s = 0;
-    for (std::size_t c = 0; c < K; ++c) s += d.proba[i * K + c];
-    if (!(std::fabs(s - 1) <= 1e-8 + 1e-5 * std::fabs(s))) {
-      throw_data(fmt::format("{}: data row {}: the --proba columns sum to {}, not 1 (rule: |sum - 1| <= 1e-8 + 1e-5 |sum|)",
-                             d.source, i + 1, s));
-    }
-  }
+  d.y_class = std::move(t.y);
+  d.proba = std::move(t.proba);
   for (std::size_t c = 0; c < K; ++c) {
     model m{d.labels[c], std::vector<std::int32_t>(t.rows), std::vector<double>(t.rows)};
     for (std::size_t i = 0; i < t.rows; ++i) {
@@ -284,6 +226,27 @@ loaded load(const curve_request& q) {
     d.models.push_back(std::move(m));
   }
   return d;
+}
+
+prediction_file file_of(const curve_request& q) {
+  prediction_file f;
+  f.path = q.path;
+  f.csv = q.csv;
+  f.label = q.label;
+  f.scores = q.scores;
+  f.proba = q.proba;
+  f.weight = q.weight;
+  f.pos_label = q.pos_label;
+  f.task = q.proba.empty() ? task_kind::automatic : task_kind::multiclass;  // probabilities: one-vs-rest
+  return f;
+}
+
+loaded load(const curve_request& q) {
+  if (q.scores.empty() == q.proba.empty()) {
+    throw_usage(q.scores.empty() ? "give the predictions with --score COL... (binary) or --proba COL... (multiclass)"
+                                 : "--score and --proba are alternatives: give one");
+  }
+  return from_table(read_predictions(file_of(q)));
 }
 
 json header(const loaded& d, const char* kind) {
@@ -327,7 +290,7 @@ json pr_header(const loaded& d) {
 }
 
 // The partial AUCs a request asks for (--partial-fpr, --partial-tpr), plain and McClish-standardised.
-void put_partial_aucs(json& o, const score_sweep& sw, const curve_request& q) {
+void put_partial_aucs(json& o, const score_sweep& sw, const curve_options& q) {
   if (q.partial_fpr.size() == 2) {
     const double lo = q.partial_fpr[0], hi = q.partial_fpr[1];
     o["partial_auc_fpr"] = {{"lo", lo}, {"hi", hi}};
@@ -373,7 +336,7 @@ pr_summary put_pr_summary(json& o, const score_sweep& sw) {
 
 // ---- the kinds ----------------------------------------------------------------------------------
 
-curve_document roc(const loaded& d, const curve_request& q) {
+curve_document roc(const loaded& d, const curve_options& q) {
   curve_document doc;
   json j = roc_header(d);
   doc.csv = roc_csv_header;
@@ -404,7 +367,7 @@ curve_document roc(const loaded& d, const curve_request& q) {
   return doc;
 }
 
-curve_document pr(const loaded& d, const curve_request&) {
+curve_document pr(const loaded& d, const curve_options&) {
   curve_document doc;
   json j = pr_header(d);
   doc.csv = pr_csv_header;
@@ -440,7 +403,7 @@ constexpr const char* threshold_metrics[] = {"accuracy", "error_rate", "precisio
                                              "npv", "fpr", "fnr", "f1", "balanced_accuracy",
                                              "matthews_corrcoef", "cohen_kappa"};
 
-curve_document threshold(const loaded& d, const curve_request& q) {
+curve_document threshold(const loaded& d, const curve_options& q) {
   curve_document doc;
   json j = header(d, "threshold");
   j["rule"] = "positive when score >= threshold; the first row (threshold +inf, null in JSON) predicts nothing positive";
@@ -522,7 +485,7 @@ curve_document threshold(const loaded& d, const curve_request& q) {
   return doc;
 }
 
-curve_document rejection(const loaded& d, const curve_request& q) {
+curve_document rejection(const loaded& d, const curve_options& q) {
   curve_document doc;
   json j = header(d, "rejection");
   doc.csv = "model,confidence,rejected,accuracy\n";
@@ -555,7 +518,7 @@ curve_document rejection(const loaded& d, const curve_request& q) {
   return doc;
 }
 
-curve_document cost(const loaded& d, const curve_request& q) {
+curve_document cost(const loaded& d, const curve_options& q) {
   curve_document doc;
   json j = header(d, "cost");
   j["axes"] = "pc = pi c(FN) / (pi c(FN) + (1 - pi) c(FP)); normalised expected cost = (1 - TPR) pc + FPR (1 - pc)";
@@ -588,7 +551,7 @@ curve_document cost(const loaded& d, const curve_request& q) {
   return doc;
 }
 
-curve_document calibration(const loaded& d, const curve_request& q) {
+curve_document calibration(const loaded& d, const curve_options& q) {
   curve_document doc;
   json j = header(d, "calibration");
   j["bins"] = q.bins;
@@ -895,7 +858,7 @@ std::string roc_undefined(double P, double N) {
   return {};
 }
 
-void stream_roc(loaded& d, const curve_request& q, curve_format format, const text_sink& sink) {
+void stream_roc(loaded& d, const curve_options& q, curve_format format, const text_sink& sink) {
   const char* caller = "assay curve roc";
   const bool partial = q.partial_fpr.size() == 2 || q.partial_tpr.size() == 2;
   if (format == curve_format::csv) {
@@ -1059,10 +1022,10 @@ void check_request(const curve_request& q) {
 
 }  // namespace
 
-curve_document make_curve(const curve_request& q) {
-  check_request(q);
+namespace {
+
+curve_document document(const loaded& d, const curve_options& q) {
   array_writers.clear();  // left over if an earlier document threw
-  const loaded d = load(q);
   switch (q.kind) {
     case curve_kind::roc: return roc(d, q);
     case curve_kind::pr: return pr(d, q);
@@ -1072,6 +1035,39 @@ curve_document make_curve(const curve_request& q) {
     case curve_kind::calibration: return calibration(d, q);
   }
   return {};
+}
+
+}  // namespace
+
+curve_document make_curve(const curve_request& q) {
+  check_request(q);
+  return document(load(q), q);
+}
+
+curve_document make_curve(const prediction_table& table, const curve_options& q) {
+  if (!(q.beta > 0 && std::isfinite(q.beta))) {
+    throw_usage(fmt::format("curve: beta is {}; it must be a finite number > 0", q.beta));
+  }
+  if (!std::isfinite(q.threshold)) throw_usage(fmt::format("curve: threshold is {}; it must be a finite number", q.threshold));
+  if (q.bins < 1) throw_usage("curve: bins is 0; it must be >= 1");
+  for (auto [name, r] : {std::pair{"partial_fpr", &q.partial_fpr}, {"partial_tpr", &q.partial_tpr}}) {
+    if (r->empty()) continue;
+    if (r->size() != 2 || !((*r)[0] >= 0 && (*r)[1] <= 1 && (*r)[0] < (*r)[1])) {
+      throw_usage(fmt::format("curve: {} must be two numbers {{lo, hi}} with 0 <= lo < hi <= 1", name));
+    }
+  }
+  if (table.scores.empty() && table.proba.empty()) {
+    throw_usage("curve: the table has neither scores nor class probabilities (predicted classes have no curve)");
+  }
+  if (!table.scores.empty() && (table.task != task_kind::binary || table.y.size() != table.rows)) {
+    throw_usage("curve: scores need a binary table");
+  }
+  prediction_table copy = table;
+  if (!copy.proba.empty()) {  // class probabilities: one-vs-rest per class, as `assay curve --proba`
+    copy.positive.reset();
+    copy.task = task_kind::multiclass;
+  }
+  return document(from_table(std::move(copy)), q);
 }
 
 void write_curve(const curve_request& q, curve_format format, const text_sink& sink) {

@@ -19,7 +19,7 @@ std::string shortest(double x) {
 
 }  // namespace
 
-void add_top_label_calibration(const multiclass_rows& rows, const curve_request& q, nlohmann::json& j, std::string& csv,
+void add_top_label_calibration(const multiclass_rows& rows, const curve_options& q, nlohmann::json& j, std::string& csv,
                                plot::chart& chart) {
   const proba_view pv = proba_view::matrix(rows.proba, rows.classes->size());
   const reliability_result r = top_label_reliability_curve(rows.y, pv, rows.weight, q.bins, q.strategy);

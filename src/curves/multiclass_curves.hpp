@@ -23,7 +23,7 @@ struct multiclass_rows {
 /// `assay curve calibration --proba`: adds the top-label (confidence) reliability curve and its
 /// ECE (Guo et al. 2017) to the document whose per-class one-vs-rest curves are already in `j`,
 /// `csv` and `chart`: JSON key "top_label", CSV rows with model "top-label", one more chart line.
-void add_top_label_calibration(const multiclass_rows& rows, const curve_request& q, nlohmann::json& j, std::string& csv,
+void add_top_label_calibration(const multiclass_rows& rows, const curve_options& q, nlohmann::json& j, std::string& csv,
                                plot::chart& chart);
 
 }  // namespace assay::curves::detail

@@ -1,4 +1,5 @@
 // ROC + PR + AUC + AP from one sort; see include/assay/curves/ranking.hpp.
+#include "assay/detail/parallel.hpp"
 #include "assay/curves/ranking.hpp"
 
 #include <sys/mman.h>
@@ -37,7 +38,7 @@ void populate(const void* p, std::size_t bytes) {
 // destruction; `stop` ends it early.
 std::jthread reserve_and_prefault(std::initializer_list<std::vector<double>*> vs, std::size_t count) {
   for (auto* v : vs) v->reserve(count);
-  if (count < (std::size_t{1} << 20) || std::thread::hardware_concurrency() < 2) return {};
+  if (count < (std::size_t{1} << 20) || assay::detail::team_threads(2) < 2) return {};
   std::vector<double*> bases;
   for (auto* v : vs) bases.push_back(v->data());
   return std::jthread([bases, count](std::stop_token stop) {

@@ -1,7 +1,7 @@
 #include "assay/curves/summary.hpp"
 
-#include <thread>
 
+#include "assay/detail/parallel.hpp"
 #include "assay/curves/accumulate.hpp"
 #include "assay/curves/sweep.hpp"
 #include "assay/detail/radix.hpp"
@@ -55,9 +55,9 @@ ranking_summary summarize_in_place(std::span<std::int32_t> y, std::span<double> 
     }
   }
   auto pos = score.subspan(0, lo), neg = score.subspan(lo);
-  if (score.size() >= (std::size_t{1} << 16) && std::thread::hardware_concurrency() > 1) {
-    std::jthread other([pos] { detail::sort_doubles_in_place(pos.data(), pos.data() + pos.size()); });
-    detail::sort_doubles_in_place(neg.data(), neg.data() + neg.size());
+  if (score.size() >= (std::size_t{1} << 16)) {
+    assay::detail::run_both([pos] { detail::sort_doubles_in_place(pos.data(), pos.data() + pos.size()); },
+                            [neg] { detail::sort_doubles_in_place(neg.data(), neg.data() + neg.size()); });
   } else {
     detail::sort_doubles_in_place(pos.data(), pos.data() + pos.size());
     detail::sort_doubles_in_place(neg.data(), neg.data() + neg.size());

@@ -64,6 +64,33 @@ void sum_weights(std::size_t n, std::size_t k, std::span<const double> weight, P
   }
 }
 
+// The tally of values lo, lo + 1, ... restricted to the values that occur (seen[j]), as classes.
+integer_label_tally keep_occurring(const label_tally& raw, const std::vector<std::uint8_t>& seen, std::int64_t lo) {
+  const std::size_t width = seen.size();
+  integer_label_tally out;
+  std::vector<std::size_t> keep;
+  for (std::size_t j = 0; j < width; ++j) {
+    if (seen[j]) {
+      keep.push_back(j);
+      out.classes.push_back(lo + static_cast<std::int64_t>(j));
+    }
+  }
+  const std::size_t k = keep.size();
+  label_tally& t = out.tally;
+  t.classes = k;
+  t.cells.resize(k * k);
+  t.actual.resize(k);
+  t.predicted.resize(k);
+  t.correct.resize(k);
+  for (std::size_t a = 0; a < k; ++a) {
+    for (std::size_t p = 0; p < k; ++p) t.cells[a * k + p] = raw.cells[keep[a] * width + keep[p]];
+    t.actual[a] = raw.actual[keep[a]];
+    t.predicted[a] = raw.predicted[keep[a]];
+    t.correct[a] = raw.correct[keep[a]];
+  }
+  return out;
+}
+
 }  // namespace
 
 label_tally tally_codes(std::span<const std::int32_t> actual, std::span<const std::int32_t> predicted,
@@ -97,6 +124,39 @@ std::optional<integer_label_tally> tally_integer_labels(std::span<const std::int
   check_lengths("tally_integer_labels", actual.size(), predicted.size(), weight.size());
   const std::size_t n = actual.size();
   if (n == 0) return std::nullopt;
+  // The common case, labels in [0, 64): tallied by value in one pass over the labels, with no pass
+  // for their range first. Any label outside it (a bit above the lowest six, or a sign) shows in
+  // `bits`, and then the tally is redone the general way; a look at the first labels avoids that
+  // wasted pass in the usual case of labels that are not small.
+  constexpr auto w = static_cast<std::uint64_t>(max_direct_width);
+  static_assert((w & (w - 1)) == 0, "the direct width is a power of two");
+  std::uint64_t bits = 0;
+  for (std::size_t i = 0; i < std::min<std::size_t>(n, 4096); ++i) {
+    bits |= static_cast<std::uint64_t>(actual[i]) | static_cast<std::uint64_t>(predicted[i]);
+  }
+  if ((bits & ~(w - 1)) == 0) {
+    label_tally raw;
+    std::vector<std::uint8_t> seen(max_direct_width, 0);
+    auto code = [&](std::size_t i) {
+      const auto a = static_cast<std::uint64_t>(actual[i]), p = static_cast<std::uint64_t>(predicted[i]);
+      bits |= a | p;
+      return std::pair{static_cast<std::size_t>(a & (w - 1)), static_cast<std::size_t>(p & (w - 1))};
+    };
+    if (weight.empty()) {
+      count_cells(n, max_direct_width, [&](std::size_t i) {
+        auto [a, p] = code(i);
+        return a * max_direct_width + p;
+      }, raw);
+      for (std::size_t j = 0; j < max_direct_width; ++j) seen[j] = raw.actual[j] > 0 || raw.predicted[j] > 0;
+    } else {
+      sum_weights(n, max_direct_width, weight, [&](std::size_t i) {
+        auto ap = code(i);
+        seen[ap.first] = seen[ap.second] = 1;  // a case of weight 0 still makes its classes occur
+        return ap;
+      }, raw);
+    }
+    if ((bits & ~(w - 1)) == 0) return keep_occurring(raw, seen, 0);
+  }
   std::int64_t lo = actual[0], hi = actual[0];
   for (auto labels : {actual, predicted}) {
     for (std::int64_t v : labels) {
@@ -109,7 +169,6 @@ std::optional<integer_label_tally> tally_integer_labels(std::span<const std::int
     return std::nullopt;
   }
   const auto width = static_cast<std::size_t>(hi - lo) + 1;
-  integer_label_tally out;
   if (width <= max_direct_width) {
     // Few possible values: tally the values themselves in a width x width table in this one pass,
     // then keep the rows and columns of the values that occur.
@@ -126,28 +185,9 @@ std::optional<integer_label_tally> tally_integer_labels(std::span<const std::int
         return std::pair{a, p};
       }, raw);
     }
-    std::vector<std::size_t> keep;
-    for (std::size_t j = 0; j < width; ++j) {
-      if (seen[j]) {
-        keep.push_back(j);
-        out.classes.push_back(lo + static_cast<std::int64_t>(j));
-      }
-    }
-    const std::size_t k = keep.size();
-    label_tally& t = out.tally;
-    t.classes = k;
-    t.cells.resize(k * k);
-    t.actual.resize(k);
-    t.predicted.resize(k);
-    t.correct.resize(k);
-    for (std::size_t a = 0; a < k; ++a) {
-      for (std::size_t p = 0; p < k; ++p) t.cells[a * k + p] = raw.cells[keep[a] * width + keep[p]];
-      t.actual[a] = raw.actual[keep[a]];
-      t.predicted[a] = raw.predicted[keep[a]];
-      t.correct[a] = raw.correct[keep[a]];
-    }
-    return out;
+    return keep_occurring(raw, seen, lo);
   }
+  integer_label_tally out;
   std::vector<std::int32_t> index(width, -1);
   for (std::size_t i = 0; i < n; ++i) {
     index[static_cast<std::size_t>(actual[i] - lo)] = 0;

@@ -32,9 +32,7 @@ std::vector<std::string> sort_labels(std::vector<std::string> labels) {
   return labels;
 }
 
-namespace {
 std::string canonical_number(double x) { return fmt::format("{}", x == 0 ? 0.0 : x); }
-}  // namespace
 
 void unify_numeric_labels(const std::vector<std::vector<std::string>*>& sets, const std::vector<std::string*>& extra) {
   for (const auto* set : sets) {

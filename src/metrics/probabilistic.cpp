@@ -4,9 +4,9 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
-#include <thread>
 #include <utility>
 
+#include "assay/detail/parallel.hpp"
 #include "assay/error.hpp"
 
 namespace assay {
@@ -43,13 +43,7 @@ std::pair<double, double> weighted_loss_sum(std::size_t n, std::span<const doubl
   };
   if (n < (std::size_t{1} << 20)) return part(0, n);
   std::pair<double, double> first, second;
-  if (std::thread::hardware_concurrency() > 1) {
-    std::jthread t([&] { second = part(n / 2, n); });
-    first = part(0, n / 2);
-  } else {
-    first = part(0, n / 2);
-    second = part(n / 2, n);
-  }
+  assay::detail::run_both([&] { first = part(0, n / 2); }, [&] { second = part(n / 2, n); });
   return {first.first + second.first, first.second + second.second};
 }
 

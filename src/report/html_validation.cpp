@@ -13,6 +13,7 @@
 
 #include "assay/plot/svg.hpp"
 #include "assay/stats/distributions.hpp"
+#include "assay/stats/learner_tests.hpp"
 #include "assay/stats/proportion.hpp"
 
 namespace assay::html {
@@ -182,16 +183,11 @@ std::optional<interval> corrected_mean_interval(std::span<const double> scores, 
   std::vector<double> x;
   for (double s : scores)
     if (std::isfinite(s)) x.push_back(s);
-  if (x.size() < 2 || !(n_train > 0) || !(n_test >= 0) || !(level > 0 && level < 1)) return std::nullopt;
-  const double j = static_cast<double>(x.size());
-  double mean = 0;
-  for (double v : x) mean += v;
-  mean /= j;
-  double ss = 0;
-  for (double v : x) ss += (v - mean) * (v - mean);
-  const double sd = std::sqrt(ss / (j - 1));
-  const double half = stats::t_quantile((1 + level) / 2, j - 1) * sd * std::sqrt(1 / j + n_test / n_train);
-  return interval{mean - half, mean + half, interval_method(level)};
+  if (x.size() < 2 || !(n_train > 0) || !std::isfinite(n_train) || !(n_test >= 0) || !std::isfinite(n_test) ||
+      !(level > 0 && level < 1))
+    return std::nullopt;
+  const auto ci = stats::corrected_resampled_interval(x, n_train, n_test, level);
+  return interval{ci.lower, ci.upper, interval_method(level)};
 }
 
 std::string validation_page(const validation::cv_result& r, const run_setup& setup) {

@@ -73,9 +73,9 @@ confidence_interval from_percentiles(std::vector<double>& reps, double level, co
 }
 
 // Exact multinomial bootstrap of every confusion-matrix metric at once, stratified by actual class.
-std::map<std::string, confidence_interval> confusion_bootstrap(const report& r, const report_request& q,
+std::map<std::string, confidence_interval> confusion_bootstrap(const report& r, const evaluate_options& q,
                                                                const std::vector<std::string>& names) {
-  const std::size_t K = r.cm.classes(), R = q.bootstrap_replicates;
+  const std::size_t K = r.cm.classes(), R = q.replicates;
   const metric_kind kind = r.task == task_kind::binary ? metric_kind::binary : metric_kind::multiclass;
   std::vector<const metric_info*> infos;
   for (const auto& n : names) infos.push_back(find_metric(n, kind));
@@ -112,17 +112,17 @@ std::map<std::string, confidence_interval> confusion_bootstrap(const report& r, 
 }
 
 // Row bootstrap of a statistic of the rows (weights, scores and probabilities follow their rows).
-confidence_interval row_bootstrap(const report& r, const report_request& q, std::span<const std::int32_t> strata,
+confidence_interval row_bootstrap(const report& r, const evaluate_options& q, std::span<const std::int32_t> strata,
                                   const stats::resample_statistic& stat) {
   const std::string method = fmt::format("bootstrap percentile{}, {} replicates",
-                                         strata.empty() ? "" : ", stratified by class", q.bootstrap_replicates);
-  if (static_cast<double>(r.rows) * static_cast<double>(q.bootstrap_replicates) > max_bootstrap_work) {
+                                         strata.empty() ? "" : ", stratified by class", q.replicates);
+  if (static_cast<double>(r.rows) * static_cast<double>(q.replicates) > max_bootstrap_work) {
     return no_interval(fmt::format("{} rows x {} replicates is too much resampling; lower --bootstrap-replicates",
-                                   r.rows, q.bootstrap_replicates),
+                                   r.rows, q.replicates),
                        method);
   }
   stats::bootstrap_options o;
-  o.replicates = q.bootstrap_replicates;
+  o.replicates = q.replicates;
   o.level = *q.ci_level;
   o.seed = q.seed;
   o.strata = strata;
@@ -150,10 +150,10 @@ stats::proportion_method proportion_method_of(ci_method m) {
   }
 }
 
-void attach_intervals(report& r, const report_request& q, const report_rows& rows) {
+void attach_intervals(report& r, const evaluate_options& q, const report_rows& rows) {
   r.ci_level = q.ci_level;
   const double level = *q.ci_level;
-  const bool everything_bootstrap = q.ci == ci_method::bootstrap;
+  const bool everything_bootstrap = q.ci_method == ci_method::bootstrap;
   metric_params params;
   params.zd = r.zd;
   params.k = q.top_k;
@@ -185,7 +185,7 @@ void attach_intervals(report& r, const report_request& q, const report_rows& row
     }
     if (!everything_bootstrap) {
       if (auto xn = proportion_counts(r, m.name); xn && xn->second > 0) {
-        const auto method = proportion_method_of(q.ci);
+        const auto method = proportion_method_of(q.ci_method);
         const auto ci = stats::proportion_ci(xn->first, xn->second, level, method);
         m.ci = confidence_interval{ci.lower, ci.upper, std::string(stats::to_string(method))};
         continue;

@@ -25,6 +25,6 @@ struct report_rows {
 stats::proportion_method proportion_method_of(ci_method m);
 
 /// Attaches an interval to every metric of `r` that has one (see docs/definitions/intervals.md).
-void attach_intervals(report& r, const report_request& q, const report_rows& rows);
+void attach_intervals(report& r, const evaluate_options& q, const report_rows& rows);
 
 }  // namespace assay::detail

@@ -15,6 +15,7 @@
 #include "assay/io/table.hpp"
 #include "assay/metrics/labels.hpp"
 #include "assay/metrics/registry.hpp"
+#include "assay/data/predictions.hpp"
 
 namespace assay {
 
@@ -34,16 +35,6 @@ curve_sample curve_sample::thin(const std::vector<double>& x, const std::vector<
     c.y.push_back(y[i]);
   }
   return c;
-}
-
-const char* task_name(task_kind t) {
-  switch (t) {
-    case task_kind::automatic: return "auto";
-    case task_kind::binary: return "binary";
-    case task_kind::multiclass: return "multiclass";
-    case task_kind::regression: return "regression";
-  }
-  return "?";
 }
 
 namespace {
@@ -78,193 +69,155 @@ void push(report& r, metric_kind kind, std::string_view name, const metric_param
   r.metrics.push_back({std::string(name), std::string(m->title), std::move(v)});
 }
 
-void regression_report(report& r, const io::table& t, const report_request& q) {
-  const auto& y = t.columns[0].numbers;
-  const auto& yhat = t.columns[1].numbers;
-  std::span<const double> w;
-  if (q.weight) w = t.columns[2].numbers;
+void regression_report(report& r, const prediction_table& t) {
+  const auto& y = t.target;
+  const auto& yhat = t.values[0].values;
   r.task = task_kind::regression;
   for (const auto& m : metric_registry()) {
     if (m.kind != metric_kind::regression) continue;
-    r.metrics.push_back({std::string(m.name), std::string(m.title), m.regression(y, yhat, w, {})});
+    r.metrics.push_back({std::string(m.name), std::string(m.title), m.regression(y, yhat, t.weight, {})});
+  }
+}
+
+// The option checks of evaluate(), named by parameter (make_report checked the request first, with
+// the command line's names).
+void check_options(const evaluate_options& o) {
+  if (!std::isfinite(o.threshold)) {
+    throw_usage(fmt::format("evaluate: threshold is {}; it must be a finite number", o.threshold));
+  }
+  if (o.beta && !(*o.beta > 0 && std::isfinite(*o.beta))) {
+    throw_usage(fmt::format("evaluate: beta is {}; it must be a finite number > 0", *o.beta));
+  }
+  if (o.top_k == 0) throw_usage("evaluate: top_k is 0; it must be >= 1");
+  if (o.ci_level && !(*o.ci_level > 0 && *o.ci_level < 1)) {
+    throw_usage(fmt::format("evaluate: ci_level is {}; it must be between 0 and 1 (e.g. 0.95)", *o.ci_level));
+  }
+  if (o.replicates < 1 || o.replicates > 1000000) {
+    throw_usage(fmt::format("evaluate: replicates is {}; it must be in [1, 1000000]", o.replicates));
   }
 }
 
 }  // namespace
 
-report make_report(const report_request& request) {
-  check_request(request);
-  report_request q = request;  // labels below may be rewritten to their canonical form
-  report r;
-  r.zd = q.zd;
-  const bool regression = q.task == task_kind::regression;
 
-  // Which columns to read, in a fixed order: label, prediction (score | pred), weight, proba...
-  std::vector<io::column_spec> specs;
-  specs.push_back({q.label, regression ? io::column_type::number : io::column_type::label, "--label"});
-  std::size_t pred_at = 0, weight_at = 0, proba_at = 0;
-  if (q.score) pred_at = specs.size(), specs.push_back({*q.score, io::column_type::number, "--score"});
-  if (q.pred) {
-    pred_at = specs.size();
-    specs.push_back({*q.pred, regression ? io::column_type::number : io::column_type::label, "--pred"});
+namespace {
+
+// A table evaluate() can read: one model, columns of `rows` entries (a table may be filled by hand).
+void check_table(const prediction_table& t) {
+  const std::size_t models = t.scores.size() + t.predictions.size() + t.values.size() + (t.proba.empty() ? 0 : 1);
+  if (models != 1) {
+    throw_usage(fmt::format("evaluate: the table has {} prediction columns; evaluate takes exactly one (compare "
+                            "several models with stats::compare_predictions)", models));
   }
-  if (q.weight) weight_at = specs.size(), specs.push_back({*q.weight, io::column_type::weight, "--weight"});
-  proba_at = specs.size();
-  for (const auto& p : q.proba) specs.push_back({p, io::column_type::probability, "--proba"});
+  if (t.rows == 0) throw_usage("evaluate: the table has no rows; there is nothing to evaluate");
+  auto check = [&](const char* what, std::size_t n, std::size_t want) {
+    if (n != want) throw_usage(fmt::format("evaluate: {} has {} entries, but the table has {}", what, n, want));
+  };
+  if (!t.weight.empty()) check("weight", t.weight.size(), t.rows);
+  if (t.task == task_kind::regression) {
+    check("target", t.target.size(), t.rows);
+    if (t.values.empty()) throw_usage("evaluate: a regression table needs predicted values");
+    check("values", t.values[0].values.size(), t.rows);
+    return;
+  }
+  if (t.task == task_kind::automatic) throw_usage("evaluate: the table's task is automatic; build it with a builder");
+  const std::size_t K = t.classes.size();
+  if (K == 0) throw_usage("evaluate: the table has no classes");
+  if ((t.task == task_kind::binary) != (t.positive.has_value() && K == 2 && *t.positive < 2)) {
+    throw_usage("evaluate: a binary table needs two classes and a positive class, a multiclass table no positive class");
+  }
+  if (!t.values.empty()) throw_usage("evaluate: predicted values need a regression table");
+  check("y", t.y.size(), t.rows);
+  for (std::size_t i = 0; i < t.rows; ++i) {
+    if (t.y[i] < 0 || static_cast<std::size_t>(t.y[i]) >= K) {
+      throw_usage(fmt::format("evaluate: y[{}] is {}; class indices must be in [0, {})", i, t.y[i], K));
+    }
+  }
+  if (!t.scores.empty()) {
+    if (t.task != task_kind::binary) throw_usage("evaluate: scores need a binary table");
+    check("scores", t.scores[0].values.size(), t.rows);
+  }
+  if (!t.predictions.empty()) {
+    const auto& c = t.predictions[0].codes;
+    check("predictions", c.size(), t.rows);
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      if (c[i] < 0 || static_cast<std::size_t>(c[i]) >= K) {
+        throw_usage(fmt::format("evaluate: predictions[{}] is {}, not one of the table's {} classes (a class the "
+                                "true labels lack must be a class of the table: class_set::truth_and_predictions)",
+                                i, c[i], K));
+      }
+    }
+  }
+  if (!t.proba.empty()) check("proba", t.proba.size(), t.rows * K);
+}
 
-  io::table t = io::read_table(q.path, specs, q.csv);
+// evaluate() on a table it may use as scratch space (`own`: the score and label columns may be
+// reordered once they are no longer needed in row order).
+report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) {
+  check_options(q);
+  check_table(t);
+  report r;
+  r.zd = q.zero_division;
   r.source = t.source;
   r.rows = t.rows;
-  r.label_column = t.columns[0].name;
-  if (pred_at) r.prediction_column = t.columns[pred_at].name;
-  else r.prediction_column = fmt::format("argmax of {} probability columns", q.proba.size());
-  std::span<const double> w;
-  if (q.weight) {
-    w = t.columns[weight_at].numbers;
-    r.weighted = true;
-  }
-  r.total_weight = 0;
-  if (w.empty()) r.total_weight = static_cast<double>(t.rows);
-  else for (double x : w) r.total_weight += x;
-  if (r.total_weight == 0) throw_data(fmt::format("{}: every weight is 0: nothing to evaluate", r.source));
+  r.label_column = t.label_name;
+  r.weighted = t.weighted();
+  r.total_weight = t.total_weight;
+  const std::span<const double> w = t.weight;
 
-  if (regression) {
-    if (q.weight) {  // regression_report expects the weight third
-      std::swap(t.columns[2], t.columns[weight_at]);
-    }
-    regression_report(r, t, q);
+  if (t.task == task_kind::regression) {
+    r.prediction_column = t.values[0].name;
+    regression_report(r, t);
     if (q.ci_level) {
       detail::report_rows rows;
       rows.w = w;
-      rows.target = t.columns[0].numbers;
-      rows.predicted = t.columns[1].numbers;
+      rows.target = t.target;
+      rows.predicted = t.values[0].values;
       detail::attach_intervals(r, q, rows);
     }
     return r;
   }
 
-  // ---- classes ----
-  {
-    std::vector<std::vector<std::string>*> sets{&t.columns[0].levels};
-    if (q.pred) sets.push_back(&t.columns[pred_at].levels);
-    std::vector<std::string*> extra;
-    for (std::size_t k = 0; k < q.proba.size(); ++k) extra.push_back(&t.columns[proba_at + k].name);
-    if (q.pos_label) extra.push_back(&*q.pos_label);
-    unify_numeric_labels(sets, extra);
-  }
-  const io::column& truth = t.columns[0];
-  std::vector<std::string> names = truth.levels;
-  if (q.pred) names.insert(names.end(), t.columns[pred_at].levels.begin(), t.columns[pred_at].levels.end());
-  if (!q.proba.empty()) {
-    // Probability columns named after classes define the class list; otherwise they follow the
-    // sorted labels, and their number must match.
-    std::vector<std::string> headers;
-    for (std::size_t k = 0; k < q.proba.size(); ++k) headers.push_back(t.columns[proba_at + k].name);
-    bool by_name = std::all_of(truth.levels.begin(), truth.levels.end(), [&](const std::string& l) {
-      return std::find(headers.begin(), headers.end(), l) != headers.end();
-    });
-    if (by_name) names.insert(names.end(), headers.begin(), headers.end());
-  }
-  if (q.pos_label) names.push_back(*q.pos_label);  // a positive class may be absent from the data
-  r.labels = sort_labels(names);
-  if (q.pos_label && std::find(truth.levels.begin(), truth.levels.end(), *q.pos_label) == truth.levels.end() &&
-      !(q.pred && std::find(t.columns[pred_at].levels.begin(), t.columns[pred_at].levels.end(), *q.pos_label) !=
-                      t.columns[pred_at].levels.end()) &&
-      truth.levels.size() >= 2) {
-    throw_usage(fmt::format("--pos-label: class \"{}\" not found in column '{}' (classes: {})", *q.pos_label,
-                            truth.name, join_labels(sort_labels(truth.levels))));
-  }
-
-  const bool binary_scores = q.score.has_value();
-  if (binary_scores || q.task == task_kind::binary) {
-    if (r.labels.size() > 2) {
-      const std::string what = q.pred ? "columns '" + truth.name + "' and '" + t.columns[pred_at].name + "' have"
-                                      : "column '" + truth.name + "' has";
-      const char* fix = binary_scores ? "--score makes a binary task (use --pred or --proba for more than 2 classes)"
-                                      : "--task binary allows at most 2 (use --task multiclass)";
-      throw_usage(fmt::format("{}: {} {} classes ({}), but {}", r.source, what, r.labels.size(),
-                              join_labels(r.labels), fix));
-    }
-  }
-  if (r.labels.size() <= 2 && q.task != task_kind::multiclass) {
-    if (!q.pos_label && !default_positive(r.labels)) {
-      throw_usage(fmt::format("{}: cannot tell which class is positive among {}: name it with --pos-label{}", r.source,
-                              join_labels(r.labels), binary_scores ? "" : " (or use --task multiclass)"));
-    }
-    const auto pos = std::optional<std::string>(require_positive(r.labels, q.pos_label, r.source));
-    if (r.labels.size() == 1) {  // one class present: add the other so both rates have a row
-      double x;
-      const bool numeric_one = labels_are_numeric(r.labels) && io::parse_double(*pos, x) && x == 1;
-      std::string other = (*pos == r.labels[0]) ? (numeric_one ? "0" : "not " + *pos) : *pos;
-      r.labels.push_back(other);
-      r.labels = sort_labels(r.labels);
-    }
-    r.positive = static_cast<std::size_t>(std::find(r.labels.begin(), r.labels.end(), *pos) - r.labels.begin());
-  }
-  r.task = r.positive ? task_kind::binary : task_kind::multiclass;
+  r.labels = t.classes;
+  r.positive = t.positive;
+  r.task = t.task;
   const std::size_t K = r.labels.size();
+  const bool binary_scores = !t.scores.empty();
+  const bool has_proba = !t.proba.empty();
+  if (!t.predictions.empty()) r.prediction_column = t.predictions[0].name;
+  else if (binary_scores) r.prediction_column = t.scores[0].name;
+  else r.prediction_column = fmt::format("argmax of {} probability columns", t.proba_names.size());
 
-  // Class codes in the order of r.labels; the column's own codes when they already are (no copy).
-  std::vector<std::int32_t> y_recoded;
-  std::span<const std::int32_t> y = truth.codes;
-  const bool same_order = truth.levels.size() <= r.labels.size() &&
-                          std::equal(truth.levels.begin(), truth.levels.end(), r.labels.begin());
-  if (!same_order) {
-    y_recoded = recode(truth.codes, truth.levels, r.labels);
-    y = y_recoded;
-  }
-  std::vector<std::int32_t> yhat;
-  std::vector<double> proba;  // n x K, class order of r.labels
-  if (!q.proba.empty()) {
-    std::vector<std::string> headers;
-    for (std::size_t k = 0; k < q.proba.size(); ++k) headers.push_back(t.columns[proba_at + k].name);
-    std::vector<std::size_t> col_of(K, static_cast<std::size_t>(-1));
-    bool by_name = true;
-    for (std::size_t c = 0; c < K; ++c) {
-      auto it = std::find(headers.begin(), headers.end(), r.labels[c]);
-      if (it == headers.end()) by_name = false;
-      else col_of[c] = static_cast<std::size_t>(it - headers.begin());
-    }
-    if (!by_name) {
-      if (q.proba.size() != K) {
-        throw_usage(fmt::format("--proba: {} probability columns for {} classes ({}); give one per class, in sorted "
-                                "class order or named after the classes", q.proba.size(), K, join_labels(r.labels)));
-      }
-      for (std::size_t c = 0; c < K; ++c) col_of[c] = c;
-    } else if (q.proba.size() != K) {
-      throw_usage(fmt::format("--proba: {} probability columns for {} classes ({})", q.proba.size(), K,
-                              join_labels(r.labels)));
-    }
-    proba.resize(t.rows * K);
-    for (std::size_t c = 0; c < K; ++c) {
-      const auto& col = t.columns[proba_at + col_of[c]].numbers;
-      for (std::size_t i = 0; i < t.rows; ++i) proba[i * K + c] = col[i];
-    }
-  }
-  if (q.pred) {
-    yhat = recode(t.columns[pred_at].codes, t.columns[pred_at].levels, r.labels);
+  const std::span<const std::int32_t> y = t.y;
+  std::vector<std::int32_t> yhat_own;
+  std::span<const std::int32_t> yhat;
+  std::span<const double> s;
+  if (binary_scores) s = t.scores[0].values;
+  if (!t.predictions.empty()) {
+    yhat = t.predictions[0].codes;
   } else if (binary_scores) {
-    const auto& s = t.columns[pred_at].numbers;
     const auto pos = static_cast<std::int32_t>(*r.positive), neg = 1 - pos;
-    yhat.resize(t.rows);
-    for (std::size_t i = 0; i < t.rows; ++i) yhat[i] = s[i] >= q.threshold ? pos : neg;
+    yhat_own.resize(t.rows);
+    for (std::size_t i = 0; i < t.rows; ++i) yhat_own[i] = s[i] >= q.threshold ? pos : neg;
+    yhat = yhat_own;
     r.threshold = q.threshold;
   } else {  // argmax of the probabilities; the first of equal maxima (numpy's argmax)
-    yhat.resize(t.rows);
+    yhat_own.resize(t.rows);
     for (std::size_t i = 0; i < t.rows; ++i) {
-      const double* row = &proba[i * K];
-      yhat[i] = static_cast<std::int32_t>(std::max_element(row, row + K) - row);
+      const double* row = &t.proba[i * K];
+      yhat_own[i] = static_cast<std::int32_t>(std::max_element(row, row + K) - row);
     }
+    yhat = yhat_own;
   }
 
   r.cm = confusion_matrix::from_labels(y, yhat, K, w);
   r.per_class = per_class(r.cm);
   r.micro = micro_average(r.cm);
-  r.macro = macro_average(r.cm, q.zd);
-  r.weighted_avg = weighted_average(r.cm, q.zd);
+  r.macro = macro_average(r.cm, q.zero_division);
+  r.weighted_avg = weighted_average(r.cm, q.zero_division);
 
   metric_params params;
-  params.zd = q.zd;
+  params.zd = q.zero_division;
   if (r.task == task_kind::binary) {
     const binary_counts bc = binary_counts::one_vs_rest(r.cm, *r.positive);
     for (auto name : {"tp", "fp", "fn", "tn", "accuracy", "error_rate", "precision", "recall", "specificity", "npv",
@@ -285,16 +238,14 @@ report make_report(const report_request& request) {
     }
   }
 
-  // Probabilistic metrics, from --proba or from a score column that holds probabilities.
+  // Probabilistic metrics, from class probabilities or from a score column that holds probabilities.
   std::optional<proba_view> kept_proba;
   std::vector<std::int32_t> kept_y01;
   std::span<const std::int32_t> kept_ys;
-  std::span<const double> s;
-  if (binary_scores) s = t.columns[pred_at].numbers;
-  bool scores_are_probabilities =
+  const bool scores_are_probabilities =
       binary_scores && std::all_of(s.begin(), s.end(), [](double x) { return x >= 0 && x <= 1; });
-  if (!proba.empty() || binary_scores) {
-    proba_view pv = !proba.empty() ? proba_view::matrix(proba, K) : proba_view::scores(s);
+  if (has_proba || binary_scores) {
+    const proba_view pv = has_proba ? proba_view::matrix(t.proba, K) : proba_view::scores(s);
     std::vector<std::int32_t> y01;
     std::span<const std::int32_t> ys = y;
     if (binary_scores && *r.positive == 0) {  // the score is P(labels[0]); make it class 1 of the view
@@ -314,15 +265,15 @@ report make_report(const report_request& request) {
                     : m->probabilistic(ys, pv, w, params);
       r.metrics.push_back({std::string(name), std::string(m->title), std::move(v)});
     }
-    if (q.keep_curves && !proba.empty()) {  // needs rows that sum to 1, as the multiclass AUCs
-      if (const auto bad = curves::first_row_not_summing_to_one(pv)) {
+    if (q.keep_curves && has_proba) {  // needs rows that sum to 1, as the multiclass AUCs
+      if (const auto& bad = t.proba_row_off) {
         r.notes.push_back(fmt::format("no reliability diagram: the --proba columns of data row {} sum to {}, not 1 "
                                       "(rule: |sum - 1| <= 1e-8 + 1e-5 |sum|)", bad->first + 1, bad->second));
       } else {
         r.calibration = detail::keep_top_label_calibration(y, pv, w);
       }
     }
-    if (!proba.empty() && K > 2) {
+    if (has_proba && K > 2) {
       params.k = q.top_k;
       const metric_info* m = find_metric("top_k_accuracy", metric_kind::probabilistic);
       r.metrics.push_back(
@@ -333,12 +284,27 @@ report make_report(const report_request& request) {
   // Ranking metrics and the best thresholds of a binary score (include/assay/curves/): one sweep of the
   // sorted scores serves them all.
   if (binary_scores && w.empty() && !q.ci_level && !q.keep_curves) {
-    // Lean path for the common case: nothing later needs the rows in file order, so the score column
-    // is sorted in place and summarised in one streaming pass (no per-threshold arrays): the report's
-    // memory stays within twice its columns however many distinct scores there are.
-    std::span<std::int32_t> labels01 = same_order ? std::span<std::int32_t>(t.columns[0].codes) : y_recoded;
-    for (auto& v : labels01) v = v == static_cast<std::int32_t>(*r.positive) ? 1 : 0;
-    const curves::ranking_summary sum = curves::summarize_in_place(labels01, t.columns[pred_at].numbers);
+    // Lean path for the common case: nothing later needs the rows in row order, so the score column
+    // is sorted in place (a copy when the table is not ours) and summarised in one streaming pass (no
+    // per-threshold arrays): the report's memory stays within twice its columns however many
+    // distinct scores there are.
+    std::vector<std::int32_t> y_copy;
+    std::vector<double> s_copy;
+    std::span<std::int32_t> labels01;
+    std::span<double> scores;
+    if (own) {
+      labels01 = t.y;
+      scores = t.scores[0].values;
+    } else {
+      y_copy.assign(y.begin(), y.end());
+      s_copy.assign(s.begin(), s.end());
+      labels01 = y_copy;
+      scores = s_copy;
+    }
+    if (*r.positive == 0) {
+      for (auto& v : labels01) v = 1 - v;
+    }
+    const curves::ranking_summary sum = curves::summarize_in_place(labels01, scores);
     r.metrics.push_back({"roc_auc", "ROC AUC", sum.roc_auc});
     r.metrics.push_back({"average_precision", "average precision", sum.average_precision});
     r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", sum.best_threshold_youden});
@@ -355,11 +321,11 @@ report make_report(const report_request& request) {
     r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", threshold_of(curves::best_youden(sw))});
     r.metrics.push_back({"best_threshold_f1", "best threshold, max F1", threshold_of(curves::best_fbeta(sw, 1))});
     if (q.keep_curves) {
-      // With --ci, pointwise bands at fixed thresholds by the report's proportion method (Wilson by
-      // default; docs/definitions/intervals.md): TPR = TP / P on the ROC curve, whose point i > 0 is
+      // With intervals, pointwise bands at fixed thresholds by the report's proportion method (Wilson
+      // by default; docs/definitions/intervals.md): TPR = TP / P on the ROC curve, whose point i > 0 is
       // sweep entry i - 1 (point 0 the origin); precision = TP / (TP + FP) on the PR curve, whose point
       // j < m is sweep entry m - 1 - j (point m the closing (0, 1), without counts).
-      const auto band_method = detail::proportion_method_of(q.ci);
+      const auto band_method = detail::proportion_method_of(q.ci_method);
       const auto roc = curves::roc_curve(sw);
       if (roc.undefined.empty()) {
         r.roc = curve_sample::thin(roc.fpr, roc.tpr);
@@ -386,9 +352,9 @@ report make_report(const report_request& request) {
   }
 
   // Say how undefined per-class values entered the averages.
-  const char* how = q.zd == zero_division::zero ? "counted as 0 (as scikit-learn)"
-                    : q.zd == zero_division::one ? "counted as 1"
-                                                 : "left out";
+  const char* how = q.zero_division == zero_division::zero ? "counted as 0 (as scikit-learn)"
+                    : q.zero_division == zero_division::one ? "counted as 1"
+                                                            : "left out";
   std::size_t never_predicted = 0, never_actual = 0, always_actual = 0;
   for (const auto& c : r.per_class) {
     never_predicted += c.precision.defined() ? 0 : 1;
@@ -421,6 +387,45 @@ report make_report(const report_request& request) {
     detail::attach_intervals(r, q, rows);
   }
   return r;
+}
+
+}  // namespace
+
+report evaluate(const prediction_table& table, const evaluate_options& options) {
+  return evaluate_table(const_cast<prediction_table&>(table), options, false);
+}
+
+report evaluate(prediction_table&& table, const evaluate_options& options) {
+  return evaluate_table(table, options, true);
+}
+
+evaluate_options options_of(const report_request& q) {
+  evaluate_options o;
+  o.threshold = q.threshold;
+  o.beta = q.beta;
+  o.top_k = q.top_k;
+  o.zero_division = q.zd;
+  o.ci_level = q.ci_level;
+  o.ci_method = q.ci;
+  o.replicates = q.bootstrap_replicates;
+  o.seed = q.seed;
+  o.keep_curves = q.keep_curves;
+  return o;
+}
+
+report make_report(const report_request& request) {
+  check_request(request);
+  prediction_file f;
+  f.path = request.path;
+  f.csv = request.csv;
+  f.label = request.label;
+  if (request.score) f.scores = {*request.score};
+  if (request.pred) f.predictions = {*request.pred};
+  f.proba = request.proba;
+  f.weight = request.weight;
+  f.task = request.task;
+  f.pos_label = request.pos_label;
+  return evaluate(read_predictions(f), options_of(request));
 }
 
 }  // namespace assay

@@ -9,8 +9,9 @@
 
 #include "assay/error.hpp"
 #include "assay/stats/delong.hpp"
-#include "assay/stats/detail/parallel.hpp"
+#include "assay/detail/parallel.hpp"
 #include "assay/stats/detail/radix_sort.hpp"
+#include "assay/stats/detail/replicates.hpp"
 #include "assay/stats/distributions.hpp"
 #include "assay/stats/random.hpp"
 
@@ -126,38 +127,13 @@ void check_options(const char* fn, std::size_t n_rows, const bootstrap_options& 
   }
 }
 
-/// Row indices of each stratum (one stratum holding every row when there are no strata).
-std::vector<std::vector<std::uint32_t>> strata_members(std::size_t n_rows, std::span<const std::int32_t> strata) {
-  if (strata.empty()) {
-    std::vector<std::uint32_t> all(n_rows);
-    std::iota(all.begin(), all.end(), 0u);
-    return {all};
-  }
-  std::map<std::int32_t, std::vector<std::uint32_t>> by;
-  for (std::size_t i = 0; i < n_rows; ++i) by[strata[i]].push_back(static_cast<std::uint32_t>(i));
-  std::vector<std::vector<std::uint32_t>> out;
-  for (auto& [k, v] : by) out.push_back(std::move(v));
-  return out;
-}
-
-/// Draws replicate r's rows into `rows` (size n_rows).
-void draw_rows(const std::vector<std::vector<std::uint32_t>>& members, std::uint64_t seed, std::size_t r,
-               std::vector<std::uint32_t>& rows) {
-  rng gen(seed, r);
-  std::size_t k = 0;
-  for (const auto& m : members) {
-    const std::uint64_t size = m.size();
-    for (std::size_t i = 0; i < m.size(); ++i) rows[k++] = m[gen.below(size)];
-  }
-}
-
 /// Jackknife estimates: leave-one-out up to jackknife_max rows, else delete-a-group.
 std::vector<double> jackknife(std::size_t n_rows, const resample_statistic& stat, const bootstrap_options& o) {
   const std::size_t groups = std::min(n_rows, o.jackknife_max);
   std::vector<double> out(groups);
-  const unsigned threads = detail::resolve_threads(o.threads, groups);
+  const unsigned threads = assay::detail::resolve_threads(o.threads, groups);
   std::vector<std::vector<std::uint32_t>> buf(threads);
-  detail::parallel_for(groups, threads, [&](unsigned t, std::size_t g) {
+  assay::detail::parallel_for(groups, threads, [&](unsigned t, std::size_t g) {
     auto& rows = buf[t];
     rows.clear();
     for (std::size_t i = 0; i < n_rows; ++i) {
@@ -208,14 +184,13 @@ bootstrap_result bootstrap_ci(std::size_t n_rows, const resample_statistic& stat
   std::iota(all.begin(), all.end(), 0u);
   bootstrap_result res;
   res.estimate = statistic(all);
-  const auto members = strata_members(n_rows, o.strata);
+  const auto members = detail::strata_members(n_rows, o.strata);
   std::vector<double> reps(o.replicates);
-  const unsigned threads = detail::resolve_threads(o.threads, o.replicates);
-  std::vector<std::vector<std::uint32_t>> buf(threads, std::vector<std::uint32_t>(n_rows));
-  detail::parallel_for(o.replicates, threads, [&](unsigned t, std::size_t r) {
-    draw_rows(members, o.seed, r, buf[t]);
-    reps[r] = statistic(buf[t]);
-  });
+  detail::for_each_replicate(o.replicates, o.seed, o.threads, std::vector<std::uint32_t>(n_rows),
+                             [&](rng& gen, std::vector<std::uint32_t>& rows, std::size_t r) {
+                               detail::draw_rows(members, gen, rows);
+                               reps[r] = statistic(rows);
+                             });
   finish(res, std::move(reps), o, [&] { return jackknife(n_rows, statistic, o); });
   return res;
 }
@@ -235,14 +210,13 @@ paired_bootstrap_result paired_bootstrap(std::size_t n_rows, const resample_stat
   res.estimate_a = statistic_a(all);
   res.estimate_b = statistic_b(all);
   res.difference.estimate = res.estimate_a - res.estimate_b;
-  const auto members = strata_members(n_rows, o.strata);
+  const auto members = detail::strata_members(n_rows, o.strata);
   std::vector<double> reps(o.replicates);
-  const unsigned threads = detail::resolve_threads(o.threads, o.replicates);
-  std::vector<std::vector<std::uint32_t>> buf(threads, std::vector<std::uint32_t>(n_rows));
-  detail::parallel_for(o.replicates, threads, [&](unsigned t, std::size_t r) {
-    draw_rows(members, o.seed, r, buf[t]);
-    reps[r] = statistic_a(buf[t]) - statistic_b(buf[t]);
-  });
+  detail::for_each_replicate(o.replicates, o.seed, o.threads, std::vector<std::uint32_t>(n_rows),
+                             [&](rng& gen, std::vector<std::uint32_t>& rows, std::size_t r) {
+                               detail::draw_rows(members, gen, rows);
+                               reps[r] = statistic_a(rows) - statistic_b(rows);
+                             });
   auto diff = [&](std::span<const std::uint32_t> rows) { return statistic_a(rows) - statistic_b(rows); };
   finish(res.difference, std::move(reps), o, [&] { return jackknife(n_rows, diff, o); });
   set_bootstrap_z(res, alt);
@@ -397,20 +371,18 @@ bootstrap_result bootstrap_auc(std::span<const std::int32_t> y_true, std::span<c
   // positives, when stratified) into 8-bit counters, which keeps the randomly accessed memory at one
   // byte per case, then sweeps them once. 8-bit overflow falls back to 32-bit counts.
   std::vector<double> reps(o.replicates);
-  const unsigned threads = detail::resolve_threads(o.threads, o.replicates);
-  std::vector<std::vector<std::uint8_t>> cpos(threads), cneg(threads);
-  detail::parallel_for(o.replicates, threads, [&](unsigned t, std::size_t r) {
-    rng gen(o.seed, r);
+  using counts = std::pair<std::vector<std::uint8_t>, std::vector<std::uint8_t>>;
+  detail::for_each_replicate(o.replicates, o.seed, o.threads, counts{}, [&](rng& gen, counts& c, std::size_t r) {
     bool ok = true;
     if (stratified) {
-      auto& cp = cpos[t];
-      auto& cn = cneg[t];
+      auto& cp = c.first;
+      auto& cn = c.second;
       cp.assign(cases.m, 0);
       cn.assign(cases.n, 0);
       ok = draw_counts(gen, cases.n, cases.n, cn) && draw_counts(gen, cases.m, cases.m, cp);
       if (ok) reps[r] = stratified_auc(cases, cp, cn);
     } else {
-      auto& w = cpos[t];
+      auto& w = c.first;
       w.assign(n_all, 0);
       ok = draw_counts(gen, n_all, n_all, w);
       if (ok) reps[r] = simple_auc(cases, w);
@@ -490,8 +462,7 @@ double paired_auc(const paired_order& o, const std::vector<Count>& cp, const std
 /// Replicate r's multiplicities: n_neg draws among the negatives, then n_pos among the positives,
 /// from stream (seed, r): the draws of bootstrap_ci / paired_bootstrap with strata = y_true.
 template <class Count>
-bool draw_stratified(std::uint64_t seed, std::size_t r, std::vector<Count>& cp, std::vector<Count>& cn) {
-  rng gen(seed, r);
+bool draw_stratified(rng gen, std::vector<Count>& cp, std::vector<Count>& cn) {
   const bool ok_n = draw_counts(gen, cn.size(), cn.size(), cn);
   return draw_counts(gen, cp.size(), cp.size(), cp) && ok_n;
 }
@@ -518,18 +489,18 @@ paired_bootstrap_result paired_bootstrap_auc(std::span<const std::int32_t> y_tru
   const auto oa = order_cases(y_true, score_a), ob = order_cases(y_true, score_b);
   const std::size_t m = pa.n_pos, n = pa.n_neg;
   std::vector<double> reps(o.replicates);
-  const unsigned threads = detail::resolve_threads(o.threads, o.replicates);
-  std::vector<std::vector<std::uint8_t>> cpos(threads), cneg(threads);
-  detail::parallel_for(o.replicates, threads, [&](unsigned t, std::size_t r) {
-    auto& cp = cpos[t];
-    auto& cn = cneg[t];
+  using counts = std::pair<std::vector<std::uint8_t>, std::vector<std::uint8_t>>;
+  detail::for_each_replicate(o.replicates, o.seed, o.threads, counts{}, [&](rng& gen, counts& c, std::size_t r) {
+    auto& cp = c.first;
+    auto& cn = c.second;
     cp.assign(m, 0);
     cn.assign(n, 0);
-    if (draw_stratified(o.seed, r, cp, cn)) {
+    const rng start = gen;  // draw_stratified takes a copy: `start` can replay the same draws
+    if (draw_stratified(start, cp, cn)) {
       reps[r] = paired_auc(oa, cp, cn) - paired_auc(ob, cp, cn);
     } else {  // a case drawn 256 times or more: the same draws with 32-bit counts
       std::vector<std::uint32_t> wp(m, 0), wn(n, 0);
-      draw_stratified(o.seed, r, wp, wn);
+      draw_stratified(start, wp, wn);
       reps[r] = paired_auc(oa, wp, wn) - paired_auc(ob, wp, wn);
     }
   });

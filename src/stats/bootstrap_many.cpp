@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "assay/error.hpp"
-#include "assay/stats/detail/parallel.hpp"
+#include "assay/stats/detail/replicates.hpp"
 #include "assay/stats/random.hpp"
 
 namespace assay::stats {
@@ -42,14 +42,14 @@ std::vector<bootstrap_result> bootstrap_many(std::size_t n_rows, std::size_t n_s
   // reps[s * B + r]: statistic s of replicate r, written by index so threads cannot change it.
   const std::size_t B = o.replicates;
   std::vector<double> reps(n_stats * B);
-  const unsigned threads = detail::resolve_threads(o.threads, B);
-  std::vector<std::vector<std::uint32_t>> rows(threads, std::vector<std::uint32_t>(n_rows));
-  std::vector<std::vector<double>> outs(threads, std::vector<double>(n_stats));
-  detail::parallel_for(B, threads, [&](unsigned t, std::size_t r) {
-    rng gen(o.seed, r);  // the same draws as bootstrap_ci's simple resampling
-    for (std::size_t i = 0; i < n_rows; ++i) rows[t][i] = static_cast<std::uint32_t>(gen.below(n_rows));
-    statistics(rows[t], outs[t]);
-    for (std::size_t s = 0; s < n_stats; ++s) reps[s * B + r] = outs[t][s];
+  // The replicate loop and draws of bootstrap_ci (simple resampling): the same rows for a seed.
+  const auto members = detail::strata_members(n_rows, {});
+  using scratch = std::pair<std::vector<std::uint32_t>, std::vector<double>>;
+  const scratch proto{std::vector<std::uint32_t>(n_rows), std::vector<double>(n_stats)};
+  detail::for_each_replicate(B, o.seed, o.threads, proto, [&](rng& gen, scratch& w, std::size_t r) {
+    detail::draw_rows(members, gen, w.first);
+    statistics(w.first, w.second);
+    for (std::size_t s = 0; s < n_stats; ++s) reps[s * B + r] = w.second[s];
   });
 
   std::vector<bootstrap_result> res(n_stats);

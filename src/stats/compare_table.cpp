@@ -1,9 +1,10 @@
-// assay compare on columns read from a file: the label's classes, the task (binary or multiclass),
-// the positive class, and the class codes handed to compare_models / compare_models_multiclass.
+// assay compare on a prediction table (data/predictions.hpp decides the classes, the task and the
+// positive class): the class codes handed to compare_models / compare_models_multiclass.
 #include <fmt/format.h>
 
 #include <algorithm>
 
+#include "assay/data/predictions.hpp"
 #include "assay/error.hpp"
 #include "assay/io/table.hpp"
 #include "assay/metrics/labels.hpp"
@@ -30,136 +31,74 @@ void check_metric_names(const std::vector<std::string>& metrics, bool scores, bo
 
 }  // namespace
 
+comparison compare_predictions(const prediction_table& t, const compare_options& opts) {
+  const bool scores = !t.scores.empty();
+  if (t.scores.size() + t.predictions.size() < 2 || (scores && !t.predictions.empty())) {
+    throw_usage(fmt::format("compare_predictions: give at least two models, all score columns or all prediction "
+                            "columns; got {} score and {} prediction columns", t.scores.size(), t.predictions.size()));
+  }
+  if (t.task == task_kind::regression || !t.proba.empty()) {
+    throw_usage("compare_predictions: compares classifiers by scores or predicted classes");
+  }
+  // The classes with cases: compare needs two of them.
+  std::vector<std::size_t> count(t.classes.size());
+  for (const auto c : t.y) ++count[static_cast<std::size_t>(c)];
+  std::vector<std::string> present;
+  for (std::size_t k = 0; k < count.size(); ++k)
+    if (count[k] > 0) present.push_back(t.classes[k]);
+  if (present.size() < 2) {
+    throw_data(fmt::format("{}: column '{}' has a single class{}; compare needs cases of both classes", t.source,
+                           t.label_name, present.empty() ? "" : " (\"" + present[0] + "\")"));
+  }
+  const bool multiclass = t.task == task_kind::multiclass;
+  check_metric_names(opts.metrics, scores, multiclass);
+
+  std::vector<model_input> models;
+  comparison c;
+  if (multiclass) {
+    for (const auto& p : t.predictions) models.push_back({p.name, {}, p.codes});
+    c = compare_models_multiclass(t.y, t.classes.size(), models, opts);
+    c.classes = t.classes;
+    for (std::size_t k = 0; k < t.predictions.size(); ++k) c.models[k].unknown_classes = t.predictions[k].unknown;
+  } else {
+    const auto pos = static_cast<std::int32_t>(*t.positive);
+    auto is_positive = [pos](std::span<const std::int32_t> codes) {
+      std::vector<std::int32_t> out(codes.size());
+      for (std::size_t i = 0; i < codes.size(); ++i) out[i] = codes[i] == pos;
+      return out;
+    };
+    const std::vector<std::int32_t> y = is_positive(t.y);
+    std::vector<std::vector<std::int32_t>> preds;
+    for (const auto& p : t.predictions) {
+      if (!p.unknown.empty()) {
+        throw_data(fmt::format("{}: --pred column '{}' predicts class \"{}\", which column '{}' does not have", t.source,
+                               p.name, p.unknown[0], t.label_name));
+      }
+      preds.push_back(is_positive(p.codes));
+    }
+    for (const auto& s : t.scores) models.push_back({s.name, s.values, {}});
+    for (std::size_t k = 0; k < preds.size(); ++k) models.push_back({t.predictions[k].name, {}, preds[k]});
+    c = compare_models(y, models, opts);
+    c.positive = t.classes[*t.positive];
+  }
+  c.source = t.source;
+  c.label = t.label_name;
+  return c;
+}
+
 comparison compare_table(const io::table& t, bool scores, const std::optional<std::string>& pos_label,
                          const compare_options& opts) {
   if (t.columns.size() < 3) {
     throw_usage(fmt::format("compare_table: give a label column and at least two model columns; got {} columns",
                             t.columns.size()));
   }
-  const io::column& truth = t.columns[0];
-  // Numeric labels are classes by value ("1.0" predicts "1"): unify the label's and the predictions'
-  // levels (copies: the table stays as read).
-  std::vector<std::vector<std::string>> levels{truth.levels};
-  if (!scores) {
-    for (std::size_t k = 1; k < t.columns.size(); ++k) levels.push_back(t.columns[k].levels);
-  }
-  std::optional<std::string> pos = pos_label;
-  {
-    std::vector<std::vector<std::string>*> sets;
-    for (auto& l : levels) sets.push_back(&l);
-    std::vector<std::string*> extra;
-    if (pos) extra.push_back(&*pos);
-    unify_numeric_labels(sets, extra);
-  }
-  const auto labels = sort_labels(levels[0]);
-  if (labels.size() < 2) {
-    throw_data(fmt::format("{}: column '{}' has a single class{}; compare needs cases of both classes", t.source,
-                           truth.name, labels.empty() ? "" : " (\"" + labels[0] + "\")"));
-  }
-  const bool multiclass = labels.size() > 2;
-  if (multiclass && scores) {
-    throw_usage(fmt::format("{}: column '{}' has {} classes ({}); --score compares binary classifiers: compare "
-                            "multiclass models by their predicted classes with --pred (compare does not take "
-                            "class-probability columns)",
-                            t.source, truth.name, labels.size(), join_labels(labels)));
-  }
-  if (multiclass && pos) {
-    throw_usage(fmt::format("--pos-label: column '{}' has {} classes ({}); a positive class has no meaning when "
-                            "comparing multiclass predictions: leave --pos-label out",
-                            truth.name, labels.size(), join_labels(labels)));
-  }
-  check_metric_names(opts.metrics, scores, multiclass);
-
-  // Class index of each level of a column (the label's sorted classes), -1 for a class it lacks.
-  auto codes_of = [&](const std::vector<std::string>& lv) {
-    std::vector<std::int32_t> out(lv.size(), -1);
-    for (std::size_t i = 0; i < lv.size(); ++i) {
-      const auto it = std::find(labels.begin(), labels.end(), lv[i]);
-      if (it != labels.end()) out[i] = static_cast<std::int32_t>(it - labels.begin());
-    }
-    return out;
-  };
-  std::vector<std::int32_t> y(t.rows);
-  std::vector<std::vector<std::int32_t>> preds;
-  std::vector<model_input> models;
-  comparison c;
-  if (multiclass) {
-    const auto ty = codes_of(levels[0]);
-    for (std::size_t i = 0; i < t.rows; ++i) y[i] = ty[static_cast<std::size_t>(truth.codes[i])];
-    // Predicted classes the label lacks: codes K, K + 1, ... in sorted order over all models.
-    std::vector<std::string> unknown;
-    for (std::size_t k = 1; k < levels.size(); ++k) {
-      for (const auto& l : levels[k]) {
-        if (std::find(labels.begin(), labels.end(), l) == labels.end()) unknown.push_back(l);
-      }
-    }
-    unknown = sort_labels(unknown);
-    const auto n_classes = static_cast<std::int32_t>(labels.size());
-    for (std::size_t k = 1; k < levels.size(); ++k) {
-      auto map = codes_of(levels[k]);
-      for (std::size_t l = 0; l < map.size(); ++l) {
-        if (map[l] < 0) {
-          map[l] = n_classes + static_cast<std::int32_t>(std::find(unknown.begin(), unknown.end(), levels[k][l]) -
-                                                         unknown.begin());
-        }
-      }
-      auto& p = preds.emplace_back(t.rows);
-      const auto& col = t.columns[k];
-      for (std::size_t i = 0; i < t.rows; ++i) p[i] = map[static_cast<std::size_t>(col.codes[i])];
-    }
-    for (std::size_t k = 0; k < preds.size(); ++k) models.push_back({t.columns[k + 1].name, {}, preds[k]});
-    c = compare_models_multiclass(y, labels.size(), models, opts);
-    c.classes = labels;
-    for (std::size_t k = 0; k < preds.size(); ++k) {
-      for (const auto& l : levels[k + 1]) {
-        if (std::find(labels.begin(), labels.end(), l) == labels.end()) c.models[k].unknown_classes.push_back(l);
-      }
-      c.models[k].unknown_classes = sort_labels(c.models[k].unknown_classes);
-    }
-  } else {
-    std::string positive;
-    if (pos) {
-      if (std::find(labels.begin(), labels.end(), *pos) == labels.end()) {
-        throw_usage(fmt::format("--pos-label: class \"{}\" not found in column '{}'", *pos, truth.name));
-      }
-      positive = *pos;
-    } else if (auto d = default_positive(labels)) {
-      positive = *d;
-    } else {
-      throw_usage(fmt::format("{}: cannot tell which class is positive in column '{}': name it with --pos-label",
-                              t.source, truth.name));
-    }
-    // 1 for the positive class, per level of a column (one string comparison per level, not per row).
-    auto positive_of = [&positive](const std::vector<std::string>& lv) {
-      std::vector<std::int32_t> out(lv.size());
-      for (std::size_t i = 0; i < lv.size(); ++i) out[i] = lv[i] == positive;
-      return out;
-    };
-    const auto ty = positive_of(levels[0]);
-    for (std::size_t i = 0; i < t.rows; ++i) y[i] = ty[static_cast<std::size_t>(truth.codes[i])];
-    for (std::size_t k = 1; k < t.columns.size(); ++k) {
-      const auto& col = t.columns[k];
-      if (scores) {
-        models.push_back({col.name, col.numbers, {}});
-        continue;
-      }
-      for (const auto& level : levels[k]) {
-        if (std::find(labels.begin(), labels.end(), level) == labels.end()) {
-          throw_data(fmt::format("{}: --pred column '{}' predicts class \"{}\", which column '{}' does not have",
-                                 t.source, col.name, level, truth.name));
-        }
-      }
-      const auto tp = positive_of(levels[k]);
-      auto& p = preds.emplace_back(t.rows);
-      for (std::size_t i = 0; i < t.rows; ++i) p[i] = tp[static_cast<std::size_t>(col.codes[i])];
-    }
-    for (std::size_t k = 0; k < preds.size(); ++k) models.push_back({t.columns[k + 1].name, {}, preds[k]});
-    c = compare_models(y, models, opts);
-    c.positive = positive;
-  }
-  c.source = t.source;
-  c.label = truth.name;
-  return c;
+  prediction_file f;
+  f.label = t.columns[0].name;
+  for (std::size_t k = 1; k < t.columns.size(); ++k) (scores ? f.scores : f.predictions).push_back(t.columns[k].name);
+  f.pos_label = pos_label;
+  f.classes = class_set::truth;
+  io::table copy = t;  // the table stays as read
+  return compare_predictions(make_predictions(std::move(copy), f), opts);
 }
 
 }  // namespace assay::stats

@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 #include <limits>
 #include <numeric>
-#include <thread>
 
 #include "assay/error.hpp"
+#include "assay/detail/parallel.hpp"
 #include "assay/stats/detail/radix_sort.hpp"
 
 namespace assay::stats {
@@ -101,9 +101,7 @@ delong_placements placement_totals(std::span<const std::int32_t> y, std::span<co
   kn.reserve(p.n_neg);
   for (std::size_t i = 0; i < y.size(); ++i) (y[i] == 1 ? kp : kn).push_back(detail::order_key(s[i]));
   if (y.size() >= 100000) {
-    std::thread other([&] { detail::sort_keys(kn); });
-    detail::sort_keys(kp);
-    other.join();
+    assay::detail::run_both([&] { detail::sort_keys(kp); }, [&] { detail::sort_keys(kn); });
   } else {
     detail::sort_keys(kp);
     detail::sort_keys(kn);
@@ -152,8 +150,8 @@ double placement_covariance(std::span<const std::int32_t> y, const std::vector<d
   return c10 / (m - 1) / m + c01 / (n - 1) / n;
 }
 
-/// The hardware threads, for the sort of one model (the result does not depend on it).
-unsigned all_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+/// The threads of the sort of one model (the result does not depend on it).
+unsigned all_threads() { return assay::detail::team_threads(~0u); }
 
 double ratio_or_limit(double d, double se) {
   if (se > 0) return d / se;
@@ -201,9 +199,8 @@ delong_test_result delong_paired_test(std::span<const std::int32_t> y_true, std:
   std::vector<double> va, vb;
   delong_placements pa, pb;
   if (y_true.size() >= 100000) {  // the two models are independent work: one thread each
-    std::thread other([&] { pb = placements(y_true, score_b, &vb); });
-    pa = placements(y_true, score_a, &va);
-    other.join();
+    assay::detail::run_both([&] { pa = placements(y_true, score_a, &va); },
+                            [&] { pb = placements(y_true, score_b, &vb); });
   } else {
     pa = placements(y_true, score_a, &va);
     pb = placements(y_true, score_b, &vb);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <limits>
 #include <numeric>
+#include <utility>
 
 #include "assay/error.hpp"
 
@@ -44,15 +45,31 @@ double t_ratio(double mean, double se) {
   return mean > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
 }
 
-t_test_result mean_t_test(const char* fn, const char* method, std::span<const double> d, double variance_factor,
-                          alternative alt) {
+/// The mean and the sample variance (k - 1) of k >= 2 finite values.
+std::pair<double, double> mean_and_variance(const char* fn, const char* arg, std::span<const double> d) {
   if (d.size() < 2) throw_usage(fmt::format("{}: need at least 2 values; got {}", fn, d.size()));
-  check_finite(fn, "deltas", d);
+  check_finite(fn, arg, d);
   const double k = static_cast<double>(d.size());
   const double mean = std::accumulate(d.begin(), d.end(), 0.0) / k;
   double ss = 0;
   for (double v : d) ss += (v - mean) * (v - mean);
-  const double s2 = ss / (k - 1);
+  return {mean, ss / (k - 1)};
+}
+
+void check_sizes(const char* fn, double n_train, double n_test, bool n_test_may_be_zero) {
+  if (!(n_train > 0) || !std::isfinite(n_train)) {
+    throw_usage(fmt::format("{}: n_train must be finite and > 0; got {}", fn, n_train));
+  }
+  if (!(n_test > 0 || (n_test_may_be_zero && n_test == 0)) || !std::isfinite(n_test)) {
+    throw_usage(fmt::format("{}: n_test must be finite and {}; got {}", fn, n_test_may_be_zero ? ">= 0" : "> 0",
+                            n_test));
+  }
+}
+
+t_test_result mean_t_test(const char* fn, const char* method, std::span<const double> d, double variance_factor,
+                          alternative alt) {
+  const auto [mean, s2] = mean_and_variance(fn, "deltas", d);
+  const double k = static_cast<double>(d.size());
   t_test_result r;
   r.mean = mean;
   r.std_error = std::sqrt(variance_factor * s2);
@@ -80,16 +97,32 @@ t_test_result paired_t_test(std::span<const double> a, std::span<const double> b
   return paired_t_test(d, alt);
 }
 
+double corrected_resampled_variance_factor(std::size_t k, double n_train, double n_test) {
+  return 1.0 / static_cast<double>(std::max<std::size_t>(1, k)) + n_test / n_train;
+}
+
 t_test_result corrected_resampled_t_test(std::span<const double> deltas, double n_train, double n_test,
                                          alternative alt) {
-  if (!(n_train > 0) || !std::isfinite(n_train)) {
-    throw_usage(fmt::format("corrected_resampled_t_test: n_train must be finite and > 0; got {}", n_train));
-  }
-  if (!(n_test > 0) || !std::isfinite(n_test)) {
-    throw_usage(fmt::format("corrected_resampled_t_test: n_test must be finite and > 0; got {}", n_test));
-  }
-  const double k = static_cast<double>(std::max<std::size_t>(1, deltas.size()));
-  return mean_t_test("corrected_resampled_t_test", "corrected_resampled_t", deltas, 1.0 / k + n_test / n_train, alt);
+  check_sizes("corrected_resampled_t_test", n_train, n_test, false);
+  return mean_t_test("corrected_resampled_t_test", "corrected_resampled_t", deltas,
+                     corrected_resampled_variance_factor(deltas.size(), n_train, n_test), alt);
+}
+
+corrected_interval corrected_resampled_interval(std::span<const double> values, double n_train, double n_test,
+                                                double level) {
+  const char* fn = "corrected_resampled_interval";
+  if (!(level > 0 && level < 1)) throw_usage(fmt::format("{}: level must be in (0, 1); got {}", fn, level));
+  check_sizes(fn, n_train, n_test, true);
+  const auto [mean, s2] = mean_and_variance(fn, "values", values);
+  corrected_interval r;
+  r.mean = mean;
+  r.std_error = std::sqrt(corrected_resampled_variance_factor(values.size(), n_train, n_test) * s2);
+  r.df = static_cast<double>(values.size()) - 1;
+  r.level = level;
+  const double half = t_quantile((1 + level) / 2, r.df) * r.std_error;
+  r.lower = mean - half;
+  r.upper = mean + half;
+  return r;
 }
 
 t_test_result corrected_resampled_t_test(std::span<const double> a, std::span<const double> b, double n_train,

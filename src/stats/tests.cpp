@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "assay/error.hpp"
-#include "assay/stats/detail/parallel.hpp"
+#include "assay/detail/parallel.hpp"
 #include "assay/stats/random.hpp"
 
 namespace assay::stats {
@@ -127,10 +127,10 @@ permutation_result paired_permutation_test(std::span<const double> y_true, std::
   res.observed = metric(y_true, pred_a) - metric(y_true, pred_b);
   if (std::isnan(res.observed)) throw_data("paired_permutation_test: the metric difference is NaN on the data");
 
-  const unsigned threads = detail::resolve_threads(opts.threads, opts.permutations);
+  const unsigned threads = assay::detail::resolve_threads(opts.threads, opts.permutations);
   std::vector<std::vector<double>> buf_a(threads, std::vector<double>(n)), buf_b(threads, std::vector<double>(n));
   std::vector<unsigned char> extreme(opts.permutations, 0);
-  detail::parallel_for(opts.permutations, threads, [&](unsigned t, std::size_t r) {
+  assay::detail::parallel_for(opts.permutations, threads, [&](unsigned t, std::size_t r) {
     rng gen(opts.seed, r);
     auto& a = buf_a[t];
     auto& b = buf_b[t];

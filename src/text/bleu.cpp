@@ -11,7 +11,7 @@
 
 #include "assay/error.hpp"
 #include "assay/stats/bootstrap_many.hpp"
-#include "assay/stats/detail/parallel.hpp"
+#include "assay/detail/parallel.hpp"
 #include "counts.hpp"
 
 namespace assay::text {
@@ -160,13 +160,13 @@ std::vector<bleu_stats> corpus_segment_stats(const std::vector<std::string>& hyp
   check_refs(hyps.size(), refs);
   check_options(o);
   std::vector<bleu_stats> out(hyps.size());
-  const unsigned threads = stats::detail::resolve_threads(o.threads, hyps.size() / 256 + 1);
+  const unsigned threads = assay::detail::resolve_threads(o.threads, hyps.size() / 256 + 1);
   std::vector<std::vector<std::string>> seg_refs(threads, std::vector<std::string>(refs.size()));
   // The error reported is that of the first bad line, whatever the schedule.
   std::mutex bad_mutex;
   std::size_t first_bad = hyps.size();
   std::exception_ptr bad;
-  stats::detail::parallel_for(hyps.size(), threads, [&](unsigned t, std::size_t i) {
+  assay::detail::parallel_for(hyps.size(), threads, [&](unsigned t, std::size_t i) {
     for (std::size_t j = 0; j < refs.size(); ++j) seg_refs[t][j] = refs[j][i];
     try {
       out[i] = segment_stats(hyps[i], seg_refs[t], o);

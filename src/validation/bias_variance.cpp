@@ -6,8 +6,8 @@
 #include <atomic>
 #include <exception>
 #include <nlohmann/json.hpp>
-#include <thread>
 
+#include "assay/detail/parallel.hpp"
 #include "assay/error.hpp"
 #include "assay/validation/cancel.hpp"
 
@@ -51,15 +51,9 @@ bias_variance_result bias_variance(const dataset& d, const any_learner& learner,
       }
     }
   };
-  std::size_t t = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
-  t = std::min(t, rounds);
-  if (t <= 1) {
-    work();
-  } else {
-    std::vector<std::thread> pool;
-    for (std::size_t i = 0; i < t; ++i) pool.emplace_back(work);
-    for (auto& th : pool) th.join();
-  }
+  assay::detail::run_lanes(
+      assay::detail::resolve_threads(static_cast<unsigned>(std::min<std::size_t>(threads, ~0u)), rounds),
+      [&](unsigned) { work(); });
   for (auto& f : failure)
     if (f) std::rethrow_exception(f);
 

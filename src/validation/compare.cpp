@@ -3,28 +3,24 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "assay/error.hpp"
+#include "assay/stats/learner_tests.hpp"
 
 namespace assay::validation {
 
 namespace {
 
-t_test make_t(double t, double df) {
-  t_test r;
-  if (!std::isfinite(t)) {
-    r.t = r.p_value = value::undefined("the differences have zero variance");
-    r.df = df;
-    return r;
+/// A test of stats/learner_tests as shown by the validation commands: undefined, with the reason,
+/// where the differences have no spread and the stats functions give t = +-inf.
+t_test shown(const stats::test_result& r) {
+  if (!std::isfinite(r.statistic)) {
+    const char* why = "the differences have zero variance";
+    return t_test{value::undefined(why), value::undefined(why), value::undefined(why)};
   }
-  r.t = t;
-  r.df = df;
-  const boost::math::students_t dist(df);
-  r.p_value = 2 * boost::math::cdf(boost::math::complement(dist, std::abs(t)));
-  return r;
+  return t_test{r.statistic, r.df, r.p_value};
 }
 
 }  // namespace
@@ -36,37 +32,34 @@ paired_comparison compare_scores(std::span<const double> a, std::span<const doub
   paired_comparison c;
   std::vector<double> d(j);
   for (std::size_t i = 0; i < j; ++i) d[i] = a[i] - b[i];
-  double m = 0;
-  for (double x : d) m += x;
-  m /= static_cast<double>(j);
-  c.mean_difference = m;
   const auto undefined = [](const char* why) {
     return t_test{value::undefined(why), value::undefined(why), value::undefined(why)};
   };
   if (j < 2) {
+    c.mean_difference = j == 1 ? d[0] : 0.0;
     c.sd = value::undefined("fewer than 2 splits");
     c.paired = c.corrected = c.five_by_two = undefined("fewer than 2 splits");
     return c;
   }
+  // The tests themselves are those of stats/learner_tests.hpp (one implementation).
+  const auto paired = stats::paired_t_test(d);
+  c.mean_difference = paired.mean;
   double ss = 0;
-  for (double x : d) ss += (x - m) * (x - m);
+  for (double x : d) ss += (x - paired.mean) * (x - paired.mean);
   const double sd = std::sqrt(ss / static_cast<double>(j - 1));
   c.sd = sd;
-  const double jj = static_cast<double>(j);
-  const double df = jj - 1;
-  c.paired = sd > 0 ? make_t(m / (sd / std::sqrt(jj)), df) : undefined("the differences have zero variance");
-  c.corrected = sd > 0 && n_train > 0 ? make_t(m / (sd * std::sqrt(1 / jj + n_test / n_train)), df)
-                                      : undefined("the differences have zero variance");
-  if (repeats == 5 && folds == 2 && j == 10) {
-    double s2 = 0;
-    for (std::size_t r = 0; r < 5; ++r) {
-      const double mi = (d[2 * r] + d[2 * r + 1]) / 2;
-      s2 += (d[2 * r] - mi) * (d[2 * r] - mi) + (d[2 * r + 1] - mi) * (d[2 * r + 1] - mi);
-    }
-    c.five_by_two = s2 > 0 ? make_t(d[0] / std::sqrt(s2 / 5), 5) : undefined("the differences have zero variance");
-  } else {
-    c.five_by_two = undefined("needs 5 repeats of 2-fold CV (--folds 2 --repeats 5)");
+  if (!(sd > 0)) {
+    c.paired = c.corrected = c.five_by_two = undefined("the differences have zero variance");
+    if (!(repeats == 5 && folds == 2 && j == 10))
+      c.five_by_two = undefined("needs 5 repeats of 2-fold CV (--folds 2 --repeats 5)");
+    return c;
   }
+  c.paired = shown(paired.test);
+  c.corrected = n_train > 0 && n_test > 0 ? shown(stats::corrected_resampled_t_test(d, n_train, n_test).test)
+                                          : undefined("no training or no test cases");
+  c.five_by_two = repeats == 5 && folds == 2 && j == 10
+                      ? shown(stats::cv52_paired_t_test(d))
+                      : undefined("needs 5 repeats of 2-fold CV (--folds 2 --repeats 5)");
   return c;
 }
 

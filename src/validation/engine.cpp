@@ -9,8 +9,8 @@
 #include <cmath>
 #include <exception>
 #include <mutex>
-#include <thread>
 
+#include "assay/detail/parallel.hpp"
 #include "assay/error.hpp"
 #include "assay/metrics/confusion.hpp"
 #include "assay/metrics/labels.hpp"
@@ -195,16 +195,11 @@ cv_result cross_validate(const dataset& d, const any_learner& learner, const spl
       }
     }
   };
-  std::size_t threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  threads = std::min(threads, splits.size());
+  // One lane per thread the limit allows; each lane takes the next split until none is left.
+  const unsigned threads = assay::detail::resolve_threads(
+      static_cast<unsigned>(std::min<std::size_t>(options.threads, ~0u)), splits.size());
   r.threads = threads;
-  if (threads <= 1) {
-    work();
-  } else {
-    std::vector<std::thread> pool;
-    for (std::size_t i = 0; i < threads; ++i) pool.emplace_back(work);
-    for (auto& t : pool) t.join();
-  }
+  assay::detail::run_lanes(threads, [&](unsigned) { work(); });
   for (std::size_t s = 0; s < splits.size(); ++s) {
     if (failure[s] && cancel_requested()) throw interrupted();
   }

@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "assay/error.hpp"
+#include "assay/stats/learner_tests.hpp"
 
 namespace assay::validation {
 
@@ -86,14 +86,11 @@ lesion_result lesion_study(const dataset& d, const any_learner& learner, const s
     } else {
       double ss = 0;
       for (double x : drops) ss += (x - m) * (x - m);
-      const double sd = std::sqrt(ss / static_cast<double>(drops.size() - 1));
-      e.sd = sd;
-      const double j = static_cast<double>(drops.size());
-      const double se = sd * std::sqrt(1 / j + te / tr);
-      const boost::math::students_t t(j - 1);
-      const double q = boost::math::quantile(t, (1 + confidence) / 2);
-      e.low = m - q * se;
-      e.high = m + q * se;
+      e.sd = std::sqrt(ss / static_cast<double>(drops.size() - 1));
+      // The corrected resampled interval of stats (te / tr is the ratio of the mean part sizes).
+      const auto ci = stats::corrected_resampled_interval(drops, tr, te, confidence);
+      e.low = ci.lower;
+      e.high = ci.upper;
     }
     r.entries.push_back(std::move(e));
   }

@@ -229,7 +229,7 @@ TEST(compare_multiclass_cli, bad_input) {
                    "columns)\n");
   expect_error({"compare", csv, "--label", "y", "--pos-label", "x", "--pred", "p", "--pred", "q"},
                "assay compare: --pos-label: column 'y' has 3 classes (\"x\", \"y\", \"z\"); a positive class has no "
-               "meaning when comparing multiclass predictions: leave --pos-label out\n");
+               "meaning for a multiclass task: leave --pos-label out\n");
   expect_error({"compare", csv, "--label", "y", "--pred", "p", "--pred", "q", "--metric", "f1"},
                "assay compare: --metric: \"f1\" cannot compare prediction columns of a multiclass label; choose from: "
                "accuracy, error_rate, balanced_accuracy, matthews_corrcoef, cohen_kappa, precision_micro, "

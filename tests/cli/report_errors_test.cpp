@@ -239,6 +239,20 @@ TEST_F(report_errors, bad_probability_columns_and_labels) {
                "assay report: --delimiter: \"ab\" is not one character (use 'tab' for a tab)\n");
 }
 
+// The class rules of data/predictions.hpp, shared with `assay curve` and `assay compare`: probability
+// columns named after some classes but not all (the report used to take them in order, giving class
+// "x" the column of class "z"), and a positive class for a multiclass task.
+TEST_F(report_errors, rules_shared_with_curve_and_compare) {
+  file("named.csv", "y,z,x,other\nx,0.2,0.3,0.5\nz,0.1,0.1,0.8\nw,0.5,0.5,0\n");
+  expect_error({"report", "named.csv", "-l", "y", "--proba", "z", "x", "other"}, 2,
+               "assay report: --proba: class \"w\" of column 'y' has no probability column (columns: \"z\", \"x\", "
+               "\"other\"; name them after the classes or none of them)\n");
+  file("three.csv", "y,p\na,a\nb,c\nc,b\n");
+  expect_error({"report", "three.csv", "-l", "y", "-p", "p", "--pos-label", "a"}, 2,
+               "assay report: --pos-label: column 'y' has 3 classes (\"a\", \"b\", \"c\"); a positive class has no "
+               "meaning for a multiclass task: leave --pos-label out\n");
+}
+
 TEST_F(report_errors, stdin_as_dash) {
   file("p.csv", kGood);
   json from_file = run_json({"report", "p.csv", "-l", "y", "-s", "s", "-f", "json"});

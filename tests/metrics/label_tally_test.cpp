@@ -36,6 +36,30 @@ TEST(LabelTally, IntegerLabelsNeedNoCoding) {
   EXPECT_EQ(t->tally.cells, (std::vector<double>{0, 1, 0, 1, 1, 0, 0, 0, 1}));
 }
 
+TEST(LabelTally, SmallAndNotSoSmallLabelsGiveTheSameTally) {
+  // [0, 64) takes the one-pass path; the same labels shifted by 64 or by -1 take the others.
+  std::vector<std::int64_t> a{0, 63, 63, 5, 0}, p{63, 63, 5, 5, 7};
+  for (std::int64_t shift : {0, 1, 64, -1, -1000}) {
+    std::vector<std::int64_t> as, ps;
+    for (auto v : a) as.push_back(v + shift);
+    for (auto v : p) ps.push_back(v + shift);
+    auto t = tally_integer_labels(as, ps);
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->classes, (std::vector<std::int64_t>{shift, 5 + shift, 7 + shift, 63 + shift}));
+    EXPECT_EQ(t->tally.cells, (std::vector<double>{0, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1}));
+    EXPECT_EQ(t->tally.actual, (std::vector<double>{2, 1, 0, 2}));
+    EXPECT_EQ(t->tally.predicted, (std::vector<double>{0, 2, 1, 2}));
+    EXPECT_EQ(t->tally.correct, (std::vector<double>{0, 1, 0, 1}));
+    // Weighted, a class whose only case weighs 0 is still a class.
+    std::vector<double> w{0.5, 1, 1, 2, 0};
+    auto tw = tally_integer_labels(as, ps, w);
+    ASSERT_TRUE(tw);
+    EXPECT_EQ(tw->classes, t->classes);
+    EXPECT_EQ(tw->tally.cells, (std::vector<double>{0, 0, 0, 0.5, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1}));
+    EXPECT_EQ(tw->tally.actual, (std::vector<double>{0.5, 2, 0, 2}));
+  }
+}
+
 TEST(LabelTally, WideIntegerSpanIsLeftToTheCaller) {
   std::vector<std::int64_t> a{INT64_MIN, INT64_MAX}, p{0, 0};
   EXPECT_FALSE(tally_integer_labels(a, p));

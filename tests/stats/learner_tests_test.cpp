@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "assay/error.hpp"
+#include "assay/stats/distributions.hpp"
 #include "reference.hpp"
 
 namespace assay::stats {
@@ -67,6 +68,35 @@ TEST(CorrectedT, MatchesPublishedFormula) {
   EXPECT_LT(std::fabs(corrected_resampled_t_test(d, 90, 10).test.statistic), std::fabs(paired_t_test(d).test.statistic));
   EXPECT_EQ(message_of([&] { corrected_resampled_t_test(d, 0, 10); }),
             "corrected_resampled_t_test: n_train must be finite and > 0; got 0");
+}
+
+// The interval inverts the corrected test: at level 1 - p (p the two-sided p-value of the committed
+// replays) one end of the interval is exactly 0; it shares the test's standard error and factor.
+TEST(CorrectedInterval, InvertsTheCorrectedTTest) {
+  EXPECT_DOUBLE_EQ(corrected_resampled_variance_factor(5, 90, 10), 0.2 + 10.0 / 90);
+  int n = 0;
+  for (const auto& c : load_reference("scipy_stats.json")["resampling"]["corrected_t"]) {
+    if (c.contains("alternative") && c["alternative"] != "two-sided") continue;
+    const auto d = nums(c["deltas"]);
+    const double n_train = num(c["n_train"]), n_test = num(c["n_test"]), p = num(c["pvalue"]);
+    const auto t = corrected_resampled_t_test(d, n_train, n_test);
+    const auto ci = corrected_resampled_interval(d, n_train, n_test, 1 - p);
+    EXPECT_EQ(ci.std_error, t.std_error);
+    EXPECT_EQ(ci.mean, t.mean);
+    EXPECT_EQ(ci.df, t.test.df);
+    EXPECT_NEAR(t.mean > 0 ? ci.lower : ci.upper, 0.0, 1e-9 * std::fabs(t.mean)) << c.dump();
+    const auto wide = corrected_resampled_interval(d, n_train, n_test, 0.99);
+    EXPECT_NEAR(wide.upper - wide.mean, t_quantile(0.995, t.test.df) * t.std_error, 1e-12);
+    ++n;
+  }
+  EXPECT_GT(n, 0);
+  // n_test = 0 leaves the plain t interval (factor 1/k).
+  const std::vector<double> d{0.01, 0.03, 0.02, 0.025, 0.015};
+  EXPECT_DOUBLE_EQ(corrected_resampled_interval(d, 90, 0).std_error, paired_t_test(d).std_error);
+  EXPECT_EQ(message_of([&] { corrected_resampled_interval(d, 90, 10, 1.0); }),
+            "corrected_resampled_interval: level must be in (0, 1); got 1");
+  EXPECT_EQ(message_of([&] { corrected_resampled_interval(d, 90, -1); }),
+            "corrected_resampled_interval: n_test must be finite and >= 0; got -1");
 }
 
 TEST(Cv52, MatchesPublishedFormulas) {

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "assay/stats/learner_tests.hpp"
+
 namespace assay::validation {
 namespace {
 
@@ -39,6 +41,18 @@ TEST(Compare, TTestsAgreeWithScipy) {
     ++n;
   }
   EXPECT_EQ(n, 3);
+  // One implementation: the numbers are those of stats/learner_tests, bit for bit.
+  const std::vector<double> a{0.81, 0.84, 0.79, 0.86, 0.83, 0.8, 0.82, 0.85, 0.84, 0.8},
+      b{0.8, 0.81, 0.8, 0.83, 0.8, 0.79, 0.83, 0.82, 0.81, 0.8};
+  const auto mine = compare_scores(a, b, 150, 150, 5, 2);
+  std::vector<double> d(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) d[i] = a[i] - b[i];
+  EXPECT_EQ(mine.paired.t.v, stats::paired_t_test(d).test.statistic);
+  EXPECT_EQ(mine.paired.p_value.v, stats::paired_t_test(d).test.p_value);
+  EXPECT_EQ(mine.corrected.t.v, stats::corrected_resampled_t_test(d, 150, 150).test.statistic);
+  EXPECT_EQ(mine.corrected.p_value.v, stats::corrected_resampled_t_test(d, 150, 150).test.p_value);
+  EXPECT_EQ(mine.five_by_two.t.v, stats::cv52_paired_t_test(d).statistic);
+  EXPECT_EQ(mine.five_by_two.p_value.v, stats::cv52_paired_t_test(d).p_value);
   // Identical scores: no variance, every test undefined rather than a division by zero.
   const std::vector<double> same{0.9, 0.8, 0.85};
   const auto r = compare_scores(same, same, 100, 50, 1, 3);

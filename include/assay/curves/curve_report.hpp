@@ -11,6 +11,7 @@
 #include "assay/curves/calibration.hpp"
 #include "assay/curves/pr.hpp"
 #include "assay/curves/threshold.hpp"
+#include "assay/data/predictions.hpp"
 #include "assay/io/csv.hpp"
 #include "assay/plot/svg.hpp"
 
@@ -21,17 +22,10 @@ enum class curve_kind { roc, pr, threshold, rejection, cost, calibration };
 /// Parses "roc", "pr", "threshold", "rejection", "cost", "calibration" (kind usage otherwise).
 curve_kind parse_curve_kind(const std::string& name);
 
-struct curve_request {
+/// What to draw and how (everything but where the predictions come from).
+struct curve_options {
   curve_kind kind = curve_kind::roc;
-  std::string path;                     ///< "-" for standard input
-  std::string label;                    ///< the true class column
-  std::vector<std::string> scores;      ///< binary: one or more score columns (one model each)
-  std::vector<std::string> proba;       ///< multiclass: one probability column per class
-  std::optional<std::string> weight;
-  std::optional<std::string> pos_label;
-  io::csv_options csv;
-  // Options of some kinds.
-  bool drop_intermediate = false;       ///< roc
+  bool drop_intermediate = false;       ///< roc: drop collinear points as scikit-learn does
   std::vector<double> partial_fpr;      ///< roc: {lo, hi} adds the partial AUC over this FPR range
   std::vector<double> partial_tpr;      ///< roc: {lo, hi} adds the partial AUC over this TPR range
   double beta = 1;                      ///< threshold: F-beta of the best-threshold search
@@ -39,6 +33,17 @@ struct curve_request {
   double threshold = 0.5;               ///< rejection (binary): the decision threshold
   std::size_t bins = 10;                ///< calibration
   bin_strategy strategy = bin_strategy::uniform;  ///< calibration
+};
+
+/// A file to read and the curve to draw (`assay curve`).
+struct curve_request : curve_options {
+  std::string path;                     ///< "-" for standard input
+  std::string label;                    ///< the true class column
+  std::vector<std::string> scores;      ///< binary: one or more score columns (one model each)
+  std::vector<std::string> proba;       ///< multiclass: one probability column per class
+  std::optional<std::string> weight;
+  std::optional<std::string> pos_label;
+  io::csv_options csv;
 };
 
 struct curve_document {
@@ -51,6 +56,13 @@ struct curve_document {
 /// (require_positive), computes the curves and renders them. Errors are assay::error naming the file,
 /// the option and the value.
 curve_document make_curve(const curve_request& request);
+
+/// The curves of a prediction table (data/predictions.hpp): one per score column of a binary table,
+/// or one-vs-rest per class of class probabilities (also the multiclass AUCs and, for calibration, the
+/// top-label curve). A table of predicted classes has no curve. The same document as make_curve on a
+/// file with the same numbers. Throws assay::error naming the function and the option, e.g.
+/// `curve: beta is 0; it must be a finite number > 0`.
+curve_document make_curve(const prediction_table& table, const curve_options& options);
 
 /// Receives output text in consecutive pieces.
 using text_sink = std::function<void(std::string_view)>;

@@ -16,6 +16,10 @@ bool labels_are_numeric(const std::vector<std::string>& labels);
 /// are numbers (so "2" < "10"), otherwise by bytes. Returns the sorted, de-duplicated list.
 std::vector<std::string> sort_labels(std::vector<std::string> labels);
 
+/// The class name of a numeric label: the shortest decimal that reads back as `x` ("1", "0.5"; -0 is
+/// "0"). The one spelling of numeric classes (unify_numeric_labels, labels given as numbers).
+std::string canonical_number(double x);
+
 /// Numeric labels are classes by value: when every label in `sets` is a number, each is replaced by
 /// the shortest decimal that reads back as the same double ("1.0", "1e0" and "1" all become "1";
 /// "-0" becomes "0"), so that a truth column of 0/1 and predictions of 0.0/1.0 agree. `extra`

@@ -36,11 +36,9 @@ struct run_setup {
   std::string command;
 };
 
-/// Interval for the mean of J per-split scores from resampling whose training sets overlap: the
-/// corrected resampled t interval of Nadeau & Bengio (Machine Learning 52, 2003),
-///   mean +- t_{J-1, (1+level)/2} * sd * sqrt(1/J + n_test/n_train),
-/// where sd is the sample sd (n - 1) of the scores. Non-finite scores are left out. Empty (no
-/// interval) for fewer than 2 finite scores or a non-positive n_train.
+/// Interval for the mean of J per-split scores from resampling whose training sets overlap:
+/// stats::corrected_resampled_interval (Nadeau & Bengio 2003) of the finite scores. Empty (no
+/// interval) for fewer than 2 finite scores, a non-positive n_train or a negative n_test.
 std::optional<interval> corrected_mean_interval(std::span<const double> scores, double n_train, double n_test,
                                                 double level = 0.95);
 

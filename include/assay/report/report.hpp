@@ -6,14 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "assay/data/predictions.hpp"
 #include "assay/io/csv.hpp"
 #include "assay/metrics/classification.hpp"
 #include "assay/metrics/confusion.hpp"
 #include "assay/value.hpp"
 
 namespace assay {
-
-enum class task_kind { automatic, binary, multiclass, regression };
 
 /// A confidence interval attached to a reported number.
 struct confidence_interval {
@@ -125,14 +124,40 @@ struct report {
   std::vector<std::string> notes;  ///< caveats a reader must see (e.g. how undefined classes were averaged)
 };
 
-/// Reads the file and computes the report. Throws assay::error on bad input.
+/// How evaluate() computes a report from a prediction table.
+struct evaluate_options {
+  double threshold = 0.5;  ///< binary scores: a row is predicted positive when score >= threshold
+  std::optional<double> beta;  ///< adds F-beta for this beta (finite, > 0)
+  std::size_t top_k = 2;       ///< k of top_k_accuracy (class probabilities, more than 2 classes)
+  /// How undefined per-class values (0/0) enter the macro and weighted averages.
+  assay::zero_division zero_division = assay::zero_division::zero;
+  std::optional<double> ci_level;  ///< confidence level of intervals to attach (e.g. 0.95); none when empty
+  assay::ci_method ci_method = assay::ci_method::automatic;
+  std::size_t replicates = 2000;  ///< bootstrap replicates, in [1, 1000000]
+  std::uint64_t seed = 0;         ///< of the bootstrap; results do not depend on the thread count
+  /// Keep the ROC, PR, threshold and reliability curves of a binary score (thinned for drawing) in
+  /// the report, e.g. for the HTML page; a reliability curve of class probabilities too.
+  bool keep_curves = false;
+};
+
+/// The report of a prediction table (data/predictions.hpp): the confusion matrix, every metric of
+/// the task, the per-class table and, with options.ci_level, the intervals. Throws assay::error
+/// (usage) naming the function and the option, e.g. `evaluate: threshold is nan; it must be a finite
+/// number`. The table built from arrays (predictions_from_scores, ...) and the table read from a file
+/// with the same numbers give the same report.
+report evaluate(const prediction_table& table, const evaluate_options& options = {});
+/// The same, using the table's columns as scratch space (no copy of the score column).
+report evaluate(prediction_table&& table, const evaluate_options& options = {});
+
+/// The evaluate_options a request asks for.
+evaluate_options options_of(const report_request& request);
+
+/// Reads the file (read_predictions) and evaluates it. Throws assay::error on bad input.
 report make_report(const report_request& request);
 
 /// The human-readable report (confusion matrix, metrics, WEKA-style per-class block).
 std::string to_text(const report& r);
 /// The JSON report; the schema is in docs/report-json.md.
 std::string to_json(const report& r);
-
-const char* task_name(task_kind t);
 
 }  // namespace assay

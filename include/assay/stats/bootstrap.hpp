@@ -35,7 +35,7 @@ struct bootstrap_options {
   std::size_t replicates = 2000;
   double level = 0.95;
   std::uint64_t seed = 0;
-  unsigned threads = 0;  ///< 0 = all hardware threads; results do not depend on it
+  unsigned threads = 0;  ///< at most this many (0: assay::max_threads()); results do not depend on it
   bootstrap_method method = bootstrap_method::percentile;
   /// Optional stratum of each row (e.g. the class label): each replicate then draws, within every
   /// stratum, as many rows as it has, so the class counts stay fixed. Empty = simple resampling.

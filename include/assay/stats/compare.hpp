@@ -27,6 +27,10 @@
 #include "assay/stats/proportion.hpp"
 #include "assay/stats/tests.hpp"
 
+namespace assay {
+struct prediction_table;  // assay/data/predictions.hpp
+}  // namespace assay
+
 namespace assay::io {
 struct table;  // assay/io/table.hpp
 }  // namespace assay::io
@@ -46,7 +50,7 @@ struct compare_options {
   std::size_t replicates = 2000;    ///< paired bootstrap replicates (>= 1)
   std::size_t permutations = 2000;  ///< permutations of the paired permutation test (>= 1)
   std::uint64_t seed = 0;           ///< seed of both resampling procedures
-  unsigned threads = 0;             ///< 0 = all hardware threads; results do not depend on it
+  unsigned threads = 0;             ///< at most this many (0: assay::max_threads()); results do not depend on it
 };
 
 /// One model: a name and either its scores or its hard predictions (binary: 0/1, 1 = positive;
@@ -131,8 +135,9 @@ comparison compare_models_multiclass(std::span<const std::int32_t> y_true, std::
                                      const std::vector<model_input>& models, const compare_options& opts = {});
 
 /// `assay compare` on columns read from a file: t.columns[0] is the label (column_type::label), the
-/// others the models, score columns (number; `scores` true) or prediction columns (label). Numeric
-/// labels are unified first (unify_numeric_labels: "1.0" predicts class "1"). A label of two classes
+/// others the models, score columns (number; `scores` true) or prediction columns (label): the table
+/// of predictions (make_predictions, class_set::truth), then compare_predictions. Numeric labels are
+/// unified first (unify_numeric_labels: "1.0" predicts class "1"). A label of two classes
 /// is a binary task: the positive class is `pos_label` or default_positive's, and predictions must be
 /// among the label's classes. More than two: a multiclass task, prediction columns only (--score is
 /// refused, and so is a positive class); predictions of other classes count as wrong. The metric
@@ -140,6 +145,12 @@ comparison compare_models_multiclass(std::span<const std::int32_t> y_true, std::
 /// the column and the value (usage: the command line, data: the file's content).
 comparison compare_table(const io::table& t, bool scores, const std::optional<std::string>& pos_label,
                          const compare_options& opts = {});
+
+/// `assay compare` on a prediction table built with class_set::truth (read_predictions,
+/// make_predictions): two or more score columns or prediction columns. The label needs cases of two
+/// classes; binary predictions must be among the label's classes; multiclass predictions of other
+/// classes (the table's unknown_classes) count as wrong. Throws assay::error as compare_table.
+comparison compare_predictions(const prediction_table& t, const compare_options& opts = {});
 
 /// Two score columns (the common case).
 comparison compare_models(std::span<const std::int32_t> y_true, std::span<const double> score_a,

@@ -29,6 +29,12 @@ t_test_result paired_t_test(std::span<const double> deltas, alternative alt = al
 t_test_result paired_t_test(std::span<const double> a, std::span<const double> b,
                             alternative alt = alternative::two_sided);
 
+/// The variance factor of Nadeau & Bengio's correction (Machine Learning 52:239-281, 2003): over k
+/// train/test splits with n_train and n_test cases each, the per-split values are correlated through
+/// the overlap of the training sets, and Var(mean) is estimated by (1/k + n_test/n_train) s^2 instead
+/// of s^2 / k. The one place this factor is written; every corrected test and interval uses it.
+double corrected_resampled_variance_factor(std::size_t k, double n_train, double n_test);
+
 /// Nadeau & Bengio's corrected resampled t test (Machine Learning 52:239-281, 2003): for k
 /// train/test splits with n_train and n_test cases each, the variance of delta-bar is inflated for
 /// the overlap of the training sets: t = delta-bar / sqrt((1/k + n_test/n_train) s^2), df = k - 1.
@@ -38,6 +44,24 @@ t_test_result corrected_resampled_t_test(std::span<const double> deltas, double 
 /// The same on paired per-fold scores: deltas a_i - b_i. Throws a usage error when the lengths differ.
 t_test_result corrected_resampled_t_test(std::span<const double> a, std::span<const double> b, double n_train,
                                          double n_test, alternative alt = alternative::two_sided);
+
+/// The mean of k per-split values with its corrected resampled t interval.
+struct corrected_interval {
+  double mean = 0;
+  double std_error = 0;  ///< sqrt((1/k + n_test/n_train) s^2)
+  double df = 0;         ///< k - 1
+  double level = 0.95;
+  double lower = 0, upper = 0;
+};
+
+/// Interval for the mean of k per-split values (scores of one learner, or differences between two)
+/// from resampling whose training sets overlap (Nadeau & Bengio 2003): mean +- t_{k-1, (1+level)/2}
+/// * sqrt((1/k + n_test/n_train) s^2), s the sample sd (k - 1). It inverts corrected_resampled_t_test:
+/// 0 lies outside the interval exactly when that test's two-sided p-value is below 1 - level.
+/// Requires k >= 2 finite values, n_train > 0, n_test >= 0 (0 gives the plain t interval), level in
+/// (0, 1); throws a usage error otherwise.
+corrected_interval corrected_resampled_interval(std::span<const double> values, double n_train, double n_test,
+                                                double level = 0.95);
 
 /// Dietterich's 5x2cv paired t test (Dietterich 1998). `p` holds the 10 differences p_i^(j) of
 /// replication i = 1..5 and fold j = 1, 2, row-major (p[2 (i-1) + (j-1)]). With

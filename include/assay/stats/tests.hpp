@@ -58,7 +58,7 @@ using metric_fn = std::function<double(std::span<const double> y_true, std::span
 struct permutation_options {
   std::size_t permutations = 10000;
   std::uint64_t seed = 0;
-  unsigned threads = 0;  ///< 0 = all hardware threads; the result does not depend on it
+  unsigned threads = 0;  ///< at most this many (0: assay::max_threads()); the result does not depend on it
   alternative alt = alternative::two_sided;
 };
 

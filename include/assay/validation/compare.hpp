@@ -1,5 +1,6 @@
-// assay: comparing two learners on the same splits (seed 003: "Comparing learning algorithms L_A and
-// L_B": delta_i = error_{S_i}(h_A) - error_{S_i}(h_B), i = 1..k).
+// assay: comparing two learners on the same splits: the per-split differences
+// delta_i = score_i(A) - score_i(B), i = 1..k, and the tests of their mean (Dietterich 1998;
+// Nadeau & Bengio 2003).
 #pragma once
 
 #include <span>
@@ -32,7 +33,10 @@ struct paired_comparison {
 };
 
 /// The three tests from per-split scores of learner A (`a`) and B (`b`); `n_train` and `n_test`
-/// are the (mean) sizes of the parts; `repeats` and `folds` describe the layout for 5x2cv.
+/// are the (mean) sizes of the parts; `repeats` and `folds` describe the layout for 5x2cv. The tests
+/// are computed by stats/learner_tests.hpp (paired_t_test, corrected_resampled_t_test,
+/// cv52_paired_t_test); here a test is undefined, with the reason, where its t would be infinite
+/// (no spread of the differences) or the layout does not fit.
 paired_comparison compare_scores(std::span<const double> a, std::span<const double> b, double n_train, double n_test,
                                  std::size_t repeats, std::size_t folds);
 

@@ -22,7 +22,7 @@ struct cv_options {
   /// f1_macro, and log_loss when the learner gives probabilities; for regression
   /// root_mean_squared_error, mean_absolute_error and r2.
   std::vector<std::string> metrics;
-  std::size_t threads = 0;  ///< 0 = the hardware concurrency
+  std::size_t threads = 0;  ///< at most this many (0: assay::max_threads(), threads.hpp)
   impute_kind impute = impute_kind::refuse;
   std::optional<std::string> pos_label;  ///< positive class of a binary task (binary metrics)
   bool keep_predictions = true;          ///< keep the out-of-fold predictions

@@ -34,9 +34,8 @@ struct lesion_result {
 };
 
 /// Cross-validates with all features, then once per group with its columns removed, on the same
-/// splits. The interval for the mean drop d over J splits uses the corrected resampled t statistic
-/// (Nadeau & Bengio, Machine Learning 52, 2003): d +- t_{J-1, (1+conf)/2} * sd * sqrt(1/J + n_test/n_train),
-/// which widens the naive interval because the training sets overlap. Throws a usage error for a
+/// splits. The interval for the mean drop over J splits is stats::corrected_resampled_interval
+/// (Nadeau & Bengio 2003), wider than the naive t interval because the training sets overlap. Throws a usage error for a
 /// column that is not a feature.
 lesion_result lesion_study(const dataset& d, const any_learner& learner, const split_list& splits,
                            const std::vector<feature_group>& groups, const cv_options& options,

@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "assay/detail/parallel.hpp"
 #include "assay/detail/radix.hpp"
 
 namespace assay::stats::detail {
@@ -42,7 +43,8 @@ inline std::vector<scored_index> sort_by_score(std::span<const double> scores,
   const std::size_t n = scores.size();
   std::vector<scored_index> out(n);
   if (n == 0) return out;
-  const unsigned T = n >= (std::size_t{1} << 17) ? std::max(1u, std::min(threads, 8u)) : 1u;
+  const unsigned T =
+      n >= (std::size_t{1} << 17) ? assay::detail::team_threads(std::max(1u, std::min(threads, 8u))) : 1u;
   std::unique_ptr<scored_index[]> spare(new scored_index[n]);  // default-initialised: no zeroing pass
   assay::detail::radix_sorter<scored_index, radix_keys::record_key> sorter(out.data(), spare.get(), n, T, 1);
   std::vector<std::uint64_t> ors(sorter.threads(), 0), ands(sorter.threads(), ~std::uint64_t{0});

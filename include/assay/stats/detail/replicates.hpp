@@ -1,0 +1,60 @@
+// assay (internal): the one replicate loop of the bootstraps (bootstrap.cpp, bootstrap_many.cpp) and
+// the one way a replicate draws its rows.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <numeric>
+#include <span>
+#include <vector>
+
+#include "assay/detail/parallel.hpp"
+#include "assay/stats/random.hpp"
+
+namespace assay::stats::detail {
+
+/// Runs body(gen, scratch, r) for every replicate r in [0, replicates), in parallel on at most
+/// `threads` threads (0: the cap). `gen` is replicate r's own stream rng(seed, r) and `scratch` a
+/// per-lane copy of `proto` that no other call uses at the same time; body stores its result at
+/// index r. So a result depends on (seed, r) only, never on the thread count (Efron & Tibshirani,
+/// "An Introduction to the Bootstrap", 1993, for the resampling; random.hpp for the streams).
+template <class Scratch, class Body>
+void for_each_replicate(std::size_t replicates, std::uint64_t seed, unsigned threads, const Scratch& proto,
+                        Body&& body) {
+  const unsigned lanes = assay::detail::resolve_threads(threads, replicates);
+  std::vector<Scratch> scratch(lanes, proto);
+  assay::detail::parallel_for(replicates, lanes, [&](unsigned lane, std::size_t r) {
+    rng gen(seed, r);
+    body(gen, scratch[lane], r);
+  });
+}
+
+/// Row indices of each stratum (one stratum holding every row when there are no strata).
+inline std::vector<std::vector<std::uint32_t>> strata_members(std::size_t n_rows,
+                                                              std::span<const std::int32_t> strata) {
+  if (strata.empty()) {
+    std::vector<std::uint32_t> all(n_rows);
+    std::iota(all.begin(), all.end(), 0u);
+    return {all};
+  }
+  std::map<std::int32_t, std::vector<std::uint32_t>> by;
+  for (std::size_t i = 0; i < n_rows; ++i) by[strata[i]].push_back(static_cast<std::uint32_t>(i));
+  std::vector<std::vector<std::uint32_t>> out;
+  for (auto& [k, v] : by) out.push_back(std::move(v));
+  return out;
+}
+
+/// Draws a replicate's rows into `rows` (as many as there are members): within each stratum, in
+/// stratum order, as many uniform draws with replacement as it has members. Without strata (one
+/// stratum of every row) draw i is row gen.below(n_rows).
+inline void draw_rows(const std::vector<std::vector<std::uint32_t>>& members, rng& gen,
+                      std::vector<std::uint32_t>& rows) {
+  std::size_t k = 0;
+  for (const auto& m : members) {
+    const std::uint64_t size = m.size();
+    for (std::size_t i = 0; i < m.size(); ++i) rows[k++] = m[gen.below(size)];
+  }
+}
+
+}  // namespace assay::stats::detail

@@ -1,0 +1,114 @@
+// assay._core: the report of predictions in memory — a prediction table built from arrays
+// (data/predictions.hpp), evaluate() and the text / JSON / HTML renderers, exactly what
+// `assay report` computes from a file with the same numbers.
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/vector.h>
+
+#include <fmt/format.h>
+
+#include "assay/data/predictions.hpp"
+#include "assay/error.hpp"
+#include "assay/report/html.hpp"
+#include "assay/report/report.hpp"
+#include "common.hpp"
+
+namespace assay::python {
+namespace {
+
+/// Labels given either as numbers or as text (exactly one of the two is set by the Python layer).
+struct labels_arg {
+  std::optional<in_array<double>> numbers;
+  std::optional<std::vector<std::string>> text;
+  [[nodiscard]] labels_view view_of() const {
+    if (text) return labels_view(std::span<const std::string>(*text));
+    return labels_view(view(numbers));
+  }
+};
+
+zero_division zero_division_of(std::string_view s) {
+  if (s == "0") return zero_division::zero;
+  if (s == "1") return zero_division::one;
+  if (s == "nan") return zero_division::skip;
+  throw_usage(fmt::format("report: zero_division is '{}'; it must be 0, 1 or nan", s));
+}
+
+ci_method ci_method_of(std::string_view s) {
+  static const std::pair<std::string_view, ci_method> names[] = {
+      {"auto", ci_method::automatic},        {"wilson", ci_method::wilson},
+      {"normal", ci_method::normal},         {"agresti_coull", ci_method::agresti_coull},
+      {"clopper_pearson", ci_method::clopper_pearson}, {"bootstrap", ci_method::bootstrap}};
+  for (const auto& [name, m] : names) {
+    if (s == name) return m;
+  }
+  throw_usage(fmt::format(
+      "report: method is '{}'; it must be 'auto', 'wilson', 'normal', 'agresti_coull', 'clopper_pearson' or 'bootstrap'",
+      s));
+}
+
+task_kind task_of(std::string_view s) {
+  if (s == "auto") return task_kind::automatic;
+  if (s == "binary") return task_kind::binary;
+  if (s == "multiclass") return task_kind::multiclass;
+  if (s == "regression") return task_kind::regression;
+  throw_usage(fmt::format("report: task is '{}'; it must be 'auto', 'binary', 'multiclass' or 'regression'", s));
+}
+
+}  // namespace
+
+void bind_report(nb::module_& m) {
+  nb::class_<report>(m, "Report", "A computed report (internal: use assay.report).")
+      .def("text", [](const report& r) { return to_text(r); })
+      .def("json", [](const report& r) { return to_json(r); })
+      .def("html", [](const report& r) { return to_html(r); });
+
+  m.def(
+      "evaluate",
+      [](std::optional<in_array<double>> y_num, std::optional<std::vector<std::string>> y_text,
+         std::optional<in_array<double>> score, std::optional<in_array<double>> pred_num,
+         std::optional<std::vector<std::string>> pred_text, std::optional<in_array<double>> proba,
+         std::vector<std::string> proba_classes, std::optional<in_array<double>> values,
+         std::optional<in_array<double>> weight, std::optional<std::string> pos_label, std::string_view task,
+         double threshold, std::optional<double> beta, std::size_t top_k, std::string_view zero_division,
+         std::optional<double> ci_level, std::string_view ci_method, std::size_t replicates, std::uint64_t seed,
+         bool keep_curves) {
+        const labels_arg y{y_num, y_text};
+        prediction_options po;
+        po.sample_weight = view(weight);
+        po.pos_label = pos_label;
+        po.task = task_of(task);
+        evaluate_options eo;
+        eo.threshold = threshold;
+        eo.beta = beta;
+        eo.top_k = top_k;
+        eo.zero_division = zero_division_of(zero_division);
+        eo.ci_level = ci_level;
+        eo.ci_method = ci_method_of(ci_method);
+        eo.replicates = replicates;
+        eo.seed = seed;
+        eo.keep_curves = keep_curves;
+        nb::gil_scoped_release release;
+        prediction_table table;
+        if (score) {
+          table = predictions_from_scores(y.view_of(), view(score), po);
+        } else if (pred_num || pred_text) {
+          const labels_arg p{pred_num, pred_text};
+          table = predictions_from_labels(y.view_of(), p.view_of(), po);
+        } else if (proba) {
+          table = predictions_from_proba(y.view_of(), view(proba), proba_classes, po);
+        } else if (values) {
+          table = predictions_from_values(view(y_num), view(values), po);
+        } else {
+          throw_usage("report: give one of y_score, y_pred or y_proba");
+        }
+        return evaluate(std::move(table), eo);
+      },
+      nb::arg("y_num").none(), nb::arg("y_text").none(), nb::arg("score").none(), nb::arg("pred_num").none(),
+      nb::arg("pred_text").none(), nb::arg("proba").none(), nb::arg("proba_classes"), nb::arg("values").none(),
+      nb::arg("weight").none(), nb::arg("pos_label").none(), nb::arg("task"), nb::arg("threshold"),
+      nb::arg("beta").none(), nb::arg("top_k"), nb::arg("zero_division"), nb::arg("ci_level").none(),
+      nb::arg("ci_method"), nb::arg("replicates"), nb::arg("seed"), nb::arg("keep_curves"));
+}
+
+}  // namespace assay::python

@@ -1,0 +1,531 @@
+// The table of predictions and its class rules; see include/assay/data/predictions.hpp.
+#include "assay/data/predictions.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <string_view>
+#include <unordered_map>
+
+#include "assay/curves/roc.hpp"
+#include "assay/error.hpp"
+#include "assay/io/table.hpp"
+#include "assay/metrics/labels.hpp"
+#include "assay/metrics/probabilistic.hpp"
+
+namespace assay {
+
+const char* task_name(task_kind t) {
+  switch (t) {
+    case task_kind::automatic: return "auto";
+    case task_kind::binary: return "binary";
+    case task_kind::multiclass: return "multiclass";
+    case task_kind::regression: return "regression";
+  }
+  return "?";
+}
+
+namespace {
+
+// How messages name the inputs: a file's columns and the command-line options of `assay report`, or
+// the parameters of an in-memory builder (`fn: y_true`, `fn: pos_label`, ...).
+struct naming {
+  bool file = true;
+  std::string fn;  // the builder's name (memory)
+
+  [[nodiscard]] std::string label(const std::string& column) const {
+    return file ? fmt::format("column '{}'", column) : std::string("y_true");
+  }
+  [[nodiscard]] std::string pos_label() const { return file ? "--pos-label" : fn + ": pos_label"; }
+  [[nodiscard]] std::string proba() const { return file ? "--proba" : fn + ": y_proba"; }
+};
+
+// The layout of the columns of an io::table: label, scores, predictions, weight, proba.
+struct layout {
+  std::size_t scores = 0, preds = 0, proba = 0;
+  bool weight = false;
+  [[nodiscard]] std::size_t score_at(std::size_t k) const { return 1 + k; }
+  [[nodiscard]] std::size_t pred_at(std::size_t k) const { return 1 + scores + k; }
+  [[nodiscard]] std::size_t weight_at() const { return 1 + scores + preds; }
+  [[nodiscard]] std::size_t proba_at(std::size_t k) const { return 1 + scores + preds + (weight ? 1 : 0) + k; }
+};
+
+// Codes into `levels` become indices into `sorted` in place (a level absent from `sorted` becomes
+// `missing[level]`); nothing is done when the levels already are a prefix of `sorted` in order.
+void recode_in_place(std::vector<std::int32_t>& codes, const std::vector<std::string>& levels,
+                     const std::vector<std::string>& sorted, const std::vector<std::int32_t>& missing = {}) {
+  std::vector<std::int32_t> map(levels.size(), -1);
+  bool identity = true;
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    const auto it = std::find(sorted.begin(), sorted.end(), levels[i]);
+    map[i] = it != sorted.end() ? static_cast<std::int32_t>(it - sorted.begin()) : missing.at(i);
+    identity = identity && map[i] == static_cast<std::int32_t>(i);
+  }
+  if (identity) return;
+  for (auto& c : codes) c = map[static_cast<std::size_t>(c)];
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+// The one place of the class rules (see the header): from the columns as read to the table.
+prediction_table resolve(io::table&& t, const prediction_file& f, const layout& at, const naming& nm) {
+  prediction_table p;
+  p.source = t.source;
+  p.rows = t.rows;
+  p.threads = t.threads;
+  io::column& truth = t.columns[0];
+  p.label_name = truth.name;
+
+  // ---- weights ----
+  if (at.weight) {
+    p.weight = std::move(t.columns[at.weight_at()].numbers);
+    for (double x : p.weight) p.total_weight += x;
+    if (p.total_weight == 0 && p.rows > 0) {
+      throw_data(nm.file ? fmt::format("{}: every weight is 0: nothing to evaluate", p.source)
+                         : fmt::format("{}: sample_weight: every weight is 0; there is nothing to evaluate", nm.fn));
+    }
+  } else {
+    p.total_weight = static_cast<double>(p.rows);
+  }
+
+  if (f.task == task_kind::regression) {
+    p.task = task_kind::regression;
+    p.target = std::move(truth.numbers);
+    for (std::size_t k = 0; k < at.preds; ++k) {
+      auto& c = t.columns[at.pred_at(k)];
+      p.values.push_back({c.name, std::move(c.numbers)});
+    }
+    return p;
+  }
+
+  // ---- the class list ----
+  std::optional<std::string> pos_label = f.pos_label;
+  std::vector<std::string> headers;  // probability columns' names, canonical where numbers
+  for (std::size_t k = 0; k < at.proba; ++k) headers.push_back(t.columns[at.proba_at(k)].name);
+  {
+    std::vector<std::vector<std::string>*> sets{&truth.levels};
+    for (std::size_t k = 0; k < at.preds; ++k) sets.push_back(&t.columns[at.pred_at(k)].levels);
+    std::vector<std::string*> extra;
+    for (auto& h : headers) extra.push_back(&h);
+    if (pos_label) extra.push_back(&*pos_label);
+    unify_numeric_labels(sets, extra);
+  }
+  const std::vector<std::string> truth_sorted = sort_labels(truth.levels);
+  std::vector<std::string> names = truth.levels;
+  if (f.classes == class_set::truth_and_predictions) {
+    for (std::size_t k = 0; k < at.preds; ++k) {
+      const auto& lv = t.columns[at.pred_at(k)].levels;
+      names.insert(names.end(), lv.begin(), lv.end());
+    }
+  }
+  // Probability columns named after every true class define the class list (they may name classes
+  // absent from the data); otherwise they are taken in sorted class order. Some named after classes
+  // and not all is an error: a class would silently get another class's column.
+  bool by_name = false;
+  if (at.proba > 0) {
+    by_name = std::all_of(truth.levels.begin(), truth.levels.end(), [&](const auto& l) { return contains(headers, l); });
+    if (by_name) {
+      names.insert(names.end(), headers.begin(), headers.end());
+    } else if (std::any_of(headers.begin(), headers.end(), [&](const auto& h) { return contains(truth.levels, h); })) {
+      for (const auto& l : truth_sorted) {
+        if (contains(headers, l)) continue;
+        throw_usage(fmt::format("{}: class \"{}\" of {} has no probability column (columns: {}; name them after the "
+                                "classes or none of them)",
+                                nm.proba(), l, nm.label(truth.name), join_labels(headers)));
+      }
+    }
+  }
+  if (pos_label) names.push_back(*pos_label);  // a positive class may be absent from the data
+  p.classes = sort_labels(names);
+
+  auto in_preds = [&](const std::string& c) {  // a predicted class is a class (class_set::truth_and_predictions)
+    if (f.classes == class_set::truth) return false;
+    for (std::size_t k = 0; k < at.preds; ++k)
+      if (contains(t.columns[at.pred_at(k)].levels, c)) return true;
+    return false;
+  };
+  if (pos_label && !contains(truth.levels, *pos_label) && !in_preds(*pos_label) && truth.levels.size() >= 2) {
+    throw_usage(fmt::format("{}: class \"{}\" not found in {} (classes: {})", nm.pos_label(), *pos_label,
+                            nm.label(truth.name), join_labels(truth_sorted)));
+  }
+
+  // ---- the task and the positive class ----
+  const bool scores = at.scores > 0;
+  if (scores || f.task == task_kind::binary) {
+    if (p.classes.size() > 2) {
+      if (f.classes == class_set::truth && nm.file) {
+        throw_usage(fmt::format("{}: column '{}' has {} classes ({}); --score compares binary classifiers: compare "
+                                "multiclass models by their predicted classes with --pred (compare does not take "
+                                "class-probability columns)",
+                                p.source, truth.name, p.classes.size(), join_labels(p.classes)));
+      }
+      std::string what;
+      if (nm.file) {
+        what = at.preds > 0 ? "columns '" + truth.name + "' and '" + t.columns[at.pred_at(0)].name + "' have"
+                            : "column '" + truth.name + "' has";
+      } else {
+        what = at.preds > 0 ? "y_true and y_pred have" : "y_true has";
+      }
+      const char* fix = nm.file ? (scores ? "--score makes a binary task (use --pred or --proba for more than 2 classes)"
+                                          : "--task binary allows at most 2 (use --task multiclass)")
+                                : (scores ? "scores make a binary task (use predictions_from_labels or "
+                                            "predictions_from_proba for more than 2 classes)"
+                                          : "task binary allows at most 2 (use task multiclass)");
+      throw_usage(fmt::format("{}: {} {} classes ({}), but {}", nm.file ? p.source : nm.fn, what, p.classes.size(),
+                              join_labels(p.classes), fix));
+    }
+  }
+  if (at.proba > 0 && p.classes.size() < 2) {
+    throw_usage(fmt::format("{}: needs at least 2 classes, {} has {}", nm.proba(), nm.label(truth.name),
+                            p.classes.size()));
+  }
+  const bool binary = f.task != task_kind::multiclass && p.classes.size() <= 2;
+  if (!binary && pos_label) {
+    throw_usage(fmt::format("{}: {} has {} classes ({}); a positive class has no meaning for a multiclass task: "
+                            "leave {} out",
+                            nm.pos_label(), nm.label(truth.name), p.classes.size(), join_labels(p.classes),
+                            nm.file ? "--pos-label" : "pos_label"));
+  }
+  if (binary) {
+    std::optional<std::string> pos = pos_label ? pos_label : default_positive(p.classes);
+    if (!pos) {
+      const bool hint = !scores && f.task != task_kind::binary;
+      throw_usage(nm.file ? fmt::format("{}: cannot tell which class is positive among {}: name it with --pos-label{}",
+                                        p.source, join_labels(p.classes), hint ? " (or use --task multiclass)" : "")
+                          : fmt::format("{}: cannot tell which class is positive among {}: name it with pos_label{}",
+                                        nm.fn, join_labels(p.classes), hint ? " (or set task to multiclass)" : ""));
+    }
+    if (p.classes.size() == 1) {  // one class present: add the other so both rates have a row
+      double x;
+      const bool numeric_one = labels_are_numeric(p.classes) && io::parse_double(*pos, x) && x == 1;
+      p.classes.push_back(*pos == p.classes[0] ? (numeric_one ? "0" : "not " + *pos) : *pos);
+      p.classes = sort_labels(p.classes);
+    }
+    p.positive = static_cast<std::size_t>(std::find(p.classes.begin(), p.classes.end(), *pos) - p.classes.begin());
+    p.task = task_kind::binary;
+  } else {
+    p.task = task_kind::multiclass;
+  }
+  const std::size_t K = p.classes.size();
+
+  // ---- class codes ----
+  p.y = std::move(truth.codes);
+  recode_in_place(p.y, truth.levels, p.classes);
+  if (f.classes == class_set::truth) {  // predicted classes that are not classes: indices K, K + 1, ...
+    for (std::size_t k = 0; k < at.preds; ++k) {
+      for (const auto& l : t.columns[at.pred_at(k)].levels)
+        if (!contains(p.classes, l)) p.unknown_classes.push_back(l);
+    }
+    p.unknown_classes = sort_labels(p.unknown_classes);
+  }
+  for (std::size_t k = 0; k < at.preds; ++k) {
+    io::column& c = t.columns[at.pred_at(k)];
+    class_column out{c.name, std::move(c.codes), {}};
+    std::vector<std::int32_t> missing(c.levels.size(), -1);
+    for (std::size_t l = 0; l < c.levels.size(); ++l) {
+      if (contains(p.classes, c.levels[l])) continue;
+      out.unknown.push_back(c.levels[l]);
+      missing[l] = static_cast<std::int32_t>(
+          K + static_cast<std::size_t>(std::find(p.unknown_classes.begin(), p.unknown_classes.end(), c.levels[l]) -
+                                       p.unknown_classes.begin()));
+    }
+    out.unknown = sort_labels(out.unknown);
+    recode_in_place(out.codes, c.levels, p.classes, missing);
+    p.predictions.push_back(std::move(out));
+  }
+  for (std::size_t k = 0; k < at.scores; ++k) {
+    auto& c = t.columns[at.score_at(k)];
+    p.scores.push_back({c.name, std::move(c.numbers)});
+  }
+
+  // ---- probabilities, in class order ----
+  if (at.proba > 0) {
+    std::vector<std::size_t> col_of(K);
+    if (by_name) {
+      if (at.proba != K) {
+        throw_usage(fmt::format("{}: {} probability columns for {} classes ({})", nm.proba(), at.proba, K,
+                                join_labels(p.classes)));
+      }
+      for (std::size_t c = 0; c < K; ++c) {
+        col_of[c] = static_cast<std::size_t>(std::find(headers.begin(), headers.end(), p.classes[c]) - headers.begin());
+      }
+    } else {
+      if (at.proba != K) {
+        throw_usage(fmt::format("{}: {} probability columns for {} classes ({}); give one per class, in sorted class "
+                                "order or named after the classes",
+                                nm.proba(), at.proba, K, join_labels(p.classes)));
+      }
+      for (std::size_t c = 0; c < K; ++c) col_of[c] = c;
+    }
+    p.proba.resize(p.rows * K);
+    for (std::size_t c = 0; c < K; ++c) {
+      const io::column& col = t.columns[at.proba_at(col_of[c])];
+      p.proba_names.push_back(col.name);
+      for (std::size_t i = 0; i < p.rows; ++i) p.proba[i * K + c] = col.numbers[i];
+    }
+    p.proba_row_off = curves::first_row_not_summing_to_one(proba_view::matrix(p.proba, K));
+  }
+  return p;
+}
+
+layout layout_of(const prediction_file& f) {
+  return {f.scores.size(), f.predictions.size(), f.proba.size(), f.weight.has_value()};
+}
+
+}  // namespace
+
+prediction_table make_predictions(io::table&& t, const prediction_file& f) {
+  const layout at = layout_of(f);
+  const std::size_t want = 1 + at.scores + at.preds + at.proba + (at.weight ? 1 : 0);
+  if (t.columns.size() != want) {
+    throw_usage(fmt::format("make_predictions: the table has {} columns, but the file description names {}",
+                            t.columns.size(), want));
+  }
+  return resolve(std::move(t), f, at, naming{});
+}
+
+prediction_table read_predictions(const prediction_file& f) {
+  const bool regression = f.task == task_kind::regression;
+  const auto label_type = regression ? io::column_type::number : io::column_type::label;
+  std::vector<io::column_spec> specs{{f.label, label_type, "--label"}};
+  for (const auto& s : f.scores) specs.push_back({s, io::column_type::number, "--score"});
+  for (const auto& s : f.predictions) specs.push_back({s, label_type, "--pred"});
+  if (f.weight) specs.push_back({*f.weight, io::column_type::weight, "--weight"});
+  for (const auto& s : f.proba) specs.push_back({s, io::column_type::probability, "--proba"});
+  return make_predictions(io::read_table(f.path, specs, f.csv), f);
+}
+
+// ---- arrays in memory -----------------------------------------------------------------------------
+
+namespace {
+
+void check_size(const std::string& fn, const std::string& name, std::size_t n, std::size_t rows) {
+  if (n != rows) {
+    throw_usage(fmt::format("{}: {} has {} values but y_true has {}; they must have the same length", fn, name, n, rows));
+  }
+}
+
+void check_finite(const std::string& fn, const std::string& name, std::span<const double> v, const char* what) {
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (!std::isfinite(v[i])) throw_usage(fmt::format("{}: {}[{}] is {}; {} must be finite", fn, name, i, v[i], what));
+  }
+}
+
+// A label column as the reader makes it: codes into levels in first-seen order. Numbers are named by
+// canonical_number (so 0.0 and -0.0 are "0", 1.0 is "1").
+io::column label_column(const std::string& fn, const std::string& name, labels_view v) {
+  io::column c;
+  c.name = name;
+  c.type = io::column_type::label;
+  c.codes.resize(v.size());
+  if (v.is_text()) {
+    std::unordered_map<std::string_view, std::int32_t> seen;
+    const auto text = v.text();
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      auto [it, added] = seen.try_emplace(text[i], static_cast<std::int32_t>(c.levels.size()));
+      if (added) c.levels.push_back(text[i]);
+      c.codes[i] = it->second;
+    }
+    return c;
+  }
+  check_finite(fn, name, v.numbers(), "numeric labels");
+  std::unordered_map<double, std::int32_t> seen;
+  const auto x = v.numbers();
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double key = x[i] == 0 ? 0.0 : x[i];
+    auto [it, added] = seen.try_emplace(key, static_cast<std::int32_t>(c.levels.size()));
+    if (added) c.levels.push_back(canonical_number(key));
+    c.codes[i] = it->second;
+  }
+  return c;
+}
+
+io::column number_column_of(const std::string& name, std::span<const double> v, io::column_type type) {
+  io::column c;
+  c.name = name;
+  c.type = type;
+  c.numbers.assign(v.begin(), v.end());
+  return c;
+}
+
+// The table in memory: y_true first, then the predictions (columns in `t`), then the weights.
+io::table start(const std::string& fn, std::size_t rows, io::column truth) {
+  if (rows == 0) throw_usage(fmt::format("{}: y_true is empty; there is nothing to evaluate", fn));
+  io::table t;
+  t.source = fn;
+  t.rows = rows;
+  t.columns.push_back(std::move(truth));
+  return t;
+}
+
+void add_weights(io::table& t, const std::string& fn, const prediction_options& o, prediction_file& f) {
+  if (o.sample_weight.empty()) return;
+  check_size(fn, "sample_weight", o.sample_weight.size(), t.rows);
+  for (std::size_t i = 0; i < o.sample_weight.size(); ++i) {
+    const double w = o.sample_weight[i];
+    if (!(std::isfinite(w) && w >= 0)) {
+      throw_usage(fmt::format("{}: sample_weight[{}] is {}; weights must be finite and >= 0", fn, i, w));
+    }
+  }
+  t.columns.push_back(number_column_of("sample_weight", o.sample_weight, io::column_type::weight));
+  f.weight = "sample_weight";
+}
+
+prediction_file memory_file(const prediction_options& o) {
+  prediction_file f;
+  f.pos_label = o.pos_label;
+  f.task = o.task;
+  f.classes = o.classes;
+  return f;
+}
+
+void check_task(const std::string& fn, const prediction_options& o) {
+  if (o.task == task_kind::regression) {
+    throw_usage(fmt::format("{}: task is regression; give true and predicted values to predictions_from_values", fn));
+  }
+}
+
+prediction_table finish(io::table&& t, const prediction_file& f, const std::string& fn) {
+  return resolve(std::move(t), f, layout_of(f), naming{false, fn});
+}
+
+}  // namespace
+
+prediction_table predictions_from_scores(labels_view y_true, std::span<const double> y_score,
+                                         const prediction_options& options) {
+  const std::string fn = "predictions_from_scores";
+  check_task(fn, options);
+  if (options.task == task_kind::multiclass) {
+    throw_usage(fmt::format("{}: task is multiclass; scores of one positive class make a binary task", fn));
+  }
+  check_size(fn, "y_score", y_score.size(), y_true.size());
+  io::table t = start(fn, y_true.size(), label_column(fn, "y_true", y_true));
+  check_finite(fn, "y_score", y_score, "scores");
+  prediction_file f = memory_file(options);
+  t.columns.push_back(number_column_of("y_score", y_score, io::column_type::number));
+  f.scores = {"y_score"};
+  add_weights(t, fn, options, f);
+  return finish(std::move(t), f, fn);
+}
+
+namespace {
+
+// The name of model k as its column's name: its own, or "model <k + 1>".
+std::string model_name(const std::string& name, std::size_t k) {
+  return name.empty() ? fmt::format("model {}", k + 1) : name;
+}
+
+}  // namespace
+
+prediction_table predictions_from_model_scores(labels_view y_true, const std::vector<scored_model>& models,
+                                         const prediction_options& options) {
+  const std::string fn = "predictions_from_model_scores";
+  check_task(fn, options);
+  if (options.task == task_kind::multiclass) {
+    throw_usage(fmt::format("{}: task is multiclass; scores of one positive class make a binary task", fn));
+  }
+  if (models.empty()) throw_usage(fmt::format("{}: models is empty; give at least one model", fn));
+  for (std::size_t k = 0; k < models.size(); ++k) {
+    check_size(fn, fmt::format("models[{}].y_score", k), models[k].y_score.size(), y_true.size());
+  }
+  io::table t = start(fn, y_true.size(), label_column(fn, "y_true", y_true));
+  prediction_file f = memory_file(options);
+  for (std::size_t k = 0; k < models.size(); ++k) {
+    check_finite(fn, fmt::format("models[{}].y_score", k), models[k].y_score, "scores");
+    t.columns.push_back(number_column_of(model_name(models[k].name, k), models[k].y_score, io::column_type::number));
+    f.scores.push_back(t.columns.back().name);
+  }
+  add_weights(t, fn, options, f);
+  return finish(std::move(t), f, fn);
+}
+
+prediction_table predictions_from_model_labels(labels_view y_true, const std::vector<labelled_model>& models,
+                                         const prediction_options& options) {
+  const std::string fn = "predictions_from_model_labels";
+  check_task(fn, options);
+  if (models.empty()) throw_usage(fmt::format("{}: models is empty; give at least one model", fn));
+  for (std::size_t k = 0; k < models.size(); ++k) {
+    check_size(fn, fmt::format("models[{}].y_pred", k), models[k].y_pred.size(), y_true.size());
+  }
+  io::table t = start(fn, y_true.size(), label_column(fn, "y_true", y_true));
+  prediction_file f = memory_file(options);
+  for (std::size_t k = 0; k < models.size(); ++k) {
+    t.columns.push_back(label_column(fn, fmt::format("models[{}].y_pred", k), models[k].y_pred));
+    t.columns.back().name = model_name(models[k].name, k);
+    f.predictions.push_back(t.columns.back().name);
+  }
+  add_weights(t, fn, options, f);
+  return finish(std::move(t), f, fn);
+}
+
+prediction_table predictions_from_labels(labels_view y_true, labels_view y_pred, const prediction_options& options) {
+  const std::string fn = "predictions_from_labels";
+  check_task(fn, options);
+  check_size(fn, "y_pred", y_pred.size(), y_true.size());
+  io::table t = start(fn, y_true.size(), label_column(fn, "y_true", y_true));
+  prediction_file f = memory_file(options);
+  t.columns.push_back(label_column(fn, "y_pred", y_pred));
+  f.predictions = {"y_pred"};
+  add_weights(t, fn, options, f);
+  return finish(std::move(t), f, fn);
+}
+
+prediction_table predictions_from_proba(labels_view y_true, std::span<const double> y_proba,
+                                        const std::vector<std::string>& classes, const prediction_options& options) {
+  const std::string fn = "predictions_from_proba";
+  check_task(fn, options);
+  const std::size_t n = y_true.size();
+  io::table t = start(fn, n, label_column(fn, "y_true", y_true));
+  if (y_proba.size() % n != 0 || y_proba.empty()) {
+    throw_usage(fmt::format("{}: y_proba has {} values, not a whole number of rows of y_true's {} (rows x classes, "
+                            "row-major)", fn, y_proba.size(), n));
+  }
+  const std::size_t K = y_proba.size() / n;
+  if (!classes.empty() && classes.size() != K) {
+    throw_usage(fmt::format("{}: classes has {} names but y_proba has {} columns ({} values for {} rows)", fn,
+                            classes.size(), K, y_proba.size(), n));
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t c = 0; c < K; ++c) {
+      const double x = y_proba[i * K + c];
+      if (!(x >= 0 && x <= 1)) {
+        throw_usage(fmt::format("{}: y_proba[{}, {}] is {}; probabilities must be in [0, 1]", fn, i, c, x));
+      }
+    }
+  }
+  if (const auto bad = curves::first_row_not_summing_to_one(proba_view::matrix(y_proba, K))) {
+    throw_usage(fmt::format("{}: y_proba row {} sums to {}; each row must sum to 1 (rule: |sum - 1| <= 1e-8 + 1e-5 "
+                            "|sum|)", fn, bad->first, bad->second));
+  }
+  prediction_file f = memory_file(options);
+  add_weights(t, fn, options, f);
+  for (std::size_t c = 0; c < K; ++c) {
+    io::column col;
+    col.name = classes.empty() ? fmt::format("y_proba[:, {}]", c) : classes[c];
+    col.type = io::column_type::probability;
+    col.numbers.resize(n);
+    for (std::size_t i = 0; i < n; ++i) col.numbers[i] = y_proba[i * K + c];
+    t.columns.push_back(std::move(col));
+    f.proba.push_back(t.columns.back().name);
+  }
+  return finish(std::move(t), f, fn);
+}
+
+prediction_table predictions_from_values(std::span<const double> y_true, std::span<const double> y_pred,
+                                         const prediction_options& options) {
+  const std::string fn = "predictions_from_values";
+  check_size(fn, "y_pred", y_pred.size(), y_true.size());
+  check_finite(fn, "y_true", y_true, "values");
+  io::table t = start(fn, y_true.size(), number_column_of("y_true", y_true, io::column_type::number));
+  check_finite(fn, "y_pred", y_pred, "values");
+  prediction_file f;
+  f.task = task_kind::regression;
+  t.columns.push_back(number_column_of("y_pred", y_pred, io::column_type::number));
+  f.predictions = {"y_pred"};
+  add_weights(t, fn, options, f);
+  return finish(std::move(t), f, fn);
+}
+
+}  // namespace assay
