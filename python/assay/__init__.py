@@ -20,7 +20,7 @@ __version__ = _core.__version__
 
 globals().update(_ESTIMATE_FUNCTIONS)
 
-_SUBMODULES = {"detection", "metrics", "model_selection", "stats", "text"}
+_SUBMODULES = {"curves", "detection", "metrics", "model_selection", "stats", "text"}
 
 __all__ = ["Estimate", "Report", "TestResult", "__version__", "report", *sorted(_ESTIMATE_FUNCTIONS),
            *sorted(_SUBMODULES)]
