@@ -21,8 +21,10 @@ def assay_cli():
 
 def cli_json(tmp_path, header, rows, *args):
     f = tmp_path / "p.csv"
-    f.write_text(",".join(header) + "\n" + "".join(",".join(repr(v) if isinstance(v, float) else str(v)
-                                                           for v in r) + "\n" for r in rows))
+    def cell(v):
+        return repr(float(v)) if isinstance(v, (float, np.floating)) else str(v)
+
+    f.write_text(",".join(header) + "\n" + "".join(",".join(cell(v) for v in r) + "\n" for r in rows))
     out = subprocess.run([assay_cli(), "report", str(f), *args, "--format", "json"], capture_output=True, text=True,
                          check=True).stdout
     return json.loads(out)
