@@ -1,353 +1,14 @@
-// assay._core: scikit-learn's binary score metrics computed to the bit. The scores are sorted once
-// (radix sorts: below 2^16 cases a one-thread sort of 16-byte records, unweighted up to 2^21 a
-// one-thread sort of each class's 8-byte keys, beyond that the core's parallel class sort; weighted
-// from 2^16 the core's stable radix kernel) and swept once. With weights the cumulative sums are taken
-// one case at a time in the stable descending order, as scikit-learn's np.cumsum does (the core's
-// sweep adds tied weights as a group first, which rounds differently). The post-sweep arithmetic of
-// roc_curve (drop_intermediate, rates), roc_auc_score (the trapezoid) and average_precision_score
-// (the step sum) rounds each operation as numpy does and sums in numpy's pairwise order
-// (assay/detail/numpy_sum.hpp).
+// assay._core: scikit-learn's binary score metrics to the bit (assay/curves/sklearn_compat.hpp).
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/tuple.h>
 
-#include <algorithm>
-#include <limits>
-#include <memory>
-#include <thread>
-
-#include "assay/curves/class_sort.hpp"
-#include "assay/curves/sweep.hpp"
+#include "assay/curves/sklearn_compat.hpp"
 #include "assay/detail/numpy_sum.hpp"
-#include "assay/detail/radix.hpp"
 #include "common.hpp"
 
 namespace assay::python {
 
 namespace {
-
-struct curve {
-  std::vector<double> fp, tp, thresholds;
-};
-
-// Threads of the core's class sort (unweighted, from kLarge cases); 0: the core's choice. Settable
-// from Python (set_sort_threads) for measurements.
-unsigned g_threads = 0;
-
-struct record {
-  std::uint64_t key;     // order key of -score: ascending = highest score first
-  double signed_weight;  // +w for a positive, -w for a negative (w > 0)
-};
-
-struct record_key {
-  std::uint64_t operator()(const record& r) const noexcept { return r.key; }
-};
-
-void sort_records_stable(std::vector<record>& recs) {
-  const std::size_t n = recs.size();
-  if (n < 2) return;
-  if (n > 0xFFFFFFFFu) {
-    std::stable_sort(recs.begin(), recs.end(), [](const record& a, const record& b) { return a.key < b.key; });
-    return;
-  }
-  const unsigned T = n < (std::size_t{1} << 17) ? 1u : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
-  std::unique_ptr<record[]> spare(new record[n]);
-  detail::radix_sorter<record, record_key> sorter(recs.data(), spare.get(), n, T, 1);
-  std::uint64_t o = 0, d = ~std::uint64_t{0};
-  for (const record& r : recs) o |= r.key, d &= r.key;
-  sorter.plan(n, o ^ d);
-  detail::run_team(sorter.threads(), [&sorter](unsigned t, std::barrier<>& sync) { sorter.sort(t, sync); });
-  if (sorter.result() != recs.data()) std::copy(sorter.result(), sorter.result() + n, recs.data());
-}
-
-// A stable LSD radix sort of records by key for one thread, with no set-up beyond one histogram
-// table: digits of kBits, all histograms counted in one read, digits on which every key agrees
-// skipped. The core's sorters are built for large inputs (their tables cost tens of microseconds per
-// call); below kSmall cases this one is faster.
-template <unsigned kBits>
-void radix_sort_small(std::vector<record>& recs) {
-  constexpr std::size_t R = std::size_t{1} << kBits;
-  constexpr unsigned P = (64 + kBits - 1) / kBits;
-  const std::size_t n = recs.size();
-  std::vector<std::uint32_t> hist(P * R, 0u);
-  for (const record& r : recs) {
-    std::uint64_t k = r.key;
-    for (unsigned p = 0; p < P; ++p, k >>= kBits) ++hist[p * R + (k & (R - 1))];
-  }
-  std::vector<record> tmp(n);
-  record* src = recs.data();
-  record* dst = tmp.data();
-  for (unsigned p = 0; p < P; ++p) {
-    std::uint32_t* h = hist.data() + p * R;
-    const unsigned shift = p * kBits;
-    if (h[(src[0].key >> shift) & (R - 1)] == n) continue;  // every key has this digit
-    std::uint32_t sum = 0;
-    for (std::size_t b = 0; b < R; ++b) {
-      const std::uint32_t c = h[b];
-      h[b] = sum;
-      sum += c;
-    }
-    for (std::size_t i = 0; i < n; ++i) dst[h[(src[i].key >> shift) & (R - 1)]++] = src[i];
-    std::swap(src, dst);
-  }
-  if (src != recs.data()) std::copy(src, src + n, recs.data());
-}
-
-constexpr std::size_t kSmall = std::size_t{1} << 16;
-// From kSmall to kLarge unweighted cases each class's 8-byte keys are sorted by one thread's LSD passes
-// (lsd_keys): measured on the shared 2-core machine at 10^5 cases 4 ms of CPU instead of the core's
-// class sort's 7 ms (8 instead of 16 ms wall), at 10^6 59 instead of 65 ms; at 10^7 the core's
-// parallel MSD-first class sort is faster (0.58 s instead of 0.71 s) and takes over.
-constexpr std::size_t kLarge = std::size_t{1} << 21;
-
-// Sorts the n 64-bit keys at `a` ascending: LSD passes of 11-bit digits from the histograms `hist`
-// (6 x 2048 counts, filled by the caller's read), skipping digits on which every key agrees. `b` is a
-// second buffer of n keys; returns whichever of the two holds the result.
-std::uint64_t* lsd_keys(std::uint64_t* a, std::uint64_t* b, std::size_t n, std::uint32_t* hist) {
-  constexpr unsigned kBits = 11, P = 6;
-  constexpr std::size_t R = std::size_t{1} << kBits;
-  if (n < 2) return a;
-  for (unsigned p = 0; p < P; ++p) {
-    std::uint32_t* h = hist + p * R;
-    const unsigned shift = p * kBits;
-    if (h[(a[0] >> shift) & (R - 1)] == n) continue;
-    std::uint32_t sum = 0;
-    for (std::size_t d = 0; d < R; ++d) {
-      const std::uint32_t c = h[d];
-      h[d] = sum;
-      sum += c;
-    }
-    for (std::size_t i = 0; i < n; ++i) b[h[(a[i] >> shift) & (R - 1)]++] = a[i];
-    std::swap(a, b);
-  }
-  return a;
-}
-
-void sort_records_small(std::vector<record>& recs) {
-  if (recs.size() < 2) return;
-  if (recs.size() < 4096) radix_sort_small<8>(recs);
-  else radix_sort_small<11>(recs);
-}
-
-// Calls f(threshold, tp, fp) at each distinct score, highest first, with scikit-learn's cumulative
-// sums (confusion_matrix_at_thresholds), after start(positives, negatives) with the final totals.
-// Weights must be >= 0 (the Python layer takes negative weights elsewhere); weight-0 cases are left
-// out, as scikit-learn does.
-template <typename Start, typename F>
-void sweep_visit(std::span<const std::int32_t> y, std::span<const double> score, std::span<const double> weight,
-                 Start&& start, F&& f) {
-  curves::check_binary_input("sweep", y, score, weight);
-  if (weight.empty() && y.size() >= kSmall && y.size() < kLarge) {
-    // Split by class into order keys of -score (ascending = highest score first), counting every
-    // digit's histogram on the way; sort each class; merge the two runs group by group.
-    const std::size_t n = y.size();
-    constexpr std::size_t R = 2048;
-    std::vector<std::uint32_t> hist(2 * 6 * R, 0u);
-    std::unique_ptr<std::uint64_t[]> a(new std::uint64_t[n]), b(new std::uint64_t[n]);
-    std::size_t np_ = 0;
-    for (std::size_t i = 0; i < n; ++i) np_ += static_cast<std::size_t>(y[i]);
-    std::size_t ip = 0, in = np_;
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint64_t k = detail::order_key(-score[i]);
-      std::uint32_t* h = hist.data() + (y[i] ? 0 : 6 * R);
-      std::uint64_t kk = k;
-      for (unsigned p = 0; p < 6; ++p, kk >>= 11) ++h[p * R + (kk & (R - 1))];
-      a[y[i] ? ip++ : in++] = k;
-    }
-    const std::uint64_t* pos = lsd_keys(a.get(), b.get(), np_, hist.data());
-    const std::uint64_t* neg = lsd_keys(a.get() + np_, b.get() + np_, n - np_, hist.data() + 6 * R);
-    start(static_cast<double>(np_), static_cast<double>(n - np_));
-    std::size_t i = 0, j = 0;
-    const std::size_t npos = np_, nneg = n - np_;
-    double tp = 0, fp = 0;
-    while (i < npos || j < nneg) {
-      const std::uint64_t k = i == npos ? neg[j] : j == nneg ? pos[i] : std::min(pos[i], neg[j]);
-      const std::size_t i0 = i, j0 = j;
-      while (i < npos && pos[i] == k) ++i;
-      while (j < nneg && neg[j] == k) ++j;
-      tp += static_cast<double>(i - i0);
-      fp += static_cast<double>(j - j0);
-      f(-detail::from_order_key(k) + 0.0, tp, fp);
-    }
-    return;
-  }
-  if (weight.empty() && y.size() >= kLarge) {
-    // Counts are exact integers: the core's class sort and merge walk give scikit-learn's numbers.
-    const curves::class_sorted sorted = curves::sort_by_class(y, score, {}, g_threads);
-    start(static_cast<double>(sorted.pos().size()), static_cast<double>(sorted.neg().size()));
-    curves::walk_sorted_classes(sorted.pos(), sorted.neg(), f);
-    return;
-  }
-  std::vector<record> recs;
-  recs.reserve(y.size());
-  if (weight.empty()) {
-    // Unit weights: the sums below count exactly, as the core's walk does.
-    for (std::size_t i = 0; i < y.size(); ++i) recs.push_back({detail::order_key(-score[i]), y[i] ? 1.0 : -1.0});
-  } else {
-    for (std::size_t i = 0; i < y.size(); ++i) {
-      const double w = weight[i];
-      if (w == 0) continue;
-      recs.push_back({detail::order_key(-score[i]), y[i] ? w : -w});
-    }
-  }
-  if (recs.size() < kSmall) sort_records_small(recs);
-  else sort_records_stable(recs);
-  // The totals first: the same additions in the same order as the cumulative sums below.
-  double P = 0, N = 0;
-  for (const record& r : recs) {
-    if (r.signed_weight > 0) P += r.signed_weight;
-    else N += -r.signed_weight;
-  }
-  start(P, N);
-  double tp = 0, fp = 0;
-  std::size_t i = 0;
-  const std::size_t n = recs.size();
-  while (i < n) {
-    const std::uint64_t key = recs[i].key;
-    for (; i < n && recs[i].key == key; ++i) {  // one case at a time: np.cumsum's rounding
-      const double sw = recs[i].signed_weight;
-      if (sw > 0) tp += sw;
-      else fp += -sw;
-    }
-    f(-detail::from_order_key(key) + 0.0, tp, fp);
-  }
-}
-
-curve clf_curve(std::span<const std::int32_t> y, std::span<const double> score, std::span<const double> weight) {
-  curve c;
-  sweep_visit(
-      y, score, weight,
-      [&](double, double) {
-        c.thresholds.reserve(y.size());
-        c.tp.reserve(y.size());
-        c.fp.reserve(y.size());
-      },
-      [&c](double t, double tp, double fp) {
-        c.thresholds.push_back(t);
-        c.tp.push_back(tp);
-        c.fp.push_back(fp);
-      });
-  return c;
-}
-
-// roc_curve's points before the rates: (fps, tps, thresholds) with (0, 0, inf) in front and, with
-// drop_intermediate, only the points where np.diff(fps, 2) or np.diff(tps, 2) is non-zero (and the
-// first and last), as scikit-learn keeps them. One pass over the sweep.
-curve roc_points(std::span<const std::int32_t> y, std::span<const double> score, std::span<const double> weight,
-                 bool drop) {
-  curve c;
-  auto emit = [&c](double t, double tp, double fp) {
-    c.thresholds.push_back(t);
-    c.tp.push_back(tp);
-    c.fp.push_back(fp);
-  };
-  double a_fp = 0, a_tp = 0, b_fp = 0, b_tp = 0, b_t = 0;
-  std::size_t count = 0;
-  sweep_visit(
-      y, score, weight,
-      [&](double, double) {
-        c.thresholds.reserve(y.size() + 1);
-        c.tp.reserve(y.size() + 1);
-        c.fp.reserve(y.size() + 1);
-        emit(std::numeric_limits<double>::infinity(), 0.0, 0.0);
-      },
-      [&](double t, double tp, double fp) {
-        if (!drop) return emit(t, tp, fp);
-        if (count == 0) {
-          emit(t, tp, fp);
-        } else if (count >= 2) {
-          if (((fp - b_fp) - (b_fp - a_fp)) != 0 || ((tp - b_tp) - (b_tp - a_tp)) != 0) emit(b_t, b_tp, b_fp);
-        }
-        a_fp = b_fp, a_tp = b_tp, b_fp = fp, b_tp = tp, b_t = t;
-        ++count;
-      });
-  if (drop && count >= 2) emit(b_t, b_tp, b_fp);
-  return c;
-}
-
-// roc_curve's rates in place, fps / fps[-1] and tps / tps[-1] as numpy divides; false (counts left
-// as they are) when a class has no weight: scikit-learn then warns and returns NaN rates.
-bool to_rates(curve& c) {
-  const double N = c.fp.back(), P = c.tp.back();
-  if (!(N > 0) || !(P > 0)) return false;
-  for (double& v : c.fp) v = v / N;
-  for (double& v : c.tp) v = v / P;
-  return true;
-}
-
-// scikit-learn's binary roc_auc_score: roc_curve(drop_intermediate=True) (a point is kept when
-// np.diff(fps, 2) or np.diff(tps, 2) is non-zero at it, and the first and last always), the rates
-// fps / fps[-1] and tps / tps[-1] with (0, 0) in front, then scipy's trapezoid: the sum of
-// (x[i+1] - x[i]) * (y[i+1] + y[i]) / 2.0 in numpy's order. One pass over the sweep, deciding each
-// point when the next arrives. nullopt when a class has no weight (scikit-learn warns; the Python
-// layer takes that case).
-std::optional<double> roc_auc(std::span<const std::int32_t> y, std::span<const double> score,
-                              std::span<const double> weight) {
-  double P = 0, N = 0, last_x = 0, last_y = 0;
-  double a_fp = 0, a_tp = 0, b_fp = 0, b_tp = 0;
-  std::size_t count = 0;
-  std::vector<double> terms;
-  auto emit = [&](double fp, double tp) {
-    const double x = fp / N, yv = tp / P;
-    terms.push_back((x - last_x) * (yv + last_y) / 2.0);
-    last_x = x;
-    last_y = yv;
-  };
-  bool defined = true;
-  sweep_visit(
-      y, score, weight,
-      [&](double pos, double neg) {
-        P = pos;
-        N = neg;
-        defined = P > 0 && N > 0;
-        if (defined) terms.reserve(y.size() + 1);
-      },
-      [&](double, double tp, double fp) {
-        if (!defined) return;
-        if (count == 0) {
-          emit(fp, tp);
-        } else if (count >= 2) {
-          if (((fp - b_fp) - (b_fp - a_fp)) != 0 || ((tp - b_tp) - (b_tp - a_tp)) != 0) emit(b_fp, b_tp);
-        }
-        a_fp = b_fp, a_tp = b_tp, b_fp = fp, b_tp = tp;
-        ++count;
-      });
-  if (!defined) return std::nullopt;
-  if (count >= 2) emit(b_fp, b_tp);
-  return detail::numpy_sum(terms.data(), terms.size());
-}
-
-// scikit-learn's binary average_precision_score: -sum(diff(recall) * precision[:-1]) over the
-// precision-recall curve reversed (recall falling to a final 0, precision = tp / (tp + fp), 0 where
-// tp + fp = 0), clipped at 0. The term of the k-th threshold of the sweep is (recall[k-1] -
-// recall[k]) * precision[k] and sits at m - 1 - k in numpy's array: written from the back of a
-// buffer of n. nullopt when there is no positive weight.
-std::optional<double> average_precision(std::span<const std::int32_t> y, std::span<const double> score,
-                                        std::span<const double> weight) {
-  double T = 0, prev_recall = 0;
-  std::size_t k = 0;
-  std::unique_ptr<double[]> buf;
-  const std::size_t n = y.size();
-  bool defined = true;
-  sweep_visit(
-      y, score, weight,
-      [&](double pos, double) {
-        T = pos;
-        defined = T > 0;
-        if (defined) buf.reset(new double[n]);
-      },
-      [&](double, double tp, double fp) {
-        if (!defined) return;
-        const double ps = tp + fp;
-        const double precision = ps != 0 ? tp / ps : 0.0;
-        const double recall = tp / T;
-        buf[n - 1 - k] = (prev_recall - recall) * precision;
-        prev_recall = recall;
-        ++k;
-      });
-  if (!defined) return std::nullopt;
-  const double v = -detail::numpy_sum(buf.get() + (n - k), k);
-  return v > 0.0 ? v : 0.0;  // Python's max(0.0, v)
-}
 
 template <typename T>
 nb::ndarray<nb::numpy, T, nb::ndim<1>> out(std::vector<T>&& v) {
@@ -360,10 +21,10 @@ void bind_ranking(nb::module_& m) {
   m.def(
       "clf_curve",
       [](in_array<std::int32_t> y, in_array<double> score, std::optional<in_array<double>> weight) {
-        curve c;
+        curves::sklearn::sweep_points c;
         {
           nb::gil_scoped_release release;
-          c = clf_curve(view(y), view(score), view(weight));
+          c = curves::sklearn::clf_curve(view(y), view(score), view(weight));
         }
         return std::make_tuple(out(std::move(c.fp)), out(std::move(c.tp)), out(std::move(c.thresholds)));
       },
@@ -372,12 +33,12 @@ void bind_ranking(nb::module_& m) {
   m.def(
       "roc_points",
       [](in_array<std::int32_t> y, in_array<double> score, std::optional<in_array<double>> weight, bool drop) {
-        curve c;
+        curves::sklearn::sweep_points c;
         bool rates = false;
         {
           nb::gil_scoped_release release;
-          c = roc_points(view(y), view(score), view(weight), drop);
-          rates = to_rates(c);
+          c = curves::sklearn::roc_points(view(y), view(score), view(weight), drop);
+          rates = curves::sklearn::to_rates(c);
         }
         return std::make_tuple(out(std::move(c.fp)), out(std::move(c.tp)), out(std::move(c.thresholds)), rates);
       },
@@ -388,7 +49,7 @@ void bind_ranking(nb::module_& m) {
       "roc_auc",
       [](in_array<std::int32_t> y, in_array<double> score, std::optional<in_array<double>> weight) {
         nb::gil_scoped_release release;
-        return roc_auc(view(y), view(score), view(weight));
+        return curves::sklearn::roc_auc(view(y), view(score), view(weight));
       },
       nb::arg("y"), nb::arg("score"), nb::arg("weight").none(),
       "Binary ROC AUC as scikit-learn's roc_auc_score, to the bit; None when a class has no weight.");
@@ -396,12 +57,12 @@ void bind_ranking(nb::module_& m) {
       "average_precision",
       [](in_array<std::int32_t> y, in_array<double> score, std::optional<in_array<double>> weight) {
         nb::gil_scoped_release release;
-        return average_precision(view(y), view(score), view(weight));
+        return curves::sklearn::average_precision(view(y), view(score), view(weight));
       },
       nb::arg("y"), nb::arg("score"), nb::arg("weight").none(),
       "Binary average precision as scikit-learn's average_precision_score, to the bit; None without positives.");
   m.def(
-      "set_sort_threads", [](unsigned t) { g_threads = t; }, nb::arg("threads"),
+      "set_sort_threads", [](unsigned t) { curves::sklearn::set_sort_threads(t); }, nb::arg("threads"),
       "Threads of the core's class sort behind the unweighted sweeps from 2^21 cases (0: the core's choice); for measurements.");
   m.def(
       "numpy_sum",
