@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 
 class Estimate(float):
     """A metric value that prints, compares and formats as the float it is, and carries its
@@ -77,3 +79,17 @@ class TestResult:
             parts.append(f"ci={self.ci!r}")
         parts += [f"{name}={getattr(self, name)!r}" for name in self._extra]
         return f"TestResult({', '.join(parts)})"
+
+
+def check_bootstrap_args(fn, ci, n_boot, seed):
+    """(level, replicates, seed) of a bootstrap interval asked for with ci=level, checked; (nan, 0, 0)
+    when ci is None. Messages name the function `fn` and the parameter."""
+    if ci is None:
+        return math.nan, 0, 0
+    if isinstance(ci, bool) or not isinstance(ci, (int, float)) or not 0 < float(ci) < 1:
+        raise ValueError(f"{fn}: ci is {ci!r}; it must be None or a level in (0, 1), e.g. 0.95")
+    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or not 1 <= n_boot <= 1_000_000:
+        raise ValueError(f"{fn}: n_boot is {n_boot!r}; it must be a whole number in [1, 1000000]")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"{fn}: seed is {seed!r}; it must be a whole number >= 0")
+    return float(ci), int(n_boot), int(seed)

@@ -12,7 +12,7 @@ from math import sqrt
 
 import numpy as np
 
-from assay._ranking import _assert_finite, _check_pos_label, column_or_1d
+from assay._ranking import _assert_finite, _check_pos_label, check_samples_2d, column_or_1d
 from assay._targets import as_array, check_consistent_length, type_of_target
 
 __all__ = ["brier_score_loss", "log_loss"]
@@ -23,18 +23,7 @@ def _float_array(a, name):
     a = as_array(a, name)
     if a.dtype not in (np.float64, np.float32):
         a = a.astype(np.float64)
-    if a.ndim == 0:
-        raise ValueError(f"Expected 2D array, got scalar array instead:\narray={a}.\nReshape your data either using "
-                         "array.reshape(-1, 1) if your data has a single feature or array.reshape(1, -1) if it "
-                         "contains a single sample.")
-    if a.ndim > 2:
-        raise ValueError(f"Found array with dim {a.ndim}, while dim <= 2 is required.")
-    if a.shape[0] == 0:
-        raise ValueError(f"Found array with 0 sample(s) (shape={a.shape}) while a minimum of 1 is required.")
-    if a.ndim == 2 and a.shape[1] == 0:
-        raise ValueError(f"Found array with 0 feature(s) (shape={a.shape}) while a minimum of 1 is required.")
-    _assert_finite(a)
-    return a
+    return check_samples_2d(a)
 
 
 def _check_weight(sample_weight, n):

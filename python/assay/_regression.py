@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 
 from assay._compat import UndefinedMetricWarning
-from assay._ranking import InvalidParameterError, _assert_finite, column_or_1d
+from assay._ranking import InvalidParameterError, _assert_finite, check_samples_2d, column_or_1d
 from assay._targets import as_array, check_consistent_length
 
 __all__ = [
@@ -63,18 +63,7 @@ def _as_values(a, name, dtype):
     if a.dtype.kind in "OUS" and dtype is None:
         a = a.astype(np.float64)
     a = np.asarray(a, dtype=dtype) if dtype is not None else a
-    if a.ndim == 0:
-        raise ValueError(f"Expected 2D array, got scalar array instead:\narray={a}.\nReshape your data either using "
-                         "array.reshape(-1, 1) if your data has a single feature or array.reshape(1, -1) if it "
-                         "contains a single sample.")
-    if a.ndim > 2:
-        raise ValueError(f"Found array with dim {a.ndim}, while dim <= 2 is required.")
-    if a.shape[0] == 0:
-        raise ValueError(f"Found array with 0 sample(s) (shape={a.shape}) while a minimum of 1 is required.")
-    if a.ndim == 2 and a.shape[1] == 0:
-        raise ValueError(f"Found array with 0 feature(s) (shape={a.shape}) while a minimum of 1 is required.")
-    _assert_finite(a)
-    return a
+    return check_samples_2d(a)
 
 
 def _targets(y_true, y_pred, sample_weight, multioutput, floating=True):

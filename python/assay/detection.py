@@ -15,23 +15,11 @@ import math
 import numpy as np
 
 from assay import _core
-from assay._estimate import Estimate
+from assay._estimate import Estimate, check_bootstrap_args
 
 __all__ = ["CocoResult", "VocResult", "box_iou", "evaluate_coco", "evaluate_voc"]
 
 STAT_NAMES = ("AP", "AP50", "AP75", "APs", "APm", "APl", "AR1", "AR10", "AR100", "ARs", "ARm", "ARl")
-
-
-def _ci_args(fn, ci, n_boot, seed):
-    if ci is None:
-        return math.nan, 0, 0
-    if isinstance(ci, bool) or not isinstance(ci, (int, float)) or not 0 < float(ci) < 1:
-        raise ValueError(f"{fn}: ci is {ci!r}; it must be None or a level in (0, 1), e.g. 0.95")
-    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or not 1 <= n_boot <= 1_000_000:
-        raise ValueError(f"{fn}: n_boot is {n_boot!r}; it must be a whole number in [1, 1000000]")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"{fn}: seed is {seed!r}; it must be a whole number >= 0")
-    return float(ci), int(n_boot), int(seed)
 
 
 def _plain(x):
@@ -203,7 +191,7 @@ def evaluate_coco(gt, dt, iou_type="bbox", *, iou_thresholds=None, max_dets=None
         dets = [int(m) for m in max_dets]
         if len(dets) != 3 or any(m < 1 for m in dets) or dets != sorted(dets):
             raise ValueError(f"{fn}: max_dets is {list(max_dets)!r}; it must be 3 ascending whole numbers >= 1")
-    level, replicates, seed = _ci_args(fn, ci, n_boot, seed)
+    level, replicates, seed = check_bootstrap_args(fn, ci, n_boot, seed)
     r = _call(fn, _core.detection_coco, _ground_truth(fn, gt), _detections(fn, dt), thresholds, dets, level,
               replicates, seed)
     cis = r.get("ci")
@@ -251,7 +239,7 @@ def evaluate_voc(gt, dt, *, use_07_metric=False, iou_threshold=0.5, plus_one=Tru
     iou_threshold = float(iou_threshold)
     if not 0 < iou_threshold < 1:
         raise ValueError(f"{fn}: iou_threshold is {iou_threshold!r}; it must be in (0, 1)")
-    level, replicates, seed = _ci_args(fn, ci, n_boot, seed)
+    level, replicates, seed = check_bootstrap_args(fn, ci, n_boot, seed)
     r = _call(fn, _core.detection_voc, _ground_truth(fn, gt), _detections(fn, dt), bool(use_07_metric),
               iou_threshold, bool(plus_one), level, replicates, seed)
     ci_t = r.get("ci")

@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from assay import _core
-from assay._estimate import Estimate
+from assay._estimate import Estimate, check_bootstrap_args
 
 __all__ = ["BLEUScore", "bertscore", "bleu", "chrf", "sentence_bleu", "sentence_chrf"]
 
@@ -104,18 +104,6 @@ def _lower(lowercase, hyps, refs):
     return [h.lower() for h in hyps], [[r.lower() for r in s] for s in refs]
 
 
-def _level(fn, ci, n_boot, seed):
-    if ci is None:
-        return math.nan, 0, 0
-    if isinstance(ci, bool) or not isinstance(ci, (int, float)) or not 0 < float(ci) < 1:
-        raise ValueError(f"{fn}: ci is {ci!r}; it must be None or a level in (0, 1), e.g. 0.95")
-    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or not 1 <= n_boot <= 1_000_000:
-        raise ValueError(f"{fn}: n_boot is {n_boot!r}; it must be a whole number in [1, 1000000]")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"{fn}: seed is {seed!r}; it must be a whole number >= 0")
-    return float(ci), int(n_boot), int(seed)
-
-
 def _smooth(fn, smooth_method, smooth_value):
     if smooth_method not in ("exp", "none", "floor", "add-k"):
         raise ValueError(f"{fn}: smooth_method is {smooth_method!r}; it must be 'exp', 'none', 'floor' or 'add-k'")
@@ -164,7 +152,7 @@ def bleu(hypotheses, references, *, tokenize="13a", lowercase=False, smooth_meth
     fn = "bleu"
     hyps = _lines(fn, "hypotheses", hypotheses)
     refs = _streams(fn, hyps, references)
-    level, replicates, seed = _level(fn, ci, n_boot, seed)
+    level, replicates, seed = check_bootstrap_args(fn, ci, n_boot, seed)
     sv = _smooth(fn, smooth_method, smooth_value)
     hyps, refs = _lower(lowercase, hyps, refs)
     d = _call(fn, _core.text_bleu, hyps, refs, _tokenize(fn, tokenize), smooth_method, sv,
