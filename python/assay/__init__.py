@@ -15,6 +15,7 @@ from assay import _core
 from assay._estimate import Estimate, TestResult
 from assay._report import ESTIMATE_FUNCTIONS as _ESTIMATE_FUNCTIONS
 from assay._report import Report, report
+from assay._threads import get_num_threads, limit_threads, set_num_threads
 
 __version__ = _core.__version__
 
@@ -22,7 +23,8 @@ globals().update(_ESTIMATE_FUNCTIONS)
 
 _SUBMODULES = {"curves", "detection", "metrics", "model_selection", "stats", "text"}
 
-__all__ = ["Estimate", "Report", "TestResult", "__version__", "report", *sorted(_ESTIMATE_FUNCTIONS),
+__all__ = ["Estimate", "Report", "TestResult", "__version__", "get_num_threads", "limit_threads", "report",
+           "set_num_threads", *sorted(_ESTIMATE_FUNCTIONS),
            *sorted(_SUBMODULES)]
 
 

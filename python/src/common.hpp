@@ -49,6 +49,7 @@ void bind_curves(nb::module_& m);
 void bind_stats(nb::module_& m);
 void bind_validation(nb::module_& m);
 void bind_report(nb::module_& m);
+void bind_threads(nb::module_& m);
 void bind_ranking(nb::module_& m);
 void bind_detection(nb::module_& m);
 void bind_text(nb::module_& m);

@@ -21,6 +21,7 @@ NB_MODULE(_core, m) {
   assay::python::bind_stats(m);
   assay::python::bind_validation(m);
   assay::python::bind_report(m);
+  assay::python::bind_threads(m);
   assay::python::bind_ranking(m);
   assay::python::bind_detection(m);
   assay::python::bind_text(m);

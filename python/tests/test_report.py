@@ -108,3 +108,24 @@ def test_bad_input_names_the_parameter(kwargs, message):
     y = kwargs.pop("y_true")
     with pytest.raises(ValueError, match=message):
         assay.report(y, **kwargs)
+
+
+def test_same_intervals_whatever_the_thread_count(rng):
+    y = rng.integers(0, 3, 3000)
+    p = np.where(rng.random(3000) < 0.7, y, rng.integers(0, 3, 3000))
+    kw = dict(y_pred=p, ci=0.95, method="bootstrap", replicates=300, random_state=4)
+    default = assay.report(y, **kw).to_dict()
+    with assay.limit_threads(1):
+        assert assay.get_num_threads() == 1
+        one = assay.report(y, **kw).to_dict()
+    assert assay.get_num_threads() >= 1
+    assay.set_num_threads(2)
+    try:
+        assert assay.get_num_threads() <= 2
+        two = assay.report(y, **kw).to_dict()
+    finally:
+        assay.set_num_threads(None)
+    assert one == default == two
+    with pytest.raises(ValueError, match="n is 0"):
+        with assay.limit_threads(0):
+            pass
