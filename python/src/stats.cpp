@@ -13,6 +13,7 @@
 #include "assay/error.hpp"
 
 #include "assay/stats/delong.hpp"
+#include "assay/stats/learner_tests.hpp"
 #include "assay/stats/multiple.hpp"
 #include "assay/stats/proportion.hpp"
 #include "assay/stats/tests.hpp"
@@ -33,6 +34,27 @@ nb::dict test_dict(const stats::test_result& t) {
   d["pvalue"] = t.p_value;
   d["df"] = t.df;
   d["df2"] = t.df2;
+  return d;
+}
+
+nb::dict t_dict(const stats::t_test_result& r) {
+  nb::dict d = test_dict(r.test);
+  d["mean"] = r.mean;
+  d["std_error"] = r.std_error;
+  return d;
+}
+
+/// The (lower, upper) of the corrected resampled interval; n_test = 0 gives the plain t interval.
+std::tuple<double, double> t_interval(std::span<const double> deltas, double n_train, double n_test,
+                                      double level) {
+  const auto ci = stats::corrected_resampled_interval(deltas, n_train, n_test, level);
+  return {ci.lower, ci.upper};
+}
+
+std::vector<double> differences(std::span<const double> a, std::span<const double> b, std::string_view fn) {
+  if (a.size() != b.size()) throw_usage(fmt::format("{}: a has {} values but b has {}", fn, a.size(), b.size()));
+  std::vector<double> d(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) d[i] = a[i] - b[i];
   return d;
 }
 
@@ -109,6 +131,108 @@ void bind_stats(nb::module_& m) {
         return to_numpy(stats::adjust_p_values(view(p), stats::parse_p_adjust(method, "method")));
       },
       nb::arg("p"), nb::arg("method"));
+
+  // ---- tests between learners (learner_tests.hpp) ----
+
+  m.def(
+      "paired_t_test",
+      [](in_array<double> a, in_array<double> b, std::string_view alternative, double level) {
+        const auto alt = stats::parse_alternative(alternative, "alternative");
+        stats::t_test_result r;
+        std::tuple<double, double> ci;
+        {
+          nb::gil_scoped_release release;
+          const auto d = differences(view(a), view(b), "paired_ttest");
+          r = stats::paired_t_test(d, alt);
+          ci = t_interval(d, 1, 0, level);
+        }
+        nb::dict out = t_dict(r);
+        out["ci"] = ci;
+        return out;
+      },
+      nb::arg("a"), nb::arg("b"), nb::arg("alternative"), nb::arg("level"));
+
+  m.def(
+      "corrected_resampled_t_test",
+      [](in_array<double> a, in_array<double> b, double n_train, double n_test, std::string_view alternative,
+         double level) {
+        const auto alt = stats::parse_alternative(alternative, "alternative");
+        stats::t_test_result r;
+        std::tuple<double, double> ci;
+        {
+          nb::gil_scoped_release release;
+          const auto d = differences(view(a), view(b), "corrected_resampled_ttest");
+          r = stats::corrected_resampled_t_test(d, n_train, n_test, alt);
+          ci = t_interval(d, n_train, n_test, level);
+        }
+        nb::dict out = t_dict(r);
+        out["ci"] = ci;
+        return out;
+      },
+      nb::arg("a"), nb::arg("b"), nb::arg("n_train"), nb::arg("n_test"), nb::arg("alternative"), nb::arg("level"));
+
+  m.def(
+      "cv52_t_test",
+      [](in_array<double> p, std::string_view alternative) {
+        const auto alt = stats::parse_alternative(alternative, "alternative");
+        return test_dict(stats::cv52_paired_t_test(view(p), alt));
+      },
+      nb::arg("p"), nb::arg("alternative"));
+
+  m.def(
+      "cv52_f_test", [](in_array<double> p) { return test_dict(stats::cv52_combined_f_test(view(p))); },
+      nb::arg("p"));
+
+  m.def(
+      "wilcoxon",
+      [](in_array<double> a, in_array<double> b, std::string_view zero_method, std::string_view mode,
+         bool correction, std::string_view alternative) {
+        stats::wilcoxon_options o;
+        if (zero_method == "pratt") {
+          o.zeros = stats::wilcoxon_zeros::pratt;
+        } else if (zero_method == "zsplit") {
+          o.zeros = stats::wilcoxon_zeros::zsplit;
+        } else if (zero_method != "wilcox") {
+          throw_usage(fmt::format("wilcoxon: zero_method is '{}'; it must be 'wilcox', 'pratt' or 'zsplit'",
+                                  zero_method));
+        }
+        if (mode == "exact") {
+          o.mode = stats::wilcoxon_mode::exact;
+        } else if (mode == "approx") {
+          o.mode = stats::wilcoxon_mode::approx;
+        } else if (mode != "auto") {
+          throw_usage(fmt::format("wilcoxon: method is '{}'; it must be 'auto', 'exact' or 'approx'", mode));
+        }
+        o.correction = correction;
+        o.alt = stats::parse_alternative(alternative, "alternative");
+        stats::test_result r;
+        {
+          nb::gil_scoped_release release;
+          r = stats::wilcoxon(view(a), view(b), o);
+        }
+        return test_dict(r);
+      },
+      nb::arg("a"), nb::arg("b"), nb::arg("zero_method"), nb::arg("mode"), nb::arg("correction"),
+      nb::arg("alternative"));
+
+  m.def(
+      "friedman",
+      [](in_array<double> data, std::size_t rows, std::size_t k, double alpha) {
+        stats::friedman_result r;
+        double q = 0, cd = 0;
+        {
+          nb::gil_scoped_release release;
+          r = stats::friedman(view(data), rows, k);
+          q = stats::nemenyi_q(k, alpha);
+          cd = stats::nemenyi_critical_difference(k, rows, alpha);
+        }
+        nb::dict d = test_dict(r.test);
+        d["mean_ranks"] = to_numpy(std::move(r.mean_ranks));
+        d["nemenyi_q"] = q;
+        d["critical_difference"] = cd;
+        return d;
+      },
+      nb::arg("data"), nb::arg("rows"), nb::arg("k"), nb::arg("alpha"));
 }
 
 }  // namespace assay::python
