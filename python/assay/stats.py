@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from assay import _core
-from assay._estimate import Estimate, TestResult
+from assay._estimate import Estimate, TestResult, check_bootstrap_args
 from assay._targets import as_array, binary_codes, check_consistent_length
 
 __all__ = [
@@ -21,9 +21,11 @@ __all__ = [
     "delong_test",
     "friedman",
     "ftest_5x2cv",
+    "paired_bootstrap",
     "mcnemar",
     "mcnemar_counts",
     "paired_ttest",
+    "permutation_test",
     "proportion_ci",
     "ttest_5x2cv",
     "wilcoxon",
@@ -273,3 +275,84 @@ def friedman(scores, *, alpha=0.05):
     d["nemenyi_significant"] = np.abs(ranks[:, None] - ranks[None, :]) >= d["critical_difference"]
     d["alpha"] = float(alpha)
     return TestResult(**d)
+
+
+# ---- a registered metric between two models on the same cases ----------------------------------
+
+
+def _compare(fn, y_true, pred_a, pred_b, metric, pos_label, threshold, level, n_boot, n_perm, seed):
+    """(bootstrap dict, permutation dict) of the core's two-model comparison (compare_models)."""
+    y = binary_codes(y_true, pos_label, "y_true")
+    a, b = as_array(pred_a, "pred_a"), as_array(pred_b, "pred_b")
+    for name, v in (("pred_a", a), ("pred_b", b)):
+        if v.ndim != 1:
+            raise ValueError(f"{fn}: {name} has shape {v.shape}; it must be 1-D")
+    check_consistent_length(y, a, b)
+    if not isinstance(metric, str):
+        raise ValueError(f"{fn}: metric is {metric!r}; it must be the name of a registered metric")
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.floating)) \
+            or not np.isfinite(threshold):
+        raise ValueError(f"{fn}: threshold is {threshold!r}; it must be a finite number")
+    if isinstance(n_perm, bool) or not isinstance(n_perm, (int, np.integer)) or not 1 <= n_perm <= 1_000_000:
+        raise ValueError(f"{fn}: n_permutations is {n_perm!r}; it must be a whole number in [1, 1000000]")
+    level, n_boot, seed = check_bootstrap_args(fn, level, n_boot, seed)
+    scores = a.dtype.kind == "f"
+    if scores != (b.dtype.kind == "f"):
+        raise ValueError(f"{fn}: pred_a has dtype {a.dtype} and pred_b {b.dtype}; give two score arrays "
+                         "(floats) or two arrays of predicted labels")
+    if scores:
+        sa, sb = (np.ascontiguousarray(v, dtype=np.float64) for v in (a, b))
+        for name, v in (("pred_a", sa), ("pred_b", sb)):
+            if not np.all(np.isfinite(v)):
+                raise ValueError(f"{fn}: {name} has non-finite scores (NaN or inf)")
+        args = (sa, sb, None, None)
+    else:
+        classes = np.unique(as_array(y_true, "y_true"))
+        positive = 1 if pos_label is None else pos_label
+        codes = []
+        for name, v in (("pred_a", a), ("pred_b", b)):
+            unknown = np.setdiff1d(np.unique(v), classes)
+            if unknown.size:
+                raise ValueError(f"{fn}: {name} predicts {unknown.tolist()!r}, not classes of y_true "
+                                 f"{classes.tolist()!r}")
+            codes.append(np.ascontiguousarray(v == positive, dtype=np.int32))
+        args = (None, None, *codes)
+    try:
+        return _core.compare_metric(y, *args, metric, float(threshold), level, n_boot, n_perm, seed)
+    except ValueError as e:  # the core names its own function (compare_models)
+        msg = str(e)
+        raise ValueError(f"{fn}: {msg.removeprefix('compare_models: ')}") from None
+
+
+def paired_bootstrap(y_true, pred_a, pred_b, metric="roc_auc", *, pos_label=None, level=0.95, n_boot=2000,
+                     seed=0, threshold=0.5):
+    """The paired bootstrap of metric(A) - metric(B) for two models on the same binary cases, as
+    ``assay compare --metric``: each replicate resamples the cases (stratified by class: the number of
+    positives and negatives stays fixed) and computes the registered ``metric`` of both models on it.
+
+    ``pred_a``/``pred_b`` are scores (float arrays: ranking and probabilistic metrics use them, binary
+    metrics ``score >= threshold``) or predicted labels (then binary metrics only). The result's
+    ``ci`` is the percentile interval of the difference at ``level``; ``statistic`` and ``pvalue`` are
+    the z test z = difference / sd(replicate differences) (pROC's ``roc.test(method="bootstrap")``);
+    ``difference``, ``estimate_a``, ``estimate_b``, ``std_error``, ``replicates`` and
+    ``undefined_replicates`` are attributes. Seeded: the same numbers for any thread count.
+    """
+    fn = "paired_bootstrap"
+    boot, _ = _compare(fn, y_true, pred_a, pred_b, metric, pos_label, threshold, level, n_boot, 1, seed)
+    (lo, _), (hi, _) = boot.pop("ci")
+    boot["metric"] = metric
+    return TestResult(**boot, ci=(lo, hi), level=level)
+
+
+def permutation_test(y_true, pred_a, pred_b, metric="roc_auc", *, pos_label=None, n_permutations=10000, seed=0,
+                     threshold=0.5):
+    """The paired permutation test of H0: models A and B are exchangeable, for a registered
+    ``metric``, as ``assay compare --metric``: each permutation swaps A's and B's prediction on every
+    case with probability 1/2 and recomputes the difference; p = (E + 1) / (R + 1), E of the R
+    permutations at least as extreme (two-sided) as the observed difference. ``statistic`` is the
+    observed metric(A) - metric(B); ``extreme`` and ``permutations`` are attributes. Inputs as
+    :func:`paired_bootstrap`."""
+    fn = "permutation_test"
+    _, perm = _compare(fn, y_true, pred_a, pred_b, metric, pos_label, threshold, 0.95, 1, n_permutations, seed)
+    perm["metric"] = metric
+    return TestResult(**perm)

@@ -1,4 +1,5 @@
-// assay._core: tests and intervals of assay::stats (proportions, McNemar, Cochran's Q, DeLong,
+// assay._core: tests and intervals of assay::stats (proportions, McNemar, Cochran's Q, DeLong, tests between
+// learners (paired and corrected t, 5x2cv, Wilcoxon, Friedman + Nemenyi), a registered metric between two models,
 // multiple-testing corrections). Results go to Python as plain tuples and dicts; python/assay/stats.py
 // wraps them in result objects.
 #include <nanobind/stl/optional.h>
@@ -7,11 +8,14 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <optional>
+
 #include <cmath>
 #include <fmt/format.h>
 
 #include "assay/error.hpp"
 
+#include "assay/stats/compare.hpp"
 #include "assay/stats/delong.hpp"
 #include "assay/stats/learner_tests.hpp"
 #include "assay/stats/multiple.hpp"
@@ -233,6 +237,55 @@ void bind_stats(nb::module_& m) {
         return d;
       },
       nb::arg("data"), nb::arg("rows"), nb::arg("k"), nb::arg("alpha"));
+
+  // ---- a registered metric between two models on the same cases (compare.hpp) ----
+
+  m.def(
+      "compare_metric",
+      [](in_array<std::int32_t> y, std::optional<in_array<double>> score_a, std::optional<in_array<double>> score_b,
+         std::optional<in_array<std::int32_t>> pred_a, std::optional<in_array<std::int32_t>> pred_b,
+         std::string metric, double threshold, double level, std::size_t replicates, std::size_t permutations,
+         std::uint64_t seed) {
+        stats::compare_options o;
+        o.threshold = threshold;
+        o.alpha = 1 - level;
+        o.metrics = {std::move(metric)};
+        o.replicates = replicates;
+        o.permutations = permutations;
+        o.seed = seed;
+        std::vector<stats::model_input> models(2);
+        models[0].name = "a";
+        models[1].name = "b";
+        models[0].score = view(score_a);
+        models[1].score = view(score_b);
+        models[0].pred = view(pred_a);
+        models[1].pred = view(pred_b);
+        stats::metric_comparison mc;
+        {
+          nb::gil_scoped_release release;
+          auto c = stats::compare_models(view(y), models, o);
+          mc = std::move(c.pairs.at(0).metrics.at(0));
+        }
+        const auto& bs = mc.bootstrap;
+        nb::dict boot = test_dict(bs.test);
+        boot["estimate_a"] = bs.estimate_a;
+        boot["estimate_b"] = bs.estimate_b;
+        boot["difference"] = bs.difference.estimate;
+        boot["std_error"] = bs.difference.std_error;
+        boot["ci"] = std::make_tuple(pair_of(bs.difference.lower), pair_of(bs.difference.upper));
+        boot["replicates"] = bs.difference.replicates;
+        boot["undefined_replicates"] = bs.difference.undefined_replicates;
+        nb::dict perm;
+        perm["method"] = std::string("paired_permutation");
+        perm["statistic"] = mc.permutation.observed;
+        perm["pvalue"] = mc.permutation.p_value;
+        perm["extreme"] = mc.permutation.extreme;
+        perm["permutations"] = mc.permutation.permutations;
+        return std::make_tuple(boot, perm);
+      },
+      nb::arg("y"), nb::arg("score_a").none(), nb::arg("score_b").none(), nb::arg("pred_a").none(),
+      nb::arg("pred_b").none(), nb::arg("metric"), nb::arg("threshold"), nb::arg("level"), nb::arg("replicates"),
+      nb::arg("permutations"), nb::arg("seed"));
 }
 
 }  // namespace assay::python

@@ -251,5 +251,112 @@ def test_bad_input_names_function_and_parameter(call, match):
 
 def test_all_exported():
     for name in ("paired_ttest", "corrected_resampled_ttest", "ttest_5x2cv", "ftest_5x2cv", "wilcoxon",
-                 "friedman"):
+                 "friedman", "paired_bootstrap", "permutation_test"):
         assert name in stats.__all__ and callable(getattr(stats, name))
+
+
+# ---- paired bootstrap and permutation test of a registered metric ---------------------------
+
+
+@pytest.fixture
+def two_models(rng):
+    y = rng.integers(0, 2, 300)
+    return y, y + rng.normal(0, 0.8, 300), y + rng.normal(0, 1.0, 300)
+
+
+def rank_auc(y, s):
+    """ROC AUC from midranks (Mann-Whitney), faster than roc_auc_score for the NumPy references."""
+    r = sps.rankdata(s)
+    n1 = np.count_nonzero(y)
+    return (r[y == 1].sum() - n1 * (n1 + 1) / 2) / (n1 * (y.size - n1))
+
+
+def numpy_paired_bootstrap_sd(y, a, b, metric, reps, rng):
+    pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
+    out = []
+    for _ in range(reps):
+        i = np.concatenate([rng.choice(neg, neg.size), rng.choice(pos, pos.size)])  # stratified
+        out.append(metric(y[i], a[i]) - metric(y[i], b[i]))
+    return np.std(out, ddof=1)
+
+
+def numpy_permutation_p(y, a, b, metric, reps, rng):
+    d = metric(y, a) - metric(y, b)
+    extreme = 0
+    for _ in range(reps):
+        swap = rng.random(y.size) < 0.5
+        pa, pb = np.where(swap, b, a), np.where(swap, a, b)
+        extreme += abs(metric(y, pa) - metric(y, pb)) >= abs(d) * (1 - 1e-12)
+    return (extreme + 1) / (reps + 1)
+
+
+def test_paired_bootstrap_roc_auc(two_models):
+    from sklearn.metrics import roc_auc_score
+    y, a, b = two_models
+    r = stats.paired_bootstrap(y, a, b, metric="roc_auc", n_boot=1000, seed=3)
+    assert r.estimate_a == pytest.approx(roc_auc_score(y, a), rel=1e-12)
+    assert r.estimate_b == pytest.approx(roc_auc_score(y, b), rel=1e-12)
+    assert r.difference == pytest.approx(r.estimate_a - r.estimate_b, rel=1e-12)
+    assert r.ci[0] < r.difference < r.ci[1] and r.level == 0.95
+    assert r.method == "bootstrap_z" and r.replicates == 1000 and r.undefined_replicates == 0
+    assert r.statistic == pytest.approx(r.difference / r.std_error, rel=1e-12)
+    assert r.pvalue == pytest.approx(2 * sps.norm.sf(abs(r.statistic)), rel=1e-9)
+    # The spread of the replicates agrees with a stratified paired bootstrap written in NumPy.
+    sd = numpy_paired_bootstrap_sd(y, a, b, rank_auc, 400, np.random.default_rng(1))
+    assert r.std_error == pytest.approx(sd, rel=0.15)
+    # Seeded; swapping the models negates the difference.
+    again = stats.paired_bootstrap(y, a, b, metric="roc_auc", n_boot=1000, seed=3)
+    assert (again.ci, again.pvalue) == (r.ci, r.pvalue)
+    swapped = stats.paired_bootstrap(y, b, a, metric="roc_auc", n_boot=1000, seed=3)
+    assert swapped.difference == pytest.approx(-r.difference, rel=1e-12)
+
+
+def test_paired_bootstrap_hard_predictions_and_labels(two_models):
+    from sklearn.metrics import accuracy_score
+    y, a, b = two_models
+    pa, pb = (a >= 0.5).astype(int), (b >= 0.5).astype(int)
+    r = stats.paired_bootstrap(y, pa, pb, metric="accuracy", n_boot=500)
+    assert r.difference == pytest.approx(accuracy_score(y, pa) - accuracy_score(y, pb), rel=1e-12)
+    # Scores with a binary metric use score >= threshold: the same numbers.
+    s = stats.paired_bootstrap(y, a, b, metric="accuracy", n_boot=500)
+    assert (s.difference, *s.ci) == pytest.approx((r.difference, *r.ci), rel=1e-12)
+    # Text labels with pos_label.
+    names = np.array(["ham", "spam"])
+    t = stats.paired_bootstrap(names[y], names[pa], names[pb], metric="accuracy", pos_label="spam", n_boot=500)
+    assert (t.difference, t.ci, t.pvalue) == (r.difference, r.ci, r.pvalue)
+
+
+def test_permutation_test(two_models):
+    from sklearn.metrics import f1_score, roc_auc_score
+    y, a, b = two_models
+    r = stats.permutation_test(y, a, b, metric="roc_auc", n_permutations=999, seed=7)
+    assert r.statistic == pytest.approx(roc_auc_score(y, a) - roc_auc_score(y, b), rel=1e-12)
+    assert r.pvalue == pytest.approx((r.extreme + 1) / 1000, rel=1e-12) and r.permutations == 999
+    p = numpy_permutation_p(y, a, b, rank_auc, 999, np.random.default_rng(2))
+    assert r.pvalue == pytest.approx(p, abs=0.06)  # two Monte Carlo estimates of one p-value
+    assert stats.permutation_test(y, a, b, n_permutations=999, seed=7).pvalue == r.pvalue
+    # Identical models: every permutation is as extreme as the observed 0, p = 1.
+    same = stats.permutation_test(y, a, a, n_permutations=99)
+    assert (same.statistic, same.pvalue) == (0.0, 1.0)
+    pa, pb = (a >= 0.5).astype(int), (b >= 0.5).astype(int)
+    f = stats.permutation_test(y, pa, pb, metric="f1", n_permutations=499)
+    assert f.statistic == pytest.approx(f1_score(y, pa) - f1_score(y, pb), rel=1e-12)
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda y, a, b: stats.paired_bootstrap(y, (a > 0.5).astype(int), (b > 0.5).astype(int)),
+     r'paired_bootstrap: metric "roc_auc" cannot compare hard predictions'),
+    (lambda y, a, b: stats.paired_bootstrap(y, a, b, metric="no_such"), r'paired_bootstrap: metric "no_such"'),
+    (lambda y, a, b: stats.paired_bootstrap(y, a, (b > 0.5).astype(int)), r"paired_bootstrap: pred_a has dtype"),
+    (lambda y, a, b: stats.paired_bootstrap(y, a, b, n_boot=0), r"paired_bootstrap: n_boot is 0"),
+    (lambda y, a, b: stats.paired_bootstrap(y, a, b, level=2), r"paired_bootstrap: ci is 2"),
+    (lambda y, a, b: stats.paired_bootstrap(y, a, b, seed=-1), r"paired_bootstrap: seed is -1"),
+    (lambda y, a, b: stats.permutation_test(y, a, b, n_permutations=0), r"permutation_test: n_permutations is 0"),
+    (lambda y, a, b: stats.permutation_test(y, a, np.where(b > 0, np.nan, b)), r"permutation_test: pred_b has non-finite"),
+    (lambda y, a, b: stats.permutation_test(y, (a > 0.5) * 2, (b > 0.5) * 1, metric="f1"),
+     r"permutation_test: pred_a predicts \[2\]"),
+    (lambda y, a, b: stats.permutation_test(y, a[:-1], b), r"inconsistent numbers of samples"),
+])
+def test_compare_bad_input(two_models, call, match):
+    with pytest.raises(ValueError, match=match):
+        call(*two_models)
