@@ -360,3 +360,30 @@ def test_permutation_test(two_models):
 def test_compare_bad_input(two_models, call, match):
     with pytest.raises(ValueError, match=match):
         call(*two_models)
+
+
+def test_paired_bootstrap_and_permutation_equal_assay_compare(tmp_path, two_models):
+    # The same core function as `assay compare --metric`: the same numbers for the same seed.
+    import json
+    import os
+    import shutil
+    import subprocess
+    import sys
+    cli = os.path.join(os.path.dirname(sys.executable), "assay")  # installed with the wheel
+    cli = cli if os.path.exists(cli) else shutil.which("assay")
+    if cli is None:
+        pytest.skip("the assay CLI is not built")
+    y, a, b = two_models
+    path = tmp_path / "p.csv"
+    np.savetxt(path, np.column_stack([y, a, b]), delimiter=",", header="y,a,b", comments="", fmt="%.17g")
+    out = subprocess.run([cli, "compare", str(path), "-l", "y", "-s", "a", "-s", "b", "-m", "average_precision",
+                          "--replicates", "300", "--permutations", "300", "--seed", "11", "-f", "json"],
+                         capture_output=True, text=True, check=True).stdout
+    j = json.loads(out)
+    boot, perm = j["paired_bootstrap"][0], j["permutation"][0]
+    r = stats.paired_bootstrap(y, a, b, metric="average_precision", n_boot=300, seed=11)
+    p = stats.permutation_test(y, a, b, metric="average_precision", n_permutations=300, seed=11)
+    assert r.difference == pytest.approx(boot["diff"], rel=1e-12)
+    assert r.ci == pytest.approx(tuple(boot["diff_ci"]), rel=1e-12)
+    assert r.pvalue == pytest.approx(boot["p_value"], rel=1e-9)
+    assert p.pvalue == pytest.approx(perm["p_value"], rel=1e-12)
