@@ -110,8 +110,7 @@ def test_5x2cv_matches_formulas(seed):
     assert rt.statistic == pytest.approx(t, rel=1e-12)
     assert rt.pvalue == pytest.approx(pt, rel=1e-9)
     assert rt.df == 5
-    # With t's numerator p_11 only, the t test is the 1-sample t of the single value p_11 with the
-    # pooled variance: SciPy's t distribution gives the same p.
+    # SciPy has no 5x2cv test: the reference is the formula above with scipy.stats.t and f.
     rf = stats.ftest_5x2cv(p)
     assert rf.statistic == pytest.approx(f, rel=1e-12)
     assert rf.pvalue == pytest.approx(pf, rel=1e-9)
