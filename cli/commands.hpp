@@ -22,7 +22,7 @@ void register_report(CLI::App& app);
 void register_curve(CLI::App& app);
 void register_compare(CLI::App& app);
 void register_detection(CLI::App& app);
-void register_text(CLI::App& app);
+void register_text(CLI::App& app);   // assay text bleu/chrf/ngram/bertscore: cli/text.cpp, one file per subcommand
 void register_split(CLI::App& app);
 // The validation commands, one file each; shared options in cli/validation_options.{hpp,cpp}.
 void register_cv(CLI::App& app);
@@ -34,6 +34,6 @@ void register_compare_learners(CLI::App& app);
 void register_validation_curve(CLI::App& app);
 void register_nested_cv(CLI::App& app);
 void register_learners(CLI::App& app);
-void register_stats(CLI::App& app);  // assay stats binomial/chi2/mcnemar/ci/ttest/... (cli/stats.cpp)
+void register_stats(CLI::App& app);  // assay stats binomial/chi2/...: cli/stats.cpp, one file per subcommand
 
 }  // namespace assay::cli

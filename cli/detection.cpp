@@ -110,20 +110,6 @@ std::string coco_report(const detection::dataset& d, const detection::coco_resul
   return out;
 }
 
-value voc_map_range(const detection::dataset& d, const detection::voc_params& p) {
-  // mAP over the COCO IoU grid 0.50:0.05:0.95 under the same VOC rules.
-  const detection::coco_params grid;
-  std::vector<double> maps;
-  for (double t : grid.iou_thresholds) {
-    auto q = p;
-    q.iou_threshold = t;
-    const auto x = detection::evaluate_voc(d, q);
-    if (x.map.defined()) maps.push_back(x.map.v);
-  }
-  if (maps.size() != grid.iou_thresholds.size()) return value::undefined("no class has ground truth");
-  return detection::numpy_sum(maps.data(), maps.size()) / static_cast<double>(maps.size());
-}
-
 std::string voc_report(const detection::dataset& d, const detection_options& o, const detection::voc_params& p,
                        const detection::voc_result& r, const value& map_range, bool json, bool curves,
                        const std::optional<stats::bootstrap_result>& ci,
@@ -230,7 +216,7 @@ void run(const detection_options& o) {
     p.plus_one = !o.no_plus_one;
     const auto m = detection::match_voc(d, p);
     const auto r = detection::accumulate_voc(m);
-    const value map_range = voc_map_range(d, p);
+    const value map_range = detection::voc_map_range(d, p);
     std::optional<stats::bootstrap_result> ci;
     if (boot) ci = detection::bootstrap_voc(m, *boot);
     text = voc_report(d, o, p, r, map_range, json, o.curves, ci, boot);

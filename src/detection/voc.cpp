@@ -146,6 +146,19 @@ voc_result accumulate_voc(const voc_matches& m, std::span<const std::uint32_t> w
 
 voc_result evaluate_voc(const dataset& data, const voc_params& params) { return accumulate_voc(match_voc(data, params)); }
 
+value voc_map_range(const dataset& data, const voc_params& params) {
+  const coco_params grid;
+  std::vector<double> maps;
+  for (double t : grid.iou_thresholds) {
+    auto q = params;
+    q.iou_threshold = t;
+    const auto x = evaluate_voc(data, q);
+    if (x.map.defined()) maps.push_back(x.map.v);
+  }
+  if (maps.size() != grid.iou_thresholds.size()) return value::undefined("no class has ground truth");
+  return numpy_sum(maps.data(), maps.size()) / static_cast<double>(maps.size());
+}
+
 stats::bootstrap_result bootstrap_voc(const voc_matches& m, const stats::bootstrap_options& opts) {
   if (m.I == 0) throw_data("bootstrap_voc: no images to resample");
   auto stat = [&](std::span<const std::uint32_t> rows, std::span<double> out) {

@@ -57,6 +57,11 @@ double voc_ap(const std::vector<double>& recall, const std::vector<double>& prec
 /// difficult. Boxes are converted to corners as (x, y, x + w, y + h).
 voc_result evaluate_voc(const dataset& data, const voc_params& params = {});
 
+/// mAP@[.5:.95]: the mean of the mAP at each IoU threshold of the COCO grid 0.50:0.05:0.95
+/// (coco_params().iou_thresholds) under the other VOC rules of `params` (its iou_threshold is
+/// replaced by each grid value), summed as numpy does. Undefined when no class has ground truth.
+value voc_map_range(const dataset& data, const voc_params& params = {});
+
 /// The matching step of voc_eval, kept so that AP can be recomputed on resampled images without
 /// matching again (bootstrap_voc).
 struct voc_matches {
