@@ -17,6 +17,7 @@
 #include "assay/curves/class_sort.hpp"
 #include "assay/curves/sweep.hpp"
 #include "assay/detail/numpy_sum.hpp"
+#include "assay/detail/parallel.hpp"
 #include "assay/detail/radix.hpp"
 
 namespace assay::curves::sklearn {
@@ -44,7 +45,7 @@ void sort_records_stable(std::vector<record>& recs) {
     std::stable_sort(recs.begin(), recs.end(), [](const record& a, const record& b) { return a.key < b.key; });
     return;
   }
-  const unsigned T = n < (std::size_t{1} << 17) ? 1u : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+  const unsigned T = n < (std::size_t{1} << 17) ? 1u : assay::detail::team_threads(8);  // within the thread cap
   std::unique_ptr<record[]> spare(new record[n]);
   detail::radix_sorter<record, record_key> sorter(recs.data(), spare.get(), n, T, 1);
   std::uint64_t o = 0, d = ~std::uint64_t{0};
