@@ -50,7 +50,7 @@ TEST(TwoProportions, MatchesStatsmodelsAndScipy) {
 }
 
 // Mitchell (1997) section 5.5 by hand: e1 = 30/200 = 0.15, e2 = 45/210 = 0.2142857...,
-// sqrt(0.15 * 0.85 / 200 + (45/210)(165/210) / 210) = 0.0378931..., d = -0.0642857...
+// sqrt(0.15 * 0.85 / 200 + (45/210)(165/210) / 210) = sqrt(0.0006375 + 0.00080175) = 0.0379374..., d = -0.0642857...
 TEST(TwoProportions, WaldByHand) {
   const auto r = compare_two_proportions(30, 200, 45, 210);
   const double se = std::sqrt(0.15 * 0.85 / 200 + (45.0 / 210) * (165.0 / 210) / 210);
