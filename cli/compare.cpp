@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -14,6 +15,7 @@
 #include "assay/report/compare_html.hpp"
 #include "assay/report/html.hpp"
 #include "assay/stats/compare.hpp"
+#include "assay/stats/compare_samples.hpp"
 #include "commands.hpp"
 
 namespace assay::cli {
@@ -21,7 +23,8 @@ namespace assay::cli {
 namespace {
 
 struct compare_cli_options {
-  std::string path, label, pos_label, format = "text", output, html, adjust = "holm";
+  std::vector<std::string> files;  // one file (models on the same cases) or two (two independent samples)
+  std::string path, label, pos_label, sample, format = "text", output, html, adjust = "holm";
   std::vector<std::string> scores, preds, metrics;
   std::int64_t replicates = 2000, permutations = 2000, threads = 0;
   std::uint64_t seed = 0;
@@ -77,8 +80,56 @@ void check_options(const compare_cli_options& o) {
   if (o.threads < 0) throw_usage(fmt::format("--threads: must be >= 0; got {}", o.threads));
 }
 
+// Two independent samples: two files, or one file split by --sample. One model column, no paired
+// resampling; the error rates and (scores) the AUCs are compared (stats/compare_samples.hpp).
+void run_samples(compare_cli_options& o) {
+  const bool scores = !o.scores.empty();
+  const auto& cols = scores ? o.scores : o.preds;
+  const char* opt = scores ? "--score" : "--pred";
+  if (o.scores.empty() && o.preds.empty()) throw_usage("--score or --pred: give the model column of the two samples");
+  if (!o.scores.empty() && !o.preds.empty()) throw_usage("--pred: cannot be mixed with --score");
+  const std::string what = o.files.size() == 2 ? "two files" : "--sample";
+  if (cols.size() != 1) {
+    throw_usage(fmt::format("{}: {} compare one model column across two samples; got {} columns", opt, what, cols.size()));
+  }
+  if (!o.metrics.empty()) throw_usage(fmt::format("--metric: the paired tests need the same cases; not with {}", what));
+  if (!o.html.empty()) throw_usage(fmt::format("--html: no page for two independent samples yet; not with {}", what));
+  if (!(o.opts.alpha > 0 && o.opts.alpha < 1)) throw_usage(fmt::format("--alpha: must be in (0, 1); got {}", o.opts.alpha));
+  if (!std::isfinite(o.opts.threshold)) throw_usage(fmt::format("--threshold: must be finite; got {}", o.opts.threshold));
+  const std::optional<std::string> pos = o.pos_label.empty() ? std::nullopt : std::optional<std::string>(o.pos_label);
+  stats::sample_comparison c;
+  if (o.files.size() == 2) {
+    prediction_table t[2];
+    for (int k = 0; k < 2; ++k) {
+      prediction_file f;
+      f.path = o.files[static_cast<std::size_t>(k)];
+      f.label = o.label;
+      (scores ? f.scores : f.predictions) = cols;
+      f.pos_label = pos;
+      f.classes = class_set::truth;
+      t[k] = read_predictions(f);
+    }
+    c = stats::compare_samples(t[0], t[1], o.opts);
+  } else {
+    std::vector<io::column_spec> specs{{o.label, io::column_type::label, "--label"},
+                                       {cols[0], scores ? io::column_type::number : io::column_type::label, opt},
+                                       {o.sample, io::column_type::label, "--sample"}};
+    c = stats::compare_samples_table(io::read_table(o.files[0], specs), scores, pos, o.opts);
+  }
+  write_output(o.output, o.format == "json" ? stats::to_json(c) : stats::to_text(c));
+}
+
 void run(compare_cli_options& o) {
   current_command = "assay compare";
+  if (o.files.size() > 2) throw_usage(fmt::format("file: give one prediction file, or two for two independent samples; got {}", o.files.size()));
+  if (o.files.size() == 2 && !o.sample.empty()) {
+    throw_usage("--sample: splits one file into two samples; with two files each file is a sample");
+  }
+  if (o.files.size() == 2 || !o.sample.empty()) {
+    run_samples(o);
+    return;
+  }
+  o.path = o.files[0];
   if (o.scores.empty() && o.preds.empty()) throw_usage("--score or --pred: give at least two model columns");
   check_options(o);
   o.opts.adjust = stats::parse_p_adjust(o.adjust, "--adjust");
@@ -119,15 +170,26 @@ void register_compare(CLI::App& app) {
       "the true one (a class the label does not have counts as wrong); accuracies, McNemar and Cochran's Q as\n"
       "above, and --metric takes the multiclass metrics (accuracy, balanced_accuracy, cohen_kappa,\n"
       "matthews_corrcoef, f1_macro, f1_micro, f1_weighted, precision_*, recall_*, error_rate), bootstrapped\n"
-      "within each true class.\n\n"
+      "within each true class.\n"
+      "Two independent samples (two files, or one file and --sample COL), one model column: the error rates with\n"
+      "Wilson intervals, their difference with the Wald and Newcombe intervals, the pooled two-proportion z test and\n"
+      "Fisher's exact test; scores add each AUC and the unpaired DeLong test (pROC's roc.test(paired = FALSE)).\n\n"
       "Examples:\n"
       "  assay compare asah.csv --label outcome --pos-label Poor --score s100b --score ndka\n"
       "  assay compare asah.csv --label outcome --pos-label Poor --score s100b --score ndka --score wfns\n"
       "  assay compare preds.csv --label y --score model_a --score model_b --metric f1 --metric roc_auc --seed 7\n"
       "  assay compare preds.csv --label y --pred tree --pred forest --pred knn --format json\n"
       "  assay compare iris_preds.csv --label species --pred tree --pred knn --pred svm --metric f1_macro\n"
-      "  assay compare asah.csv --label outcome --pos-label Poor --score s100b --score ndka --html compare.html");
-  cmd->add_option("file", o->path, "Prediction file (CSV or TSV with a header row; '-' for stdin)")->required();
+      "  assay compare asah.csv --label outcome --pos-label Poor --score s100b --score ndka --html compare.html\n"
+      "  assay compare site_a.csv site_b.csv --label y --score p        # one model, two test sets\n"
+      "  assay compare all.csv --label y --pred h --sample test_set      # rows split by the column test_set");
+  cmd->add_option("file", o->files,
+                  "Prediction file (CSV or TSV with a header row; '-' for stdin); two files: two independent samples")
+      ->required()
+      ->expected(1, 2);
+  cmd->add_option("--sample", o->sample,
+                  "Column saying which of two independent samples each row belongs to (exactly two values)")
+      ->type_name("COL");
   cmd->add_option("--label,-l", o->label, "Column of the true class (two classes; more with --pred): name or 1-based index")->required();
   cmd->add_option("--score,-s", o->scores, "Score column of a model, binary label only (give two or more: --score A --score B)")
       ->type_name("COL");

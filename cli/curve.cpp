@@ -25,6 +25,7 @@ struct curve_options {
   curves::curve_request q;
   std::string kind, weight, pos_label, format = "csv", output, plot, strategy = "uniform", delimiter;
   double cost_fp = nan, cost_fn = nan, cost_tp = 0, cost_tn = 0, prior = nan;  // NaN = not given
+  double max_fpr = nan, min_tpr = nan, min_precision = nan, min_recall = nan;  // NaN = not given
 };
 
 // Sends what `produce` writes to standard output (path empty or "-") or to the file `path`, written
@@ -74,6 +75,10 @@ void run(curve_options& o) {
   } else if (!std::isnan(o.prior)) {
     throw_usage("--prior needs --cost-fp and --cost-fn");
   }
+  for (auto [v, field] : {std::pair{o.max_fpr, &q.max_fpr}, {o.min_tpr, &q.min_tpr},
+                          {o.min_precision, &q.min_precision}, {o.min_recall, &q.min_recall}}) {
+    if (!std::isnan(v)) *field = v;
+  }
   if (!o.delimiter.empty()) {
     if (o.delimiter == "\\t" || o.delimiter == "tab") q.csv.delimiter = '\t';
     else if (o.delimiter.size() == 1 && o.delimiter != "\"" && o.delimiter != "\n") q.csv.delimiter = o.delimiter[0];
@@ -101,11 +106,14 @@ void register_curve(CLI::App& app) {
       "  assay curve roc preds.csv --label y --score model_a model_b --format json   # two models\n"
       "  assay curve pr preds.csv --label diagnosis --score p --pos-label M\n"
       "  assay curve threshold preds.csv --label y --score p --cost-fp 1 --cost-fn 10 --prior 0.02 --format json\n"
+      "  assay curve threshold preds.csv --label y --score p --max-fpr 0.05 --min-tpr 0.9 --format json\n"
       "  assay curve rejection iris.csv --label species --proba setosa versicolor virginica\n"
       "  assay curve calibration preds.csv --label y --score p --bins 10 --strategy quantile\n"
       "  assay curve calibration iris.csv --label species --proba setosa versicolor virginica --plot rel.svg\n"
       "Output: CSV (long format, one row per point) or JSON to standard output or --output; with --plot only the\n"
-      "SVG is written unless --output is given too. Thresholds: positive when score >= threshold.");
+      "SVG is written unless --output is given too. Thresholds: positive when score >= threshold.\n"
+      "The best and constrained operating points (--max-fpr, --min-tpr, --min-precision, --min-recall) are in the\n"
+      "JSON, under \"best\" (docs/curves.md).");
   cmd->add_option("curve", o->kind, "roc, pr, threshold, rejection, cost or calibration")
       ->required()
       ->check(CLI::IsMember({"roc", "pr", "threshold", "rejection", "cost", "calibration"}));
@@ -128,6 +136,13 @@ void register_curve(CLI::App& app) {
   cmd->add_option("--cost-tp", o->cost_tp, "threshold, cost: cost of a true positive (default 0; negative = benefit)");
   cmd->add_option("--cost-tn", o->cost_tn, "threshold, cost: cost of a true negative (default 0)");
   cmd->add_option("--prior", o->prior, "threshold, cost: P(positive) in deployment (default: the data's prevalence)");
+  cmd->add_option("--max-fpr", o->max_fpr,
+                  "threshold: the highest TPR with FPR <= A, A in (0, 1), and the Neyman-Pearson umbrella threshold "
+                  "(population FPR <= A with probability --confidence)");
+  cmd->add_option("--min-tpr", o->min_tpr, "threshold: the highest specificity with TPR (sensitivity) >= T");
+  cmd->add_option("--min-precision", o->min_precision, "threshold: the highest recall with precision >= P");
+  cmd->add_option("--min-recall", o->min_recall, "threshold: the highest precision with recall >= R");
+  cmd->add_option("--confidence", o->q.confidence, "threshold: 1 - delta of the umbrella threshold (default 0.95)");
   cmd->add_option("--threshold,-t", o->q.threshold, "rejection: decision threshold of the score (default 0.5)");
   cmd->add_option("--bins", o->q.bins, "calibration: number of bins (default 10)");
   cmd->add_option("--strategy", o->strategy, "calibration: uniform or quantile bins")

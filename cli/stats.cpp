@@ -19,6 +19,7 @@ void register_stats(CLI::App& app) {
       "  assay stats chi2 --x 3.84 --df 1                  # P(chi2(1) > 3.84) = 0.05\n"
       "  assay stats mcnemar --b 10 --c 5 --corrected\n"
       "  assay stats ci --x 12 --n 40 --method normal --level 0.95\n"
+      "  assay stats two-proportions 30/200 45/210          # error rates on two independent test sets\n"
       "  assay stats ttest --a 0.81,0.79,0.84 --b 0.78,0.80,0.80 --corrected --test-fraction 0.1\n"
       "  assay stats wilcoxon --a 0.81,0.79,0.84,0.9 --b 0.78,0.80,0.80,0.85\n"
       "  assay stats friedman --row 0.8,0.7,0.9 --row 0.6,0.65,0.7 --row 0.9,0.85,0.95\n"
@@ -35,6 +36,7 @@ void register_stats(CLI::App& app) {
   stats_cli::register_wilcoxon(cmd);
   stats_cli::register_friedman(cmd);
   stats_cli::register_scatter(cmd);
+  stats_cli::register_two_proportions(cmd);
 }
 
 }  // namespace assay::cli

@@ -1,6 +1,6 @@
 // assay stats: the options, parsing and output shared by the `assay stats` subcommands (one file
 // each: cli/stats_binomial.cpp, stats_chi2.cpp, stats_mcnemar.cpp, stats_ci.cpp, stats_ttest.cpp,
-// stats_wilcoxon.cpp, stats_friedman.cpp, stats_scatter.cpp; cli/stats.cpp registers them). Every
+// stats_wilcoxon.cpp, stats_friedman.cpp, stats_scatter.cpp, stats_two_proportions.cpp; cli/stats.cpp registers them). Every
 // parse message names the option and the value.
 #pragma once
 
@@ -84,5 +84,6 @@ void register_ttest(CLI::App* parent);
 void register_wilcoxon(CLI::App* parent);
 void register_friedman(CLI::App* parent);
 void register_scatter(CLI::App* parent);
+void register_two_proportions(CLI::App* parent);
 
 }  // namespace assay::cli::stats_cli

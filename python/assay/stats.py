@@ -28,6 +28,7 @@ __all__ = [
     "permutation_test",
     "proportion_ci",
     "ttest_5x2cv",
+    "two_proportions",
     "wilcoxon",
 ]
 
@@ -48,6 +49,27 @@ def proportion_ci(count, nobs, level=0.95, method="wilson"):
     """
     estimate, low, high, name = _core.proportion_ci(float(count), float(nobs), _level(level), str(method))
     return Estimate(estimate, ci=(low, high), level=level, method=name)
+
+
+def two_proportions(count1, nobs1, count2, nobs2, *, level=0.95, alternative="two-sided", ci_method="newcombe"):
+    """The difference of two independent proportions count1 / nobs1 - count2 / nobs2 (e.g. the error
+    rates of two hypotheses, each on its own test set), with the pooled two-proportion z test.
+
+    Returns a TestResult: ``statistic`` z and ``pvalue`` of the pooled z test (statsmodels'
+    ``proportions_ztest``; NaN with the reason in ``z_test_undefined`` when the pooled proportion is
+    0 or 1), ``ci`` the interval of the difference by ``ci_method``: 'newcombe' (Newcombe 1998's
+    hybrid score interval, the default) or 'wald' (d -+ z sqrt(p1 (1 - p1) / n1 + p2 (1 - p2) / n2));
+    statsmodels' ``confint_proportions_2indep(method='newcomb' | 'wald')``. Also ``difference``,
+    ``p1``, ``p2``, ``wald_ci``, ``newcombe_ci``, ``wald_std_error`` and, for integer counts, Fisher's
+    exact test (``fisher_odds_ratio``, ``fisher_pvalue``; NaN otherwise). alternative 'greater' means
+    p1 > p2. Counts may be weighted (non-integer).
+    """
+    level = _level(level)
+    if ci_method not in ("newcombe", "wald"):
+        raise ValueError(f"two_proportions: ci_method is {ci_method!r}; it must be 'newcombe' or 'wald'")
+    d = _core.two_proportions(float(count1), float(nobs1), float(count2), float(nobs2), level, str(alternative))
+    ci = d["newcombe_ci"] if ci_method == "newcombe" else d["wald_ci"]
+    return TestResult(**d, ci=ci, level=level)
 
 
 def mcnemar_counts(n01, n10, method="exact"):

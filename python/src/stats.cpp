@@ -21,6 +21,7 @@
 #include "assay/stats/multiple.hpp"
 #include "assay/stats/proportion.hpp"
 #include "assay/stats/tests.hpp"
+#include "assay/stats/two_proportions.hpp"
 #include "common.hpp"
 
 namespace assay::python {
@@ -72,6 +73,25 @@ void bind_stats(nb::module_& m) {
         return std::make_tuple(r.estimate, r.lower, r.upper, std::string(stats::to_string(r.method)));
       },
       nb::arg("x"), nb::arg("n"), nb::arg("level"), nb::arg("method"));
+
+  m.def(
+      "two_proportions",
+      [](double x1, double n1, double x2, double n2, double level, std::string_view alternative) {
+        const auto r = stats::compare_two_proportions(x1, n1, x2, n2, level,
+                                                      stats::parse_alternative(alternative, "alternative"));
+        nb::dict d = test_dict(r.z_test.test);
+        d["z_test_undefined"] = r.z_test.undefined;
+        d["difference"] = r.difference;
+        d["p1"] = r.p1;
+        d["p2"] = r.p2;
+        d["wald_ci"] = std::make_tuple(r.wald.lower, r.wald.upper);
+        d["newcombe_ci"] = std::make_tuple(r.newcombe.lower, r.newcombe.upper);
+        d["wald_std_error"] = r.wald_std_error;
+        d["fisher_odds_ratio"] = r.has_fisher ? r.fisher.statistic : std::nan("");
+        d["fisher_pvalue"] = r.has_fisher ? r.fisher.p_value : std::nan("");
+        return d;
+      },
+      nb::arg("x1"), nb::arg("n1"), nb::arg("x2"), nb::arg("n2"), nb::arg("level"), nb::arg("alternative"));
 
   m.def(
       "mcnemar",

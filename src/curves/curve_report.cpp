@@ -272,6 +272,38 @@ json point_json(const operating_point& p) {
   return o;
 }
 
+json constrained_json(const constrained_point& c) {
+  static constexpr const char* objective[] = {"tpr", "specificity", "recall", "precision"};
+  static constexpr const char* constrained[] = {"fpr", "tpr", "precision", "recall"};
+  const int i = static_cast<int>(c.kind);
+  json o = point_json(c.point);
+  o["bound"] = c.bound;
+  o["constraint"] = fmt::format("{} {} {}", constrained[i], c.kind == constraint_kind::max_fpr ? "<=" : ">=", c.bound);
+  o["objective"] = objective[i];
+  put(o, constrained[i] + std::string("_at_threshold"), c.constrained);
+  const double P = c.point.counts.tp + c.point.counts.fn, N = c.point.counts.fp + c.point.counts.tn;
+  if (c.point.criterion.defined()) {
+    const double pp = c.point.counts.tp + c.point.counts.fp;
+    o["precision"] = pp > 0 ? json(c.point.counts.tp / pp) : json(nullptr);
+    o["specificity"] = N > 0 ? json(c.point.counts.tn / N) : json(nullptr);
+    o["fnr"] = P > 0 ? json(c.point.counts.fn / P) : json(nullptr);
+  }
+  return o;
+}
+
+json umbrella_json(const np_umbrella_result& u) {
+  json o = point_json(u.point);
+  o["rule"] = "positive when score > order_statistic (threshold is the next double above it)";
+  o["alpha"] = u.alpha;
+  o["confidence"] = 1 - u.delta;
+  o["negatives"] = u.negatives;
+  o["min_negatives"] = u.min_negatives;
+  put(o, "order_statistic", u.order_statistic);
+  o["k"] = u.k;
+  put(o, "violation_bound", u.violation_bound);
+  return o;
+}
+
 // ---- parts shared by the document (roc, pr) and streamed (stream_roc, stream_pr) paths ------------
 
 constexpr const char* roc_csv_header = "model,threshold,fpr,tpr,tps,fps\n";
@@ -456,6 +488,26 @@ curve_document threshold(const loaded& d, const curve_options& q) {
       best["min_expected_cost"] = point_json(c);
       best["min_expected_cost"]["costs"] = {{"fp", q.cost->fp}, {"fn", q.cost->fn}, {"tp", q.cost->tp}, {"tn", q.cost->tn}};
       if (q.cost->prior) best["min_expected_cost"]["prior"] = *q.cost->prior;
+    }
+    const std::pair<constraint_kind, const std::optional<double>*> constraints[] = {
+        {constraint_kind::max_fpr, &q.max_fpr},
+        {constraint_kind::min_tpr, &q.min_tpr},
+        {constraint_kind::min_precision, &q.min_precision},
+        {constraint_kind::min_recall, &q.min_recall}};
+    for (const auto& [kind, bound] : constraints) {
+      if (*bound) best[std::string(to_string(kind))] = constrained_json(constrained_threshold(sw, kind, **bound));
+    }
+    if (q.max_fpr) {
+      if (d.weight.empty()) {
+        std::vector<double> neg;
+        for (std::size_t i = 0; i < m.y.size(); ++i)
+          if (m.y[i] == 0) neg.push_back(m.score[i]);
+        best["np_umbrella"] = umbrella_json(np_umbrella_threshold(neg, sw, *q.max_fpr, 1 - q.confidence));
+      } else {
+        best["np_umbrella"] = {{"value", nullptr},
+                               {"value_undefined", "the umbrella threshold is an order statistic of unweighted negative cases; "
+                                             "the data are weighted"}};
+      }
     }
     o["best"] = best;
     j["models"].push_back(o);
@@ -1008,8 +1060,29 @@ curve_kind parse_curve_kind(const std::string& name) {
 
 namespace {
 
+// The constraint options' names: the flags of `assay curve` (`cli`) or the fields of curve_options.
+void check_constraints(const curve_options& q, bool cli) {
+  if (q.max_fpr && !(*q.max_fpr > 0 && *q.max_fpr < 1)) {
+    throw_usage(cli ? fmt::format("--max-fpr: {} must be in (0, 1)", *q.max_fpr)
+                    : fmt::format("curve: max_fpr is {}; it must be in (0, 1)", *q.max_fpr));
+  }
+  for (auto [flag, field, v] : {std::tuple{"--min-tpr", "min_tpr", &q.min_tpr},
+                                {"--min-precision", "min_precision", &q.min_precision},
+                                {"--min-recall", "min_recall", &q.min_recall}}) {
+    if (*v && !(**v >= 0 && **v <= 1)) {
+      throw_usage(cli ? fmt::format("{}: {} must be in [0, 1]", flag, **v)
+                      : fmt::format("curve: {} is {}; it must be in [0, 1]", field, **v));
+    }
+  }
+  if (!(q.confidence > 0 && q.confidence < 1)) {
+    throw_usage(cli ? fmt::format("--confidence: {} must be in (0, 1)", q.confidence)
+                    : fmt::format("curve: confidence is {}; it must be in (0, 1)", q.confidence));
+  }
+}
+
 void check_request(const curve_request& q) {
   if (!(q.beta > 0 && std::isfinite(q.beta))) throw_usage(fmt::format("--beta: {} must be a finite number > 0", q.beta));
+  check_constraints(q, true);
   if (!std::isfinite(q.threshold)) throw_usage(fmt::format("--threshold: {} is not a finite number", q.threshold));
   if (q.bins < 1) throw_usage("--bins: must be >= 1");
   for (auto [name, r] : {std::pair{"--partial-fpr", &q.partial_fpr}, {"--partial-tpr", &q.partial_tpr}}) {
@@ -1050,6 +1123,7 @@ curve_document make_curve(const prediction_table& table, const curve_options& q)
   }
   if (!std::isfinite(q.threshold)) throw_usage(fmt::format("curve: threshold is {}; it must be a finite number", q.threshold));
   if (q.bins < 1) throw_usage("curve: bins is 0; it must be >= 1");
+  check_constraints(q, false);
   for (auto [name, r] : {std::pair{"partial_fpr", &q.partial_fpr}, {"partial_tpr", &q.partial_tpr}}) {
     if (r->empty()) continue;
     if (r->size() != 2 || !((*r)[0] >= 0 && (*r)[1] <= 1 && (*r)[0] < (*r)[1])) {

@@ -5,10 +5,14 @@
 
 #include <cmath>
 #include <fmt/format.h>
+#include <algorithm>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "assay/error.hpp"
 #include "assay/metrics/classification.hpp"
+#include "assay/stats/distributions.hpp"
 
 namespace assay::curves {
 
@@ -114,6 +118,149 @@ operating_point min_expected_cost(const score_sweep& sw, const cost_model& c) {
                 return pi * ((1 - tpr) * c.fn + tpr * c.tp) + (1 - pi) * (fpr * c.fp + (1 - fpr) * c.tn);
               },
               [](double a, double b) { return a < b; });
+}
+
+std::string_view to_string(constraint_kind k) {
+  switch (k) {
+    case constraint_kind::max_fpr: return "max_fpr";
+    case constraint_kind::min_tpr: return "min_tpr";
+    case constraint_kind::min_precision: return "min_precision";
+    case constraint_kind::min_recall: return "min_recall";
+  }
+  return "max_fpr";
+}
+
+constrained_point constrained_threshold(const score_sweep& sw, constraint_kind kind, double bound) {
+  if (!(bound >= 0 && bound <= 1)) {
+    throw_usage(fmt::format("constrained_threshold: {} = {} must be in [0, 1]", to_string(kind), bound));
+  }
+  constrained_point r;
+  r.kind = kind;
+  r.bound = bound;
+  const bool fpr_based = kind == constraint_kind::max_fpr || kind == constraint_kind::min_tpr;
+  value missing = fpr_based ? need_both(sw)
+                  : sw.positives == 0 ? value::undefined("no positive cases: recall is undefined")
+                                      : value{};
+  if (!missing.defined()) {
+    r.point = undefined_point(missing);
+    r.constrained = missing;
+    return r;
+  }
+  const double P = sw.positives, N = sw.negatives;
+  // (objective, constrained quantity) of a candidate; NaN where undefined (precision at tp + fp = 0).
+  auto measure = [&](double tp, double fp) -> std::pair<double, double> {
+    const double tpr = tp / P, precision = tp + fp > 0 ? tp / (tp + fp) : nan;
+    switch (kind) {
+      case constraint_kind::max_fpr: return {tpr, fp / N};
+      case constraint_kind::min_tpr: return {(N - fp) / N, tpr};
+      case constraint_kind::min_precision: return {tpr, precision};
+      case constraint_kind::min_recall: return {precision, tpr};
+    }
+    return {nan, nan};
+  };
+  const bool upper_bound = kind == constraint_kind::max_fpr;  // the constrained quantity must stay <= bound
+  auto meets = [&](double c) { return upper_bound ? c <= bound : c >= bound; };
+  auto better_constraint = [&](double a, double b) { return upper_bound ? a < b : a > b; };
+  bool found = false;
+  double best_obj = 0, best_con = 0, best_t = nan, best_tp = 0, best_fp = 0;
+  double closest = nan, closest_t = nan;  // the constrained quantity nearest the bound, for the reason
+  auto consider = [&](double t, double tp, double fp) {
+    const auto [obj, con] = measure(tp, fp);
+    if (std::isnan(con)) return;
+    if (!meets(con)) {
+      if (std::isnan(closest) || better_constraint(con, closest)) closest = con, closest_t = t;
+      return;
+    }
+    if (std::isnan(obj)) return;
+    if (!found || obj > best_obj || (obj == best_obj && better_constraint(con, best_con))) {
+      found = true;
+      best_obj = obj, best_con = con, best_t = t, best_tp = tp, best_fp = fp;
+    }
+  };
+  consider(inf, 0, 0);
+  for (std::size_t k = 0; k < sw.size(); ++k) consider(sw.thresholds[k], sw.tp[k], sw.fp[k]);
+  if (!found) {
+    static constexpr const char* names[] = {"false-positive rate", "true-positive rate", "precision", "recall"};
+    const char* name = names[static_cast<int>(kind)];
+    const value why = value::undefined(
+        std::isnan(closest)
+            ? fmt::format("no threshold has a defined {}", name)
+            : fmt::format("no threshold has {} {} {}; the {} is {} at best (threshold {})", name,
+                          upper_bound ? "<=" : ">=", bound, name, closest, closest_t));
+    r.point = undefined_point(why);
+    r.constrained = why;
+    return r;
+  }
+  r.point.criterion = best_obj;
+  r.point.threshold = best_t;
+  r.point.counts = {best_tp, best_fp, P - best_tp, N - best_fp};
+  r.point.tpr = best_tp / P;
+  r.point.fpr = N > 0 ? best_fp / N : nan;
+  r.constrained = best_con;
+  return r;
+}
+
+std::size_t np_min_negatives(double alpha, double delta) {
+  if (!(alpha > 0 && alpha < 1)) throw_usage(fmt::format("np_min_negatives: alpha = {} must be in (0, 1)", alpha));
+  if (!(delta > 0 && delta < 1)) throw_usage(fmt::format("np_min_negatives: delta = {} must be in (0, 1)", delta));
+  // The least n with (1 - alpha)^n <= delta: about log(delta) / log(1 - alpha), settled exactly on
+  // the same expression the search uses, so the two never disagree by rounding.
+  auto ok = [&](double n) { return stats::binom_upper_tail(static_cast<std::int64_t>(n), static_cast<std::int64_t>(n), 1 - alpha) <= delta; };
+  double n = std::max(1.0, std::ceil(std::log(delta) / std::log1p(-alpha)));
+  if (n > 9.0e15) throw_usage(fmt::format("np_min_negatives: alpha = {} is too small: more than 9e15 negatives needed", alpha));
+  while (n > 1 && ok(n - 1)) --n;
+  while (!ok(n)) ++n;
+  return static_cast<std::size_t>(n);
+}
+
+np_umbrella_result np_umbrella_threshold(std::span<const double> negative_scores, const score_sweep& sw, double alpha,
+                                         double delta) {
+  if (!(alpha > 0 && alpha < 1)) throw_usage(fmt::format("np_umbrella_threshold: alpha = {} must be in (0, 1)", alpha));
+  if (!(delta > 0 && delta < 1)) throw_usage(fmt::format("np_umbrella_threshold: delta = {} must be in (0, 1)", delta));
+  for (std::size_t i = 0; i < negative_scores.size(); ++i) {
+    if (!std::isfinite(negative_scores[i])) {
+      throw_data(fmt::format("np_umbrella_threshold: negative_scores[{}] = {} is not finite", i, negative_scores[i]));
+    }
+  }
+  np_umbrella_result r;
+  r.alpha = alpha;
+  r.delta = delta;
+  const std::size_t n = negative_scores.size();
+  r.negatives = n;
+  r.min_negatives = np_min_negatives(alpha, delta);
+  if (n < r.min_negatives) {
+    const value why = value::undefined(fmt::format(
+        "too few negatives: the umbrella threshold for alpha = {} at confidence {} needs at least {} negative "
+        "cases; there are {}", alpha, 1 - delta, r.min_negatives, n));
+    r.order_statistic = r.violation_bound = why;
+    r.point = undefined_point(why);
+    return r;
+  }
+  const auto ni = static_cast<std::int64_t>(n);
+  auto v = [&](std::int64_t k) { return stats::binom_upper_tail(k, ni, 1 - alpha); };
+  // v is decreasing in k and v(n) <= delta: the least k with v(k) <= delta by bisection on [1, n].
+  std::int64_t lo = 1, hi = ni;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (v(mid) <= delta) hi = mid;
+    else lo = mid + 1;
+  }
+  r.k = static_cast<std::size_t>(lo);
+  r.violation_bound = v(lo);
+  std::vector<double> sorted(negative_scores.begin(), negative_scores.end());
+  std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(r.k - 1), sorted.end());
+  const double tk = sorted[r.k - 1] + 0.0;  // -0 as 0
+  r.order_statistic = tk;
+  // "score > t(k)" is "score >= the next double above t(k)"; on the data, the counts are those of the
+  // lowest sweep threshold above t(k) (none: nothing positive).
+  r.point.threshold = std::nextafter(tk, inf);
+  double tp = 0, fp = 0;
+  for (std::size_t k = 0; k < sw.size() && sw.thresholds[k] > tk; ++k) tp = sw.tp[k], fp = sw.fp[k];
+  r.point.counts = {tp, fp, sw.positives - tp, sw.negatives - fp};
+  r.point.tpr = sw.positives > 0 ? tp / sw.positives : nan;
+  r.point.fpr = sw.negatives > 0 ? fp / sw.negatives : nan;
+  r.point.criterion = sw.positives > 0 ? value(r.point.tpr) : value::undefined("no positive cases: the true-positive rate is undefined");
+  return r;
 }
 
 cost_curve_result cost_curve(const score_sweep& sw) {

@@ -30,6 +30,11 @@ struct curve_options {
   std::vector<double> partial_tpr;      ///< roc: {lo, hi} adds the partial AUC over this TPR range
   double beta = 1;                      ///< threshold: F-beta of the best-threshold search
   std::optional<cost_model> cost;       ///< threshold, cost: adds the minimum-expected-cost point
+  /// threshold: operating points under a constraint (constrained_threshold), each in (0, 1) for
+  /// max_fpr and [0, 1] for the others. max_fpr also adds the Neyman-Pearson umbrella threshold at
+  /// alpha = max_fpr and delta = 1 - confidence (np_umbrella_threshold; unweighted data only).
+  std::optional<double> max_fpr, min_tpr, min_precision, min_recall;
+  double confidence = 0.95;             ///< threshold: 1 - delta of the umbrella threshold, in (0, 1)
   double threshold = 0.5;               ///< rejection (binary): the decision threshold
   std::size_t bins = 10;                ///< calibration
   bin_strategy strategy = bin_strategy::uniform;  ///< calibration

@@ -5,7 +5,8 @@
 // References: Youden, Cancer 3 (1950) (J = TPR - FPR); Fawcett (2006) (iso-performance lines and
 // expected cost); Drummond & Holte, Machine Learning 65 (2006) (cost curves); Elkan, IJCAI 2001 (cost
 // matrices); Chow, IRE Trans. EC-6 (1957) and Nadeem et al., JMLR W&CP 8 (2010) (reject option and
-// accuracy-rejection curves); the lecture notes' seeds 000 and 004.
+// accuracy-rejection curves); Neyman & Pearson (1933) and Tong, Feng & Li, Science Advances 4 (2018)
+// (operating points under a constraint, the NP umbrella threshold); the lecture notes' seeds 000 and 004.
 #pragma once
 
 #include <cstdint>
@@ -50,6 +51,73 @@ operating_point best_youden(const score_sweep& sw);
 operating_point best_closest_to_corner(const score_sweep& sw);
 /// The highest F-beta = (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP). Undefined without positives.
 operating_point best_fbeta(const score_sweep& sw, double beta = 1.0);
+
+/// Operating points under a constraint (the Neyman-Pearson view of a classifier: the most powerful
+/// test of size alpha is the threshold with the highest TPR among those with FPR <= alpha; Neyman &
+/// Pearson, Phil. Trans. R. Soc. A 231 (1933)), and its mirrors:
+/// - max_fpr A:       highest TPR (recall, sensitivity) among the thresholds with FPR <= A;
+/// - min_tpr T:       highest specificity (lowest FPR) among those with TPR >= T;
+/// - min_precision P: highest recall among those with precision >= P;
+/// - min_recall R:    highest precision among those with recall (TPR) >= R.
+/// Candidates are the thresholds of threshold_counts: "nothing positive" (threshold +inf) and every
+/// distinct score; rates are weighted when the sweep is. Precision is undefined (0/0) where nothing is
+/// predicted positive, so that candidate never meets a precision constraint nor wins on precision.
+/// Ties: among candidates with the best objective, the one with the best constrained quantity wins
+/// (a point that is as good on the objective and better on the constraint dominates), then the
+/// highest threshold. Concretely: max_fpr and min_precision take the highest threshold of the best
+/// TPR (the lowest FPR / highest precision for it); min_tpr and min_recall take the lowest threshold of
+/// the best specificity / precision (the highest TPR for it).
+enum class constraint_kind { max_fpr, min_tpr, min_precision, min_recall };
+
+/// "max_fpr", "min_tpr", "min_precision", "min_recall".
+std::string_view to_string(constraint_kind k);
+
+/// A constrained operating point. `point.criterion` is the objective (TPR, specificity, recall or
+/// precision) at the chosen threshold, undefined with the reason when no threshold meets the
+/// constraint or a class is missing; `constrained` is the constrained quantity there (FPR, TPR,
+/// precision or recall).
+struct constrained_point {
+  constraint_kind kind = constraint_kind::max_fpr;
+  double bound = 0;
+  operating_point point;
+  value constrained;
+};
+
+/// The point of `kind` at `bound` (in [0, 1]) over the sweep, O(number of thresholds). Throws kind
+/// usage naming the function, the constraint and the value for a bound outside [0, 1] or NaN.
+constrained_point constrained_threshold(const score_sweep& sw, constraint_kind kind, double bound);
+
+/// The Neyman-Pearson umbrella threshold (Tong, Feng & Li, "Neyman-Pearson classification algorithms
+/// and NP receiver operating characteristics", Science Advances 4(2) eaao1659 (2018), Proposition 1):
+/// with t(1) <= ... <= t(n) the scores of n negatives held out from training, the classifier
+/// "positive when score > t(k)" has population false-positive rate R0 = P(S > t(k) | negative) with
+///   P(R0 > alpha) <= v(k) = sum_{j=k}^{n} C(n, j) (1 - alpha)^j alpha^(n - j) = P(Bin(n, 1 - alpha) >= k),
+/// for any score distribution (ties included: "> t(k)" is the conservative side). The umbrella
+/// threshold takes the smallest k with v(k) <= delta (the most powerful of these). It exists iff
+/// v(n) = (1 - alpha)^n <= delta, i.e. n >= log(delta) / log(1 - alpha) negatives (59 for alpha = 0.05,
+/// delta = 0.05; 29 for alpha = 0.1). The FPR measured on the test set at the empirical max_fpr
+/// point, by contrast, exceeds alpha on new data about half the time.
+struct np_umbrella_result {
+  double alpha = 0.05, delta = 0.05;
+  std::size_t negatives = 0;      ///< n
+  std::size_t min_negatives = 0;  ///< the smallest n for which k exists
+  value order_statistic;          ///< t(k); undefined with the reason when k does not exist
+  std::size_t k = 0;              ///< 1-based rank among the negatives' scores, ascending (0: none)
+  value violation_bound;          ///< v(k) <= delta
+  /// "positive when score >= threshold" with threshold = the next double above t(k), i.e. score > t(k);
+  /// NaN when undefined. The counts and rates on the data at that threshold follow.
+  operating_point point;
+};
+
+/// The umbrella threshold from the negatives' scores (any order, finite; the positives only matter
+/// for the counts: pass the sweep of all cases, unweighted, as `sw`). Throws kind usage naming the
+/// function for alpha or delta outside (0, 1) and kind data for a non-finite score.
+np_umbrella_result np_umbrella_threshold(std::span<const double> negative_scores, const score_sweep& sw,
+                                         double alpha, double delta = 0.05);
+
+/// The smallest number of negatives for which the umbrella threshold exists: the least n with
+/// (1 - alpha)^n <= delta. alpha, delta in (0, 1).
+std::size_t np_min_negatives(double alpha, double delta);
 
 /// A cost model: the cost of each outcome and the prevalence expected in deployment. cost(FP) and
 /// cost(FN) must be >= 0; cost(TP) and cost(TN) may be negative (a benefit, as seed 004 allows).
