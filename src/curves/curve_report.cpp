@@ -211,8 +211,8 @@ loaded from_table(prediction_table&& t) {
   }
   d.multiclass = true;
   if (const auto& bad = t.proba_row_off) {
-    throw_data(fmt::format("{}: data row {}: the --proba columns sum to {}, not 1 (rule: |sum - 1| <= 1e-8 + 1e-5 |sum|)",
-                           d.source, bad->first + 1, bad->second));
+    throw_data(fmt::format("{}: data row {}: the {} columns sum to {}, not 1 (rule: |sum - 1| <= 1e-8 + 1e-5 |sum|)",
+                           d.source, bad->first + 1, param("proba"), bad->second));
   }
   const std::size_t K = d.labels.size();
   d.y_class = std::move(t.y);
@@ -243,8 +243,10 @@ prediction_file file_of(const curve_request& q) {
 
 loaded load(const curve_request& q) {
   if (q.scores.empty() == q.proba.empty()) {
-    throw_usage(q.scores.empty() ? "give the predictions with --score COL... (binary) or --proba COL... (multiclass)"
-                                 : "--score and --proba are alternatives: give one");
+    throw_usage(q.scores.empty() ? fmt::format("{}give the predictions with {} COL... (binary) or {} COL... (multiclass)",
+                                               in_function("make_curve"), param("scores"), param("proba"))
+                                 : fmt::format("{}{} and {} are alternatives: give one", in_function("make_curve"),
+                                               param("scores"), param("proba")));
   }
   return from_table(read_predictions(file_of(q)));
 }
@@ -1008,14 +1010,20 @@ curve_kind parse_curve_kind(const std::string& name) {
 
 namespace {
 
+// The request's checks, named by its fields (assay::param: the CLI shows them as its options).
 void check_request(const curve_request& q) {
-  if (!(q.beta > 0 && std::isfinite(q.beta))) throw_usage(fmt::format("--beta: {} must be a finite number > 0", q.beta));
-  if (!std::isfinite(q.threshold)) throw_usage(fmt::format("--threshold: {} is not a finite number", q.threshold));
-  if (q.bins < 1) throw_usage("--bins: must be >= 1");
-  for (auto [name, r] : {std::pair{"--partial-fpr", &q.partial_fpr}, {"--partial-tpr", &q.partial_tpr}}) {
+  const std::string who = in_function("make_curve");
+  if (!(q.beta > 0 && std::isfinite(q.beta))) {
+    throw_usage(fmt::format("{}{}: {} must be a finite number > 0", who, param("beta"), q.beta));
+  }
+  if (!std::isfinite(q.threshold)) {
+    throw_usage(fmt::format("{}{}: {} is not a finite number", who, param("threshold"), q.threshold));
+  }
+  if (q.bins < 1) throw_usage(fmt::format("{}{}: must be >= 1", who, param("bins")));
+  for (auto [name, r] : {std::pair{"partial_fpr", &q.partial_fpr}, {"partial_tpr", &q.partial_tpr}}) {
     if (r->empty()) continue;
     if (r->size() != 2 || !((*r)[0] >= 0 && (*r)[1] <= 1 && (*r)[0] < (*r)[1])) {
-      throw_usage(fmt::format("{}: give two numbers LO HI with 0 <= LO < HI <= 1", name));
+      throw_usage(fmt::format("{}{}: give two numbers LO HI with 0 <= LO < HI <= 1", who, param(name)));
     }
   }
 }

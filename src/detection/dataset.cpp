@@ -373,7 +373,8 @@ dataset read_csv(const std::string& gt_path, const std::string& dt_path, bool xy
 dataset read_dataset(const std::string& gt_path, const std::string& dt_path, bool xyxy) {
   auto is_json = [](const std::string& p) { return p.size() >= 5 && p.compare(p.size() - 5, 5, ".json") == 0; };
   if (is_json(gt_path) != is_json(dt_path))
-    throw_usage(fmt::format("--gt '{}' and --dt '{}': give both as COCO JSON or both as CSV", gt_path, dt_path));
+    throw_usage(fmt::format("{}{} '{}' and {} '{}': give both as COCO JSON or both as CSV", in_function("read_dataset"),
+                            param("gt_path"), gt_path, param("dt_path"), dt_path));
   if (is_json(gt_path)) return read_coco(gt_path, dt_path);
   return read_csv(gt_path, dt_path, xyxy);
 }
