@@ -3,6 +3,8 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <map>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,13 @@ extern std::string current_command;
 
 /// The command line as given (argv), for the "to reproduce" line of HTML pages.
 extern std::vector<std::string> arguments;
+
+/// The option a library parameter is given with, for error messages: the library names its
+/// parameters in its own terms (assay::param, e.g. `pos_label`, `ci_level`); the CLI shows them as
+/// options. By default `name` becomes `--name` with '_' as '-' (pos_label -> --pos-label); a
+/// subcommand whose option is called otherwise sets `parameter_options[name]` (ci_level -> --ci).
+extern std::map<std::string, std::string, std::less<>> parameter_options;
+std::string option_of(std::string_view parameter);
 
 /// Writes `text` to `path` ("-" or empty = standard output). A file is written to a temporary name
 /// and renamed, so a failure never leaves a partial file.

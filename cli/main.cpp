@@ -15,6 +15,18 @@ namespace assay::cli {
 
 std::string current_command = "assay";
 std::vector<std::string> arguments;
+// The library parameters whose option is not named after them (prediction_file's column lists,
+// report_request's interval level).
+std::map<std::string, std::string, std::less<>> parameter_options{
+    {"ci_level", "--ci"}, {"scores", "--score"}, {"predictions", "--pred"}, {"metrics", "--metric"},
+    {"gt_path", "--gt"},  {"dt_path", "--dt"}};
+
+std::string option_of(std::string_view parameter) {
+  if (auto it = parameter_options.find(parameter); it != parameter_options.end()) return it->second;
+  std::string flag = "--";
+  for (char c : parameter) flag += c == '_' ? '-' : c;
+  return flag;
+}
 
 void write_output(const std::string& path, const std::string& text) {
   if (path.empty() || path == "-") {
@@ -81,7 +93,7 @@ int main(int argc, char** argv) {
     std::cerr << assay::cli::current_command << ": " << e.what() << "\n";
     return 2;
   } catch (const assay::error& e) {
-    std::cerr << assay::cli::current_command << ": " << e.what() << "\n";
+    std::cerr << assay::cli::current_command << ": " << e.render(assay::cli::option_of) << "\n";
     return e.exit_code();
   } catch (const std::bad_alloc&) {
     std::cerr << assay::cli::current_command << ": out of memory\n";

@@ -1,4 +1,4 @@
-// assay stats: the lecture notes' formulas from numbers given on the command line (binomial test,
+// assay stats: the classic tests and intervals from numbers given on the command line (binomial test,
 // chi-square tail, McNemar, intervals for a proportion, t tests over folds, Wilcoxon, Friedman) or
 // read from a CSV file of scores (one row per data set, one column per learner), and the scatter
 // plot of two learners' scores over data sets. This file registers `assay stats` and its

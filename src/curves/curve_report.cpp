@@ -211,8 +211,8 @@ loaded from_table(prediction_table&& t) {
   }
   d.multiclass = true;
   if (const auto& bad = t.proba_row_off) {
-    throw_data(fmt::format("{}: data row {}: the --proba columns sum to {}, not 1 (rule: |sum - 1| <= 1e-8 + 1e-5 |sum|)",
-                           d.source, bad->first + 1, bad->second));
+    throw_data(fmt::format("{}: data row {}: the {} columns sum to {}, not 1 (rule: |sum - 1| <= 1e-8 + 1e-5 |sum|)",
+                           d.source, bad->first + 1, param("proba"), bad->second));
   }
   const std::size_t K = d.labels.size();
   d.y_class = std::move(t.y);
@@ -243,8 +243,10 @@ prediction_file file_of(const curve_request& q) {
 
 loaded load(const curve_request& q) {
   if (q.scores.empty() == q.proba.empty()) {
-    throw_usage(q.scores.empty() ? "give the predictions with --score COL... (binary) or --proba COL... (multiclass)"
-                                 : "--score and --proba are alternatives: give one");
+    throw_usage(q.scores.empty() ? fmt::format("{}give the predictions with {} COL... (binary) or {} COL... (multiclass)",
+                                               in_function("make_curve"), param("scores"), param("proba"))
+                                 : fmt::format("{}{} and {} are alternatives: give one", in_function("make_curve"),
+                                               param("scores"), param("proba")));
   }
   return from_table(read_predictions(file_of(q)));
 }
@@ -1060,35 +1062,35 @@ curve_kind parse_curve_kind(const std::string& name) {
 
 namespace {
 
-// The constraint options' names: the flags of `assay curve` (`cli`) or the fields of curve_options.
-void check_constraints(const curve_options& q, bool cli) {
+// The constraint options' checks, named by their fields (assay::param: the CLI shows its options).
+void check_constraints(const curve_options& q, const std::string& who) {
   if (q.max_fpr && !(*q.max_fpr > 0 && *q.max_fpr < 1)) {
-    throw_usage(cli ? fmt::format("--max-fpr: {} must be in (0, 1)", *q.max_fpr)
-                    : fmt::format("curve: max_fpr is {}; it must be in (0, 1)", *q.max_fpr));
+    throw_usage(fmt::format("{}{}: {} must be in (0, 1)", who, param("max_fpr"), *q.max_fpr));
   }
-  for (auto [flag, field, v] : {std::tuple{"--min-tpr", "min_tpr", &q.min_tpr},
-                                {"--min-precision", "min_precision", &q.min_precision},
-                                {"--min-recall", "min_recall", &q.min_recall}}) {
-    if (*v && !(**v >= 0 && **v <= 1)) {
-      throw_usage(cli ? fmt::format("{}: {} must be in [0, 1]", flag, **v)
-                      : fmt::format("curve: {} is {}; it must be in [0, 1]", field, **v));
-    }
+  for (auto [field, v] : {std::pair{"min_tpr", &q.min_tpr}, {"min_precision", &q.min_precision},
+                          {"min_recall", &q.min_recall}}) {
+    if (*v && !(**v >= 0 && **v <= 1)) throw_usage(fmt::format("{}{}: {} must be in [0, 1]", who, param(field), **v));
   }
   if (!(q.confidence > 0 && q.confidence < 1)) {
-    throw_usage(cli ? fmt::format("--confidence: {} must be in (0, 1)", q.confidence)
-                    : fmt::format("curve: confidence is {}; it must be in (0, 1)", q.confidence));
+    throw_usage(fmt::format("{}{}: {} must be in (0, 1)", who, param("confidence"), q.confidence));
   }
 }
 
+// The request's checks, named by its fields (assay::param: the CLI shows them as its options).
 void check_request(const curve_request& q) {
-  if (!(q.beta > 0 && std::isfinite(q.beta))) throw_usage(fmt::format("--beta: {} must be a finite number > 0", q.beta));
-  check_constraints(q, true);
-  if (!std::isfinite(q.threshold)) throw_usage(fmt::format("--threshold: {} is not a finite number", q.threshold));
-  if (q.bins < 1) throw_usage("--bins: must be >= 1");
-  for (auto [name, r] : {std::pair{"--partial-fpr", &q.partial_fpr}, {"--partial-tpr", &q.partial_tpr}}) {
+  const std::string who = in_function("make_curve");
+  if (!(q.beta > 0 && std::isfinite(q.beta))) {
+    throw_usage(fmt::format("{}{}: {} must be a finite number > 0", who, param("beta"), q.beta));
+  }
+  check_constraints(q, who);
+  if (!std::isfinite(q.threshold)) {
+    throw_usage(fmt::format("{}{}: {} is not a finite number", who, param("threshold"), q.threshold));
+  }
+  if (q.bins < 1) throw_usage(fmt::format("{}{}: must be >= 1", who, param("bins")));
+  for (auto [name, r] : {std::pair{"partial_fpr", &q.partial_fpr}, {"partial_tpr", &q.partial_tpr}}) {
     if (r->empty()) continue;
     if (r->size() != 2 || !((*r)[0] >= 0 && (*r)[1] <= 1 && (*r)[0] < (*r)[1])) {
-      throw_usage(fmt::format("{}: give two numbers LO HI with 0 <= LO < HI <= 1", name));
+      throw_usage(fmt::format("{}{}: give two numbers LO HI with 0 <= LO < HI <= 1", who, param(name)));
     }
   }
 }
@@ -1123,7 +1125,7 @@ curve_document make_curve(const prediction_table& table, const curve_options& q)
   }
   if (!std::isfinite(q.threshold)) throw_usage(fmt::format("curve: threshold is {}; it must be a finite number", q.threshold));
   if (q.bins < 1) throw_usage("curve: bins is 0; it must be >= 1");
-  check_constraints(q, false);
+  check_constraints(q, in_function("curve"));
   for (auto [name, r] : {std::pair{"partial_fpr", &q.partial_fpr}, {"partial_tpr", &q.partial_tpr}}) {
     if (r->empty()) continue;
     if (r->size() != 2 || !((*r)[0] >= 0 && (*r)[1] <= 1 && (*r)[0] < (*r)[1])) {

@@ -96,9 +96,9 @@ roc_curve_result roc_curve(std::span<const std::int32_t> y, std::span<const doub
   return roc_curve(sweep_scores("roc_curve", y, score, weight), options);
 }
 
-roc_curve_result roc_curve_lecture(const score_sweep& sw) {
+roc_curve_result roc_curve_corners(const score_sweep& sw) {
   if (sw.positives == 0 || sw.negatives == 0) {
-    throw_data(fmt::format("roc_curve_lecture: needs both classes, but the data hold {} positive and {} negative weight",
+    throw_data(fmt::format("roc_curve_corners: needs both classes, but the data hold {} positive and {} negative weight",
                            sw.positives, sw.negatives));
   }
   roc_curve_result r;

@@ -27,8 +27,9 @@ const char* task_name(task_kind t) {
 
 namespace {
 
-// How messages name the inputs: a file's columns and the command-line options of `assay report`, or
-// the parameters of an in-memory builder (`fn: y_true`, `fn: pos_label`, ...).
+// How messages name the inputs: a file's columns and the fields of prediction_file (marked with
+// assay::param, so the CLI shows its options), or the parameters of an in-memory builder
+// (`fn: y_true`, `fn: pos_label`, ...).
 struct naming {
   bool file = true;
   std::string fn;  // the builder's name (memory)
@@ -36,8 +37,8 @@ struct naming {
   [[nodiscard]] std::string label(const std::string& column) const {
     return file ? fmt::format("column '{}'", column) : std::string("y_true");
   }
-  [[nodiscard]] std::string pos_label() const { return file ? "--pos-label" : fn + ": pos_label"; }
-  [[nodiscard]] std::string proba() const { return file ? "--proba" : fn + ": y_proba"; }
+  [[nodiscard]] std::string pos_label() const { return file ? param("pos_label") : fn + ": pos_label"; }
+  [[nodiscard]] std::string proba() const { return file ? param("proba") : fn + ": y_proba"; }
 };
 
 // The layout of the columns of an io::table: label, scores, predictions, weight, proba.
@@ -156,10 +157,11 @@ prediction_table resolve(io::table&& t, const prediction_file& f, const layout& 
   if (scores || f.task == task_kind::binary) {
     if (p.classes.size() > 2) {
       if (f.classes == class_set::truth && nm.file) {
-        throw_usage(fmt::format("{}: column '{}' has {} classes ({}); --score compares binary classifiers: compare "
-                                "multiclass models by their predicted classes with --pred (compare does not take "
+        throw_usage(fmt::format("{}: column '{}' has {} classes ({}); {} compares binary classifiers: compare "
+                                "multiclass models by their predicted classes with {} (compare does not take "
                                 "class-probability columns)",
-                                p.source, truth.name, p.classes.size(), join_labels(p.classes)));
+                                p.source, truth.name, p.classes.size(), join_labels(p.classes), param("scores"),
+                                param("predictions")));
       }
       std::string what;
       if (nm.file) {
@@ -168,11 +170,13 @@ prediction_table resolve(io::table&& t, const prediction_file& f, const layout& 
       } else {
         what = at.preds > 0 ? "y_true and y_pred have" : "y_true has";
       }
-      const char* fix = nm.file ? (scores ? "--score makes a binary task (use --pred or --proba for more than 2 classes)"
-                                          : "--task binary allows at most 2 (use --task multiclass)")
-                                : (scores ? "scores make a binary task (use predictions_from_labels or "
-                                            "predictions_from_proba for more than 2 classes)"
-                                          : "task binary allows at most 2 (use task multiclass)");
+      const std::string fix =
+          nm.file ? (scores ? fmt::format("{} makes a binary task (use {} or {} for more than 2 classes)", param("scores"),
+                                          param("predictions"), param("proba"))
+                            : fmt::format("{} binary allows at most 2 (use {} multiclass)", param("task"), param("task")))
+                  : (scores ? "scores make a binary task (use predictions_from_labels or "
+                              "predictions_from_proba for more than 2 classes)"
+                            : "task binary allows at most 2 (use task multiclass)");
       throw_usage(fmt::format("{}: {} {} classes ({}), but {}", nm.file ? p.source : nm.fn, what, p.classes.size(),
                               join_labels(p.classes), fix));
     }
@@ -186,14 +190,15 @@ prediction_table resolve(io::table&& t, const prediction_file& f, const layout& 
     throw_usage(fmt::format("{}: {} has {} classes ({}); a positive class has no meaning for a multiclass task: "
                             "leave {} out",
                             nm.pos_label(), nm.label(truth.name), p.classes.size(), join_labels(p.classes),
-                            nm.file ? "--pos-label" : "pos_label"));
+                            nm.file ? param("pos_label") : "pos_label"));
   }
   if (binary) {
     std::optional<std::string> pos = pos_label ? pos_label : default_positive(p.classes);
     if (!pos) {
       const bool hint = !scores && f.task != task_kind::binary;
-      throw_usage(nm.file ? fmt::format("{}: cannot tell which class is positive among {}: name it with --pos-label{}",
-                                        p.source, join_labels(p.classes), hint ? " (or use --task multiclass)" : "")
+      throw_usage(nm.file ? fmt::format("{}: cannot tell which class is positive among {}: name it with {}{}",
+                                        p.source, join_labels(p.classes), param("pos_label"),
+                                        hint ? " (or use " + param("task") + " multiclass)" : "")
                           : fmt::format("{}: cannot tell which class is positive among {}: name it with pos_label{}",
                                         nm.fn, join_labels(p.classes), hint ? " (or set task to multiclass)" : ""));
     }
@@ -289,11 +294,11 @@ prediction_table make_predictions(io::table&& t, const prediction_file& f) {
 prediction_table read_predictions(const prediction_file& f) {
   const bool regression = f.task == task_kind::regression;
   const auto label_type = regression ? io::column_type::number : io::column_type::label;
-  std::vector<io::column_spec> specs{{f.label, label_type, "--label"}};
-  for (const auto& s : f.scores) specs.push_back({s, io::column_type::number, "--score"});
-  for (const auto& s : f.predictions) specs.push_back({s, label_type, "--pred"});
-  if (f.weight) specs.push_back({*f.weight, io::column_type::weight, "--weight"});
-  for (const auto& s : f.proba) specs.push_back({s, io::column_type::probability, "--proba"});
+  std::vector<io::column_spec> specs{{f.label, label_type, param("label")}};
+  for (const auto& s : f.scores) specs.push_back({s, io::column_type::number, param("scores")});
+  for (const auto& s : f.predictions) specs.push_back({s, label_type, param("predictions")});
+  if (f.weight) specs.push_back({*f.weight, io::column_type::weight, param("weight")});
+  for (const auto& s : f.proba) specs.push_back({s, io::column_type::probability, param("proba")});
   return make_predictions(io::read_table(f.path, specs, f.csv), f);
 }
 

@@ -1,5 +1,6 @@
 // Reading detection sets from COCO JSON and CSV; see include/assay/detection/dataset.hpp.
 #include "assay/detection/dataset.hpp"
+#include "assay/metrics/labels.hpp"
 
 #include <fmt/format.h>
 
@@ -320,24 +321,27 @@ id_key text_key(const std::string& s) {
 dataset read_csv(const std::string& gt_path, const std::string& dt_path, bool xyxy) {
   const csv_boxes g = read_box_csv(gt_path, xyxy, false);
   const csv_boxes p = read_box_csv(dt_path, xyxy, true);
-  id_index images, cats;
+  id_index images;
   for (auto& s : g.image) images.add(text_key(s));
-  for (auto& s : g.cls) cats.add(text_key(s));
   // Mixed numeric and text ids sort as text.
-  for (auto* ix : {&images, &cats}) {
-    if (!std::all_of(ix->keys.begin(), ix->keys.end(), [](const id_key& k) { return k.numeric; }))
-      for (auto& k : ix->keys) k.numeric = false;
-  }
+  if (!std::all_of(images.keys.begin(), images.keys.end(), [](const id_key& k) { return k.numeric; }))
+    for (auto& k : images.keys) k.numeric = false;
   images.finish("image", gt_path);
-  cats.finish("class", gt_path);
+  // Classes follow the class rules of every prediction file (metrics/labels.hpp, as the prediction
+  // table applies them): numeric spellings are one class by value ("1" == "1.0") when every class of
+  // both files is a number, and classes sort numerically then, by bytes otherwise.
+  std::vector<std::string> gt_classes = g.cls, dt_classes = p.cls;
+  unify_numeric_labels({&gt_classes, &dt_classes}, {});
   dataset d;
   d.images = images.names();
-  d.categories = cats.names();
+  d.categories = sort_labels(gt_classes);
   d.category_names = d.categories;
+  std::unordered_map<std::string, std::size_t> category_of;
+  for (std::size_t i = 0; i < d.categories.size(); ++i) category_of.emplace(d.categories[i], i);
   for (std::size_t r = 0; r < g.image.size(); ++r) {
     ground_truth t;
     t.image = images.pos.at(g.image[r]);
-    t.category = cats.pos.at(g.cls[r]);
+    t.category = category_of.at(gt_classes[r]);
     t.box = g.boxes[r];
     t.area = t.box.w * t.box.h;
     if (g.area >= 0) {
@@ -355,8 +359,8 @@ dataset read_csv(const std::string& gt_path, const std::string& dt_path, bool xy
     if (im == images.pos.end())
       throw_data(fmt::format("{}: data row {}: image '{}' is not in the ground truth file {}", dt_path, r + 1,
                              p.image[r], gt_path));
-    auto ct = cats.pos.find(p.cls[r]);
-    if (ct == cats.pos.end())
+    auto ct = category_of.find(dt_classes[r]);
+    if (ct == category_of.end())
       throw_data(fmt::format("{}: data row {}: class '{}' is not in the ground truth file {}", dt_path, r + 1,
                              p.cls[r], gt_path));
     x.image = im->second;
@@ -373,7 +377,8 @@ dataset read_csv(const std::string& gt_path, const std::string& dt_path, bool xy
 dataset read_dataset(const std::string& gt_path, const std::string& dt_path, bool xyxy) {
   auto is_json = [](const std::string& p) { return p.size() >= 5 && p.compare(p.size() - 5, 5, ".json") == 0; };
   if (is_json(gt_path) != is_json(dt_path))
-    throw_usage(fmt::format("--gt '{}' and --dt '{}': give both as COCO JSON or both as CSV", gt_path, dt_path));
+    throw_usage(fmt::format("{}{} '{}' and {} '{}': give both as COCO JSON or both as CSV", in_function("read_dataset"),
+                            param("gt_path"), gt_path, param("dt_path"), dt_path));
   if (is_json(gt_path)) return read_coco(gt_path, dt_path);
   return read_csv(gt_path, dt_path, xyxy);
 }

@@ -89,8 +89,8 @@ std::string require_positive(const std::vector<std::string>& labels, const std::
   if (pos_label) return *pos_label;
   auto pos = default_positive(labels);
   if (!pos) {
-    throw_usage(fmt::format("{}: cannot tell which class is positive among {}: name it with --pos-label", source,
-                            join_labels(labels)));
+    throw_usage(fmt::format("{}: cannot tell which class is positive among {}: name it with {}", source,
+                            join_labels(labels), param("pos_label")));
   }
   return *pos;
 }

@@ -25,6 +25,13 @@ std::string escape_xml(std::string_view text) {
   return out;
 }
 
+std::string clip_label(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  std::size_t n = max_bytes > 0 ? max_bytes - 1 : 0;
+  while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;  // do not cut a UTF-8 sequence
+  return std::string(text.substr(0, n)) + "\u2026";
+}
+
 namespace {
 
 constexpr const char* palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"};
@@ -93,9 +100,15 @@ std::string render_svg(const chart& c) {
   for (double fy : ticks_of(c.y_min, c.y_max, y_step / 2))
     s += fmt::format("<line x1=\"{1:.1f}\" y1=\"{0:.1f}\" x2=\"{2:.1f}\" y2=\"{0:.1f}\" stroke=\"#e5e5e5\"/>\n", py(fy), left,
                      left + plot_w);
-  for (double fx : ticks_of(c.x_min, c.x_max, x_step))
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", px(fx), top + plot_h + 16,
-                     tick_label(fx, x_step));
+  if (c.x_ticks.empty()) {
+    for (double fx : ticks_of(c.x_min, c.x_max, x_step))
+      s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", px(fx), top + plot_h + 16,
+                       tick_label(fx, x_step));
+  }
+  for (const auto& [fx, name] : c.x_ticks)
+    if (std::isfinite(fx))
+      s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", px(fx), top + plot_h + 16,
+                       escape_xml(name));
   for (double fy : ticks_of(c.y_min, c.y_max, y_step))
     s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left - 6, py(fy) + 4,
                      tick_label(fy, y_step));
@@ -242,6 +255,55 @@ std::pair<double, double> padded_range(const std::vector<std::vector<double>>& v
   if (hi - lo < 1e-12) return {lo - 0.5, hi + 0.5};
   const double p = (hi - lo) * pad;
   return {lo - p, hi + p};
+}
+
+std::string render_small_multiples(const small_multiples& m) {
+  const std::size_t shown = m.panels.size();
+  const std::size_t cols = std::min<std::size_t>(shown == 0 ? 1 : shown, std::max<std::size_t>(m.columns, 1));
+  const std::size_t rows = (shown + cols - 1) / cols;
+  const double pw = 150, ph = 110, gap_x = 30, gap_y = 44, left = 40, top = 50;
+  const double width = left + static_cast<double>(cols) * (pw + gap_x);
+  const double height = top + static_cast<double>(rows) * (ph + gap_y) + 30;
+  std::string s = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
+      "viewBox=\"0 0 {0:.0f} {1:.0f}\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\" role=\"img\">\n"
+      "<title>{2}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      "<text x=\"{3:.1f}\" y=\"22\" text-anchor=\"middle\" font-size=\"15\" fill=\"black\">{2}</text>\n"
+      "<text x=\"{3:.1f}\" y=\"38\" text-anchor=\"middle\" fill=\"#555\">{4}</text>\n",
+      width, height, escape_xml(m.title), width / 2, escape_xml(m.axes));
+  for (std::size_t i = 0; i < shown; ++i) {
+    const double ox = left + static_cast<double>(i % cols) * (pw + gap_x);
+    const double oy = top + static_cast<double>(i / cols) * (ph + gap_y) + 16;
+    const auto& p = m.panels[i];
+    s += fmt::format("<g><text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"black\">{}</text>\n", ox, oy - 4, escape_xml(p.title));
+    s += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.0f}\" height=\"{:.0f}\" fill=\"none\" stroke=\"#999\"/>\n",
+                     ox, oy, pw, ph);
+    for (int g = 1; g < 4; ++g)
+      s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"#e5e5e5\"/>\n", ox,
+                       oy + ph * g / 4, ox + pw);
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" fill=\"black\">1</text>"
+                     "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" fill=\"black\">0</text>"
+                     "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" fill=\"black\">1</text>\n",
+                     ox - 3, oy + 9, ox - 3, oy + ph, ox + pw, oy + ph + 12);
+    const std::size_t n = std::min(p.x.size(), p.y.size());
+    if (n > 0) {
+      std::string pts;
+      for (std::size_t j = 0; j < n; ++j)
+        if (std::isfinite(p.x[j]) && std::isfinite(p.y[j]))
+          pts += fmt::format("{:.1f},{:.1f} ", ox + std::clamp(p.x[j], 0.0, 1.0) * pw,
+                             oy + ph - std::clamp(p.y[j], 0.0, 1.0) * ph);
+      s += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\"/>\n", pts,
+                       palette[i % 8]);
+    } else {
+      s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" fill=\"#777\">no curve</text>\n",
+                       ox + pw / 2, oy + ph / 2);
+    }
+    s += "</g>\n";
+  }
+  if (m.more > 0)
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"black\">{} more {} not drawn (see the table)</text>\n", left,
+                     height - 10, m.more, escape_xml(m.more_what));
+  return s + "</svg>\n";
 }
 
 chart scatter_with_diagonal(std::string title, std::string x_label, std::string y_label, std::vector<double> x,

@@ -14,8 +14,6 @@ namespace assay::detection_report {
 
 namespace {
 
-constexpr const char* palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"};
-
 std::string ap_text(const value& v) { return v.defined() ? fmt::format("{:.3f}", v.v) : std::string("undefined"); }
 
 // At most max_points points: evenly spaced ranks, first and last kept.
@@ -37,52 +35,19 @@ void thin(const pr_curve& c, std::size_t max_points, std::vector<double>& x, std
 
 std::string small_multiples(const std::vector<pr_curve>& curves, const std::string& title, std::size_t max_panels,
                             std::size_t max_points) {
+  plot::small_multiples m;
+  m.title = title;
+  m.axes = "x: recall, y: precision (0 to 1)";
   const std::size_t shown = std::min(curves.size(), max_panels);
-  const std::size_t cols = std::min<std::size_t>(shown == 0 ? 1 : shown, 6);
-  const std::size_t rows = (shown + cols - 1) / cols;
-  const double pw = 150, ph = 110, gap_x = 30, gap_y = 44, left = 40, top = 50;
-  const double width = left + cols * (pw + gap_x), height = top + rows * (ph + gap_y) + 30;
-  std::string s = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
-      "viewBox=\"0 0 {0:.0f} {1:.0f}\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\" role=\"img\">\n"
-      "<title>{2}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      "<text x=\"{3:.1f}\" y=\"22\" text-anchor=\"middle\" font-size=\"15\" fill=\"black\">{2}</text>\n"
-      "<text x=\"{3:.1f}\" y=\"38\" text-anchor=\"middle\" fill=\"#555\">x: recall, y: precision (0 to 1)</text>\n",
-      width, height, plot::escape_xml(title), width / 2);
-  std::vector<double> x, y;
   for (std::size_t i = 0; i < shown; ++i) {
-    const double ox = left + static_cast<double>(i % cols) * (pw + gap_x);
-    const double oy = top + static_cast<double>(i / cols) * (ph + gap_y) + 16;
     const auto& c = curves[i];
-    s += fmt::format("<g><text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"black\">{} (AP {})</text>\n", ox, oy - 4,
-                     plot::escape_xml(c.name.size() > 22 ? c.name.substr(0, 21) + "\u2026" : c.name), ap_text(c.ap));
-    s += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.0f}\" height=\"{:.0f}\" fill=\"none\" stroke=\"#999\"/>\n",
-                     ox, oy, pw, ph);
-    for (int g = 1; g < 4; ++g)
-      s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"#e5e5e5\"/>\n", ox,
-                       oy + ph * g / 4, ox + pw);
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" fill=\"black\">1</text>"
-                     "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" fill=\"black\">0</text>"
-                     "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" fill=\"black\">1</text>\n",
-                     ox - 3, oy + 9, ox - 3, oy + ph, ox + pw, oy + ph + 12);
-    thin(c, max_points, x, y);
-    if (!x.empty()) {
-      std::string pts;
-      for (std::size_t j = 0; j < x.size(); ++j)
-        if (std::isfinite(x[j]) && std::isfinite(y[j]))
-          pts += fmt::format("{:.1f},{:.1f} ", ox + std::clamp(x[j], 0.0, 1.0) * pw, oy + ph - std::clamp(y[j], 0.0, 1.0) * ph);
-      s += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\"/>\n", pts,
-                       palette[i % 8]);
-    } else {
-      s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" fill=\"#777\">no curve</text>\n",
-                       ox + pw / 2, oy + ph / 2);
-    }
-    s += "</g>\n";
+    plot::panel p;
+    p.title = fmt::format("{} (AP {})", plot::clip_label(c.name, 22), ap_text(c.ap));
+    thin(c, max_points, p.x, p.y);
+    m.panels.push_back(std::move(p));
   }
-  if (shown < curves.size())
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"black\">{} more classes not drawn (see the table)</text>\n",
-                     left, height - 10, curves.size() - shown);
-  return s + "</svg>\n";
+  m.more = curves.size() - shown;
+  return plot::render_small_multiples(m);
 }
 
 }  // namespace

@@ -12,7 +12,6 @@
 #include <limits>
 #include <queue>
 
-#include "svg_bars.hpp"
 
 namespace assay::html {
 
@@ -407,7 +406,7 @@ std::string to_html(const report& r, const html_extras& extras) {
     doc.add_section("per-class", "Per-class accuracy", html::per_class_table(r));
     constexpr std::size_t max_bar_classes = 30;
     if (r.labels.size() <= max_bar_classes) {
-      std::vector<html::detail::bar_series> series{{"Precision", {}}, {"Recall", {}}, {"F1", {}}};
+      std::vector<plot::bar_series> series{{"Precision", {}}, {"Recall", {}}, {"F1", {}}};
       for (const auto& c : r.per_class) {
         series[0].values.push_back(c.precision);
         series[1].values.push_back(c.recall);
@@ -415,8 +414,8 @@ std::string to_html(const report& r, const html_extras& extras) {
       }
       figures.push_back({"fig-per-class", "Precision, recall and F1 by class",
                          "One class against the rest; the numbers are those of the per-class table",
-                         html::detail::grouped_bar_chart("Precision, recall and F1 by class", "value (0 to 1)", "class",
-                                                         r.labels, series)});
+                         plot::render_grouped_bars("Precision, recall and F1 by class", "value (0 to 1)", "class",
+                                                   r.labels, series)});
     }
   }
   const auto metric = [&](std::string_view name) -> const value* {

@@ -117,7 +117,7 @@ confidence_interval row_bootstrap(const report& r, const evaluate_options& q, st
   const std::string method = fmt::format("bootstrap percentile{}, {} replicates",
                                          strata.empty() ? "" : ", stratified by class", q.replicates);
   if (static_cast<double>(r.rows) * static_cast<double>(q.replicates) > max_bootstrap_work) {
-    return no_interval(fmt::format("{} rows x {} replicates is too much resampling; lower --bootstrap-replicates",
+    return no_interval(fmt::format("{} rows x {} replicates is too much resampling; use fewer replicates",
                                    r.rows, q.replicates),
                        method);
   }

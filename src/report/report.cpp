@@ -39,27 +39,43 @@ curve_sample curve_sample::thin(const std::vector<double>& x, const std::vector<
 
 namespace {
 
+// The request's checks, named by its fields (assay::param: the CLI shows them as its options).
 void check_request(const report_request& q) {
+  const std::string who = in_function("make_report");
   if (q.ci_level && !(*q.ci_level > 0 && *q.ci_level < 1)) {
-    throw_usage(fmt::format("--ci: the level is {}, but must be between 0 and 1 (e.g. 0.95)", *q.ci_level));
+    throw_usage(fmt::format("{}{}: the level is {}, but must be between 0 and 1 (e.g. 0.95)", who, param("ci_level"),
+                            *q.ci_level));
   }
   if (q.bootstrap_replicates < 1 || q.bootstrap_replicates > 1000000) {
-    throw_usage(fmt::format("--bootstrap-replicates: {} is outside [1, 1000000]", q.bootstrap_replicates));
+    throw_usage(fmt::format("{}{}: {} is outside [1, 1000000]", who, param("bootstrap_replicates"),
+                            q.bootstrap_replicates));
   }
   const int sources = (q.score ? 1 : 0) + (q.pred ? 1 : 0) + (q.proba.empty() ? 0 : 1);
-  if (sources == 0) throw_usage("give the predictions with --score COL, --pred COL or --proba COL...");
-  if (q.score && q.pred) throw_usage("--score and --pred are alternatives: give one");
-  if (q.score && !q.proba.empty()) throw_usage("--score and --proba are alternatives: give one");
+  if (sources == 0) {
+    throw_usage(fmt::format("{}give the predictions with {} COL, {} COL or {} COL...", who, param("score"),
+                            param("pred"), param("proba")));
+  }
+  if (q.score && q.pred) throw_usage(fmt::format("{}{} and {} are alternatives: give one", who, param("score"), param("pred")));
+  if (q.score && !q.proba.empty()) {
+    throw_usage(fmt::format("{}{} and {} are alternatives: give one", who, param("score"), param("proba")));
+  }
   if (q.task == task_kind::regression && (q.score || !q.proba.empty() || !q.pred)) {
-    throw_usage("--task regression needs --pred COL (the predicted value) and no --score or --proba");
+    throw_usage(fmt::format("{}{} regression needs {} COL (the predicted value) and no {} or {}", who, param("task"),
+                            param("pred"), param("score"), param("proba")));
   }
-  if (q.task == task_kind::multiclass && q.score) throw_usage("--score needs a binary task, not --task multiclass");
-  if (q.task == task_kind::regression && q.pos_label) throw_usage("--pos-label has no meaning for --task regression");
-  if (!std::isfinite(q.threshold)) throw_usage(fmt::format("--threshold: {} is not a finite number", q.threshold));
+  if (q.task == task_kind::multiclass && q.score) {
+    throw_usage(fmt::format("{}{} needs a binary task, not {} multiclass", who, param("score"), param("task")));
+  }
+  if (q.task == task_kind::regression && q.pos_label) {
+    throw_usage(fmt::format("{}{} has no meaning for {} regression", who, param("pos_label"), param("task")));
+  }
+  if (!std::isfinite(q.threshold)) {
+    throw_usage(fmt::format("{}{}: {} is not a finite number", who, param("threshold"), q.threshold));
+  }
   if (q.beta && !(*q.beta > 0 && std::isfinite(*q.beta))) {
-    throw_usage(fmt::format("--beta: {} must be a finite number > 0", *q.beta));
+    throw_usage(fmt::format("{}{}: {} must be a finite number > 0", who, param("beta"), *q.beta));
   }
-  if (q.top_k == 0) throw_usage("--top-k: 0 is not allowed: k must be >= 1");
+  if (q.top_k == 0) throw_usage(fmt::format("{}{}: 0 is not allowed: k must be >= 1", who, param("top_k")));
 }
 
 void push(report& r, metric_kind kind, std::string_view name, const metric_params& params,
@@ -267,7 +283,7 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
     }
     if (q.keep_curves && has_proba) {  // needs rows that sum to 1, as the multiclass AUCs
       if (const auto& bad = t.proba_row_off) {
-        r.notes.push_back(fmt::format("no reliability diagram: the --proba columns of data row {} sum to {}, not 1 "
+        r.notes.push_back(fmt::format("no reliability diagram: the class probabilities of data row {} sum to {}, not 1 "
                                       "(rule: |sum - 1| <= 1e-8 + 1e-5 |sum|)", bad->first + 1, bad->second));
       } else {
         r.calibration = detail::keep_top_label_calibration(y, pv, w);

@@ -25,7 +25,7 @@ void confusion_block(std::string& out, const report& r) {
   const std::size_t K = r.labels.size();
   out += "Confusion matrix (rows = actual class, columns = predicted class)\n";
   if (K > 30) {
-    out += fmt::format("  ({} classes: too many to print; see --format json)\n\n", K);
+    out += fmt::format("  ({} classes: too many to print; the JSON report has the matrix)\n\n", K);
     return;
   }
   std::size_t w = 6;

@@ -14,14 +14,15 @@ namespace assay::stats {
 
 namespace {
 
-/// The --metric names that can compare this task, or a usage error listing the choices.
+/// The metric names that can compare this task, or a usage error listing the choices.
 void check_metric_names(const std::vector<std::string>& metrics, bool scores, bool multiclass) {
   const auto ok = comparable_metrics(scores, multiclass);
   for (const auto& m : metrics) {
     if (std::find(ok.begin(), ok.end(), m) != ok.end()) continue;
     std::string list;
     for (const auto& c : ok) list += (list.empty() ? "" : ", ") + c;
-    throw_usage(fmt::format("--metric: \"{}\" cannot compare {}; choose from: {}", m,
+    throw_usage(fmt::format("{}{}: \"{}\" cannot compare {}; choose from: {}", in_function("compare_predictions"),
+                            param("metrics"), m,
                             scores       ? "score columns"
                             : multiclass ? "prediction columns of a multiclass label"
                                          : "prediction columns",
@@ -71,8 +72,8 @@ comparison compare_predictions(const prediction_table& t, const compare_options&
     std::vector<std::vector<std::int32_t>> preds;
     for (const auto& p : t.predictions) {
       if (!p.unknown.empty()) {
-        throw_data(fmt::format("{}: --pred column '{}' predicts class \"{}\", which column '{}' does not have", t.source,
-                               p.name, p.unknown[0], t.label_name));
+        throw_data(fmt::format("{}: {} column '{}' predicts class \"{}\", which column '{}' does not have", t.source,
+                               param("predictions"), p.name, p.unknown[0], t.label_name));
       }
       preds.push_back(is_positive(p.codes));
     }

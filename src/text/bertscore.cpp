@@ -53,7 +53,8 @@ bertscore_result bertscore(const std::vector<embedded_sentence>& hyps, const std
       std::unordered_map<std::string, double> df;
       for (std::size_t i = 0; i < refs.size(); ++i) {
         if (refs[i].tokens.size() != refs[i].vectors.size())
-          throw_usage(fmt::format("bertscore --idf: reference sentence {} has no tokens to count (give \"tokens\" or \"idf\")", i + 1));
+          throw_usage(fmt::format("bertscore: {}: reference sentence {} has no tokens to count (give \"tokens\" or "
+                                  "\"idf\")", param("idf"), i + 1));
         for (const auto& t : std::set<std::string>(refs[i].tokens.begin(), refs[i].tokens.end())) df[t] += 1;
       }
       const double M = static_cast<double>(refs.size());
@@ -71,7 +72,7 @@ bertscore_result bertscore(const std::vector<embedded_sentence>& hyps, const std
       return s.idf;
     }
     if (s.tokens.size() != s.vectors.size())
-      throw_usage(fmt::format("bertscore --idf: {} sentence {} has no tokens", side, i + 1));
+      throw_usage(fmt::format("bertscore: {}: {} sentence {} has no tokens", param("idf"), side, i + 1));
     const double unseen = std::log(static_cast<double>(refs.size()) + 1);
     for (std::size_t k = 0; k < w.size(); ++k) {
       auto it = idf.find(s.tokens[k]);

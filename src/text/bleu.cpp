@@ -174,7 +174,7 @@ std::vector<bleu_stats> corpus_segment_stats(const std::vector<std::string>& hyp
       std::lock_guard<std::mutex> lock(bad_mutex);
       if (i < first_bad) {
         first_bad = i;
-        bad = std::make_exception_ptr(assay::error(e.kind(), fmt::format("line {}: {}", i + 1, e.what())));
+        bad = std::make_exception_ptr(assay::error(e.kind(), fmt::format("line {}: {}", i + 1, e.marked())));
       }
     }
   });
@@ -212,7 +212,7 @@ std::vector<bleu_score> sentence_bleu(const std::vector<std::string>& hyps,
     try {
       out.push_back(compute_bleu(segment_stats(hyps[i], seg_refs, o), o));
     } catch (const assay::error& e) {
-      throw assay::error(e.kind(), fmt::format("line {}: {}", i + 1, e.what()));
+      throw assay::error(e.kind(), fmt::format("line {}: {}", i + 1, e.marked()));
     }
   }
   return out;

@@ -163,7 +163,7 @@ double corpus_chrf(const std::vector<std::string>& hyps, const std::vector<std::
     try {
       total += chrf_segment_stats(hyps[i], seg, o);
     } catch (const assay::error& e) {
-      throw assay::error(e.kind(), fmt::format("line {}: {}", i + 1, e.what()));
+      throw assay::error(e.kind(), fmt::format("line {}: {}", i + 1, e.marked()));
     }
   }
   return chrf_from_stats(total, o);
@@ -179,7 +179,7 @@ std::vector<double> sentence_chrf(const std::vector<std::string>& hyps,
     try {
       out.push_back(chrf_from_stats(chrf_segment_stats(hyps[i], seg, o), o));
     } catch (const assay::error& e) {
-      throw assay::error(e.kind(), fmt::format("line {}: {}", i + 1, e.what()));
+      throw assay::error(e.kind(), fmt::format("line {}: {}", i + 1, e.marked()));
     }
   }
   return out;

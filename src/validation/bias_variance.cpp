@@ -15,7 +15,7 @@ namespace assay::validation {
 
 bias_variance_result bias_variance(const dataset& d, const any_learner& learner, const split& part, std::size_t rounds,
                                    std::uint64_t seed, std::size_t threads) {
-  if (rounds < 2) throw_usage(fmt::format("bias-variance: --rounds must be at least 2, got {}", rounds));
+  if (rounds < 2) throw_usage(fmt::format("bias_variance: {} must be at least 2, got {}", param("rounds"), rounds));
   if (part.train.size() < 2 || part.test.empty()) throw_usage("bias-variance: empty training or test part");
   const std::size_t n_test = part.test.size(), k = d.classification() ? d.classes.size() : 0;
   std::vector<std::vector<double>> pred(rounds);  // [round][test case]: value or class index

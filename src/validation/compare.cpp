@@ -51,7 +51,7 @@ paired_comparison compare_scores(std::span<const double> a, std::span<const doub
   if (!(sd > 0)) {
     c.paired = c.corrected = c.five_by_two = undefined("the differences have zero variance");
     if (!(repeats == 5 && folds == 2 && j == 10))
-      c.five_by_two = undefined("needs 5 repeats of 2-fold CV (--folds 2 --repeats 5)");
+      c.five_by_two = undefined("needs 5 repeats of 2-fold cross-validation");
     return c;
   }
   c.paired = shown(paired.test);
@@ -59,7 +59,7 @@ paired_comparison compare_scores(std::span<const double> a, std::span<const doub
                                           : undefined("no training or no test cases");
   c.five_by_two = repeats == 5 && folds == 2 && j == 10
                       ? shown(stats::cv52_paired_t_test(d))
-                      : undefined("needs 5 repeats of 2-fold CV (--folds 2 --repeats 5)");
+                      : undefined("needs 5 repeats of 2-fold cross-validation");
   return c;
 }
 
@@ -125,48 +125,6 @@ std::string to_json(const learner_comparison& r) {
                         {"five_by_two_cv_t", jt(r.tests.five_by_two)}}
              .dump(2) +
          "\n";
-}
-
-std::string to_svg(const learner_comparison& r) {
-  constexpr double width = 480, height = 400, left = 70, right = 30, top = 40, bottom = 50;
-  std::string out = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" font-family=\"sans-serif\" "
-      "font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
-      width, height);
-  if (r.a.empty()) return out + "</svg>\n";
-  double lo = INFINITY, hi = -INFINITY;
-  for (double v : r.a) lo = std::min(lo, v), hi = std::max(hi, v);
-  for (double v : r.b) lo = std::min(lo, v), hi = std::max(hi, v);
-  if (hi - lo < 1e-12) lo -= 0.5, hi += 0.5;
-  const double pad = (hi - lo) * 0.05;
-  lo -= pad;
-  hi += pad;
-  auto py = [&](double y) { return top + (hi - y) / (hi - lo) * (height - top - bottom); };
-  const double xa = left + (width - left - right) * 0.25, xb = left + (width - left - right) * 0.75;
-  out += fmt::format("<text x=\"{}\" y=\"20\" text-anchor=\"middle\">{} per split: {} (A) vs {} (B)</text>\n",
-                     width / 2, r.metric, r.learner_a, r.learner_b);
-  out +=
-      fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"black\"/>\n", left, top, height - bottom);
-  for (int t = 0; t <= 4; ++t) {
-    const double y = lo + (hi - lo) * t / 4;
-    out += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{:.3f}</text>\n", left - 5, py(y) + 4, y);
-  }
-  for (std::size_t s = 0; s < r.a.size(); ++s) {
-    const char* colour = (r.a[s] > r.b[s]) == r.higher_is_better ? "#1f77b4" : "#d62728";
-    out += fmt::format(
-        "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-opacity=\"0.6\"/>\n", xa,
-        py(r.a[s]), xb, py(r.b[s]), colour);
-    out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\"/>\n", xa, py(r.a[s]));
-    out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\"/>\n", xb, py(r.b[s]));
-  }
-  out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">A: {}</text>\n", xa, height - bottom + 20,
-                     r.learner_a);
-  out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">B: {}</text>\n", xb, height - bottom + 20,
-                     r.learner_b);
-  out +=
-      fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">blue: A better in that split, red: B better</text>\n",
-                  width / 2, height - 10);
-  return out + "</svg>\n";
 }
 
 }  // namespace assay::validation

@@ -82,19 +82,19 @@ dataset read_dataset(const dataset_request& q) {
   dataset d;
   d.source = reader.name();
   std::optional<std::size_t> target, group;
-  if (!q.target.empty()) target = resolve(header, q.target, who, "--target", d.source);
-  if (q.group) group = resolve(header, *q.group, who, "--group", d.source);
+  if (!q.target.empty()) target = resolve(header, q.target, who, param("target"), d.source);
+  if (q.group) group = resolve(header, *q.group, who, param("group"), d.source);
   if (target && group && *target == *group) {
-    throw_usage(fmt::format("{}--group and --target name the same column '{}'", who, header[*target]));
+    throw_usage(fmt::format("{}{} and {} name the same column '{}'", who, param("group"), param("target"), header[*target]));
   }
   std::vector<bool> dropped(header.size(), false);
-  for (const auto& c : q.drop) dropped[resolve(header, c, who, "--drop", d.source)] = true;
+  for (const auto& c : q.drop) dropped[resolve(header, c, who, param("drop"), d.source)] = true;
   std::vector<std::size_t> feature_index;
   if (!q.features.empty()) {
     for (const auto& c : q.features) {
-      auto i = resolve(header, c, who, "--features", d.source);
+      auto i = resolve(header, c, who, param("features"), d.source);
       if ((target && i == *target) || (group && i == *group)) {
-        throw_usage(fmt::format("{}--features: column '{}' is the target or the group column", who, header[i]));
+        throw_usage(fmt::format("{}{}: column '{}' is the target or the group column", who, param("features"), header[i]));
       }
       if (!dropped[i]) feature_index.push_back(i);
     }

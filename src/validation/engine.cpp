@@ -91,7 +91,7 @@ std::vector<scorer> resolve_metrics(const dataset& d, std::vector<std::string> n
                               : e.kind == metric_kind::regression;
         if (fits && std::find(known.begin(), known.end(), e.name) == known.end()) known.emplace_back(e.name);
       }
-      throw_usage(fmt::format("--metric: '{}' is not a metric for this {} task (metrics: {})", n,
+      throw_usage(fmt::format("{}: '{}' is not a metric for this {} task (metrics: {})", param("metrics"), n,
                               d.classification() ? (binary ? "binary" : "multiclass") : "regression",
                               fmt::join(known, ", ")));
     }
@@ -118,12 +118,12 @@ cv_result cross_validate(const dataset& d, const any_learner& learner, const spl
       pos = d.classes[1];
       r.notes.push_back(
           fmt::format("binary metrics take '{}' (the second class in sorted order) as positive; "
-                      "choose with --pos-label",
+                      "name the positive class to choose another",
                       *pos));
     }
     auto it = std::find(d.classes.begin(), d.classes.end(), *pos);
     if (it == d.classes.end()) {
-      throw_usage(fmt::format("--pos-label: '{}' is not a class of '{}' (classes: {})", *pos, d.target_name,
+      throw_usage(fmt::format("{}: '{}' is not a class of '{}' (classes: {})", param("pos_label"), *pos, d.target_name,
                               fmt::join(d.classes, ", ")));
     }
     r.positive = static_cast<std::size_t>(it - d.classes.begin());
@@ -208,7 +208,7 @@ cv_result cross_validate(const dataset& d, const any_learner& learner, const spl
     try {
       std::rethrow_exception(failure[s]);
     } catch (const error& e) {
-      throw error(e.kind(), fmt::format("split {} (of {}): {}", s + 1, splits.size(), e.what()));
+      throw error(e.kind(), fmt::format("split {} (of {}): {}", s + 1, splits.size(), e.marked()));
     }
   }
   // Pooled predictions: every split's test rows together.

@@ -86,8 +86,8 @@ matrix feature_encoder::transform(const dataset& d, std::span<const std::size_t>
     for (std::size_t i = 0; any && i < rows.size(); ++i) {
       for (const auto& col : d.features) {
         if (col.categorical ? col.codes[rows[i]] < 0 : std::isnan(col.numbers[rows[i]])) {
-          throw_data(fmt::format("{}: row {}: column '{}' is missing{} (use --impute mean or median)", d.source,
-                                 rows[i] + 1, col.name, col.categorical ? "" : " or NaN"));
+          throw_data(fmt::format("{}: row {}: column '{}' is missing{} (use {} mean or median)", d.source,
+                                 rows[i] + 1, col.name, col.categorical ? "" : " or NaN", param("impute")));
         }
       }
     }
@@ -102,8 +102,8 @@ matrix feature_encoder::transform(const dataset& d, std::span<const std::size_t>
         std::int32_t code = col.codes[rows[i]];
         if (code < 0) {
           if (opt_.impute == impute_kind::refuse) {
-            throw_data(fmt::format("{}: row {}: column '{}' is missing (use --impute mean or median)", d.source,
-                                   rows[i] + 1, col.name));
+            throw_data(fmt::format("{}: row {}: column '{}' is missing (use {} mean or median)", d.source,
+                                   rows[i] + 1, col.name, param("impute")));
           }
           code = fill_code_[j];
         }
@@ -120,8 +120,8 @@ matrix feature_encoder::transform(const dataset& d, std::span<const std::size_t>
       double x = src[rows[i]];
       if (std::isnan(x)) {
         if (opt_.impute == impute_kind::refuse) {
-          throw_data(fmt::format("{}: row {}: column '{}' is missing or NaN (use --impute mean or median)", d.source,
-                                 rows[i] + 1, col.name));
+          throw_data(fmt::format("{}: row {}: column '{}' is missing or NaN (use {} mean or median)", d.source,
+                                 rows[i] + 1, col.name, param("impute")));
         }
         x = fill_[j];
       }

@@ -163,9 +163,9 @@ any_learner make_learner(const std::string& spec, bool classification) {
   }
   if (!classification && !info->regression) {
     throw_usage(
-        fmt::format("learner {} is for classification, but the target is numeric (use --task classification "
+        fmt::format("learner {} is for classification, but the target is numeric (use {} classification "
                     "if it is a class)",
-                    p.learner));
+                    p.learner, param("task")));
   }
   const std::string& n = p.learner;
   encoder_options pre;

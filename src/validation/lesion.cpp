@@ -14,7 +14,7 @@ namespace assay::validation {
 feature_group parse_feature_group(const std::string& spec) {
   const auto eq = spec.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
-    throw_usage(fmt::format("--group-features: \"{}\" is not NAME=col1,col2,...", spec));
+    throw_usage(fmt::format("{}: \"{}\" is not NAME=col1,col2,...", param("group_features"), spec));
   }
   feature_group g;
   g.name = spec.substr(0, eq);
@@ -30,7 +30,7 @@ feature_group parse_feature_group(const std::string& spec) {
 
 lesion_result lesion_study(const dataset& d, const any_learner& learner, const split_list& splits,
                            const std::vector<feature_group>& groups, const cv_options& options, double confidence) {
-  if (groups.empty()) throw_usage("lesion study: no feature groups (use --group-features NAME=col1,col2)");
+  if (groups.empty()) throw_usage(fmt::format("lesion study: no feature groups (use {} NAME=col1,col2)", param("group_features")));
   if (!(confidence > 0 && confidence < 1))
     throw_usage(fmt::format("lesion study: confidence {} is not in (0, 1)", confidence));
   cv_options o = options;

@@ -12,7 +12,9 @@ namespace assay::validation {
 nested_cv_result nested_cv(const dataset& d, const std::string& learner_spec, const std::string& param,
                            const std::vector<std::string>& values, const split_list& outer, const split_request& inner,
                            const cv_options& options) {
-  if (param.empty() || values.empty()) throw_usage("nested cross-validation: needs --param and --values");
+  if (param.empty() || values.empty()) {
+    throw_usage(fmt::format("nested cross-validation: needs {} and {}", assay::param("param"), assay::param("values")));
+  }
   nested_cv_result r;
   r.param = param;
   r.values = values;
@@ -41,7 +43,7 @@ nested_cv_result nested_cv(const dataset& d, const std::string& learner_spec, co
     try {
       in = make_splits(inner, tr.size(), yc, yv, groups, "");
     } catch (const error& e) {
-      throw error(e.kind(), fmt::format("inner splits of outer split {}: {}", s + 1, e.what()));
+      throw error(e.kind(), fmt::format("inner splits of outer split {}: {}", s + 1, e.marked()));
     }
     for (auto& sp : in) {
       for (auto* part : {&sp.train, &sp.validation, &sp.test})

@@ -11,7 +11,7 @@ namespace assay::validation {
 
 permutation_result permutation_test(const dataset& d, const any_learner& learner, const split_list& splits,
                                     const permutation_options& options) {
-  if (options.permutations < 1) throw_usage("permutation test: --permutations must be at least 1");
+  if (options.permutations < 1) throw_usage(fmt::format("permutation test: {} must be at least 1", param("permutations")));
   cv_options o = options.cv;
   o.keep_predictions = false;
   if (o.metrics.size() > 1) o.metrics.resize(1);

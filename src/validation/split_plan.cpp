@@ -58,7 +58,7 @@ split_list make_splits(const split_request& q, std::size_t n, std::span<const st
   const std::string who = command.empty() ? std::string() : command + ": ";
   const auto& m = q.method;
   if (std::find(split_methods().begin(), split_methods().end(), m) == split_methods().end()) {
-    throw_usage(fmt::format("{}--method: unknown method '{}'", who, m));
+    throw_usage(fmt::format("{}{}: unknown method '{}'", who, param("method"), m));
   }
   std::vector<std::int32_t> bins;
   std::span<const std::int32_t> strata = classes;
@@ -69,20 +69,21 @@ split_list make_splits(const split_request& q, std::size_t n, std::span<const st
       strata = bins;
     }
     if (strata.empty() && method_needs_strata(m)) {
-      throw_usage(fmt::format("{}--method {} needs --target (classes, or a numeric target to bin)", who, m));
+      throw_usage(fmt::format("{}{} {} needs {} (classes, or a numeric target to bin)", who, param("method"), m,
+                              param("target")));
     }
   } else {
     strata = {};
   }
   if (method_needs_groups(m) && groups.empty()) {
-    throw_usage(fmt::format("{}--method {} needs --group COLUMN", who, m));
+    throw_usage(fmt::format("{}{} {} needs {} COLUMN", who, param("method"), m, param("group")));
   }
   try {
     if (m == "kfold") return kfold(n, q.folds, q.shuffle, q.seed);
     if (m == "stratified-kfold") return stratified_kfold(strata, q.folds, q.shuffle, q.seed);
     if (m == "repeated-kfold") return repeated_kfold(n, q.folds, q.repeats, q.seed);
     if (m == "repeated-stratified-kfold") {
-      if (strata.empty()) throw_usage("repeated-stratified-kfold needs --target");
+      if (strata.empty()) throw_usage(fmt::format("repeated-stratified-kfold needs {}", param("target")));
       return repeated_kfold(n, q.folds, q.repeats, q.seed, strata);
     }
     if (m == "group-kfold") return group_kfold(groups, q.folds);
@@ -98,7 +99,7 @@ split_list make_splits(const split_request& q, std::size_t n, std::span<const st
     if (m == "timeseries") return time_series_split(n, q.folds, q.test_size, q.gap, q.max_train);
     return bootstrap(n, q.repeats, q.seed);
   } catch (const error& e) {
-    throw error(e.kind(), fmt::format("{}{}", who, e.what()));
+    throw error(e.kind(), fmt::format("{}{}", who, e.marked()));
   }
 }
 

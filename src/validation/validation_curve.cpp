@@ -12,9 +12,12 @@ namespace assay::validation {
 validation_curve_result validation_curve(const dataset& d, const std::string& learner_spec, const std::string& param,
                                          const std::vector<std::string>& values, const split_list& splits,
                                          const cv_options& options) {
-  if (param.empty() || values.empty()) throw_usage("validation curve: needs --param and at least one --values");
+  if (param.empty() || values.empty()) {
+    throw_usage(fmt::format("validation curve: needs {} and at least one {}", assay::param("param"),
+                            assay::param("values")));
+  }
   if (learner_spec.find(param + "=") != std::string::npos) {
-    throw_usage(fmt::format("validation curve: --learner {} already sets {}", learner_spec, param));
+    throw_usage(fmt::format("validation curve: {} {} already sets {}", assay::param("learner"), learner_spec, param));
   }
   validation_curve_result out;
   out.param = param;

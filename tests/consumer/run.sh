@@ -15,6 +15,13 @@ case "$mode" in
     cmake --install "$2" --prefix "$work/prefix" >/dev/null
     test -f "$work/prefix/lib/pkgconfig/assay.pc" || { echo "no pkg-config file installed"; exit 1; }
     test -x "$work/prefix/bin/assay" || { echo "no CLI installed"; exit 1; }
+    # Internal headers (detail/) are not public API: not installed, and no installed header needs them.
+    if find "$work/prefix/include/assay" -type d -name detail | grep -q .; then
+      echo "internal headers installed: $(find "$work/prefix/include/assay" -type d -name detail)"; exit 1
+    fi
+    if grep -rn '#include "assay/\(.*/\)\{0,1\}detail/' "$work/prefix/include/assay"; then
+      echo "an installed header includes an internal (detail/) header"; exit 1
+    fi
     args+=(-DCMAKE_PREFIX_PATH="$work/prefix") ;;
   add_subdirectory) args+=(-DASSAY_SOURCE="$src") ;;
   fetchcontent)

@@ -1,4 +1,4 @@
-// ROC and AUC: the lecture notes' worked example, a naive O(n^2) pairwise AUC on random inputs with
+// ROC and AUC: a 10-case worked example (from course notes, checked by hand), a naive O(n^2) pairwise AUC on random inputs with
 // heavy ties and weights, invariances, and bad input.
 #include <gtest/gtest.h>
 
@@ -21,7 +21,7 @@ const std::vector<std::int32_t> seed_y{1, 1, 0, 1, 1, 0, 0, 1, 0, 0};
 const std::vector<double> seed_s{.99, .98, .72, .70, .65, .51, .39, .24, .11, .01};
 
 TEST(Roc, SeedLectureExample) {
-  const roc_curve_result r = roc_curve_lecture(sweep_scores("test", seed_y, seed_s));
+  const roc_curve_result r = roc_curve_corners(sweep_scores("test", seed_y, seed_s));
   const std::vector<double> fpr{0, 0, 0.2, 0.6, 1}, tpr{0, 0.4, 0.8, 1, 1};
   EXPECT_EQ(r.fpr, fpr);
   EXPECT_EQ(r.tpr, tpr);
@@ -31,7 +31,7 @@ TEST(Roc, SeedLectureExample) {
   // Presented in another order, the result is the same.
   std::vector<std::int32_t> y(seed_y.rbegin(), seed_y.rend());
   std::vector<double> s(seed_s.rbegin(), seed_s.rend());
-  const roc_curve_result r2 = roc_curve_lecture(sweep_scores("test", y, s));
+  const roc_curve_result r2 = roc_curve_corners(sweep_scores("test", y, s));
   EXPECT_EQ(r2.fpr, fpr);
   EXPECT_EQ(r2.tpr, tpr);
 }
@@ -149,7 +149,7 @@ TEST(Roc, BadInputIsRefusedWithItsIndex) {
   EXPECT_THROW(partial_auc_fpr(sw, 0.5, 0.5), error);  // empty range
   EXPECT_THROW(partial_auc_fpr(sw, 0, 1.5), error);
   EXPECT_THROW(partial_auc_tpr(sw, 0.6, 0.2), error);
-  EXPECT_THROW(roc_curve_lecture(sweep_scores("test", std::vector<std::int32_t>{1}, std::vector<double>{0.5})), error);
+  EXPECT_THROW(roc_curve_corners(sweep_scores("test", std::vector<std::int32_t>{1}, std::vector<double>{0.5})), error);
 }
 
 TEST(Roc, MulticlassRowsMustSumToOne) {

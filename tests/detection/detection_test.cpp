@@ -239,6 +239,30 @@ TEST(Csv, ReadsAndEvaluatesLikeJson) {
   }
 }
 
+TEST(Csv, ClassesFollowTheClassRulesOfPredictionFiles) {
+  // The ground truth writes class 2 as "2" and the detections as "2.0": one class by value, as in a
+  // prediction file; numeric classes sort numerically ("10" after "2"), text classes by bytes.
+  const std::string dir = ::testing::TempDir();
+  {
+    std::ofstream g(dir + "/gt_num.csv");
+    g << "image,class,x,y,w,h\n1,10,0,0,50,50\n1,2,100,0,50,50\n";
+    std::ofstream p(dir + "/dt_num.csv");
+    p << "image,class,x,y,w,h,score\n1,2.0,100,0,50,50,0.9\n1,1e1,0,0,50,50,0.8\n";
+    std::ofstream gt(dir + "/gt_text.csv");
+    gt << "image,class,x,y,w,h\n1,b,0,0,50,50\n1,B,100,0,50,50\n1,10,0,100,50,50\n";
+    std::ofstream dt(dir + "/dt_text.csv");
+    dt << "image,class,x,y,w,h,score\n1,b,0,0,50,50,0.9\n";
+  }
+  const auto d = read_csv(dir + "/gt_num.csv", dir + "/dt_num.csv");
+  EXPECT_EQ(d.categories, (std::vector<std::string>{"2", "10"}));
+  ASSERT_EQ(d.detections.size(), 2u);
+  EXPECT_EQ(d.detections[0].category, 0u);  // "2.0" is class "2"
+  EXPECT_EQ(d.detections[1].category, 1u);  // "1e1" is class "10"
+  EXPECT_NEAR(evaluate_coco(d).stats[0].v, 1.0, 1e-15);  // both boxes found exactly
+  const auto t = read_csv(dir + "/gt_text.csv", dir + "/dt_text.csv");
+  EXPECT_EQ(t.categories, (std::vector<std::string>{"10", "B", "b"}));  // bytes: digits < upper < lower
+}
+
 TEST(NumpySum, MatchesNumpyPairwiseSum) {
   // x_i = 1/(i+1): numpy.sum (1.24.2) gives 5.878030948121444 for n = 200 and 7.485470860550345 for
   // n = 1000, where a running sum gives 5.878030948121446 and 7.485470860550343.

@@ -192,7 +192,7 @@ TEST(SweepAndCalibrationFigures, ProbaGivesTopLabelDiagramOrANote) {
   const report bad = make_report(q);
   EXPECT_FALSE(bad.calibration);
   const std::string note =
-      "no reliability diagram: the --proba columns of data row 2 sum to 0.9, not 1 (rule: "
+      "no reliability diagram: the class probabilities of data row 2 sum to 0.9, not 1 (rule: "
       "|sum - 1| <= 1e-8 + 1e-5 |sum|)";
   EXPECT_NE(std::find(bad.notes.begin(), bad.notes.end(), note), bad.notes.end())
       << ::testing::PrintToString(bad.notes);

@@ -59,7 +59,8 @@ roc_curve_result roc_curve(const score_sweep& sw, const roc_options& options = {
 roc_curve_result roc_curve(std::span<const std::int32_t> y, std::span<const double> score,
                            std::span<const double> weight = {}, const roc_options& options = {});
 
-/// The lecture notes' algorithm (seed 000, "Algorithm for creating an ROC curve"): walking down the
+/// The corner-point ROC construction taught in many machine-learning courses (e.g. M. Craven and
+/// D. Page, CS 760, University of Wisconsin-Madison, "Algorithm for creating an ROC curve"): walking down the
 /// sorted scores, a point (FP/N, TP/P) is output before a case at a new score value when that score
 /// group holds a negative and TP has grown since the last point; the final (1, 1) is always output.
 /// Points are thus only the corners where a negative follows a positive; ties never produce a
@@ -67,7 +68,7 @@ roc_curve_result roc_curve(std::span<const std::int32_t> y, std::span<const doub
 /// result independent of the input order. The origin (0, 0) is prepended. Needs P > 0 and N > 0
 /// (throws assay::error kind data otherwise). thresholds[k] has roc_curve's meaning: the point is the
 /// classifier "positive when score >= thresholds[k]" (+inf for the origin).
-roc_curve_result roc_curve_lecture(const score_sweep& sw);
+roc_curve_result roc_curve_corners(const score_sweep& sw);
 
 /// AUC = P(s+ > s-) + P(s+ = s-)/2 over positive-negative pairs, weighted by w+ w- (the Mann-Whitney
 /// statistic, Hanley & McNeil 1982), computed as the trapezoid area of the full ROC curve (the two are

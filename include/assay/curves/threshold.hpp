@@ -5,8 +5,9 @@
 // References: Youden, Cancer 3 (1950) (J = TPR - FPR); Fawcett (2006) (iso-performance lines and
 // expected cost); Drummond & Holte, Machine Learning 65 (2006) (cost curves); Elkan, IJCAI 2001 (cost
 // matrices); Chow, IRE Trans. EC-6 (1957) and Nadeem et al., JMLR W&CP 8 (2010) (reject option and
-// accuracy-rejection curves); Neyman & Pearson (1933) and Tong, Feng & Li, Science Advances 4 (2018)
-// (operating points under a constraint, the NP umbrella threshold); the lecture notes' seeds 000 and 004.
+// accuracy-rejection curves); Lipton, Elkan & Naryanaswamy, ECML PKDD 2014 (F1 against the threshold);
+// Neyman & Pearson (1933) and Tong, Feng & Li, Science Advances 4 (2018) (operating points under a
+// constraint, the NP umbrella threshold).
 #pragma once
 
 #include <cstdint>
@@ -33,7 +34,7 @@ struct threshold_table {
 threshold_table threshold_counts(const score_sweep& sw);
 
 /// One registered binary metric (metric_kind::binary, e.g. "f1", "precision", "matthews_corrcoef")
-/// evaluated at every threshold of threshold_counts: the "F1-vs-threshold" curve of seed 004.
+/// evaluated at every threshold of threshold_counts: e.g. the F1-against-threshold curve (Lipton et al. 2014).
 /// Throws kind usage for a name that is not a registered binary metric.
 std::vector<value> metric_vs_threshold(const threshold_table& t, std::string_view metric, const metric_params& params = {});
 
@@ -120,7 +121,7 @@ np_umbrella_result np_umbrella_threshold(std::span<const double> negative_scores
 std::size_t np_min_negatives(double alpha, double delta);
 
 /// A cost model: the cost of each outcome and the prevalence expected in deployment. cost(FP) and
-/// cost(FN) must be >= 0; cost(TP) and cost(TN) may be negative (a benefit, as seed 004 allows).
+/// cost(FN) must be >= 0; cost(TP) and cost(TN) may be negative (a benefit, as in Elkan 2001's cost matrices).
 struct cost_model {
   double fp = 1, fn = 1, tp = 0, tn = 0;
   /// P(positive) in deployment; nullopt = the (weighted) prevalence of the data.
@@ -128,9 +129,9 @@ struct cost_model {
 };
 
 /// Expected cost per case at a point: pi (FNR c_FN + TPR c_TP) + (1 - pi) (FPR c_FP + TNR c_TN), with pi
-/// the prior (Elkan 2001; seeds 000/004). Minimised over the thresholds; ties go to the highest.
-/// With pi the data's prevalence this is the average cost per case of the data (seed 004's E(total
-/// cost) divided by the number of cases). Throws kind usage for a negative cost(FP) or cost(FN), a
+/// the prior (Elkan 2001; Fawcett 2006, section 6). Minimised over the thresholds; ties go to the highest.
+/// With pi the data's prevalence this is the average cost per case of the data (the expected total
+/// cost divided by the number of cases). Throws kind usage for a negative cost(FP) or cost(FN), a
 /// non-finite cost, or a prior outside [0, 1]; undefined without both classes.
 operating_point min_expected_cost(const score_sweep& sw, const cost_model& cost);
 
@@ -153,7 +154,8 @@ cost_curve_result cost_curve(const score_sweep& sw);
 struct rejection_curve_result {
   std::vector<double> rejected, accuracy, confidence;
 };
-/// Binary: prediction "positive when score >= threshold", confidence |score - threshold| (seed 004).
+/// Binary: prediction "positive when score >= threshold", confidence |score - threshold|
+/// (the distance to the threshold; Chow 1957).
 rejection_curve_result rejection_curve(std::span<const std::int32_t> y, std::span<const double> score,
                                        std::span<const double> weight = {}, double threshold = 0.5);
 /// Multiclass: prediction the argmax (first of equal maxima), confidence the margin between the two

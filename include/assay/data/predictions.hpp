@@ -109,8 +109,8 @@ struct prediction_file {
 };
 
 /// Reads the columns (io::read_table) and builds the table. Messages name the file, the line, the
-/// column and the command-line option of `assay report` (--label, --score, --pred, --proba,
-/// --weight, --pos-label, --task), as the commands print them.
+/// column and the field of `f` it came from (label, scores, predictions, proba, weight, pos_label,
+/// task; marked with assay::param, so the CLI names its options instead).
 prediction_table read_predictions(const prediction_file& f);
 
 /// The same on columns already read: `t.columns` in the order label, scores, predictions, weight,

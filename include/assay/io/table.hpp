@@ -19,7 +19,8 @@ enum class column_type {
 };
 
 /// One column to read. `ref` is a header name, or a 1-based index when no header has that name.
-/// `option` names the command-line option it came from, for messages (e.g. "--score").
+/// `option` names the parameter it came from, for messages (assay::param, e.g. param("scores"): the CLI
+/// shows its option).
 struct column_spec {
   std::string ref;
   column_type type = column_type::number;

@@ -5,7 +5,7 @@
 //
 // References: Fawcett, "An introduction to ROC analysis", Pattern Recognition Letters 27 (2006);
 // Sokolova & Lapalme, "A systematic analysis of performance measures for classification tasks",
-// Information Processing & Management 45 (2009); the lecture notes in ../shared/seeds (000, 002, 003).
+// Information Processing & Management 45 (2009); Mitchell, Machine Learning (1997), ch. 5.
 #pragma once
 
 #include <vector>

@@ -1,4 +1,4 @@
-// assay: regression metrics (lecture notes 003; names after scikit-learn). `w` is empty or one
+// assay: regression metrics (names and definitions after scikit-learn's regression metrics). `w` is empty or one
 // finite non-negative weight per case. Percentage errors are fractions (0.1 = 10%), as in
 // scikit-learn.
 #pragma once

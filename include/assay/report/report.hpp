@@ -24,7 +24,7 @@ struct confidence_interval {
 enum class ci_method {
   automatic,        ///< Wilson for proportions, DeLong for ROC AUC, bootstrap for the rest
   wilson,           ///< proportions by Wilson, the rest as automatic
-  normal,           ///< proportions by the normal approximation of seed 003, the rest as automatic
+  normal,           ///< proportions by the normal (Wald) approximation, the rest as automatic
   agresti_coull,    ///< proportions by Agresti-Coull, the rest as automatic
   clopper_pearson,  ///< proportions by Clopper-Pearson ("exact"), the rest as automatic
   bootstrap,        ///< every number by the bootstrap

@@ -32,7 +32,7 @@ double normal_sf(double x);
 /// Standard normal quantile Phi^{-1}(p), p in (0, 1).
 double normal_quantile(double p);
 /// The two-sided critical value z_N for a central interval of probability `level`:
-/// Phi^{-1}((1 + level) / 2), e.g. 1.959964 for level 0.95 (seed 003's z_N table: 50% 0.67,
+/// Phi^{-1}((1 + level) / 2), e.g. 1.959964 for level 0.95 (the z_N table of Mitchell 1997, Table 5.1: 50% 0.67,
 /// 68% 1.00, 80% 1.28, 90% 1.64, 95% 1.96, 98% 2.33, 99% 2.58). level in (0, 1).
 double z_critical(double level);
 
@@ -49,7 +49,7 @@ double t_quantile(double p, double df);
 
 /// Chi-square CDF with df > 0, x >= 0.
 double chi2_cdf(double x, double df);
-/// Chi-square upper tail P(X > x), e.g. chi2_sf(3.841459, 1) = 0.05 (seed 004's 3.84 at 95%).
+/// Chi-square upper tail P(X > x), e.g. chi2_sf(3.841459, 1) = 0.05 (the familiar 3.84 at 95%).
 double chi2_sf(double x, double df);
 /// Chi-square quantile, p in (0, 1).
 double chi2_quantile(double p, double df);

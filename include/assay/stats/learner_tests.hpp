@@ -19,9 +19,10 @@ struct t_test_result {
   double std_error = 0;  ///< the denominator of t
 };
 
-/// Paired t test over k folds (seed 003: delta_i = error_{S_i}(h_A) - error_{S_i}(h_B),
-/// delta-bar = (1/k) sum delta_i): t = delta-bar / (s / sqrt(k)), s^2 = sum (delta_i - delta-bar)^2 / (k - 1),
-/// df = k - 1; scipy.stats.ttest_1samp(deltas, 0) = ttest_rel(a, b). Requires k >= 2, finite values.
+/// Paired t test over k folds (Mitchell, Machine Learning, 1997, section 5.6:
+/// delta_i = error_{S_i}(h_A) - error_{S_i}(h_B), delta-bar = (1/k) sum delta_i):
+/// t = delta-bar / (s / sqrt(k)), s^2 = sum (delta_i - delta-bar)^2 / (k - 1), df = k - 1;
+/// scipy.stats.ttest_1samp(deltas, 0) = ttest_rel(a, b). Requires k >= 2, finite values.
 /// When s = 0: t = 0, p = 1 if delta-bar = 0, else t = +-inf and the p-value of an infinite t (SciPy
 /// returns NaN for 0/0). Reference: Dietterich (1998), Neural Computation 10(7):1895-1923.
 t_test_result paired_t_test(std::span<const double> deltas, alternative alt = alternative::two_sided);

@@ -17,7 +17,7 @@ namespace assay::stats {
 /// How an interval for a proportion is computed.
 enum class proportion_method {
   wilson,           ///< Wilson (1927) score interval; assay's default
-  normal,           ///< Wald: e +- z sqrt(e (1 - e) / n) (seed 003), clipped to [0, 1]
+  normal,           ///< Wald: e +- z sqrt(e (1 - e) / n) (Mitchell 1997, eq. 5.1), clipped to [0, 1]
   agresti_coull,    ///< Agresti & Coull (1998): Wald on (x + z^2/2) / (n + z^2)
   clopper_pearson,  ///< Clopper & Pearson (1934) "exact" interval from beta quantiles
 };
@@ -40,7 +40,7 @@ struct proportion_interval {
 /// Two-sided interval of confidence `level` for the proportion x / n.
 ///
 /// With z = Phi^{-1}((1 + level) / 2) and e = x / n:
-/// - normal:          e -+ z sqrt(e (1 - e) / n), the formula of seed 003, clipped to [0, 1] as
+/// - normal:          e -+ z sqrt(e (1 - e) / n) (Mitchell, Machine Learning, 1997, ch. 5), clipped to [0, 1] as
 ///                    statsmodels does (degenerate, [e, e], at e = 0 or 1).
 /// - wilson:          (e + z^2/(2n) -+ z sqrt(e (1 - e)/n + z^2/(4 n^2))) / (1 + z^2/n).
 /// - agresti_coull:   n~ = n + z^2, e~ = (x + z^2/2) / n~, e~ -+ z sqrt(e~ (1 - e~) / n~), clipped

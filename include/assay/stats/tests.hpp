@@ -13,7 +13,8 @@
 
 namespace assay::stats {
 
-/// The discordant counts of two classifiers on the same cases (seed 004's notation):
+/// The discordant counts of two classifiers on the same cases (Dietterich 1998's notation,
+/// Neural Computation 10(7)):
 /// n01 = cases model A classifies correctly and model B wrongly, n10 = the reverse.
 struct discordant_counts {
   std::int64_t n01 = 0;  ///< A right, B wrong
@@ -30,7 +31,7 @@ discordant_counts count_discordant(std::span<const std::int32_t> y_true, std::sp
 /// Variants of McNemar's test.
 enum class mcnemar_method {
   exact,           ///< exact binomial: statistic min(n01, n10), p = min(1, 2 P(X <= min)), X ~ Bin(n01 + n10, 1/2)
-  chi2_corrected,  ///< (|n01 - n10| - 1)^2 / (n01 + n10) vs chi-square(1) (Edwards 1948; seed 004)
+  chi2_corrected,  ///< (|n01 - n10| - 1)^2 / (n01 + n10) vs chi-square(1) (Edwards 1948)
   chi2,            ///< (n01 - n10)^2 / (n01 + n10) vs chi-square(1), no continuity correction
 };
 
@@ -38,7 +39,7 @@ enum class mcnemar_method {
 /// discordant counts n01, n10 (>= 0). Same numbers as statsmodels.stats.contingency_tables.mcnemar
 /// (exact=True; exact=False with correction=True / False), except when n01 + n10 = 0: no
 /// discordant case is no evidence, so the statistic is 0 and p = 1 (statsmodels returns NaN).
-/// As in statsmodels and seed 004, the corrected statistic is not truncated at 0 when n01 = n10
+/// As in statsmodels and most textbooks, the corrected statistic is not truncated at 0 when n01 = n10
 /// (it is 1 / (n01 + n10) there; R's mcnemar.test drops the correction in that case).
 /// method names: "mcnemar_exact", "mcnemar_chi2_corrected", "mcnemar_chi2".
 test_result mcnemar(std::int64_t n01, std::int64_t n10, mcnemar_method method = mcnemar_method::exact);

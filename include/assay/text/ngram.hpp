@@ -1,5 +1,5 @@
 // assay: exact n-gram precision and recall (the "Exact-P_n / Exact-R_n" of Zhang et al., BERTScore,
-// ICLR 2020, section 2; lecture notes seed 002).
+// ICLR 2020, section 2).
 #pragma once
 
 #include <array>

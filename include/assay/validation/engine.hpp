@@ -53,7 +53,7 @@ struct metric_summary {
   bool higher_is_better = true;
   value mean;               ///< mean of the per-split values that are defined
   value sd;                 ///< their sample standard deviation (n - 1); undefined for fewer than 2
-  value pooled;             ///< the metric of all test predictions pooled (seed 000: 73/100)
+  value pooled;             ///< the metric of all test predictions pooled (e.g. 73/100 correct)
   std::size_t defined = 0;  ///< splits where the value is defined
 };
 

@@ -1,6 +1,7 @@
 // assay: nested cross-validation: a hyper-parameter chosen by an inner cross-validation on each
-// outer training part, the chosen model scored on the outer test part (seed 002: choose on a
-// validation split, estimate on data not used for choosing; Varma & Simon, BMC Bioinformatics 2006).
+// outer training part, the chosen model scored on the outer test part (choose on a validation
+// split, estimate on data not used for choosing: Cawley & Talbot, JMLR 11 (2010); Varma & Simon,
+// BMC Bioinformatics 2006).
 #pragma once
 
 #include <string>

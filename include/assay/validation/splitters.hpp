@@ -1,10 +1,11 @@
 // assay: resampling splitters. Each returns the list of (train, test) index sets a validation
 // scheme uses; the engine (engine.hpp) trains on `train` and evaluates on `test`.
 //
-// Definitions follow the lecture notes (seed 000: k-fold, leave-one-out, stratified; seed 003:
-// holdout 2/3-1/3; seed 004: leave out a university) and scikit-learn's model_selection module
-// where the scheme is the same (names: KFold, StratifiedKFold, LeaveOneOut, LeavePOut, GroupKFold,
-// LeaveOneGroupOut, LeavePGroupsOut, StratifiedGroupKFold, TimeSeriesSplit, ShuffleSplit).
+// Definitions follow Kohavi, "A study of cross-validation and bootstrap for accuracy estimation and
+// model selection" (IJCAI 1995: holdout, k-fold, stratified, leave-one-out) and scikit-learn's
+// model_selection module where the scheme is the same (names: KFold, StratifiedKFold, LeaveOneOut,
+// LeavePOut, GroupKFold, LeaveOneGroupOut, LeavePGroupsOut, StratifiedGroupKFold, TimeSeriesSplit,
+// ShuffleSplit).
 // Randomised splitters take a seed and use the library's random family (stats/random.hpp,
 // split_rng), so a seed gives the same splits on every platform and compiler. Variants where
 // assay differs from scikit-learn are in docs/definitions/validation.md.
@@ -39,14 +40,15 @@ using rng = stats::split_rng;
 /// work draws the same numbers whatever the thread count: stats::stream_seed.
 inline std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t index) { return stats::stream_seed(seed, index); }
 
-/// Holdout (seed 003): a random `train_fraction` of the rows (rounded down, at least one row in
+/// Holdout (Kohavi 1995): a random `train_fraction` of the rows (rounded down, at least one row in
 /// each part) for training, the rest for testing. Default 2/3 - 1/3. When `strata` is non-empty
 /// (class codes, or quantile bins of a regression target) the split is stratified: each stratum is
 /// divided in the same proportion (largest-remainder rounding).
 split holdout(std::size_t n, double train_fraction = 2.0 / 3.0, std::uint64_t seed = 0,
               std::span<const std::int32_t> strata = {});
 
-/// Train / validation / test (seed 002: choose hyper-parameters on the validation part, estimate
+/// Train / validation / test (Hastie, Tibshirani & Friedman, Elements of Statistical Learning,
+/// 2nd ed., section 7.2: choose hyper-parameters on the validation part, estimate
 /// on the test part once). Fractions of the rows; the test part gets the remainder.
 split train_validation_test(std::size_t n, double train_fraction, double validation_fraction, std::uint64_t seed = 0,
                             std::span<const std::int32_t> strata = {});
@@ -56,7 +58,7 @@ split train_validation_test(std::size_t n, double train_fraction, double validat
 split_list shuffle_split(std::size_t n, std::size_t repeats, double train_fraction = 2.0 / 3.0, std::uint64_t seed = 0,
                          std::span<const std::int32_t> strata = {});
 
-/// k-fold (seed 000): rows 0..n-1 (shuffled first when `shuffle`) cut into k consecutive folds,
+/// k-fold (Kohavi 1995): rows 0..n-1 (shuffled first when `shuffle`) cut into k consecutive folds,
 /// the first n mod k of size floor(n/k)+1, the others floor(n/k); fold i is the test set of split
 /// i. Without shuffling identical to scikit-learn's KFold(k). Requires 2 <= k <= n.
 split_list kfold(std::size_t n, std::size_t k, bool shuffle = false, std::uint64_t seed = 0);
@@ -90,7 +92,8 @@ split_list leave_p_out(std::size_t n, std::size_t p, std::size_t max_splits = 10
 /// the lowest fold), the greedy scheme of scikit-learn's GroupKFold. Requires k <= number of groups.
 split_list group_kfold(std::span<const std::int32_t> groups, std::size_t k);
 
-/// Leave-one-group-out (seed 004: leave out a university): one split per distinct group, groups in
+/// Leave-one-group-out (e.g. leave out one university of a web-page corpus, so the test
+/// measures transfer to an unseen group): one split per distinct group, groups in
 /// increasing code order; as scikit-learn's LeaveOneGroupOut when codes follow sorted group names.
 split_list leave_one_group_out(std::span<const std::int32_t> groups);
 

@@ -1,29 +1,20 @@
-// Minimal SVG grouped bar chart for the HTML report.
-#include "svg_bars.hpp"
-
+// The grouped bar chart of the SVG writer; see include/assay/plot/svg.hpp.
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "assay/report/html.hpp"
+#include "assay/plot/svg.hpp"
 
-namespace assay::html::detail {
+namespace assay::plot {
 
 namespace {
 
 // Labels longer than this are cut (with an ellipsis) for drawing; the full label is in the tables.
 constexpr std::size_t max_label_chars = 24;
 
-std::string clip_label(const std::string& s) {
-  if (s.size() <= max_label_chars) return s;
-  std::size_t n = max_label_chars - 1;
-  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;  // do not cut a UTF-8 sequence
-  return s.substr(0, n) + "\u2026";
-}
-
 }  // namespace
 
-std::string grouped_bar_chart(std::string_view title, std::string_view x_label, std::string_view y_label,
+std::string render_grouped_bars(std::string_view title, std::string_view x_label, std::string_view y_label,
                               const std::vector<std::string>& categories, const std::vector<bar_series>& series) {
   const double bar_h = 12, group_gap = 10, plot_w = 420;
   std::size_t longest = 4;
@@ -36,29 +27,29 @@ std::string grouped_bar_chart(std::string_view title, std::string_view x_label, 
   std::string s = fmt::format(
       "<svg class=\"plot\" role=\"img\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" height=\"{1}\">"
       "<title>{2}</title>",
-      width, height, escape(title));
+      width, height, escape_xml(title));
   s += fmt::format("<text class=\"plot-title\" x=\"{}\" y=\"22\" text-anchor=\"middle\">{}</text>", left + plot_w / 2,
-                   escape(title));
+                   escape_xml(title));
   // Grid and x axis ticks.
   for (int i = 0; i <= 4; ++i) {
     const double x = left + plot_w * i / 4.0;
     s += fmt::format("<line class=\"grid\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>", x, top, top + plot_h);
     s += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>", x, top + plot_h + 16,
-                     number(i / 4.0));
+                     fmt::format("{:g}", i / 4.0));
   }
   s += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>", left, top, top + plot_h);
   s += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\"/>", left, top + plot_h,
                    left + plot_w);
   s += fmt::format("<text class=\"axis-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>", left + plot_w / 2,
-                   top + plot_h + 36, escape(x_label));
+                   top + plot_h + 36, escape_xml(x_label));
   s += fmt::format(
       "<text class=\"axis-label\" transform=\"translate(14 {}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
-      top + plot_h / 2, escape(y_label));
+      top + plot_h / 2, escape_xml(y_label));
   // Bars.
   for (std::size_t c = 0; c < categories.size(); ++c) {
     const double y0 = top + group_h * static_cast<double>(c) + group_gap / 2;
     s += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", left - 6,
-                     y0 + bar_h * static_cast<double>(series.size()) / 2 + 4, escape(clip_label(categories[c])));
+                     y0 + bar_h * static_cast<double>(series.size()) / 2 + 4, escape_xml(clip_label(categories[c], max_label_chars)));
     for (std::size_t k = 0; k < series.size(); ++k) {
       const double y = y0 + bar_h * static_cast<double>(k);
       const value& v = c < series[k].values.size() ? series[k].values[c] : value::undefined("missing");
@@ -70,7 +61,7 @@ std::string grouped_bar_chart(std::string_view title, std::string_view x_label, 
       s += fmt::format(
           "<rect class=\"bar-{}\" x=\"{}\" y=\"{}\" width=\"{:.2f}\" height=\"{}\"><title>{}, {}: "
           "{:.3f}</title></rect>",
-          k, left, y + 1, w, bar_h - 2, escape(categories[c]), escape(series[k].name), v.v);
+          k, left, y + 1, w, bar_h - 2, escape_xml(categories[c]), escape_xml(series[k].name), v.v);
       s += fmt::format("<text class=\"value-label\" x=\"{:.2f}\" y=\"{}\">{:.3f}</text>", left + w + 4, y + bar_h - 2,
                        v.v);
     }
@@ -80,11 +71,11 @@ std::string grouped_bar_chart(std::string_view title, std::string_view x_label, 
   const double ly = top + plot_h + 52;
   for (std::size_t k = 0; k < series.size(); ++k) {
     s += fmt::format("<rect class=\"bar-{}\" x=\"{}\" y=\"{}\" width=\"12\" height=\"12\"/>", k, lx, ly);
-    s += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\">{}</text>", lx + 16, ly + 10, escape(series[k].name));
+    s += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\">{}</text>", lx + 16, ly + 10, escape_xml(series[k].name));
     lx += 30 + 7.0 * static_cast<double>(series[k].name.size());
   }
   s += "</svg>";
   return s;
 }
 
-}  // namespace assay::html::detail
+}  // namespace assay::plot
