@@ -53,7 +53,10 @@ int main(int argc, char** argv) {
   std::vector<double> y(rows), s(rows);
   assay::slice_column key;
   key.name = "slice";
-  for (std::size_t k = 0; k < slices; ++k) key.levels.push_back("s" + std::to_string(k));
+  for (std::size_t k = 0; k < slices; ++k) {
+    std::string level = std::to_string(k);
+    key.levels.push_back(level.insert(0, 1, 's'));
+  }
   key.codes.resize(rows);
   for (std::size_t i = 0; i < rows; ++i) {
     y[i] = (rng() % 10) < 3 ? 1 : 0;
