@@ -17,45 +17,63 @@ namespace assay {
 
 namespace {
 
+// The table's columns slice after slice (stats::row_groups::scatter): one sequential pass each.
+struct slice_major {
+  std::vector<std::int32_t> y;
+  std::vector<double> target, proba, weight;
+  std::vector<std::vector<double>> scores, values;
+  std::vector<std::vector<std::int32_t>> predictions;
+};
+
+slice_major scatter_table(const prediction_table& t, const stats::row_groups& g) {
+  slice_major m;
+  using std::span;
+  if (!t.y.empty()) m.y = g.scatter(span<const std::int32_t>(t.y));
+  if (!t.target.empty()) m.target = g.scatter(span<const double>(t.target));
+  for (const auto& c : t.scores) m.scores.push_back(g.scatter(span<const double>(c.values)));
+  for (const auto& c : t.values) m.values.push_back(g.scatter(span<const double>(c.values)));
+  for (const auto& c : t.predictions) m.predictions.push_back(g.scatter(span<const std::int32_t>(c.codes)));
+  if (!t.proba.empty()) m.proba = g.scatter(span<const double>(t.proba), t.classes.size());
+  if (!t.weight.empty()) m.weight = g.scatter(span<const double>(t.weight));
+  return m;
+}
+
 // The rows of one slice as a table of their own, with the whole table's classes.
-prediction_table gather(const prediction_table& t, std::span<const std::uint32_t> rows) {
+prediction_table gather(const prediction_table& t, const slice_major& m, std::size_t begin, std::size_t end) {
   prediction_table s;
   s.source = t.source;
-  s.rows = rows.size();
+  s.rows = end - begin;
   s.task = t.task;
   s.label_name = t.label_name;
   s.classes = t.classes;
   s.positive = t.positive;
   s.unknown_classes = t.unknown_classes;
   s.proba_names = t.proba_names;
-  auto take = [&](const auto& from, auto& to) {
-    to.resize(rows.size());
-    for (std::size_t i = 0; i < rows.size(); ++i) to[i] = from[rows[i]];
+  auto take = [&](const auto& from, auto& to, std::size_t width = 1) {
+    to.assign(from.begin() + static_cast<std::ptrdiff_t>(begin * width),
+              from.begin() + static_cast<std::ptrdiff_t>(end * width));
   };
-  if (!t.y.empty()) take(t.y, s.y);
-  if (!t.target.empty()) take(t.target, s.target);
-  for (const auto& c : t.scores) {
-    s.scores.push_back({c.name, {}});
-    take(c.values, s.scores.back().values);
+  if (!m.y.empty()) take(m.y, s.y);
+  if (!m.target.empty()) take(m.target, s.target);
+  for (std::size_t c = 0; c < t.scores.size(); ++c) {
+    s.scores.push_back({t.scores[c].name, {}});
+    take(m.scores[c], s.scores.back().values);
   }
-  for (const auto& c : t.values) {
-    s.values.push_back({c.name, {}});
-    take(c.values, s.values.back().values);
+  for (std::size_t c = 0; c < t.values.size(); ++c) {
+    s.values.push_back({t.values[c].name, {}});
+    take(m.values[c], s.values.back().values);
   }
-  for (const auto& c : t.predictions) {
-    s.predictions.push_back({c.name, {}, c.unknown});
-    take(c.codes, s.predictions.back().codes);
+  for (std::size_t c = 0; c < t.predictions.size(); ++c) {
+    s.predictions.push_back({t.predictions[c].name, {}, t.predictions[c].unknown});
+    take(m.predictions[c], s.predictions.back().codes);
   }
-  if (!t.proba.empty()) {
+  if (!m.proba.empty()) {
     const std::size_t K = t.classes.size();
-    s.proba.resize(rows.size() * K);
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      std::copy_n(&t.proba[rows[i] * K], K, &s.proba[i * K]);
-    }
+    take(m.proba, s.proba, K);
     if (t.proba_row_off) s.proba_row_off = curves::first_row_not_summing_to_one(proba_view::matrix(s.proba, K));
   }
-  if (!t.weight.empty()) {
-    take(t.weight, s.weight);
+  if (!m.weight.empty()) {
+    take(m.weight, s.weight);
     for (double x : s.weight) s.total_weight += x;
   } else {
     s.total_weight = static_cast<double>(s.rows);
@@ -186,12 +204,13 @@ sliced_report evaluate_slices(const prediction_table& table, std::span<const sli
 
   // Every slice's report. Without intervals (no bootstrap inside), slices are evaluated in parallel.
   out.slices.resize(keys.size());
+  const slice_major columns = scatter_table(table, groups);
   auto one = [&](std::size_t k) {
     auto& s = out.slices[k];
     s.key = keys[k];
     s.rows = groups.offsets[k + 1] - groups.offsets[k];
     try {
-      s.r = evaluate(gather(table, groups.rows(k)), options);
+      s.r = evaluate(gather(table, columns, groups.offsets[k], groups.offsets[k + 1]), options);
     } catch (const error& e) {
       s.reason = e.what();
     }

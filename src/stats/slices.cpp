@@ -63,6 +63,7 @@ row_groups group_rows(std::span<const std::int32_t> codes, std::size_t slices) {
     ++g.offsets[static_cast<std::size_t>(c) + 1];
   }
   for (std::size_t s = 0; s < slices; ++s) g.offsets[s + 1] += g.offsets[s];
+  g.code.assign(codes.begin(), codes.end());
   g.order.resize(codes.size());
   std::vector<std::size_t> next(g.offsets.begin(), g.offsets.end() - 1);
   for (std::size_t i = 0; i < codes.size(); ++i) g.order[next[static_cast<std::size_t>(codes[i])]++] = static_cast<std::uint32_t>(i);
@@ -156,18 +157,24 @@ std::vector<auc_slice_vs_rest> delong_slices_vs_rest(std::span<const std::int32_
   }
   // Groups of tied scores, ascending. One pass over the sorted rows counts each group's classes and
   // deals (group, label) out to the rows' slices: each slice's list comes out sorted by group.
-  const auto items = detail::sort_by_score(s, y, assay::detail::team_threads(~0u));
-  std::vector<std::uint32_t> slice_of(N);
-  for (std::size_t k = 0; k < groups.size(); ++k)
-    for (auto row : groups.rows(k)) slice_of[row] = static_cast<std::uint32_t>(k);
+  // Each row's slice rides through the sort with its label (label + 2 slice), so dealing the sorted
+  // rows out to their slices reads nothing at random.
+  if (groups.code.size() != N || groups.size() >= (std::size_t{1} << 30)) {
+    throw_usage(fmt::format("{}: the groups have {} row codes for {} rows (make them with group_rows)", fn,
+                            groups.code.size(), N));
+  }
+  std::vector<std::int32_t> tagged(N);
+  for (std::size_t i = 0; i < N; ++i) tagged[i] = y[i] | (groups.code[i] << 1);
+  const auto items = detail::sort_by_score(s, tagged, assay::detail::team_threads(~0u));
   std::vector<std::uint64_t> dealt(N);
   std::vector<std::size_t> next(groups.offsets.begin(), groups.offsets.end() - 1);
   std::vector<double> P, Q;  // positives and negatives per group
   for (std::size_t i = 0; i < N; ++i) {
     if (i == 0 || items[i].score != items[i - 1].score) P.push_back(0), Q.push_back(0);
     const std::uint64_t g = P.size() - 1;
-    (items[i].label == 1 ? P.back() : Q.back()) += 1;
-    dealt[next[slice_of[items[i].index]]++] = (g << 1) | static_cast<std::uint64_t>(items[i].label);
+    const std::int32_t label = items[i].label & 1;
+    (label == 1 ? P.back() : Q.back()) += 1;
+    dealt[next[static_cast<std::size_t>(items[i].label >> 1)]++] = (g << 1) | static_cast<std::uint64_t>(label);
   }
   const std::size_t G = P.size();
   double M = 0, Nn = 0;

@@ -47,6 +47,19 @@ delong_test_result delong_unpaired_from_variances(const auc_variance& a, const a
 struct row_groups {
   std::vector<std::uint32_t> order;
   std::vector<std::size_t> offsets;
+  std::vector<std::int32_t> code;  ///< each row's slice, in row order
+  /// column[i] for the rows of every slice, slice after slice (column[order[j]] at j): one pass over
+  /// the column in row order, so the reads are sequential whatever the slices.
+  template <class T>
+  [[nodiscard]] std::vector<T> scatter(std::span<const T> column, std::size_t width = 1) const {
+    std::vector<T> out(column.size());
+    std::vector<std::size_t> next(offsets.begin(), offsets.end() - 1);
+    for (std::size_t i = 0; i < code.size(); ++i) {
+      const std::size_t at = next[static_cast<std::size_t>(code[i])]++;
+      for (std::size_t c = 0; c < width; ++c) out[at * width + c] = column[i * width + c];
+    }
+    return out;
+  }
   [[nodiscard]] std::size_t size() const { return offsets.empty() ? 0 : offsets.size() - 1; }
   [[nodiscard]] std::span<const std::uint32_t> rows(std::size_t s) const {
     return std::span<const std::uint32_t>(order).subspan(offsets[s], offsets[s + 1] - offsets[s]);
