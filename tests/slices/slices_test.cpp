@@ -145,6 +145,47 @@ TEST(Slices, MulticlassLabelsKeepTheTableClasses) {
   EXPECT_EQ(sr.metrics[0].rows[0].p_value.reason, "4 rows; a test needs at least 10");
 }
 
+TEST(Slices, ProbabilitiesAndWeightsToo) {
+  // Class probabilities of 3 classes with sample weights: each slice equals the table built from its
+  // rows alone (the same class list, named), and weighted rows have no tests.
+  std::mt19937_64 rng(17);
+  const std::size_t n = 600;
+  std::vector<double> y(n), proba(3 * n), w(n);
+  std::vector<std::string> k(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    y[i] = static_cast<double>(rng() % 3);
+    double a = 1 + rng() % 5, b = 1 + rng() % 5, c = 1 + rng() % 5;
+    a += 3 * (y[i] == 0), b += 3 * (y[i] == 1), c += 3 * (y[i] == 2);
+    proba[3 * i] = a / (a + b + c), proba[3 * i + 1] = b / (a + b + c), proba[3 * i + 2] = c / (a + b + c);
+    w[i] = static_cast<double>(1 + rng() % 4) / 2;
+    k[i] = std::string(1, static_cast<char>('p' + rng() % 4));
+  }
+  const std::vector<std::string> classes{"0", "1", "2"};
+  prediction_options po;
+  po.sample_weight = w;
+  const auto table = predictions_from_proba(y, proba, classes, po);
+  evaluate_options eo;
+  eo.keep_curves = true;
+  const auto sr = evaluate_slices(table, std::vector<slice_column>{column_of("k", k)}, eo);
+  ASSERT_EQ(sr.slices.size(), 4u);
+  for (const auto& s : sr.slices) {
+    std::vector<double> ys, ps, ws;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (k[i] != s.key[0]) continue;
+      ys.push_back(y[i]);
+      ps.insert(ps.end(), {proba[3 * i], proba[3 * i + 1], proba[3 * i + 2]});
+      ws.push_back(w[i]);
+    }
+    prediction_options pw;
+    pw.sample_weight = ws;
+    ASSERT_TRUE(s.r.has_value()) << s.reason;
+    expect_same_report(*s.r, evaluate(predictions_from_proba(ys, ps, classes, pw), eo), "slice " + s.key[0]);
+    EXPECT_TRUE(same_bits(s.r->total_weight, evaluate(predictions_from_proba(ys, ps, classes, pw), eo).total_weight));
+  }
+  EXPECT_EQ(sr.metrics[0].rows[0].p_value.reason, "weighted rows");
+  EXPECT_FALSE(sr.metrics[0].chi2.has_value());
+}
+
 // ---- DeLong: slice and rest against all pairs -----------------------------------------------------
 
 struct brute {
