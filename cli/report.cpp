@@ -8,6 +8,8 @@
 #include "assay/io/table.hpp"
 #include "assay/report/html.hpp"
 #include "assay/report/report.hpp"
+#include "assay/report/slices.hpp"
+#include "assay/report/slices_html.hpp"
 #include "commands.hpp"
 
 namespace assay::cli {
@@ -20,6 +22,7 @@ struct report_options {
   std::string ci, ci_method = "auto";
   std::string score, pred, weight, pos_label, format = "text", output, html, task = "auto", zero_div = "0", delimiter;
   std::string threshold, beta, top_k;  // parsed here, for messages that quote the value
+  std::vector<std::string> by;         // slice columns
 };
 
 double number_option(const char* option, const std::string& text) {
@@ -64,6 +67,17 @@ void run(report_options& o) {
       {"exact", ci_method::clopper_pearson},  {"bootstrap", ci_method::bootstrap}};
   q.ci = ci_methods.at(o.ci_method);
   if (!ci_given && o.ci_method != "auto") throw_usage("--ci-method needs --ci");
+  if (!o.by.empty()) {
+    if (o.by.size() > 2) throw_usage(fmt::format("--by: given {} times; give 1 or 2 slice columns", o.by.size()));
+    if (o.by.size() == 2 && o.by[0] == o.by[1]) {
+      throw_usage(fmt::format("--by: '{}' is given twice; give two different columns", o.by[0]));
+    }
+    const sliced_report r = make_sliced_report(q, o.by);
+    const std::string text = o.format == "json" ? to_json(r) : to_text(r);
+    if (!o.html.empty()) write_output(o.html, to_html(r));
+    write_output(o.output, text);
+    return;
+  }
   const report r = make_report(q);
   const std::string text = o.format == "json" ? to_json(r) : to_text(r);
   if (!o.html.empty()) {  // written first, so a failure to write it comes before any report output
@@ -96,6 +110,7 @@ void register_report(CLI::App& app) {
       "  assay report iris.csv --label species --proba setosa versicolor virginica\n"
       "  assay report house.tsv --task regression --label price --pred predicted\n"
       "  cat preds.csv | assay report - --label 1 --score 2           # stdin, columns by index\n"
+      "  assay report preds.csv --label y --score p --by country --ci  # per country, each vs the rest\n"
       "\n"
       "Exit codes: 0 success, 1 internal error, 2 usage error, 3 bad input data, 4 file I/O error.");
   cmd->add_option("file", o->q.path, "Prediction file (CSV or TSV with a header row); '-' reads standard input")
@@ -128,6 +143,11 @@ void register_report(CLI::App& app) {
       ->check(CLI::IsMember({"0", "1", "skip"}));
   cmd->add_option("--delimiter", o->delimiter, "Field separator, one character or 'tab' (default: from the file)")
       ->type_name("CHAR");
+  cmd->add_option("--by", o->by,
+                  "Slice the report by this column (give it twice for pairs of two columns): a report per slice, and "
+                  "per headline metric each slice against the rest (Holm-adjusted)")
+      ->type_name("COL")
+      ->allow_extra_args(false);
   cmd->add_option("--format,-f", o->format, "text (default) or json")
       ->type_name("FORMAT")
       ->check(CLI::IsMember({"text", "json"}));

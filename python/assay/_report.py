@@ -69,6 +69,36 @@ class Report:
                 and not k.endswith("_ci") and k not in ("n", "ci_level", "threshold")]
 
 
+class SlicedReport(Report):
+    """A sliced report (``assay.report(..., by=...)``): ``to_dict()`` has the keys of
+    ``assay report --by COL --format json`` (``by``, ``overall``, ``slices``, ``metrics``; see
+    docs/report-json.md), ``str()`` the text and ``_repr_html_()`` the HTML page with a forest plot
+    per headline metric. ``report["accuracy"]`` is the overall number; ``slice_table("accuracy")``
+    the metric's per-slice rows."""
+
+    def __repr__(self):
+        d = self._data()
+        return f"<assay.Report {d['overall']['task']}, {d['overall']['n']} rows, {len(d['slices'])} slices>"
+
+    def __getitem__(self, name):
+        overall = Report.__new__(Report)
+        overall._r = None
+        overall._dict = self._data()["overall"]
+        return Report.__getitem__(overall, name)
+
+    def keys(self):
+        overall = Report.__new__(Report)
+        overall._r = None
+        overall._dict = self._data()["overall"]
+        return Report.keys(overall)
+
+    def slice_table(self, name):
+        for m in self._data()["metrics"]:
+            if m["name"] == name:
+                return _copy(m["slices"])
+        raise KeyError(f"sliced report has no headline table {name!r}")
+
+
 def _copy(d):
     return json.loads(json.dumps(d))
 
@@ -104,9 +134,14 @@ def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=Non
     the bootstrap (the same seed gives the same intervals whatever the thread count). Undefined
     numbers (0/0, one class present) are NaN with the reason, never a silent 0; ``zero_division``
     (0, 1 or nan) only says how undefined per-class values enter the macro and weighted averages.
+
+    ``by`` slices the report (``assay report --by COL``): one array of slice keys (numbers or
+    strings, one per row; a pandas Series lends its name) or a list of two (every observed pair).
+    The result is a :class:`SlicedReport`: the overall report, every slice's report, and for each
+    headline metric the slices' values and intervals with a test of each slice against the rest
+    (two-proportion z for rates, unpaired DeLong for ROC AUC), Holm-adjusted over the slices.
     """
-    if by is not None:
-        raise NotImplementedError("report: by= (sliced reports) is not built yet")
+    by_names, by_keys = _slice_keys(by, y_true)
     given = [n for n, v in (("y_score", y_score), ("y_pred", y_pred), ("y_proba", y_proba)) if v is not None]
     if len(given) != 1:
         raise ValueError(f"report: give exactly one of y_score, y_pred or y_proba; got {given or 'none'}")
@@ -124,7 +159,8 @@ def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=Non
               pos_label=None if pos_label is None else _label_text(pos_label), task=str(task),
               threshold=float(threshold), beta=None if beta is None else float(beta), top_k=int(top_k),
               zero_division=zd, ci_level=None if ci is None else float(ci), ci_method=method,
-              replicates=int(replicates), seed=seed, keep_curves=bool(keep_curves))
+              replicates=int(replicates), seed=seed, keep_curves=bool(keep_curves) and not by_keys,
+              by_names=by_names, by_keys=by_keys)
     if task == "regression":
         if y_pred is None:
             raise ValueError("report: a regression report needs y_pred (the predicted values)")
@@ -143,7 +179,29 @@ def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=Non
             p = _numbers(y_proba, "y_proba", ndim=2)
             kw["proba"] = np.ascontiguousarray(p.ravel())
             kw["proba_classes"] = [] if classes is None else [_label_text(c) for c in classes]
-    return Report(_core.evaluate(**kw))
+    core = _core.evaluate(**kw)
+    return SlicedReport(core) if by_keys else Report(core)
+
+
+def _slice_keys(by, y_true):
+    """(names, keys): one or two arrays of slice keys (numbers or strings) as label text."""
+    if by is None:
+        return [], []
+    columns = list(by) if isinstance(by, (list, tuple)) and len(by) > 0 and not np.isscalar(by[0]) else [by]
+    if not 1 <= len(columns) <= 2:
+        raise ValueError(f"report: by has {len(columns)} arrays of slice keys; give 1 or 2")
+    n = len(as_array(y_true, "y_true"))
+    names, keys = [], []
+    for i, col in enumerate(columns):
+        name = getattr(col, "name", None)
+        names.append(str(name) if name is not None else ("by" if len(columns) == 1 else f"by[{i}]"))
+        a = as_array(col, "by")
+        if a.ndim != 1 or len(a) != n:
+            raise ValueError(f"report: by[{i}] must be 1-D with one key per row ({n}); got shape {a.shape}")
+        keys.append([_label_text(v) for v in a.tolist()])
+    if len(names) == 2 and names[0] == names[1]:
+        names = ["by[0]", "by[1]"]
+    return names, keys
 
 
 def _label_text(v):

@@ -8,10 +8,14 @@
 
 #include <fmt/format.h>
 
+#include <unordered_map>
+
 #include "assay/data/predictions.hpp"
 #include "assay/error.hpp"
 #include "assay/report/html.hpp"
 #include "assay/report/report.hpp"
+#include "assay/report/slices.hpp"
+#include "assay/report/slices_html.hpp"
 #include "common.hpp"
 
 namespace assay::python {
@@ -63,6 +67,11 @@ void bind_report(nb::module_& m) {
       .def("json", [](const report& r) { return to_json(r); })
       .def("html", [](const report& r) { return to_html(r); });
 
+  nb::class_<sliced_report>(m, "SlicedReport", "A computed sliced report (internal: use assay.report(by=...)).")
+      .def("text", [](const sliced_report& r) { return to_text(r); })
+      .def("json", [](const sliced_report& r) { return to_json(r); })
+      .def("html", [](const sliced_report& r) { return to_html(r); });
+
   m.def(
       "evaluate",
       [](std::optional<in_array<double>> y_num, std::optional<std::vector<std::string>> y_text,
@@ -72,7 +81,8 @@ void bind_report(nb::module_& m) {
          std::optional<in_array<double>> weight, std::optional<std::string> pos_label, std::string_view task,
          double threshold, std::optional<double> beta, std::size_t top_k, std::string_view zero_division,
          std::optional<double> ci_level, std::string_view ci_method, std::size_t replicates, std::uint64_t seed,
-         bool keep_curves) {
+         bool keep_curves, std::vector<std::string> by_names,
+         std::vector<std::vector<std::string>> by_keys) -> nb::object {
         const labels_arg y{y_num, y_text};
         prediction_options po;
         po.sample_weight = view(weight);
@@ -88,27 +98,52 @@ void bind_report(nb::module_& m) {
         eo.replicates = replicates;
         eo.seed = seed;
         eo.keep_curves = keep_curves;
-        nb::gil_scoped_release release;
-        prediction_table table;
-        if (score) {
-          table = predictions_from_scores(y.view_of(), view(score), po);
-        } else if (pred_num || pred_text) {
-          const labels_arg p{pred_num, pred_text};
-          table = predictions_from_labels(y.view_of(), p.view_of(), po);
-        } else if (proba) {
-          table = predictions_from_proba(y.view_of(), view(proba), proba_classes, po);
-        } else if (values) {
-          table = predictions_from_values(view(y_num), view(values), po);
-        } else {
-          throw_usage("report: give one of y_score, y_pred or y_proba");
+        std::optional<report> plain;
+        std::optional<sliced_report> sliced;
+        {
+          nb::gil_scoped_release release;
+          prediction_table table;
+          if (score) {
+            table = predictions_from_scores(y.view_of(), view(score), po);
+          } else if (pred_num || pred_text) {
+            const labels_arg p{pred_num, pred_text};
+            table = predictions_from_labels(y.view_of(), p.view_of(), po);
+          } else if (proba) {
+            table = predictions_from_proba(y.view_of(), view(proba), proba_classes, po);
+          } else if (values) {
+            table = predictions_from_values(view(y_num), view(values), po);
+          } else {
+            throw_usage("report: give one of y_score, y_pred or y_proba");
+          }
+          if (by_keys.empty()) {
+            plain = evaluate(std::move(table), eo);
+          } else {
+            // Slice keys as labels: codes in first-seen order (as the file reader makes them).
+            std::vector<slice_column> by;
+            for (std::size_t c = 0; c < by_keys.size(); ++c) {
+              slice_column col;
+              col.name = c < by_names.size() ? by_names[c] : fmt::format("by[{}]", c);
+              std::unordered_map<std::string, std::int32_t> code;
+              col.codes.reserve(by_keys[c].size());
+              for (const auto& k : by_keys[c]) {
+                auto [it, added] = code.emplace(k, static_cast<std::int32_t>(col.levels.size()));
+                if (added) col.levels.push_back(k);
+                col.codes.push_back(it->second);
+              }
+              by.push_back(std::move(col));
+            }
+            sliced = evaluate_slices(table, by, eo);
+          }
         }
-        return evaluate(std::move(table), eo);
+        if (plain) return nb::cast(std::move(*plain));
+        return nb::cast(std::move(*sliced));
       },
       nb::arg("y_num").none(), nb::arg("y_text").none(), nb::arg("score").none(), nb::arg("pred_num").none(),
       nb::arg("pred_text").none(), nb::arg("proba").none(), nb::arg("proba_classes"), nb::arg("values").none(),
       nb::arg("weight").none(), nb::arg("pos_label").none(), nb::arg("task"), nb::arg("threshold"),
       nb::arg("beta").none(), nb::arg("top_k"), nb::arg("zero_division"), nb::arg("ci_level").none(),
-      nb::arg("ci_method"), nb::arg("replicates"), nb::arg("seed"), nb::arg("keep_curves"));
+      nb::arg("ci_method"), nb::arg("replicates"), nb::arg("seed"), nb::arg("keep_curves"),
+      nb::arg("by_names") = std::vector<std::string>{}, nb::arg("by_keys") = std::vector<std::vector<std::string>>{});
 }
 
 }  // namespace assay::python

@@ -42,3 +42,15 @@ def test_console_check_can_fail(tmp_path):
     page.write_text("<!doctype html><html><body><script>console.log('negative control')</script></body></html>")
     _, _, console = load(page, tmp_path)
     assert any("negative control" in line for line in console)
+
+
+def test_sliced_report_page_renders_without_console_messages(tmp_path, rng):
+    y = rng.integers(0, 2, 600)
+    region = np.array(["north", "south", "east"])[rng.integers(0, 3, 600)]
+    r = assay.report(y, y_score=y * 0.5 + rng.random(600), ci=0.95, by=region)
+    page = tmp_path / "sliced.html"
+    r.save_html(page)
+    status, dom, console = load(page, tmp_path)
+    assert status == 0
+    assert console == []
+    assert "ROC AUC by slice" in dom and dom.count("<svg") == 7

@@ -291,7 +291,7 @@ prediction_table make_predictions(io::table&& t, const prediction_file& f) {
   return resolve(std::move(t), f, at, naming{});
 }
 
-prediction_table read_predictions(const prediction_file& f) {
+std::vector<io::column_spec> column_specs(const prediction_file& f) {
   const bool regression = f.task == task_kind::regression;
   const auto label_type = regression ? io::column_type::number : io::column_type::label;
   std::vector<io::column_spec> specs{{f.label, label_type, param("label")}};
@@ -299,7 +299,11 @@ prediction_table read_predictions(const prediction_file& f) {
   for (const auto& s : f.predictions) specs.push_back({s, label_type, param("predictions")});
   if (f.weight) specs.push_back({*f.weight, io::column_type::weight, param("weight")});
   for (const auto& s : f.proba) specs.push_back({s, io::column_type::probability, param("proba")});
-  return make_predictions(io::read_table(f.path, specs, f.csv), f);
+  return specs;
+}
+
+prediction_table read_predictions(const prediction_file& f) {
+  return make_predictions(io::read_table(f.path, column_specs(f), f.csv), f);
 }
 
 // ---- arrays in memory -----------------------------------------------------------------------------

@@ -429,7 +429,7 @@ evaluate_options options_of(const report_request& q) {
   return o;
 }
 
-report make_report(const report_request& request) {
+prediction_file prediction_file_of(const report_request& request) {
   check_request(request);
   prediction_file f;
   f.path = request.path;
@@ -441,7 +441,11 @@ report make_report(const report_request& request) {
   f.weight = request.weight;
   f.task = request.task;
   f.pos_label = request.pos_label;
-  return evaluate(read_predictions(f), options_of(request));
+  return f;
+}
+
+report make_report(const report_request& request) {
+  return evaluate(read_predictions(prediction_file_of(request)), options_of(request));
 }
 
 }  // namespace assay

@@ -431,7 +431,18 @@ INSTANTIATE_TEST_SUITE_P(
                            3,
                            // grid lines, frame, legend and one curve per class
                            20,
-                           {"pr"}}),
+                           {"pr"}},
+        // assay report --by (the sliced report, with intervals): 7 headline metrics of a binary score
+        // (accuracy, error rate, precision, recall, specificity, FPR, ROC AUC), each a table and a
+        // forest plot; tables: setup, overall, 7 metric tables, one per slice (Female, Male) = 11;
+        // per plot at least the frame, the reference line, 2 interval segments and 2 points.
+        validation_example{"sliced",
+                           "report " + sh_quote(source_path("examples/data/asah.csv")) +
+                               " --label label --score s100b --by gender --ci --bootstrap-replicates 100",
+                           {"setup", "overall", "metric-accuracy", "metric-roc_auc", "slices"},
+                           7,
+                           11,
+                           6}),
     [](const auto& info) { return info.param.name; });
 
 // Labels that are markup, rendered with the policy removed: escaping alone keeps them text.

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "assay/io/csv.hpp"
+#include "assay/io/table.hpp"
 
 namespace assay {
 
@@ -112,6 +113,10 @@ struct prediction_file {
 /// column and the field of `f` it came from (label, scores, predictions, proba, weight, pos_label,
 /// task; marked with assay::param, so the CLI names its options instead).
 prediction_table read_predictions(const prediction_file& f);
+
+/// The columns read_predictions reads, in make_predictions' order (label, scores, predictions,
+/// weight, proba); a caller may append columns of its own and take them off before make_predictions.
+std::vector<io::column_spec> column_specs(const prediction_file& f);
 
 /// The same on columns already read: `t.columns` in the order label, scores, predictions, weight,
 /// proba, with as many of each as `f` names (f.path and f.csv are not used).

@@ -155,6 +155,9 @@ evaluate_options options_of(const report_request& request);
 /// Reads the file (read_predictions) and evaluates it. Throws assay::error on bad input.
 report make_report(const report_request& request);
 
+/// The file description make_report reads, after checking the request (the same messages).
+prediction_file prediction_file_of(const report_request& request);
+
 /// The human-readable report (confusion matrix, metrics, WEKA-style per-class block).
 std::string to_text(const report& r);
 /// The JSON report; the schema is in docs/report-json.md.
