@@ -274,7 +274,10 @@ def main():
                 h = save_failure(save_dir, ext, data, args, path, why)
                 print(f"FAIL run {i} ({h}): assay {' '.join(args)}\n  {why}", flush=True)
             i += 1
-    print(f"cli_fuzz: {runs} runs in {time.monotonic() - start:.1f} s, seed {a.seed}")
+    import resource
+    child = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(f"cli_fuzz: {runs} runs in {time.monotonic() - start:.1f} s (assay CPU {child.ru_utime + child.ru_stime:.1f} s), "
+          f"seed {a.seed}")
     print(f"{runs - failures} passed, {failures} failed")
     return 1 if failures else 0
 
