@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "assay/error.hpp"
+#include "assay/io/text.hpp"
 #include "commands.hpp"
 
 namespace assay::cli {
@@ -80,6 +81,20 @@ int main(int argc, char** argv) {
   assay::cli::register_learners(app);
   assay::cli::register_stats(app);
   try {
+    // Arguments are text that may be echoed (a file name in "source", a --pos-label): the same
+    // UTF-8 rule as for text read from files (include/assay/io/text.hpp).
+    for (int i = 1; i < argc; ++i) {
+      const std::string_view a = argv[i];
+      if (i == 1) {
+        for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+          if (sub->get_name() == a) assay::cli::current_command = "assay " + std::string(a);
+        }
+      }
+      if (const std::size_t k = assay::io::utf8_valid_prefix(a); k < a.size()) {
+        assay::throw_usage(fmt::format("argument {} {} is not valid UTF-8 (byte \\x{:02x} at offset {}); assay reads text as UTF-8",
+                                       i, assay::io::quote_text(a), static_cast<unsigned char>(a[k]), k));
+      }
+    }
     assay::cli::arguments.assign(argv, argv + argc);
     if (!assay::cli::arguments.empty()) assay::cli::arguments[0] = "assay";
     app.parse(argc, argv);

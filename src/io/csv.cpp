@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "assay/error.hpp"
+#include "assay/io/text.hpp"
 
 namespace assay::io {
 
@@ -28,42 +29,30 @@ namespace {
 
 constexpr std::size_t min_chunk_bytes = 16;
 
-// Returns the first index in [i, end) holding the delimiter, a line feed, a quote or a NUL byte (or
-// `end`). A quote inside an unquoted field is data, but the parallel reader must know of it.
+// Returns the first index in [i, end) holding the delimiter, a line feed, a carriage return, a quote
+// or a NUL byte (or `end`). A quote inside an unquoted field is data, but the parallel reader must know of it.
 // Sixteen bytes at a time with SSE2 where available: the common unquoted field is skipped in one
 // or two steps instead of byte by byte.
 inline std::size_t skip_plain(const char* base, std::size_t i, std::size_t end, char delim) {
 #if defined(__SSE2__)
   const __m128i d = _mm_set1_epi8(delim), nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128(),
-                q = _mm_set1_epi8('"');
+                q = _mm_set1_epi8('"'), cr = _mm_set1_epi8('\r');
   while (i + 16 <= end) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + i));
-    const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, d), _mm_cmpeq_epi8(v, nl)),
-                                     _mm_or_si128(_mm_cmpeq_epi8(v, zero), _mm_cmpeq_epi8(v, q)));
+    const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, d), _mm_cmpeq_epi8(v, nl)),
+                                                  _mm_or_si128(_mm_cmpeq_epi8(v, zero), _mm_cmpeq_epi8(v, q))),
+                                     _mm_cmpeq_epi8(v, cr));
     const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(hit));
     if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(mask));
     i += 16;
   }
 #endif
-  while (i < end && base[i] != delim && base[i] != '\n' && base[i] != '\0' && base[i] != '"') ++i;
+  while (i < end && base[i] != delim && base[i] != '\n' && base[i] != '\r' && base[i] != '\0' && base[i] != '"') ++i;
   return i;
 }
 
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
-std::string quoted_preview(std::string_view s) {
-  constexpr std::size_t max_len = 40;
-  std::string out = "\"";
-  for (std::size_t i = 0; i < s.size() && i < max_len; ++i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    if (c == '"') out += "\\\"";
-    else if (c < 0x20 || c == 0x7f) out += fmt::format("\\x{:02x}", c);
-    else out += static_cast<char>(c);
-  }
-  if (s.size() > max_len) out += "...";
-  return out + "\"";
 }
 
 }  // namespace
@@ -146,7 +135,21 @@ struct csv_reader::impl {
                            name, next_line, options.max_record_bytes));
   }
 
-  std::size_t trim_cr(std::size_t b, std::size_t e) const { return (e > b && buf[e - 1] == '\r') ? e - 1 : e; }
+  // The record ends at the carriage return at i: with the line feed after it (CRLF) or alone (a
+  // classic Mac OS line end; Python's csv module reads both so). Returns false if the buffer ends
+  // right after the CR and the source has more (whether a line feed follows is not known yet).
+  template <class EndsHere>
+  bool end_at_cr(std::size_t i, std::size_t lim, EndsHere& input_ends_here, std::size_t& lines) {
+    if (i + 1 >= lim) {
+      if (!input_ends_here()) return false;
+      ++lines;
+      begin = lim;
+      return true;
+    }
+    ++lines;
+    begin = (buf[i + 1] == '\n') ? i + 2 : i + 1;
+    return true;
+  }
 
   // Scans one record starting at `begin`, looking at no more than max_record_bytes bytes. Returns
   // false if the buffer ends before the record does and the source has more. On success fills
@@ -173,7 +176,9 @@ struct csv_reader::impl {
           const void* q = (i < lim) ? std::memchr(base + i, '"', lim - i) : nullptr;
           const std::size_t qi = q ? static_cast<std::size_t>(static_cast<const char*>(q) - base) : lim;
           for (std::size_t k = i; k < qi; ++k) {
+            // Line ends inside the field count as physical lines: LF, CRLF (once) and a lone CR.
             if (base[k] == '\n') ++lines;
+            else if (base[k] == '\r' && (k + 1 >= lim || base[k + 1] != '\n')) ++lines;
             else if (base[k] == '\0') nul_error(lines);
           }
           if (q == nullptr) {
@@ -207,21 +212,10 @@ struct csv_reader::impl {
           begin = i + 1;
           return true;
         }
-        if (c == '\r') {
-          if (i + 1 >= lim) {
-            if (!input_ends_here()) return false;
-            begin = lim;
-            return true;
-          }
-          if (base[i + 1] == '\n') {
-            ++lines;
-            begin = i + 2;
-            return true;
-          }
-        }
+        if (c == '\r') return end_at_cr(i, lim, input_ends_here, lines);
         if (c == '\0') nul_error(lines);
         throw_data(fmt::format("{}:{}: field {}: unexpected character {} after a closing quote", name,
-                               next_line + lines, spans.size(), quoted_preview(std::string_view(base + i, 1))));
+                               next_line + lines, spans.size(), quote_text(std::string_view(base + i, 1))));
       }
       // Unquoted field: runs to the delimiter or the line end.
       const std::size_t b = i;
@@ -229,7 +223,7 @@ struct csv_reader::impl {
         i = skip_plain(base, i, lim, delim);
         if (i >= lim) {
           if (!input_ends_here()) return false;
-          spans.push_back({b, trim_cr(b, i), false, false});
+          spans.push_back({b, i, false, false});
           begin = lim;
           return true;
         }
@@ -240,10 +234,14 @@ struct csv_reader::impl {
           break;
         }
         if (c == '\n') {
-          spans.push_back({b, trim_cr(b, i), false, false});
+          spans.push_back({b, i, false, false});
           ++lines;
           begin = i + 1;
           return true;
+        }
+        if (c == '\r') {
+          spans.push_back({b, i, false, false});
+          return end_at_cr(i, lim, input_ends_here, lines);
         }
         if (c == '\0') nul_error(lines);
         saw_quote = true;  // a quote inside an unquoted field: data, but noted
@@ -285,10 +283,9 @@ struct csv_reader::impl {
       const std::string_view rest(buf.data() + begin, end - begin);
       std::size_t pos = 0;
       for (;;) {
-        const std::size_t nl = rest.find('\n', pos);
+        const std::size_t nl = rest.find_first_of("\r\n", pos);  // LF, CRLF or a lone CR
         const std::size_t stop = nl == std::string_view::npos ? rest.size() : nl;
-        std::string_view line = rest.substr(pos, stop - pos);
-        if (!line.empty() && line.back() == '\r' && nl != std::string_view::npos) line.remove_suffix(1);
+        const std::string_view line = rest.substr(pos, stop - pos);
         if (line.size() >= options.max_record_bytes || (nl == std::string_view::npos && eof)) {
           return line.substr(0, options.max_record_bytes);
         }
@@ -304,7 +301,7 @@ struct csv_reader::impl {
     if (options.chunk_bytes < min_chunk_bytes) options.chunk_bytes = min_chunk_bytes;
     const char d = options.delimiter;
     if (d == '"' || d == '\n' || d == '\r') {
-      throw_usage(fmt::format("{}: {} cannot be the field delimiter", name, quoted_preview(std::string_view(&d, 1))));
+      throw_usage(fmt::format("{}: {} cannot be the field delimiter", name, quote_text(std::string_view(&d, 1))));
     }
     buf.resize(options.chunk_bytes);
     fill();

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "assay/io/table.hpp"
+#include "assay/io/text.hpp"
 
 namespace assay::io::detail {
 
@@ -17,11 +18,16 @@ namespace assay::io::detail {
 // level has at most 8 bytes and there are at most 8, each is kept as one 64-bit word and a label is
 // found by comparing its word with all of them, without branches. Beyond that, a one-entry cache
 // and a linear scan, then a hash map.
+//
+// A label is text that assay keeps and writes out, so it must be valid UTF-8 (assay/io/text.hpp):
+// a new level that is not is refused with code -1 (and not added). Only new levels are checked,
+// once each, so the check costs nothing per row.
 class interner {
  public:
   explicit interner(column& c) : col_(&c) {
     for (auto& b : byte_code_) b = -1;
   }
+  /// The code of label `s` (a new one is added), or -1 if `s` is new and not valid UTF-8.
   std::int32_t code(std::string_view s) {
     if (s.size() == 1 && byte_code_[static_cast<unsigned char>(s[0])] >= 0) {
       return byte_code_[static_cast<unsigned char>(s[0])];
@@ -65,6 +71,7 @@ class interner {
     } else {
       if (auto it = map_.find(s); it != map_.end()) return remember(it->second);
     }
+    if (!is_utf8(s)) return -1;
     auto c = static_cast<std::int32_t>(levels.size());
     levels.emplace_back(s);
     if (s.size() == 1) byte_code_[static_cast<unsigned char>(s[0])] = c;

@@ -3,7 +3,7 @@
 // The file is cut just after a line feed into one byte range per thread, and each range is mapped a
 // window of 32 MiB at a time (or, with use_mmap off, read with pread in pieces that end at a line
 // feed; a map that fails gives up, and the serial reader takes over). Three passes, each on all threads:
-// (1) count the line feeds of each range and look for quotes and NUL bytes; (2) allocate every
+// (1) count the line feeds of each range and look for quotes, NUL bytes and lone CRs; (2) allocate every
 // column once, for the sum of the counts (an upper bound on the rows); (3) parse each range
 // straight into its rows of the columns. A range yields fewer rows than line feeds only when it
 // holds blank lines; the rows are then moved down once at the end. Label codes are per range:
@@ -176,27 +176,35 @@ struct source {
 
 struct scan_result {
   std::uint64_t line_feeds = 0;
-  bool clean = true;      // no quote, no NUL byte
+  bool clean = true;      // no quote, no NUL byte, no lone CR
   char last_byte = '\n';  // of the range ('\n' when empty)
 };
 
-// Counts the line feeds of [b, e) into r and notes a quote or NUL byte (then stops early).
-void scan(const char* b, const char* e, scan_result& r) {
+// Counts the line feeds of [b, e) into r and notes a quote, a NUL byte or a lone CR (a carriage
+// return not followed by a line feed: a classic Mac OS line end, which the cuts at line feeds and
+// the row counts cannot see), then stops early. [b, e) ends just after a line feed or at the end
+// of the file (`at_eof`), so the byte after a CR is in it unless the CR ends the file (a line end
+// that both readers take alike).
+void scan(const char* b, const char* e, bool at_eof, scan_result& r) {
   if (b == e) return;
   r.last_byte = e[-1];
   std::uint64_t n = 0;
   bool odd = false;
 #if defined(__SSE2__) && defined(__x86_64__)
-  const __m128i nl = _mm_set1_epi8('\n'), quote = _mm_set1_epi8('"'), zero = _mm_setzero_si128();
-  while (e - b >= 16 && !odd) {
-    // Byte counters of up to 255 blocks, then summed with SAD.
-    const auto blocks = static_cast<std::size_t>(std::min<std::ptrdiff_t>(255, (e - b) / 16));
+  const __m128i nl = _mm_set1_epi8('\n'), quote = _mm_set1_epi8('"'), zero = _mm_setzero_si128(),
+                cr = _mm_set1_epi8('\r');
+  while (e - b >= 17 && !odd) {
+    // Byte counters of up to 255 blocks, then summed with SAD. Each block is also read one byte
+    // further on (hence 17 bytes), to see whether a line feed follows each CR.
+    const auto blocks = static_cast<std::size_t>(std::min<std::ptrdiff_t>(255, (e - b - 1) / 16));
     __m128i count = zero, bad = zero;
     for (std::size_t i = 0; i < blocks; ++i, b += 16) {
       if (i % 4 == 0) __builtin_prefetch(b + prefetch_distance);
       const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
+      const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 1));
       count = _mm_sub_epi8(count, _mm_cmpeq_epi8(v, nl));
-      bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, zero)));
+      const __m128i lone_cr = _mm_andnot_si128(_mm_cmpeq_epi8(next, nl), _mm_cmpeq_epi8(v, cr));
+      bad = _mm_or_si128(bad, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, zero)), lone_cr));
     }
     const __m128i sum = _mm_sad_epu8(count, zero);
     n += static_cast<std::uint64_t>(_mm_cvtsi128_si64(sum)) +
@@ -206,7 +214,7 @@ void scan(const char* b, const char* e, scan_result& r) {
 #endif
   for (; b < e && !odd; ++b) {
     n += *b == '\n';
-    odd = *b == '"' || *b == '\0';
+    odd = *b == '"' || *b == '\0' || (*b == '\r' && (b + 1 == e ? !at_eof : b[1] != '\n'));
   }
   r.line_feeds += n;
   if (odd) r.clean = false;
@@ -348,7 +356,9 @@ class range_parser {
           const column_type type = types[s];
           if (type == column_type::label) {
             if (field.empty()) return false;
-            store(codes[s] + rows, interners_[s].code(field));
+            const std::int32_t code = interners_[s].code(field);
+            if (code < 0) return false;  // not UTF-8: the serial reader says where
+            store(codes[s] + rows, code);
             continue;
           }
           if (!have_x && !parse_double(field, x)) return false;
@@ -438,8 +448,8 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
   std::vector<scan_result> scans(threads);
   on_threads(threads, failed, [&](std::size_t k) {
     const bool ok = src.for_each_piece(cut[k], cut[k + 1], piece_bytes, settings.max_record_bytes,
-                                       [&](const char* b, const char* e, bool) {
-                                         scan(b, e, scans[k]);
+                                       [&](const char* b, const char* e, bool at_end) {
+                                         scan(b, e, at_end && cut[k + 1] == src.size, scans[k]);
                                          return scans[k].clean && !failed;
                                        });
     if (!ok) failed = true;

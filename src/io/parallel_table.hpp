@@ -28,11 +28,11 @@ struct parallel_settings {
 /// Reads the data rows of the regular file `path` after the header that `head` has read, into the
 /// columns of `shape` (an empty table: source and columns' names and types), column k of `shape`
 /// taken from field `index[k]`. The data is cut at line feeds into one byte range per thread.
-/// A first pass counts each range's line feeds (an upper bound on its rows) and looks for quotes
-/// and NUL bytes; each column is then allocated once and every thread writes its rows in place.
+/// A first pass counts each range's line feeds (an upper bound on its rows) and looks for quotes,
+/// NUL bytes and lone CRs; each column is then allocated once and every thread writes its rows in place.
 /// Returns nothing (and the caller reads serially, which gives every error its exact line number)
-/// when the file is small, holds any quote (a line feed inside quotes would be a false cut) or NUL
-/// byte, or any record is not exactly what the serial reader would accept without an error.
+/// when the file is small, holds any quote (a line feed inside quotes would be a false cut), NUL
+/// byte or lone CR (a classic Mac OS line end: the cuts and row counts go by line feeds), or any record is not exactly what the serial reader would accept without an error.
 std::optional<table> read_parallel(const std::string& path, const csv_reader& head, const table& shape,
                                    const std::vector<std::size_t>& index, const parallel_settings& settings);
 

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "assay/error.hpp"
+#include "assay/io/text.hpp"
 #include "decimal.hpp"
 #include "value_rules.hpp"
 #include "interner.hpp"
@@ -34,39 +35,45 @@ bool parse_double(std::string_view field, double& out) noexcept {
   return r.ec == std::errc() && r.ptr == e;
 }
 
-namespace {
-
-std::string preview(std::string_view s) {
-  constexpr std::size_t max_len = 40;
-  std::string out = "\"";
-  for (std::size_t i = 0; i < s.size() && i < max_len; ++i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    if (c == '"') out += "\\\"";
-    else if (c < 0x20 || c == 0x7f) out += fmt::format("\\x{:02x}", c);
-    else out += static_cast<char>(c);
+std::size_t find_column(const std::vector<std::string>& header, std::string_view ref, std::string_view where) {
+  std::size_t found = header.size();
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    if (header[i] != ref) continue;
+    if (found < header.size()) {
+      throw_usage(fmt::format("{}: column {} is ambiguous: header columns {} and {} both have that name", where,
+                              quote_text(ref), found + 1, i + 1));
+    }
+    found = i;
   }
-  if (s.size() > max_len) out += "...";
-  return out + "\"";
+  if (found == header.size() && !ref.empty() && ref.size() < 10 &&
+      ref.find_first_not_of("0123456789") == std::string_view::npos) {
+    std::size_t idx = 0;
+    for (char c : ref) idx = idx * 10 + static_cast<std::size_t>(c - '0');
+    if (idx >= 1 && idx <= header.size()) found = idx - 1;
+  }
+  return found;
 }
+
+namespace {
 
 std::size_t resolve(const csv_reader& reader, const column_spec& spec) {
   const auto& header = reader.header();
-  for (std::size_t i = 0; i < header.size(); ++i) {
-    if (header[i] == spec.ref) return i;
-  }
   const std::string who = spec.option.empty() ? std::string() : spec.option + ": ";
-  bool digits = !spec.ref.empty() && spec.ref.size() < 10 &&
-                spec.ref.find_first_not_of("0123456789") == std::string::npos;
-  if (digits) {
-    std::size_t idx = std::stoul(spec.ref);
-    if (idx >= 1 && idx <= header.size()) return idx - 1;
-    throw_usage(fmt::format("{}{}: column index {} is out of range (the file has {} columns)", who, reader.name(),
-                            spec.ref, header.size()));
+  const std::string where = who + reader.name();
+  const std::size_t found = find_column(header, spec.ref, where);
+  if (found < header.size()) {
+    // The name is kept (it names the column in every output): the header's line in the message.
+    require_utf8(header[found], fmt::format("{}:{}", where, reader.line()), fmt::format("the name of column {}", found + 1));
+    return found;
+  }
+  if (spec.ref.size() < 10 && !spec.ref.empty() && spec.ref.find_first_not_of("0123456789") == std::string::npos) {
+    throw_usage(fmt::format("{}: column index {} is out of range (the file has {} columns)", where, spec.ref,
+                            header.size()));
   }
   std::string names;
-  for (std::size_t i = 0; i < header.size() && i < 20; ++i) names += (i ? ", " : "") + preview(header[i]);
+  for (std::size_t i = 0; i < header.size() && i < 20; ++i) names += (i ? ", " : "") + quote_text(header[i]);
   if (header.size() > 20) names += ", ...";
-  throw_usage(fmt::format("{}{}: no column named {} (columns: {})", who, reader.name(), preview(spec.ref), names));
+  throw_usage(fmt::format("{}{}: no column named {} (columns: {})", who, reader.name(), quote_text(spec.ref), names));
 }
 
 // Appends every remaining record of `reader` to the columns of `t`. `expected_bytes`, when known,
@@ -86,25 +93,27 @@ void parse_rows(csv_reader& reader, const std::vector<std::size_t>& index, table
         if (f.empty()) {
           throw_data(fmt::format("{}:{}: column '{}': empty label", t.source, reader.line(), c.name));
         }
-        c.codes.push_back(interners[k].code(f));
+        const std::int32_t code = interners[k].code(f);
+        if (code < 0) require_utf8(f, fmt::format("{}:{}: column '{}'", t.source, reader.line(), c.name), "label");
+        c.codes.push_back(code);
         continue;
       }
       double x;
       if (!parse_double(f, x)) {
         throw_data(fmt::format("{}:{}: column '{}': cannot parse {} as a number", t.source, reader.line(), c.name,
-                               preview(f)));
+                               quote_text(f)));
       }
       switch (detail::broken_rule(c.type, x)) {
         case detail::value_rule::ok: break;
         case detail::value_rule::not_finite:
           throw_data(fmt::format("{}:{}: column '{}': value {} is not a finite number", t.source, reader.line(),
-                                 c.name, preview(f)));
+                                 c.name, quote_text(f)));
         case detail::value_rule::negative_weight:
           throw_data(fmt::format("{}:{}: column '{}': weight {} is negative (weights must be >= 0)", t.source,
-                                 reader.line(), c.name, preview(f)));
+                                 reader.line(), c.name, quote_text(f)));
         case detail::value_rule::outside_unit:
           throw_data(fmt::format("{}:{}: column '{}': probability {} is outside [0, 1]", t.source, reader.line(),
-                                 c.name, preview(f)));
+                                 c.name, quote_text(f)));
       }
       c.numbers.push_back(x);
     }

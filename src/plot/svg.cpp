@@ -62,6 +62,10 @@ std::vector<double> ticks_of(double lo, double hi, double step) {
   for (double k = std::ceil((lo - slack) / step); k * step <= hi + slack; k += 1) {
     const double v = k * step;
     out.push_back(std::fabs(v) < slack ? 0.0 : v);
+    // A step below the values' own precision (a one-value range at 1e26 has a step of 0.2, and
+    // k + 1 == k there) would never end: one tick is all such a range gets. Never more than a
+    // few hundred either (a range of NaN or infinity is not drawn this way).
+    if (k + 1 == k || out.size() > 256) break;
   }
   return out;
 }

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "assay/error.hpp"
+#include "assay/io/text.hpp"
 #include "unicode_categories.hpp"
 
 namespace assay::text {
@@ -34,31 +35,8 @@ char32_t next_cp(std::string_view s, std::size_t& i) noexcept {
 }  // namespace
 
 std::size_t find_invalid_utf8(std::string_view s) noexcept {
-  std::size_t i = 0;
-  const std::size_t n = s.size();
-  while (i < n) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    int len;
-    char32_t min;
-    if (c >= 0xC2 && c <= 0xDF) len = 2, min = 0x80;
-    else if (c >= 0xE0 && c <= 0xEF) len = 3, min = 0x800;
-    else if (c >= 0xF0 && c <= 0xF4) len = 4, min = 0x10000;
-    else return i;
-    if (i + static_cast<std::size_t>(len) > n) return i;
-    char32_t cp = c & (0x7F >> len);
-    for (int k = 1; k < len; ++k) {
-      const auto d = static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]);
-      if ((d & 0xC0) != 0x80) return i;
-      cp = (cp << 6) | (d & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
-    i += static_cast<std::size_t>(len);
-  }
-  return std::string::npos;
+  const std::size_t k = io::utf8_valid_prefix(s);  // the one UTF-8 check (assay/io/text.hpp)
+  return k == s.size() ? std::string::npos : k;
 }
 
 std::u32string decode_utf8(std::string_view s) {
@@ -334,10 +312,7 @@ std::vector<std::string> read_lines(const std::string& path) {
     if (end == std::string::npos) end = all.size();
     std::string_view line(all.data() + pos, end - pos);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    const std::size_t bad = find_invalid_utf8(line);
-    if (bad != std::string::npos)
-      throw_data(fmt::format("{}:{}: invalid UTF-8 at byte {} of the line (0x{:02x})", path, lines.size() + 1, bad + 1,
-                             static_cast<unsigned char>(line[bad])));
+    io::require_utf8(line, fmt::format("{}:{}", path, lines.size() + 1), "line");
     lines.emplace_back(line);
     pos = end + 1;
   }

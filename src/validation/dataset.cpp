@@ -8,6 +8,7 @@
 
 #include "assay/error.hpp"
 #include "assay/io/table.hpp"
+#include "assay/io/text.hpp"
 #include "assay/metrics/labels.hpp"
 
 namespace assay::validation {
@@ -27,25 +28,30 @@ struct raw_column {
   std::unordered_map<std::string, std::int32_t> index;
   std::size_t missing = 0;
 
-  void add(std::string_view cell) {
+  // False (and nothing added) for a new value that is not valid UTF-8: every kept text must be.
+  bool add(std::string_view cell) {
     if (is_missing_cell(cell)) {
       codes.push_back(-1);
       ++missing;
-      return;
+      return true;
     }
     auto [it, fresh] = index.try_emplace(std::string(cell), static_cast<std::int32_t>(levels.size()));
-    if (fresh) levels.emplace_back(cell);
+    if (fresh) {
+      if (!io::is_utf8(cell)) return false;
+      levels.emplace_back(cell);
+    }
     codes.push_back(it->second);
+    return true;
   }
 };
 
 std::size_t resolve(const std::vector<std::string>& header, const std::string& ref, const std::string& who,
                     const std::string& option, const std::string& source) {
-  for (std::size_t i = 0; i < header.size(); ++i)
-    if (header[i] == ref) return i;
-  if (!ref.empty() && ref.size() < 10 && ref.find_first_not_of("0123456789") == std::string::npos) {
-    const std::size_t idx = std::stoul(ref);
-    if (idx >= 1 && idx <= header.size()) return idx - 1;
+  const std::size_t found = io::find_column(header, ref, fmt::format("{}{}: {}", who, option, source));
+  if (found < header.size()) {
+    io::require_utf8(header[found], fmt::format("{}{}: {}", who, option, source),
+                     fmt::format("the name of column {}", found + 1));
+    return found;
   }
   std::string names;
   for (std::size_t i = 0; i < header.size() && i < 20; ++i) names += (i ? ", " : "") + header[i];
@@ -102,6 +108,10 @@ dataset read_dataset(const dataset_request& q) {
     for (std::size_t i = 0; i < header.size(); ++i)
       if (!dropped[i] && (!target || i != *target) && (!group || i != *group)) feature_index.push_back(i);
   }
+  for (auto i : feature_index) {  // feature names are kept (and written out): UTF-8 only
+    io::require_utf8(header[i], fmt::format("{}{}:{}", who, d.source, reader.line()),
+                     fmt::format("the name of column {}", i + 1));
+  }
   std::vector<raw_column> raw(header.size());
   std::vector<bool> wanted(header.size(), false);
   for (auto i : feature_index) wanted[i] = true;
@@ -109,8 +119,12 @@ dataset read_dataset(const dataset_request& q) {
   if (group) wanted[*group] = true;
   std::vector<std::string_view> fields;
   while (reader.next(fields)) {
-    for (std::size_t i = 0; i < fields.size(); ++i)
-      if (wanted[i]) raw[i].add(fields[i]);
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      if (wanted[i] && !raw[i].add(fields[i])) {
+        io::require_utf8(fields[i], fmt::format("{}{}:{}: column '{}'", who, d.source, reader.line(), header[i]),
+                         "value");
+      }
+    }
     if (target && raw[*target].codes.back() < 0) {
       throw_data(fmt::format("{}{}:{}: column '{}': the target is missing (\"{}\")", who, d.source, reader.line(),
                              header[*target], fields[*target]));

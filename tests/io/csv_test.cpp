@@ -135,8 +135,8 @@ TEST(Csv, CharacterAfterClosingQuote) {
                "x.csv:2: field 1: unexpected character \"x\" after a closing quote");
   expect_error([] { parse("a,b\n1,\"2\" \n"); }, error_kind::data,
                "x.csv:2: field 2: unexpected character \" \" after a closing quote");
-  expect_error([] { parse("a,b\n\"1\"\r2,3\n"); }, error_kind::data,
-               "x.csv:2: field 1: unexpected character \"\\x0d\" after a closing quote");
+  // A lone CR after a closing quote ends the record (as in Python's csv module): "2,3" is the next.
+  expect_error([] { parse("a,b\n\"1\"\r2,3\n"); }, error_kind::data, "x.csv:2: expected 2 fields as in the header, found 1");
   expect_error([] { parse("a,b\n\"1\n\n2\"\t,3\n"); }, error_kind::data,
                "x.csv:4: field 1: unexpected character \"\\x09\" after a closing quote");
 }
@@ -249,10 +249,12 @@ generated generate(std::mt19937_64& rng) {
       if (c) g.text += g.delimiter;
       if (needs_quotes || pick(4) == 0) {
         g.text += '"';
-        for (char ch : f) {
+        for (std::size_t k = 0; k < f.size(); ++k) {
+          const char ch = f[k];
           g.text += ch;
           if (ch == '"') g.text += '"';
-          if (ch == '\n') ++line;
+          // Physical lines inside quotes: LF, CRLF (once) and a lone CR each count one.
+          if (ch == '\n' || (ch == '\r' && (k + 1 == f.size() || f[k + 1] != '\n'))) ++line;
         }
         g.text += '"';
       } else {
@@ -270,7 +272,8 @@ generated generate(std::mt19937_64& rng) {
 }
 
 // A straightforward RFC 4180 splitter over a whole string (the reader's rules: BOM, blank lines,
-// CRLF; no error handling, for well-formed text only).
+// LF, CRLF or a lone CR ending a record and counting one line, as Python's csv module; no error
+// handling, for well-formed text only).
 std::pair<rows_t, std::vector<std::size_t>> reference_split(std::string_view s, char delim) {
   rows_t rows;
   std::vector<std::size_t> lines;
@@ -295,20 +298,22 @@ std::pair<rows_t, std::vector<std::size_t>> reference_split(std::string_view s, 
             ++i;
             break;
           }
-          if (s[i] == '\n') ++line;
+          if (s[i] == '\n' || (s[i] == '\r' && (i + 1 == s.size() || s[i + 1] != '\n'))) ++line;
           f += s[i++];
         }
       } else {
-        while (i < s.size() && s[i] != delim && s[i] != '\n') f += s[i++];
-        if ((i == s.size() || s[i] == '\n') && !f.empty() && f.back() == '\r') f.pop_back();
+        while (i < s.size() && s[i] != delim && s[i] != '\n' && s[i] != '\r') f += s[i++];
       }
       rec.push_back(f);
       if (i < s.size() && s[i] == delim) {
         ++i;
         continue;
       }
-      if (i < s.size() && s[i] == '\r') ++i;
-      if (i < s.size() && s[i] == '\n') {
+      if (i < s.size() && s[i] == '\r') {
+        ++i;
+        if (i < s.size() && s[i] == '\n') ++i;
+        ++line;
+      } else if (i < s.size() && s[i] == '\n') {
         ++i;
         ++line;
       }

@@ -90,6 +90,51 @@ TEST(Table, UnknownColumn) {
                     "x.csv: no column named \"99999999999999999999\" (columns: \"a\")");
 }
 
+TEST(Table, DuplicateHeaderNames) {
+  // A name two columns share is refused when a column is looked up by it, naming both positions.
+  const std::string text = "label,score,w,x,score\n1,0.5,1,2,0.25\n";
+  expect_read_error(text, {score}, error_kind::usage,
+                    "--score: x.csv: column \"score\" is ambiguous: header columns 2 and 5 both have that name");
+  // Unused duplicates are fine; a duplicate can still be read by its index.
+  auto t = read(text, {{"label", column_type::label, ""}, {"5", column_type::number, ""}, {"w", column_type::weight, ""}});
+  EXPECT_EQ(t.columns[1].name, "score");
+  EXPECT_EQ(t.columns[1].numbers, (std::vector<double>{0.25}));
+  // A name that is also an index is a name first, and ambiguous if doubled.
+  expect_read_error("2,a,2\n1,2,3\n", {{"2", column_type::number, "--y"}}, error_kind::usage,
+                    "--y: x.csv: column \"2\" is ambiguous: header columns 1 and 3 both have that name");
+  // Three of a kind: the first two are named.
+  expect_read_error("s,s,s\n1,2,3\n", {{"s", column_type::number, ""}}, error_kind::usage,
+                    "x.csv: column \"s\" is ambiguous: header columns 1 and 2 both have that name");
+  EXPECT_EQ(find_column({"a", "b", "a"}, "b", "w"), 1u);
+  EXPECT_EQ(find_column({"a", "b", "a"}, "3", "w"), 2u);
+  EXPECT_EQ(find_column({"a", "b", "a"}, "c", "w"), 3u);
+}
+
+TEST(Table, LabelsAndColumnNamesMustBeUtf8) {
+  // A label that is not UTF-8: file, line, column and the bytes as \xNN.
+  expect_read_error("label,score\na,1\nb\xe9\xff,2\n", {{"label", column_type::label, "--label"}}, error_kind::data,
+                    "x.csv:3: column 'label': label \"b\\xe9\\xff\" is not valid UTF-8 (byte \\xe9 at offset 1); "
+                    "assay reads text as UTF-8");
+  // Valid multi-byte labels are kept as they are.
+  auto t = read("label\n\xc3\xa9t\xc3\xa9\n\xe2\x82\xac\n", {{"label", column_type::label, ""}});
+  EXPECT_EQ(t.columns[0].levels, (std::vector<std::string>{"\xc3\xa9t\xc3\xa9", "\xe2\x82\xac"}));
+  // A surrogate (U+D800 as ED A0 80) and an overlong '/' (C0 AF) are not UTF-8.
+  expect_read_error("y\n\xed\xa0\x80\n", {{"y", column_type::label, ""}}, error_kind::data,
+                    "x.csv:2: column 'y': label \"\\xed\\xa0\\x80\" is not valid UTF-8 (byte \\xed at offset 0); "
+                    "assay reads text as UTF-8");
+  expect_read_error("y\n\xc0\xaf\n", {{"y", column_type::label, ""}}, error_kind::data,
+                    "x.csv:2: column 'y': label \"\\xc0\\xaf\" is not valid UTF-8 (byte \\xc0 at offset 0); "
+                    "assay reads text as UTF-8");
+  // The name of a column that is read; an unread column may have any name.
+  expect_read_error("\n\nlab\xff" "el,score\nb,1\n", {{"1", column_type::label, "--label"}}, error_kind::data,
+                    "--label: x.csv:3: the name of column 1 \"lab\\xffel\" is not valid UTF-8 (byte \\xff at offset 3); "
+                    "assay reads text as UTF-8");
+  EXPECT_EQ(read("l\xff,score\nb,1\n", {score}).rows, 1u);
+  // A number column shows the bytes it could not parse the same way.
+  expect_read_error("score\n0.\xff\n", {score}, error_kind::data,
+                    "x.csv:2: column 'score': cannot parse \"0.\\xff\" as a number");
+}
+
 TEST(Table, HeaderOnlyAndEmpty) {
   expect_read_error("label,score\n", {score}, error_kind::data, "x.csv: no data rows after the header");
   expect_read_error("label,score\n\n\r\n", {score}, error_kind::data, "x.csv: no data rows after the header");

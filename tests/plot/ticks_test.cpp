@@ -28,6 +28,17 @@ std::string render(double x_lo, double x_hi, double y_lo, double y_hi) {
   return render_svg(c);
 }
 
+// Found by fuzz/cli_fuzz.py: `assay report --html` on one row with the score 1e26 drew its score
+// histogram over [1e26, 1e26] (a zero span taken as 1), and the tick loop never ended, since
+// 1e27 + 1 == 1e27. It must finish, with one label.
+TEST(Ticks, HugeValuesWithATinySpanFinish) {
+  const auto svg = render(1e26, 1e26, 0, 1);
+  const auto x = labels_of(svg, "middle");
+  ASSERT_GE(x.size(), 1u);
+  EXPECT_EQ(x.back(), "1e+26");
+  EXPECT_EQ(labels_of(svg, "end").size(), 6u);
+}
+
 TEST(Ticks, UnitSquareIsLabelledInFifths) {
   const auto svg = render(0, 1, 0, 1);
   const std::vector<std::string> want{"0.0", "0.2", "0.4", "0.6", "0.8", "1.0"};

@@ -226,7 +226,8 @@ TEST(BadInput, Messages) {
     (void)read_lines(dir + "/bad.txt");
     FAIL();
   } catch (const assay::error& e) {
-    EXPECT_EQ(std::string(e.what()), dir + "/bad.txt:2: invalid UTF-8 at byte 5 of the line (0xff)");
+    EXPECT_EQ(std::string(e.what()), dir + "/bad.txt:2: line \"bad \\xff here\" is not valid UTF-8 (byte \\xff at offset 4); "
+                                      "assay reads text as UTF-8");
   }
 }
 

@@ -1,8 +1,11 @@
 // assay: a streaming RFC 4180 reader for delimited text (CSV, TSV).
 //
-// RFC 4180 (Shafranovich, 2005) with the liberties every real file needs: LF or CRLF line ends,
-// a UTF-8 byte-order mark, blank lines skipped, any one-byte delimiter. Quoted fields may hold
-// delimiters, doubled quotes and line breaks. The reader works on large buffered reads (4 MiB at a
+// RFC 4180 (Shafranovich, 2005) with the liberties every real file needs: LF, CRLF or lone CR
+// (classic Mac OS) line ends, read as Python's csv module reads a file opened with newline='' (a
+// CR not followed by LF ends a record, CRLF is one line end, and each of LF, CRLF and lone CR is one
+// physical line in messages), a UTF-8 byte-order mark, blank lines skipped, any one-byte delimiter.
+// Quoted fields may hold delimiters, doubled quotes and line breaks (kept as they are: a CR inside
+// quotes is data). The reader works on large buffered reads (4 MiB at a
 // time), never holds more than one record beyond its buffer, and reports every problem with the
 // file name and the physical line on which the record starts.
 #pragma once

@@ -18,9 +18,10 @@ enum class column_type {
   label,          ///< any string, interned into a small dictionary of levels
 };
 
-/// One column to read. `ref` is a header name, or a 1-based index when no header has that name.
-/// `option` names the parameter it came from, for messages (assay::param, e.g. param("scores"): the CLI
-/// shows its option).
+/// One column to read. `ref` is a header name, or a 1-based index when no header has that name
+/// (see find_column). The name of a column that is read must be valid UTF-8 (assay/io/text.hpp).
+/// `option` names the parameter it came from, for messages (assay::param, e.g. param("scores"): the
+/// CLI shows its option).
 struct column_spec {
   std::string ref;
   column_type type = column_type::number;
@@ -49,6 +50,14 @@ struct table {
 table read_table(const std::string& path, const std::vector<column_spec>& specs, const csv_options& options = {});
 /// The same from an open reader (used by tests on in-memory text).
 table read_table(csv_reader& reader, const std::vector<column_spec>& specs);
+
+/// The 0-based position of the column `ref` names in `header`: the column with that exact name, or,
+/// when no column has it and `ref` is a number from 1 to header.size(), the column at that 1-based
+/// position; header.size() when neither. A name two columns share is refused when it is used
+/// (error_kind::usage, `<where>: column "score" is ambiguous: header columns 2 and 5 both have that
+/// name`); pandas renames the second one ("score.1"), we refuse to guess. Duplicates nobody uses
+/// are fine. Every lookup of a column by name goes through here (read_table, the dataset reader).
+std::size_t find_column(const std::vector<std::string>& header, std::string_view ref, std::string_view where);
 
 /// Parses a whole field as a double, accepting surrounding spaces. Returns false if the field is not
 /// exactly one number. NaN and infinities parse (the caller decides whether they are allowed).
