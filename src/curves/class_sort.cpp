@@ -7,6 +7,7 @@
 #include <atomic>
 #include <bit>
 #include <utility>
+#include <span>
 #include <vector>
 
 #include "assay/detail/radix.hpp"
@@ -163,6 +164,45 @@ double* msd_first(double* a, double* b, std::size_t n, std::size_t P, std::uint6
 }
 
 }  // namespace
+
+sorted_runs sort_runs(std::span<double> v, std::size_t P, unsigned threads) {
+  const std::size_t n = v.size();
+  double* const a = v.data();
+  sorted_runs out;
+  out.first = {a, P};
+  out.second = {a + P, n - P};
+  if (n < kMsdMinCases || n > 0xFFFFFFFFu) {  // small (or beyond the 32-bit counts): spreadsort in place
+    detail::sort_doubles_in_place(a, a + P);
+    detail::sort_doubles_in_place(a + P, a + n);
+    return out;
+  }
+  const unsigned T = threads == 0 ? assay::detail::team_threads(8) : threads;
+  // Sorts m scores at src, `dst` being m doubles of scratch; returns where the result is.
+  auto sort_one = [T](double* src, double* dst, std::size_t m) -> double* {
+    std::uint64_t o = 0, d = ~std::uint64_t{0};
+    for (std::size_t i = 0; i < m; ++i) {
+      const std::uint64_t k = detail::order_bits(src[i]);
+      o |= k, d &= k;
+    }
+    const std::uint64_t varying = o ^ d;
+    if (m < kMsdMinCases || std::bit_width(varying) <= kTopBits + static_cast<unsigned>(std::countr_zero(varying))) {
+      detail::sort_doubles_in_place(src, src + m);
+      return src;
+    }
+    return msd_first(src, dst, m, m, varying, T);
+  };
+  const bool first_larger = P >= n - P;
+  double* const big = first_larger ? a : a + P;
+  double* const small = first_larger ? a + P : a;
+  const std::size_t big_n = first_larger ? P : n - P, small_n = n - big_n;
+  out.buffer.reset(new double[big_n]);
+  const double* big_sorted = sort_one(big, out.buffer.get(), big_n);
+  // The larger run's place is free once its result is in the buffer: the smaller run's scratch.
+  const double* small_sorted = sort_one(small, big_sorted == big ? out.buffer.get() : big, small_n);
+  (first_larger ? out.first : out.second) = {big_sorted, big_n};
+  (first_larger ? out.second : out.first) = {small_sorted, small_n};
+  return out;
+}
 
 class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const double> score, std::vector<double> scratch,
                            unsigned threads) {

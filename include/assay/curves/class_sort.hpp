@@ -52,4 +52,24 @@ class class_sorted {
 class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const double> score,
                            std::vector<double> scratch = {}, unsigned threads = 0);
 
+/// The two runs of sort_runs, each sorted ascending; each lies either in the input or in `buffer`.
+struct sorted_runs {
+  std::unique_ptr<double[]> buffer;
+  std::span<const double> first, second;
+};
+
+/// Sorts the two runs v[0, P) and v[P, v.size()) ascending with one buffer of the larger run's size
+/// instead of one of the whole input (sort_by_class): the sort of `assay report`'s lean path, whose
+/// memory stays within twice its columns. `v` is used as scratch (its order is lost). Preconditions:
+/// no NaN, no -0.0 (adding 0.0 turns it into +0.0). `threads`: 0 = one per hardware thread (at most
+/// 8). The result does not depend on the thread count (sorted doubles are unique).
+///
+/// Method: sort_by_class's MSD-first sort (one parallel pass into about 4096 buckets of similar size
+/// by the top 16 varying bits of the keys, then each bucket in a core's cache), one run after the
+/// other, the larger into the buffer, the smaller into the larger's place. Below 2^16 cases, with at
+/// most 12 varying bits, or beyond 2^32 - 1 cases: boost's spreadsort in place per run
+/// (detail::sort_doubles_in_place). An in-place MSD permutation (American flag sort) was measured
+/// 3x slower than spreadsort here: its chain of swaps waits on one cache miss after another.
+sorted_runs sort_runs(std::span<double> v, std::size_t P, unsigned threads = 0);
+
 }  // namespace assay::curves
