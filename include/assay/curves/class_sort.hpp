@@ -41,7 +41,7 @@ class class_sorted {
 /// IEEE 754 bit pattern with the sign bit set for x >= 0 and all bits flipped for x < 0, which orders
 /// as the doubles do. From 2^16 cases (and more than 12 varying bits) the sort is MSD first: one
 /// parallel read counts the cases per (class, top 16 varying bits); neighbouring cells are grouped
-/// into about 4096 buckets of similar size (doubles crowd into few exponents, so fixed digits would
+/// into buckets of similar size, about max(n / 4096, 4096) cases each (doubles crowd into few exponents, so fixed digits would
 /// not balance), one parallel pass scatters the cases into their buckets, and the threads finish the
 /// buckets, largest first, each in its cache (again by a top digit above 2^16 cases, then LSD
 /// counting passes of at most 11 bits). Below that, stable LSD counting passes of at most 13 bits
@@ -64,8 +64,7 @@ struct sorted_runs {
 /// no NaN, no -0.0 (adding 0.0 turns it into +0.0). `threads`: 0 = one per hardware thread (at most
 /// 8). The result does not depend on the thread count (sorted doubles are unique).
 ///
-/// Method: sort_by_class's MSD-first sort (one parallel pass into about 4096 buckets of similar size
-/// by the top 16 varying bits of the keys, then each bucket in a core's cache), one run after the
+/// Method: sort_by_class's MSD-first sort (one parallel pass into buckets of similar size by the top 16 varying bits of the keys, then each bucket in a core's cache), one run after the
 /// other, the larger into the buffer, the smaller into the larger's place. Below 2^16 cases, with at
 /// most 12 varying bits, or beyond 2^32 - 1 cases: boost's spreadsort in place per run
 /// (detail::sort_doubles_in_place). An in-place MSD permutation (American flag sort) was measured
