@@ -44,7 +44,10 @@ void sweep_visit(std::span<const std::int32_t> y, std::span<const double> score,
   check_binary_input("sweep", y, score, weight);
   if (weight.empty() && y.size() >= kSmall) {
     // Counts are exact integers: the core's class sort and merge walk give scikit-learn's numbers.
-    const class_sorted sorted = sort_by_class(y, score, {}, g_threads);
+    // One thread below 2^20 cases: a team's start and its count tables cost more than they save
+    // (measured at 10^5: 2.9 ms of CPU on one thread, 3.3 ms on two, no faster on the wall clock).
+    const unsigned threads = g_threads != 0 ? g_threads : y.size() < (std::size_t{1} << 20) ? 1u : 0u;
+    const class_sorted sorted = sort_by_class(y, score, {}, threads);
     start(static_cast<double>(sorted.pos().size()), static_cast<double>(sorted.neg().size()));
     walk_sorted_classes(sorted.pos(), sorted.neg(), f);
     return;
