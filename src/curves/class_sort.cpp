@@ -102,20 +102,21 @@ namespace {
 
 // The MSD-first sort of the two runs a[0, P) and a[P, n) (the bits in `varying` differ between
 // some keys, and more than kTopBits of them). One parallel read counts the cases of each (run, cell),
-// a cell being the top kCellBits varying bits; neighbouring cells are grouped into buckets of about
-// max(n / 2^kTopBits, kMinBucketCases) cases (the cells adapt the buckets to where the scores are: doubles crowd into few
-// exponents); one parallel pass scatters a into b bucket by bucket; then the threads take the
+// a cell being the top 16 varying bits (fewer below 2^20 cases: 2^(bit_width(n) - 4) cells per run,
+// at least 2^10, so that the tables do not cost more than the cases); neighbouring cells are grouped
+// into buckets of about max(n / 2^kTopBits, kMinBucketCases) cases (the cells adapt the buckets to
+// where the scores are: doubles crowd into few exponents); one parallel pass scatters a into b bucket by bucket; then the threads take the
 // buckets, largest first, and finish each in place (sort_bucket, a as scratch). Returns b.
 double* msd_first(double* a, double* b, std::size_t n, std::size_t P, std::uint64_t varying, unsigned T) {
-  constexpr unsigned kCellBits = 16;
-  constexpr std::size_t kCells = std::size_t{1} << kCellBits;
+  const unsigned cell_bits = std::clamp(static_cast<unsigned>(std::bit_width(n)) - 4u, 10u, 16u);
+  const std::size_t cells = std::size_t{1} << cell_bits;
   const auto top = static_cast<unsigned>(std::bit_width(varying));
-  const unsigned shift = top - std::min(kCellBits, top - static_cast<unsigned>(std::countr_zero(varying)));
-  auto cell_of = [shift](double x, std::size_t run) {
-    return run * kCells + static_cast<std::size_t>((detail::order_bits(x) >> shift) & (kCells - 1));
+  const unsigned shift = top - std::min(cell_bits, top - static_cast<unsigned>(std::countr_zero(varying)));
+  auto cell_of = [shift, cells](double x, std::size_t run) {
+    return run * cells + static_cast<std::size_t>((detail::order_bits(x) >> shift) & (cells - 1));
   };
-  std::vector<std::vector<std::uint32_t>> count(T, std::vector<std::uint32_t>(2 * kCells));
-  std::vector<std::uint32_t> bucket_of(2 * kCells);
+  std::vector<std::vector<std::uint32_t>> count(T, std::vector<std::uint32_t>(2 * cells));
+  std::vector<std::uint32_t> bucket_of(2 * cells);
   std::vector<std::vector<std::size_t>> at(T);  // per thread: its next place in each bucket
   std::vector<std::size_t> start, order;
   std::atomic<std::size_t> next{0};
@@ -129,14 +130,14 @@ double* msd_first(double* a, double* b, std::size_t n, std::size_t P, std::uint6
       const std::size_t target = std::max<std::size_t>(n >> kTopBits, kMinBucketCases);
       std::vector<std::size_t> cells_end;  // one past each bucket's last cell
       std::size_t size = 0;
-      for (std::size_t k = 0; k < 2 * kCells; ++k) {
+      for (std::size_t k = 0; k < 2 * cells; ++k) {
         std::size_t m = 0;
         for (unsigned u = 0; u < T; ++u) m += count[u][k];
-        if ((size > 0 && size + m > target) || k == kCells) cells_end.push_back(k), size = 0;
+        if ((size > 0 && size + m > target) || k == cells) cells_end.push_back(k), size = 0;
         bucket_of[k] = static_cast<std::uint32_t>(cells_end.size());
         size += m;
       }
-      cells_end.push_back(2 * kCells);
+      cells_end.push_back(2 * cells);
       const std::size_t buckets = cells_end.size();
       for (auto& v : at) v.resize(buckets);
       std::size_t pos = 0, first = 0;

@@ -39,7 +39,8 @@ class class_sorted {
 /// Method: each thread copies its share of the input to the class's run (positives first), keeping the OR and AND of
 /// the keys; bits that are equal in every key are skipped. The key of x is its IEEE 754 bit pattern with the sign bit
 /// set for x >= 0 and all bits flipped for x < 0, which orders as the doubles do. From 2^16 cases (and more than 12
-/// varying bits) the sort is MSD first: one parallel read counts the cases per (class, top 16 varying bits);
+/// varying bits) the sort is MSD first: one parallel read counts the cases per (class, top 16 varying bits, fewer below
+/// 2^20 cases);
 /// neighbouring cells are grouped into buckets of similar size, about max(n / 4096, 4096) cases each (doubles crowd
 /// into few exponents, so fixed digits would not balance), one parallel pass scatters the cases into their buckets, and
 /// the threads finish the buckets, largest first, each in its cache (again by a top digit above 2^16 cases, then LSD
