@@ -65,12 +65,19 @@ def test_areas_large_bit_identical(rng):
 
 
 def test_sort_paths(rng):
-    # The unweighted sweep sorts below 2^16 cases, up to 2^21 and beyond by three different kernels.
-    for n in (2**16 - 1, 2**16, 2**21 - 1, 2**21 + 5):
+    # Unweighted, the sweep sorts (score, +-1) records below 2^16 cases (8-bit digits below 4096, else
+    # 11-bit) and each class's scores by the core's class sort from 2^16 (bucket sizes change at 2^24);
+    # weighted, records by one thread below 2^17 cases and by every core from 2^17.
+    for n in (4095, 4096, 2**16 - 1, 2**16, 2**17 + 3, 2**21 - 1, 2**21 + 5):
         y = rng.integers(0, 2, n)
         s = np.round(rng.standard_normal(n), 4)  # ties, both signs, zeros
         assert am.roc_auc_score(y, s) == sk.roc_auc_score(y, s)
         assert am.average_precision_score(y, s) == sk.average_precision_score(y, s)
+        if n < 2**18:
+            w = np.round(rng.random(n), 2)  # some 0
+            assert am.roc_auc_score(y, s, sample_weight=w) == sk.roc_auc_score(y, s, sample_weight=w)
+            assert am.average_precision_score(y, s, sample_weight=w) == \
+                sk.average_precision_score(y, s, sample_weight=w)
         if n < 2**21:
             for a, b in zip(am.roc_curve(y, s), sk.roc_curve(y, s)):
                 np.testing.assert_array_equal(a, b, strict=True)

@@ -1,7 +1,7 @@
 // assay: scikit-learn's binary score metrics computed to the bit. The scores are sorted once
-// (radix sorts: below 2^16 cases a one-thread sort of 16-byte records, unweighted up to 2^21 a
-// one-thread sort of each class's 8-byte keys, beyond that the core's parallel class sort; weighted
-// from 2^16 the core's stable radix kernel) and swept once. With weights the cumulative sums are taken
+// (unweighted from 2^16 cases the core's class sort, curves/class_sort.hpp; otherwise the shared stable
+// sort of 16-byte (score key, signed weight) records, assay::detail::stable_sort_by_key in
+// assay/detail/radix.hpp, the core's weighted sweep's too) and swept once. With weights the cumulative sums are taken
 // one case at a time in the stable descending order, as scikit-learn's np.cumsum does (the core's
 // sweep adds tied weights as a group first, which rounds differently). The post-sweep arithmetic of
 // roc_curve (drop_intermediate, rates), roc_auc_score (the trapezoid) and average_precision_score
@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
-#include <thread>
 
 #include "assay/curves/class_sort.hpp"
 #include "assay/curves/sweep.hpp"
@@ -24,8 +23,7 @@ namespace assay::curves::sklearn {
 
 namespace {
 
-
-// Threads of the core's class sort (unweighted, from kLarge cases); 0: the core's choice. Settable
+// Threads of the core's class sort (unweighted, from kSmall cases); 0: the core's choice. Settable
 // from Python (set_sort_threads) for measurements.
 unsigned g_threads = 0;  // settable through set_sort_threads
 
@@ -34,95 +32,7 @@ struct record {
   double signed_weight;  // +w for a positive, -w for a negative (w > 0)
 };
 
-struct record_key {
-  std::uint64_t operator()(const record& r) const noexcept { return r.key; }
-};
-
-void sort_records_stable(std::vector<record>& recs) {
-  const std::size_t n = recs.size();
-  if (n < 2) return;
-  if (n > 0xFFFFFFFFu) {
-    std::stable_sort(recs.begin(), recs.end(), [](const record& a, const record& b) { return a.key < b.key; });
-    return;
-  }
-  const unsigned T = n < (std::size_t{1} << 17) ? 1u : assay::detail::team_threads(8);  // within the thread cap
-  std::unique_ptr<record[]> spare(new record[n]);
-  detail::radix_sorter<record, record_key> sorter(recs.data(), spare.get(), n, T, 1);
-  std::uint64_t o = 0, d = ~std::uint64_t{0};
-  for (const record& r : recs) o |= r.key, d &= r.key;
-  sorter.plan(n, o ^ d);
-  detail::run_team(sorter.threads(), [&sorter](unsigned t, std::barrier<>& sync) { sorter.sort(t, sync); });
-  if (sorter.result() != recs.data()) std::copy(sorter.result(), sorter.result() + n, recs.data());
-}
-
-// A stable LSD radix sort of records by key for one thread, with no set-up beyond one histogram
-// table: digits of kBits, all histograms counted in one read, digits on which every key agrees
-// skipped. The core's sorters are built for large inputs (their tables cost tens of microseconds per
-// call); below kSmall cases this one is faster.
-template <unsigned kBits>
-void radix_sort_small(std::vector<record>& recs) {
-  constexpr std::size_t R = std::size_t{1} << kBits;
-  constexpr unsigned P = (64 + kBits - 1) / kBits;
-  const std::size_t n = recs.size();
-  std::vector<std::uint32_t> hist(P * R, 0u);
-  for (const record& r : recs) {
-    std::uint64_t k = r.key;
-    for (unsigned p = 0; p < P; ++p, k >>= kBits) ++hist[p * R + (k & (R - 1))];
-  }
-  std::vector<record> tmp(n);
-  record* src = recs.data();
-  record* dst = tmp.data();
-  for (unsigned p = 0; p < P; ++p) {
-    std::uint32_t* h = hist.data() + p * R;
-    const unsigned shift = p * kBits;
-    if (h[(src[0].key >> shift) & (R - 1)] == n) continue;  // every key has this digit
-    std::uint32_t sum = 0;
-    for (std::size_t b = 0; b < R; ++b) {
-      const std::uint32_t c = h[b];
-      h[b] = sum;
-      sum += c;
-    }
-    for (std::size_t i = 0; i < n; ++i) dst[h[(src[i].key >> shift) & (R - 1)]++] = src[i];
-    std::swap(src, dst);
-  }
-  if (src != recs.data()) std::copy(src, src + n, recs.data());
-}
-
 constexpr std::size_t kSmall = std::size_t{1} << 16;
-// From kSmall to kLarge unweighted cases each class's 8-byte keys are sorted by one thread's LSD passes
-// (lsd_keys): measured on the shared 2-core machine at 10^5 cases 4 ms of CPU instead of the core's
-// class sort's 7 ms (8 instead of 16 ms wall), at 10^6 59 instead of 65 ms; at 10^7 the core's
-// parallel MSD-first class sort is faster (0.58 s instead of 0.71 s) and takes over.
-constexpr std::size_t kLarge = std::size_t{1} << 21;
-
-// Sorts the n 64-bit keys at `a` ascending: LSD passes of 11-bit digits from the histograms `hist`
-// (6 x 2048 counts, filled by the caller's read), skipping digits on which every key agrees. `b` is a
-// second buffer of n keys; returns whichever of the two holds the result.
-std::uint64_t* lsd_keys(std::uint64_t* a, std::uint64_t* b, std::size_t n, std::uint32_t* hist) {
-  constexpr unsigned kBits = 11, P = 6;
-  constexpr std::size_t R = std::size_t{1} << kBits;
-  if (n < 2) return a;
-  for (unsigned p = 0; p < P; ++p) {
-    std::uint32_t* h = hist + p * R;
-    const unsigned shift = p * kBits;
-    if (h[(a[0] >> shift) & (R - 1)] == n) continue;
-    std::uint32_t sum = 0;
-    for (std::size_t d = 0; d < R; ++d) {
-      const std::uint32_t c = h[d];
-      h[d] = sum;
-      sum += c;
-    }
-    for (std::size_t i = 0; i < n; ++i) b[h[(a[i] >> shift) & (R - 1)]++] = a[i];
-    std::swap(a, b);
-  }
-  return a;
-}
-
-void sort_records_small(std::vector<record>& recs) {
-  if (recs.size() < 2) return;
-  if (recs.size() < 4096) radix_sort_small<8>(recs);
-  else radix_sort_small<11>(recs);
-}
 
 // Calls f(threshold, tp, fp) at each distinct score, highest first, with scikit-learn's cumulative
 // sums (confusion_matrix_at_thresholds), after start(positives, negatives) with the final totals.
@@ -132,43 +42,12 @@ template <typename Start, typename F>
 void sweep_visit(std::span<const std::int32_t> y, std::span<const double> score, std::span<const double> weight,
                  Start&& start, F&& f) {
   check_binary_input("sweep", y, score, weight);
-  if (weight.empty() && y.size() >= kSmall && y.size() < kLarge) {
-    // Split by class into order keys of -score (ascending = highest score first), counting every
-    // digit's histogram on the way; sort each class; merge the two runs group by group.
-    const std::size_t n = y.size();
-    constexpr std::size_t R = 2048;
-    std::vector<std::uint32_t> hist(2 * 6 * R, 0u);
-    std::unique_ptr<std::uint64_t[]> a(new std::uint64_t[n]), b(new std::uint64_t[n]);
-    std::size_t np_ = 0;
-    for (std::size_t i = 0; i < n; ++i) np_ += static_cast<std::size_t>(y[i]);
-    std::size_t ip = 0, in = np_;
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint64_t k = detail::order_key(-score[i]);
-      std::uint32_t* h = hist.data() + (y[i] ? 0 : 6 * R);
-      std::uint64_t kk = k;
-      for (unsigned p = 0; p < 6; ++p, kk >>= 11) ++h[p * R + (kk & (R - 1))];
-      a[y[i] ? ip++ : in++] = k;
-    }
-    const std::uint64_t* pos = lsd_keys(a.get(), b.get(), np_, hist.data());
-    const std::uint64_t* neg = lsd_keys(a.get() + np_, b.get() + np_, n - np_, hist.data() + 6 * R);
-    start(static_cast<double>(np_), static_cast<double>(n - np_));
-    std::size_t i = 0, j = 0;
-    const std::size_t npos = np_, nneg = n - np_;
-    double tp = 0, fp = 0;
-    while (i < npos || j < nneg) {
-      const std::uint64_t k = i == npos ? neg[j] : j == nneg ? pos[i] : std::min(pos[i], neg[j]);
-      const std::size_t i0 = i, j0 = j;
-      while (i < npos && pos[i] == k) ++i;
-      while (j < nneg && neg[j] == k) ++j;
-      tp += static_cast<double>(i - i0);
-      fp += static_cast<double>(j - j0);
-      f(-detail::from_order_key(k) + 0.0, tp, fp);
-    }
-    return;
-  }
-  if (weight.empty() && y.size() >= kLarge) {
+  if (weight.empty() && y.size() >= kSmall) {
     // Counts are exact integers: the core's class sort and merge walk give scikit-learn's numbers.
-    const class_sorted sorted = sort_by_class(y, score, {}, g_threads);
+    // One thread below 2^20 cases: a team's start and its count tables cost more than they save
+    // (measured at 10^5: 2.9 ms of CPU on one thread, 3.3 ms on two, no faster on the wall clock).
+    const unsigned threads = g_threads != 0 ? g_threads : y.size() < (std::size_t{1} << 20) ? 1u : 0u;
+    const class_sorted sorted = sort_by_class(y, score, {}, threads);
     start(static_cast<double>(sorted.pos().size()), static_cast<double>(sorted.neg().size()));
     walk_sorted_classes(sorted.pos(), sorted.neg(), f);
     return;
@@ -185,8 +64,7 @@ void sweep_visit(std::span<const std::int32_t> y, std::span<const double> score,
       recs.push_back({detail::order_key(-score[i]), y[i] ? w : -w});
     }
   }
-  if (recs.size() < kSmall) sort_records_small(recs);
-  else sort_records_stable(recs);
+  assay::detail::stable_sort_by_key(recs);  // stable: np.cumsum's order within tied scores
   // The totals first: the same additions in the same order as the cumulative sums below.
   double P = 0, N = 0;
   for (const record& r : recs) {

@@ -3,6 +3,7 @@
 
 #include "assay/detail/parallel.hpp"
 #include "assay/curves/accumulate.hpp"
+#include "assay/curves/class_sort.hpp"
 #include "assay/curves/sweep.hpp"
 #include "assay/detail/radix.hpp"
 
@@ -54,15 +55,8 @@ ranking_summary summarize_in_place(std::span<std::int32_t> y, std::span<double> 
       score[hi] += 0.0;
     }
   }
-  auto pos = score.subspan(0, lo), neg = score.subspan(lo);
-  if (score.size() >= (std::size_t{1} << 16)) {
-    assay::detail::run_both([pos] { detail::sort_doubles_in_place(pos.data(), pos.data() + pos.size()); },
-                            [neg] { detail::sort_doubles_in_place(neg.data(), neg.data() + neg.size()); });
-  } else {
-    detail::sort_doubles_in_place(pos.data(), pos.data() + pos.size());
-    detail::sort_doubles_in_place(neg.data(), neg.data() + neg.size());
-  }
-  return summarize_sorted(pos, neg);
+  const sorted_runs sorted = sort_runs(score, lo);
+  return summarize_sorted(sorted.first, sorted.second);
 }
 
 }  // namespace assay::curves

@@ -24,30 +24,6 @@ struct record {
   double signed_weight;
 };
 
-struct record_key {
-  std::uint64_t operator()(const record& r) const noexcept { return r.key; }
-};
-
-// Sorts the records by key, stably (ties keep their input order, so the tied weights are summed in
-// the order scikit-learn's stable argsort sums them): the shared radix kernel, on every core from
-// 2^17 records; std::stable_sort beyond its 2^32 - 1 limit.
-void sort_records(std::vector<record>& recs) {
-  const std::size_t n = recs.size();
-  if (n < 2) return;
-  if (n > 0xFFFFFFFFu) {
-    std::stable_sort(recs.begin(), recs.end(), [](const record& a, const record& b) { return a.key < b.key; });
-    return;
-  }
-  const unsigned T = n < (std::size_t{1} << 17) ? 1u : assay::detail::team_threads(8);
-  std::unique_ptr<record[]> spare(new record[n]);
-  detail::radix_sorter<record, record_key> sorter(recs.data(), spare.get(), n, T, 1);
-  std::uint64_t o = 0, d = ~std::uint64_t{0};
-  for (const record& r : recs) o |= r.key, d &= r.key;
-  sorter.plan(n, o ^ d);
-  detail::run_team(sorter.threads(), [&sorter](unsigned t, std::barrier<>& sync) { sorter.sort(t, sync); });
-  if (sorter.result() != recs.data()) std::copy(sorter.result(), sorter.result() + n, recs.data());
-}
-
 }  // namespace
 
 void check_binary_input(std::string_view caller, std::span<const std::int32_t> y, std::span<const double> score,
@@ -107,7 +83,9 @@ score_sweep sweep_scores(std::string_view caller, std::span<const std::int32_t> 
     if (w == 0) continue;
     recs.push_back({detail::order_key(-score[i]), y[i] ? w : -w});  // 0 and -0: one threshold
   }
-  sort_records(recs);
+  // Stable: ties keep their input order, so tied weights are summed in the order scikit-learn's
+  // stable argsort sums them.
+  assay::detail::stable_sort_by_key(recs);
 
   score_sweep r;
   double tp = 0, fp = 0;

@@ -304,6 +304,7 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
     // is sorted in place (a copy when the table is not ours) and summarised in one streaming pass (no
     // per-threshold arrays): the report's memory stays within twice its columns however many
     // distinct scores there are.
+    std::vector<std::int32_t>().swap(yhat_own);  // not read again on this path: its memory goes to the sort
     std::vector<std::int32_t> y_copy;
     std::vector<double> s_copy;
     std::span<std::int32_t> labels01;

@@ -142,6 +142,42 @@ TEST(ClassSort, ScratchMayBeTheScoresThemselves) {
   }
 }
 
+// sort_runs (the report's lean sort: one buffer of the larger run) against std::sort of each run, on
+// 1, 2 and 3 threads, small and large, either run the larger or empty, and the shapes of
+// LargeInputsEqualStdSortPerClass (a bucket of > 2^16 cases; one value; few distinct values).
+TEST(ClassSort, SortRunsEqualsStdSortPerRun) {
+  std::mt19937_64 rng(505);
+  for (int shape = 0; shape < 8; ++shape) {
+    const std::size_t n = shape < 2 ? 1 + rng() % 3000 : (shape == 2 ? 160000 : 70000) + rng() % 40000;
+    const double p_pos = shape == 5 ? 0.0 : shape == 6 ? 1.0 : shape == 7 ? 0.8 : 0.3;
+    std::vector<double> pos, neg;
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool y = std::uniform_real_distribution<double>(0, 1)(rng) < p_pos;
+      const double u = std::uniform_real_distribution<double>(0, 1)(rng);
+      double s = 0;
+      switch (shape) {
+        case 0: s = awkward(rng, false) + 0.0; break;
+        case 1: s = awkward(rng, true) + 0.0; break;
+        case 2: s = rng() % 5 ? 1 + u * 1e-9 : u; break;
+        case 3: s = std::round(u * 50) / 50 + 0.5; break;
+        case 4: s = 0.25; break;
+        default: s = std::normal_distribution<double>(y, 1)(rng) + 0.0;
+      }
+      (y ? pos : neg).push_back(s);
+    }
+    std::vector<double> input = pos;
+    input.insert(input.end(), neg.begin(), neg.end());
+    std::sort(pos.begin(), pos.end());
+    std::sort(neg.begin(), neg.end());
+    for (unsigned threads : {1u, 2u, 3u}) {
+      std::vector<double> v = input;
+      const sorted_runs got = sort_runs(v, pos.size(), threads);
+      expect_same(std::vector<double>(got.first.begin(), got.first.end()), pos, "first");
+      expect_same(std::vector<double>(got.second.begin(), got.second.end()), neg, "second");
+    }
+  }
+}
+
 TEST(ClassSort, SweepEqualsTheNaiveSweep) {
   std::mt19937_64 rng(202);
   for (int trial = 0; trial < 200; ++trial) {

@@ -36,20 +36,39 @@ class class_sorted {
 /// needs its scores moves them in), as the scores are read in full before the buffer is written.
 /// `threads`: 0 = one per hardware thread (at most 8; one below 2^16 cases).
 ///
-/// Method: each thread copies its share of the input to the class's run (positives first), keeping
-/// the OR and AND of the keys; bits that are equal in every key are skipped. The key of x is its
-/// IEEE 754 bit pattern with the sign bit set for x >= 0 and all bits flipped for x < 0, which orders
-/// as the doubles do. From 2^16 cases (and more than 12 varying bits) the sort is MSD first: one
-/// parallel read counts the cases per (class, top 16 varying bits); neighbouring cells are grouped
-/// into about 4096 buckets of similar size (doubles crowd into few exponents, so fixed digits would
-/// not balance), one parallel pass scatters the cases into their buckets, and the threads finish the
-/// buckets, largest first, each in its cache (again by a top digit above 2^16 cases, then LSD
-/// counting passes of at most 11 bits). Below that, stable LSD counting passes of at most 13 bits
-/// over both classes at once (Knuth TAOCP vol. 3, 5.2.5; the shared kernel assay/detail/radix.hpp).
-/// The result (sorted doubles) does not depend on the thread count. Cost: O(n) time, 2 x 8 bytes
-/// per case (one when `scratch` is given). Beyond 2^32 - 1 cases each class is sorted in place by
-/// boost's spreadsort on the order keys instead (detail::sort_doubles_in_place).
+/// Method: each thread copies its share of the input to the class's run (positives first), keeping the OR and AND of
+/// the keys; bits that are equal in every key are skipped. The key of x is its IEEE 754 bit pattern with the sign bit
+/// set for x >= 0 and all bits flipped for x < 0, which orders as the doubles do. From 2^16 cases (and more than 12
+/// varying bits) the sort is MSD first: one parallel read counts the cases per (class, top 16 varying bits, fewer below
+/// 2^20 cases);
+/// neighbouring cells are grouped into buckets of similar size, about max(n / 4096, 4096) cases each (doubles crowd
+/// into few exponents, so fixed digits would not balance), one parallel pass scatters the cases into their buckets, and
+/// the threads finish the buckets, largest first, each in its cache (again by a top digit above 2^16 cases, then LSD
+/// counting passes of at most 11 bits). Below that, stable LSD counting passes of at most 13 bits over both classes at
+/// once (Knuth TAOCP vol. 3, 5.2.5; the shared kernel assay/detail/radix.hpp). The result (sorted doubles) does not
+/// depend on the thread count. Cost: O(n) time, 2 x 8 bytes per case (one when `scratch` is given). Beyond 2^32 - 1
+/// cases each class is sorted in place by boost's spreadsort on the order keys instead (detail::sort_doubles_in_place).
 class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const double> score,
                            std::vector<double> scratch = {}, unsigned threads = 0);
+
+/// The two runs of sort_runs, each sorted ascending; each lies either in the input or in `buffer`.
+struct sorted_runs {
+  std::unique_ptr<double[]> buffer;
+  std::span<const double> first, second;
+};
+
+/// Sorts the two runs v[0, P) and v[P, v.size()) ascending with one buffer of the larger run's size
+/// instead of one of the whole input (sort_by_class): the sort of `assay report`'s lean path, whose
+/// memory stays within twice its columns. `v` is used as scratch (its order is lost). Preconditions:
+/// no NaN, no -0.0 (adding 0.0 turns it into +0.0). `threads`: 0 = one per hardware thread (at most
+/// 8). The result does not depend on the thread count (sorted doubles are unique).
+///
+/// Method: sort_by_class's MSD-first sort (one parallel pass into buckets of similar size by the top
+/// 16 varying bits of the keys, then each bucket in a core's cache), one run after the other, the
+/// larger into the buffer, the smaller into the larger's place. Below 2^16 cases, with at most 12
+/// varying bits, or beyond 2^32 - 1 cases: boost's spreadsort in place per run
+/// (detail::sort_doubles_in_place). An in-place MSD permutation (American flag sort) was measured
+/// 3x slower than spreadsort here: its chain of swaps waits on one cache miss after another.
+sorted_runs sort_runs(std::span<double> v, std::size_t P, unsigned threads = 0);
 
 }  // namespace assay::curves

@@ -35,7 +35,7 @@ std::optional<double> roc_auc(std::span<const std::int32_t> y, std::span<const d
 /// average_precision_score of binary scores to the bit; nullopt without positive weight.
 std::optional<double> average_precision(std::span<const std::int32_t> y, std::span<const double> score,
                                         std::span<const double> weight);
-/// Threads of the parallel class sort behind the unweighted sweeps from 2^21 cases (0: the core's
+/// Threads of the parallel class sort behind the unweighted sweeps from 2^16 cases (0: the core's
 /// choice); for measurements.
 void set_sort_threads(unsigned threads);
 

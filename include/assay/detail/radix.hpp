@@ -1,7 +1,9 @@
 // assay (internal): the one LSD radix sort kernel behind every sort of scores, shared by the class
 // sort of the curves (curves/class_sort.hpp: plain doubles, two classes; from 2^16 cases that sort
 // goes MSD first instead, as plain doubles need no stability) and the (score, index, label) record
-// sort of the statistics (stats/detail/radix_sort.hpp).
+// sort of the statistics (stats/detail/radix_sort.hpp); and, through stable_sort_by_key below, the
+// (score key, signed weight) record sort of the weighted sweeps (curves/sweep.cpp, the core's; and
+// curves/sklearn_compat.cpp, scikit-learn's to the bit).
 //
 // Method (LSD radix sort, Knuth TAOCP vol. 3, 5.2.5): the caller puts the records in buffer `a`, in
 // one or two runs (e.g. positives then negatives) that are sorted independently, and passes the bits
@@ -22,8 +24,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <latch>
+#include <memory>
 #include <thread>
 #include <vector>
+
+#include "assay/detail/parallel.hpp"
 
 namespace assay::detail {
 
@@ -284,5 +289,69 @@ class radix_sorter {
   std::vector<std::vector<std::size_t>> offsets_;
   std::vector<digit> digits_;
 };
+
+/// The key functor of records with a 64-bit member `key`.
+struct member_key {
+  template <class Rec>
+  std::uint64_t operator()(const Rec& r) const noexcept {
+    return r.key;
+  }
+};
+
+/// Sorts `recs` (any type with a std::uint64_t member `key`, trivially copyable) ascending by key,
+/// stably: records of equal key keep their order, so that sums over a group of tied keys are taken in
+/// input order (scikit-learn's stable argsort). Below 2^16 records one thread's LSD passes (8-bit
+/// digits below 4096 records, else 11-bit) with every histogram counted in one read and no set-up
+/// beyond one table (radix_sorter's tables cost tens of microseconds per call); from 2^16 the
+/// radix_sorter above, on every core (team_threads) from 2^17; beyond 2^32 - 1 records std::stable_sort.
+/// Digits on which every key agrees are skipped. The result does not depend on the thread count.
+template <class Rec>
+void stable_sort_by_key(std::vector<Rec>& recs) {
+  const std::size_t n = recs.size();
+  if (n < 2) return;
+  if (n > 0xFFFFFFFFu) {
+    std::stable_sort(recs.begin(), recs.end(), [](const Rec& a, const Rec& b) { return a.key < b.key; });
+    return;
+  }
+  if (n < (std::size_t{1} << 16)) {
+    auto lsd = [&recs, n]<unsigned kBits>() {
+      constexpr std::size_t R = std::size_t{1} << kBits;
+      constexpr unsigned P = (64 + kBits - 1) / kBits;
+      std::vector<std::uint32_t> hist(P * R, 0u);
+      for (const Rec& r : recs) {
+        std::uint64_t k = r.key;
+        for (unsigned p = 0; p < P; ++p, k >>= kBits) ++hist[p * R + (k & (R - 1))];
+      }
+      std::vector<Rec> tmp(n);
+      Rec* src = recs.data();
+      Rec* dst = tmp.data();
+      for (unsigned p = 0; p < P; ++p) {
+        std::uint32_t* h = hist.data() + p * R;
+        const unsigned shift = p * kBits;
+        if (h[(src[0].key >> shift) & (R - 1)] == n) continue;  // every key has this digit
+        std::uint32_t sum = 0;
+        for (std::size_t b = 0; b < R; ++b) {
+          const std::uint32_t c = h[b];
+          h[b] = sum;
+          sum += c;
+        }
+        for (std::size_t i = 0; i < n; ++i) dst[h[(src[i].key >> shift) & (R - 1)]++] = src[i];
+        std::swap(src, dst);
+      }
+      if (src != recs.data()) std::copy(src, src + n, recs.data());
+    };
+    if (n < 4096) lsd.template operator()<8>();
+    else lsd.template operator()<11>();
+    return;
+  }
+  const unsigned T = n < (std::size_t{1} << 17) ? 1u : team_threads(8);
+  std::unique_ptr<Rec[]> spare(new Rec[n]);  // not value-initialised: no wasted page touches
+  radix_sorter<Rec, member_key> sorter(recs.data(), spare.get(), n, T, 1);
+  std::uint64_t o = 0, d = ~std::uint64_t{0};
+  for (const Rec& r : recs) o |= r.key, d &= r.key;
+  sorter.plan(n, o ^ d);
+  run_team(sorter.threads(), [&sorter](unsigned t, std::barrier<>& sync) { sorter.sort(t, sync); });
+  if (sorter.result() != recs.data()) std::copy(sorter.result(), sorter.result() + n, recs.data());
+}
 
 }  // namespace assay::detail
