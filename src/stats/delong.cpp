@@ -1,4 +1,5 @@
 #include "assay/stats/delong.hpp"
+#include "assay/stats/slices.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -240,28 +241,16 @@ delong_test_result delong_unpaired_test(std::span<const std::int32_t> y_a, std::
   const auto pb = placement_totals(y_b, score_b);
   if (!pa.variance.defined()) throw_data(fmt::format("{}: sample a: {}", fn, pa.variance.reason));
   if (!pb.variance.defined()) throw_data(fmt::format("{}: sample b: {}", fn, pb.variance.reason));
-  const double va = pa.variance.v, vb = pb.variance.v;
-  delong_test_result r;
-  r.auc_a = pa.auc.v;
-  r.auc_b = pb.auc.v;
-  r.difference = r.auc_a - r.auc_b;
-  r.std_error = std::sqrt(va + vb);
-  r.diff_lower = r.diff_upper = value::undefined("no interval for the unpaired test");
-  r.test.method = "delong_unpaired";
-  r.test.alt = alt;
-  r.test.statistic = ratio_or_limit(r.difference, r.std_error);
-  const double na = static_cast<double>(y_a.size()), nb = static_cast<double>(y_b.size());
-  if (r.std_error == 0) {
-    r.test.p_value = r.difference == 0 ? 1.0 : (alt == alternative::two_sided ||
-                                                (alt == alternative::greater) == (r.difference > 0)) ? 0.0 : 1.0;
-    return r;
-  }
-  r.test.df = (va + vb) * (va + vb) / (va * va / (na - 1) + vb * vb / (nb - 1));
-  const double t = r.test.statistic;
-  if (alt == alternative::greater) r.test.p_value = t_sf(t, r.test.df);
-  else if (alt == alternative::less) r.test.p_value = t_cdf(t, r.test.df);
-  else r.test.p_value = std::min(1.0, 2 * t_sf(std::fabs(t), r.test.df));
-  return r;
+  // The test itself from the two summaries: one implementation with the slices' tests.
+  const auto summary = [](const auto& p) {
+    auc_variance s;
+    s.n_pos = p.n_pos;
+    s.n_neg = p.n_neg;
+    s.auc = p.auc;
+    s.variance = p.variance;
+    return s;
+  };
+  return delong_unpaired_from_variances(summary(pa), summary(pb), alt);
 }
 
 }  // namespace assay::stats

@@ -1,5 +1,6 @@
 // Tests of one slice against the rest; see include/assay/stats/slices.hpp.
 #include "assay/stats/slices.hpp"
+#include "assay/stats/two_proportions.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -276,15 +277,13 @@ proportion_test two_proportion_z_test(double x1, double n1, double x2, double n2
     r.statistic = r.p_value = value::undefined(n1 == 0 ? "no case in the first sample" : "no case in the second sample");
     return r;
   }
-  const double p = (x1 + x2) / (n1 + n2);
-  if (p == 0 || p == 1) {
-    r.statistic = r.p_value = value::undefined(p == 0 ? "no success in either sample: nothing varies"
-                                                      : "every case of both samples is a success: nothing varies");
+  const z_test_result z = two_proportions_z_test(x1, n1, x2, n2);  // the one pooled z test
+  if (!z.undefined.empty()) {
+    r.statistic = r.p_value = value::undefined(z.undefined);
     return r;
   }
-  const double z = (x1 / n1 - x2 / n2) / std::sqrt(p * (1 - p) * (1 / n1 + 1 / n2));
-  r.statistic = z;
-  r.p_value = std::min(1.0, 2 * normal_sf(std::fabs(z)));
+  r.statistic = z.test.statistic;
+  r.p_value = z.test.p_value;
   return r;
 }
 

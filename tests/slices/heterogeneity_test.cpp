@@ -64,7 +64,7 @@ TEST(SlicesHeterogeneity, MatchesStatsmodelsAndScipy) {
 }
 
 TEST(SlicesHeterogeneity, UndefinedCasesSayWhy) {
-  EXPECT_EQ(stats::two_proportion_z_test(0, 10, 0, 5).p_value.reason, "no success in either sample: nothing varies");
+  EXPECT_EQ(stats::two_proportion_z_test(0, 10, 0, 5).p_value.reason, "no successes in either sample: the pooled proportion is 0 and z is 0/0");
   EXPECT_EQ(stats::two_proportion_z_test(1, 0, 0, 5).p_value.reason, "no case in the first sample");
   EXPECT_EQ(stats::chi2_homogeneity(std::vector<double>{3}, std::vector<double>{5}).p_value.reason,
             "1 group with cases; the test needs 2");

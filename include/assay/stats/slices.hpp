@@ -88,8 +88,8 @@ std::vector<auc_slice_vs_rest> delong_slices_vs_rest(std::span<const std::int32_
 
 /// Pooled two-proportion z test of x1/n1 against x2/n2 (two-sided):
 /// p = (x1 + x2) / (n1 + n2), z = (x1/n1 - x2/n2) / sqrt(p (1 - p) (1/n1 + 1/n2)), p-value 2 P(Z > |z|);
-/// statsmodels' proportions_ztest(count, nobs). Undefined (with the reason) when n1 or n2 is 0 or
-/// when p is 0 or 1 (no variation: the statistic is 0/0).
+/// statsmodels' proportions_ztest(count, nobs); two_proportions_z_test (two_proportions.hpp) as a
+/// value. Undefined (with the reason) when n1 or n2 is 0 or when p is 0 or 1 (the statistic is 0/0).
 struct proportion_test {
   value statistic, p_value;
 };
