@@ -1,5 +1,7 @@
 #include "assay/curves/summary.hpp"
 
+#include <algorithm>
+
 
 #include "assay/detail/parallel.hpp"
 #include "assay/curves/accumulate.hpp"
@@ -63,6 +65,14 @@ ranking_summary summarize_in_place(std::span<std::int32_t> y, std::span<double> 
     detail::sort_doubles_in_place(neg.data(), neg.data() + neg.size());
   }
   return summarize_sorted(pos, neg);
+}
+
+ranking_summary summarize_complement_sorted(std::span<double> score, std::size_t positives) {
+  // [pos ascending | neg ascending] -> reversed and negated: [-neg ascending | -pos ascending].
+  std::reverse(score.begin(), score.end());
+  for (auto& x : score) x = -x + 0.0;
+  const std::size_t negatives = score.size() - positives;
+  return summarize_sorted(score.subspan(0, negatives), score.subspan(negatives));
 }
 
 }  // namespace assay::curves
