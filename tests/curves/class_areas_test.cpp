@@ -3,9 +3,11 @@
 // binary score, and random scores with ties against a naive second sort.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "assay/curves/multiclass.hpp"
+#include "assay/error.hpp"
 #include "assay/curves/pr.hpp"
 #include "assay/curves/roc.hpp"
 #include "assay/curves/summary.hpp"
@@ -46,7 +48,7 @@ TEST(ClassAreas, ClassWithoutCasesIsUndefined) {
   const std::vector<double> p{0.6, 0.3, 0.1, 0.4, 0.4, 0.2, 0.3, 0.5, 0.2, 0.5, 0.2, 0.3};
   const auto a = areas_one_vs_rest(y, proba_view::matrix(p, 3));
   EXPECT_FALSE(a[2].roc_auc.defined());
-  EXPECT_EQ(a[2].roc_auc.reason, "no positive cases: the ROC curve is undefined");
+  EXPECT_EQ(a[2].roc_auc.reason, "only one class present: no positive cases");
   EXPECT_FALSE(a[2].average_precision.defined());
   EXPECT_TRUE(a[0].roc_auc.defined());
 }
