@@ -12,6 +12,7 @@ packages=(
   python3 python3-dev python3-venv python3-numpy python3-sklearn python3-scipy python3-pandas python3-statsmodels
   chromium  # headless browser for tests/html (the HTML report rendered, screenshotted, printed)
   r-base-core r-cran-proc  # pROC: tests/stats/generate_proc.R and bench/compare_proc.sh
+  r-cran-caret  # caret: tests/report/generate_caret.R
 )
 # Extra packages for the optional tool chains (fuzzing, sanitizers with clang).
 if [[ "${ASSAY_WITH_FUZZ:-0}" == 1 ]]; then packages+=(clang libclang-rt-14-dev); fi

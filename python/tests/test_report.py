@@ -129,3 +129,51 @@ def test_same_intervals_whatever_the_thread_count(rng):
     with pytest.raises(ValueError, match="n is 0"):
         with assay.limit_threads(0):
             pass
+
+
+def test_per_class_areas_and_caret_statistics_in_to_dict(rng):
+    # Three classes with tied probabilities: per-class ROC AUC and average precision (one class
+    # against the rest) equal scikit-learn's, their macro / weighted averages too, and the multiclass
+    # AUCs of roc_auc_score(multi_class=..., average=...) are headline numbers.
+    n, classes = 200, ["a", "b", "c"]
+    y = rng.choice(classes, size=n, p=[0.5, 0.3, 0.2])
+    P = rng.dirichlet(np.ones(3), size=n)
+    P[np.arange(n), np.searchsorted(classes, y)] += 0.4
+    P = np.round(10 * P / P.sum(axis=1, keepdims=True)) / 10
+    P[:, 2] = 1 - P[:, 0] - P[:, 1]
+    P = np.clip(P, 0, 1)
+    P /= P.sum(axis=1, keepdims=True)
+    d = assay.report(y, y_proba=P).to_dict()
+    Y = np.stack([(y == c).astype(int) for c in classes], axis=1)
+    for k, c in enumerate(classes):
+        e = d["per_class"][c]
+        assert e["roc_auc"] == pytest.approx(sk.roc_auc_score(Y[:, k], P[:, k]), rel=1e-12)
+        assert e["average_precision"] == pytest.approx(sk.average_precision_score(Y[:, k], P[:, k]), rel=1e-12)
+        for key in ["sensitivity", "specificity", "ppv", "npv", "prevalence", "detection_rate",
+                    "detection_prevalence", "balanced_accuracy"]:
+            assert key in e
+        assert e["detection_rate"] == pytest.approx(np.mean((y == c) & (np.array(classes)[P.argmax(1)] == c)))
+    for avg in ["macro", "weighted"]:
+        assert d[f"{avg}_avg"]["roc_auc"] == pytest.approx(sk.roc_auc_score(Y, P, average=avg), rel=1e-12)
+        assert d[f"{avg}_avg"]["average_precision"] == pytest.approx(
+            sk.average_precision_score(Y, P, average=avg), rel=1e-12)
+        for mc in ["ovr", "ovo"]:
+            assert d[f"roc_auc_{mc}_{avg}"] == pytest.approx(
+                sk.roc_auc_score(y, P, multi_class=mc, average=avg, labels=classes), rel=1e-12)
+    assert d["no_information_rate"] == pytest.approx(np.max(np.mean(Y, axis=0)))
+    assert 0 <= d["accuracy_p_value"] <= 1 and "mcnemar_p_value" in d
+
+
+def test_binary_score_ranks_the_other_class_by_minus_score(rng):
+    n = 150
+    y = rng.integers(0, 2, n)
+    s = np.round(np.clip(0.3 * y + rng.random(n) * 0.7, 0, 1), 2)
+    d = assay.report(y, y_score=s).to_dict()
+    assert d["per_class"]["1"]["roc_auc"] == pytest.approx(sk.roc_auc_score(y, s), rel=1e-12)
+    assert d["per_class"]["0"]["roc_auc"] == pytest.approx(sk.roc_auc_score(1 - y, -s), rel=1e-12)
+    assert d["per_class"]["0"]["average_precision"] == pytest.approx(sk.average_precision_score(1 - y, -s), rel=1e-12)
+    assert d["per_class"]["1"]["average_precision"] == pytest.approx(sk.average_precision_score(y, s), rel=1e-12)
+    # Hard predictions alone: undefined, with the reason.
+    h = assay.report(y, y_pred=(s >= 0.5).astype(int)).to_dict()
+    assert h["per_class"]["1"]["roc_auc"] is None
+    assert "no ranking" in h["per_class"]["1"]["roc_auc_undefined"]

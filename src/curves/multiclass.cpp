@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "assay/curves/pr.hpp"
 #include "assay/curves/roc.hpp"
 #include "assay/error.hpp"
 
@@ -61,6 +62,35 @@ std::vector<score_sweep> sweep_one_vs_rest(std::span<const std::int32_t> y, prob
   for (std::size_t k = 0; k < p.cols; ++k) {
     const binary_problem b = ovr_unchecked(y, p, k);
     out.push_back(sweep_scores("sweep_one_vs_rest", b.y, b.score, weight));
+  }
+  return out;
+}
+
+std::vector<class_areas> areas_one_vs_rest(std::span<const std::int32_t> y, proba_view p,
+                                           std::span<const double> weight) {
+  constexpr std::string_view caller = "areas_one_vs_rest";
+  if (p.rows != y.size())
+    throw_data(fmt::format("{}: y has {} values but the scores {} rows", caller, y.size(), p.rows));
+  if (p.cols < 2) throw_data(fmt::format("{}: needs at least 2 classes, got {} score columns", caller, p.cols));
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    if (y[i] < 0 || static_cast<std::size_t>(y[i]) >= p.cols) {
+      throw_data(fmt::format("{}: y[{}] = {} is not a class index in 0..{}", caller, i, y[i], p.cols - 1));
+    }
+  }
+  std::vector<class_areas> out;
+  out.reserve(p.cols);
+  if (p.binary_score) {  // one sweep of (y == 1, score); class 0 is its complement (-score)
+    std::vector<std::int32_t> y1(y.begin(), y.end());
+    const score_sweep sw = sweep_scores(caller, y1, std::span<const double>(p.data, p.rows), weight);
+    const score_sweep neg = complement(sw);
+    out.push_back({roc_auc(neg), average_precision(neg)});
+    out.push_back({roc_auc(sw), average_precision(sw)});
+    return out;
+  }
+  for (std::size_t k = 0; k < p.cols; ++k) {
+    const binary_problem b = ovr_unchecked(y, p, k);
+    const score_sweep sw = sweep_scores(caller, b.y, b.score, weight);
+    out.push_back({roc_auc(sw), average_precision(sw)});
   }
   return out;
 }

@@ -1,5 +1,7 @@
 #include "assay/curves/summary.hpp"
 
+#include <algorithm>
+
 
 #include "assay/detail/parallel.hpp"
 #include "assay/curves/accumulate.hpp"
@@ -57,6 +59,14 @@ ranking_summary summarize_in_place(std::span<std::int32_t> y, std::span<double> 
   }
   const sorted_runs sorted = sort_runs(score, lo);
   return summarize_sorted(sorted.first, sorted.second);
+}
+
+ranking_summary summarize_complement_sorted(std::span<double> score, std::size_t positives) {
+  // [pos ascending | neg ascending] -> reversed and negated: [-neg ascending | -pos ascending].
+  std::reverse(score.begin(), score.end());
+  for (auto& x : score) x = -x + 0.0;
+  const std::size_t negatives = score.size() - positives;
+  return summarize_sorted(score.subspan(0, negatives), score.subspan(negatives));
 }
 
 }  // namespace assay::curves

@@ -110,4 +110,23 @@ score_sweep sweep_scores(std::string_view caller, std::span<const std::int32_t> 
   return r;
 }
 
+score_sweep complement(const score_sweep& sw) {
+  score_sweep c;
+  const std::size_t m = sw.size();
+  c.thresholds.resize(m);
+  c.tp.resize(m);
+  c.fp.resize(m);
+  c.positives = sw.negatives;
+  c.negatives = sw.positives;
+  for (std::size_t j = 0; j < m; ++j) {
+    // Entry j of sw (threshold t_j, descending) becomes entry m - 1 - j: "score <= t_j", i.e.
+    // everything except the cases above t_j (entry j - 1 of sw).
+    const std::size_t k = m - 1 - j;
+    c.thresholds[k] = -sw.thresholds[j] + 0.0;
+    c.tp[k] = sw.negatives - (j == 0 ? 0.0 : sw.fp[j - 1]);
+    c.fp[k] = sw.positives - (j == 0 ? 0.0 : sw.tp[j - 1]);
+  }
+  return c;
+}
+
 }  // namespace assay::curves

@@ -247,21 +247,47 @@ std::string per_class_table(const report& r, std::size_t max_rows) {
        "rest)</caption><thead><tr><th scope=\"col\">Class</th><th scope=\"col\">TP rate</th><th scope=\"col\">FP "
        "rate</th>"
        "<th scope=\"col\">Precision</th><th scope=\"col\">Recall</th><th scope=\"col\">F-measure</th>"
-       "<th scope=\"col\">MCC</th><th scope=\"col\">Support</th></tr></thead><tbody>";
+       "<th scope=\"col\">MCC</th><th scope=\"col\" title=\"ROC AUC of the class against the rest\">ROC area</th>"
+       "<th scope=\"col\" title=\"average precision of the class against the rest\">PRC area</th>"
+       "<th scope=\"col\">Support</th></tr></thead><tbody>";
+  const value no_detail = value::undefined("not computed");
+  auto detail_of = [&](std::size_t i) -> const class_detail* {
+    return i < r.by_class.size() ? &r.by_class[i] : nullptr;
+  };
   for (std::size_t i : order) {
     const auto& c = r.per_class[i];
-    s += fmt::format("<tr><th scope=\"row\">{}</th>{}{}{}{}{}{}<td>{}</td></tr>", escape(r.labels[i]), cell(c.tp_rate),
-                     cell(c.fp_rate), cell(c.precision), cell(c.recall), cell(c.f1), cell(c.mcc), number(c.support));
+    const class_detail* d = detail_of(i);
+    s += fmt::format("<tr><th scope=\"row\">{}</th>{}{}{}{}{}{}{}{}<td>{}</td></tr>", escape(r.labels[i]),
+                     cell(c.tp_rate), cell(c.fp_rate), cell(c.precision), cell(c.recall), cell(c.f1), cell(c.mcc),
+                     cell(d ? d->roc_auc : no_detail), cell(d ? d->average_precision : no_detail), number(c.support));
   }
   s += "</tbody><tfoot>";
-  auto avg = [&](const char* name, const averaged& a) {
-    s += fmt::format("<tr><th scope=\"row\">{}</th>{}{}{}{}{}<td></td><td>{}</td></tr>", name, cell(a.recall),
-                     cell(a.fp_rate), cell(a.precision), cell(a.recall), cell(a.f1), number(r.total_weight));
+  auto avg = [&](const char* name, const averaged& a, const ranking_average* ra) {
+    s += fmt::format("<tr><th scope=\"row\">{}</th>{}{}{}{}{}<td></td>{}{}<td>{}</td></tr>", name, cell(a.recall),
+                     cell(a.fp_rate), cell(a.precision), cell(a.recall), cell(a.f1),
+                     ra ? cell(ra->roc_auc) : "<td></td>", ra ? cell(ra->average_precision) : "<td></td>",
+                     number(r.total_weight));
   };
-  avg("Weighted avg.", r.weighted_avg);
-  avg("Macro avg.", r.macro);
-  avg("Micro avg.", r.micro);
-  return s + "</tfoot></table></div>";
+  avg("Weighted avg.", r.weighted_avg, &r.weighted_ranking);
+  avg("Macro avg.", r.macro, &r.macro_ranking);
+  avg("Micro avg.", r.micro, nullptr);
+  s += "</tfoot></table></div>";
+  if (r.by_class.size() != k) return s;
+  // R caret's confusionMatrix statistics by class.
+  s += "<div class=\"scroll\"><table class=\"per-class caret\"><caption>Statistics by class, one class against the "
+       "rest (as R's caret confusionMatrix)</caption><thead><tr><th scope=\"col\">Class</th>"
+       "<th scope=\"col\">Sensitivity</th><th scope=\"col\">Specificity</th><th scope=\"col\">PPV</th>"
+       "<th scope=\"col\">NPV</th><th scope=\"col\">F1</th><th scope=\"col\">Prevalence</th>"
+       "<th scope=\"col\" title=\"TP / N\">Detection rate</th>"
+       "<th scope=\"col\" title=\"(TP + FP) / N\">Detection prevalence</th>"
+       "<th scope=\"col\">Balanced accuracy</th></tr></thead><tbody>";
+  for (std::size_t i : order) {
+    const auto& d = r.by_class[i];
+    s += fmt::format("<tr><th scope=\"row\">{}</th>{}{}{}{}{}{}{}{}{}</tr>", escape(r.labels[i]), cell(d.sensitivity),
+                     cell(d.specificity), cell(d.ppv), cell(d.npv), cell(r.per_class[i].f1), cell(d.prevalence),
+                     cell(d.detection_rate), cell(d.detection_prevalence), cell(d.balanced_accuracy));
+  }
+  return s + "</tbody></table></div>";
 }
 
 std::string figure_block(const figure& f) {

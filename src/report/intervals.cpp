@@ -16,6 +16,7 @@
 #include <random>
 
 #include "assay/curves/pr.hpp"
+#include "assay/curves/roc.hpp"
 #include "assay/metrics/registry.hpp"
 #include "assay/stats/bootstrap.hpp"
 #include "assay/stats/delong.hpp"
@@ -139,6 +140,14 @@ std::vector<T> gather(std::span<const T> v, std::span<const std::uint32_t> rows)
   return out;
 }
 
+// The rows `rows` of a probability matrix, row-major (for the multiclass AUCs of a resample).
+std::vector<double> gather_matrix_rows(const proba_view& pv, std::span<const std::uint32_t> rows) {
+  std::vector<double> out;
+  out.reserve(rows.size() * pv.cols);
+  for (auto i : rows) out.insert(out.end(), pv.data + i * pv.cols, pv.data + (i + 1) * pv.cols);
+  return out;
+}
+
 }  // namespace
 
 stats::proportion_method proportion_method_of(ci_method m) {
@@ -240,6 +249,19 @@ void attach_intervals(report& r, const evaluate_options& q, const report_rows& r
         const auto y = gather(std::span<const std::int32_t>(pos_of_row), idx);
         const auto s = gather(rows.score, idx), w = gather(rows.w, idx);
         const value v = rinfo->ranking(y, s, w, params);
+        return v.defined() ? v.v : std::numeric_limits<double>::quiet_NaN();
+      };
+    } else if (m.name.starts_with("roc_auc_ov") && rows.proba != nullptr && !rows.proba->binary_score) {
+      // The multiclass AUCs (roc_auc_ovr_macro, ..._ovo_weighted): row bootstrap, stratified by class.
+      const bool ovr = m.name.starts_with("roc_auc_ovr");
+      const auto avg = m.name.ends_with("_weighted") ? curves::multiclass_average::weighted
+                                                     : curves::multiclass_average::macro;
+      stat = [&, ovr, avg](std::span<const std::uint32_t> idx) {
+        const auto data = gather_matrix_rows(*rows.proba, idx);
+        const proba_view sub = proba_view::matrix(data, rows.proba->cols);
+        const auto y = gather(rows.y_proba, idx);
+        const auto w = gather(rows.w, idx);
+        const value v = ovr ? curves::roc_auc_ovr(y, sub, w, avg) : curves::roc_auc_ovo(y, sub, w, avg);
         return v.defined() ? v.v : std::numeric_limits<double>::quiet_NaN();
       };
     } else {

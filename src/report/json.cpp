@@ -20,12 +20,16 @@ void put(json& j, const std::string& key, const value& v) {
   }
 }
 
-json averages(const averaged& a, double support) {
+json averages(const averaged& a, double support, const ranking_average* ranking = nullptr) {
   json j;
   put(j, "precision", a.precision);
   put(j, "recall", a.recall);
   put(j, "f1", a.f1);
   put(j, "fp_rate", a.fp_rate);
+  if (ranking != nullptr) {
+    put(j, "roc_auc", ranking->roc_auc);
+    put(j, "average_precision", ranking->average_precision);
+  }
   j["support"] = support;
   return j;
 }
@@ -87,13 +91,26 @@ std::string to_json(const report& r) {
       put(e, "tp_rate", c.tp_rate);
       put(e, "fp_rate", c.fp_rate);
       put(e, "matthews_corrcoef", c.mcc);
+      if (k < r.by_class.size()) {
+        const auto& d = r.by_class[k];
+        put(e, "sensitivity", d.sensitivity);
+        put(e, "specificity", d.specificity);
+        put(e, "ppv", d.ppv);
+        put(e, "npv", d.npv);
+        put(e, "prevalence", d.prevalence);
+        put(e, "detection_rate", d.detection_rate);
+        put(e, "detection_prevalence", d.detection_prevalence);
+        put(e, "balanced_accuracy", d.balanced_accuracy);
+        put(e, "roc_auc", d.roc_auc);
+        put(e, "average_precision", d.average_precision);
+      }
       e["support"] = c.support;
       pc[r.labels[k]] = e;
     }
     j["per_class"] = pc;
     j["micro_avg"] = averages(r.micro, r.total_weight);
-    j["macro_avg"] = averages(r.macro, r.total_weight);
-    j["weighted_avg"] = averages(r.weighted_avg, r.total_weight);
+    j["macro_avg"] = averages(r.macro, r.total_weight, &r.macro_ranking);
+    j["weighted_avg"] = averages(r.weighted_avg, r.total_weight, &r.weighted_ranking);
     j["zero_division"] = r.zd == zero_division::zero ? "0" : r.zd == zero_division::one ? "1" : "skip";
   }
   if (!r.notes.empty()) j["notes"] = r.notes;

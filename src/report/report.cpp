@@ -5,11 +5,13 @@
 #include <span>
 #include <fmt/format.h>
 
+#include "assay/curves/multiclass.hpp"
 #include "assay/curves/pr.hpp"
 #include "assay/curves/roc.hpp"
 #include "assay/curves/summary.hpp"
 #include "assay/curves/threshold.hpp"
 #include "assay/error.hpp"
+#include "by_class.hpp"
 #include "intervals.hpp"
 #include "kept_curves.hpp"
 #include "assay/io/table.hpp"
@@ -231,6 +233,9 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
   r.micro = micro_average(r.cm);
   r.macro = macro_average(r.cm, q.zero_division);
   r.weighted_avg = weighted_average(r.cm, q.zero_division);
+  r.by_class = detail::class_details(r.cm, "hard predictions give no ranking: ROC and PR areas need scores or "
+                                           "class probabilities");
+  detail::set_ranking_averages(r);
 
   metric_params params;
   params.zd = q.zero_division;
@@ -253,6 +258,7 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
       push(r, metric_kind::multiclass, name, params, nullptr, &r.cm);
     }
   }
+  detail::insert_caret_overall(r, w);
 
   // Probabilistic metrics, from class probabilities or from a score column that holds probabilities.
   std::optional<proba_view> kept_proba;
@@ -294,6 +300,28 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
       const metric_info* m = find_metric("top_k_accuracy", metric_kind::probabilistic);
       r.metrics.push_back(
           {"top_k_accuracy", fmt::format("top-{} accuracy", q.top_k), m->probabilistic(ys, pv, w, params)});
+      // scikit-learn's roc_auc_score(multi_class='ovr'|'ovo', average='macro'|'weighted'), which needs
+      // rows that sum to 1.
+      const auto& bad = t.proba_row_off;
+      const std::string off = bad ? fmt::format("the probability columns of data row {} sum to {}, not 1 (rule: "
+                                                "|sum - 1| <= 1e-8 + 1e-5 |sum|)", bad->first + 1, bad->second)
+                                  : std::string();
+      for (const bool ovr : {true, false}) {
+        for (const auto avg : {curves::multiclass_average::macro, curves::multiclass_average::weighted}) {
+          const bool macro = avg == curves::multiclass_average::macro;
+          std::string name = fmt::format("roc_auc_{}_{}", ovr ? "ovr" : "ovo", macro ? "macro" : "weighted");
+          std::string title = fmt::format("ROC AUC, {}, {}", ovr ? "one-vs-rest" : "one-vs-one (Hand & Till)",
+                                          macro ? "macro" : "weighted");
+          value v = bad ? value::undefined(off)
+                        : ovr ? curves::roc_auc_ovr(y, pv, w, avg) : curves::roc_auc_ovo(y, pv, w, avg);
+          r.metrics.push_back({std::move(name), std::move(title), std::move(v)});
+        }
+      }
+    }
+    if (has_proba) {  // the per-class ROC and PR areas (rows need not sum to 1)
+      std::vector<std::size_t> same(K);
+      for (std::size_t k = 0; k < K; ++k) same[k] = k;
+      detail::set_class_areas(r, y, pv, w, same);
     }
   }
 
@@ -322,6 +350,14 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
       for (auto& v : labels01) v = 1 - v;
     }
     const curves::ranking_summary sum = curves::summarize_in_place(labels01, scores);
+    // The per-class areas: the positive class's are the summary's; the other class is ranked by -score.
+    const auto positives = static_cast<std::size_t>(std::count(labels01.begin(), labels01.end(), 1));
+    const curves::ranking_summary other = curves::summarize_complement_sorted(scores, positives);
+    r.by_class[*r.positive].roc_auc = sum.roc_auc;
+    r.by_class[*r.positive].average_precision = sum.average_precision;
+    r.by_class[1 - *r.positive].roc_auc = other.roc_auc;
+    r.by_class[1 - *r.positive].average_precision = other.average_precision;
+    detail::set_ranking_averages(r);
     r.metrics.push_back({"roc_auc", "ROC AUC", sum.roc_auc});
     r.metrics.push_back({"average_precision", "average precision", sum.average_precision});
     r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", sum.best_threshold_youden});
@@ -332,6 +368,14 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
     const curves::score_sweep sw = curves::sweep_scores("assay report", ypos, s, w);
     r.metrics.push_back({"roc_auc", "ROC AUC", curves::roc_auc(sw)});
     r.metrics.push_back({"average_precision", "average precision", curves::average_precision(sw)});
+    {  // the per-class areas: the other class is ranked by -score (the complement of the sweep)
+      const curves::score_sweep other = curves::complement(sw);
+      r.by_class[*r.positive].roc_auc = r.metrics[r.metrics.size() - 2].v;
+      r.by_class[*r.positive].average_precision = r.metrics.back().v;
+      r.by_class[1 - *r.positive].roc_auc = curves::roc_auc(other);
+      r.by_class[1 - *r.positive].average_precision = curves::average_precision(other);
+      detail::set_ranking_averages(r);
+    }
     auto threshold_of = [](const curves::operating_point& p) {
       return p.criterion.defined() ? value(p.threshold) : p.criterion;
     };

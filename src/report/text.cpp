@@ -43,23 +43,47 @@ void confusion_block(std::string& out, const report& r) {
   out += "\n";
 }
 
+// WEKA's "Detailed Accuracy By Class", with its ROC Area and PRC Area columns.
 void per_class_block(std::string& out, const report& r) {
   out += "Detailed accuracy by class\n";
-  out += fmt::format("  {:>8} {:>8} {:>9} {:>8} {:>9} {:>8} {:>9}  {}\n", "TP rate", "FP rate", "Precision", "Recall",
-                     "F-measure", "MCC", "Support", "Class");
+  out += fmt::format("  {:>8} {:>8} {:>9} {:>8} {:>9} {:>8} {:>8} {:>8} {:>9}  {}\n", "TP rate", "FP rate",
+                     "Precision", "Recall", "F-measure", "MCC", "ROC area", "PRC area", "Support", "Class");
   for (std::size_t k = 0; k < r.per_class.size(); ++k) {
     const auto& c = r.per_class[k];
-    out += fmt::format("  {:>8} {:>8} {:>9} {:>8} {:>9} {:>8} {:>9}  {}\n", cell3(c.tp_rate), cell3(c.fp_rate),
-                       cell3(c.precision), cell3(c.recall), cell3(c.f1), cell3(c.mcc), number(c.support), r.labels[k]);
+    const auto& d = r.by_class[k];
+    out += fmt::format("  {:>8} {:>8} {:>9} {:>8} {:>9} {:>8} {:>8} {:>8} {:>9}  {}\n", cell3(c.tp_rate),
+                       cell3(c.fp_rate), cell3(c.precision), cell3(c.recall), cell3(c.f1), cell3(c.mcc),
+                       cell3(d.roc_auc), cell3(d.average_precision), number(c.support), r.labels[k]);
   }
-  auto avg_line = [&](const char* name, const averaged& a) {
-    out += fmt::format("  {:>8} {:>8} {:>9} {:>8} {:>9} {:>8} {:>9}  {}\n", cell3(a.recall), cell3(a.fp_rate),
-                       cell3(a.precision), cell3(a.recall), cell3(a.f1), "", number(r.total_weight), name);
+  auto avg_line = [&](const char* name, const averaged& a, const ranking_average* ra) {
+    out += fmt::format("  {:>8} {:>8} {:>9} {:>8} {:>9} {:>8} {:>8} {:>8} {:>9}  {}\n", cell3(a.recall),
+                       cell3(a.fp_rate), cell3(a.precision), cell3(a.recall), cell3(a.f1), "",
+                       ra ? cell3(ra->roc_auc) : "", ra ? cell3(ra->average_precision) : "", number(r.total_weight),
+                       name);
   };
-  avg_line("Weighted avg.", r.weighted_avg);
-  avg_line("Macro avg.", r.macro);
-  avg_line("Micro avg.", r.micro);
+  avg_line("Weighted avg.", r.weighted_avg, &r.weighted_ranking);
+  avg_line("Macro avg.", r.macro, &r.macro_ranking);
+  avg_line("Micro avg.", r.micro, nullptr);
   out += "  (? = undefined: 0/0, e.g. precision of a class that is never predicted)\n";
+  if (!r.by_class.empty() && !r.by_class[0].roc_auc && !r.by_class[0].average_precision &&
+      r.by_class[0].roc_auc.reason == r.by_class[0].average_precision.reason) {
+    out += fmt::format("  (ROC and PRC areas: {})\n", r.by_class[0].roc_auc.reason);
+  }
+  out += "  (ROC area: ROC AUC of the class against the rest; PRC area: its average precision)\n";
+}
+
+// R caret's confusionMatrix statistics by class, one class against the rest.
+void caret_block(std::string& out, const report& r) {
+  out += "\nStatistics by class (one against the rest, as R's caret)\n";
+  out += fmt::format("  {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}  {}\n", "Sens.", "Spec.", "PPV", "NPV",
+                     "F1", "Prev.", "Det.rate", "Det.prev", "Bal.acc.", "Class");
+  for (std::size_t k = 0; k < r.by_class.size(); ++k) {
+    const auto& d = r.by_class[k];
+    out += fmt::format("  {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}  {}\n", cell3(d.sensitivity),
+                       cell3(d.specificity), cell3(d.ppv), cell3(d.npv), cell3(r.per_class[k].f1),
+                       cell3(d.prevalence), cell3(d.detection_rate), cell3(d.detection_prevalence),
+                       cell3(d.balanced_accuracy), r.labels[k]);
+  }
 }
 
 }  // namespace
@@ -94,6 +118,7 @@ std::string to_text(const report& r) {
   if (r.task != task_kind::regression) {
     out += "\n";
     per_class_block(out, r);
+    caret_block(out, r);
   }
   for (const auto& n : r.notes) out += fmt::format("note: {}\n", n);
   return out;

@@ -59,6 +59,36 @@ test_result mcnemar(std::int64_t n01, std::int64_t n10, mcnemar_method method) {
   return r;
 }
 
+test_result table_symmetry_test(std::span<const double> table, std::size_t K) {
+  if (K < 2 || table.size() != K * K) {
+    throw_usage(fmt::format("table_symmetry_test: the table has {} entries; it must be K x K with K >= 2 (K = {})",
+                            table.size(), K));
+  }
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    if (!(table[i] >= 0 && std::isfinite(table[i]))) {
+      throw_usage(fmt::format("table_symmetry_test: entry [{}, {}] is {}; entries must be finite and >= 0", i / K,
+                              i % K, table[i]));
+    }
+  }
+  test_result r;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  double stat = 0;
+  for (std::size_t i = 0; i < K; ++i) {
+    for (std::size_t j = i + 1; j < K; ++j) {
+      const double a = table[i * K + j], b = table[j * K + i], n = a + b;
+      if (n == 0) stat = nan;
+      double d = std::fabs(a - b);
+      if (K == 2 && a != b) d -= 1.0;  // R: continuity correction for 2 x 2 tables unless symmetric
+      stat += d * d / n;
+    }
+  }
+  r.method = K > 2 ? "bowker" : table[1] != table[2] ? "mcnemar_chi2_corrected" : "mcnemar_chi2";
+  r.df = static_cast<double>(K * (K - 1) / 2);
+  r.statistic = stat;
+  r.p_value = std::isnan(stat) ? nan : chi2_sf(stat, r.df);
+  return r;
+}
+
 test_result cochrans_q(std::span<const std::int32_t> success, std::size_t n_rows, std::size_t k) {
   if (k < 2) throw_usage(fmt::format("cochrans_q: k (classifiers) must be >= 2; got {}", k));
   if (n_rows == 0) throw_usage("cochrans_q: n_rows (cases) must be >= 1; got 0");

@@ -12,6 +12,8 @@ import sys
 
 import numpy as np
 import pandas as pd
+import scipy
+import scipy.stats
 import sklearn
 from sklearn import metrics as skm
 
@@ -60,6 +62,77 @@ def confusion(y, yhat, labels, w=None):
             "normalized": skm.confusion_matrix(y, yhat, labels=labels, normalize="true", sample_weight=w).tolist()}
 
 
+NO_RANKING = "hard predictions give no ranking: ROC and PR areas need scores or class probabilities"
+
+
+def caret_overall(y, yhat, labels, w=None):
+    """What R's caret prints beside accuracy: the no-information rate (largest actual class share),
+    the one-sided exact binomial p-value of accuracy > NIR (scipy's binomtest; whole-number weights
+    as counts) and R's mcnemar.test of the matrix (McNemar with R's continuity correction for 2 x 2,
+    dropped when the off-diagonal cells are equal; Bowker for K x K; chi2.sf)."""
+    cm = skm.confusion_matrix(y, yhat, labels=labels, sample_weight=w).astype(float)
+    n = cm.sum()
+    nir = cm.sum(axis=1).max() / n
+    out = {"no_information_rate": nir,
+           "accuracy_p_value": scipy.stats.binomtest(int(round(np.trace(cm))), int(round(n)), nir,
+                                                     alternative="greater").pvalue}
+    K, stat, undefined = len(labels), 0.0, False
+    for i in range(K):
+        for j in range(i + 1, K):
+            a, b = cm[i, j], cm[j, i]
+            if a + b == 0:
+                undefined = True
+                continue
+            d = abs(a - b) - (1.0 if K == 2 and a != b else 0.0)
+            stat += d * d / (a + b)
+    if undefined:
+        out["mcnemar_p_value"] = None
+        out["mcnemar_p_value_undefined"] = "a pair of classes is never confused either way: its term is 0/0"
+    else:
+        out["mcnemar_p_value"] = scipy.stats.chi2.sf(stat, K * (K - 1) // 2)
+    return out
+
+
+def caret_by_class(y, yhat, labels, w=None):
+    """caret's byClass statistics of each class against the rest, from scikit-learn's functions."""
+    yt, yp = np.asarray(y), np.asarray(yhat)
+    out = {}
+    for c in labels:
+        sens = skm.recall_score(yt == c, yp == c, sample_weight=w)
+        spec = skm.recall_score(yt != c, yp != c, sample_weight=w)
+        out[c] = {"sensitivity": sens, "specificity": spec,
+                  "ppv": skm.precision_score(yt == c, yp == c, sample_weight=w),
+                  "npv": skm.precision_score(yt != c, yp != c, sample_weight=w),
+                  "prevalence": np.average(yt == c, weights=w),
+                  "detection_rate": np.average((yt == c) & (yp == c), weights=w),
+                  "detection_prevalence": np.average(yp == c, weights=w),
+                  "balanced_accuracy": (sens + spec) / 2}
+    return out
+
+
+def class_areas(y, scores, labels):
+    """Per-class ROC AUC and average precision of each class against the rest (scores: n x K in
+    label order), and their macro / support-weighted means; None (with assay's reason) without
+    scores."""
+    yt = np.asarray(y)
+    if scores is None:
+        none = {"roc_auc": None, "roc_auc_undefined": NO_RANKING, "average_precision": None,
+                "average_precision_undefined": NO_RANKING}
+        first = f'class "{labels[0]}": {NO_RANKING}'
+        avg = {"roc_auc": None, "roc_auc_undefined": first, "average_precision": None,
+               "average_precision_undefined": first}
+        return {c: dict(none) for c in labels}, avg, dict(avg)
+    Y = np.stack([(yt == c).astype(int) for c in labels], axis=1)
+    per = {c: {"roc_auc": skm.roc_auc_score(Y[:, k], scores[:, k]),
+               "average_precision": skm.average_precision_score(Y[:, k], scores[:, k])}
+           for k, c in enumerate(labels)}
+    macro = {"roc_auc": skm.roc_auc_score(Y, scores, average="macro"),
+             "average_precision": skm.average_precision_score(Y, scores, average="macro")}
+    weighted = {"roc_auc": skm.roc_auc_score(Y, scores, average="weighted"),
+                "average_precision": skm.average_precision_score(Y, scores, average="weighted")}
+    return per, macro, weighted
+
+
 def best_thresholds(yb, score):
     """Youden's J and max-F1 thresholds from scikit-learn's own sweep (roc_curve with every point):
     the first maximum in order of decreasing threshold, i.e. ties go to the highest threshold."""
@@ -71,10 +144,20 @@ def best_thresholds(yb, score):
     return {"best_threshold_youden": float(thr[np.argmax(j)]), "best_threshold_f1": float(thr[np.argmax(f1)])}
 
 
-def classification(y, yhat, labels, extra, w=None):
+def classification(y, yhat, labels, extra, w=None, scores=None):
     e = {"confusion_matrix": confusion(y, yhat, labels, w)}
     e.update(extra)
+    e.update(caret_overall(y, yhat, labels, w))
     pc, avg = per_class_block(y, yhat, labels, w)
+    areas, macro, weighted = class_areas(y, scores, labels)
+    for c, d in caret_by_class(y, yhat, labels, w).items():
+        pc[c].update(d)
+        pc[c].update(areas[c])
+        pc[c]["support"] = pc[c].pop("support")  # last, as assay writes it
+    avg["macro_avg"].update(macro)
+    avg["weighted_avg"].update(weighted)
+    for name in ["macro_avg", "weighted_avg"]:
+        avg[name]["support"] = avg[name].pop("support")
     e["per_class"] = pc
     e.update(avg)
     e["zero_division"] = "0"
@@ -118,7 +201,8 @@ def breast_binary():
     }
     extra.update(best_thresholds(yb, np.asarray(score)))
     e = {"task": "binary", "n": len(y), "weighted": False, "positive_label": pos, "threshold": 0.5}
-    e.update(classification(y, yhat, labels, extra))
+    # The per-class areas: "malignant" ranked by the score, "benign" by -score (assay's rule).
+    e.update(classification(y, yhat, labels, extra, scores=np.stack([-score, score], axis=1)))
     return ["examples/breast_cancer_predictions.csv", "--label", "diagnosis", "--score", "p_malignant",
             "--pos-label", "malignant"], e
 
@@ -183,8 +267,11 @@ def iris_proba():
     extra["log_loss"] = skm.log_loss(y, proba, labels=labels)
     extra["brier_score_loss"] = multiclass_brier(y, proba, labels)
     extra["top_k_accuracy"] = skm.top_k_accuracy_score(y, proba, k=2, labels=labels)
+    for mc in ["ovr", "ovo"]:
+        for how in ["macro", "weighted"]:
+            extra[f"roc_auc_{mc}_{how}"] = skm.roc_auc_score(y, proba, multi_class=mc, average=how, labels=labels)
     e = {"task": "multiclass", "n": len(y), "weighted": False}
-    e.update(classification(y, yhat, labels, extra))
+    e.update(classification(y, yhat, labels, extra, scores=proba))
     return ["examples/iris_predictions.csv", "--label", "species", "--proba", "setosa", "versicolor", "virginica"], e
 
 
@@ -233,7 +320,7 @@ def main():
     for name, make in cases.items():
         args, expected = make()
         doc = {"generator": "tests/cli/make_expected.py", "sklearn_version": sklearn.__version__,
-               "numpy_version": np.__version__, "pandas_version": pd.__version__,
+               "numpy_version": np.__version__, "pandas_version": pd.__version__, "scipy_version": scipy.__version__,
                "args": ["report"] + args + ["--format", "json"], "expected": plain(expected)}
         with open(os.path.join(out_dir, name + ".json"), "w") as f:
             json.dump(doc, f, indent=1)

@@ -4,6 +4,7 @@
 // matrix cells equal to the JSON's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -123,7 +124,7 @@ TEST_P(golden, text_has_the_sections_and_the_same_confusion_matrix) {
 
   // One line per headline metric, each "title  value".
   std::size_t headline = 0;
-  for (const auto& [k, v] : e.items()) headline += kNotMetrics.count(k) == 0 ? 1 : 0;
+  for (const auto& [k, v] : e.items()) headline += kNotMetrics.count(k) == 0 && !k.ends_with("_undefined") ? 1 : 0;
   const auto metric_lines = section(r.out, "Metrics");
   EXPECT_EQ(metric_lines.size(), headline) << r.out;
   for (const auto& l : metric_lines) EXPECT_TRUE(l.rfind("  ", 0) == 0) << l;
@@ -148,9 +149,11 @@ TEST_P(golden, text_has_the_sections_and_the_same_confusion_matrix) {
       EXPECT_EQ(std::stod(w[j + 1]), matrix[i][j].get<double>()) << "row " << labels[i] << ", column " << labels[j];
     }
   }
-  // Per-class block: a header, one line per class ending with its name, three averages, a legend.
+  // Per-class block: a header, one line per class ending with its name, three averages, a legend of
+  // two lines (three when the ROC and PRC areas are undefined: hard predictions, the reason).
+  const bool ranked = std::find(args.begin(), args.end(), "--pred") == args.end();
   const auto pc = section(r.out, "Detailed accuracy by class");
-  ASSERT_EQ(pc.size(), 1 + labels.size() + 3 + 1) << r.out;
+  ASSERT_EQ(pc.size(), 1 + labels.size() + 3 + (ranked ? 2 : 3)) << r.out;
   EXPECT_EQ(words(pc[0]).back(), "Class");
   for (std::size_t k = 0; k < labels.size(); ++k) {
     const auto w = words(pc[1 + k]);
@@ -158,8 +161,29 @@ TEST_P(golden, text_has_the_sections_and_the_same_confusion_matrix) {
     // Support (an integer count here) is the column before the class name.
     const json& cls = e.at("per_class").at(labels[k].get<std::string>());
     EXPECT_EQ(std::stod(w[w.size() - 2]), cls.at("support").get<double>());
-    // Precision with 3 decimals.
+    // Precision with 3 decimals; ROC and PRC areas (the columns before the support) likewise, or "?".
     EXPECT_NEAR(std::stod(w[2]), cls.at("precision").get<double>(), 0.0005 + 1e-12) << pc[1 + k];
+    if (ranked) {
+      EXPECT_NEAR(std::stod(w[w.size() - 4]), cls.at("roc_auc").get<double>(), 0.0005 + 1e-12) << pc[1 + k];
+      EXPECT_NEAR(std::stod(w[w.size() - 3]), cls.at("average_precision").get<double>(), 0.0005 + 1e-12) << pc[1 + k];
+    } else {
+      EXPECT_EQ(w[w.size() - 4], "?") << pc[1 + k];
+      EXPECT_EQ(w[w.size() - 3], "?") << pc[1 + k];
+    }
+  }
+  // The reason of the undefined areas is the legend's second line (the last says what the areas are).
+  if (!ranked) EXPECT_NE(pc[pc.size() - 2].find(e.at("per_class").at(labels[0].get<std::string>()).at("roc_auc_undefined")
+                                            .get<std::string>()), std::string::npos) << pc[pc.size() - 2];
+  // caret's statistics by class: a header and one line per class; sensitivity, then balanced accuracy.
+  const auto caret = section(r.out, "Statistics by class (one against the rest, as R's caret)");
+  ASSERT_EQ(caret.size(), 1 + labels.size()) << r.out;
+  for (std::size_t k = 0; k < labels.size(); ++k) {
+    const auto w = words(caret[1 + k]);
+    ASSERT_EQ(w.size(), 10u) << caret[1 + k];
+    const json& cls = e.at("per_class").at(labels[k].get<std::string>());
+    EXPECT_EQ(w.back(), labels[k].get<std::string>());
+    EXPECT_NEAR(std::stod(w[0]), cls.at("sensitivity").get<double>(), 0.0005 + 1e-12) << caret[1 + k];
+    EXPECT_NEAR(std::stod(w[8]), cls.at("balanced_accuracy").get<double>(), 0.0005 + 1e-12) << caret[1 + k];
   }
   EXPECT_NE(pc[1 + labels.size()].find("Weighted avg."), std::string::npos);
   EXPECT_NE(pc[2 + labels.size()].find("Macro avg."), std::string::npos);

@@ -317,7 +317,7 @@ TEST_P(BrowserExample, RendersEverySectionAndPlotWithoutErrorsOrRequests) {
   EXPECT_EQ(svgs, GetParam().svgs);
   // Each curve figure is laid out at a readable size and draws lines with many points.
   expect_line_figures(figures, ex.line_figures, ex.band_figures);
-  EXPECT_EQ(tables, 4u);  // setup, headline, confusion, per-class
+  EXPECT_EQ(tables, 5u);  // setup, headline, confusion, per-class (WEKA-style, then caret's statistics by class)
   expect_sections_laid_out(sections, section_ids, 80);
 
   // Screenshots (light, dark) and a PDF print, for people to look at.

@@ -34,6 +34,7 @@ import warnings
 
 import numpy as np
 import scipy
+import scipy.stats
 import sklearn
 from sklearn import metrics as skm
 from sklearn.exceptions import UndefinedMetricWarning
@@ -479,8 +480,94 @@ def write_csv(name, header, rows):
         wr.writerows(rows)
 
 
-def report_classification(y_true, y_pred, w, labels, pos_label=None, beta=None):
-    """The `assay report` JSON numbers for a classification file, from sklearn."""
+def caret_overall(y_true, y_pred, w, labels):
+    """No-information rate, the one-sided binomial p-value of accuracy > NIR (scipy's binomtest) and
+    R's mcnemar.test of the matrix (McNemar with R's continuity correction for 2 x 2, Bowker for
+    K x K, scipy's chi2.sf): None where assay answers undefined (non-integer weights; a pair of
+    classes with n_ij + n_ji = 0, R's NaN)."""
+    cm = skm.confusion_matrix(y_true, y_pred, labels=labels, sample_weight=w).astype(float)
+    n = cm.sum()
+    nir = cm.sum(axis=1).max() / n
+    out = {"no_information_rate": f(nir)}
+    if w is not None and np.any(np.asarray(w) != np.floor(w)):
+        out["accuracy_p_value"] = out["mcnemar_p_value"] = None
+        return out
+    out["accuracy_p_value"] = f(scipy.stats.binomtest(int(round(np.trace(cm))), int(round(n)), nir,
+                                                      alternative="greater").pvalue)
+    K = len(labels)
+    stat = 0.0
+    for i in range(K):
+        for j in range(i + 1, K):
+            a, b = cm[i, j], cm[j, i]
+            if a + b == 0:
+                stat = None
+                break
+            d = abs(a - b) - (1.0 if K == 2 and a != b else 0.0)
+            stat += d * d / (a + b)
+        if stat is None:
+            break
+    out["mcnemar_p_value"] = None if stat is None else f(scipy.stats.chi2.sf(stat, K * (K - 1) // 2))
+    return out
+
+
+def caret_by_class(y_true, y_pred, w, labels):
+    """caret's byClass statistics of each class against the rest, from scikit-learn's functions:
+    sensitivity = recall_score, specificity = recall_score of the complement, PPV = precision_score,
+    NPV = precision_score of the complement, prevalence / detection rate / detection prevalence as
+    weighted means of indicators (numpy.average), balanced accuracy = (sens + spec) / 2 (None when
+    either is)."""
+    yt, yp = np.asarray(y_true), np.asarray(y_pred)
+    out = {}
+    for c in labels:
+        d = {}
+        for key, fn, a, b in [("sensitivity", skm.recall_score, yt == c, yp == c),
+                              ("specificity", skm.recall_score, yt != c, yp != c),
+                              ("ppv", skm.precision_score, yt == c, yp == c),
+                              ("npv", skm.precision_score, yt != c, yp != c)]:
+            v, mask = prf_pair(fn, a, b, sample_weight=w)
+            d[key] = None if mask else f(v)
+        d["prevalence"] = f(np.average(yt == c, weights=w))
+        d["detection_rate"] = f(np.average((yt == c) & (yp == c), weights=w))
+        d["detection_prevalence"] = f(np.average(yp == c, weights=w))
+        d["balanced_accuracy"] = (None if d["sensitivity"] is None or d["specificity"] is None
+                                  else f((d["sensitivity"] + d["specificity"]) / 2))
+        out[str(c)] = d
+    return out
+
+
+def class_areas(y_true, scores, w, labels):
+    """Per-class ROC AUC and average precision of each class against the rest (roc_auc_score /
+    average_precision_score on the indicator and the class's score column), with their macro and
+    support-weighted means (roc_auc_score(label_binarize(y), S, average='macro' / 'weighted'));
+    None where sklearn refuses (a class with no cases or all of them) or its AP is 0/0. `scores` is
+    an n x K array in label order."""
+    yt = np.asarray(y_true)
+    per, raw = {}, {}
+    for k, c in enumerate(labels):
+        ind = (yt == c).astype(int)
+        present = positive_classes(ind, w)
+        auc = f(skm.roc_auc_score(ind, scores[:, k], sample_weight=w)) if len(present) == 2 else None
+        ap = f(skm.average_precision_score(ind, scores[:, k], sample_weight=w)) if 1 in present else None
+        per[str(c)] = {"roc_auc": auc, "average_precision": ap}
+    Y = np.stack([(yt == c).astype(int) for c in labels], axis=1)
+    avg = {}
+    for name in ["macro", "weighted"]:
+        block = {}
+        if all(per[str(c)]["roc_auc"] is not None for c in labels):
+            block["roc_auc"] = f(skm.roc_auc_score(Y, scores, average=name, sample_weight=w))
+        else:
+            block["roc_auc"] = None
+        if all(per[str(c)]["average_precision"] is not None for c in labels):
+            block["average_precision"] = f(skm.average_precision_score(Y, scores, average=name, sample_weight=w))
+        else:
+            block["average_precision"] = None
+        avg[name] = block
+    return per, avg
+
+
+def report_classification(y_true, y_pred, w, labels, pos_label=None, beta=None, scores=None):
+    """The `assay report` JSON numbers for a classification file, from sklearn. `scores`: n x K
+    ranking scores in label order (None: hard predictions, the areas are undefined)."""
     e, raw = classification_expected(y_true, y_pred, w, labels, pos_label)
     out = {"labels": [str(c) for c in labels], "confusion_matrix": e["confusion_matrix"]}
     m = {}
@@ -504,6 +591,7 @@ def report_classification(y_true, y_pred, w, labels, pos_label=None, beta=None):
         m["error_rate"] = f(1 - e["accuracy"])
     for k in ["balanced_accuracy", "matthews_corrcoef", "cohen_kappa"]:
         m[k] = e[k]
+    m.update(caret_overall(y_true, y_pred, w, labels))
     out["metrics"] = m
     pc = e["per_class"]
     out["per_class"] = {
@@ -511,10 +599,20 @@ def report_classification(y_true, y_pred, w, labels, pos_label=None, beta=None):
                  "tp_rate": pc["recall"][i], "fp_rate": pc["fp_rate"][i],
                  "matthews_corrcoef": pc["matthews_corrcoef"][i], "support": pc["support"][i]}
         for i, c in enumerate(labels)}
+    for c, d in caret_by_class(y_true, y_pred, w, labels).items():
+        out["per_class"][c].update(d)
+    if scores is not None:
+        areas, area_avg = class_areas(y_true, scores, w, labels)
+    else:
+        areas = {str(c): {"roc_auc": None, "average_precision": None} for c in labels}
+        area_avg = {name: {"roc_auc": None, "average_precision": None} for name in ["macro", "weighted"]}
+    for c, d in areas.items():
+        out["per_class"][c].update(d)
     av = e["averages"]
     total = f(len(y_true) if w is None else np.sum(w))
     for name in ["micro", "macro", "weighted"]:
         block = dict(av[name])
+        block.update(area_avg.get(name, {}))
         block["support"] = total
         out[name + "_avg"] = block
     # The micro fp_rate: pooled FP / (FP + TN) over the one-vs-rest tables.
@@ -544,7 +642,9 @@ def report_cases():
     write_csv("binary_scores.csv", ["id", "diagnosis", "p_malignant"], rows)
     pred = np.where(s >= 0.5, "malignant", "benign")
     labels = ["benign", "malignant"]
-    exp, raw = report_classification(list(y), list(pred), None, labels, pos_label="malignant", beta=2.0)
+    # The per-class areas: "malignant" ranked by the score, "benign" by -score (assay's rule).
+    exp, raw = report_classification(list(y), list(pred), None, labels, pos_label="malignant", beta=2.0,
+                                     scores=np.stack([-s, s], axis=1))
     exp["metrics"]["log_loss"] = f(skm.log_loss(y, s, labels=labels))
     exp["metrics"]["brier_score_loss"] = f(skm.brier_score_loss(y, s, pos_label="malignant"))
     exp["metrics"]["roc_auc"] = f(skm.roc_auc_score(y == "malignant", s))
@@ -568,7 +668,10 @@ def report_cases():
     rows = [[i + 1, y[i]] + [repr(float(P[i, classes.index(c)])) for c in order] for i in range(n)]
     write_csv("multiclass_proba.csv", ["id", "truth"] + order, rows)
     pred = [classes[j] for j in np.argmax(P, axis=1)]
-    exp, raw = report_classification(y, pred, None, classes)
+    exp, raw = report_classification(y, pred, None, classes, scores=P)
+    for avg in ["ovr", "ovo"]:  # undefined: class "delta" never occurs (sklearn raises)
+        for how in ["macro", "weighted"]:
+            exp["metrics"][f"roc_auc_{avg}_{how}"] = None
     exp["metrics"]["log_loss"] = f(skm.log_loss(y, P, labels=classes))
     onehot = np.eye(K)[yi]
     exp["metrics"]["brier_score_loss"] = f(K * skm.mean_squared_error(onehot, P))
@@ -608,7 +711,8 @@ def report_cases():
     write_csv("binary_weighted_pos_first.csv", ["outcome", "p_disease", "w"], rows)
     pred = np.where(s >= 0.3, "disease", "healthy")
     labels = ["disease", "healthy"]
-    exp, raw = report_classification(list(y), list(pred), wt, labels, pos_label="disease")
+    exp, raw = report_classification(list(y), list(pred), wt, labels, pos_label="disease",
+                                     scores=np.stack([s, -s], axis=1))
     is_pos = (y == "disease").astype(int)
     exp["metrics"]["log_loss"] = f(skm.log_loss(is_pos, s, labels=[0, 1], sample_weight=wt))
     exp["metrics"]["brier_score_loss"] = f(skm.brier_score_loss(y, s, pos_label="disease", sample_weight=wt))
@@ -654,6 +758,35 @@ def report_cases():
     # over the positively weighted rows.
     reports[-1]["expected"]["metrics"]["max_error"] = f(skm.max_error(y[wt > 0], yhat[wt > 0]))
     del reports[-1]["not_compared"]["max_error"]
+
+    # 7. Multiclass, three classes, probabilities rounded to 0.05 (many ties): every class occurs, so
+    #    the multiclass AUCs (ovr/ovo, macro/weighted) and the per-class areas are all defined.
+    n, K = 90, 3
+    classes = ["ant", "bee", "cat"]
+    yi = rng.choice(3, size=n, p=[0.5, 0.3, 0.2])
+    P = rng.dirichlet(np.ones(K), size=n)
+    P[np.arange(n), yi] += 0.6 * rng.random(n)
+    P = np.round(20 * P / P.sum(axis=1, keepdims=True))
+    P[:, 2] = 20 - P[:, 0] - P[:, 1]
+    P = P / 20
+    P[:, 2] = 1 - P[:, 0] - P[:, 1]
+    P = np.clip(P, 0, 1)
+    y = [classes[i] for i in yi]
+    rows = [[y[i]] + [repr(float(P[i, k])) for k in range(K)] for i in range(n)]
+    write_csv("multiclass_proba_ties.csv", ["truth"] + classes, rows)
+    pred = [classes[j] for j in np.argmax(P, axis=1)]
+    exp, raw = report_classification(y, pred, None, classes, scores=P)
+    for mc in ["ovr", "ovo"]:
+        for how in ["macro", "weighted"]:
+            exp["metrics"][f"roc_auc_{mc}_{how}"] = f(skm.roc_auc_score(y, P, multi_class=mc, average=how,
+                                                                        labels=classes))
+    exp["metrics"]["log_loss"] = f(skm.log_loss(y, P, labels=classes))
+    exp["metrics"]["brier_score_loss"] = f(K * skm.mean_squared_error(np.eye(K)[yi], P))
+    exp["metrics"]["top_k_accuracy"] = f(skm.top_k_accuracy_score(y, P, k=2, labels=classes))
+    reports.append({"name": "multiclass_proba_ties", "file": "data/multiclass_proba_ties.csv",
+                    "request": {"label": "truth", "proba": classes, "top_k": 2},
+                    "n": n, "expected": exp, "sklearn_raw": raw,
+                    "derived_keys": {"brier_score_loss": DERIVED["brier_multiclass"]}})
     return reports
 
 
@@ -664,7 +797,8 @@ def exact_columns():
     for name, cols in [("binary_scores.csv", ["p_malignant"]),
                        ("binary_weighted_pos_first.csv", ["p_disease", "w"]),
                        ("multiclass_proba.csv", ["gamma", "Beta", "delta", "alpha"]),
-                       ("weighted_multiclass.csv", ["weight"]), ("regression.csv", ["y", "y_hat", "w"])]:
+                       ("weighted_multiclass.csv", ["weight"]), ("regression.csv", ["y", "y_hat", "w"]),
+                       ("multiclass_proba_ties.csv", ["ant", "bee", "cat"])]:
         with open(os.path.join(DATA, name), newline="", encoding="utf-8") as fh:
             rows = list(csv.DictReader(fh))
         out["data/" + name] = {c: [float(r[c]).hex() for r in rows] for c in cols}

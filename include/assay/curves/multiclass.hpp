@@ -14,6 +14,7 @@
 #include "assay/curves/calibration.hpp"
 #include "assay/curves/sweep.hpp"
 #include "assay/metrics/probabilistic.hpp"
+#include "assay/value.hpp"
 
 namespace assay::curves {
 
@@ -38,6 +39,25 @@ binary_problem one_vs_rest(std::span<const std::int32_t> y, proba_view p, std::s
 /// One sweep per class of one_vs_rest(y, p, k), k = 0..K-1, for threshold_counts, best_*,
 /// min_expected_cost and cost_curve of each class.
 std::vector<score_sweep> sweep_one_vs_rest(std::span<const std::int32_t> y, proba_view p,
+                                           std::span<const double> weight = {});
+
+/// The ranking areas of one class against the rest.
+struct class_areas {
+  value roc_auc;            ///< roc_auc of the sweep: undefined when the class has no cases or all of them
+  value average_precision;  ///< step AP of the sweep: undefined when the class has no cases
+};
+
+/// ROC AUC and average precision of every class k against the rest, ranked by p(., k): the columns
+/// of scikit-learn's roc_auc_score(label_binarize(y), p, average=None) and
+/// average_precision_score(..., average=None), and WEKA's "ROC Area" and "PRC Area" columns
+/// (ours is scikit-learn's step AP; WEKA's PRC area is an area under its PR curve points, which can
+/// differ slightly: docs/definitions/classification.md). One
+/// class at a time (memory of one sweep). Unlike the multiclass AUCs the rows need not sum to 1, and
+/// scores need not lie in [0, 1]: only their order matters. For a binary score view
+/// (proba_view::scores), class 0 is ranked by -score (the order of 1 - score without its rounding).
+/// Throws kind data naming the function for a size mismatch, a class index outside 0..K-1, a
+/// non-finite score or a bad weight.
+std::vector<class_areas> areas_one_vs_rest(std::span<const std::int32_t> y, proba_view p,
                                            std::span<const double> weight = {});
 
 /// The top-label (confidence) problem of Guo et al. (2017): the prediction is the argmax (the first

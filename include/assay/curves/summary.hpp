@@ -25,4 +25,11 @@ ranking_summary summarize_sorted(std::span<const double> positives, std::span<co
 /// sorts each class (two threads on large inputs) and summarises. The inputs' order is lost.
 ranking_summary summarize_in_place(std::span<std::int32_t> y, std::span<double> score);
 
+/// After summarize_in_place(y, score) with `positives` cases of class 1 (now the first `positives`
+/// entries of `score`, each class sorted ascending): the summary of the complementary problem, the
+/// negatives as the positive class ranked by -score (as complement() of a sweep), without a second
+/// sort: the scores are negated and reversed in place (O(n)). The best thresholds are thresholds of
+/// -score. A second call restores the original layout.
+ranking_summary summarize_complement_sorted(std::span<double> score, std::size_t positives);
+
 }  // namespace assay::curves

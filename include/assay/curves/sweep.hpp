@@ -36,6 +36,15 @@ struct score_sweep {
 score_sweep sweep_scores(std::string_view caller, std::span<const std::int32_t> y, std::span<const double> score,
                          std::span<const double> weight = {});
 
+/// The sweep of the complementary problem: the negatives as the positive class, ranked by -score
+/// (higher -score = more "negative"; the same ranking as 1 - score for probabilities, without its
+/// rounding), from the sweep of (y, score) in O(distinct scores), with no second sort. Entry k' of
+/// the result is the classifier "negative when score <= t" for the k'-th lowest distinct score t
+/// (threshold -t): tp' = N - (negative weight above t), fp' = P - (positive weight above t). Equal to
+/// sweep_scores(1 - y, -score, weight) exactly for integer weights (up to the rounding of the
+/// subtraction otherwise). Used for the per-class areas of a binary score (class 0 against class 1).
+score_sweep complement(const score_sweep& sw);
+
 /// The tie-group walk of unweighted scores: `pos` and `neg` hold each class's scores sorted
 /// ascending; f(threshold, tp, fp) is called for each distinct score, highest first, with the
 /// cumulative counts of positives and negatives scoring >= threshold. The kernel of sweep_scores

@@ -90,9 +90,10 @@ struct confused_pair {
 };
 std::vector<confused_pair> most_confused_pairs(const confusion_matrix& cm, std::size_t top);
 
-/// WEKA-style per-class table (TP rate, FP rate, precision, recall, F-measure, MCC, support) with
-/// weighted, macro and micro averages in the footer. At most `max_rows` classes are listed (the
-/// largest by support; a note says how many were left out).
+/// WEKA-style per-class table (TP rate, FP rate, precision, recall, F-measure, MCC, ROC area, PRC
+/// area, support) with weighted, macro and micro averages in the footer, then the table of R caret's
+/// statistics by class (report::by_class). At most `max_rows` classes are listed (the largest by
+/// support; a note says how many were left out).
 std::string per_class_table(const report& r, std::size_t max_rows = 1000);
 
 /// A <figure> holding the SVG, its title and caption.

@@ -99,6 +99,31 @@ struct metric_result {
   std::optional<confidence_interval> ci;  ///< with --ci, for the numbers that have one
 };
 
+/// One class against the rest: what R's caret confusionMatrix prints per class ("byClass"; its F1 is
+/// class_stats::f1), and the ROC and PRC areas of WEKA's "Detailed Accuracy By Class". With weights
+/// every count is a weight sum.
+struct class_detail {
+  value sensitivity;           ///< TP / (TP + FN) (= recall)
+  value specificity;           ///< TN / (TN + FP)
+  value ppv;                   ///< TP / (TP + FP) (= precision; caret's PPV at the sample prevalence)
+  value npv;                   ///< TN / (TN + FN)
+  value prevalence;            ///< (TP + FN) / N, the class's share of the actual classes
+  value detection_rate;        ///< TP / N
+  value detection_prevalence;  ///< (TP + FP) / N, the class's share of the predictions
+  value balanced_accuracy;     ///< (sensitivity + specificity) / 2; undefined when either is (as caret)
+  /// ROC AUC and average precision of the class against the rest, ranked by its score: the class's
+  /// probability column, or for a binary score the score (positive class) or -score (the other).
+  /// Undefined with the reason without scores or probabilities, or when the class has no cases.
+  value roc_auc, average_precision;
+};
+
+/// The averages of the per-class ROC AUC and average precision over the classes: macro (unweighted
+/// mean) and weighted by support (scikit-learn's average='macro' / 'weighted' of the one-vs-rest
+/// columns). Undefined, naming the class, when some class's value is.
+struct ranking_average {
+  value roc_auc, average_precision;
+};
+
 struct report {
   task_kind task = task_kind::binary;
   std::string source;
@@ -113,6 +138,8 @@ struct report {
   confusion_matrix cm;
   std::vector<class_stats> per_class;
   averaged micro, macro, weighted_avg;
+  std::vector<class_detail> by_class;     ///< per class, in matrix order (same length as per_class)
+  ranking_average macro_ranking, weighted_ranking;
   zero_division zd = zero_division::zero;
   // Headline metrics in print order (binary, multiclass or regression ones).
   std::vector<metric_result> metrics;

@@ -44,6 +44,17 @@ enum class mcnemar_method {
 /// method names: "mcnemar_exact", "mcnemar_chi2_corrected", "mcnemar_chi2".
 test_result mcnemar(std::int64_t n01, std::int64_t n10, mcnemar_method method = mcnemar_method::exact);
 
+/// R's mcnemar.test(x) of a K x K table `table` (row-major, K >= 2, entries finite and >= 0; e.g. a
+/// confusion matrix): H0 the table is symmetric, n_ij and n_ji equally likely for every pair.
+/// K = 2: McNemar (1947) with R's continuity correction, (|n01 - n10| - 1)^2 / (n01 + n10), which R
+/// drops when n01 = n10 (statistic 0, p = 1); df 1. K > 2: Bowker's (1948) test,
+/// sum_{i<j} (n_ij - n_ji)^2 / (n_ij + n_ji), df = K (K - 1) / 2, without correction (as R).
+/// p = chi2_sf. As R, the result is NaN (p_value NaN) when some pair has n_ij + n_ji = 0 (0/0): the
+/// caller reports it undefined. What caret's confusionMatrix prints as "Mcnemar's Test P-Value".
+/// method names: "mcnemar_chi2_corrected" (K = 2, n01 != n10), "mcnemar_chi2" (K = 2, n01 = n10),
+/// "bowker". Throws kind usage naming the function for a bad size or entry.
+test_result table_symmetry_test(std::span<const double> table, std::size_t K);
+
 /// Cochran's Q test (Cochran 1950) of H0: k >= 2 classifiers have the same success probability,
 /// from `success` = n rows (cases) x k columns (classifiers), row-major, 1 = classified correctly.
 ///   Q = (k - 1) (k sum_j C_j^2 - T^2) / (k T - sum_i R_i^2), df = k - 1, p = chi2_sf(Q, k - 1),
