@@ -1,0 +1,21 @@
+# One home per output format: only src/plot/ writes SVG elements; everything else describes a chart
+# (plot::chart, plot::bar_series, plot::small_multiples) and calls the writer.
+# Run: cmake -DROOT=<source dir> -P svg_only_in_plot.cmake
+file(GLOB_RECURSE files ${ROOT}/src/*.cpp ${ROOT}/src/*.hpp ${ROOT}/cli/*.cpp ${ROOT}/cli/*.hpp)
+set(bad "")
+foreach(f ${files})
+  if(f MATCHES "/src/plot/")
+    continue()
+  endif()
+  file(STRINGS ${f} lines)
+  set(n 0)
+  foreach(line IN LISTS lines)
+    math(EXPR n "${n} + 1")
+    if(line MATCHES "<(svg|polyline|polygon|rect|circle|line|path)[ >]")
+      string(APPEND bad "${f}:${n}: ${line}\n")
+    endif()
+  endforeach()
+endforeach()
+if(bad)
+  message(FATAL_ERROR "SVG written outside src/plot (describe a plot::chart instead):\n${bad}")
+endif()
