@@ -14,7 +14,7 @@
 #include "assay/io/table.hpp"
 #include "assay/report/compare_html.hpp"
 #include "assay/report/html.hpp"
-#include "assay/stats/compare.hpp"
+#include "assay/stats/compare_models.hpp"
 #include "assay/stats/compare_samples.hpp"
 #include "commands.hpp"
 
@@ -42,7 +42,7 @@ std::string shell_arg(const std::string& a) {
   return out + "'";
 }
 
-std::string reproduce_command(const stats::comparison& c, const compare_cli_options& o) {
+std::string reproduce_command(const stats::model_comparison& c, const compare_cli_options& o) {
   std::string command = "assay compare " + shell_arg(o.path) + " --label " + shell_arg(o.label);
   if (!c.multiclass) command += " --pos-label " + shell_arg(c.positive);
   for (const auto& m : c.models) command += (c.scores ? " --score " : " --pred ") + shell_arg(m.name);

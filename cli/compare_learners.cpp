@@ -1,6 +1,6 @@
 // assay compare-learners: two learners on the same splits, paired, corrected and 5x2cv t-tests.
 // Parses options, calls the validation library, prints (shared options: cli/validation_options.hpp).
-#include "assay/validation/compare.hpp"
+#include "assay/validation/compare_learners.hpp"
 #include "validation_options.hpp"
 
 namespace assay::cli {

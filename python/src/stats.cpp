@@ -15,7 +15,7 @@
 
 #include "assay/error.hpp"
 
-#include "assay/stats/compare.hpp"
+#include "assay/stats/compare_models.hpp"
 #include "assay/stats/delong.hpp"
 #include "assay/stats/learner_tests.hpp"
 #include "assay/stats/multiple.hpp"

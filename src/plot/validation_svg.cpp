@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "assay/plot/svg.hpp"
-#include "assay/validation/compare.hpp"
+#include "assay/validation/compare_learners.hpp"
 #include "assay/validation/learning_curve.hpp"
 
 namespace assay::validation {

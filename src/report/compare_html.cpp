@@ -17,7 +17,7 @@ namespace {
 
 // The tests of one pair as tables (adjusted p-values when there are several pairs): DeLong's test,
 // McNemar's test with the agreement table, the resampling tests of each metric.
-std::string delong_block(const stats::comparison& c, const stats::pair_comparison& p) {
+std::string delong_block(const stats::model_comparison& c, const stats::pair_comparison& p) {
   const bool many = c.pairs.size() > 1;
   const std::string pct = html::number(100 * (1 - c.options.alpha)) + "%";
   std::string body;
@@ -37,7 +37,7 @@ std::string delong_block(const stats::comparison& c, const stats::pair_compariso
   return body;
 }
 
-std::string mcnemar_block(const stats::comparison& c, const stats::pair_comparison& p) {
+std::string mcnemar_block(const stats::model_comparison& c, const stats::pair_comparison& p) {
   const bool many = c.pairs.size() > 1;
   std::string body;
   const std::string a = html::escape(c.models[p.a].name), b = html::escape(c.models[p.b].name);
@@ -55,7 +55,7 @@ std::string mcnemar_block(const stats::comparison& c, const stats::pair_comparis
   return body;
 }
 
-std::string metrics_block(const stats::comparison& c, const stats::pair_comparison& p) {
+std::string metrics_block(const stats::model_comparison& c, const stats::pair_comparison& p) {
   const bool many = c.pairs.size() > 1;
   const std::string pct = html::number(100 * (1 - c.options.alpha)) + "%";
   std::string body;
@@ -84,7 +84,7 @@ std::string metrics_block(const stats::comparison& c, const stats::pair_comparis
 
 }  // namespace
 
-std::string compare_page(const stats::comparison& c, const std::string& command) {
+std::string compare_page(const stats::model_comparison& c, const std::string& command) {
   std::string title = "assay compare: ";
   for (std::size_t i = 0; i < c.models.size(); ++i) title += (i ? " vs " : "") + c.models[i].name;
   html::document doc(title, c.source);

@@ -18,7 +18,7 @@
 #include "assay/data/predictions.hpp"
 #include "assay/error.hpp"
 #include "assay/report/report.hpp"
-#include "assay/stats/compare.hpp"
+#include "assay/stats/compare_models.hpp"
 
 namespace assay {
 namespace {
@@ -229,8 +229,8 @@ TEST(predictions_memory_vs_file, compare_scores_and_multiclass_labels) {
   f.label = "y_true";
   f.scores = {"a", "b"};
   f.classes = class_set::truth;
-  stats::comparison from_file = stats::compare_predictions(read_predictions(f), o);
-  stats::comparison from_memory = stats::compare_predictions(
+  stats::model_comparison from_file = stats::compare_predictions(read_predictions(f), o);
+  stats::model_comparison from_memory = stats::compare_predictions(
       predictions_from_model_scores(d.y, {{"a", d.score}, {"b", other}}), o);
   from_file.source = from_memory.source = "same";
   EXPECT_EQ(stats::to_json(from_memory), stats::to_json(from_file));

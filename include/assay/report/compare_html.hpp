@@ -8,12 +8,12 @@
 
 #include <string>
 
-#include "assay/stats/compare.hpp"
+#include "assay/stats/compare_models.hpp"
 
 namespace assay::html {
 
 /// The page of a model comparison. `command` is the command line shown in the setup section (the
 /// front end builds it: it knows the options it was given).
-std::string compare_page(const stats::comparison& c, const std::string& command);
+std::string compare_page(const stats::model_comparison& c, const std::string& command);
 
 }  // namespace assay::html

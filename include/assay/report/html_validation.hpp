@@ -18,7 +18,7 @@
 
 #include "assay/report/html.hpp"
 #include "assay/validation/bias_variance.hpp"
-#include "assay/validation/compare.hpp"
+#include "assay/validation/compare_learners.hpp"
 #include "assay/validation/engine.hpp"
 #include "assay/validation/learning_curve.hpp"
 #include "assay/validation/lesion.hpp"

@@ -2,7 +2,7 @@
 // rate on sample A different from the error rate on sample B?" (two hypotheses tested on their own
 // test sets, or one model on two populations), as `assay compare A.csv B.csv` and
 // `assay compare FILE --sample COL` print it. Cases are not paired, so the paired tests of
-// compare.hpp (McNemar, paired DeLong) do not apply; instead:
+// compare_models.hpp (McNemar, paired DeLong) do not apply; instead:
 // - the error rates e_A = wrong_A / n_A and e_B with Wilson intervals, and their difference
 //   d = e_A - e_B with the Wald interval d -+ z sqrt(e_A (1 - e_A) / n_A + e_B (1 - e_B) / n_B)
 //   (Mitchell 1997, section 5.5) and Newcombe's hybrid score interval, the pooled two-proportion z
@@ -19,7 +19,7 @@
 #include <optional>
 #include <string>
 
-#include "assay/stats/compare.hpp"
+#include "assay/stats/compare_models.hpp"
 #include "assay/stats/two_proportions.hpp"
 
 namespace assay {

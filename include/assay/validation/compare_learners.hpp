@@ -17,7 +17,7 @@ struct t_test {
 };
 
 /// Tests of the mean of paired per-split differences d_i = a_i - b_i, i = 1..J.
-struct paired_comparison {
+struct split_difference_tests {
   double mean_difference = 0;
   value sd;
   /// Paired t-test: t = mean / (sd / sqrt(J)), J - 1 df (scipy.stats.ttest_rel). Too liberal for
@@ -37,7 +37,7 @@ struct paired_comparison {
 /// are computed by stats/learner_tests.hpp (paired_t_test, corrected_resampled_t_test,
 /// cv52_paired_t_test); here a test is undefined, with the reason, where its t would be infinite
 /// (no spread of the differences) or the layout does not fit.
-paired_comparison compare_scores(std::span<const double> a, std::span<const double> b, double n_train, double n_test,
+split_difference_tests test_split_differences(std::span<const double> a, std::span<const double> b, double n_train, double n_test,
                                  std::size_t repeats, std::size_t folds);
 
 struct learner_comparison {
@@ -45,7 +45,7 @@ struct learner_comparison {
   bool higher_is_better = true;
   std::vector<double> a, b;  ///< per-split scores
   cv_result result_a, result_b;
-  paired_comparison tests;
+  split_difference_tests tests;
 };
 
 /// Cross-validates both learners on `splits` and compares them on the first metric.

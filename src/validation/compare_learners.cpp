@@ -1,4 +1,4 @@
-#include "assay/validation/compare.hpp"
+#include "assay/validation/compare_learners.hpp"
 
 #include <fmt/format.h>
 
@@ -25,11 +25,11 @@ t_test shown(const stats::test_result& r) {
 
 }  // namespace
 
-paired_comparison compare_scores(std::span<const double> a, std::span<const double> b, double n_train, double n_test,
+split_difference_tests test_split_differences(std::span<const double> a, std::span<const double> b, double n_train, double n_test,
                                  std::size_t repeats, std::size_t folds) {
   if (a.size() != b.size()) throw_usage(fmt::format("compare: {} scores of A but {} of B", a.size(), b.size()));
   const std::size_t j = a.size();
-  paired_comparison c;
+  split_difference_tests c;
   std::vector<double> d(j);
   for (std::size_t i = 0; i < j; ++i) d[i] = a[i] - b[i];
   const auto undefined = [](const char* why) {
@@ -90,7 +90,7 @@ learner_comparison compare_learners(const dataset& d, const any_learner& a, cons
     te += static_cast<double>(splits[s].test.size());
   }
   const std::size_t repeats = r.result_a.repeats;
-  r.tests = compare_scores(r.a, r.b, tr, te, repeats, splits.size() / std::max<std::size_t>(repeats, 1));
+  r.tests = test_split_differences(r.a, r.b, tr, te, repeats, splits.size() / std::max<std::size_t>(repeats, 1));
   return r;
 }
 

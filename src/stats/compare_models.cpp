@@ -1,4 +1,4 @@
-#include "assay/stats/compare.hpp"
+#include "assay/stats/compare_models.hpp"
 
 #include <fmt/format.h>
 
@@ -157,7 +157,7 @@ void check_models(const char* fn, std::span<const std::int32_t> y, const std::ve
 
 std::string pvalue(double p) { return fmt::format("{:.3g}", p); }
 
-std::string adjusted_phrase(const comparison& c) {
+std::string adjusted_phrase(const model_comparison& c) {
   return c.options.adjust == p_adjust_method::none
              ? std::string("without correction for multiple comparisons")
              : fmt::format("after {} correction over the {} pairs",
@@ -167,7 +167,7 @@ std::string adjusted_phrase(const comparison& c) {
                            c.pairs.size());
 }
 
-std::string verdict_two(const comparison& c) {
+std::string verdict_two(const model_comparison& c) {
   const auto& pr = c.pairs[0];
   const std::string& a = c.models[0].name;
   const std::string& b = c.models[1].name;
@@ -210,7 +210,7 @@ std::string verdict_two(const comparison& c) {
 
 /// The pairs of one family whose adjusted p is below alpha, as "A vs B (A better, p = ...)".
 template <class Adjusted, class ABetter>
-std::string significant_pairs(const comparison& c, Adjusted adjusted, ABetter a_better) {
+std::string significant_pairs(const model_comparison& c, Adjusted adjusted, ABetter a_better) {
   std::string list;
   for (const auto& pr : c.pairs) {
     const double p = adjusted(pr);
@@ -223,7 +223,7 @@ std::string significant_pairs(const comparison& c, Adjusted adjusted, ABetter a_
   return list;
 }
 
-std::string verdict_many(const comparison& c) {
+std::string verdict_many(const model_comparison& c) {
   const std::string al = fmt::format("{:g}", c.options.alpha);
   const std::string adj = adjusted_phrase(c);
   std::string v;
@@ -288,8 +288,8 @@ void check_options(const char* fn, const compare_options& opts) {
 /// Everything after the input checks, for both tasks. `pred` holds each model's hard predictions
 /// (binary: 0/1, given or score >= threshold; multiclass: class codes in [0, codes)); a case is right
 /// when its prediction equals y_true.
-comparison run_comparison(const char* fn, std::span<const std::int32_t> y_true,
-                          const std::vector<model_input>& models, const compare_options& opts, comparison c,
+model_comparison run_comparison(const char* fn, std::span<const std::int32_t> y_true,
+                          const std::vector<model_input>& models, const compare_options& opts, model_comparison c,
                           const std::vector<std::vector<std::int32_t>>& pred, std::size_t codes) {
   const double level = 1 - opts.alpha;
   const std::size_t k = models.size();
@@ -428,10 +428,10 @@ comparison run_comparison(const char* fn, std::span<const std::int32_t> y_true,
 
 }  // namespace
 
-comparison compare_models(std::span<const std::int32_t> y_true, const std::vector<model_input>& models,
+model_comparison compare_models(std::span<const std::int32_t> y_true, const std::vector<model_input>& models,
                           const compare_options& opts) {
   check_options(kFn, opts);
-  comparison c;
+  model_comparison c;
   check_models(kFn, y_true, models, c.scores, false);
   c.options = opts;
   c.n = y_true.size();
@@ -455,14 +455,14 @@ comparison compare_models(std::span<const std::int32_t> y_true, const std::vecto
   return run_comparison(kFn, y_true, models, opts, std::move(c), pred, 2);
 }
 
-comparison compare_models_multiclass(std::span<const std::int32_t> y_true, std::size_t n_classes,
+model_comparison compare_models_multiclass(std::span<const std::int32_t> y_true, std::size_t n_classes,
                                      const std::vector<model_input>& models, const compare_options& opts) {
   constexpr const char* fn = "compare_models_multiclass";
   check_options(fn, opts);
   if (n_classes < 2 || n_classes > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
     throw_usage(fmt::format("{}: n_classes must be >= 2; got {}", fn, n_classes));
   }
-  comparison c;
+  model_comparison c;
   check_models(fn, y_true, models, c.scores, true);
   if (c.scores) {
     throw_usage(fmt::format("{}: model '{}' has scores; a multiclass comparison takes hard predictions", fn,
@@ -508,7 +508,7 @@ comparison compare_models_multiclass(std::span<const std::int32_t> y_true, std::
   }
   return run_comparison(fn, y_true, models, opts, std::move(c), pred, n_classes + unknown.size());
 }
-comparison compare_models(std::span<const std::int32_t> y_true, std::span<const double> score_a,
+model_comparison compare_models(std::span<const std::int32_t> y_true, std::span<const double> score_a,
                           std::span<const double> score_b, std::string name_a, std::string name_b,
                           const compare_options& opts) {
   return compare_models(y_true, {{std::move(name_a), score_a, {}}, {std::move(name_b), score_b, {}}}, opts);
@@ -523,7 +523,7 @@ nlohmann::json json_number(double v) { return std::isfinite(v) ? nlohmann::json(
 std::string pct_of(double level) { return fmt::format("{:g}%", 100 * level); }
 
 /// The tests of one pair in text, each on its own line(s).
-std::string pair_text(const comparison& c, const pair_comparison& p, bool adjusted) {
+std::string pair_text(const model_comparison& c, const pair_comparison& p, bool adjusted) {
   const std::string& a = c.models[p.a].name;
   const std::string& b = c.models[p.b].name;
   const std::string pct = pct_of(1 - c.options.alpha);
@@ -577,7 +577,7 @@ nlohmann::json mcnemar_json(const pair_comparison& p, bool adjusted) {
   return j;
 }
 
-void add_metric_tests(nlohmann::json& j, const comparison& c, const pair_comparison& p, bool adjusted) {
+void add_metric_tests(nlohmann::json& j, const model_comparison& c, const pair_comparison& p, bool adjusted) {
   if (p.metrics.empty()) return;
   nlohmann::json boot = nlohmann::json::array(), perm = nlohmann::json::array();
   for (const auto& m : p.metrics) {
@@ -617,7 +617,7 @@ void add_metric_tests(nlohmann::json& j, const comparison& c, const pair_compari
 
 }  // namespace
 
-std::string to_text(const comparison& c) {
+std::string to_text(const model_comparison& c) {
   std::string s;
   const std::string from = c.source.empty() ? "" : c.source + ": ";
   if (c.multiclass) {
@@ -674,7 +674,7 @@ std::string to_text(const comparison& c) {
   return s;
 }
 
-std::string to_json(const comparison& c) {
+std::string to_json(const model_comparison& c) {
   nlohmann::json j;
   j["source"] = c.source;
   j["n"] = c.n;

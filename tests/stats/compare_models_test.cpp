@@ -1,6 +1,6 @@
 // assay compare: the library comparison and the CLI end to end, on the aSAH data carried in
 // proc_asah.json, against pROC's numbers.
-#include "assay/stats/compare.hpp"
+#include "assay/stats/compare_models.hpp"
 
 #include <gtest/gtest.h>
 

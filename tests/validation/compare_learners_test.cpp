@@ -1,6 +1,6 @@
 // Comparing two learners: the paired, corrected resampled and 5x2cv t-tests against scipy 1.10
 // (scipy_compare.json from generate_scipy_compare.py), and an end-to-end comparison.
-#include "assay/validation/compare.hpp"
+#include "assay/validation/compare_learners.hpp"
 
 #include <gtest/gtest.h>
 
@@ -27,7 +27,7 @@ TEST(Compare, TTestsAgreeWithScipy) {
   for (const auto& c : ref["cases"]) {
     const auto a = numbers(c["a"]), b = numbers(c["b"]);
     const std::size_t j = a.size();
-    const auto r = compare_scores(a, b, c["n_train"], c["n_test"], j == 10 ? 5 : 1, j == 10 ? 2 : j);
+    const auto r = test_split_differences(a, b, c["n_train"], c["n_test"], j == 10 ? 5 : 1, j == 10 ? 2 : j);
     EXPECT_NEAR(r.paired.t.v, num(c["paired_t"]), 1e-10 * std::abs(num(c["paired_t"])));
     EXPECT_NEAR(r.paired.p_value.v, num(c["paired_p"]), 1e-12);
     EXPECT_NEAR(r.corrected.t.v, num(c["corrected_t"]), 1e-10 * std::abs(num(c["corrected_t"])));
@@ -44,7 +44,7 @@ TEST(Compare, TTestsAgreeWithScipy) {
   // One implementation: the numbers are those of stats/learner_tests, bit for bit.
   const std::vector<double> a{0.81, 0.84, 0.79, 0.86, 0.83, 0.8, 0.82, 0.85, 0.84, 0.8},
       b{0.8, 0.81, 0.8, 0.83, 0.8, 0.79, 0.83, 0.82, 0.81, 0.8};
-  const auto mine = compare_scores(a, b, 150, 150, 5, 2);
+  const auto mine = test_split_differences(a, b, 150, 150, 5, 2);
   std::vector<double> d(a.size());
   for (std::size_t i = 0; i < a.size(); ++i) d[i] = a[i] - b[i];
   EXPECT_EQ(mine.paired.t.v, stats::paired_t_test(d).test.statistic);
@@ -55,7 +55,7 @@ TEST(Compare, TTestsAgreeWithScipy) {
   EXPECT_EQ(mine.five_by_two.p_value.v, stats::cv52_paired_t_test(d).p_value);
   // Identical scores: no variance, every test undefined rather than a division by zero.
   const std::vector<double> same{0.9, 0.8, 0.85};
-  const auto r = compare_scores(same, same, 100, 50, 1, 3);
+  const auto r = test_split_differences(same, same, 100, 50, 1, 3);
   EXPECT_FALSE(r.paired.p_value.defined());
   EXPECT_FALSE(r.corrected.t.defined());
 }

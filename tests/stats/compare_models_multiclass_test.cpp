@@ -14,7 +14,7 @@
 #include "assay/error.hpp"
 #include "assay/io/table.hpp"
 #include "assay/stats/bootstrap.hpp"
-#include "assay/stats/compare.hpp"
+#include "assay/stats/compare_models.hpp"
 #include "reference.hpp"
 
 namespace assay::stats {

@@ -8,7 +8,7 @@
 #include "assay/error.hpp"
 #include "assay/io/table.hpp"
 #include "assay/metrics/labels.hpp"
-#include "assay/stats/compare.hpp"
+#include "assay/stats/compare_models.hpp"
 
 namespace assay::stats {
 
@@ -32,7 +32,7 @@ void check_metric_names(const std::vector<std::string>& metrics, bool scores, bo
 
 }  // namespace
 
-comparison compare_predictions(const prediction_table& t, const compare_options& opts) {
+model_comparison compare_predictions(const prediction_table& t, const compare_options& opts) {
   const bool scores = !t.scores.empty();
   if (t.scores.size() + t.predictions.size() < 2 || (scores && !t.predictions.empty())) {
     throw_usage(fmt::format("compare_predictions: give at least two models, all score columns or all prediction "
@@ -55,7 +55,7 @@ comparison compare_predictions(const prediction_table& t, const compare_options&
   check_metric_names(opts.metrics, scores, multiclass);
 
   std::vector<model_input> models;
-  comparison c;
+  model_comparison c;
   if (multiclass) {
     for (const auto& p : t.predictions) models.push_back({p.name, {}, p.codes});
     c = compare_models_multiclass(t.y, t.classes.size(), models, opts);
@@ -87,7 +87,7 @@ comparison compare_predictions(const prediction_table& t, const compare_options&
   return c;
 }
 
-comparison compare_table(const io::table& t, bool scores, const std::optional<std::string>& pos_label,
+model_comparison compare_table(const io::table& t, bool scores, const std::optional<std::string>& pos_label,
                          const compare_options& opts) {
   if (t.columns.size() < 3) {
     throw_usage(fmt::format("compare_table: give a label column and at least two model columns; got {} columns",

@@ -93,7 +93,7 @@ struct pair_comparison {
   std::vector<metric_comparison> metrics;  ///< in the order of compare_options::metrics
 };
 
-struct comparison {
+struct model_comparison {
   std::string source;  ///< where the data came from (for the report)
   bool scores = true;  ///< the models are score columns (false: hard predictions)
   bool multiclass = false;  ///< hard predictions of a label with class indices (n_pos, n_neg unused)
@@ -116,7 +116,7 @@ struct comparison {
 /// model has exactly as many scores (finite) or predictions (0 or 1) as y_true has cases, and all
 /// models are of one kind (all scores or all predictions); at least two models. Throws assay::error
 /// naming the function, the argument (model name) and the value otherwise.
-comparison compare_models(std::span<const std::int32_t> y_true, const std::vector<model_input>& models,
+model_comparison compare_models(std::span<const std::int32_t> y_true, const std::vector<model_input>& models,
                           const compare_options& opts = {});
 
 /// Multiclass hard predictions. y_true holds class indices in [0, n_classes), n_classes >= 2, each
@@ -131,7 +131,7 @@ comparison compare_models(std::span<const std::int32_t> y_true, const std::vecto
 /// number of cases of every true class in every replicate, and the permutation test swaps the two
 /// models' predictions case by case. Throws assay::error (usage) naming the argument otherwise.
 /// Definitions and choices: docs/definitions/stats.md ("Comparing multiclass predictions").
-comparison compare_models_multiclass(std::span<const std::int32_t> y_true, std::size_t n_classes,
+model_comparison compare_models_multiclass(std::span<const std::int32_t> y_true, std::size_t n_classes,
                                      const std::vector<model_input>& models, const compare_options& opts = {});
 
 /// `assay compare` on columns read from a file: t.columns[0] is the label (column_type::label), the
@@ -143,17 +143,17 @@ comparison compare_models_multiclass(std::span<const std::int32_t> y_true, std::
 /// refused, and so is a positive class); predictions of other classes count as wrong. The metric
 /// names are checked against comparable_metrics of the task. Throws assay::error naming the file,
 /// the column and the value (usage: the command line, data: the file's content).
-comparison compare_table(const io::table& t, bool scores, const std::optional<std::string>& pos_label,
+model_comparison compare_table(const io::table& t, bool scores, const std::optional<std::string>& pos_label,
                          const compare_options& opts = {});
 
 /// `assay compare` on a prediction table built with class_set::truth (read_predictions,
 /// make_predictions): two or more score columns or prediction columns. The label needs cases of two
 /// classes; binary predictions must be among the label's classes; multiclass predictions of other
 /// classes (the table's unknown_classes) count as wrong. Throws assay::error as compare_table.
-comparison compare_predictions(const prediction_table& t, const compare_options& opts = {});
+model_comparison compare_predictions(const prediction_table& t, const compare_options& opts = {});
 
 /// Two score columns (the common case).
-comparison compare_models(std::span<const std::int32_t> y_true, std::span<const double> score_a,
+model_comparison compare_models(std::span<const std::int32_t> y_true, std::span<const double> score_a,
                           std::span<const double> score_b, std::string name_a, std::string name_b,
                           const compare_options& opts = {});
 
@@ -163,8 +163,8 @@ comparison compare_models(std::span<const std::int32_t> y_true, std::span<const 
 /// "permutation": [{"metric", "diff", "p_value", "permutations", "seed", ...}]; with two models these
 /// sit at the top level, with more under "pairs" (one object per pair, with "a" and "b" and the
 /// adjusted p-values), next to "cochrans_q" and "p_adjust". See docs/stats.md.
-std::string to_text(const comparison& c);
-std::string to_json(const comparison& c);
+std::string to_text(const model_comparison& c);
+std::string to_json(const model_comparison& c);
 
 /// The names of the registered metrics --metric accepts for scores (`scores` true) or hard
 /// predictions of a binary label, or (`multiclass` true) hard predictions of a multiclass label.
