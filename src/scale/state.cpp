@@ -1,5 +1,6 @@
 // The mergeable evaluation state; see include/assay/scale/state.hpp and docs/scaling.md.
 #include "assay/scale/state.hpp"
+#include "state_impl.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -24,126 +25,7 @@
 
 namespace assay::scale {
 
-using assay::detail::exact_sum;
 using assay::detail::long_accumulator;
-
-namespace {
-
-constexpr char magic[8] = {'A', 'S', 'S', 'A', 'Y', 'S', 'T', '\0'};
-
-// A count and an exact weight sum (the weight is only kept for weighted states).
-struct tally {
-  std::uint64_t n = 0;
-  exact_sum w;
-  void add(const tally& o) {
-    n += o.n;
-    w.add(o.w);
-  }
-};
-
-// One run of the score list: rows of one score key and one true spelling.
-struct run {
-  std::uint64_t key;
-  std::uint32_t code;
-  tally t;
-};
-
-// A pending row of the score list, before compaction.
-struct pending {
-  std::uint64_t key;
-  std::uint32_t code;
-  double w;
-};
-
-// The loss sums of one true spelling: the log-loss and Brier terms as if the spelling were the
-// negative class [0] or the positive class [1] (which it is, is known only in finish()).
-struct losses {
-  exact_sum log_loss[2], brier[2];
-  void add(const losses& o) {
-    for (int k = 0; k < 2; ++k) {
-      log_loss[k].add(o.log_loss[k]);
-      brier[k].add(o.brier[k]);
-    }
-  }
-};
-
-const char* kind_name(prediction_kind k) { return k == prediction_kind::scores ? "scores" : "labels"; }
-
-}  // namespace
-
-struct evaluation_state::impl {
-  state_options o;
-  std::uint64_t rows = 0, missing = 0;
-  exact_sum total_weight;
-  bool all_probabilities = true;        // every score in [0, 1]
-  std::vector<std::string> dict;        // spellings, sorted by bytes, unique
-  std::map<std::pair<std::uint32_t, std::uint32_t>, tally> cells;  // (true, predicted spelling or side)
-  std::map<std::uint32_t, losses> loss;  // scores: per true spelling
-  std::vector<run> runs;                 // scores: sorted by (key, code), unique
-  std::vector<pending> buffer;           // scores: rows not yet in `runs`
-
-  // Code of a spelling, inserting it (and renumbering everything) when new.
-  std::uint32_t code_of(const std::string& s) {
-    auto it = std::lower_bound(dict.begin(), dict.end(), s);
-    if (it != dict.end() && *it == s) return static_cast<std::uint32_t>(it - dict.begin());
-    const auto at = static_cast<std::uint32_t>(it - dict.begin());
-    compact();
-    dict.insert(it, s);
-    auto shift = [at](std::uint32_t c) { return c >= at ? c + 1 : c; };
-    std::map<std::pair<std::uint32_t, std::uint32_t>, tally> c2;
-    for (auto& [k, v] : cells) {
-      const std::uint32_t b = o.kind == prediction_kind::labels ? shift(k.second) : k.second;
-      c2.emplace(std::pair{shift(k.first), b}, std::move(v));
-    }
-    cells = std::move(c2);
-    std::map<std::uint32_t, losses> l2;
-    for (auto& [k, v] : loss) l2.emplace(shift(k), std::move(v));
-    loss = std::move(l2);
-    for (auto& r : runs) r.code = shift(r.code);  // monotone: the order is kept
-    return at;
-  }
-
-  // Moves the pending rows into the sorted run list.
-  void compact() {
-    if (buffer.empty()) return;
-    std::sort(buffer.begin(), buffer.end(),
-              [](const pending& a, const pending& b) { return a.key != b.key ? a.key < b.key : a.code < b.code; });
-    std::vector<run> fresh;
-    for (std::size_t i = 0; i < buffer.size();) {
-      run r{buffer[i].key, buffer[i].code, {}};
-      for (; i < buffer.size() && buffer[i].key == r.key && buffer[i].code == r.code; ++i) {
-        ++r.t.n;
-        if (o.weighted) r.t.w.add(buffer[i].w);
-      }
-      fresh.push_back(std::move(r));
-    }
-    buffer.clear();
-    merge_runs(std::move(fresh));
-  }
-
-  void merge_runs(std::vector<run>&& other) {
-    if (runs.empty()) {
-      runs = std::move(other);
-      return;
-    }
-    std::vector<run> out;
-    out.reserve(runs.size() + other.size());
-    std::size_t i = 0, j = 0;
-    auto before = [](const run& a, const run& b) { return a.key != b.key ? a.key < b.key : a.code < b.code; };
-    while (i < runs.size() || j < other.size()) {
-      if (j == other.size() || (i < runs.size() && before(runs[i], other[j]))) {
-        out.push_back(std::move(runs[i++]));
-      } else if (i == runs.size() || before(other[j], runs[i])) {
-        out.push_back(std::move(other[j++]));
-      } else {
-        runs[i].t.add(other[j].t);
-        out.push_back(std::move(runs[i++]));
-        ++j;
-      }
-    }
-    runs = std::move(out);
-  }
-};
 
 namespace {
 
@@ -396,34 +278,59 @@ void evaluation_state::update(const row_batch& b) {
   for (std::size_t k = 0; k < yt.spellings.size(); ++k) tmap[k] = s.code_of(yt.spellings[k]);
   for (std::size_t k = 0; k < yp.spellings.size(); ++k) pmap[k] = s.code_of(yp.spellings[k]);
 
-  if (scores) s.buffer.reserve(s.buffer.size() + n - skipped);
+  if (scores && s.keep_runs) s.buffer.reserve(s.buffer.size() + n - skipped);
+  // Tallies of the batch by (batch true spelling, batch predicted spelling or score side), folded
+  // into the state's maps once per batch; exact sums, so the folding order does not matter.
+  const std::size_t T = yt.spellings.size(), Pn = scores ? 2 : yp.spellings.size();
+  const bool dense = T * Pn <= (std::size_t{1} << 16);
+  std::vector<tally> local(dense ? T * Pn : 0);
+  std::vector<losses> local_loss(scores ? T : 0);
+  std::vector<std::uint8_t> has_loss(scores ? T : 0, 0);
+  const proba_view pv = proba_view::scores(b.y_score);
   for (std::size_t i = 0; i < n; ++i) {
     if (skip[i]) continue;
     const double w = o.weighted ? b.sample_weight[i] : 1.0;
-    const std::uint32_t t = tmap[static_cast<std::size_t>(yt.codes[i])];
-    std::uint32_t p;
+    const auto bt = static_cast<std::size_t>(yt.codes[i]);
+    std::size_t bp;
     if (scores) {
       const double x = b.y_score[i];
-      p = x >= o.threshold ? 1 : 0;
+      bp = x >= o.threshold ? 1 : 0;
       s.all_probabilities = s.all_probabilities && x >= 0 && x <= 1;
-      s.buffer.push_back({assay::detail::order_key(x), t, w});
+      if (s.keep_runs) s.buffer.push_back({assay::detail::order_key(x), tmap[bt], w});
       if (w != 0) {
         // As evaluate: the terms of weighted_loss_sum (w * term, rows of weight 0 left out), for
         // either class of the row, the class being decided in finish().
-        losses& l = s.loss[t];
-        const proba_view pv = proba_view::scores(b.y_score);
+        losses& l = local_loss[bt];
+        has_loss[bt] = 1;
         for (std::size_t k = 0; k < 2; ++k) {
           l.log_loss[k].add(w * log_loss_term(pv, i, k));
           l.brier[k].add(w * brier_term(pv, i, k));
         }
       }
     } else {
-      p = pmap[static_cast<std::size_t>(yp.codes[i])];
+      bp = static_cast<std::size_t>(yp.codes[i]);
     }
-    tally& c = s.cells[{t, p}];
+    tally& c = dense ? local[bt * Pn + bp]
+                     : s.cells[{tmap[bt], scores ? static_cast<std::uint32_t>(bp) : pmap[bp]}];
     ++c.n;
     if (o.weighted) c.w.add(w);
-    if (o.weighted) s.total_weight.add(w);
+  }
+  if (dense) {
+    for (std::size_t bt = 0; bt < T; ++bt) {
+      for (std::size_t bp = 0; bp < Pn; ++bp) {
+        const tally& c = local[bt * Pn + bp];
+        if (c.n == 0) continue;
+        s.cells[{tmap[bt], scores ? static_cast<std::uint32_t>(bp) : pmap[bp]}].add(c);
+        if (o.weighted) s.total_weight.add(c.w);
+      }
+    }
+  } else if (o.weighted) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!skip[i]) s.total_weight.add(b.sample_weight[i]);
+    }
+  }
+  for (std::size_t bt = 0; bt < local_loss.size(); ++bt) {
+    if (has_loss[bt]) s.loss[tmap[bt]].add(local_loss[bt]);
   }
   s.rows += n - skipped;
   s.missing += skipped;
@@ -620,6 +527,14 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
 report evaluation_state::finish(const evaluate_options& q) const {
   impl& s = *impl_;
   s.compact();
+  return detail::finish_state(s, q, [&s](const detail::run_visitor& g) {
+    for (std::size_t i = s.runs.size(); i > 0; --i) g(s.runs[i - 1].key, s.runs[i - 1].code, s.runs[i - 1].t);
+  });
+}
+
+namespace detail {
+
+report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs_descending) {
   const state_options& o = s.o;
   if (q.ci_level) throw_usage("evaluation_state::finish: ci_level is set; the state does not compute intervals yet");
   if (q.keep_curves) throw_usage("evaluation_state::finish: keep_curves is set; the state does not keep curves yet");
@@ -719,55 +634,68 @@ report evaluation_state::finish(const evaluate_options& q) const {
       r.metrics.push_back({std::string(name), std::string(mi->title), std::move(v)});
     }
 
-    // The ranking metrics: one walk of the run list, highest score first.
+    // The ranking metrics: walks of the runs, highest score first, with evaluate's running sums:
+    // unweighted, counts; weighted (as sweep_scores), tie groups of positive weight whose two sides
+    // are summed exactly, then running sums of the rounded group sums. A first walk gives the totals
+    // (weighted: the running sums' end values, as the sweep's), the second the summary.
     auto is_pos = [&](std::uint32_t code) { return class_of[code] == pos; };
-    if (!o.weighted) {
-      double P = 0, N = 0;
-      for (const auto& x : s.runs) (is_pos(x.code) ? P : N) += static_cast<double>(x.t.n);
-      const curves::ranking_summary sum = curves::summarize_walk(P, N, [&](auto&& f) {
-        double tp = 0, fp = 0;
-        for (std::size_t i = s.runs.size(); i > 0;) {
-          const std::uint64_t key = s.runs[i - 1].key;
-          std::uint64_t gp = 0, gn = 0;
-          for (; i > 0 && s.runs[i - 1].key == key; --i) (is_pos(s.runs[i - 1].code) ? gp : gn) += s.runs[i - 1].t.n;
-          tp += static_cast<double>(gp);
-          fp += static_cast<double>(gn);
-          f(assay::detail::from_order_key(key) + 0.0, tp, fp);
+    auto walk = [&](auto&& f) {
+      double tp = 0, fp = 0;
+      bool open = false;
+      std::uint64_t key = 0;
+      std::uint64_t np = 0, nn = 0;
+      exact_sum wp, wn;
+      auto close = [&] {
+        if (!open) return;
+        open = false;
+        if (o.weighted) {
+          if (wp.is_zero() && wn.is_zero()) return;  // rows of weight 0 only: no threshold
+          tp += wp.value();
+          fp += wn.value();
+        } else {
+          tp += static_cast<double>(np);
+          fp += static_cast<double>(nn);
+        }
+        f(assay::detail::from_order_key(key) + 0.0, tp, fp);
+      };
+      runs_descending([&](std::uint64_t k, std::uint32_t code, const tally& t) {
+        if (!open || k != key) {
+          close();
+          open = true;
+          key = k;
+          np = nn = 0;
+          wp = exact_sum();
+          wn = exact_sum();
+        }
+        if (is_pos(code)) {
+          np += t.n;
+          if (o.weighted) wp.add(t.w);
+        } else {
+          nn += t.n;
+          if (o.weighted) wn.add(t.w);
         }
       });
-      r.metrics.push_back({"roc_auc", "ROC AUC", sum.roc_auc});
-      r.metrics.push_back({"average_precision", "average precision", sum.average_precision});
-      r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", sum.best_threshold_youden});
-      r.metrics.push_back({"best_threshold_f1", "best threshold, max F1", sum.best_threshold_f1});
-    } else {
-      // As sweep_scores: tie groups of positive weight, each side's weights summed exactly, then
-      // running sums of the rounded group sums.
-      curves::score_sweep sw;
-      double tp = 0, fp = 0;
-      for (std::size_t i = s.runs.size(); i > 0;) {
-        const std::uint64_t key = s.runs[i - 1].key;
-        exact_sum gp, gn;
-        for (; i > 0 && s.runs[i - 1].key == key; --i) (is_pos(s.runs[i - 1].code) ? gp : gn).add(s.runs[i - 1].t.w);
-        if (gp.is_zero() && gn.is_zero()) continue;  // rows of weight 0 only: no threshold
-        tp += gp.value();
-        fp += gn.value();
-        sw.thresholds.push_back(assay::detail::from_order_key(key) + 0.0);
-        sw.tp.push_back(tp);
-        sw.fp.push_back(fp);
-      }
-      sw.positives = tp;
-      sw.negatives = fp;
-      r.metrics.push_back({"roc_auc", "ROC AUC", curves::roc_auc(sw)});
-      r.metrics.push_back({"average_precision", "average precision", curves::average_precision(sw)});
-      auto threshold_of = [](const curves::operating_point& p) {
-        return p.criterion.defined() ? value(p.threshold) : p.criterion;
-      };
-      r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", threshold_of(curves::best_youden(sw))});
-      r.metrics.push_back({"best_threshold_f1", "best threshold, max F1", threshold_of(curves::best_fbeta(sw, 1))});
+      close();
+    };
+    double P = 0, N = 0;
+    if (o.weighted) {
+      walk([&](double, double tp, double fp) { P = tp, N = fp; });
+    } else {  // counts: exact, from the cells (no walk)
+      std::uint64_t np = 0, nn = 0;
+      for (const auto& [k, v] : s.cells) (is_pos(k.first) ? np : nn) += v.n;
+      P = static_cast<double>(np);
+      N = static_cast<double>(nn);
     }
+    const curves::ranking_summary sum = curves::summarize_walk(P, N, walk);
+    r.metrics.push_back({"roc_auc", "ROC AUC", sum.roc_auc});
+    r.metrics.push_back({"average_precision", "average precision", sum.average_precision});
+    r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", sum.best_threshold_youden});
+    r.metrics.push_back({"best_threshold_f1", "best threshold, max F1", sum.best_threshold_f1});
   }
   assay::detail::add_undefined_notes(r, q);
   return r;
 }
+
+}  // namespace detail
 
 }  // namespace assay::scale

@@ -108,6 +108,10 @@ struct row_batch {
   std::uint64_t first_row_id = 0;
 };
 
+namespace detail {
+struct state_access;  // the library's out-of-core reader (src/scale)
+}  // namespace detail
+
 /// The mergeable state. Copyable and movable; not thread-safe (one state per thread or task, merged).
 class evaluation_state {
  public:
@@ -147,6 +151,7 @@ class evaluation_state {
 
  private:
   std::unique_ptr<impl> impl_;
+  friend struct detail::state_access;
   friend evaluation_state read_state(std::string_view blob, const std::optional<state_options>& expect);
 };
 
