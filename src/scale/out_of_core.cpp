@@ -11,6 +11,8 @@
 #include "assay/scale/out_of_core.hpp"
 
 #include <algorithm>
+#include <barrier>
+#include <map>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -22,6 +24,7 @@
 #include <unordered_map>
 #include <unistd.h>
 
+#include "assay/detail/parallel.hpp"
 #include "assay/detail/radix.hpp"
 #include "assay/error.hpp"
 #include "assay/io/csv.hpp"
@@ -172,6 +175,29 @@ fs::path temp_directory(const std::string& given) {
   throw e;
 }
 
+struct record_key {
+  std::uint64_t operator()(const record& r) const noexcept { return r.key; }
+};
+
+// Sorts by key, ascending: the shared parallel radix kernel (detail/radix.hpp), on every core from
+// 2^17 records; std::sort beyond its 2^32 - 1 limit.
+void sort_by_key(std::vector<record>& recs) {
+  const std::size_t n = recs.size();
+  if (n < 2) return;
+  if (n > 0xFFFFFFFFu) {
+    std::sort(recs.begin(), recs.end(), [](const record& a, const record& b) { return a.key < b.key; });
+    return;
+  }
+  const unsigned T = n < (std::size_t{1} << 17) ? 1u : assay::detail::team_threads(8);
+  std::unique_ptr<record[]> spare(new record[n]);
+  assay::detail::radix_sorter<record, record_key> sorter(recs.data(), spare.get(), n, T, 1);
+  std::uint64_t o = 0, d = ~std::uint64_t{0};
+  for (const record& r : recs) o |= r.key, d &= r.key;
+  sorter.plan(n, o ^ d);
+  assay::detail::run_team(sorter.threads(), [&sorter](unsigned t, std::barrier<>& sync) { sorter.sort(t, sync); });
+  if (sorter.result() != recs.data()) std::copy(sorter.result(), sorter.result() + n, recs.data());
+}
+
 }  // namespace
 
 std::uint64_t available_memory() {
@@ -258,11 +284,11 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
 
   // Memory (docs/scaling.md): pass 1 holds a piece's text (budget / 16), its columns (about as much
   // again), the CSV reader's buffer and the spill buffers (budget / 16); pass 2 one partition's
-  // records (budget / 4, 24 bytes a record) and a sort of them. The rest is the process itself
+  // records (budget / 8, 24 bytes a record) and the radix sort's second buffer (as much again). The rest is the process itself
   // (code, thread pool: about 15 MiB) and allocator slack.
   const std::size_t piece_bytes = static_cast<std::size_t>(budget / 16);
   const std::size_t spill_buffers = static_cast<std::size_t>(budget / 16);
-  const std::uint64_t cap_records = budget / 4 / sizeof(record);
+  const std::uint64_t cap_records = budget / 8 / sizeof(record);
   const fs::path dir = temp_directory(options.temp_dir);
   std::vector<std::string> ids;  // label spellings by first-seen id
   std::unordered_map<std::string, std::uint32_t> id_of;
@@ -363,6 +389,7 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
     code_of_id[k] = static_cast<std::uint32_t>(std::lower_bound(s.dict.begin(), s.dict.end(), ids[k]) - s.dict.begin());
   }
   std::vector<record> recs;
+  std::map<std::uint32_t, detail::tally> codes_seen;
   std::function<void(spill_file&, const detail::run_visitor&, int)> visit_part =
       [&](spill_file& f, const detail::run_visitor& g, int depth) {
         const std::uint64_t n = f.count();
@@ -394,17 +421,21 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
         f.read(0, n, recs);
         inf.largest_partition = std::max<std::uint64_t>(inf.largest_partition, n);
         for (auto& r : recs) r.id = code_of_id[r.id];
-        std::sort(recs.begin(), recs.end(),
-                  [](const record& a, const record& b) { return a.key != b.key ? a.key > b.key : a.id < b.id; });
-        for (std::size_t i = 0; i < recs.size();) {
-          detail::tally t;
-          const std::uint64_t key = recs[i].key;
-          const std::uint32_t code = recs[i].id;
-          for (; i < recs.size() && recs[i].key == key && recs[i].id == code; ++i) {
-            ++t.n;
-            if (so.weighted) t.w.add(recs[i].w);
+        sort_by_key(recs);
+        // Highest key first; within a key, one tally per spelling (in any order: the walk sums a key's
+        // spellings exactly).
+        for (std::size_t i = recs.size(); i > 0;) {
+          const std::uint64_t key = recs[i - 1].key;
+          std::size_t j = i;
+          while (j > 0 && recs[j - 1].key == key) --j;
+          codes_seen.clear();
+          for (std::size_t k = j; k < i; ++k) {
+            auto [it, fresh] = codes_seen.emplace(recs[k].id, detail::tally{});
+            ++it->second.n;
+            if (so.weighted) it->second.w.add(recs[k].w);
           }
-          g(key, code, t);
+          for (const auto& [code, t] : codes_seen) g(key, code, t);
+          i = j;
         }
         recs = std::vector<record>();
       };
