@@ -19,6 +19,8 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <future>
+#include <optional>
 #include <malloc.h>
 #include <memory>
 #include <unordered_map>
@@ -29,6 +31,7 @@
 #include "assay/error.hpp"
 #include "assay/io/csv.hpp"
 #include "assay/io/table.hpp"
+#include "assay/threads.hpp"
 #include "state_impl.hpp"
 
 namespace assay::scale {
@@ -297,46 +300,74 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   io::csv_options csv = q.csv;
   csv.chunk_bytes = std::min<std::size_t>(csv.chunk_bytes, std::max<std::size_t>(piece_bytes / 4, 1 << 16));
   std::string carry, piece;
-  std::uint64_t lines_before = 0;  // data lines before the piece
+  std::uint64_t lines_before = 0;  // data lines before the next piece
   bool eof = false;
-  while (!eof || !carry.empty()) {
-    piece.clear();
-    piece.append(header);
-    piece.append(carry);
-    carry.clear();
-    if (!eof) {
-      const std::size_t at = piece.size();
-      piece.resize(at + piece_bytes);
-      file.read(piece.data() + at, static_cast<std::streamsize>(piece_bytes));
-      const auto got = static_cast<std::size_t>(file.gcount());
-      if (got < piece_bytes) eof = true;
-      piece.resize(at + got);
-    }
-    // Cut after the last line feed; the rest waits for the next piece (or is the last line).
-    if (!eof) {
-      const std::size_t cut = piece.rfind('\n');
-      if (cut == std::string::npos || cut < header.size()) {
-        carry.assign(piece, header.size());  // one record longer than a piece: read on
-        continue;
+  // The next piece's text (header line first) and the data lines before it; nullopt at the end.
+  struct piece_text {
+    std::string text;
+    std::uint64_t lines_before;
+  };
+  auto next_piece = [&]() -> std::optional<piece_text> {
+    while (!eof || !carry.empty()) {
+      piece.clear();
+      piece.append(header);
+      piece.append(carry);
+      carry.clear();
+      if (!eof) {
+        const std::size_t at = piece.size();
+        piece.resize(at + piece_bytes);
+        file.read(piece.data() + at, static_cast<std::streamsize>(piece_bytes));
+        const auto got = static_cast<std::size_t>(file.gcount());
+        if (got < piece_bytes) eof = true;
+        piece.resize(at + got);
       }
-      carry.assign(piece, cut + 1);
-      piece.resize(cut + 1);
+      // Cut after the last line feed; the rest waits for the next piece (or is the last line).
+      if (!eof) {
+        const std::size_t cut = piece.rfind('\n');
+        if (cut == std::string::npos || cut < header.size()) {
+          carry.assign(piece, header.size());  // one record longer than a piece: read on
+          continue;
+        }
+        carry.assign(piece, cut + 1);
+        piece.resize(cut + 1);
+      }
+      if (piece.find('"', header.size()) != std::string::npos) {
+        throw_data(fmt::format("{}: the file has quote characters; it cannot be read out of core (its records cannot "
+                               "be cut at line ends): read it in memory", name));
+      }
+      const auto lines = static_cast<std::uint64_t>(
+          std::count(piece.begin() + static_cast<std::ptrdiff_t>(header.size()), piece.end(), '\n'));
+      piece_text out{std::move(piece), lines_before};
+      piece = std::string();
+      lines_before += lines;
+      return out;
     }
-    if (piece.find('"', header.size()) != std::string::npos) {
-      throw_data(fmt::format("{}: the file has quote characters; it cannot be read out of core (its records cannot be "
-                             "cut at line ends): read it in memory", name));
-    }
-    const auto piece_lines = static_cast<std::uint64_t>(std::count(piece.begin() + static_cast<std::ptrdiff_t>(header.size()),
-                                                                   piece.end(), '\n'));
-    io::table t;
+    return std::nullopt;
+  };
+  auto parse = [&](piece_text p) {
     try {
-      io::csv_reader reader = io::csv_reader::from_string(std::move(piece), q.path, csv);
-      t = io::read_table(reader, specs);
+      io::csv_reader reader = io::csv_reader::from_string(std::move(p.text), q.path, csv);
+      return io::read_table(reader, specs);
     } catch (const error& e) {
-      rethrow_with_line(e, name, lines_before);
+      rethrow_with_line(e, name, p.lines_before);
     }
-    piece = std::string();
-    lines_before += piece_lines;
+  };
+  // Two pieces in flight when two threads are allowed: the next one is parsed while this one is
+  // added to the state and spilled (the order of the pieces is kept, so messages and results are
+  // those of the serial reading).
+  const bool pipelined = assay::max_threads() >= 2;
+  std::future<io::table> ahead;
+  auto launch = [&] {
+    std::optional<piece_text> p = next_piece();
+    if (!p) return false;
+    ahead = pipelined ? std::async(std::launch::async, parse, std::move(*p))
+                      : std::async(std::launch::deferred, parse, std::move(*p));
+    return true;
+  };
+  bool more = launch();
+  while (more) {
+    io::table t = ahead.get();
+    more = launch();
     ++inf.pieces;
     if (t.rows == 0) continue;
     const io::column& lab = t.columns[0];
@@ -362,9 +393,11 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
     if (!parts) {
       std::vector<std::uint64_t> sample(sc.size());
       for (std::size_t i = 0; i < sc.size(); ++i) sample[i] = assay::detail::order_key(sc[i]);
+      // Rows of the file, estimated from the first piece (about piece_bytes of text); three
+      // partitions per partition's worth of records, so that few need to be split again.
       const double rows_est = static_cast<double>(t.rows) * static_cast<double>(file_bytes) /
-                              static_cast<double>(std::max<std::uint64_t>(1, file.tellg() > 0 ? static_cast<std::uint64_t>(file.tellg()) : file_bytes));
-      const auto want = static_cast<std::size_t>(std::clamp(rows_est / static_cast<double>(cap_records) * 2, 1.0, 1024.0));
+                              static_cast<double>(std::min<std::uint64_t>(file_bytes, piece_bytes) + 1);
+      const auto want = static_cast<std::size_t>(std::clamp(rows_est / static_cast<double>(cap_records) * 3, 1.0, 4096.0));
       parts = std::make_unique<partitioned>(make_partitions(std::move(sample), want, dir, spill_buffers, so.weighted));
     }
     for (std::size_t i = 0; i < sc.size(); ++i) {
