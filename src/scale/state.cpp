@@ -686,11 +686,31 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
       P = static_cast<double>(np);
       N = static_cast<double>(nn);
     }
-    const curves::ranking_summary sum = curves::summarize_walk(P, N, walk);
-    r.metrics.push_back({"roc_auc", "ROC AUC", sum.roc_auc});
-    r.metrics.push_back({"average_precision", "average precision", sum.average_precision});
-    r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", sum.best_threshold_youden});
-    r.metrics.push_back({"best_threshold_f1", "best threshold, max F1", sum.best_threshold_f1});
+    if (o.weighted && (P == 0 || N == 0)) {
+      // One class only: evaluate's weighted path reads the sweep functions, whose reasons for the
+      // undefined values differ from the streaming summary's; build the sweep as it does.
+      curves::score_sweep sw;
+      walk([&](double t, double tp, double fp) {
+        sw.thresholds.push_back(t);
+        sw.tp.push_back(tp);
+        sw.fp.push_back(fp);
+      });
+      sw.positives = P;
+      sw.negatives = N;
+      auto threshold_of = [](const curves::operating_point& p) {
+        return p.criterion.defined() ? value(p.threshold) : p.criterion;
+      };
+      r.metrics.push_back({"roc_auc", "ROC AUC", curves::roc_auc(sw)});
+      r.metrics.push_back({"average_precision", "average precision", curves::average_precision(sw)});
+      r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", threshold_of(curves::best_youden(sw))});
+      r.metrics.push_back({"best_threshold_f1", "best threshold, max F1", threshold_of(curves::best_fbeta(sw, 1))});
+    } else {
+      const curves::ranking_summary sum = curves::summarize_walk(P, N, walk);
+      r.metrics.push_back({"roc_auc", "ROC AUC", sum.roc_auc});
+      r.metrics.push_back({"average_precision", "average precision", sum.average_precision});
+      r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", sum.best_threshold_youden});
+      r.metrics.push_back({"best_threshold_f1", "best threshold, max F1", sum.best_threshold_f1});
+    }
   }
   assay::detail::add_undefined_notes(r, q);
   return r;

@@ -290,5 +290,32 @@ TEST(EvaluationState, DropMissingCountsAndSkips) {
   EXPECT_EQ(to_json(s.finish()), evaluate_json(d, o));
 }
 
+
+TEST(EvaluationState, EmptyPartitionsChangeNothing) {
+  const data d = make(300, 31, {"0", "1"}, true, 7);
+  const state_options o = opts(prediction_kind::scores, true);
+  evaluation_state full(o), empty(o);
+  full.update({label_column::of_text(d.y), d.score, {}, d.w, 0});
+  empty.update({label_column::of_text(piece(d.y, 0, 0)), piece(d.score, 0, 0), {}, piece(d.w, 0, 0), 0});
+  const std::string want = full.serialize();
+  evaluation_state a = empty, b = full;
+  a.merge(full);
+  b.merge(empty);
+  EXPECT_EQ(a.serialize(), want);
+  EXPECT_EQ(b.serialize(), want);
+  EXPECT_EQ(to_json(a.finish()), evaluate_json(d, o));
+}
+
+TEST(EvaluationState, OneClassOnlyIsUndefinedAsInEvaluate) {
+  // Only negatives: AUC, AP and the best thresholds are undefined with evaluate's reasons.
+  std::mt19937_64 g(32);
+  for (bool weighted : {false, true}) {
+    data d = make(400, 33, {"0"}, weighted, 9);
+    const state_options o = opts(prediction_kind::scores, weighted);
+    const std::string want = evaluate_json(d, o);
+    for (std::size_t parts : {1, 3}) EXPECT_EQ(state_json(d, o, parts, g), want) << "weighted " << weighted;
+  }
+}
+
 }  // namespace
 }  // namespace assay::scale
