@@ -369,6 +369,9 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
     io::table t = ahead.get();
     more = launch();
     ++inf.pieces;
+    // The columns' header names, for the report's header (as read_predictions names them).
+    s.o.label_name = t.columns[0].name;
+    s.o.prediction_name = t.columns[1].name;
     if (t.rows == 0) continue;
     const io::column& lab = t.columns[0];
     row_batch b;
