@@ -266,7 +266,6 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   std::string header(data_start, '\0');
   file.read(header.data(), static_cast<std::streamsize>(data_start));
   if (!header.empty() && header.back() != '\n') header.push_back('\n');
-  const auto header_lines = static_cast<std::uint64_t>(std::count(header.begin(), header.end(), '\n'));
   const std::uint64_t file_bytes = fs::file_size(q.path);
 
   const bool scores = q.score.has_value();

@@ -125,19 +125,28 @@ class exact_sum {
  public:
   exact_sum() = default;
   explicit exact_sum(double x) : v_(x) {}
-  exact_sum(const exact_sum& o) : v_(o.v_), big_(o.big_ ? std::make_unique<long_accumulator>(*o.big_) : nullptr) {}
+  exact_sum(const exact_sum& o)
+      : v_(o.v_), big_(o.big_ ? std::make_unique<long_accumulator>(*o.big_) : nullptr), plain_(o.plain_) {}
   exact_sum& operator=(const exact_sum& o) {
     if (this != &o) {
       v_ = o.v_;
       big_ = o.big_ ? std::make_unique<long_accumulator>(*o.big_) : nullptr;
+      plain_ = o.plain_;
     }
     return *this;
   }
   exact_sum(exact_sum&&) noexcept = default;
   exact_sum& operator=(exact_sum&&) noexcept = default;
 
-  /// Adds x (finite, >= 0).
+  /// Adds x. Exact for finite x >= 0 (every caller's case: weights and losses); a negative or
+  /// non-finite x (a caller whose input check comes later) turns the sum into a plain floating sum,
+  /// so such input is never silently mis-summed.
   void add(double x) {
+    if (plain_ || !(x >= 0) || !std::isfinite(x)) {
+      to_plain();
+      v_ += x;
+      return;
+    }
     if (big_) {
       big_->add(x);
       return;
@@ -154,6 +163,11 @@ class exact_sum {
     big_->add(x);
   }
   void add(const exact_sum& o) {
+    if (plain_ || o.plain_) {
+      to_plain();
+      v_ += o.value();
+      return;
+    }
     if (!o.big_) {
       add(o.v_);
       return;
@@ -167,7 +181,7 @@ class exact_sum {
   /// The sum rounded to the nearest double, ties to even.
   [[nodiscard]] double value() const noexcept { return big_ ? big_->value() : v_; }
   /// Whether value() is exact (then the sum is written as one double).
-  [[nodiscard]] bool exact_double() const noexcept { return !big_ || big_->exact_double(); }
+  [[nodiscard]] bool exact_double() const noexcept { return !plain_ && (!big_ || big_->exact_double()); }
   [[nodiscard]] const long_accumulator* accumulator() const noexcept { return big_.get(); }
   /// Sets the exact value from accumulator words (reading a serialised state).
   void set_words(const std::array<std::uint64_t, long_accumulator::limbs>& w) {
@@ -177,8 +191,15 @@ class exact_sum {
   [[nodiscard]] bool is_zero() const noexcept { return value() == 0; }
 
  private:
+  void to_plain() {
+    if (plain_) return;
+    v_ = value();
+    big_.reset();
+    plain_ = true;
+  }
   double v_ = 0;
   std::unique_ptr<long_accumulator> big_;
+  bool plain_ = false;
 };
 
 }  // namespace assay::detail
