@@ -452,6 +452,23 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
             return;
           }
         }
+        if (n > cap_records) {
+          // Few distinct keys among many records (heavy ties): aggregate chunk by chunk into one
+          // tally per (key, spelling) instead of holding the records.
+          std::map<std::pair<std::uint64_t, std::uint32_t>, detail::tally, std::greater<>> agg;
+          std::vector<record> chunk;
+          for (std::uint64_t from = 0; from < n; from += cap_records / 4) {
+            chunk.clear();
+            f.read(from, std::min<std::uint64_t>(n - from, cap_records / 4), chunk);
+            for (const auto& r : chunk) {
+              detail::tally& t = agg[{r.key, code_of_id[r.id]}];
+              ++t.n;
+              if (so.weighted) t.w.add(r.w);
+            }
+          }
+          for (const auto& [k, t] : agg) g(k.first, k.second, t);
+          return;
+        }
         recs.clear();
         f.read(0, n, recs);
         inf.largest_partition = std::max<std::uint64_t>(inf.largest_partition, n);

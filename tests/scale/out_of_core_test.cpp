@@ -73,6 +73,15 @@ TEST(OutOfCore, TiesTextLabelsAndPredictedClasses) {
     }
   }
   std::remove(ties.c_str());
+  // Three distinct scores only: partitions that cannot be split are aggregated chunk by chunk.
+  const std::string heavy = write_file(150000, false, 2, 3);
+  for (bool weighted : {false, true}) {
+    const report_request q = request(heavy, weighted, true, false);
+    out_of_core_info info;
+    EXPECT_EQ(to_json(make_report_out_of_core(q, o, &info)), to_json(make_report(q)));
+    EXPECT_LE(info.largest_partition, o.max_memory / 8 / 24);
+  }
+  std::remove(heavy.c_str());
 }
 
 TEST(OutOfCore, ErrorsNameTheFilesLine) {
