@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include "assay/error.hpp"
 #include "assay/io/table.hpp"
@@ -10,6 +11,7 @@
 #include "assay/report/report.hpp"
 #include "assay/report/slices.hpp"
 #include "assay/report/slices_html.hpp"
+#include "assay/scale/out_of_core.hpp"
 #include "commands.hpp"
 
 namespace assay::cli {
@@ -23,7 +25,30 @@ struct report_options {
   std::string score, pred, weight, pos_label, format = "text", output, html, task = "auto", zero_div = "0", delimiter;
   std::string threshold, beta, top_k;  // parsed here, for messages that quote the value
   std::vector<std::string> by;         // slice columns
+  std::string max_memory;              // --max-memory SIZE
 };
+
+// "256M", "2G", "512K", "1048576": bytes (K, M, G, T are powers of 1024; a trailing B or iB is allowed).
+std::uint64_t size_option(const char* option, const std::string& text) {
+  std::size_t end = 0;
+  while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
+  std::string unit = text.substr(end);
+  for (auto& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (unit.size() > 1 && unit.back() == 'B') unit.pop_back();
+  if (unit.size() > 1 && unit.back() == 'I') unit.pop_back();
+  static const std::map<std::string, int> shift{{"", 0}, {"K", 10}, {"M", 20}, {"G", 30}, {"T", 40}};
+  const auto it = shift.find(unit);
+  if (end == 0 || end > 15 || it == shift.end()) {
+    throw_usage(fmt::format("{}: cannot parse \"{}\" as a size (e.g. 256M, 2G, 1048576)", option, text));
+  }
+  return std::stoull(text.substr(0, end)) << it->second;
+}
+
+// Whether the request is one the out-of-core reader evaluates (scale/out_of_core.hpp).
+bool out_of_core_supported(const report_request& q) {
+  return q.proba.empty() && q.task != task_kind::regression && !q.ci_level && !q.keep_curves && q.path != "-" &&
+         q.score.has_value() != q.pred.has_value();
+}
 
 double number_option(const char* option, const std::string& text) {
   double x;
@@ -72,13 +97,36 @@ void run(report_options& o) {
     if (o.by.size() == 2 && o.by[0] == o.by[1]) {
       throw_usage(fmt::format("--by: '{}' is given twice; give two different columns", o.by[0]));
     }
+    if (!o.max_memory.empty()) throw_usage("--max-memory does not work with --by yet (slices are evaluated in memory)");
     const sliced_report r = make_sliced_report(q, o.by);
     const std::string text = o.format == "json" ? to_json(r) : to_text(r);
     if (!o.html.empty()) write_output(o.html, to_html(r));
     write_output(o.output, text);
     return;
   }
-  const report r = make_report(q);
+  std::optional<std::uint64_t> max_memory;
+  if (!o.max_memory.empty()) max_memory = size_option("--max-memory", o.max_memory);
+  if (!max_memory && out_of_core_supported(q)) {
+    // A file that may not fit in memory switches to the out-of-core reader by itself.
+    const std::uint64_t need = scale::in_memory_estimate(q.path), have = scale::available_memory();
+    if (have > 0 && need > have) {
+      max_memory = std::max<std::uint64_t>(have / 2, std::uint64_t{16} << 20);
+      fmt::print(stderr, "assay report: {} may need about {} MiB in memory, more than the {} MiB available; reading it "
+                 "in pieces within {} MiB (as --max-memory)\n", q.path, need >> 20, have >> 20, *max_memory >> 20);
+    }
+  }
+  if (max_memory && !out_of_core_supported(q)) {
+    throw_usage("--max-memory works with --score or --pred on a file (not --proba, --task regression, --ci, --html "
+                "or standard input)");
+  }
+  report r;
+  if (max_memory) {
+    scale::out_of_core_options oo;
+    oo.max_memory = *max_memory;
+    r = scale::make_report_out_of_core(q, oo);
+  } else {
+    r = make_report(q);
+  }
   const std::string text = o.format == "json" ? to_json(r) : to_text(r);
   if (!o.html.empty()) {  // written first, so a failure to write it comes before any report output
     html_extras extras;
@@ -167,6 +215,10 @@ void register_report(CLI::App& app) {
       ->type_name("N");
   cmd->add_option("--seed", o->q.seed, "Seed of the bootstrap (default 0); results do not depend on threads")
       ->type_name("N");
+  cmd->add_option("--max-memory", o->max_memory,
+                  "Read the file in pieces within about SIZE bytes (e.g. 256M, 2G), spilling to $TMPDIR; the same report. "
+                  "Chosen by itself for a file larger than the available memory (docs/scaling.md)")
+      ->type_name("SIZE");
   cmd->add_option("--html", o->html, "Also write a self-contained HTML report (no network, no scripts) to this file")
       ->type_name("PATH")
       ->check([](const std::string& p) {

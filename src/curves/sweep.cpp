@@ -1,6 +1,7 @@
 // The sorted-score kernel; see include/assay/curves/sweep.hpp.
 #include "assay/detail/parallel.hpp"
 #include "assay/curves/sweep.hpp"
+#include "assay/detail/exact_sum.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -93,14 +94,16 @@ score_sweep sweep_scores(std::string_view caller, std::span<const std::int32_t> 
   const std::size_t n = recs.size();
   while (i < n) {
     const std::uint64_t key = recs[i].key;
-    double gp = 0, gn = 0;
+    // The tie group's weights are summed exactly and rounded once (detail/exact_sum.hpp), so the
+    // group's sums do not depend on the order of its cases (scale/state.hpp merges pieces).
+    assay::detail::exact_sum gp, gn;
     for (; i < n && recs[i].key == key; ++i) {
       const double sw = recs[i].signed_weight;
-      if (sw > 0) gp += sw;
-      else gn -= sw;
+      if (sw > 0) gp.add(sw);
+      else gn.add(-sw);
     }
-    tp += gp;
-    fp += gn;
+    tp += gp.value();
+    fp += gn.value();
     r.thresholds.push_back(-detail::from_order_key(key) + 0.0);
     r.tp.push_back(tp);
     r.fp.push_back(fp);

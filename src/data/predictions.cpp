@@ -1,5 +1,6 @@
 // The table of predictions and its class rules; see include/assay/data/predictions.hpp.
 #include "assay/data/predictions.hpp"
+#include "assay/detail/exact_sum.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -82,7 +83,17 @@ prediction_table resolve(io::table&& t, const prediction_file& f, const layout& 
   // ---- weights ----
   if (at.weight) {
     p.weight = std::move(t.columns[at.weight_at()].numbers);
-    for (double x : p.weight) p.total_weight += x;
+    // Summed exactly and rounded once (detail/exact_sum.hpp): independent of the rows' order, as the
+    // mergeable state's total (scale/state.hpp). A negative or non-finite weight is refused below.
+    assay::detail::exact_sum total;
+    double plain = 0;
+    bool valid = true;
+    for (double x : p.weight) {
+      valid = valid && x >= 0 && std::isfinite(x);
+      if (valid) total.add(x);
+      plain += x;
+    }
+    p.total_weight = valid ? total.value() : plain;
     if (p.total_weight == 0 && p.rows > 0) {
       throw_data(nm.file ? fmt::format("{}: every weight is 0: nothing to evaluate", p.source)
                          : fmt::format("{}: sample_weight: every weight is 0; there is nothing to evaluate", nm.fn));

@@ -1,4 +1,5 @@
 #include "assay/metrics/confusion.hpp"
+#include "assay/detail/exact_sum.hpp"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -33,7 +34,18 @@ confusion_matrix confusion_matrix::from_labels(std::span<const std::int32_t> act
   // weights, weights summed case by case in case order.
   confusion_matrix cm;
   cm.k_ = classes;
-  cm.m_ = tally_codes(actual, predicted, classes, weight).cells;
+  if (weight.empty()) {
+    cm.m_ = tally_codes(actual, predicted, classes, weight).cells;
+    return cm;
+  }
+  // Weighted cells are exact sums rounded once (detail/exact_sum.hpp), independent of the cases'
+  // order, so that the mergeable state (scale/state.hpp) gives the same matrix from pieces.
+  std::vector<assay::detail::exact_sum> cells(classes * classes);
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    cells[static_cast<std::size_t>(actual[i]) * classes + static_cast<std::size_t>(predicted[i])].add(weight[i]);
+  }
+  cm.m_.resize(cells.size());
+  for (std::size_t c = 0; c < cells.size(); ++c) cm.m_[c] = cells[c].value();
   return cm;
 }
 

@@ -6,6 +6,7 @@
 #include <limits>
 #include <utility>
 
+#include "assay/detail/exact_sum.hpp"
 #include "assay/detail/parallel.hpp"
 #include "assay/error.hpp"
 
@@ -31,32 +32,36 @@ inline double weight_at(std::span<const double> w, std::size_t i) { return w.emp
 // cores: the split depends on n only, so the result does not depend on the thread count.
 template <class Loss>
 std::pair<double, double> weighted_loss_sum(std::size_t n, std::span<const double> w, Loss loss) {
+  // Exact sums of the terms w_i * loss(i) (each product rounded once) and of the weights, rounded
+  // once at the end (detail/exact_sum.hpp): the result does not depend on the order of the cases,
+  // so a report merged from pieces of the data (scale/state.hpp) gives the same bits.
   auto part = [&](std::size_t b, std::size_t e) {
-    double num = 0, den = 0;
+    std::pair<assay::detail::exact_sum, assay::detail::exact_sum> s;
     for (std::size_t i = b; i < e; ++i) {
       const double wi = weight_at(w, i);
       if (wi == 0) continue;
-      num += wi * loss(i);
-      den += wi;
+      s.first.add(wi * loss(i));
+      s.second.add(wi);
     }
-    return std::pair{num, den};
+    return s;
   };
-  if (n < (std::size_t{1} << 20)) return part(0, n);
-  std::pair<double, double> first, second;
+  if (n < (std::size_t{1} << 20)) {
+    const auto s = part(0, n);
+    return {s.first.value(), s.second.value()};
+  }
+  std::pair<assay::detail::exact_sum, assay::detail::exact_sum> first, second;
   assay::detail::run_both([&] { first = part(0, n / 2); }, [&] { second = part(n / 2, n); });
-  return {first.first + second.first, first.second + second.second};
+  first.first.add(second.first);
+  first.second.add(second.second);
+  return {first.first.value(), first.second.value()};
 }
 
 }  // namespace
 
 value log_loss(std::span<const std::int32_t> y, proba_view p, std::span<const double> w) {
   check_shapes("log_loss", y, p, w);
-  constexpr double eps = std::numeric_limits<double>::epsilon();
   const auto [num, den] = weighted_loss_sum(y.size(), w, [&](std::size_t i) {
-    double row = 0;
-    for (std::size_t k = 0; k < p.cols; ++k) row += std::clamp(p(i, k), eps, 1 - eps);
-    const double pk = std::clamp(p(i, static_cast<std::size_t>(y[i])), eps, 1 - eps) / row;
-    return -std::log(pk);
+    return log_loss_term(p, i, static_cast<std::size_t>(y[i]));
   });
   return ratio(num, den, "no cases");
 }
@@ -64,16 +69,7 @@ value log_loss(std::span<const std::int32_t> y, proba_view p, std::span<const do
 value brier_score(std::span<const std::int32_t> y, proba_view p, std::span<const double> w) {
   check_shapes("brier_score", y, p, w);
   const auto [num, den] = weighted_loss_sum(y.size(), w, [&](std::size_t i) {
-    if (p.cols == 2) {
-      const double d = p(i, 1) - (y[i] == 1 ? 1.0 : 0.0);
-      return d * d;
-    }
-    double loss = 0;
-    for (std::size_t k = 0; k < p.cols; ++k) {
-      const double d = p(i, k) - (static_cast<std::size_t>(y[i]) == k ? 1.0 : 0.0);
-      loss += d * d;
-    }
-    return loss;
+    return brier_term(p, i, static_cast<std::size_t>(y[i]));
   });
   return ratio(num, den, "no cases");
 }

@@ -75,7 +75,21 @@ void set_class_areas(report& r, std::span<const std::int32_t> y, proba_view p, s
   set_ranking_averages(r);
 }
 
-void insert_caret_overall(report& r, std::span<const double> weights) {
+std::string not_counts_reason(std::optional<double> smallest_fractional_weight) {
+  if (!smallest_fractional_weight) return {};
+  return fmt::format("the weights are not all whole numbers (the smallest that is not: {}); the exact tests need "
+                     "counts (whole-number weights are read as repeated rows)", *smallest_fractional_weight);
+}
+
+std::optional<double> smallest_fractional_weight(std::span<const double> weights) {
+  std::optional<double> out;
+  for (double w : weights) {
+    if (w != std::floor(w) && (!out || w < *out)) out = w;
+  }
+  return out;
+}
+
+void insert_caret_overall(report& r, const std::string& not_counts) {
   const confusion_matrix& cm = r.cm;
   const std::size_t K = cm.classes();
   const double n = cm.total();
@@ -84,15 +98,8 @@ void insert_caret_overall(report& r, std::span<const double> weights) {
   const value nir = ratio(largest, n, "no cases (total weight 0)");
 
   // The tests need counts: with weights, the weighted matrix is read as counts when every weight is a
-  // whole number (frequency weights: a weight of 3 is a row seen 3 times), else they are undefined.
-  std::string not_counts;
-  for (std::size_t i = 0; i < weights.size(); ++i) {
-    if (weights[i] != std::floor(weights[i])) {
-      not_counts = fmt::format("weight {} of data row {} is not a whole number; the exact tests need counts "
-                               "(whole-number weights are read as repeated rows)", weights[i], i + 1);
-      break;
-    }
-  }
+  // whole number (frequency weights: a weight of 3 is a row seen 3 times), else they are undefined
+  // (`not_counts` says why).
   value p_acc;
   if (!not_counts.empty()) p_acc = value::undefined(not_counts);
   else if (!nir) p_acc = value::undefined(nir.reason);

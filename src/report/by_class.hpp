@@ -2,7 +2,9 @@
 // and the no-information rate tests of a report. Private to src/report.
 #pragma once
 
+#include <optional>
 #include <span>
+#include <string>
 
 #include "assay/metrics/probabilistic.hpp"
 #include "assay/report/report.hpp"
@@ -21,10 +23,17 @@ void set_class_areas(report& r, std::span<const std::int32_t> y, proba_view p, s
 /// Sets the averages of by_class[].roc_auc / average_precision (macro, and weighted by support).
 void set_ranking_averages(report& r);
 
+/// The smallest weight that is not a whole number (none: every weight is whole, or no weights). A
+/// summary that merges (the minimum), so the mergeable state gives the same answer as evaluate.
+std::optional<double> smallest_fractional_weight(std::span<const double> weights);
+
+/// Why the exact tests cannot read the weighted matrix as counts: empty when every weight is whole.
+std::string not_counts_reason(std::optional<double> smallest_fractional_weight);
+
 /// The no-information rate (the largest actual class share), the one-sided exact binomial p-value of
 /// accuracy > NIR and R's mcnemar.test of the matrix, as caret's confusionMatrix; inserted after
-/// "accuracy" in r.metrics. `weights` are the table's weights (empty = none): the tests treat the
-/// weighted matrix as counts when every weight is a whole number, and are undefined otherwise.
-void insert_caret_overall(report& r, std::span<const double> weights);
+/// "accuracy" in r.metrics. The tests treat the weighted matrix as counts when every weight is a
+/// whole number, and are undefined with `not_counts` (not_counts_reason) otherwise.
+void insert_caret_overall(report& r, const std::string& not_counts);
 
 }  // namespace assay::detail

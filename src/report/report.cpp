@@ -14,6 +14,7 @@
 #include "by_class.hpp"
 #include "intervals.hpp"
 #include "kept_curves.hpp"
+#include "assemble.hpp"
 #include "assay/io/table.hpp"
 #include "assay/metrics/labels.hpp"
 #include "assay/metrics/registry.hpp"
@@ -117,6 +118,67 @@ void check_options(const evaluate_options& o) {
 
 }  // namespace
 
+
+namespace detail {
+
+void add_confusion_metrics(report& r, const evaluate_options& q, const std::string& not_counts) {
+  r.per_class = per_class(r.cm);
+  r.micro = micro_average(r.cm);
+  r.macro = macro_average(r.cm, q.zero_division);
+  r.weighted_avg = weighted_average(r.cm, q.zero_division);
+  r.by_class = class_details(r.cm, "hard predictions give no ranking: ROC and PR areas need scores or "
+                                   "class probabilities");
+  set_ranking_averages(r);
+  metric_params params;
+  params.zd = q.zero_division;
+  if (r.task == task_kind::binary) {
+    const binary_counts bc = binary_counts::one_vs_rest(r.cm, *r.positive);
+    for (auto name : {"tp", "fp", "fn", "tn", "accuracy", "error_rate", "precision", "recall", "specificity", "npv",
+                      "fpr", "fnr", "f1"}) {
+      push(r, metric_kind::binary, name, params, &bc, nullptr);
+    }
+    if (q.beta) {
+      params.beta = *q.beta;
+      push(r, metric_kind::binary, "fbeta", params, &bc, nullptr);
+      r.metrics.back().title = fmt::format("F-beta (beta = {})", *q.beta);
+    }
+    for (auto name : {"balanced_accuracy", "matthews_corrcoef", "cohen_kappa", "prevalence"}) {
+      push(r, metric_kind::binary, name, params, &bc, nullptr);
+    }
+  } else {
+    for (auto name : {"accuracy", "error_rate", "balanced_accuracy", "matthews_corrcoef", "cohen_kappa"}) {
+      push(r, metric_kind::multiclass, name, params, nullptr, &r.cm);
+    }
+  }
+  insert_caret_overall(r, not_counts);
+}
+
+void add_undefined_notes(report& r, const evaluate_options& q) {
+  const char* how = q.zero_division == zero_division::zero ? "counted as 0 (as scikit-learn)"
+                    : q.zero_division == zero_division::one ? "counted as 1"
+                                                            : "left out";
+  std::size_t never_predicted = 0, never_actual = 0, always_actual = 0;
+  for (const auto& c : r.per_class) {
+    never_predicted += c.precision.defined() ? 0 : 1;
+    never_actual += c.recall.defined() ? 0 : 1;
+    always_actual += c.fp_rate.defined() ? 0 : 1;
+  }
+  if (never_predicted > 0) {
+    r.notes.push_back(fmt::format("{} class{} never predicted: precision undefined, {} in the macro and weighted "
+                                  "averages", never_predicted, never_predicted == 1 ? " is" : "es are", how));
+  }
+  if (never_actual > 0) {
+    r.notes.push_back(fmt::format("{} class{} no actual cases: recall (TP rate) undefined, {} in the macro average",
+                                  never_actual, never_actual == 1 ? " has" : "es have", how));
+  }
+  if (always_actual > 0) {
+    const char* is = always_actual == 1 ? " is the actual class of" : "es are the actual classes of";
+    r.notes.push_back(fmt::format("{} class{} every case: FP rate undefined, {} in the macro and weighted averages",
+                                  always_actual, is, how));
+  }
+}
+
+}  // namespace detail
 
 namespace {
 
@@ -229,36 +291,9 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
   }
 
   r.cm = confusion_matrix::from_labels(y, yhat, K, w);
-  r.per_class = per_class(r.cm);
-  r.micro = micro_average(r.cm);
-  r.macro = macro_average(r.cm, q.zero_division);
-  r.weighted_avg = weighted_average(r.cm, q.zero_division);
-  r.by_class = detail::class_details(r.cm, "hard predictions give no ranking: ROC and PR areas need scores or "
-                                           "class probabilities");
-  detail::set_ranking_averages(r);
-
+  detail::add_confusion_metrics(r, q, detail::not_counts_reason(detail::smallest_fractional_weight(w)));
   metric_params params;
   params.zd = q.zero_division;
-  if (r.task == task_kind::binary) {
-    const binary_counts bc = binary_counts::one_vs_rest(r.cm, *r.positive);
-    for (auto name : {"tp", "fp", "fn", "tn", "accuracy", "error_rate", "precision", "recall", "specificity", "npv",
-                      "fpr", "fnr", "f1"}) {
-      push(r, metric_kind::binary, name, params, &bc, nullptr);
-    }
-    if (q.beta) {
-      params.beta = *q.beta;
-      push(r, metric_kind::binary, "fbeta", params, &bc, nullptr);
-      r.metrics.back().title = fmt::format("F-beta (beta = {})", *q.beta);
-    }
-    for (auto name : {"balanced_accuracy", "matthews_corrcoef", "cohen_kappa", "prevalence"}) {
-      push(r, metric_kind::binary, name, params, &bc, nullptr);
-    }
-  } else {
-    for (auto name : {"accuracy", "error_rate", "balanced_accuracy", "matthews_corrcoef", "cohen_kappa"}) {
-      push(r, metric_kind::multiclass, name, params, nullptr, &r.cm);
-    }
-  }
-  detail::insert_caret_overall(r, w);
 
   // Probabilistic metrics, from class probabilities or from a score column that holds probabilities.
   std::optional<proba_view> kept_proba;
@@ -412,29 +447,7 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
     }
   }
 
-  // Say how undefined per-class values entered the averages.
-  const char* how = q.zero_division == zero_division::zero ? "counted as 0 (as scikit-learn)"
-                    : q.zero_division == zero_division::one ? "counted as 1"
-                                                            : "left out";
-  std::size_t never_predicted = 0, never_actual = 0, always_actual = 0;
-  for (const auto& c : r.per_class) {
-    never_predicted += c.precision.defined() ? 0 : 1;
-    never_actual += c.recall.defined() ? 0 : 1;
-    always_actual += c.fp_rate.defined() ? 0 : 1;
-  }
-  if (never_predicted > 0) {
-    r.notes.push_back(fmt::format("{} class{} never predicted: precision undefined, {} in the macro and weighted "
-                                  "averages", never_predicted, never_predicted == 1 ? " is" : "es are", how));
-  }
-  if (never_actual > 0) {
-    r.notes.push_back(fmt::format("{} class{} no actual cases: recall (TP rate) undefined, {} in the macro average",
-                                  never_actual, never_actual == 1 ? " has" : "es have", how));
-  }
-  if (always_actual > 0) {
-    const char* is = always_actual == 1 ? " is the actual class of" : "es are the actual classes of";
-    r.notes.push_back(fmt::format("{} class{} every case: FP rate undefined, {} in the macro and weighted averages",
-                                  always_actual, is, how));
-  }
+  detail::add_undefined_notes(r, q);
   if (q.ci_level) {
     detail::report_rows rows;
     rows.y = y;

@@ -120,8 +120,8 @@ TEST(CaretReplay, WeightsAsCounts) {
   for (const char* name : {"accuracy_p_value", "mcnemar_p_value"}) {
     EXPECT_FALSE(metric(frac, name).defined()) << name;
     EXPECT_EQ(metric(frac, name).reason,
-              "weight 0.5 of data row 5 is not a whole number; the exact tests need counts (whole-number weights "
-              "are read as repeated rows)");
+              "the weights are not all whole numbers (the smallest that is not: 0.5); the exact tests need counts "
+              "(whole-number weights are read as repeated rows)");
   }
 }
 

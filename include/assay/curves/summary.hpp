@@ -4,7 +4,11 @@
 // the sweep (tests/curves/summary_test.cpp), as both use the same running sums (accumulate.hpp).
 #pragma once
 
+#include <cstdint>
+#include <limits>
 #include <span>
+
+#include "assay/curves/accumulate.hpp"
 
 #include "assay/value.hpp"
 
@@ -16,6 +20,40 @@ struct ranking_summary {
   value best_threshold_youden;  ///< the threshold itself ("positive when score >= t")
   value best_threshold_f1;
 };
+
+/// The summary from a walk over the distinct thresholds, highest first: `walk(f)` calls
+/// f(t, tp, fp) once per distinct score t with the cumulative positive and negative weights scoring
+/// >= t; P and N are the totals. The one body of summarize_sorted and of the mergeable state's
+/// finish (scale/state.hpp), which walks its run-length list of scores instead of sorted arrays.
+template <typename Walk>
+ranking_summary summarize_walk(double P, double N, Walk&& walk) {
+  auc_sum auc;
+  ap_step_sum ap;
+  best_threshold<bool (*)(double, double)> youden{[](double a, double b) { return a > b; }};
+  best_threshold<bool (*)(double, double)> f1{[](double a, double b) { return a > b; }};
+  const double inf = std::numeric_limits<double>::infinity();
+  if (P > 0 && N > 0) youden.consider(inf, 0, 0, youden_j(0, 0, P, N));
+  if (P > 0) f1.consider(inf, 0, 0, 0.0);
+  walk([&](double t, double tp, double fp) {
+    auc.add(tp, fp);
+    if (P > 0) {
+      ap.add(tp, fp, P);
+      // F1 with fbeta's arithmetic for beta = 1, (2 TP) / ((2 TP + FN) + FP), inline: no per-threshold
+      // argument checks. Equal bit for bit to best_fbeta(sw, 1) (tests/curves/summary_test.cpp).
+      f1.consider(t, tp, fp, 2 * tp / (2 * tp + (P - tp) + fp));
+    }
+    if (P > 0 && N > 0) youden.consider(t, tp, fp, youden_j(tp, fp, P, N));
+  });
+  ranking_summary s;
+  const char* one_class = P == 0 ? "no positive cases: the ROC curve is undefined"
+                                 : "no negative cases: the ROC curve is undefined";
+  s.roc_auc = (P > 0 && N > 0) ? value(auc.auc(P, N)) : value::undefined(one_class);
+  s.average_precision = P > 0 ? value(ap.sum) : value::undefined("no positive cases: recall is undefined");
+  s.best_threshold_youden = youden.found ? value(youden.threshold) : value::undefined(one_class);
+  s.best_threshold_f1 = f1.found ? value(f1.threshold)
+                                 : value::undefined("no positive cases: F-beta is 0 or undefined everywhere");
+  return s;
+}
 
 /// `positives` and `negatives` are the scores of each class, each sorted ascending, -0.0 already
 /// turned into +0.0 (adding 0.0 does it).

@@ -1,7 +1,10 @@
 // assay: metrics of predicted class probabilities.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
+#include <limits>
 #include <cstdint>
 #include <span>
 
@@ -24,6 +27,30 @@ struct proba_view {
     return data[i * cols + k];
   }
 };
+
+/// The log-loss term of case i of true class k: -log of p(i, k) clipped to [eps, 1 - eps] (eps =
+/// 2^-52) over the row's clipped sum. One definition for log_loss and the mergeable state
+/// (scale/state.hpp), which needs the term of both classes before it knows which is positive.
+inline double log_loss_term(const proba_view& p, std::size_t i, std::size_t k) {
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  double row = 0;
+  for (std::size_t c = 0; c < p.cols; ++c) row += std::clamp(p(i, c), eps, 1 - eps);
+  return -std::log(std::clamp(p(i, k), eps, 1 - eps) / row);
+}
+
+/// The Brier term of case i of true class k (binary: (p(i, 1) - [k = 1])^2; else the sum over classes).
+inline double brier_term(const proba_view& p, std::size_t i, std::size_t k) {
+  if (p.cols == 2) {
+    const double d = p(i, 1) - (k == 1 ? 1.0 : 0.0);
+    return d * d;
+  }
+  double loss = 0;
+  for (std::size_t c = 0; c < p.cols; ++c) {
+    const double d = p(i, c) - (k == c ? 1.0 : 0.0);
+    loss += d * d;
+  }
+  return loss;
+}
 
 /// Cross-entropy -(1/W) sum_i w_i log p_i[y_i] (natural log). As scikit-learn 1.2, probabilities are
 /// clipped to [eps, 1 - eps] with eps = 2^-52 (double machine epsilon) and each row is

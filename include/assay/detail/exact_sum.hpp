@@ -1,0 +1,205 @@
+// assay (internal): exact sums of non-negative doubles, rounded once when read.
+//
+// A floating sum depends on the order of its terms in the last bits; a report computed from pieces
+// of the data (scale/state.hpp) must equal the one computed on all rows at once, so every weight and
+// loss sum of the report is exact: each double is an integer multiple of 2^-1074, and the sum of such
+// integers is held in a fixed-point accumulator wide enough for every finite double (Kulisch's long
+// accumulator; Kulisch & Miranker, "The arithmetic of the digital computer: a new approach", SIAM
+// Review 28(1), 1986; Neal, "Fast exact summation using small and large superaccumulators",
+// arXiv:1505.05571, 2015). The sum is rounded to the nearest double (ties to even) only when read,
+// so it does not depend on the order of the terms, on how they were split, or on the thread count.
+//
+// `long_accumulator` is the accumulator (272 bytes); `exact_sum` is the compact form used per key
+// and per cell: a plain double while the running sum is exactly representable (checked with
+// Knuth's TwoSum, so the common case costs one addition and a few comparisons), the accumulator
+// from the first addition that is not exact.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+
+namespace assay::detail {
+
+class long_accumulator {
+ public:
+  static constexpr std::size_t limbs = 34;  // bits 2^-1074 .. 2^1023 and 2^78 terms of headroom
+
+  /// Adds x (finite, >= 0).
+  void add(double x) noexcept {
+    const auto bits = std::bit_cast<std::uint64_t>(x);
+    const unsigned exp = static_cast<unsigned>(bits >> 52) & 0x7ff;
+    std::uint64_t m = bits & ((std::uint64_t{1} << 52) - 1);
+    unsigned p = 0;  // position of m's lowest bit, in units of 2^-1074
+    if (exp != 0) {
+      m |= std::uint64_t{1} << 52;
+      p = exp - 1;
+    }
+    if (m == 0) return;
+    const unsigned limb = p / 64, off = p % 64;
+    add_at(limb, m << off);
+    if (off != 0) add_at(limb + 1, m >> (64 - off));
+  }
+
+  void add(const long_accumulator& o) noexcept {
+    unsigned carry = 0;
+    for (std::size_t i = 0; i < limbs; ++i) {
+      const std::uint64_t a = w_[i], s = a + o.w_[i];
+      const unsigned c1 = s < a ? 1U : 0U;
+      const std::uint64_t t = s + carry;
+      const unsigned c2 = t < s ? 1U : 0U;
+      w_[i] = t;
+      carry = c1 + c2;
+    }
+  }
+
+  /// The sum rounded to the nearest double, ties to even (+inf beyond the largest double).
+  [[nodiscard]] double value() const noexcept {
+    int top = static_cast<int>(limbs) - 1;
+    while (top >= 0 && w_[static_cast<std::size_t>(top)] == 0) --top;
+    if (top < 0) return 0.0;
+    const int hb = top * 64 + 63 - std::countl_zero(w_[static_cast<std::size_t>(top)]);
+    if (hb < 53) return std::ldexp(static_cast<double>(bits(0, 53)), -1074);  // exact (subnormal or small)
+    std::uint64_t m = bits(hb - 52, 53);
+    const bool round = bits(hb - 53, 1) != 0;
+    const bool sticky = any_below(hb - 53);
+    int e = hb - 52 - 1074;
+    if (round && (sticky || (m & 1))) {
+      ++m;
+      if (m == (std::uint64_t{1} << 53)) {
+        m >>= 1;
+        ++e;
+      }
+    }
+    return std::ldexp(static_cast<double>(m), e);
+  }
+
+  /// Whether value() is the sum exactly.
+  [[nodiscard]] bool exact_double() const noexcept {
+    int top = static_cast<int>(limbs) - 1;
+    while (top >= 0 && w_[static_cast<std::size_t>(top)] == 0) --top;
+    if (top < 0) return true;
+    const int hb = top * 64 + 63 - std::countl_zero(w_[static_cast<std::size_t>(top)]);
+    if (hb < 53) return true;
+    return !any_below(hb - 52) && std::isfinite(value());
+  }
+
+  [[nodiscard]] const std::array<std::uint64_t, limbs>& words() const noexcept { return w_; }
+  std::array<std::uint64_t, limbs>& words() noexcept { return w_; }
+  bool operator==(const long_accumulator&) const = default;
+
+ private:
+  void add_at(std::size_t i, std::uint64_t v) noexcept {
+    for (; i < limbs && v != 0; ++i) {
+      const std::uint64_t s = w_[i] + v;
+      v = s < w_[i] ? 1 : 0;
+      w_[i] = s;
+    }
+  }
+  // `count` (<= 64) bits starting at bit `lo` (>= 0).
+  [[nodiscard]] std::uint64_t bits(int lo, int count) const noexcept {
+    std::uint64_t r = 0;
+    for (int k = 0; k < count; ++k) {
+      const int b = lo + k;
+      if ((w_[static_cast<std::size_t>(b / 64)] >> (b % 64)) & 1U) r |= std::uint64_t{1} << k;
+    }
+    return r;
+  }
+  // Whether any bit below `b` is set.
+  [[nodiscard]] bool any_below(int b) const noexcept {
+    if (b <= 0) return false;
+    const int full = b / 64;
+    for (int i = 0; i < full; ++i) {
+      if (w_[static_cast<std::size_t>(i)] != 0) return true;
+    }
+    const int rest = b % 64;
+    return rest != 0 && (w_[static_cast<std::size_t>(full)] & ((std::uint64_t{1} << rest) - 1)) != 0;
+  }
+  std::array<std::uint64_t, limbs> w_{};
+};
+
+/// An exact sum of non-negative doubles: a double while exact, else a long_accumulator.
+class exact_sum {
+ public:
+  exact_sum() = default;
+  explicit exact_sum(double x) : v_(x) {}
+  exact_sum(const exact_sum& o)
+      : v_(o.v_), big_(o.big_ ? std::make_unique<long_accumulator>(*o.big_) : nullptr), plain_(o.plain_) {}
+  exact_sum& operator=(const exact_sum& o) {
+    if (this != &o) {
+      v_ = o.v_;
+      big_ = o.big_ ? std::make_unique<long_accumulator>(*o.big_) : nullptr;
+      plain_ = o.plain_;
+    }
+    return *this;
+  }
+  exact_sum(exact_sum&&) noexcept = default;
+  exact_sum& operator=(exact_sum&&) noexcept = default;
+
+  /// Adds x. Exact for finite x >= 0 (every caller's case: weights and losses); a negative or
+  /// non-finite x (a caller whose input check comes later) turns the sum into a plain floating sum,
+  /// so such input is never silently mis-summed.
+  void add(double x) {
+    if (plain_ || !(x >= 0) || !std::isfinite(x)) {
+      to_plain();
+      v_ += x;
+      return;
+    }
+    if (big_) {
+      big_->add(x);
+      return;
+    }
+    const double s = v_ + x;
+    const double bv = s - v_;
+    const double err = (v_ - (s - bv)) + (x - bv);  // Knuth's TwoSum: s + err == v_ + x exactly
+    if (err == 0 && std::isfinite(s)) {
+      v_ = s;
+      return;
+    }
+    big_ = std::make_unique<long_accumulator>();
+    big_->add(v_);
+    big_->add(x);
+  }
+  void add(const exact_sum& o) {
+    if (plain_ || o.plain_) {
+      to_plain();
+      v_ += o.value();
+      return;
+    }
+    if (!o.big_) {
+      add(o.v_);
+      return;
+    }
+    if (!big_) {
+      big_ = std::make_unique<long_accumulator>();
+      big_->add(v_);
+    }
+    big_->add(*o.big_);
+  }
+  /// The sum rounded to the nearest double, ties to even.
+  [[nodiscard]] double value() const noexcept { return big_ ? big_->value() : v_; }
+  /// Whether value() is exact (then the sum is written as one double).
+  [[nodiscard]] bool exact_double() const noexcept { return !plain_ && (!big_ || big_->exact_double()); }
+  [[nodiscard]] const long_accumulator* accumulator() const noexcept { return big_.get(); }
+  /// Sets the exact value from accumulator words (reading a serialised state).
+  void set_words(const std::array<std::uint64_t, long_accumulator::limbs>& w) {
+    big_ = std::make_unique<long_accumulator>();
+    big_->words() = w;
+  }
+  [[nodiscard]] bool is_zero() const noexcept { return value() == 0; }
+
+ private:
+  void to_plain() {
+    if (plain_) return;
+    v_ = value();
+    big_.reset();
+    plain_ = true;
+  }
+  double v_ = 0;
+  std::unique_ptr<long_accumulator> big_;
+  bool plain_ = false;
+};
+
+}  // namespace assay::detail

@@ -1,0 +1,44 @@
+// assay: `assay report` on a file larger than memory: the file is read in pieces into a mergeable
+// evaluation state (scale/state.hpp), the score runs are spilled to temporary files partitioned by
+// score range, and the report is identical to make_report's (docs/scaling.md: passes, bytes, memory).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "assay/report/report.hpp"
+
+namespace assay::scale {
+
+struct out_of_core_options {
+  /// The memory budget in bytes: the piece of the file being parsed, its columns, the state, the
+  /// spill buffers and the partition being sorted together stay within about this (docs/scaling.md
+  /// lists what counts). At least 1 MiB.
+  std::uint64_t max_memory = std::uint64_t{256} << 20;
+  std::string temp_dir;  ///< where the spill files go; empty: $TMPDIR, else /tmp
+};
+
+/// What the run did (for messages and benchmarks).
+struct out_of_core_info {
+  std::uint64_t pieces = 0;          ///< pieces of the file parsed
+  std::uint64_t partitions = 0;      ///< spill partitions of the score runs
+  std::uint64_t spilled_bytes = 0;   ///< bytes written to temporary files
+  std::uint64_t largest_partition = 0;  ///< records in the largest partition sorted in memory
+};
+
+/// make_report(request) read in pieces within options.max_memory. The same report, byte for byte in
+/// JSON. Supports what the state supports (--score or --pred, weights, --pos-label, --threshold,
+/// --beta, --zero-division); refuses --proba, regression and --ci (assay::error, usage, naming the
+/// request field), and a file with quote characters (its records cannot be cut at line ends).
+report make_report_out_of_core(const report_request& request, const out_of_core_options& options = {},
+                               out_of_core_info* info = nullptr);
+
+/// The bytes of memory available to this process: MemAvailable of /proc/meminfo, capped by the
+/// cgroup's memory limit; 0 when unknown.
+std::uint64_t available_memory();
+
+/// A rough upper estimate of the memory make_report needs for `path` (columns and sort buffers):
+/// twice the file's size; 0 for standard input or a file that cannot be examined.
+std::uint64_t in_memory_estimate(const std::string& path);
+
+}  // namespace assay::scale

@@ -1,0 +1,164 @@
+// assay: a mergeable evaluation state: the report of `evaluate` computed from batches of rows that
+// may live on different machines, in different processes or in pieces of a file larger than memory.
+//
+// Shape (torchmetrics' update / merge / compute; Spark MLlib's exact BinaryClassificationMetrics,
+// which counts per distinct score and then scans): a state is
+//   - updated with batches of rows (columnar spans, no per-row Python or string work),
+//   - merged with another state: merge is associative and commutative, and the state is canonical,
+//     so any partitioning and any merge order give the same bytes from serialize() and the same
+//     report from finish(),
+//   - serialised to bytes and read back (portable little-endian format, versioned, checksummed: a
+//     corrupt or foreign blob is an assay::error naming what is wrong, never a wrong answer),
+//   - finished into the assay::report that evaluate() gives on all the rows at once, number for number
+//     (bit for bit; tests compare the JSON byte for byte).
+//
+// What a state holds (docs/scaling.md has the cost model):
+//   - the class dictionary: every distinct label spelling seen, sorted by bytes. The class rules of
+//     data/predictions.hpp (numeric spellings unified: "1" == "1.0" when every class is a number,
+//     numeric or byte order, the positive class) are applied once, in finish(), to the union of the
+//     spellings, so a label written `1` in one batch and `1.0` in another is one class exactly when it
+//     would be for evaluate() on all rows, whatever the partitioning;
+//   - per (true spelling, predicted spelling or score side of the threshold): a row count and the
+//     exact sum of the weights (every weight sum is exact: an integer fixed-point accumulator of the
+//     doubles' exact values, rounded once when read; evaluate() rounds its sums the same way);
+//   - exact sums of the per-row log-loss and Brier terms (binary scores in [0, 1]);
+//   - binary scores: a sorted run-length list of (order-preserving uint64 key of the score, true
+//     spelling, row count, exact weight sum). Merging two states is a sorted merge; memory and bytes
+//     are O(distinct (score, class) pairs), at most O(rows). ROC AUC, average precision and the best
+//     thresholds are read off one walk of this list in descending score order, with the same running
+//     sums as evaluate's sweep (curves/accumulate.hpp).
+//
+// Supported today: binary scores (`assay report --score`), predicted classes, binary or multiclass
+// (`--pred`), weighted or not. Not yet (the constructor refuses them, naming the option): class
+// probabilities (`--proba`), regression, intervals (evaluate_options::ci_level) and kept curves
+// (evaluate_options::keep_curves).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "assay/data/predictions.hpp"
+#include "assay/report/report.hpp"
+
+namespace assay::scale {
+
+/// The format version written by serialize(); read_state refuses any other.
+inline constexpr std::uint32_t state_format_version = 1;
+
+/// What the rows predict.
+enum class prediction_kind {
+  scores,  ///< a binary score of the positive class per row (positive when score >= threshold)
+  labels,  ///< a predicted class per row
+};
+
+/// What a state evaluates. Every field except `source` is part of the state's fingerprint: two states
+/// merge only when their options are equal, and a blob is read back only into the same options.
+struct state_options {
+  prediction_kind kind = prediction_kind::scores;
+  /// binary, multiclass or automatic (decided in finish() from all the classes, as evaluate does:
+  /// binary for at most two classes). scores need a binary task. regression: not yet.
+  task_kind task = task_kind::automatic;
+  std::optional<std::string> pos_label;  ///< the positive class, as prediction_options::pos_label
+  double threshold = 0.5;                ///< scores: a row is predicted positive when score >= threshold
+  bool weighted = false;                 ///< every batch then carries sample weights (finite, >= 0)
+  /// Rows with a missing value (NaN score, NaN numeric label, NaN weight) are counted
+  /// (evaluation_state::missing) and skipped; without it update() refuses them.
+  bool drop_missing = false;
+  std::string label_name = "y_true";     ///< shown in the report's header (report::label_column)
+  std::string prediction_name;           ///< report::prediction_column; empty: "y_score" or "y_pred"
+  std::string source = "evaluation_state";  ///< report::source; not part of the fingerprint
+};
+
+/// A column of class labels of one batch: numbers, strings, or codes into a dictionary (e.g. an Arrow
+/// dictionary array: the dictionary is resolved once per batch, not per row). A view: the data must
+/// outlive the update() call. Numbers are classes by value (canonical_number: 1.0 is "1"); strings and
+/// dictionary entries are spellings, unified in finish() by the class rules.
+struct label_column {
+  std::span<const double> numbers;
+  std::span<const std::string> text;
+  std::span<const std::int32_t> codes;          ///< with `dictionary`: indices into it
+  std::span<const std::string> dictionary;
+  enum class form { none, numbers, text, coded } kind = form::none;
+
+  static label_column of_numbers(std::span<const double> v) { return {v, {}, {}, {}, form::numbers}; }
+  static label_column of_text(std::span<const std::string> v) { return {{}, v, {}, {}, form::text}; }
+  static label_column of_codes(std::span<const std::int32_t> c, std::span<const std::string> d) {
+    return {{}, {}, c, d, form::coded};
+  }
+  [[nodiscard]] std::size_t size() const {
+    return kind == form::numbers ? numbers.size() : kind == form::text ? text.size() : codes.size();
+  }
+};
+
+/// One batch of rows, columnar. All columns have the same length.
+struct row_batch {
+  label_column y_true;
+  std::span<const double> y_score;        ///< prediction_kind::scores
+  label_column y_pred;                    ///< prediction_kind::labels
+  std::span<const double> sample_weight;  ///< state_options::weighted: one per row; else empty
+  /// The stable id of the batch's first row (rows get first_row_id, first_row_id + 1, ...): reserved
+  /// for bootstrap intervals drawn per row from a counter-based generator keyed on (seed, replicate,
+  /// row id), whose result then does not depend on the partitioning. Not used yet.
+  std::uint64_t first_row_id = 0;
+};
+
+namespace detail {
+struct state_access;  // the library's out-of-core reader (src/scale)
+}  // namespace detail
+
+/// The mergeable state. Copyable and movable; not thread-safe (one state per thread or task, merged).
+class evaluation_state {
+ public:
+  /// Throws assay::error (usage) for options the state does not support (naming the field).
+  explicit evaluation_state(const state_options& options);
+  ~evaluation_state();
+  evaluation_state(const evaluation_state&);
+  evaluation_state& operator=(const evaluation_state&);
+  evaluation_state(evaluation_state&&) noexcept;
+  evaluation_state& operator=(evaluation_state&&) noexcept;
+
+  /// Adds the rows of `b`. An empty batch is allowed. Throws assay::error naming the function, the
+  /// column and the row (index within the batch), e.g. `evaluation_state::update: y_score[3] is nan;
+  /// scores must be finite (or set drop_missing)`; the state is unchanged when it throws.
+  void update(const row_batch& b);
+
+  /// Adds the rows of `other` (same options, else assay::error naming the first field that differs).
+  void merge(const evaluation_state& other);
+
+  /// The state as bytes: magic "ASSAYST\0", format version, assay version, options fingerprint, the
+  /// content, and a 64-bit checksum of everything before it. Canonical: equal states give equal bytes.
+  [[nodiscard]] std::string serialize() const;
+
+  /// The report evaluate() gives on all the rows added, with the same options (`options.threshold`
+  /// must equal state_options::threshold). Throws assay::error (usage) for options not supported
+  /// yet (ci_level, keep_curves) and for what evaluate refuses (no rows, classes evaluate cannot
+  /// decide), with evaluate's rules.
+  [[nodiscard]] report finish(const evaluate_options& options = {}) const;
+
+  [[nodiscard]] const state_options& options() const;
+  [[nodiscard]] std::uint64_t rows() const;     ///< rows added (missing rows not counted)
+  [[nodiscard]] std::uint64_t missing() const;  ///< rows skipped by drop_missing
+  /// Approximate heap bytes held (what --max-memory counts for the state).
+  [[nodiscard]] std::size_t memory_bytes() const;
+
+  struct impl;
+
+ private:
+  std::unique_ptr<impl> impl_;
+  friend struct detail::state_access;
+  friend evaluation_state read_state(std::string_view blob, const std::optional<state_options>& expect);
+};
+
+/// Reads a blob written by evaluation_state::serialize. Throws assay::error (data) naming what is
+/// wrong: not a state (magic), another format version, another assay version, a checksum mismatch
+/// (corrupt), a truncated or malformed content. With `expect`, also refuses a state whose options
+/// differ (another task, threshold, ...), naming the field.
+evaluation_state read_state(std::string_view blob, const std::optional<state_options>& expect = std::nullopt);
+
+}  // namespace assay::scale

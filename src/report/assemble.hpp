@@ -1,0 +1,20 @@
+// assay (internal): the parts of a classification report that follow from its confusion matrix,
+// shared by evaluate() (report.cpp) and the mergeable state's finish() (src/scale/state.cpp), so
+// the two cannot list different metrics or notes.
+#pragma once
+
+#include "assay/report/report.hpp"
+
+namespace assay::detail {
+
+/// From r.cm, r.task and r.positive: the per-class table (with caret's statistics by class; ROC and PR
+/// areas undefined until the ranking sets them), the averages and the headline metrics of the matrix,
+/// in print order (binary: tp ... f1, fbeta with options.beta, balanced accuracy, MCC, kappa,
+/// prevalence; multiclass: accuracy ... kappa), with caret's no-information rate and tests after
+/// accuracy (`not_counts`: detail::not_counts_reason of the weights).
+void add_confusion_metrics(report& r, const evaluate_options& options, const std::string& not_counts);
+
+/// The notes saying how undefined per-class values entered the averages.
+void add_undefined_notes(report& r, const evaluate_options& options);
+
+}  // namespace assay::detail

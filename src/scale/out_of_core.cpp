@@ -1,0 +1,500 @@
+// `assay report` out of core; see include/assay/scale/out_of_core.hpp and docs/scaling.md.
+//
+// Pass 1 reads the file in pieces cut at line ends; each piece (with the header line in front) is
+// parsed by io::read_table, exactly as the in-memory reader parses the whole file, and added to an
+// evaluation state that keeps everything but the score runs (cells, loss sums, classes). The score
+// of every row becomes a record (order key, label id, weight) appended to one of P partition files
+// by key range; the ranges are quantiles of the first piece's keys, so partitions are about equal.
+// Pass 2 (twice when weighted) loads the partitions from the highest range down, sorts each in
+// memory and hands its runs, highest key first, to the state's finish. A partition larger than its
+// share of memory is split again by the quantiles of a sample of its own keys.
+#include "assay/scale/out_of_core.hpp"
+
+#include <algorithm>
+#include <barrier>
+#include <map>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <future>
+#include <optional>
+#include <malloc.h>
+#include <memory>
+#include <unordered_map>
+#include <unistd.h>
+
+#include "assay/detail/parallel.hpp"
+#include "assay/detail/radix.hpp"
+#include "assay/error.hpp"
+#include "assay/io/csv.hpp"
+#include "assay/io/table.hpp"
+#include "assay/threads.hpp"
+#include "state_impl.hpp"
+
+namespace assay::scale {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A record of the score runs as spilled: key, label id (first-seen order of the file), weight.
+struct record {
+  std::uint64_t key;
+  std::uint32_t id;
+  double w;
+};
+
+// A temporary file of records, removed when destroyed.
+class spill_file {
+ public:
+  spill_file(const fs::path& dir, std::size_t buffer_bytes, bool weighted)
+      : weighted_(weighted), cap_(std::max<std::size_t>(buffer_bytes, 4096)) {
+    std::string templ = (dir / "assay-spill-XXXXXX").string();
+    const int fd = mkstemp(templ.data());
+    if (fd < 0) throw_io(fmt::format("make_report_out_of_core: cannot create a temporary file in {}: {}", dir.string(),
+                                     std::strerror(errno)));
+    path_ = templ;
+    f_ = fdopen(fd, "w+b");
+    if (f_ == nullptr) {
+      ::close(fd);
+      throw_io(fmt::format("make_report_out_of_core: cannot open the temporary file {}", path_));
+    }
+  }
+  ~spill_file() {
+    if (f_ != nullptr) std::fclose(f_);
+    if (!path_.empty()) std::remove(path_.c_str());
+  }
+  spill_file(const spill_file&) = delete;
+  spill_file& operator=(const spill_file&) = delete;
+
+  [[nodiscard]] std::size_t record_bytes() const { return weighted_ ? 20 : 12; }
+  void add(const record& r) {
+    char* p = put(record_bytes());
+    std::memcpy(p, &r.key, 8);
+    std::memcpy(p + 8, &r.id, 4);
+    if (weighted_) std::memcpy(p + 12, &r.w, 8);
+    ++count_;
+  }
+  void flush() {
+    if (buf_.empty()) return;
+    if (std::fwrite(buf_.data(), 1, buf_.size(), f_) != buf_.size()) {
+      throw_io(fmt::format("make_report_out_of_core: cannot write the temporary file {} (disk full?)", path_));
+    }
+    written_ += buf_.size();
+    buf_.clear();
+  }
+  /// Reads records [from, from + n) into `out` (appended).
+  void read(std::uint64_t from, std::uint64_t n, std::vector<record>& out) {
+    flush();
+    const std::size_t rb = record_bytes();
+    if (std::fseek(f_, static_cast<long>(from * rb), SEEK_SET) != 0) throw_io("make_report_out_of_core: seek failed");
+    std::vector<char> chunk(std::min<std::uint64_t>(n, 1 << 16) * rb);
+    while (n > 0) {
+      const std::uint64_t k = std::min<std::uint64_t>(n, chunk.size() / rb);
+      if (std::fread(chunk.data(), 1, k * rb, f_) != k * rb) {
+        throw_io(fmt::format("make_report_out_of_core: cannot read the temporary file {}", path_));
+      }
+      for (std::uint64_t i = 0; i < k; ++i) {
+        record r{};
+        std::memcpy(&r.key, chunk.data() + i * rb, 8);
+        std::memcpy(&r.id, chunk.data() + i * rb + 8, 4);
+        r.w = 1.0;
+        if (weighted_) std::memcpy(&r.w, chunk.data() + i * rb + 12, 8);
+        out.push_back(r);
+      }
+      n -= k;
+    }
+    std::fseek(f_, 0, SEEK_END);
+  }
+  [[nodiscard]] std::uint64_t count() const { return count_; }
+  [[nodiscard]] std::uint64_t written() const { return written_; }
+
+ private:
+  char* put(std::size_t n) {
+    if (buf_.size() + n > cap_) flush();
+    buf_.resize(buf_.size() + n);
+    return buf_.data() + buf_.size() - n;
+  }
+  bool weighted_;
+  std::size_t cap_;
+  std::vector<char> buf_;
+  std::string path_;
+  std::FILE* f_ = nullptr;
+  std::uint64_t count_ = 0, written_ = 0;
+};
+
+// Records split by key range: partition p holds splitters[p - 1] <= key < splitters[p].
+struct partitioned {
+  std::vector<std::uint64_t> splitters;  // ascending, unique
+  std::vector<std::unique_ptr<spill_file>> parts;
+  std::size_t of(std::uint64_t key) const {
+    return static_cast<std::size_t>(std::upper_bound(splitters.begin(), splitters.end(), key) - splitters.begin());
+  }
+};
+
+// Splitters: the quantiles of `keys` (sorted in place) for about `parts` ranges.
+std::vector<std::uint64_t> quantiles(std::vector<std::uint64_t>& keys, std::size_t parts) {
+  std::sort(keys.begin(), keys.end());
+  std::vector<std::uint64_t> s;
+  for (std::size_t p = 1; p < parts && !keys.empty(); ++p) {
+    const std::uint64_t k = keys[p * keys.size() / parts];
+    if (s.empty() || k > s.back()) s.push_back(k);
+  }
+  if (!s.empty() && s.front() == keys.front()) s.erase(s.begin());  // no empty first range
+  return s;
+}
+
+partitioned make_partitions(std::vector<std::uint64_t> sample, std::size_t parts, const fs::path& dir,
+                            std::size_t buffer_bytes, bool weighted) {
+  partitioned out;
+  out.splitters = quantiles(sample, parts);
+  for (std::size_t p = 0; p <= out.splitters.size(); ++p) {
+    out.parts.push_back(std::make_unique<spill_file>(dir, buffer_bytes / (out.splitters.size() + 1), weighted));
+  }
+  return out;
+}
+
+fs::path temp_directory(const std::string& given) {
+  if (!given.empty()) return given;
+  if (const char* t = std::getenv("TMPDIR"); t != nullptr && *t != 0) return t;
+  return "/tmp";
+}
+
+// Rewrites "path:N: ..." (a line of the piece) into the file's line.
+[[noreturn]] void rethrow_with_line(const error& e, const std::string& name, std::uint64_t lines_before) {
+  const std::string m = e.what();
+  const std::string prefix = name + ":";
+  if (m.rfind(prefix, 0) == 0) {
+    std::size_t i = prefix.size(), j = i;
+    while (j < m.size() && m[j] >= '0' && m[j] <= '9') ++j;
+    if (j > i && j < m.size() && m[j] == ':') {
+      const std::uint64_t line = std::stoull(m.substr(i, j - i)) + lines_before;
+      throw error(e.kind(), fmt::format("{}{}{}", prefix, line, m.substr(j)));
+    }
+  }
+  throw e;
+}
+
+struct record_key {
+  std::uint64_t operator()(const record& r) const noexcept { return r.key; }
+};
+
+// Sorts by key, ascending: the shared parallel radix kernel (detail/radix.hpp), on every core from
+// 2^17 records; std::sort beyond its 2^32 - 1 limit.
+void sort_by_key(std::vector<record>& recs) {
+  const std::size_t n = recs.size();
+  if (n < 2) return;
+  if (n > 0xFFFFFFFFu) {
+    std::sort(recs.begin(), recs.end(), [](const record& a, const record& b) { return a.key < b.key; });
+    return;
+  }
+  const unsigned T = n < (std::size_t{1} << 17) ? 1u : assay::detail::team_threads(8);
+  std::unique_ptr<record[]> spare(new record[n]);
+  assay::detail::radix_sorter<record, record_key> sorter(recs.data(), spare.get(), n, T, 1);
+  std::uint64_t o = 0, d = ~std::uint64_t{0};
+  for (const record& r : recs) o |= r.key, d &= r.key;
+  sorter.plan(n, o ^ d);
+  assay::detail::run_team(sorter.threads(), [&sorter](unsigned t, std::barrier<>& sync) { sorter.sort(t, sync); });
+  if (sorter.result() != recs.data()) std::copy(sorter.result(), sorter.result() + n, recs.data());
+}
+
+}  // namespace
+
+std::uint64_t available_memory() {
+  std::uint64_t avail = 0;
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::uint64_t kb = 0;
+  std::string unit;
+  while (meminfo >> key >> kb >> unit) {
+    if (key == "MemAvailable:") {
+      avail = kb * 1024;
+      break;
+    }
+  }
+  for (const char* f : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+    std::ifstream in(f);
+    std::string v;
+    if (in >> v && !v.empty() && v != "max" && v.find_first_not_of("0123456789") == std::string::npos) {
+      const std::uint64_t lim = std::stoull(v);
+      if (lim > 0 && (avail == 0 || lim < avail)) avail = lim;
+    }
+  }
+  return avail;
+}
+
+std::uint64_t in_memory_estimate(const std::string& path) {
+  if (path == "-") return 0;
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (ec || !fs::is_regular_file(path, ec)) return 0;
+  return 2 * static_cast<std::uint64_t>(size);
+}
+
+report make_report_out_of_core(const report_request& q, const out_of_core_options& options, out_of_core_info* info) {
+  const char* fn = "make_report_out_of_core";
+  if (options.max_memory < (std::uint64_t{1} << 20)) {
+    throw_usage(fmt::format("{}: max_memory is {} bytes; it must be at least 1 MiB", fn, options.max_memory));
+  }
+  if (!q.proba.empty()) throw_usage(fmt::format("{}: class probabilities are not read out of core yet", fn));
+  if (q.task == task_kind::regression) throw_usage(fmt::format("{}: regression is not evaluated out of core yet", fn));
+  if (q.ci_level) throw_usage(fmt::format("{}: intervals are not computed out of core yet", fn));
+  if (q.keep_curves) throw_usage(fmt::format("{}: curves are not kept out of core yet", fn));
+  if (q.path == "-") throw_usage(fmt::format("{}: standard input cannot be read out of core (give a file)", fn));
+  if (q.score.has_value() == q.pred.has_value()) {
+    throw_usage(fmt::format("{}: give exactly one of a score column and a predicted-class column", fn));
+  }
+  const evaluate_options eo = options_of(q);
+  const std::uint64_t budget = options.max_memory;
+  out_of_core_info local;
+  out_of_core_info& inf = info != nullptr ? *info : local;
+  inf = {};
+
+  // The header (read by the CSV reader: BOM, delimiter detection) and where the data starts.
+  std::uint64_t data_start = 0;
+  std::string name;
+  {
+    io::csv_reader head(q.path, q.csv);
+    data_start = head.offset();
+    name = head.name();
+  }
+  std::ifstream file(q.path, std::ios::binary);
+  if (!file) throw_io(fmt::format("{}: cannot open {}", q.path, q.path));
+  std::string header(data_start, '\0');
+  file.read(header.data(), static_cast<std::streamsize>(data_start));
+  if (!header.empty() && header.back() != '\n') header.push_back('\n');
+  const std::uint64_t file_bytes = fs::file_size(q.path);
+
+  const bool scores = q.score.has_value();
+  state_options so;
+  so.kind = scores ? prediction_kind::scores : prediction_kind::labels;
+  so.task = q.task;
+  so.pos_label = q.pos_label;
+  so.threshold = q.threshold;
+  so.weighted = q.weight.has_value();
+  so.source = name;
+  std::vector<io::column_spec> specs{{q.label, io::column_type::label, "--label"}};
+  if (scores) specs.push_back({*q.score, io::column_type::number, "--score"});
+  else specs.push_back({*q.pred, io::column_type::label, "--pred"});
+  if (so.weighted) specs.push_back({*q.weight, io::column_type::weight, "--weight"});
+  evaluation_state state(so);
+  auto& s = detail::state_access::of(state);
+  s.keep_runs = false;
+
+  // Memory (docs/scaling.md): pass 1 holds a piece's text (budget / 16), its columns (about as much
+  // again), the CSV reader's buffer and the spill buffers (budget / 16); pass 2 one partition's
+  // records (budget / 8, 24 bytes a record) and the radix sort's second buffer (as much again). The rest is the process itself
+  // (code, thread pool: about 15 MiB) and allocator slack.
+  const std::size_t piece_bytes = static_cast<std::size_t>(budget / 16);
+  const std::size_t spill_buffers = static_cast<std::size_t>(budget / 16);
+  const std::uint64_t cap_records = budget / 8 / sizeof(record);
+  const fs::path dir = temp_directory(options.temp_dir);
+  std::vector<std::string> ids;  // label spellings by first-seen id
+  std::unordered_map<std::string, std::uint32_t> id_of;
+  std::unique_ptr<partitioned> parts;
+
+  io::csv_options csv = q.csv;
+  csv.chunk_bytes = std::min<std::size_t>(csv.chunk_bytes, std::max<std::size_t>(piece_bytes / 4, 1 << 16));
+  std::string carry, piece;
+  std::uint64_t lines_before = 0;  // data lines before the next piece
+  bool eof = false;
+  // The next piece's text (header line first) and the data lines before it; nullopt at the end.
+  struct piece_text {
+    std::string text;
+    std::uint64_t lines_before;
+  };
+  auto next_piece = [&]() -> std::optional<piece_text> {
+    while (!eof || !carry.empty()) {
+      piece.clear();
+      piece.append(header);
+      piece.append(carry);
+      carry.clear();
+      if (!eof) {
+        const std::size_t at = piece.size();
+        piece.resize(at + piece_bytes);
+        file.read(piece.data() + at, static_cast<std::streamsize>(piece_bytes));
+        const auto got = static_cast<std::size_t>(file.gcount());
+        if (got < piece_bytes) eof = true;
+        piece.resize(at + got);
+      }
+      // Cut after the last line feed; the rest waits for the next piece (or is the last line).
+      if (!eof) {
+        const std::size_t cut = piece.rfind('\n');
+        if (cut == std::string::npos || cut < header.size()) {
+          carry.assign(piece, header.size());  // one record longer than a piece: read on
+          continue;
+        }
+        carry.assign(piece, cut + 1);
+        piece.resize(cut + 1);
+      }
+      if (piece.find('"', header.size()) != std::string::npos) {
+        throw_data(fmt::format("{}: the file has quote characters; it cannot be read out of core (its records cannot "
+                               "be cut at line ends): read it in memory", name));
+      }
+      const auto lines = static_cast<std::uint64_t>(
+          std::count(piece.begin() + static_cast<std::ptrdiff_t>(header.size()), piece.end(), '\n'));
+      piece_text out{std::move(piece), lines_before};
+      piece = std::string();
+      lines_before += lines;
+      return out;
+    }
+    return std::nullopt;
+  };
+  auto parse = [&](piece_text p) {
+    try {
+      io::csv_reader reader = io::csv_reader::from_string(std::move(p.text), q.path, csv);
+      return io::read_table(reader, specs);
+    } catch (const error& e) {
+      rethrow_with_line(e, name, p.lines_before);
+    }
+  };
+  // Two pieces in flight when two threads are allowed: the next one is parsed while this one is
+  // added to the state and spilled (the order of the pieces is kept, so messages and results are
+  // those of the serial reading).
+  const bool pipelined = assay::max_threads() >= 2;
+  std::future<io::table> ahead;
+  auto launch = [&] {
+    std::optional<piece_text> p = next_piece();
+    if (!p) return false;
+    ahead = pipelined ? std::async(std::launch::async, parse, std::move(*p))
+                      : std::async(std::launch::deferred, parse, std::move(*p));
+    return true;
+  };
+  bool more = launch();
+  while (more) {
+    io::table t = ahead.get();
+    more = launch();
+    ++inf.pieces;
+    // The columns' header names, for the report's header (as read_predictions names them).
+    s.o.label_name = t.columns[0].name;
+    s.o.prediction_name = t.columns[1].name;
+    if (t.rows == 0) continue;
+    const io::column& lab = t.columns[0];
+    row_batch b;
+    b.y_true = label_column::of_codes(lab.codes, lab.levels);
+    if (scores) b.y_score = t.columns[1].numbers;
+    else b.y_pred = label_column::of_codes(t.columns[1].codes, t.columns[1].levels);
+    if (so.weighted) b.sample_weight = t.columns[2].numbers;
+    try {
+      state.update(b);
+    } catch (const error& e) {
+      throw error(e.kind(), fmt::format("{}: {}", name, e.what()));
+    }
+    if (!scores) continue;
+    // The score records, by key range.
+    std::vector<std::uint32_t> level_id(lab.levels.size());
+    for (std::size_t k = 0; k < lab.levels.size(); ++k) {
+      auto [it, fresh] = id_of.emplace(lab.levels[k], static_cast<std::uint32_t>(ids.size()));
+      if (fresh) ids.push_back(lab.levels[k]);
+      level_id[k] = it->second;
+    }
+    const auto& sc = t.columns[1].numbers;
+    if (!parts) {
+      std::vector<std::uint64_t> sample(sc.size());
+      for (std::size_t i = 0; i < sc.size(); ++i) sample[i] = assay::detail::order_key(sc[i]);
+      // Rows of the file, estimated from the first piece (about piece_bytes of text); three
+      // partitions per partition's worth of records, so that few need to be split again.
+      const double rows_est = static_cast<double>(t.rows) * static_cast<double>(file_bytes) /
+                              static_cast<double>(std::min<std::uint64_t>(file_bytes, piece_bytes) + 1);
+      const auto want = static_cast<std::size_t>(std::clamp(rows_est / static_cast<double>(cap_records) * 3, 1.0, 4096.0));
+      parts = std::make_unique<partitioned>(make_partitions(std::move(sample), want, dir, spill_buffers, so.weighted));
+    }
+    for (std::size_t i = 0; i < sc.size(); ++i) {
+      const std::uint64_t key = assay::detail::order_key(sc[i]);
+      parts->parts[parts->of(key)]->add({key, level_id[static_cast<std::size_t>(lab.codes[i])],
+                                         so.weighted ? t.columns[2].numbers[i] : 1.0});
+    }
+  }
+  if (parts) {
+    for (auto& p : parts->parts) {
+      p->flush();
+      inf.spilled_bytes += p->written();
+    }
+    inf.partitions = parts->parts.size();
+  }
+
+  malloc_trim(0);  // give pass 1's buffers back before pass 2 allocates its own
+
+  // Pass 2: the partitions, highest range first, each sorted in memory (split again when too big).
+  std::vector<std::uint32_t> code_of_id(ids.size());
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    code_of_id[k] = static_cast<std::uint32_t>(std::lower_bound(s.dict.begin(), s.dict.end(), ids[k]) - s.dict.begin());
+  }
+  std::vector<record> recs;
+  std::map<std::uint32_t, detail::tally> codes_seen;
+  std::function<void(spill_file&, const detail::run_visitor&, int)> visit_part =
+      [&](spill_file& f, const detail::run_visitor& g, int depth) {
+        const std::uint64_t n = f.count();
+        if (n == 0) return;
+        if (n > cap_records && depth < 6) {
+          std::vector<record> sample;
+          f.read(0, std::min<std::uint64_t>(n, cap_records / 2), sample);
+          std::vector<std::uint64_t> keys(sample.size());
+          for (std::size_t i = 0; i < sample.size(); ++i) keys[i] = sample[i].key;
+          sample = std::vector<record>();
+          partitioned sub = make_partitions(std::move(keys), static_cast<std::size_t>(2 * n / cap_records + 1), dir,
+                                            spill_buffers, so.weighted);
+          if (!sub.splitters.empty()) {  // else one key fills the sample: sort it as it is
+            std::vector<record> chunk;
+            for (std::uint64_t from = 0; from < n; from += cap_records / 4) {
+              chunk.clear();
+              f.read(from, std::min<std::uint64_t>(n - from, cap_records / 4), chunk);
+              for (const auto& r : chunk) sub.parts[sub.of(r.key)]->add(r);
+            }
+            for (auto& p : sub.parts) {
+              p->flush();
+              inf.spilled_bytes += p->written();
+            }
+            for (std::size_t p = sub.parts.size(); p > 0; --p) visit_part(*sub.parts[p - 1], g, depth + 1);
+            return;
+          }
+        }
+        if (n > cap_records) {
+          // Few distinct keys among many records (heavy ties): aggregate chunk by chunk into one
+          // tally per (key, spelling) instead of holding the records.
+          std::map<std::pair<std::uint64_t, std::uint32_t>, detail::tally, std::greater<>> agg;
+          std::vector<record> chunk;
+          for (std::uint64_t from = 0; from < n; from += cap_records / 4) {
+            chunk.clear();
+            f.read(from, std::min<std::uint64_t>(n - from, cap_records / 4), chunk);
+            for (const auto& r : chunk) {
+              detail::tally& t = agg[{r.key, code_of_id[r.id]}];
+              ++t.n;
+              if (so.weighted) t.w.add(r.w);
+            }
+          }
+          for (const auto& [k, t] : agg) g(k.first, k.second, t);
+          return;
+        }
+        recs.clear();
+        f.read(0, n, recs);
+        inf.largest_partition = std::max<std::uint64_t>(inf.largest_partition, n);
+        for (auto& r : recs) r.id = code_of_id[r.id];
+        sort_by_key(recs);
+        // Highest key first; within a key, one tally per spelling (in any order: the walk sums a key's
+        // spellings exactly).
+        for (std::size_t i = recs.size(); i > 0;) {
+          const std::uint64_t key = recs[i - 1].key;
+          std::size_t j = i;
+          while (j > 0 && recs[j - 1].key == key) --j;
+          codes_seen.clear();
+          for (std::size_t k = j; k < i; ++k) {
+            auto [it, fresh] = codes_seen.emplace(recs[k].id, detail::tally{});
+            ++it->second.n;
+            if (so.weighted) it->second.w.add(recs[k].w);
+          }
+          for (const auto& [code, t] : codes_seen) g(key, code, t);
+          i = j;
+        }
+        recs = std::vector<record>();
+      };
+  return detail::finish_state(s, eo, [&](const detail::run_visitor& g) {
+    if (!parts) return;
+    for (std::size_t p = parts->parts.size(); p > 0; --p) visit_part(*parts->parts[p - 1], g, 0);
+  });
+}
+
+}  // namespace assay::scale

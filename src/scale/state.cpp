@@ -1,0 +1,773 @@
+// The mergeable evaluation state; see include/assay/scale/state.hpp and docs/scaling.md.
+#include "assay/scale/state.hpp"
+#include "state_impl.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <fmt/format.h>
+#include <map>
+#include <unordered_map>
+
+#include "../report/assemble.hpp"
+#include "../report/by_class.hpp"
+#include "assay/curves/roc.hpp"
+#include "assay/curves/pr.hpp"
+#include "assay/curves/summary.hpp"
+#include "assay/curves/sweep.hpp"
+#include "assay/curves/threshold.hpp"
+#include "assay/detail/exact_sum.hpp"
+#include "assay/detail/radix.hpp"
+#include "assay/error.hpp"
+#include "assay/metrics/labels.hpp"
+#include "assay/metrics/probabilistic.hpp"
+#include "assay/metrics/registry.hpp"
+
+namespace assay::scale {
+
+using assay::detail::long_accumulator;
+
+namespace {
+
+void check_options(const state_options& o) {
+  if (o.task == task_kind::regression) {
+    throw_usage("evaluation_state: task is regression; the state does not evaluate regression yet");
+  }
+  if (o.kind == prediction_kind::scores && o.task == task_kind::multiclass) {
+    throw_usage("evaluation_state: kind is scores, which needs a binary task, but task is multiclass");
+  }
+  if (!std::isfinite(o.threshold)) {
+    throw_usage(fmt::format("evaluation_state: threshold is {}; it must be a finite number", o.threshold));
+  }
+}
+
+// The first option that differs (for merge and read_state), or null.
+const char* differing_option(const state_options& a, const state_options& b) {
+  if (a.kind != b.kind) return "kind";
+  if (a.task != b.task) return "task";
+  if (a.pos_label != b.pos_label) return "pos_label";
+  if (std::bit_cast<std::uint64_t>(a.threshold) != std::bit_cast<std::uint64_t>(b.threshold)) return "threshold";
+  if (a.weighted != b.weighted) return "weighted";
+  if (a.drop_missing != b.drop_missing) return "drop_missing";
+  if (a.label_name != b.label_name) return "label_name";
+  if (a.prediction_name != b.prediction_name) return "prediction_name";
+  return nullptr;
+}
+
+// Spellings of a batch's label column and each row's index among them (NaN numbers: -1, missing).
+struct batch_labels {
+  std::vector<std::string> spellings;
+  std::vector<std::int32_t> codes;
+};
+
+batch_labels resolve(const label_column& c, std::size_t n, const char* name) {
+  batch_labels b;
+  if (c.kind == label_column::form::none) throw_usage(fmt::format("evaluation_state::update: {} is missing", name));
+  if (c.size() != n) {
+    throw_usage(fmt::format("evaluation_state::update: {} has {} entries, but the batch has {} rows", name, c.size(), n));
+  }
+  b.codes.resize(n);
+  if (c.kind == label_column::form::coded) {
+    b.spellings.assign(c.dictionary.begin(), c.dictionary.end());
+    for (std::size_t i = 0; i < n; ++i) {
+      if (c.codes[i] < 0 || static_cast<std::size_t>(c.codes[i]) >= c.dictionary.size()) {
+        throw_usage(fmt::format("evaluation_state::update: {}[{}] is code {}, outside the dictionary of {} entries",
+                                name, i, c.codes[i], c.dictionary.size()));
+      }
+      b.codes[i] = c.codes[i];
+    }
+  } else if (c.kind == label_column::form::text) {
+    std::unordered_map<std::string_view, std::int32_t> seen;
+    for (std::size_t i = 0; i < n; ++i) {
+      auto [it, fresh] = seen.emplace(c.text[i], static_cast<std::int32_t>(b.spellings.size()));
+      if (fresh) b.spellings.push_back(c.text[i]);
+      b.codes[i] = it->second;
+    }
+  } else {
+    std::unordered_map<std::uint64_t, std::int32_t> seen;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double x = c.numbers[i];
+      if (std::isnan(x)) {
+        b.codes[i] = -1;
+        continue;
+      }
+      if (!std::isfinite(x)) {
+        throw_usage(fmt::format("evaluation_state::update: {}[{}] is {}; labels must be finite", name, i, x));
+      }
+      auto [it, fresh] = seen.emplace(std::bit_cast<std::uint64_t>(x + 0.0), static_cast<std::int32_t>(b.spellings.size()));
+      if (fresh) b.spellings.push_back(canonical_number(x));
+      b.codes[i] = it->second;
+    }
+  }
+  return b;
+}
+
+// ---- bytes -----------------------------------------------------------------------------------------
+
+std::uint64_t fnv1a(std::string_view s) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ULL;  // odd: each step is a bijection, so any one changed byte changes the hash
+  }
+  return h;
+}
+
+struct writer {
+  std::string out;
+  void u8(std::uint8_t v) { out.push_back(static_cast<char>(v)); }
+  void u32(std::uint32_t v) {
+    for (int k = 0; k < 4; ++k) out.push_back(static_cast<char>((v >> (8 * k)) & 0xff));
+  }
+  void u64(std::uint64_t v) {
+    for (int k = 0; k < 8; ++k) out.push_back(static_cast<char>((v >> (8 * k)) & 0xff));
+  }
+  void f64(double v) { u64(std::bit_cast<std::uint64_t>(v)); }
+  void str(std::string_view s) {
+    u64(s.size());
+    out.append(s);
+  }
+  void sum(const exact_sum& s) {
+    if (s.exact_double()) {  // canonical: one form per value
+      u8(0);
+      f64(s.value());
+      return;
+    }
+    u8(1);
+    for (std::uint64_t w : s.accumulator()->words()) u64(w);
+  }
+};
+
+struct reader {
+  std::string_view in;
+  std::size_t at = 0;
+  [[noreturn]] static void malformed(const std::string& what) {
+    throw_data(fmt::format("read_state: the blob is malformed: {}", what));
+  }
+  void need(std::size_t n) {
+    if (in.size() - at < n) malformed("it ends early (truncated)");
+  }
+  std::uint8_t u8() {
+    need(1);
+    return static_cast<std::uint8_t>(in[at++]);
+  }
+  std::uint32_t u32() {
+    need(4);
+    std::uint32_t v = 0;
+    for (int k = 0; k < 4; ++k) v |= static_cast<std::uint32_t>(static_cast<unsigned char>(in[at++])) << (8 * k);
+    return v;
+  }
+  std::uint64_t u64() {
+    need(8);
+    std::uint64_t v = 0;
+    for (int k = 0; k < 8; ++k) v |= static_cast<std::uint64_t>(static_cast<unsigned char>(in[at++])) << (8 * k);
+    return v;
+  }
+  double f64() { return std::bit_cast<double>(u64()); }
+  std::string str() {
+    const std::uint64_t n = u64();
+    need(n);
+    std::string s(in.substr(at, n));
+    at += n;
+    return s;
+  }
+  exact_sum sum() {
+    const std::uint8_t form = u8();
+    if (form == 0) {
+      const double v = f64();
+      if (!(v >= 0) || !std::isfinite(v)) malformed("a sum is negative or not finite");
+      return exact_sum(v);
+    }
+    if (form != 1) malformed("a sum has an unknown form");
+    std::array<std::uint64_t, long_accumulator::limbs> w{};
+    for (auto& x : w) x = u64();
+    exact_sum s;
+    s.set_words(w);
+    if (s.exact_double()) malformed("a sum is not in canonical form");
+    return s;
+  }
+  std::uint64_t count(std::size_t min_bytes_each) {
+    const std::uint64_t n = u64();
+    if (min_bytes_each > 0 && n > (in.size() - at) / min_bytes_each) malformed("a count exceeds the blob's size");
+    return n;
+  }
+};
+
+}  // namespace
+
+// ---- the state -------------------------------------------------------------------------------------
+
+evaluation_state::evaluation_state(const state_options& options) : impl_(std::make_unique<impl>()) {
+  check_options(options);
+  impl_->o = options;
+  if (impl_->o.prediction_name.empty()) {
+    impl_->o.prediction_name = options.kind == prediction_kind::scores ? "y_score" : "y_pred";
+  }
+}
+evaluation_state::~evaluation_state() = default;
+evaluation_state::evaluation_state(const evaluation_state& o) : impl_(std::make_unique<impl>(*o.impl_)) {}
+evaluation_state& evaluation_state::operator=(const evaluation_state& o) {
+  if (this != &o) impl_ = std::make_unique<impl>(*o.impl_);
+  return *this;
+}
+evaluation_state::evaluation_state(evaluation_state&&) noexcept = default;
+evaluation_state& evaluation_state::operator=(evaluation_state&&) noexcept = default;
+
+const state_options& evaluation_state::options() const { return impl_->o; }
+std::uint64_t evaluation_state::rows() const { return impl_->rows; }
+std::uint64_t evaluation_state::missing() const { return impl_->missing; }
+
+std::size_t evaluation_state::memory_bytes() const {
+  const impl& s = *impl_;
+  std::size_t bytes = sizeof(impl) + s.runs.capacity() * sizeof(run) + s.buffer.capacity() * sizeof(pending);
+  for (const auto& d : s.dict) bytes += d.capacity() + sizeof(std::string);
+  bytes += s.cells.size() * (sizeof(tally) + 48) + s.loss.size() * (sizeof(losses) + 48);
+  return bytes;
+}
+
+void evaluation_state::update(const row_batch& b) {
+  impl& s = *impl_;
+  const state_options& o = s.o;
+  const bool scores = o.kind == prediction_kind::scores;
+  const std::size_t n = b.y_true.size();
+  // Check the whole batch before changing anything.
+  if (scores && b.y_score.size() != n) {
+    throw_usage(fmt::format("evaluation_state::update: y_score has {} entries, but y_true has {}", b.y_score.size(), n));
+  }
+  if (o.weighted && b.sample_weight.size() != n) {
+    throw_usage(fmt::format("evaluation_state::update: sample_weight has {} entries, but y_true has {} (the state is "
+                            "weighted)", b.sample_weight.size(), n));
+  }
+  if (!o.weighted && !b.sample_weight.empty()) {
+    throw_usage("evaluation_state::update: sample_weight given, but the state is unweighted (set weighted)");
+  }
+  if (n == 0) return;
+  const batch_labels yt = resolve(b.y_true, n, "y_true");
+  batch_labels yp;
+  if (!scores) yp = resolve(b.y_pred, n, "y_pred");
+  std::vector<std::uint8_t> skip(n, 0);
+  std::uint64_t skipped = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const char* what = nullptr;
+    double v = 0;
+    if (yt.codes[i] < 0) what = "y_true", v = b.y_true.numbers[i];
+    else if (!scores && yp.codes[i] < 0) what = "y_pred", v = b.y_pred.numbers[i];
+    else if (scores && std::isnan(b.y_score[i])) what = "y_score", v = b.y_score[i];
+    else if (o.weighted && std::isnan(b.sample_weight[i])) what = "sample_weight", v = b.sample_weight[i];
+    if (what != nullptr) {
+      if (!o.drop_missing) {
+        throw_data(fmt::format("evaluation_state::update: {}[{}] is {}; missing values are refused (set drop_missing "
+                               "to skip such rows)", what, i, v));
+      }
+      skip[i] = 1;
+      ++skipped;
+      continue;
+    }
+    if (scores && !std::isfinite(b.y_score[i])) {
+      throw_data(fmt::format("evaluation_state::update: y_score[{}] is {}; scores must be finite", i, b.y_score[i]));
+    }
+    if (o.weighted && !(b.sample_weight[i] >= 0 && std::isfinite(b.sample_weight[i]))) {
+      throw_data(fmt::format("evaluation_state::update: sample_weight[{}] is {}; weights must be finite and >= 0", i,
+                             b.sample_weight[i]));
+    }
+  }
+  // Map the batch's spellings to the state's codes (new spellings renumber the state).
+  std::vector<std::uint32_t> tmap(yt.spellings.size()), pmap(yp.spellings.size());
+  for (std::size_t k = 0; k < yt.spellings.size(); ++k) s.code_of(yt.spellings[k]);
+  for (std::size_t k = 0; k < yp.spellings.size(); ++k) s.code_of(yp.spellings[k]);
+  for (std::size_t k = 0; k < yt.spellings.size(); ++k) tmap[k] = s.code_of(yt.spellings[k]);
+  for (std::size_t k = 0; k < yp.spellings.size(); ++k) pmap[k] = s.code_of(yp.spellings[k]);
+
+  if (scores && s.keep_runs) s.buffer.reserve(s.buffer.size() + n - skipped);
+  // Tallies of the batch by (batch true spelling, batch predicted spelling or score side), folded
+  // into the state's maps once per batch; exact sums, so the folding order does not matter.
+  const std::size_t T = yt.spellings.size(), Pn = scores ? 2 : yp.spellings.size();
+  const bool dense = T * Pn <= (std::size_t{1} << 16);
+  std::vector<tally> local(dense ? T * Pn : 0);
+  std::vector<losses> local_loss(scores ? T : 0);
+  std::vector<std::uint8_t> has_loss(scores ? T : 0, 0);
+  const proba_view pv = proba_view::scores(b.y_score);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (skip[i]) continue;
+    const double w = o.weighted ? b.sample_weight[i] : 1.0;
+    if (w != std::floor(w) && (!s.min_fractional_weight || w < *s.min_fractional_weight)) {
+      s.min_fractional_weight = w;
+    }
+    const auto bt = static_cast<std::size_t>(yt.codes[i]);
+    std::size_t bp;
+    if (scores) {
+      const double x = b.y_score[i];
+      bp = x >= o.threshold ? 1 : 0;
+      s.all_probabilities = s.all_probabilities && x >= 0 && x <= 1;
+      if (s.keep_runs) s.buffer.push_back({assay::detail::order_key(x), tmap[bt], w});
+      if (w != 0) {
+        // As evaluate: the terms of weighted_loss_sum (w * term, rows of weight 0 left out), for
+        // either class of the row, the class being decided in finish().
+        losses& l = local_loss[bt];
+        has_loss[bt] = 1;
+        for (std::size_t k = 0; k < 2; ++k) {
+          l.log_loss[k].add(w * log_loss_term(pv, i, k));
+          l.brier[k].add(w * brier_term(pv, i, k));
+        }
+      }
+    } else {
+      bp = static_cast<std::size_t>(yp.codes[i]);
+    }
+    tally& c = dense ? local[bt * Pn + bp]
+                     : s.cells[{tmap[bt], scores ? static_cast<std::uint32_t>(bp) : pmap[bp]}];
+    ++c.n;
+    if (o.weighted) c.w.add(w);
+  }
+  if (dense) {
+    for (std::size_t bt = 0; bt < T; ++bt) {
+      for (std::size_t bp = 0; bp < Pn; ++bp) {
+        const tally& c = local[bt * Pn + bp];
+        if (c.n == 0) continue;
+        s.cells[{tmap[bt], scores ? static_cast<std::uint32_t>(bp) : pmap[bp]}].add(c);
+        if (o.weighted) s.total_weight.add(c.w);
+      }
+    }
+  } else if (o.weighted) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!skip[i]) s.total_weight.add(b.sample_weight[i]);
+    }
+  }
+  for (std::size_t bt = 0; bt < local_loss.size(); ++bt) {
+    if (has_loss[bt]) s.loss[tmap[bt]].add(local_loss[bt]);
+  }
+  s.rows += n - skipped;
+  s.missing += skipped;
+  if (s.buffer.size() >= std::max<std::size_t>(s.runs.size(), std::size_t{1} << 16)) s.compact();
+}
+
+void evaluation_state::merge(const evaluation_state& other) {
+  if (this == &other) {
+    const evaluation_state copy(other);
+    merge(copy);
+    return;
+  }
+  impl& s = *impl_;
+  const impl& t = *other.impl_;
+  if (const char* f = differing_option(s.o, t.o)) {
+    throw_usage(fmt::format("evaluation_state::merge: the states differ in their option {}; only states with the "
+                            "same options merge", f));
+  }
+  std::vector<std::uint32_t> map(t.dict.size());
+  for (const auto& d : t.dict) s.code_of(d);
+  for (std::size_t k = 0; k < t.dict.size(); ++k) map[k] = s.code_of(t.dict[k]);
+  s.compact();
+  const bool labels = s.o.kind == prediction_kind::labels;
+  for (const auto& [k, v] : t.cells) s.cells[{map[k.first], labels ? map[k.second] : k.second}].add(v);
+  for (const auto& [k, v] : t.loss) s.loss[map[k]].add(v);
+  std::vector<run> theirs;
+  theirs.reserve(t.runs.size() + t.buffer.size());
+  for (const auto& r : t.runs) theirs.push_back({r.key, map[r.code], r.t});  // map is monotone: still sorted
+  s.merge_runs(std::move(theirs));
+  for (const auto& p : t.buffer) s.buffer.push_back({p.key, map[p.code], p.w});
+  s.compact();
+  s.rows += t.rows;
+  s.missing += t.missing;
+  s.total_weight.add(t.total_weight);
+  s.all_probabilities = s.all_probabilities && t.all_probabilities;
+  if (t.min_fractional_weight && (!s.min_fractional_weight || *t.min_fractional_weight < *s.min_fractional_weight)) {
+    s.min_fractional_weight = t.min_fractional_weight;
+  }
+}
+
+std::string evaluation_state::serialize() const {
+  impl& s = *impl_;
+  s.compact();
+  writer w;
+  w.out.append(magic, sizeof magic);
+  w.u32(state_format_version);
+  w.str(ASSAY_VERSION);
+  const state_options& o = s.o;
+  w.u8(static_cast<std::uint8_t>(o.kind));
+  w.u8(static_cast<std::uint8_t>(o.task));
+  w.u8(o.pos_label ? 1 : 0);
+  w.str(o.pos_label.value_or(""));
+  w.f64(o.threshold);
+  w.u8(o.weighted ? 1 : 0);
+  w.u8(o.drop_missing ? 1 : 0);
+  w.str(o.label_name);
+  w.str(o.prediction_name);
+  w.str(o.source);
+  w.u64(s.rows);
+  w.u64(s.missing);
+  w.sum(s.total_weight);
+  w.u8(s.all_probabilities ? 1 : 0);
+  w.u8(s.min_fractional_weight ? 1 : 0);
+  w.f64(s.min_fractional_weight.value_or(0.0));
+  w.u64(s.dict.size());
+  for (const auto& d : s.dict) w.str(d);
+  w.u64(s.cells.size());
+  for (const auto& [k, v] : s.cells) {
+    w.u32(k.first);
+    w.u32(k.second);
+    w.u64(v.n);
+    w.sum(v.w);
+  }
+  w.u64(s.loss.size());
+  for (const auto& [k, v] : s.loss) {
+    w.u32(k);
+    for (int c = 0; c < 2; ++c) w.sum(v.log_loss[c]), w.sum(v.brier[c]);
+  }
+  w.u64(s.runs.size());
+  for (const auto& r : s.runs) {
+    w.u64(r.key);
+    w.u32(r.code);
+    w.u64(r.t.n);
+    if (o.weighted) w.sum(r.t.w);
+  }
+  w.u64(fnv1a(w.out));
+  return std::move(w.out);
+}
+
+evaluation_state read_state(std::string_view blob, const std::optional<state_options>& expect) {
+  if (blob.size() < sizeof magic + 4 + 8 || std::memcmp(blob.data(), magic, sizeof magic) != 0) {
+    throw_data("read_state: the blob is not an assay evaluation state (its first bytes are not \"ASSAYST\")");
+  }
+  reader tail{blob.substr(blob.size() - 8)};
+  if (tail.u64() != fnv1a(blob.substr(0, blob.size() - 8))) {
+    throw_data("read_state: the blob is corrupt: its checksum does not match its content");
+  }
+  reader r{blob.substr(0, blob.size() - 8), sizeof magic};
+  const std::uint32_t version = r.u32();
+  if (version != state_format_version) {
+    throw_data(fmt::format("read_state: the blob has state format version {}; this assay reads version {}", version,
+                           state_format_version));
+  }
+  const std::string made_by = r.str();
+  if (made_by != ASSAY_VERSION) {
+    throw_data(fmt::format("read_state: the blob was written by assay {}; this is assay {} (merge states of one "
+                           "version)", made_by, ASSAY_VERSION));
+  }
+  state_options o;
+  const std::uint8_t kind = r.u8(), task = r.u8();
+  if (kind > 1) reader::malformed("unknown prediction kind");
+  if (task > 3) reader::malformed("unknown task");
+  o.kind = static_cast<prediction_kind>(kind);
+  o.task = static_cast<task_kind>(task);
+  const std::uint8_t has_pos = r.u8();
+  std::string pos = r.str();
+  if (has_pos > 1 || (has_pos == 0 && !pos.empty())) reader::malformed("bad pos_label");
+  if (has_pos) o.pos_label = pos;
+  o.threshold = r.f64();
+  const std::uint8_t weighted = r.u8(), drop = r.u8();
+  if (weighted > 1 || drop > 1) reader::malformed("bad flags");
+  o.weighted = weighted == 1;
+  o.drop_missing = drop == 1;
+  o.label_name = r.str();
+  o.prediction_name = r.str();
+  o.source = r.str();
+  if (expect) {
+    state_options want = *expect;
+    if (want.prediction_name.empty()) want.prediction_name = want.kind == prediction_kind::scores ? "y_score" : "y_pred";
+    if (const char* f = differing_option(o, want)) {
+      throw_data(fmt::format("read_state: the blob is a state of other options (its {} differs: another task or "
+                             "evaluation)", f));
+    }
+  }
+  try {
+    check_options(o);
+  } catch (const error&) {
+    reader::malformed("its options are not valid");
+  }
+  evaluation_state st(o);
+  auto& s = *st.impl_;
+  s.rows = r.u64();
+  s.missing = r.u64();
+  s.total_weight = r.sum();
+  const std::uint8_t prob = r.u8();
+  if (prob > 1) reader::malformed("bad flags");
+  s.all_probabilities = prob == 1;
+  const std::uint8_t has_fraction = r.u8();
+  const double fraction = r.f64();
+  if (has_fraction > 1 || (has_fraction == 1 && !(std::isfinite(fraction) && fraction != std::floor(fraction)))) {
+    reader::malformed("bad weight summary");
+  }
+  if (has_fraction == 1) s.min_fractional_weight = fraction;
+  const std::uint64_t nd = r.count(8);
+  for (std::uint64_t k = 0; k < nd; ++k) {
+    s.dict.push_back(r.str());
+    if (k > 0 && !(s.dict[k - 1] < s.dict[k])) reader::malformed("the class dictionary is not sorted");
+  }
+  const bool labels = o.kind == prediction_kind::labels;
+  const std::uint64_t nc = r.count(25);
+  std::uint64_t counted = 0;
+  for (std::uint64_t k = 0; k < nc; ++k) {
+    const std::uint32_t a = r.u32(), b = r.u32();
+    tally t;
+    t.n = r.u64();
+    t.w = r.sum();
+    if (a >= nd || (labels ? b >= nd : b > 1)) reader::malformed("a cell names a class outside the dictionary");
+    if (!s.cells.empty() && !(s.cells.rbegin()->first < std::pair{a, b})) reader::malformed("cells are not sorted");
+    if (t.n == 0) reader::malformed("a cell has no rows");
+    counted += t.n;
+    s.cells.emplace_hint(s.cells.end(), std::pair{a, b}, std::move(t));
+  }
+  if (counted != s.rows) reader::malformed("the cells do not add up to the rows");
+  const std::uint64_t nl = r.count(4 + 4 * 9);
+  for (std::uint64_t k = 0; k < nl; ++k) {
+    const std::uint32_t c = r.u32();
+    losses l;
+    for (int j = 0; j < 2; ++j) l.log_loss[j] = r.sum(), l.brier[j] = r.sum();
+    if (c >= nd || labels) reader::malformed("a loss entry names a class outside the dictionary");
+    if (!s.loss.empty() && !(s.loss.rbegin()->first < c)) reader::malformed("loss entries are not sorted");
+    s.loss.emplace_hint(s.loss.end(), c, std::move(l));
+  }
+  const std::uint64_t nr = r.count(20);
+  if (labels && nr != 0) reader::malformed("a state of predicted labels has scores");
+  s.runs.reserve(nr);
+  std::uint64_t in_runs = 0;
+  for (std::uint64_t k = 0; k < nr; ++k) {
+    run x{r.u64(), r.u32(), {}};
+    x.t.n = r.u64();
+    if (o.weighted) x.t.w = r.sum();
+    if (x.code >= nd || x.t.n == 0) reader::malformed("a score run is not valid");
+    if (!s.runs.empty() && !(s.runs.back().key < x.key || (s.runs.back().key == x.key && s.runs.back().code < x.code))) {
+      reader::malformed("score runs are not sorted");
+    }
+    in_runs += x.t.n;
+    s.runs.push_back(std::move(x));
+  }
+  if (!labels && in_runs != s.rows) reader::malformed("the score runs do not add up to the rows");
+  if (r.at != r.in.size()) reader::malformed("bytes follow its content");
+  return st;
+}
+
+// ---- finish ----------------------------------------------------------------------------------------
+
+report evaluation_state::finish(const evaluate_options& q) const {
+  impl& s = *impl_;
+  s.compact();
+  return detail::finish_state(s, q, [&s](const detail::run_visitor& g) {
+    for (std::size_t i = s.runs.size(); i > 0; --i) g(s.runs[i - 1].key, s.runs[i - 1].code, s.runs[i - 1].t);
+  });
+}
+
+namespace detail {
+
+report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs_descending) {
+  const state_options& o = s.o;
+  if (q.ci_level) throw_usage("evaluation_state::finish: ci_level is set; the state does not compute intervals yet");
+  if (q.keep_curves) throw_usage("evaluation_state::finish: keep_curves is set; the state does not keep curves yet");
+  if (o.kind == prediction_kind::scores &&
+      std::bit_cast<std::uint64_t>(q.threshold) != std::bit_cast<std::uint64_t>(o.threshold)) {
+    throw_usage(fmt::format("evaluation_state::finish: threshold is {}, but the state was built with threshold {}",
+                            q.threshold, o.threshold));
+  }
+  if (q.beta && !(*q.beta > 0 && std::isfinite(*q.beta))) {
+    throw_usage(fmt::format("evaluate: beta is {}; it must be a finite number > 0", *q.beta));
+  }
+  if (s.rows == 0) throw_usage("evaluation_state::finish: no rows were added; there is nothing to evaluate");
+  if (o.weighted && s.total_weight.is_zero()) {
+    throw_data(fmt::format("{}: sample_weight: every weight is 0; there is nothing to evaluate", o.source));
+  }
+  const bool scores = o.kind == prediction_kind::scores;
+
+  // The classes, by the prediction table's rules on the union of the spellings (data/predictions.hpp).
+  std::vector<std::uint32_t> true_codes, pred_codes;
+  for (const auto& [k, v] : s.cells) {
+    true_codes.push_back(k.first);
+    if (!scores) pred_codes.push_back(k.second);
+  }
+  std::sort(true_codes.begin(), true_codes.end());
+  true_codes.erase(std::unique(true_codes.begin(), true_codes.end()), true_codes.end());
+  std::sort(pred_codes.begin(), pred_codes.end());
+  pred_codes.erase(std::unique(pred_codes.begin(), pred_codes.end()), pred_codes.end());
+  prediction_options po;
+  po.pos_label = o.pos_label;
+  po.task = o.task;
+  std::vector<std::int32_t> class_of(s.dict.size(), -1);
+  prediction_table t;
+  if (scores) {
+    std::vector<std::string> yt;
+    for (auto c : true_codes) yt.push_back(s.dict[c]);
+    const std::vector<double> zero(yt.size(), 0.0);
+    t = predictions_from_scores(yt, zero, po);
+    for (std::size_t k = 0; k < true_codes.size(); ++k) class_of[true_codes[k]] = t.y[k];
+  } else {
+    std::vector<std::string> yt, yp;
+    for (auto c : true_codes) yt.push_back(s.dict[c]);
+    for (std::size_t k = 0; k < pred_codes.size(); ++k) yt.push_back(s.dict[true_codes[0]]);
+    for (std::size_t k = 0; k < true_codes.size(); ++k) yp.push_back(s.dict[pred_codes[0]]);
+    for (auto c : pred_codes) yp.push_back(s.dict[c]);
+    t = predictions_from_labels(yt, yp, po);
+    for (std::size_t k = 0; k < true_codes.size(); ++k) class_of[true_codes[k]] = t.y[k];
+    for (std::size_t k = 0; k < pred_codes.size(); ++k) {
+      class_of[pred_codes[k]] = t.predictions[0].codes[true_codes.size() + k];
+    }
+  }
+
+  report r;
+  r.zd = q.zero_division;
+  r.source = o.source;
+  r.rows = s.rows;
+  r.label_column = o.label_name;
+  r.weighted = o.weighted;
+  r.total_weight = o.weighted ? s.total_weight.value() : static_cast<double>(s.rows);
+  r.labels = t.classes;
+  r.positive = t.positive;
+  r.task = t.task;
+  r.prediction_column = o.prediction_name;
+  const std::size_t K = r.labels.size();
+  const auto pos = r.positive ? static_cast<std::int32_t>(*r.positive) : -1;
+  auto predicted_class = [&](std::uint32_t p) -> std::size_t {
+    if (!scores) return static_cast<std::size_t>(class_of[p]);
+    return static_cast<std::size_t>(p == 1 ? pos : 1 - pos);
+  };
+
+  std::vector<exact_sum> cells(K * K);
+  std::vector<std::uint64_t> counts(K * K, 0);
+  for (const auto& [k, v] : s.cells) {
+    const std::size_t c = static_cast<std::size_t>(class_of[k.first]) * K + predicted_class(k.second);
+    cells[c].add(v.w);
+    counts[c] += v.n;
+  }
+  r.cm = confusion_matrix(K);
+  for (std::size_t c = 0; c < K * K; ++c) {
+    r.cm.add(c / K, c % K, o.weighted ? cells[c].value() : static_cast<double>(counts[c]));  // 0 + x: x exactly
+  }
+  if (scores) r.threshold = o.threshold;
+  assay::detail::add_confusion_metrics(
+      r, q, assay::detail::not_counts_reason(o.weighted ? s.min_fractional_weight : std::nullopt));
+
+  if (scores) {
+    // Log loss and Brier: each spelling's sums for its class, added exactly, over the total weight.
+    exact_sum ll, br;
+    for (const auto& [code, l] : s.loss) {
+      const int k = class_of[code] == pos ? 1 : 0;
+      ll.add(l.log_loss[k]);
+      br.add(l.brier[k]);
+    }
+    const double den = r.total_weight;
+    for (auto [name, sum] : {std::pair{"log_loss", &ll}, std::pair{"brier_score_loss", &br}}) {
+      const metric_info* mi = find_metric(name, metric_kind::probabilistic);
+      value v = !s.all_probabilities ? value::undefined("the scores are not probabilities (some are outside [0, 1])")
+                                     : value(sum->value() / den);
+      r.metrics.push_back({std::string(name), std::string(mi->title), std::move(v)});
+    }
+
+    // The ranking metrics: walks of the runs, highest score first, with evaluate's running sums:
+    // unweighted, counts; weighted (as sweep_scores), tie groups of positive weight whose two sides
+    // are summed exactly, then running sums of the rounded group sums. A first walk gives the totals
+    // (weighted: the running sums' end values, as the sweep's), the second the summary.
+    auto is_pos = [&](std::uint32_t code) { return class_of[code] == pos; };
+    auto walk = [&](auto&& f) {
+      double tp = 0, fp = 0;
+      bool open = false;
+      std::uint64_t key = 0;
+      std::uint64_t np = 0, nn = 0;
+      exact_sum wp, wn;
+      auto close = [&] {
+        if (!open) return;
+        open = false;
+        if (o.weighted) {
+          if (wp.is_zero() && wn.is_zero()) return;  // rows of weight 0 only: no threshold
+          tp += wp.value();
+          fp += wn.value();
+        } else {
+          tp += static_cast<double>(np);
+          fp += static_cast<double>(nn);
+        }
+        f(assay::detail::from_order_key(key) + 0.0, tp, fp);
+      };
+      runs_descending([&](std::uint64_t k, std::uint32_t code, const tally& t) {
+        if (!open || k != key) {
+          close();
+          open = true;
+          key = k;
+          np = nn = 0;
+          wp = exact_sum();
+          wn = exact_sum();
+        }
+        if (is_pos(code)) {
+          np += t.n;
+          if (o.weighted) wp.add(t.w);
+        } else {
+          nn += t.n;
+          if (o.weighted) wn.add(t.w);
+        }
+      });
+      close();
+    };
+    double P = 0, N = 0;
+    if (o.weighted) {
+      walk([&](double, double tp, double fp) { P = tp, N = fp; });
+    } else {  // counts: exact, from the cells (no walk)
+      std::uint64_t np = 0, nn = 0;
+      for (const auto& [k, v] : s.cells) (is_pos(k.first) ? np : nn) += v.n;
+      P = static_cast<double>(np);
+      N = static_cast<double>(nn);
+    }
+    if (o.weighted && (P == 0 || N == 0)) {
+      // One class only: evaluate's weighted path reads the sweep functions, whose reasons for the
+      // undefined values differ from the streaming summary's; build the sweep as it does.
+      curves::score_sweep sw;
+      walk([&](double t, double tp, double fp) {
+        sw.thresholds.push_back(t);
+        sw.tp.push_back(tp);
+        sw.fp.push_back(fp);
+      });
+      sw.positives = P;
+      sw.negatives = N;
+      auto threshold_of = [](const curves::operating_point& p) {
+        return p.criterion.defined() ? value(p.threshold) : p.criterion;
+      };
+      r.metrics.push_back({"roc_auc", "ROC AUC", curves::roc_auc(sw)});
+      r.metrics.push_back({"average_precision", "average precision", curves::average_precision(sw)});
+      r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", threshold_of(curves::best_youden(sw))});
+      r.metrics.push_back({"best_threshold_f1", "best threshold, max F1", threshold_of(curves::best_fbeta(sw, 1))});
+    } else {
+      const curves::ranking_summary sum = curves::summarize_walk(P, N, walk);
+      r.metrics.push_back({"roc_auc", "ROC AUC", sum.roc_auc});
+      r.metrics.push_back({"average_precision", "average precision", sum.average_precision});
+      r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", sum.best_threshold_youden});
+      r.metrics.push_back({"best_threshold_f1", "best threshold, max F1", sum.best_threshold_f1});
+    }
+    // The per-class areas, as evaluate: the positive class's are the headline's; the other class is
+    // ranked by -score, the complement of the sweep (curves::complement), read by the same kernels
+    // evaluate uses (the summary walk for counts, the sweep functions with weights).
+    if (r.positive && r.by_class.size() == 2) {
+      curves::score_sweep forward;
+      walk([&](double t, double tp, double fp) {
+        forward.thresholds.push_back(t);
+        forward.tp.push_back(tp);
+        forward.fp.push_back(fp);
+      });
+      forward.positives = P;
+      forward.negatives = N;
+      const curves::score_sweep other = curves::complement(forward);
+      value other_auc, other_ap;
+      if (o.weighted) {
+        other_auc = curves::roc_auc(other);
+        other_ap = curves::average_precision(other);
+      } else {
+        const curves::ranking_summary s2 = curves::summarize_walk(N, P, [&](auto&& f) {
+          for (std::size_t k = 0; k < other.size(); ++k) f(other.thresholds[k], other.tp[k], other.fp[k]);
+        });
+        other_auc = s2.roc_auc;
+        other_ap = s2.average_precision;
+      }
+      const std::size_t positive = *r.positive;
+      const auto headline = [&](std::string_view name) {
+        for (const auto& m : r.metrics)
+          if (m.name == name) return m.v;
+        return value::undefined("missing");
+      };
+      r.by_class[positive].roc_auc = headline("roc_auc");
+      r.by_class[positive].average_precision = headline("average_precision");
+      r.by_class[1 - positive].roc_auc = other_auc;
+      r.by_class[1 - positive].average_precision = other_ap;
+      assay::detail::set_ranking_averages(r);
+    }
+  }
+  assay::detail::add_undefined_notes(r, q);
+  return r;
+}
+
+}  // namespace detail
+
+}  // namespace assay::scale

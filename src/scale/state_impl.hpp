@@ -1,0 +1,162 @@
+// assay (internal): the representation of scale::evaluation_state, shared by the state
+// (state.cpp) and the out-of-core reader (out_of_core.cpp), which keeps the score runs on disk.
+#pragma once
+
+#include <optional>
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "assay/detail/exact_sum.hpp"
+#include "assay/scale/state.hpp"
+
+namespace assay::scale {
+
+using assay::detail::exact_sum;
+
+namespace detail {
+
+constexpr char magic[8] = {'A', 'S', 'S', 'A', 'Y', 'S', 'T', '\0'};
+
+// A count and an exact weight sum (the weight is only kept for weighted states).
+struct tally {
+  std::uint64_t n = 0;
+  exact_sum w;
+  void add(const tally& o) {
+    n += o.n;
+    w.add(o.w);
+  }
+};
+
+// One run of the score list: rows of one score key and one true spelling.
+struct run {
+  std::uint64_t key;
+  std::uint32_t code;
+  tally t;
+};
+
+// A pending row of the score list, before compaction.
+struct pending {
+  std::uint64_t key;
+  std::uint32_t code;
+  double w;
+};
+
+// The loss sums of one true spelling: the log-loss and Brier terms as if the spelling were the
+// negative class [0] or the positive class [1] (which it is, is known only in finish()).
+struct losses {
+  exact_sum log_loss[2], brier[2];
+  void add(const losses& o) {
+    for (int k = 0; k < 2; ++k) {
+      log_loss[k].add(o.log_loss[k]);
+      brier[k].add(o.brier[k]);
+    }
+  }
+};
+
+
+}  // namespace detail
+
+using detail::tally;
+using detail::run;
+using detail::pending;
+using detail::losses;
+using detail::magic;
+
+struct evaluation_state::impl {
+  state_options o;
+  std::uint64_t rows = 0, missing = 0;
+  exact_sum total_weight;
+  bool all_probabilities = true;        // every score in [0, 1]
+  std::optional<double> min_fractional_weight;  // the smallest weight that is not whole (caret's tests)
+  std::vector<std::string> dict;        // spellings, sorted by bytes, unique
+  std::map<std::pair<std::uint32_t, std::uint32_t>, tally> cells;  // (true, predicted spelling or side)
+  std::map<std::uint32_t, losses> loss;  // scores: per true spelling
+  std::vector<run> runs;                 // scores: sorted by (key, code), unique
+  std::vector<pending> buffer;           // scores: rows not yet in `runs`
+  bool keep_runs = true;                 // false: the out-of-core reader keeps the score runs on disk
+
+  // Code of a spelling, inserting it (and renumbering everything) when new.
+  std::uint32_t code_of(const std::string& s) {
+    auto it = std::lower_bound(dict.begin(), dict.end(), s);
+    if (it != dict.end() && *it == s) return static_cast<std::uint32_t>(it - dict.begin());
+    const auto at = static_cast<std::uint32_t>(it - dict.begin());
+    compact();
+    dict.insert(it, s);
+    auto shift = [at](std::uint32_t c) { return c >= at ? c + 1 : c; };
+    std::map<std::pair<std::uint32_t, std::uint32_t>, tally> c2;
+    for (auto& [k, v] : cells) {
+      const std::uint32_t b = o.kind == prediction_kind::labels ? shift(k.second) : k.second;
+      c2.emplace(std::pair{shift(k.first), b}, std::move(v));
+    }
+    cells = std::move(c2);
+    std::map<std::uint32_t, losses> l2;
+    for (auto& [k, v] : loss) l2.emplace(shift(k), std::move(v));
+    loss = std::move(l2);
+    for (auto& r : runs) r.code = shift(r.code);  // monotone: the order is kept
+    return at;
+  }
+
+  // Moves the pending rows into the sorted run list.
+  void compact() {
+    if (buffer.empty()) return;
+    std::sort(buffer.begin(), buffer.end(),
+              [](const pending& a, const pending& b) { return a.key != b.key ? a.key < b.key : a.code < b.code; });
+    std::vector<run> fresh;
+    for (std::size_t i = 0; i < buffer.size();) {
+      run r{buffer[i].key, buffer[i].code, {}};
+      for (; i < buffer.size() && buffer[i].key == r.key && buffer[i].code == r.code; ++i) {
+        ++r.t.n;
+        if (o.weighted) r.t.w.add(buffer[i].w);
+      }
+      fresh.push_back(std::move(r));
+    }
+    buffer.clear();
+    merge_runs(std::move(fresh));
+  }
+
+  void merge_runs(std::vector<run>&& other) {
+    if (runs.empty()) {
+      runs = std::move(other);
+      return;
+    }
+    std::vector<run> out;
+    out.reserve(runs.size() + other.size());
+    std::size_t i = 0, j = 0;
+    auto before = [](const run& a, const run& b) { return a.key != b.key ? a.key < b.key : a.code < b.code; };
+    while (i < runs.size() || j < other.size()) {
+      if (j == other.size() || (i < runs.size() && before(runs[i], other[j]))) {
+        out.push_back(std::move(runs[i++]));
+      } else if (i == runs.size() || before(other[j], runs[i])) {
+        out.push_back(std::move(other[j++]));
+      } else {
+        runs[i].t.add(other[j].t);
+        out.push_back(std::move(runs[i++]));
+        ++j;
+      }
+    }
+    runs = std::move(out);
+  }
+};
+
+
+namespace detail {
+
+/// Called once per run: (score key, spelling code, tally).
+using run_visitor = std::function<void(std::uint64_t, std::uint32_t, const tally&)>;
+/// Visits every run in descending key order (the codes of one key in any order); may be called
+/// more than once (a weighted walk takes two).
+using run_source = std::function<void(const run_visitor&)>;
+
+struct state_access {
+  static evaluation_state::impl& of(evaluation_state& s) { return *s.impl_; }
+};
+
+/// evaluation_state::finish on `s` with the score runs given by `runs` (s.runs are not read).
+report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs);
+
+}  // namespace detail
+}  // namespace assay::scale

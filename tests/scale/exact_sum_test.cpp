@@ -1,0 +1,69 @@
+// detail/exact_sum.hpp: exact sums rounded once, against a reference that is exact on its domain
+// (__float128 sums of doubles spanning at most 41 binary orders of magnitude, at most 2^10 terms:
+// 41 + 53 + 10 < 113 bits, so every partial sum is exact and the one rounding to double is correct), and
+// independent of the order of the terms.
+#include "assay/detail/exact_sum.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace assay::detail {
+namespace {
+
+TEST(ExactSum, MatchesAnExactReferenceAndIgnoresOrder) {
+  std::mt19937_64 g(3);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::uniform_int_distribution<int> e(-20, 20);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int lo = trial % 3 == 0 ? -1060 : trial % 3 == 1 ? -20 : 900;  // subnormal, middle, near overflow
+    std::vector<double> x(1 + trial % 1000);
+    __float128 ref = 0;
+    for (auto& v : x) {
+      v = std::ldexp(u(g), lo + 30 + e(g));
+      ref += v;
+    }
+    const double want = static_cast<double>(ref);
+    exact_sum s;
+    for (double v : x) s.add(v);
+    EXPECT_EQ(s.value(), want) << "trial " << trial;
+    std::shuffle(x.begin(), x.end(), g);
+    exact_sum a, b;
+    for (std::size_t i = 0; i < x.size(); ++i) (i % 2 ? a : b).add(x[i]);
+    b.add(a);
+    EXPECT_EQ(b.value(), want) << "trial " << trial;
+  }
+}
+
+TEST(ExactSum, KnownValues) {
+  exact_sum s;
+  double naive = 0;
+  for (int i = 0; i < 10; ++i) s.add(0.1), naive += 0.1;
+  EXPECT_EQ(s.value(), 1.0);  // 10 x the double 0.1 = 1 + 5.55e-17: rounds to 1
+  EXPECT_NE(naive, 1.0);      // the running sum does not
+  exact_sum t;
+  t.add(1e308);
+  t.add(1e308);
+  EXPECT_TRUE(std::isinf(t.value()));
+  exact_sum tiny;
+  tiny.add(4.9406564584124654e-324);
+  tiny.add(4.9406564584124654e-324);
+  EXPECT_EQ(tiny.value(), 2 * 4.9406564584124654e-324);
+  exact_sum ties;  // 2^53 + 1: a tie, rounds to even (2^53)
+  ties.add(9007199254740992.0);
+  ties.add(1.0);
+  EXPECT_EQ(ties.value(), 9007199254740992.0);
+  ties.add(1.0);  // 2^53 + 2: exact
+  EXPECT_EQ(ties.value(), 9007199254740994.0);
+  exact_sum neg;  // a negative term: a plain sum from then on, never a silently wrong exact one
+  neg.add(1.0);
+  neg.add(-0.25);
+  EXPECT_EQ(neg.value(), 0.75);
+  EXPECT_FALSE(neg.exact_double());
+}
+
+}  // namespace
+}  // namespace assay::detail

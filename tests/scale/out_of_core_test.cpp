@@ -1,0 +1,118 @@
+// Out of core (include/assay/scale/out_of_core.hpp): a file read in pieces under a memory cap 20x
+// smaller than the data gives make_report's report byte for byte in JSON.
+#include "assay/scale/out_of_core.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <random>
+
+#include "assay/error.hpp"
+
+namespace assay::scale {
+namespace {
+
+// A CSV of `rows` rows: label (spelled "0"/"1"/"1.0", or text), score with ties or not, weight.
+std::string write_file(std::size_t rows, bool text_labels, int levels, std::uint64_t seed) {
+  const auto path = std::filesystem::temp_directory_path() / fmt::format("assay_ooc_{}_{}.csv", seed, rows);
+  std::ofstream f(path);
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  f << "y,score,w,pred\n";
+  for (std::size_t i = 0; i < rows; ++i) {
+    const bool pos = u(g) < 0.3;
+    const char* y = text_labels ? (pos ? "spam" : "ham") : (pos ? (u(g) < 0.5 ? "1" : "1.0") : "0");
+    double s = std::min(1.0, 0.6 * u(g) + (pos ? 0.35 : 0.0));
+    if (levels > 0) s = std::round(s * levels) / levels;
+    const char* pred = u(g) < 0.7 ? y : (text_labels ? "ham" : "0");
+    f << y << ',' << fmt::format("{}", s) << ',' << fmt::format("{}", std::round(u(g) * 30) * 0.1) << ',' << pred
+      << '\n';
+  }
+  return path.string();
+}
+
+report_request request(const std::string& path, bool weighted, bool scores, bool text) {
+  report_request q;
+  q.path = path;
+  q.label = "y";
+  if (scores) q.score = "score";
+  else q.pred = "pred";
+  if (weighted) q.weight = "w";
+  if (text) q.pos_label = "spam";
+  return q;
+}
+
+TEST(OutOfCore, CapTwentyTimesSmallerThanTheDataGivesTheSameJson) {
+  const std::string distinct = write_file(800000, false, 0, 1);  // ~ 25 MB
+  const auto bytes = std::filesystem::file_size(distinct);
+  out_of_core_options o;
+  o.max_memory = bytes / 20;
+  for (bool weighted : {false, true}) {
+    const report_request q = request(distinct, weighted, true, false);
+    out_of_core_info info;
+    const std::string got = to_json(make_report_out_of_core(q, o, &info));
+    EXPECT_EQ(got, to_json(make_report(q))) << "weighted " << weighted;
+    EXPECT_GT(info.partitions, 1U);
+    EXPECT_GT(info.pieces, 10U);
+    EXPECT_LE(info.largest_partition * 24, o.max_memory / 4 * 2);  // split again when a range grew too big
+  }
+  std::remove(distinct.c_str());
+}
+
+TEST(OutOfCore, TiesTextLabelsAndPredictedClasses) {
+  const std::string ties = write_file(200000, true, 40, 2);
+  out_of_core_options o;
+  o.max_memory = 1 << 20;
+  for (bool weighted : {false, true}) {
+    for (bool scores : {true, false}) {
+      const report_request q = request(ties, weighted, scores, true);
+      EXPECT_EQ(to_json(make_report_out_of_core(q, o)), to_json(make_report(q)));
+    }
+  }
+  std::remove(ties.c_str());
+  // Three distinct scores only: partitions that cannot be split are aggregated chunk by chunk.
+  const std::string heavy = write_file(150000, false, 2, 3);
+  for (bool weighted : {false, true}) {
+    const report_request q = request(heavy, weighted, true, false);
+    out_of_core_info info;
+    EXPECT_EQ(to_json(make_report_out_of_core(q, o, &info)), to_json(make_report(q)));
+    EXPECT_LE(info.largest_partition, o.max_memory / 8 / 24);
+  }
+  std::remove(heavy.c_str());
+}
+
+TEST(OutOfCore, ErrorsNameTheFilesLine) {
+  const auto path = std::filesystem::temp_directory_path() / "assay_ooc_bad.csv";
+  {
+    std::ofstream f(path);
+    f << "y,score\n";
+    for (int i = 0; i < 150000; ++i) f << (i % 3 == 0 ? 1 : 0) << ",0." << (i % 997) << '\n';
+    f << "1,0.7.1\n";
+  }
+  report_request q;
+  q.path = path.string();
+  q.label = "y";
+  q.score = "score";
+  std::string want, got;
+  try {
+    (void)make_report(q);
+  } catch (const error& e) {
+    want = e.what();
+  }
+  try {
+    out_of_core_options o;
+    o.max_memory = 1 << 20;
+    (void)make_report_out_of_core(q, o);
+  } catch (const error& e) {
+    got = e.what();
+  }
+  EXPECT_NE(want, "");
+  EXPECT_EQ(got, want);
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace assay::scale

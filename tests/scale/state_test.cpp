@@ -1,0 +1,321 @@
+// The mergeable evaluation state (include/assay/scale/state.hpp): the report from any partitioning
+// and any merge order, through serialised bytes or not, is evaluate()'s report on all rows, byte for
+// byte in JSON; corrupt and foreign blobs are errors.
+#include "assay/scale/state.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "assay/error.hpp"
+
+namespace assay::scale {
+namespace {
+
+// Random cut points: `parts` contiguous pieces of [0, n) (some may be empty).
+std::vector<std::size_t> cuts(std::size_t n, std::size_t parts, std::mt19937_64& g) {
+  std::vector<std::size_t> c{0, n};
+  std::uniform_int_distribution<std::size_t> u(0, n);
+  for (std::size_t k = 1; k < parts; ++k) c.push_back(u(g));
+  std::sort(c.begin(), c.end());
+  return c;
+}
+
+template <class T>
+std::span<const T> piece(const std::vector<T>& v, std::size_t b, std::size_t e) {
+  return v.empty() ? std::span<const T>{} : std::span<const T>(v).subspan(b, e - b);
+}
+
+// Merges the states in a random binary tree, some through their bytes.
+evaluation_state merge_randomly(std::vector<evaluation_state> s, std::mt19937_64& g) {
+  while (s.size() > 1) {
+    std::uniform_int_distribution<std::size_t> u(0, s.size() - 1);
+    const std::size_t a = u(g);
+    std::size_t b = u(g);
+    if (a == b) continue;
+    evaluation_state other = (g() & 1) ? read_state(s[b].serialize()) : s[b];
+    s[a].merge(other);
+    s.erase(s.begin() + static_cast<std::ptrdiff_t>(b));
+  }
+  return std::move(s[0]);
+}
+
+struct data {
+  std::vector<std::string> y;      // text labels
+  std::vector<double> score;
+  std::vector<std::string> pred;
+  std::vector<double> w;
+};
+
+std::string state_json(const data& d, const state_options& o, std::size_t parts, std::mt19937_64& g,
+                       const evaluate_options& eo = {}) {
+  const auto c = cuts(d.y.size(), parts, g);
+  std::vector<evaluation_state> states;
+  for (std::size_t k = 0; k + 1 < c.size(); ++k) {
+    evaluation_state s(o);
+    // Each piece in one or two batches.
+    const std::size_t mid = c[k] + (c[k + 1] - c[k]) / 2;
+    for (auto [b, e] : {std::pair{c[k], mid}, std::pair{mid, c[k + 1]}}) {
+      row_batch rb;
+      rb.y_true = label_column::of_text(piece(d.y, b, e));
+      if (o.kind == prediction_kind::scores) rb.y_score = piece(d.score, b, e);
+      else rb.y_pred = label_column::of_text(piece(d.pred, b, e));
+      if (o.weighted) rb.sample_weight = piece(d.w, b, e);
+      s.update(rb);
+    }
+    states.push_back(std::move(s));
+  }
+  std::shuffle(states.begin(), states.end(), g);
+  return to_json(merge_randomly(std::move(states), g).finish(eo));
+}
+
+data make(std::size_t n, std::uint64_t seed, std::vector<std::string> classes, bool weighted, int score_levels) {
+  std::mt19937_64 g(seed);
+  data d;
+  std::uniform_int_distribution<std::size_t> cls(0, classes.size() - 1);
+  std::uniform_int_distribution<int> lvl(0, score_levels - 1);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t c = cls(g);
+    d.y.push_back(classes[c]);
+    // Scores with ties, a little informative.
+    d.score.push_back(std::min(1.0, (lvl(g) + 3.0 * static_cast<double>(c)) / (score_levels + 3.0)));
+    d.pred.push_back(u(g) < 0.6 ? classes[c] : classes[cls(g)]);
+    // Weights whose sums are not exact in floating point (0.1 steps, some 0, some tiny).
+    const double r = u(g);
+    d.w.push_back(r < 0.1 ? 0.0 : r < 0.2 ? 1e-17 * u(g) : std::round(r * 30) * 0.1);
+  }
+  return d;
+}
+
+std::string evaluate_json(const data& d, const state_options& o, const evaluate_options& eo = {}) {
+  prediction_options po;
+  po.pos_label = o.pos_label;
+  po.task = o.task;
+  if (o.weighted) po.sample_weight = d.w;
+  prediction_table t = o.kind == prediction_kind::scores ? predictions_from_scores(d.y, d.score, po)
+                                                         : predictions_from_labels(d.y, d.pred, po);
+  return to_json(evaluate(t, eo));
+}
+
+state_options opts(prediction_kind k, bool weighted, std::optional<std::string> pos = std::nullopt) {
+  state_options o;
+  o.kind = k;
+  o.weighted = weighted;
+  o.pos_label = std::move(pos);
+  o.source = k == prediction_kind::scores ? "predictions_from_scores" : "predictions_from_labels";
+  return o;
+}
+
+TEST(EvaluationState, ScoresEqualEvaluateForAnyPartitioningAndMergeOrder) {
+  std::mt19937_64 g(11);
+  for (bool weighted : {false, true}) {
+    for (int levels : {5, 1000000}) {
+      const data d = make(3000, 7 + levels, {"0", "1"}, weighted, levels);
+      const state_options o = opts(prediction_kind::scores, weighted);
+      const std::string want = evaluate_json(d, o);
+      for (std::size_t parts : {1, 2, 3, 17}) {
+        for (int rep = 0; rep < 3; ++rep) {
+          EXPECT_EQ(state_json(d, o, parts, g), want) << "weighted " << weighted << " parts " << parts;
+        }
+      }
+    }
+  }
+}
+
+TEST(EvaluationState, TextLabelsWithPositiveClassAndBeta) {
+  std::mt19937_64 g(12);
+  const data d = make(2000, 3, {"spam", "ham"}, true, 20);
+  const state_options o = opts(prediction_kind::scores, true, "spam");
+  evaluate_options eo;
+  eo.beta = 2;
+  const std::string want = evaluate_json(d, o, eo);
+  for (std::size_t parts : {1, 2, 3, 17}) EXPECT_EQ(state_json(d, o, parts, g, eo), want);
+}
+
+TEST(EvaluationState, PredictedLabelsMulticlassWeightedAndNot) {
+  std::mt19937_64 g(13);
+  for (bool weighted : {false, true}) {
+    const data d = make(2500, 5, {"a", "b", "c", "d"}, weighted, 3);
+    const state_options o = opts(prediction_kind::labels, weighted);
+    const std::string want = evaluate_json(d, o);
+    for (std::size_t parts : {1, 2, 3, 17}) EXPECT_EQ(state_json(d, o, parts, g), want);
+  }
+}
+
+TEST(EvaluationState, NumericSpellingsUnifyWhateverThePartitioning) {
+  // "1" in some rows and "1.0" in others: one class, as for evaluate on all rows; with a text class
+  // among them they stay two (the rule of data/predictions.hpp), whatever the partitioning.
+  std::mt19937_64 g(14);
+  for (const std::vector<std::string>& classes : {std::vector<std::string>{"0", "1", "1.0", "2"},
+                                                 std::vector<std::string>{"0", "1", "1.0", "x"}}) {
+    const data d = make(1500, 9, classes, false, 3);
+    const state_options o = opts(prediction_kind::labels, false);
+    const std::string want = evaluate_json(d, o);
+    for (std::size_t parts : {1, 2, 3, 17}) EXPECT_EQ(state_json(d, o, parts, g), want);
+  }
+  const data d = make(1500, 10, {"0", "0.0", "1", "1e0"}, true, 50);
+  const state_options o = opts(prediction_kind::scores, true);
+  const std::string want = evaluate_json(d, o);
+  EXPECT_EQ(want.find("\"1e0\""), std::string::npos);  // two classes, "0" and "1"
+  EXPECT_EQ(want.find("\"0.0\""), std::string::npos);
+  for (std::size_t parts : {1, 3, 17}) EXPECT_EQ(state_json(d, o, parts, g), want);
+}
+
+TEST(EvaluationState, NumericLabelsAndCodedLabelsAreTheSameAsText) {
+  const data d = make(500, 21, {"0", "1"}, false, 10);
+  std::vector<double> yn;
+  std::vector<std::int32_t> codes;
+  const std::vector<std::string> dict{"1.0", "0"};
+  for (const auto& s : d.y) {
+    yn.push_back(std::stod(s));
+    codes.push_back(s == "0" ? 1 : 0);
+  }
+  const state_options o = opts(prediction_kind::scores, false);
+  evaluation_state a(o), b(o), c(o);
+  a.update({label_column::of_text(d.y), d.score, {}, {}, 0});
+  b.update({label_column::of_numbers(yn), d.score, {}, {}, 0});
+  c.update({label_column::of_codes(codes, dict), d.score, {}, {}, 0});
+  EXPECT_EQ(to_json(a.finish()), evaluate_json(d, o));
+  EXPECT_EQ(to_json(b.finish()), to_json(a.finish()));
+  EXPECT_EQ(to_json(c.finish()), to_json(a.finish()));
+}
+
+TEST(EvaluationState, SerialisationIsCanonicalAndRoundTrips) {
+  std::mt19937_64 g(15);
+  const data d = make(800, 4, {"0", "1"}, true, 30);
+  const state_options o = opts(prediction_kind::scores, true);
+  evaluation_state all(o);
+  all.update({label_column::of_text(d.y), d.score, {}, d.w, 0});
+  const std::string blob = all.serialize();
+  EXPECT_EQ(read_state(blob).serialize(), blob);
+  EXPECT_EQ(to_json(read_state(blob, o).finish()), to_json(all.finish()));
+  // Any partitioning and merge order: the same bytes.
+  for (std::size_t parts : {2, 3, 17}) {
+    const auto c = cuts(d.y.size(), parts, g);
+    std::vector<evaluation_state> states;
+    for (std::size_t k = 0; k + 1 < c.size(); ++k) {
+      evaluation_state s(o);
+      s.update({label_column::of_text(piece(d.y, c[k], c[k + 1])), piece(d.score, c[k], c[k + 1]), {},
+                piece(d.w, c[k], c[k + 1]), 0});
+      states.push_back(std::move(s));
+    }
+    EXPECT_EQ(merge_randomly(std::move(states), g).serialize(), blob);
+  }
+}
+
+TEST(EvaluationState, EveryCorruptByteIsAnErrorNeverAnotherAnswer) {
+  const data d = make(40, 5, {"0", "1"}, true, 4);
+  const state_options o = opts(prediction_kind::scores, true);
+  evaluation_state s(o);
+  s.update({label_column::of_text(d.y), d.score, {}, d.w, 0});
+  const std::string blob = s.serialize();
+  const std::string want = to_json(s.finish());
+  for (std::size_t i = 0; i < blob.size(); ++i) {
+    for (unsigned char flip : {0x01, 0x80, 0xff}) {
+      std::string bad = blob;
+      bad[i] = static_cast<char>(static_cast<unsigned char>(bad[i]) ^ flip);
+      try {
+        const std::string got = to_json(read_state(bad).finish());
+        ADD_FAILURE() << "byte " << i << " flipped by " << int(flip) << " was accepted";
+        EXPECT_EQ(got, want);
+      } catch (const error& e) {
+        EXPECT_EQ(e.kind(), error_kind::data);
+      }
+    }
+  }
+  for (std::size_t n : {0UL, 5UL, blob.size() - 1}) EXPECT_THROW((void)read_state(blob.substr(0, n)), error);
+  EXPECT_THROW((void)read_state(blob + "x"), error);
+}
+
+TEST(EvaluationState, ForeignStatesAndBadInputAreErrors) {
+  state_options o = opts(prediction_kind::scores, false);
+  evaluation_state s(o);
+  const std::vector<std::string> y{"0", "1", "1"};
+  const std::vector<double> sc{0.1, std::nan(""), 0.7};
+  try {
+    s.update({label_column::of_text(y), sc, {}, {}, 0});
+    ADD_FAILURE();
+  } catch (const error& e) {
+    EXPECT_STREQ(e.what(), "evaluation_state::update: y_score[1] is nan; missing values are refused (set drop_missing "
+                           "to skip such rows)");
+  }
+  EXPECT_EQ(s.rows(), 0U);
+  try {
+    (void)s.finish();
+    ADD_FAILURE();
+  } catch (const error& e) {
+    EXPECT_STREQ(e.what(), "evaluation_state::finish: no rows were added; there is nothing to evaluate");
+  }
+  state_options other = o;
+  other.threshold = 0.3;
+  evaluation_state t(other);
+  try {
+    s.merge(t);
+    ADD_FAILURE();
+  } catch (const error& e) {
+    EXPECT_STREQ(e.what(), "evaluation_state::merge: the states differ in their option threshold; only states with "
+                           "the same options merge");
+  }
+  try {
+    (void)read_state(t.serialize(), o);
+    ADD_FAILURE();
+  } catch (const error& e) {
+    EXPECT_STREQ(e.what(), "read_state: the blob is a state of other options (its threshold differs: another task or "
+                           "evaluation)");
+  }
+  std::string blob = s.serialize();
+  blob[8] = 2;  // another format version, checksum made valid: refused by version
+  EXPECT_THROW((void)read_state(blob), error);
+  try {
+    (void)read_state("PK\3\4 not a state at all");
+    ADD_FAILURE();
+  } catch (const error& e) {
+    EXPECT_STREQ(e.what(), "read_state: the blob is not an assay evaluation state (its first bytes are not \"ASSAYST\")");
+  }
+}
+
+TEST(EvaluationState, DropMissingCountsAndSkips) {
+  state_options o = opts(prediction_kind::scores, false);
+  o.drop_missing = true;
+  const std::vector<std::string> y{"0", "1", "1", "0", "1"};
+  const std::vector<double> sc{0.1, std::nan(""), 0.7, 0.4, 0.9};
+  evaluation_state s(o);
+  s.update({label_column::of_text(y), sc, {}, {}, 0});
+  EXPECT_EQ(s.rows(), 4U);
+  EXPECT_EQ(s.missing(), 1U);
+  data d{{"0", "1", "0", "1"}, {0.1, 0.7, 0.4, 0.9}, {}, {}};
+  EXPECT_EQ(to_json(s.finish()), evaluate_json(d, o));
+}
+
+
+TEST(EvaluationState, EmptyPartitionsChangeNothing) {
+  const data d = make(300, 31, {"0", "1"}, true, 7);
+  const state_options o = opts(prediction_kind::scores, true);
+  evaluation_state full(o), empty(o);
+  full.update({label_column::of_text(d.y), d.score, {}, d.w, 0});
+  empty.update({label_column::of_text(piece(d.y, 0, 0)), piece(d.score, 0, 0), {}, piece(d.w, 0, 0), 0});
+  const std::string want = full.serialize();
+  evaluation_state a = empty, b = full;
+  a.merge(full);
+  b.merge(empty);
+  EXPECT_EQ(a.serialize(), want);
+  EXPECT_EQ(b.serialize(), want);
+  EXPECT_EQ(to_json(a.finish()), evaluate_json(d, o));
+}
+
+TEST(EvaluationState, OneClassOnlyIsUndefinedAsInEvaluate) {
+  // Only negatives: AUC, AP and the best thresholds are undefined with evaluate's reasons.
+  std::mt19937_64 g(32);
+  for (bool weighted : {false, true}) {
+    data d = make(400, 33, {"0"}, weighted, 9);
+    const state_options o = opts(prediction_kind::scores, weighted);
+    const std::string want = evaluate_json(d, o);
+    for (std::size_t parts : {1, 3}) EXPECT_EQ(state_json(d, o, parts, g), want) << "weighted " << weighted;
+  }
+}
+
+}  // namespace
+}  // namespace assay::scale
