@@ -47,34 +47,53 @@ std::pair<double, double> weighted_loss_sum(std::size_t n, std::span<const doubl
   return {first.first + second.first, first.second + second.second};
 }
 
+// The loss of row i in log_loss and in brier_score (the one definition of each).
+inline double log_loss_row(std::span<const std::int32_t> y, const proba_view& p, std::size_t i) {
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  double row = 0;
+  for (std::size_t k = 0; k < p.cols; ++k) row += std::clamp(p(i, k), eps, 1 - eps);
+  const double pk = std::clamp(p(i, static_cast<std::size_t>(y[i])), eps, 1 - eps) / row;
+  return -std::log(pk);
+}
+
+inline double brier_row(std::span<const std::int32_t> y, const proba_view& p, std::size_t i) {
+  if (p.cols == 2) {
+    const double d = p(i, 1) - (y[i] == 1 ? 1.0 : 0.0);
+    return d * d;
+  }
+  double loss = 0;
+  for (std::size_t k = 0; k < p.cols; ++k) {
+    const double d = p(i, k) - (static_cast<std::size_t>(y[i]) == k ? 1.0 : 0.0);
+    loss += d * d;
+  }
+  return loss;
+}
+
 }  // namespace
+
+std::vector<double> log_loss_per_row(std::span<const std::int32_t> y, proba_view p) {
+  check_shapes("log_loss_per_row", y, p, {});
+  std::vector<double> out(y.size());
+  for (std::size_t i = 0; i < y.size(); ++i) out[i] = log_loss_row(y, p, i);
+  return out;
+}
+
+std::vector<double> brier_score_per_row(std::span<const std::int32_t> y, proba_view p) {
+  check_shapes("brier_score_per_row", y, p, {});
+  std::vector<double> out(y.size());
+  for (std::size_t i = 0; i < y.size(); ++i) out[i] = brier_row(y, p, i);
+  return out;
+}
 
 value log_loss(std::span<const std::int32_t> y, proba_view p, std::span<const double> w) {
   check_shapes("log_loss", y, p, w);
-  constexpr double eps = std::numeric_limits<double>::epsilon();
-  const auto [num, den] = weighted_loss_sum(y.size(), w, [&](std::size_t i) {
-    double row = 0;
-    for (std::size_t k = 0; k < p.cols; ++k) row += std::clamp(p(i, k), eps, 1 - eps);
-    const double pk = std::clamp(p(i, static_cast<std::size_t>(y[i])), eps, 1 - eps) / row;
-    return -std::log(pk);
-  });
+  const auto [num, den] = weighted_loss_sum(y.size(), w, [&](std::size_t i) { return log_loss_row(y, p, i); });
   return ratio(num, den, "no cases");
 }
 
 value brier_score(std::span<const std::int32_t> y, proba_view p, std::span<const double> w) {
   check_shapes("brier_score", y, p, w);
-  const auto [num, den] = weighted_loss_sum(y.size(), w, [&](std::size_t i) {
-    if (p.cols == 2) {
-      const double d = p(i, 1) - (y[i] == 1 ? 1.0 : 0.0);
-      return d * d;
-    }
-    double loss = 0;
-    for (std::size_t k = 0; k < p.cols; ++k) {
-      const double d = p(i, k) - (static_cast<std::size_t>(y[i]) == k ? 1.0 : 0.0);
-      loss += d * d;
-    }
-    return loss;
-  });
+  const auto [num, den] = weighted_loss_sum(y.size(), w, [&](std::size_t i) { return brier_row(y, p, i); });
   return ratio(num, den, "no cases");
 }
 
