@@ -1,8 +1,13 @@
 // assay report: metrics of one prediction file. Parses options, calls assay::make_report, prints.
 #include <fmt/format.h>
 
+#include <unistd.h>
+
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <map>
+#include <memory>
 #include <optional>
 
 #include "assay/error.hpp"
@@ -58,8 +63,36 @@ double number_option(const char* option, const std::string& text) {
   return x;
 }
 
+// The progress line of a long bootstrap: once the command has run for a second, at most four
+// updates a second of "assay report: bootstrap D/N replicates" on one line of standard error (a
+// terminal only: redirected output stays clean), ended by a newline when the report is done.
+class progress_line {
+ public:
+  progress_line() : start_(std::chrono::steady_clock::now()), last_(start_), tty_(isatty(fileno(stderr)) != 0) {}
+  progress_line(const progress_line&) = delete;
+  progress_line& operator=(const progress_line&) = delete;
+  ~progress_line() {
+    if (shown_) std::fputc('\n', stderr);
+  }
+  void operator()(std::size_t done, std::size_t total) {
+    if (!tty_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - start_ < std::chrono::seconds(1) || (now - last_ < std::chrono::milliseconds(250) && done < total)) return;
+    last_ = now;
+    shown_ = true;
+    std::fputs(fmt::format("\rassay report: bootstrap {}/{} replicates", done, total).c_str(), stderr);
+    std::fflush(stderr);
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_, last_;
+  bool tty_, shown_ = false;
+};
+
 void run(report_options& o) {
   auto& q = o.q;
+  auto progress = std::make_shared<progress_line>();
+  q.progress = [progress](std::size_t done, std::size_t total) { (*progress)(done, total); };
   if (!o.score.empty()) q.score = o.score;
   if (!o.pred.empty()) q.pred = o.pred;
   if (!o.weight.empty()) q.weight = o.weight;
@@ -127,6 +160,8 @@ void run(report_options& o) {
   } else {
     r = make_report(q);
   }
+  q.progress = nullptr;
+  progress.reset();  // ends the progress line before the report is written
   const std::string text = o.format == "json" ? to_json(r) : to_text(r);
   if (!o.html.empty()) {  // written first, so a failure to write it comes before any report output
     html_extras extras;
@@ -207,7 +242,8 @@ void register_report(CLI::App& app) {
       ->type_name("[LEVEL]")
       ->expected(0, 1);
   cmd->add_option("--ci-method", o->ci_method,
-                  "auto (Wilson for proportions, DeLong for ROC AUC, bootstrap for the rest), wilson, normal, "
+                  "auto (Wilson for proportions, DeLong for ROC AUC, normal for mean losses, logit for average "
+                  "precision, bootstrap for the rest), wilson, normal, "
                   "agresti-coull, exact (Clopper-Pearson) or bootstrap (everything)")
       ->type_name("METHOD")
       ->check(CLI::IsMember({"auto", "wilson", "normal", "agresti-coull", "exact", "bootstrap"}));

@@ -129,7 +129,9 @@ def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=Non
     positive when score >= threshold), ``y_pred`` (predicted classes; with ``task='regression'``,
     predicted values) or ``y_proba`` (n x K class probabilities, columns in sorted class order or
     named by ``classes``). ``ci`` is a confidence level (e.g. 0.95) for intervals on every number
-    (``method``: 'auto' = Wilson for proportions, DeLong for ROC AUC, bootstrap for the rest;
+    (``method``: 'auto' = Wilson for proportions, DeLong for ROC AUC, the normal interval for mean
+    losses (log loss, Brier, MAE, MSE), the logit interval for average precision, the bootstrap for
+    the rest;
     'wilson', 'normal', 'agresti_coull', 'clopper_pearson' or 'bootstrap'); ``random_state`` seeds
     the bootstrap (the same seed gives the same intervals whatever the thread count). Undefined
     numbers (0/0, one class present) are NaN with the reason, never a silent 0; ``zero_division``

@@ -56,7 +56,30 @@ std::pair<double, double> weighted_loss_sum(std::size_t n, std::span<const doubl
   return {first.first.value(), first.second.value()};
 }
 
+// The loss of row i in log_loss and in brier_score: the terms of its true class (probabilistic.hpp).
+inline double log_loss_row(std::span<const std::int32_t> y, const proba_view& p, std::size_t i) {
+  return log_loss_term(p, i, static_cast<std::size_t>(y[i]));
+}
+
+inline double brier_row(std::span<const std::int32_t> y, const proba_view& p, std::size_t i) {
+  return brier_term(p, i, static_cast<std::size_t>(y[i]));
+}
+
 }  // namespace
+
+std::vector<double> log_loss_per_row(std::span<const std::int32_t> y, proba_view p) {
+  check_shapes("log_loss_per_row", y, p, {});
+  std::vector<double> out(y.size());
+  for (std::size_t i = 0; i < y.size(); ++i) out[i] = log_loss_row(y, p, i);
+  return out;
+}
+
+std::vector<double> brier_score_per_row(std::span<const std::int32_t> y, proba_view p) {
+  check_shapes("brier_score_per_row", y, p, {});
+  std::vector<double> out(y.size());
+  for (std::size_t i = 0; i < y.size(); ++i) out[i] = brier_row(y, p, i);
+  return out;
+}
 
 value log_loss(std::span<const std::int32_t> y, proba_view p, std::span<const double> w) {
   check_shapes("log_loss", y, p, w);

@@ -13,23 +13,22 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
 #include <random>
 
 #include "assay/curves/pr.hpp"
 #include "assay/curves/roc.hpp"
 #include "assay/metrics/registry.hpp"
+#include "assay/stats/asymptotic.hpp"
 #include "assay/stats/bootstrap.hpp"
 #include "assay/stats/delong.hpp"
+#include "assay/stats/poisson_bootstrap.hpp"
 #include "assay/stats/proportion.hpp"
 #include "assay/stats/random.hpp"
 
 namespace assay::detail {
 
 namespace {
-
-// Row resampling costs n operations per replicate; beyond this many in all it is skipped (with the
-// reason shown) rather than taking minutes.
-constexpr double max_bootstrap_work = 5e8;
 
 // std::binomial_distribution needs a UniformRandomBitGenerator; stats::rng is one underneath.
 struct bit_source {
@@ -39,10 +38,6 @@ struct bit_source {
   static constexpr result_type max() { return ~result_type{0}; }
   result_type operator()() { return r.next(); }
 };
-
-confidence_interval no_interval(std::string why, std::string method) {
-  return {value::undefined(why), value::undefined(why), std::move(method)};
-}
 
 // x successes of n for the proportion metrics of a binary or multiclass report.
 std::optional<std::pair<double, double>> proportion_counts(const report& r, const std::string& name) {
@@ -112,40 +107,12 @@ std::map<std::string, confidence_interval> confusion_bootstrap(const report& r, 
   return out;
 }
 
-// Row bootstrap of a statistic of the rows (weights, scores and probabilities follow their rows).
-confidence_interval row_bootstrap(const report& r, const evaluate_options& q, std::span<const std::int32_t> strata,
-                                  const stats::resample_statistic& stat) {
-  const std::string method = fmt::format("bootstrap percentile{}, {} replicates",
-                                         strata.empty() ? "" : ", stratified by class", q.replicates);
-  if (static_cast<double>(r.rows) * static_cast<double>(q.replicates) > max_bootstrap_work) {
-    return no_interval(fmt::format("{} rows x {} replicates is too much resampling; use fewer replicates",
-                                   r.rows, q.replicates),
-                       method);
-  }
-  stats::bootstrap_options o;
-  o.replicates = q.replicates;
-  o.level = *q.ci_level;
-  o.seed = q.seed;
-  o.strata = strata;
-  const stats::bootstrap_result b = stats::bootstrap_ci(r.rows, stat, o);
-  return {b.lower, b.upper, method};
+std::string poisson_method(std::size_t replicates) {
+  return fmt::format("poisson bootstrap percentile, {} replicates", replicates);
 }
 
-template <class T>
-std::vector<T> gather(std::span<const T> v, std::span<const std::uint32_t> rows) {
-  std::vector<T> out;
-  if (v.empty()) return out;
-  out.reserve(rows.size());
-  for (auto i : rows) out.push_back(v[i]);
-  return out;
-}
-
-// The rows `rows` of a probability matrix, row-major (for the multiclass AUCs of a resample).
-std::vector<double> gather_matrix_rows(const proba_view& pv, std::span<const std::uint32_t> rows) {
-  std::vector<double> out;
-  out.reserve(rows.size() * pv.cols);
-  for (auto i : rows) out.insert(out.end(), pv.data + i * pv.cols, pv.data + (i + 1) * pv.cols);
-  return out;
+confidence_interval from_bootstrap(const stats::bootstrap_result& b, std::size_t replicates) {
+  return {b.lower, b.upper, poisson_method(replicates)};
 }
 
 }  // namespace
@@ -185,7 +152,33 @@ void attach_intervals(report& r, const evaluate_options& q, const report_rows& r
     pos_of_row.resize(rows.y.size());
     for (std::size_t i = 0; i < rows.y.size(); ++i) pos_of_row[i] = rows.y[i] == static_cast<std::int32_t>(*r.positive);
   }
-  const std::span<const std::int32_t> strata = r.task == task_kind::regression ? std::span<const std::int32_t>{} : rows.y;
+
+  // Per-row losses of the metrics that are means of them, computed when first needed.
+  std::map<std::string, std::vector<double>> per_row;
+  auto losses_of = [&](const std::string& name) -> const std::vector<double>* {
+    if (auto it = per_row.find(name); it != per_row.end()) return &it->second;
+    std::vector<double> l;
+    if (r.task == task_kind::regression) {
+      if (name != "mean_absolute_error" && name != "mean_squared_error") return nullptr;
+      l.resize(rows.target.size());
+      for (std::size_t i = 0; i < l.size(); ++i) {
+        const double d = rows.target[i] - rows.predicted[i];
+        l[i] = name == "mean_absolute_error" ? std::abs(d) : d * d;
+      }
+    } else if (rows.proba != nullptr && name == "log_loss") {
+      l = log_loss_per_row(rows.y_proba, *rows.proba);
+    } else if (rows.proba != nullptr && name == "brier_score_loss") {
+      l = brier_score_per_row(rows.y_proba, *rows.proba);
+    } else {
+      return nullptr;
+    }
+    return &(per_row[name] = std::move(l));
+  };
+
+  // The metrics left to the Poisson bootstrap: means of per-row losses and the ranking metrics go
+  // through its one-pass kernel, the rest through registered metrics under Poisson row weights.
+  std::vector<metric_result*> fast_means, generic;
+  metric_result *fast_auc = nullptr, *fast_ap = nullptr;
 
   for (auto& m : r.metrics) {
     if (!m.v.defined()) continue;  // nothing to put an interval around
@@ -204,70 +197,102 @@ void attach_intervals(report& r, const evaluate_options& q, const report_rows& r
         m.ci = confidence_interval{ci.lower, ci.upper, "delong"};
         continue;
       }
+      if (const auto* l = losses_of(m.name)) {
+        const auto ci = stats::mean_normal_ci(*l, rows.w, level, 0.0);
+        m.ci = confidence_interval{ci.lower, ci.upper, "normal, from the variance of the per-row losses"};
+        continue;
+      }
+      if (m.name == "average_precision" && !pos_of_row.empty()) {
+        // Positives counted as Kish's effective number (sum w)^2 / sum w^2 (= their count without weights).
+        double sw = 0, sw2 = 0;
+        for (std::size_t i = 0; i < pos_of_row.size(); ++i) {
+          if (!pos_of_row[i]) continue;
+          const double wi = rows.w.empty() ? 1.0 : rows.w[i];
+          sw += wi;
+          sw2 += wi * wi;
+        }
+        const auto ci = stats::average_precision_logit_ci(m.v.v, sw2 > 0 ? sw * sw / sw2 : 0.0, level);
+        m.ci = confidence_interval{ci.lower, ci.upper, "logit (Boyd et al. 2013)"};
+        continue;
+      }
     }
     if (auto it = cm_cis.find(m.name); it != cm_cis.end()) {
       m.ci = it->second;
       continue;
     }
-    // Row bootstrap for the rest.
-    stats::resample_statistic stat;
-    if (r.task == task_kind::regression) {
-      const metric_info* info = find_metric(m.name, metric_kind::regression);
-      stat = [&, info](std::span<const std::uint32_t> idx) {
-        const auto y = gather(rows.target, idx), p = gather(rows.predicted, idx), w = gather(rows.w, idx);
-        const value v = info->regression(y, p, w, params);
-        return v.defined() ? v.v : std::numeric_limits<double>::quiet_NaN();
-      };
-    } else if (const metric_info* info = find_metric(m.name, cm_kind); info != nullptr) {
-      stat = [&, info](std::span<const std::uint32_t> idx) {
-        const auto y = gather(rows.y, idx), p = gather(rows.yhat, idx);
-        const auto w = gather(rows.w, idx);
-        const auto cm = confusion_matrix::from_labels(y, p, r.cm.classes(), w);
-        const value v = cm_kind == metric_kind::binary ? info->binary(binary_counts::one_vs_rest(cm, *r.positive), params)
-                                                       : info->multiclass(cm, params);
-        return v.defined() ? v.v : std::numeric_limits<double>::quiet_NaN();
-      };
-    } else if (const metric_info* pinfo = find_metric(m.name, metric_kind::probabilistic);
-               pinfo != nullptr && rows.proba != nullptr) {
-      stat = [&, pinfo](std::span<const std::uint32_t> idx) {
-        const proba_view& pv = *rows.proba;
-        std::vector<double> data;
-        data.reserve(idx.size() * (pv.binary_score ? 1 : pv.cols));
-        for (auto i : idx) {
-          if (pv.binary_score) data.push_back(pv.data[i]);
-          else data.insert(data.end(), pv.data + i * pv.cols, pv.data + (i + 1) * pv.cols);
-        }
-        const proba_view sub = pv.binary_score ? proba_view::scores(data) : proba_view::matrix(data, pv.cols);
-        const auto y = gather(rows.y_proba, idx);
-        const auto w = gather(rows.w, idx);
-        const value v = pinfo->probabilistic(y, sub, w, params);
-        return v.defined() ? v.v : std::numeric_limits<double>::quiet_NaN();
-      };
-    } else if ((m.name == "roc_auc" || m.name == "average_precision") && !pos_of_row.empty()) {
-      const metric_info* rinfo = find_metric(m.name, metric_kind::ranking);
-      stat = [&, rinfo](std::span<const std::uint32_t> idx) {
-        const auto y = gather(std::span<const std::int32_t>(pos_of_row), idx);
-        const auto s = gather(rows.score, idx), w = gather(rows.w, idx);
-        const value v = rinfo->ranking(y, s, w, params);
-        return v.defined() ? v.v : std::numeric_limits<double>::quiet_NaN();
-      };
+    if (losses_of(m.name) != nullptr) {
+      fast_means.push_back(&m);
+    } else if (m.name == "roc_auc" && !pos_of_row.empty()) {
+      fast_auc = &m;
+    } else if (m.name == "average_precision" && !pos_of_row.empty()) {
+      fast_ap = &m;
     } else if (m.name.starts_with("roc_auc_ov") && rows.proba != nullptr && !rows.proba->binary_score) {
-      // The multiclass AUCs (roc_auc_ovr_macro, ..._ovo_weighted): row bootstrap, stratified by class.
-      const bool ovr = m.name.starts_with("roc_auc_ovr");
-      const auto avg = m.name.ends_with("_weighted") ? curves::multiclass_average::weighted
-                                                     : curves::multiclass_average::macro;
-      stat = [&, ovr, avg](std::span<const std::uint32_t> idx) {
-        const auto data = gather_matrix_rows(*rows.proba, idx);
-        const proba_view sub = proba_view::matrix(data, rows.proba->cols);
-        const auto y = gather(rows.y_proba, idx);
-        const auto w = gather(rows.w, idx);
-        const value v = ovr ? curves::roc_auc_ovr(y, sub, w, avg) : curves::roc_auc_ovo(y, sub, w, avg);
-        return v.defined() ? v.v : std::numeric_limits<double>::quiet_NaN();
-      };
-    } else {
-      continue;
+      generic.push_back(&m);  // the multiclass AUCs (roc_auc_ovr_macro, ..., roc_auc_ovo_weighted)
+    } else if (r.task == task_kind::regression ? find_metric(m.name, metric_kind::regression) != nullptr
+                                               : find_metric(m.name, cm_kind) != nullptr ||
+                                                     (find_metric(m.name, metric_kind::probabilistic) != nullptr &&
+                                                      rows.proba != nullptr)) {
+      generic.push_back(&m);
     }
-    m.ci = row_bootstrap(r, q, strata, stat);
+  }
+
+  stats::bootstrap_options o;
+  o.replicates = q.replicates;
+  o.level = level;
+  o.seed = q.seed;
+  o.progress = q.progress;
+  const std::size_t n = r.task == task_kind::regression ? rows.target.size() : rows.y.size();
+
+  if (!fast_means.empty() || fast_auc != nullptr || fast_ap != nullptr) {
+    stats::poisson_statistics st;
+    st.rows = n;
+    st.weight = rows.w;
+    for (auto* m : fast_means) st.means.emplace_back(*losses_of(m->name));
+    if (fast_auc != nullptr || fast_ap != nullptr) {
+      st.y_true = pos_of_row;
+      st.y_score = rows.score;
+      st.roc_auc = fast_auc != nullptr;
+      st.average_precision = fast_ap != nullptr;
+    }
+    const auto res = stats::poisson_bootstrap(st, o);
+    std::size_t k = 0;
+    for (auto* m : fast_means) m->ci = from_bootstrap(res[k++], q.replicates);
+    if (fast_auc != nullptr) fast_auc->ci = from_bootstrap(res[k++], q.replicates);
+    if (fast_ap != nullptr) fast_ap->ci = from_bootstrap(res[k++], q.replicates);
+  }
+
+  if (!generic.empty()) {
+    std::vector<const metric_info*> infos;
+    for (auto* m : generic) {
+      const metric_info* info = r.task == task_kind::regression ? find_metric(m->name, metric_kind::regression)
+                                                                 : find_metric(m->name, cm_kind);
+      infos.push_back(info != nullptr ? info : find_metric(m->name, metric_kind::probabilistic));  // null: a multiclass AUC
+    }
+    const auto stat = [&](std::span<const double> w, std::span<double> out) {
+      std::optional<confusion_matrix> cm;
+      for (std::size_t k = 0; k < infos.size(); ++k) {
+        const metric_info* info = infos[k];
+        value v;
+        if (info == nullptr) {  // a multiclass AUC of the class probabilities, one-vs-rest or one-vs-one
+          const std::string& name = generic[k]->name;
+          const auto avg = name.ends_with("_weighted") ? curves::multiclass_average::weighted
+                                                       : curves::multiclass_average::macro;
+          v = name.starts_with("roc_auc_ovr") ? curves::roc_auc_ovr(rows.y_proba, *rows.proba, w, avg)
+                                              : curves::roc_auc_ovo(rows.y_proba, *rows.proba, w, avg);
+        } else if (info->kind == metric_kind::regression) {
+          v = info->regression(rows.target, rows.predicted, w, params);
+        } else if (info->kind == metric_kind::probabilistic) {
+          v = info->probabilistic(rows.y_proba, *rows.proba, w, params);
+        } else {
+          if (!cm) cm = confusion_matrix::from_labels(rows.y, rows.yhat, r.cm.classes(), w);
+          v = info->kind == metric_kind::binary ? info->binary(binary_counts::one_vs_rest(*cm, *r.positive), params)
+                                                : info->multiclass(*cm, params);
+        }
+        out[k] = v.defined() ? v.v : std::numeric_limits<double>::quiet_NaN();
+      }
+    };
+    const auto res = stats::poisson_bootstrap_weighted(n, rows.w, infos.size(), stat, o);
+    for (std::size_t k = 0; k < generic.size(); ++k) generic[k]->ci = from_bootstrap(res[k], q.replicates);
   }
 }
 

@@ -483,6 +483,7 @@ evaluate_options options_of(const report_request& q) {
   o.ci_method = q.ci;
   o.replicates = q.bootstrap_replicates;
   o.seed = q.seed;
+  o.progress = q.progress;
   o.keep_curves = q.keep_curves;
   return o;
 }

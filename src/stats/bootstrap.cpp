@@ -12,6 +12,7 @@
 #include "assay/detail/parallel.hpp"
 #include "assay/stats/detail/radix_sort.hpp"
 #include "assay/stats/detail/replicates.hpp"
+#include "assay/stats/detail/weighted_sweep.hpp"
 #include "assay/stats/distributions.hpp"
 #include "assay/stats/random.hpp"
 
@@ -317,24 +318,21 @@ double stratified_auc(const sorted_auc_cases& c, const std::vector<Count>& cp, c
   return static_cast<double>(wins2) / (2.0 * static_cast<double>(c.m) * static_cast<double>(c.n));
 }
 
-/// AUC of one simple-resampling replicate from the multiplicities of all sorted cases; NaN when
-/// the replicate holds a single class.
+/// AUC of one simple-resampling replicate from the multiplicities of all sorted cases, by the one
+/// weighted sweep (detail/weighted_sweep.hpp), from the highest score down; NaN when the replicate
+/// holds a single class.
 template <class Count>
 double simple_auc(const sorted_auc_cases& c, const std::vector<Count>& w) {
-  double wins = 0, neg_below = 0, m = 0, grp_pos = 0, grp_neg = 0;
-  for (std::size_t t = 0; t < w.size(); ++t) {
+  detail::ranking_sweep sweep;
+  double gp = 0, gn = 0;
+  for (std::size_t t = w.size(); t-- > 0;) {
+    (c.is_pos[t] ? gp : gn) += w[t];
     if (c.group_start[t]) {
-      wins += grp_pos * (neg_below + 0.5 * grp_neg);
-      neg_below += grp_neg;
-      m += grp_pos;
-      grp_pos = grp_neg = 0;
+      sweep.group(gp, gn);
+      gp = gn = 0;
     }
-    (c.is_pos[t] ? grp_pos : grp_neg) += w[t];
   }
-  wins += grp_pos * (neg_below + 0.5 * grp_neg);
-  neg_below += grp_neg;
-  m += grp_pos;
-  return m == 0 || neg_below == 0 ? std::numeric_limits<double>::quiet_NaN() : wins / (m * neg_below);
+  return sweep.auc();
 }
 
 /// The same replicate with 32-bit counts: the fallback when an 8-bit count overflowed (a case drawn

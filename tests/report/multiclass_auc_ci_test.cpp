@@ -1,4 +1,4 @@
-// The multiclass AUCs of assay report (roc_auc_ovr_* / roc_auc_ovo_*) and their bootstrap intervals:
+// The multiclass AUCs of assay report (roc_auc_ovr_* / roc_auc_ovo_*) and their (Poisson) bootstrap intervals:
 // the point values equal curves::roc_auc_ovr / roc_auc_ovo, the interval does not depend on the
 // thread count, and its coverage is checked by simulation with a declared failure probability.
 #include <gtest/gtest.h>
@@ -56,7 +56,7 @@ TEST(MulticlassAucCi, PointValuesAreTheCurveKernelsAndIntervalsIgnoreThreads) {
   for (const char* name : {"roc_auc_ovr_macro", "roc_auc_ovr_weighted", "roc_auc_ovo_macro", "roc_auc_ovo_weighted"}) {
     const auto& m = find(r, name);
     ASSERT_TRUE(m.ci && m.ci->lower.defined() && m.ci->upper.defined()) << name;
-    EXPECT_EQ(m.ci->method, "bootstrap percentile, stratified by class, 400 replicates");
+    EXPECT_EQ(m.ci->method, "poisson bootstrap percentile, 400 replicates");
     EXPECT_LT(m.ci->lower.v, m.v.v) << name;
     EXPECT_GT(m.ci->upper.v, m.v.v) << name;
   }

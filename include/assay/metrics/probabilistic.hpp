@@ -7,6 +7,7 @@
 #include <limits>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "assay/value.hpp"
 
@@ -61,6 +62,12 @@ value log_loss(std::span<const std::int32_t> y, proba_view p, std::span<const do
 /// class 1. Multiclass (K > 2): Brier's original score (1/W) sum_i w_i sum_k (p_ik - [y_i = k])^2,
 /// which for K = 2 is twice the binary value. Brier (1950), Monthly Weather Review 78(1).
 value brier_score(std::span<const std::int32_t> y, proba_view p, std::span<const double> w = {});
+
+/// The per-row losses whose weighted means are log_loss and brier_score (same clipping, same
+/// renormalisation, same binary/multiclass rule): out[i] = loss of row i, weights not applied. For
+/// intervals of the mean (the normal interval, the Poisson bootstrap). Same shape checks.
+std::vector<double> log_loss_per_row(std::span<const std::int32_t> y, proba_view p);
+std::vector<double> brier_score_per_row(std::span<const std::int32_t> y, proba_view p);
 
 /// Share (weighted) of cases whose true class is among the k highest probabilities. Ties are broken
 /// as scikit-learn's top_k_accuracy_score does for multiclass input: among equal probabilities the

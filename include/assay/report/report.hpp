@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,7 +23,7 @@ struct confidence_interval {
 
 /// How `assay report --ci` computes intervals.
 enum class ci_method {
-  automatic,        ///< Wilson for proportions, DeLong for ROC AUC, bootstrap for the rest
+  automatic,        ///< Wilson for proportions, DeLong for ROC AUC, normal for mean losses, logit for AP, bootstrap for the rest
   wilson,           ///< proportions by Wilson, the rest as automatic
   normal,           ///< proportions by the normal (Wald) approximation, the rest as automatic
   agresti_coull,    ///< proportions by Agresti-Coull, the rest as automatic
@@ -53,6 +54,8 @@ struct report_request {
   ci_method ci = ci_method::automatic;
   std::size_t bootstrap_replicates = 2000;
   std::uint64_t seed = 0;  ///< for the bootstrap; results do not depend on the thread count
+  /// Optional progress of the bootstrap (evaluate_options::progress).
+  std::function<void(std::size_t, std::size_t)> progress;
 };
 
 /// A curve kept for drawing: at most `max_points` points taken evenly along it (the first and last
@@ -162,6 +165,10 @@ struct evaluate_options {
   assay::ci_method ci_method = assay::ci_method::automatic;
   std::size_t replicates = 2000;  ///< bootstrap replicates, in [1, 1000000]
   std::uint64_t seed = 0;         ///< of the bootstrap; results do not depend on the thread count
+  /// Optional: called with (replicates done, replicates) while a Poisson bootstrap of the intervals
+  /// runs, from one thread at a time (not necessarily the caller's), e.g. to show progress. The
+  /// library prints nothing itself.
+  std::function<void(std::size_t, std::size_t)> progress;
   /// Keep the ROC, PR, threshold and reliability curves of a binary score (thinned for drawing) in
   /// the report, e.g. for the HTML page; a reliability curve of class probabilities too.
   bool keep_curves = false;

@@ -44,6 +44,9 @@ struct bootstrap_options {
   /// else the delete-a-group jackknife with this many groups (row i in group i mod G).
   std::size_t jackknife_max = 2000;
   bool keep_distribution = false;  ///< return the replicate values (in replicate order)
+  /// Called with (replicates done, replicates) as the work goes on, by the Poisson bootstraps
+  /// (poisson_bootstrap.hpp); from one thread at a time, not necessarily the caller's. Optional.
+  std::function<void(std::size_t, std::size_t)> progress;
 };
 
 struct bootstrap_result {

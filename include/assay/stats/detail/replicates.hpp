@@ -1,9 +1,12 @@
-// assay (internal): the one replicate loop of the bootstraps (bootstrap.cpp, bootstrap_many.cpp) and
-// the one way a replicate draws its rows.
+// assay (internal): the one replicate loop of the bootstraps (bootstrap.cpp, bootstrap_many.cpp,
+// poisson_bootstrap.cpp) and the one way a replicate draws its rows.
 #pragma once
 
 #include <cstddef>
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <numeric>
 #include <span>
@@ -28,6 +31,29 @@ void for_each_replicate(std::size_t replicates, std::uint64_t seed, unsigned thr
     rng gen(seed, r);
     body(gen, scratch[lane], r);
   });
+}
+
+/// The same loop over batches of replicates, for kernels that make one pass over the rows per batch
+/// (the Poisson bootstrap): body(scratch, first, count) computes replicates [first, first + count),
+/// count <= batch, and stores them by index; it draws its own numbers from (seed, replicate), so the
+/// result does not depend on the thread count either. `progress`, if set, is called with (replicates
+/// done, replicates) after each batch, from one lane only (never from two threads at once), not
+/// necessarily on the calling thread.
+template <class Scratch, class Body>
+void for_each_replicate_batch(std::size_t replicates, std::size_t batch, unsigned threads, const Scratch& proto,
+                              Body&& body,
+                              const std::function<void(std::size_t, std::size_t)>& progress = {}) {
+  const std::size_t batches = (replicates + batch - 1) / batch;
+  const unsigned lanes = assay::detail::resolve_threads(threads, batches);
+  std::vector<Scratch> scratch(lanes, proto);
+  std::atomic<std::size_t> done{0};
+  assay::detail::parallel_for(batches, lanes, [&](unsigned lane, std::size_t b) {
+    const std::size_t first = b * batch, count = std::min(batch, replicates - first);
+    body(scratch[lane], first, count);
+    const std::size_t now = done.fetch_add(count) + count;
+    if (progress && lane == 0) progress(now, replicates);
+  });
+  if (progress) progress(replicates, replicates);
 }
 
 /// Row indices of each stratum (one stratum holding every row when there are no strata).

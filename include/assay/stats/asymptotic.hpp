@@ -1,0 +1,36 @@
+// assay: confidence intervals from large-sample theory, without resampling: the normal interval of
+// a (weighted) mean of per-row losses, and the logit interval of an average precision. They serve
+// `assay report --ci` where the bootstrap would cost minutes on 10^7 rows (docs/definitions/intervals.md).
+#pragma once
+
+#include <limits>
+#include <span>
+
+#include "assay/value.hpp"
+
+namespace assay::stats {
+
+struct asymptotic_interval {
+  value lower, upper;  ///< undefined (with the reason) when the interval cannot be formed
+};
+
+/// The normal (central limit) interval of the weighted mean m = sum w_i l_i / sum w_i of per-row
+/// values l (w empty: all 1; rows of weight 0 left out, n = the rest): m -+ z_{(1+level)/2} se with
+///   se^2 = n / (n - 1) sum_i w_i^2 (l_i - m)^2 / (sum_i w_i)^2,
+/// the linearisation (sandwich) variance of a ratio estimator with the n / (n - 1) correction, which
+/// is s^2 / n (s^2 the sample variance) without weights (e.g. Cochran, "Sampling Techniques", 3rd ed.
+/// 1977, sec. 6.4). With lower_bound set (e.g. 0 for losses), the lower end is raised to it.
+/// Undefined below 2 rows of positive weight or for non-finite values. Throws a usage error for a
+/// level outside (0, 1) or weights of the wrong length.
+asymptotic_interval mean_normal_ci(std::span<const double> values, std::span<const double> w, double level,
+                                   double lower_bound = -std::numeric_limits<double>::infinity());
+
+/// The logit interval of an average precision (area under the precision-recall curve) of Boyd, Eng &
+/// Page (2013), "Area under the precision-recall curve: point estimates and confidence intervals",
+/// ECML PKDD, LNCS 8190, sec. 4: expit(logit(AP) -+ z_{(1+level)/2} tau), tau = 1 / sqrt(n_pos AP (1 - AP)),
+/// with n_pos the number of positive cases. An approximation: Boyd et al. report coverage near the
+/// nominal level from a few hundred positives, lower for few positives or AP near 1. Undefined unless
+/// 0 < AP < 1 and n_pos > 0. Throws a usage error for a level outside (0, 1).
+asymptotic_interval average_precision_logit_ci(double ap, double n_pos, double level);
+
+}  // namespace assay::stats

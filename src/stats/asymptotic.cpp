@@ -1,0 +1,66 @@
+// Intervals from large-sample theory; see include/assay/stats/asymptotic.hpp.
+#include "assay/stats/asymptotic.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "assay/error.hpp"
+#include "assay/stats/distributions.hpp"
+
+namespace assay::stats {
+
+namespace {
+
+void check_level(const char* fn, double level) {
+  if (!(level > 0 && level < 1)) throw_usage(fmt::format("{}: level must be in (0, 1); got {}", fn, level));
+}
+
+asymptotic_interval undefined(const std::string& why) { return {value::undefined(why), value::undefined(why)}; }
+
+}  // namespace
+
+asymptotic_interval mean_normal_ci(std::span<const double> values, std::span<const double> w, double level,
+                                   double lower_bound) {
+  check_level("mean_normal_ci", level);
+  if (!w.empty() && w.size() != values.size()) {
+    throw_usage(fmt::format("mean_normal_ci: {} values but {} weights", values.size(), w.size()));
+  }
+  double sw = 0, swl = 0;
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double wi = w.empty() ? 1.0 : w[i];
+    if (wi == 0) continue;
+    sw += wi;
+    swl += wi * values[i];
+    ++n;
+  }
+  if (n < 2) return undefined(fmt::format("{} row{} of positive weight; the variance needs 2", n, n == 1 ? "" : "s"));
+  const double mean = swl / sw;
+  double ss = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double wi = w.empty() ? 1.0 : w[i];
+    if (wi == 0) continue;
+    const double d = wi * (values[i] - mean);
+    ss += d * d;
+  }
+  const double nd = static_cast<double>(n);
+  const double se = std::sqrt(nd / (nd - 1) * ss) / sw;
+  if (!std::isfinite(se) || !std::isfinite(mean)) return undefined("the per-row values are not all finite");
+  const double z = normal_quantile(0.5 + level / 2);
+  return {value(std::max(lower_bound, mean - z * se)), value(mean + z * se)};
+}
+
+asymptotic_interval average_precision_logit_ci(double ap, double n_pos, double level) {
+  check_level("average_precision_logit_ci", level);
+  if (!(ap > 0 && ap < 1)) return undefined(fmt::format("the logit interval needs 0 < AP < 1; AP is {}", ap));
+  if (!(n_pos > 0)) return undefined("no positive case");
+  const double mu = std::log(ap / (1 - ap));
+  const double tau = 1 / std::sqrt(n_pos * ap * (1 - ap));
+  const double z = normal_quantile(0.5 + level / 2);
+  auto expit = [](double x) { return 1 / (1 + std::exp(-x)); };
+  return {value(expit(mu - z * tau)), value(expit(mu + z * tau))};
+}
+
+}  // namespace assay::stats

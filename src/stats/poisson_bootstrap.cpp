@@ -1,0 +1,263 @@
+// The Poisson bootstrap; see include/assay/stats/poisson_bootstrap.hpp.
+#include "assay/stats/poisson_bootstrap.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include "assay/error.hpp"
+#include "assay/stats/detail/radix_sort.hpp"
+#include "assay/stats/detail/replicates.hpp"
+#include "assay/stats/detail/weighted_sweep.hpp"
+#include "assay/stats/random.hpp"
+
+namespace assay::stats {
+
+namespace {
+
+// Replicates per pass over the rows: enough to amortise reading the rows, few enough that the
+// per-replicate sums stay in registers and L1.
+constexpr std::size_t batch = 8;
+
+void check(const char* fn, std::size_t rows, std::span<const double> weight, const bootstrap_options& o) {
+  if (rows == 0) throw_usage(fmt::format("{}: no rows to resample", fn));
+  if (o.replicates < 1) throw_usage(fmt::format("{}: replicates must be >= 1; got 0", fn));
+  if (!(o.level > 0 && o.level < 1)) throw_usage(fmt::format("{}: level must be in (0, 1); got {}", fn, o.level));
+  if (o.method != bootstrap_method::percentile) throw_usage(fmt::format("{}: only the percentile method", fn));
+  if (!o.strata.empty()) throw_usage(fmt::format("{}: strata are not supported", fn));
+  if (!weight.empty() && weight.size() != rows) {
+    throw_usage(fmt::format("{}: {} rows but {} weights", fn, rows, weight.size()));
+  }
+}
+
+// reps[s * B + r] (statistic s, replicate r) and the estimates into results.
+std::vector<bootstrap_result> summarise(std::vector<double>&& reps, std::span<const double> estimates,
+                                        const bootstrap_options& o) {
+  const std::size_t B = o.replicates;
+  std::vector<bootstrap_result> res(estimates.size());
+  for (std::size_t s = 0; s < res.size(); ++s) {
+    auto& x = res[s];
+    const std::span<const double> v(reps.data() + s * B, B);
+    x.estimate = estimates[s];
+    x.level = o.level;
+    x.method = bootstrap_method::percentile;
+    x.replicates = B;
+    double sum = 0;
+    std::size_t defined = 0;
+    for (double y : v) {
+      if (std::isnan(y)) ++x.undefined_replicates;
+      else sum += y, ++defined;
+    }
+    const double mean = defined ? sum / static_cast<double>(defined) : 0.0;
+    double ss = 0;
+    for (double y : v)
+      if (!std::isnan(y)) ss += (y - mean) * (y - mean);
+    x.std_error = defined > 1 ? std::sqrt(ss / static_cast<double>(defined - 1)) : 0.0;
+    std::tie(x.lower, x.upper) = percentile_interval(v, o.level);
+    if (o.keep_distribution) x.distribution.assign(v.begin(), v.end());
+  }
+  return res;
+}
+
+// A case in decreasing score order: its row, whether it is positive, whether it starts a tie group.
+struct sorted_case {
+  std::uint32_t row;
+  std::uint8_t positive, starts_group;
+};
+
+// Cases sorted once: tie groups from the highest score down, rows of a group in row order.
+std::vector<sorted_case> order_cases(std::span<const std::int32_t> y, std::span<const double> s, unsigned threads) {
+  const auto asc = detail::sort_by_score(s, y, threads == 0 ? 8u : threads);
+  std::vector<sorted_case> out;
+  out.reserve(asc.size());
+  for (std::size_t j = asc.size(); j > 0;) {
+    std::size_t i = j - 1;
+    while (i > 0 && asc[i - 1].score == asc[j - 1].score) --i;
+    for (std::size_t t = i; t < j; ++t) {
+      out.push_back({asc[t].index, static_cast<std::uint8_t>(asc[t].label == 1), static_cast<std::uint8_t>(t == i)});
+    }
+    j = i;
+  }
+  return out;
+}
+
+// The weights of one batch: weight(b, row) for b < batch, either the Poisson counts of replicates
+// first..first+batch-1 or 1 (the estimate).
+struct poisson_weights {
+  std::array<std::uint64_t, batch> key;
+  double operator()(std::size_t b, std::size_t row) const { return poisson1_at(key[b], row); }
+};
+struct unit_weights {
+  double operator()(std::size_t, std::size_t) const { return 1.0; }
+};
+
+// The rows in the order of the pass (sorted cases when there is a score, else row order), with the
+// mean columns and the weights copied into that order so that the pass reads memory sequentially.
+struct pass_data {
+  std::vector<sorted_case> cases;           // empty: row order, no ranking statistic
+  std::vector<std::vector<double>> means;   // means[m][t]: value of mean m at position t
+  std::vector<double> weight;               // weight at position t (empty: unit)
+  std::size_t rows = 0;
+};
+
+// One pass over the rows for a batch: out[s][b] = statistic s of batch member b. Means are summed
+// in the order of the pass; tie groups of the ranking statistics are fed to detail::ranking_sweep.
+template <bool Ranked, bool Weighted, class Draw>
+void batch_pass(const pass_data& d, bool auc, bool ap, const Draw& draw, std::vector<std::array<double, batch>>& out) {
+  const std::size_t M = d.means.size();
+  std::array<double, batch> den{};
+  std::vector<std::array<double, batch>> num(M, std::array<double, batch>{});
+  std::array<detail::ranking_sweep, batch> sweep{};
+  std::array<double, batch> gp{}, gn{};
+  for (std::size_t t = 0; t < d.rows; ++t) {
+    std::size_t row = t;
+    double pos = 0;
+    if constexpr (Ranked) {
+      const sorted_case c = d.cases[t];
+      row = c.row;
+      pos = c.positive;
+      if (c.starts_group && t > 0) {
+#pragma GCC unroll 8
+        for (std::size_t b = 0; b < batch; ++b) {
+          sweep[b].group(gp[b], gn[b]);
+          gp[b] = gn[b] = 0;
+        }
+      }
+    }
+    std::array<double, batch> wk;
+#pragma GCC unroll 8
+    for (std::size_t b = 0; b < batch; ++b) {
+      wk[b] = draw(b, row);
+      if constexpr (Weighted) wk[b] = d.weight[t] * wk[b];
+      den[b] += wk[b];
+    }
+    for (std::size_t m = 0; m < M; ++m) {
+      const double x = d.means[m][t];
+#pragma GCC unroll 8
+      for (std::size_t b = 0; b < batch; ++b) num[m][b] += wk[b] * x;
+    }
+    if constexpr (Ranked) {
+      const double neg = 1 - pos;
+#pragma GCC unroll 8
+      for (std::size_t b = 0; b < batch; ++b) {
+        gp[b] += pos * wk[b];
+        gn[b] += neg * wk[b];
+      }
+    }
+  }
+  for (std::size_t m = 0; m < M; ++m)
+    for (std::size_t b = 0; b < batch; ++b)
+      out[m][b] = den[b] > 0 ? num[m][b] / den[b] : std::numeric_limits<double>::quiet_NaN();
+  if constexpr (Ranked) {
+    std::size_t k = M;
+    for (std::size_t b = 0; b < batch; ++b) sweep[b].group(gp[b], gn[b]);
+    if (auc) {
+      for (std::size_t b = 0; b < batch; ++b) out[k][b] = sweep[b].auc();
+      ++k;
+    }
+    if (ap)
+      for (std::size_t b = 0; b < batch; ++b) out[k][b] = sweep[b].average_precision();
+  }
+}
+
+template <class Draw>
+void run_pass(const pass_data& d, bool auc, bool ap, const Draw& draw, std::vector<std::array<double, batch>>& out) {
+  const bool ranked = !d.cases.empty(), weighted = !d.weight.empty();
+  if (ranked && weighted) batch_pass<true, true>(d, auc, ap, draw, out);
+  else if (ranked) batch_pass<true, false>(d, auc, ap, draw, out);
+  else if (weighted) batch_pass<false, true>(d, auc, ap, draw, out);
+  else batch_pass<false, false>(d, auc, ap, draw, out);
+}
+
+}  // namespace
+
+std::vector<bootstrap_result> poisson_bootstrap(const poisson_statistics& s, const bootstrap_options& o) {
+  const char* fn = "poisson_bootstrap";
+  check(fn, s.rows, s.weight, o);
+  const bool ranking = s.roc_auc || s.average_precision;
+  const std::size_t n_out = s.means.size() + (s.roc_auc ? 1 : 0) + (s.average_precision ? 1 : 0);
+  if (n_out == 0) throw_usage(fmt::format("{}: no statistic to compute", fn));
+  for (std::size_t m = 0; m < s.means.size(); ++m) {
+    if (s.means[m].size() != s.rows) {
+      throw_usage(fmt::format("{}: {} rows but mean {} has {} values", fn, s.rows, m, s.means[m].size()));
+    }
+  }
+  pass_data d;
+  d.rows = s.rows;
+  if (ranking) {
+    if (s.y_true.size() != s.rows || s.y_score.size() != s.rows) {
+      throw_usage(fmt::format("{}: {} rows but {} labels and {} scores", fn, s.rows, s.y_true.size(),
+                              s.y_score.size()));
+    }
+    if (s.rows > std::numeric_limits<std::uint32_t>::max()) {
+      throw_usage(fmt::format("{}: at most 4294967295 rows with a score; got {}", fn, s.rows));
+    }
+    for (std::size_t i = 0; i < s.rows; ++i) {
+      if (s.y_true[i] != 0 && s.y_true[i] != 1) {
+        throw_usage(fmt::format("{}: label {} of row {} is not 0 or 1", fn, s.y_true[i], i));
+      }
+    }
+    d.cases = order_cases(s.y_true, s.y_score, o.threads);
+  }
+  auto in_pass_order = [&](std::span<const double> v) {
+    if (d.cases.empty()) return std::vector<double>(v.begin(), v.end());
+    std::vector<double> out(v.size());
+    for (std::size_t t = 0; t < out.size(); ++t) out[t] = v[d.cases[t].row];
+    return out;
+  };
+  for (const auto& m : s.means) d.means.push_back(in_pass_order(m));
+  if (!s.weight.empty()) d.weight = in_pass_order(s.weight);
+
+  std::vector<std::array<double, batch>> est(n_out);
+  run_pass(d, s.roc_auc, s.average_precision, unit_weights{}, est);
+  std::vector<double> estimates(n_out);
+  for (std::size_t k = 0; k < n_out; ++k) estimates[k] = est[k][0];
+
+  const std::size_t B = o.replicates;
+  std::vector<double> reps(n_out * B);
+  detail::for_each_replicate_batch(
+      B, batch, o.threads, std::vector<std::array<double, batch>>(n_out),
+      [&](std::vector<std::array<double, batch>>& out, std::size_t first, std::size_t count) {
+        poisson_weights draw;
+        for (std::size_t b = 0; b < batch; ++b) draw.key[b] = poisson1_key(o.seed, first + b);
+        run_pass(d, s.roc_auc, s.average_precision, draw, out);
+        for (std::size_t k = 0; k < n_out; ++k)
+          for (std::size_t b = 0; b < count; ++b) reps[k * B + first + b] = out[k][b];
+      },
+      o.progress);
+  return summarise(std::move(reps), estimates, o);
+}
+
+std::vector<bootstrap_result> poisson_bootstrap_weighted(std::size_t rows, std::span<const double> weight,
+                                                         std::size_t n_stats, const weighted_statistics& statistics,
+                                                         const bootstrap_options& o) {
+  const char* fn = "poisson_bootstrap_weighted";
+  check(fn, rows, weight, o);
+  if (n_stats == 0) throw_usage(fmt::format("{}: no statistic to compute", fn));
+  std::vector<double> estimates(n_stats);
+  {
+    std::vector<double> w(rows, 1.0);
+    if (!weight.empty()) w.assign(weight.begin(), weight.end());
+    statistics(w, estimates);
+  }
+  const std::size_t B = o.replicates;
+  std::vector<double> reps(n_stats * B);
+  using scratch = std::pair<std::vector<double>, std::vector<double>>;
+  detail::for_each_replicate_batch(
+      B, 1, o.threads, scratch{std::vector<double>(rows), std::vector<double>(n_stats)},
+      [&](scratch& sc, std::size_t r, std::size_t) {
+        const std::uint64_t key = poisson1_key(o.seed, r);
+        for (std::size_t i = 0; i < rows; ++i) {
+          const double k = poisson1_at(key, i);
+          sc.first[i] = weight.empty() ? k : weight[i] * k;
+        }
+        statistics(sc.first, sc.second);
+        for (std::size_t k = 0; k < n_stats; ++k) reps[k * B + r] = sc.second[k];
+      },
+      o.progress);
+  return summarise(std::move(reps), estimates, o);
+}
+
+}  // namespace assay::stats
