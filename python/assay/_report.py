@@ -116,7 +116,7 @@ def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=Non
     """
     from assay import _scale
 
-    if _scale.is_arrow(y_true):
+    if _scale.is_arrow(y_true, label):
         if label is None:
             raise ValueError("report: with an Arrow source, label= names the label column")
         if y_proba is not None or task == "regression" or keep_curves:

@@ -200,9 +200,13 @@ def _report(state, missing, spec):
     return r
 
 
-def is_arrow(x):
-    """True for a pyarrow Table, RecordBatch, RecordBatchReader or anything with __arrow_c_stream__."""
-    return hasattr(x, "__arrow_c_stream__") or type(x).__module__.startswith("pyarrow")
+def is_arrow(x, label=None):
+    """True for a pyarrow Table, RecordBatch or RecordBatchReader, or, when a label column is named,
+    anything with __arrow_c_stream__ (a one-column stream such as a polars Series or a pyarrow
+    ChunkedArray given without label= stays an array of labels)."""
+    if type(x).__name__ in ("Table", "RecordBatch", "RecordBatchReader") and type(x).__module__.startswith("pyarrow"):
+        return True
+    return label is not None and hasattr(x, "__arrow_c_stream__")
 
 
 def batches_of(source):

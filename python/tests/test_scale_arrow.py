@@ -141,3 +141,10 @@ def test_arguments_are_checked():
     with pytest.raises(ValueError, match="must be numeric"):
         assay.report(pa.table({"y": [0, 1], "p": ["a", "b"]}), label="y", y_score="p")
     assert isinstance(_spec(score="p").new_state().serialize(), bytes)
+
+
+def test_arrays_with_the_stream_protocol_are_still_label_arrays():
+    # a ChunkedArray has __arrow_c_stream__ but, without label=, is an array of labels as before
+    y = pa.chunked_array([[0, 1, 1], [0, 1]])
+    s = np.array([0.1, 0.8, 0.6, 0.3, 0.9])
+    assert assay.report(y, y_score=s).to_dict() == assay.report(np.array([0, 1, 1, 0, 1]), y_score=s).to_dict()
