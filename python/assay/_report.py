@@ -122,7 +122,7 @@ def _numbers(x, name, ndim=1):
 
 def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=None, pos_label=None,
            threshold=0.5, ci=None, method="auto", replicates=2000, random_state=0, task="auto", beta=None,
-           top_k=2, zero_division=0, classes=None, keep_curves=True, by=None):
+           top_k=2, zero_division=0, classes=None, keep_curves=None, by=None, label=None, drop_missing=False):
     """The full evaluation report of predictions (``assay report`` on arrays).
 
     Give the true labels and exactly one of: ``y_score`` (binary: the score of the positive class,
@@ -142,7 +142,33 @@ def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=Non
     The result is a :class:`SlicedReport`: the overall report, every slice's report, and for each
     headline metric the slices' values and intervals with a test of each slice against the rest
     (two-proportion z for rates, unpaired DeLong for ROC AUC), Holm-adjusted over the slices.
+
+    Arrow and Parquet: the first argument may instead be a pyarrow ``Table``, ``RecordBatch``,
+    ``RecordBatchReader`` (e.g. ``pyarrow.parquet.ParquetFile(path).iter_batches()`` wrapped by
+    ``pyarrow.RecordBatchReader.from_batches``) or anything with ``__arrow_c_stream__``; then
+    ``label``, ``y_score`` or ``y_pred``, and ``sample_weight`` are column names, and the rows stream
+    batch by batch into one mergeable state (constant memory: the state holds one entry per distinct
+    (score, class) pair). Rows with a missing value (null, NaN) are refused, or skipped and counted
+    (``report.missing``) with ``drop_missing=True``. Not yet on this path: ``ci``, ``y_proba``,
+    regression and kept curves.
     """
+    from assay import _scale
+
+    if _scale.is_arrow(y_true, label):
+        if label is None:
+            raise ValueError("report: with an Arrow source, label= names the label column")
+        if y_proba is not None or task == "regression" or keep_curves:
+            raise NotImplementedError("report: y_proba, regression and keep_curves are not computed from an "
+                                      "Arrow source yet (the mergeable state does not hold them)")
+        if by is not None:
+            raise NotImplementedError("report: by= (sliced reports) is not computed from an Arrow source yet")
+        spec = _scale.Spec("report", label=label, score=y_score, pred=y_pred, weight=sample_weight,
+                           pos_label=pos_label, threshold=threshold, task=task, drop_missing=drop_missing, ci=ci,
+                           beta=beta, top_k=top_k, zero_division=zero_division)
+        return _scale.evaluate_arrow(y_true, spec)
+    if label is not None or drop_missing:
+        raise ValueError("report: label= and drop_missing= apply to an Arrow source (a table or batch stream)")
+    keep_curves = True if keep_curves is None else keep_curves
     by_names, by_keys = _slice_keys(by, y_true)
     given = [n for n, v in (("y_score", y_score), ("y_pred", y_pred), ("y_proba", y_proba)) if v is not None]
     if len(given) != 1:

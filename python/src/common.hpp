@@ -44,6 +44,20 @@ nb::ndarray<nb::numpy, T, nb::ndim<2>> to_numpy_2d(std::vector<T>&& v, std::size
   return nb::ndarray<nb::numpy, T, nb::ndim<2>>(heap->data(), {rows, cols}, owner);
 }
 
+}  // namespace assay::python
+
+#include <string_view>
+
+#include "assay/data/predictions.hpp"
+#include "assay/metrics/classification.hpp"
+
+namespace assay::python {
+
+/// The core's zero_division of the Python spelling ("0", "1" or "nan"); assay::error otherwise.
+assay::zero_division zero_division_of(std::string_view s);
+/// The core's task_kind of the Python spelling ("auto", "binary", "multiclass", "regression").
+assay::task_kind task_of(std::string_view s);
+
 void bind_metrics(nb::module_& m);
 void bind_curves(nb::module_& m);
 void bind_stats(nb::module_& m);
@@ -54,5 +68,6 @@ void bind_ranking(nb::module_& m);
 void bind_detection(nb::module_& m);
 void bind_text(nb::module_& m);
 void bind_curve_objects(nb::module_& m);
+void bind_scale(nb::module_& m);
 
 }  // namespace assay::python

@@ -31,13 +31,6 @@ struct labels_arg {
   }
 };
 
-zero_division zero_division_of(std::string_view s) {
-  if (s == "0") return zero_division::zero;
-  if (s == "1") return zero_division::one;
-  if (s == "nan") return zero_division::skip;
-  throw_usage(fmt::format("report: zero_division is '{}'; it must be 0, 1 or nan", s));
-}
-
 ci_method ci_method_of(std::string_view s) {
   static const std::pair<std::string_view, ci_method> names[] = {
       {"auto", ci_method::automatic},        {"wilson", ci_method::wilson},
@@ -51,6 +44,15 @@ ci_method ci_method_of(std::string_view s) {
       s));
 }
 
+}  // namespace
+
+zero_division zero_division_of(std::string_view s) {
+  if (s == "0") return zero_division::zero;
+  if (s == "1") return zero_division::one;
+  if (s == "nan") return zero_division::skip;
+  throw_usage(fmt::format("report: zero_division is '{}'; it must be 0, 1 or nan", s));
+}
+
 task_kind task_of(std::string_view s) {
   if (s == "auto") return task_kind::automatic;
   if (s == "binary") return task_kind::binary;
@@ -58,8 +60,6 @@ task_kind task_of(std::string_view s) {
   if (s == "regression") return task_kind::regression;
   throw_usage(fmt::format("report: task is '{}'; it must be 'auto', 'binary', 'multiclass' or 'regression'", s));
 }
-
-}  // namespace
 
 void bind_report(nb::module_& m) {
   nb::class_<report>(m, "Report", "A computed report (internal: use assay.report).")

@@ -1,0 +1,252 @@
+"""Exact evaluation at scale, the part shared by the engines (Arrow streams, Spark, Dask): Arrow
+record batches into the core's mergeable evaluation state (include/assay/scale/state.hpp), state
+blobs merged in any order, and the finished :class:`~assay.Report`.
+
+A state is updated batch by batch (numeric columns reach the core without a copy; string labels are
+dictionary-encoded by Arrow's C++ kernels, so no Python loop per row), serialised to bytes on the
+workers, merged on the driver (merge is associative and commutative and the state canonical, so the
+partitioning and the merge order do not change a bit of the report) and finished into the report
+``assay.report`` gives on all the rows at once.
+
+Missing values (a null label, score, prediction or weight, or a NaN in a float column) are counted on
+the workers; the driver refuses them unless ``drop_missing=True``, which skips those rows.
+"""
+
+from __future__ import annotations
+
+import math
+
+from assay import _core
+from assay._report import Report, _label_text
+
+_ZD = {0: "0", 1: "1"}
+
+
+class Spec:
+    """What to evaluate: column names and the state's options (picklable, sent to the workers)."""
+
+    def __init__(self, where, *, label, score=None, pred=None, weight=None, pos_label=None, threshold=0.5,
+                 task="auto", drop_missing=False, ci=None, beta=None, top_k=2, zero_division=0, **unknown):
+        if unknown:
+            raise TypeError(f"{where}: unexpected argument(s) {', '.join(sorted(unknown))}")
+        if ci is not None:
+            raise NotImplementedError(f"{where}: ci={ci!r}: intervals are not computed by the mergeable state "
+                                      "yet (docs/scaling.md); use ci=None")
+        given = [n for n, v in (("score", score), ("pred", pred)) if v is not None]
+        if len(given) != 1:
+            raise ValueError(f"{where}: give exactly one of score or pred (a column name); got {given or 'none'}")
+        for name, v in (("label", label), ("score", score), ("pred", pred), ("weight", weight)):
+            if v is not None and not isinstance(v, str):
+                raise ValueError(f"{where}: {name} is {v!r}; it must be a column name (str)")
+        if task not in ("auto", "binary", "multiclass"):
+            raise ValueError(f"{where}: task is {task!r}; it must be 'auto', 'binary' or 'multiclass' "
+                             "(regression is not in the mergeable state yet)")
+        zd = _ZD.get(zero_division, "nan" if isinstance(zero_division, float) and math.isnan(zero_division)
+                     else None)
+        if zd is None:
+            raise ValueError(f"{where}: zero_division is {zero_division!r}; it must be 0, 1 or nan")
+        self.where = where
+        # the report's "source": which engine read the rows (not part of the state's fingerprint)
+        self.source = {"report": "arrow", "assay.spark.evaluate": "spark", "assay.dask.evaluate": "dask"}.get(
+            where, where)
+        self.label, self.score, self.pred, self.weight = label, score, pred, weight
+        self.columns = [c for c in (label, score, pred, weight) if c is not None]
+        if len(set(self.columns)) != len(self.columns):
+            raise ValueError(f"{where}: the columns {self.columns} must be distinct")
+        self.drop_missing = bool(drop_missing)
+        self.state_kw = dict(scores=score is not None, task=str(task),
+                             pos_label=None if pos_label is None else _label_text(pos_label),
+                             threshold=float(threshold), weighted=weight is not None,
+                             drop_missing=self.drop_missing, label_name="y_true", prediction_name="")
+        self.finish_kw = dict(threshold=float(threshold), beta=None if beta is None else float(beta),
+                              top_k=int(top_k), zero_division=zd)
+
+    def new_state(self):
+        return _core.EvaluationState(**self.state_kw, source=self.source)
+
+
+def _pa():
+    import pyarrow
+
+    return pyarrow
+
+
+def _numbers(col, name, where):
+    """A float64 NumPy view of an Arrow array without nulls (a copy only when the type is not float64)."""
+    pa = _pa()
+    t = col.type
+    if pa.types.is_dictionary(t):
+        col = col.dictionary_decode()
+        t = col.type
+    if not (pa.types.is_floating(t) or pa.types.is_integer(t) or pa.types.is_boolean(t) or pa.types.is_decimal(t)):
+        raise ValueError(f"{where}: column {name!r} has type {t}; it must be numeric")
+    if t != pa.float64():
+        col = col.cast(pa.float64())
+    return col.to_numpy(zero_copy_only=False)
+
+
+def _labels(col, name, where):
+    """Keyword arguments of a label column: numbers (float64) or dictionary codes (int32) + spellings."""
+    pa = _pa()
+    import pyarrow.compute as pc
+
+    t = col.type
+    if pa.types.is_dictionary(t):
+        vt = t.value_type
+        if not (pa.types.is_string(vt) or pa.types.is_large_string(vt)):
+            return {"num": _numbers(col, name, where)}
+        codes = col.indices
+    elif pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
+        col = pc.dictionary_encode(col)
+        codes = col.indices
+    else:
+        return {"num": _numbers(col, name, where)}
+    if codes.type != pa.int32():
+        codes = codes.cast(pa.int32())
+    return {"codes": codes.to_numpy(zero_copy_only=False), "dict": [str(s) for s in col.dictionary.to_pylist()]}
+
+
+def _missing_mask(batch, spec):
+    """The rows with a missing value in any evaluated column (null, or NaN in a float column)."""
+    import pyarrow.compute as pc
+
+    mask = None
+    for c in spec.columns:
+        col = batch.column(c)
+        if col.null_count == 0 and not _pa().types.is_floating(col.type):
+            continue
+        m = pc.is_null(col, nan_is_null=True)
+        mask = m if mask is None else pc.or_(mask, m)
+    return mask
+
+
+def update(state, batch, spec, first_row_id=0):
+    """Adds one Arrow RecordBatch to `state`; returns the number of rows skipped as missing."""
+    missing = 0
+    mask = _missing_mask(batch, spec)
+    if mask is not None:
+        import pyarrow.compute as pc
+
+        missing = int(pc.sum(mask).as_py() or 0)
+        if missing:
+            batch = batch.filter(pc.invert(mask))
+    where = spec.where
+    y = _labels(batch.column(spec.label), spec.label, where)
+    kw = dict(y_num=y.get("num"), y_text=None, y_codes=y.get("codes"), y_dict=y.get("dict"), score=None,
+              p_num=None, p_text=None, p_codes=None, p_dict=None, weight=None, first_row_id=first_row_id)
+    if spec.score is not None:
+        kw["score"] = _numbers(batch.column(spec.score), spec.score, where)
+    else:
+        p = _labels(batch.column(spec.pred), spec.pred, where)
+        kw.update(p_num=p.get("num"), p_codes=p.get("codes"), p_dict=p.get("dict"))
+    if spec.weight is not None:
+        kw["weight"] = _numbers(batch.column(spec.weight), spec.weight, where)
+    state.update(**kw)
+    return missing
+
+
+def check_columns(names, spec):
+    absent = [c for c in spec.columns if c not in names]
+    if absent:
+        raise ValueError(f"{spec.where}: column(s) {absent} not in the data (columns: {list(names)})")
+
+
+def state_of_batches(batches, spec):
+    """(blob, missing rows) of an iterable of Arrow RecordBatches: one worker's partition."""
+    state = spec.new_state()
+    missing = 0
+    row = 0
+    for b in batches:
+        check_columns(b.schema.names, spec)
+        missing += update(state, b, spec, row)
+        row += b.num_rows
+    return state.serialize(), missing
+
+
+def read(blob, spec):
+    """The state of a blob; refuses a blob that is not a state, is corrupt or was built for other
+    options (another task, threshold, ...), naming what differs."""
+    if not isinstance(blob, (bytes, bytearray, memoryview)):
+        raise ValueError(f"{spec.where}: a state blob must be bytes; got {type(blob).__name__}")
+    try:
+        return _core.read_state(bytes(blob), spec.new_state())
+    except ValueError as e:
+        raise ValueError(f"{spec.where}: cannot merge a partition's state: {e}") from None
+
+
+def merge_blobs(a, b, spec):
+    """The blob of the merge of two blobs (for tree reductions on the workers)."""
+    s = read(a, spec)
+    s.merge(read(b, spec))
+    return s.serialize()
+
+
+def finish(blobs_and_missing, spec):
+    """The Report of the partitions' (blob, missing) pairs, merged in the order given."""
+    state = spec.new_state()
+    missing = 0
+    for blob, m in blobs_and_missing:
+        state.merge(read(blob, spec))
+        missing += int(m)
+    return _report(state, missing, spec)
+
+
+def _report(state, missing, spec):
+    if missing and not spec.drop_missing:
+        raise ValueError(f"{spec.where}: {missing} row(s) have a missing label, prediction or weight (null or "
+                         "NaN); clean them or pass drop_missing=True to skip them")
+    r = Report(state.finish(**spec.finish_kw))
+    r.missing = missing
+    return r
+
+
+def is_arrow(x, label=None):
+    """True for a pyarrow Table, RecordBatch or RecordBatchReader, or, when a label column is named,
+    anything with __arrow_c_stream__ (a one-column stream such as a polars Series or a pyarrow
+    ChunkedArray given without label= stays an array of labels)."""
+    if type(x).__name__ in ("Table", "RecordBatch", "RecordBatchReader") and type(x).__module__.startswith("pyarrow"):
+        return True
+    return label is not None and hasattr(x, "__arrow_c_stream__")
+
+
+def batches_of(source):
+    """The record batches of an Arrow source, one at a time (constant memory for streams)."""
+    pa = _pa()
+    if isinstance(source, pa.RecordBatch):
+        return [source]
+    if isinstance(source, pa.Table):
+        return source.to_batches()
+    if isinstance(source, pa.RecordBatchReader):
+        return source
+    if hasattr(source, "__arrow_c_stream__"):
+        return pa.RecordBatchReader.from_stream(source)
+    raise ValueError(f"assay.report: {type(source).__name__} is not an Arrow table or record batch stream")
+
+
+def evaluate_arrow(source, spec):
+    """The report of an Arrow source, in this process, batch by batch into one state."""
+    state = spec.new_state()
+    missing = 0
+    row = 0
+    for b in batches_of(source):
+        check_columns(b.schema.names, spec)
+        missing += update(state, b, spec, row)
+        row += b.num_rows
+    return _report(state, missing, spec)
+
+
+def tree_merge(blobs, spec, fanout=8):
+    """Merges blobs level by level, `fanout` at a time (the shape of a distributed tree reduce)."""
+    blobs = list(blobs)
+    if not blobs:
+        return spec.new_state().serialize()
+    while len(blobs) > 1:
+        nxt = []
+        for i in range(0, len(blobs), fanout):
+            s = read(blobs[i], spec)
+            for b in blobs[i + 1:i + fanout]:
+                s.merge(read(b, spec))
+            nxt.append(s.serialize())
+        blobs = nxt
+    return blobs[0]
+

@@ -1,0 +1,48 @@
+"""assay on Dask: the exact report of a dask DataFrame, computed on the workers.
+
+``assay.dask.evaluate(ddf, label="y", score="p")`` turns each partition into one mergeable evaluation
+state (the C++ core's, include/assay/scale/state.hpp: the partition goes to Arrow, then into the state
+without a Python loop per row), serialised to bytes; the blobs are merged on the workers in a tree
+(``split_every`` at a time) and the driver finishes the :class:`~assay.Report` that ``assay.report``
+gives on all rows in one process. Merge is associative and commutative and the state canonical, so
+the partitioning and the shape of the tree do not change a bit of the result.
+"""
+
+from __future__ import annotations
+
+from assay import _scale
+
+__all__ = ["evaluate"]
+
+
+def _partition_state(pdf, spec):
+    import pyarrow as pa
+
+    batch = pa.RecordBatch.from_pandas(pdf[spec.columns], preserve_index=False)
+    return _scale.state_of_batches([batch], spec)
+
+
+def _combine(parts, spec):
+    blob = _scale.tree_merge([b for b, _ in parts], spec, fanout=len(parts) or 1)
+    return blob, sum(m for _, m in parts)
+
+
+def evaluate(ddf, *, label, score=None, pred=None, weight=None, pos_label=None, threshold=0.5, task="auto",
+             ci=None, drop_missing=False, beta=None, top_k=2, zero_division=0, split_every=8):
+    """The exact report of a dask DataFrame (the report of ``assay.report`` on all its rows).
+
+    Arguments as :func:`assay.spark.evaluate`; ``split_every`` is the fan-in of the tree of merges.
+    Computes with the current dask scheduler (e.g. a ``distributed.Client``)."""
+    import dask
+
+    spec = _scale.Spec("assay.dask.evaluate", label=label, score=score, pred=pred, weight=weight,
+                       pos_label=pos_label, threshold=threshold, task=task, drop_missing=drop_missing, ci=ci,
+                       beta=beta, top_k=top_k, zero_division=zero_division)
+    _scale.check_columns(list(ddf.columns), spec)
+    if int(split_every) < 2:
+        raise ValueError(f"assay.dask.evaluate: split_every is {split_every!r}; it must be at least 2")
+    parts = [dask.delayed(_partition_state)(d, spec) for d in ddf[spec.columns].to_delayed()]
+    while len(parts) > 1:
+        parts = [dask.delayed(_combine)(parts[i:i + split_every], spec) for i in range(0, len(parts), split_every)]
+    (blob, missing), = dask.compute(parts[0]) if parts else ((spec.new_state().serialize(), 0),)
+    return _scale.finish([(blob, missing)], spec)

@@ -1,0 +1,59 @@
+"""assay on Apache Spark: the exact report of a PySpark DataFrame, computed where the data lives.
+
+``assay.spark.evaluate(df, label="y", score="p")`` runs one task per partition
+(``DataFrame.mapInArrow``): each task streams its Arrow record batches into one mergeable evaluation
+state (the C++ core's, include/assay/scale/state.hpp; no Python loop per row) and yields the state's
+bytes. The driver reads the few blobs, merges them (merge is associative and commutative and the state
+canonical, so neither the partitioning nor the order of the merges changes a bit of the result) and
+finishes the :class:`~assay.Report` that ``assay.report`` gives on all rows in one process.
+
+A task that fails and is retried by Spark contributes exactly one state: a task's output is its
+single blob, emitted only after the whole partition was read, so a retried attempt replaces the failed
+one and nothing is counted twice.
+
+Spark MLlib's ``BinaryClassificationEvaluator`` bins the scores (1000 bins by default) and gives ROC
+AUC and PR AUC only; ``BinaryClassificationMetrics`` with ``numBins=0`` is exact but gives only the
+areas and curves. This gives the whole report, exactly.
+"""
+
+from __future__ import annotations
+
+from assay import _scale
+
+__all__ = ["evaluate"]
+
+
+def _partition_function(spec):
+    def run(batches):
+        import pyarrow as pa
+
+        from assay import _scale as scale
+
+        blob, missing = scale.state_of_batches(batches, spec)
+        yield pa.RecordBatch.from_arrays([pa.array([blob], pa.binary()), pa.array([missing], pa.int64())],
+                                         names=["state", "missing"])
+
+    return run
+
+
+def evaluate(df, *, label, score=None, pred=None, weight=None, pos_label=None, threshold=0.5, task="auto",
+             ci=None, drop_missing=False, beta=None, top_k=2, zero_division=0):
+    """The exact report of a PySpark DataFrame (the report of ``assay.report`` on all its rows).
+
+    ``label`` names the label column (numbers, strings or booleans), and exactly one of ``score``
+    (binary: the score of the positive class, positive when score >= ``threshold``) or ``pred``
+    (predicted classes) names the prediction column; ``weight`` optionally names a sample-weight
+    column. ``pos_label``, ``task`` ('auto', 'binary', 'multiclass'), ``beta``, ``top_k`` and
+    ``zero_division`` are as in :func:`assay.report`. Rows with a null or NaN label, prediction or
+    weight are refused (the error gives their count) unless ``drop_missing=True`` skips them
+    (``report.missing`` is the count). Labels are classes by the rules of ``assay report``: numeric
+    spellings are unified when every class is a number (``1`` and ``1.0`` are one class), whatever the
+    partitioning. Not yet: ``ci`` (intervals), class probabilities, regression.
+    """
+    spec = _scale.Spec("assay.spark.evaluate", label=label, score=score, pred=pred, weight=weight,
+                       pos_label=pos_label, threshold=threshold, task=task, drop_missing=drop_missing, ci=ci,
+                       beta=beta, top_k=top_k, zero_division=zero_division)
+    _scale.check_columns(df.columns, spec)
+    states = df.select(*spec.columns).mapInArrow(_partition_function(spec), "state binary, missing long")
+    rows = states.collect()
+    return _scale.finish(((bytes(r["state"]), r["missing"]) for r in rows), spec)

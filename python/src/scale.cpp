@@ -1,0 +1,136 @@
+// assay._core: the mergeable evaluation state (include/assay/scale/state.hpp) for the Python
+// engines (assay.arrow, assay.spark, assay.dask): update from columns without copies (numbers as
+// float64 arrays, labels as numbers, text or dictionary codes), merge, serialise to bytes, read back,
+// finish into the report evaluate() gives on all rows.
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/vector.h>
+
+#include <fmt/format.h>
+
+#include "assay/error.hpp"
+#include "assay/report/report.hpp"
+#include "assay/scale/state.hpp"
+#include "common.hpp"
+
+namespace assay::python {
+namespace {
+
+using scale::evaluation_state;
+using scale::label_column;
+using scale::state_options;
+
+/// A label column given as exactly one of: numbers, text, or int32 codes into a dictionary.
+struct labels_in {
+  std::optional<in_array<double>> numbers;
+  std::optional<std::vector<std::string>> text;
+  std::optional<in_array<std::int32_t>> codes;
+  std::optional<std::vector<std::string>> dictionary;
+
+  [[nodiscard]] label_column column() const {
+    if (numbers) return label_column::of_numbers(view(numbers));
+    if (text) return label_column::of_text(std::span<const std::string>(*text));
+    if (codes) {
+      return label_column::of_codes(view(codes), dictionary ? std::span<const std::string>(*dictionary)
+                                                            : std::span<const std::string>{});
+    }
+    return {};
+  }
+};
+
+}  // namespace
+
+void bind_scale(nb::module_& m) {
+  nb::class_<evaluation_state>(m, "EvaluationState",
+                               "A mergeable evaluation state (internal: use assay.arrow / spark / dask).")
+      .def(
+          "__init__",
+          [](evaluation_state* self, bool scores, std::string_view task, std::optional<std::string> pos_label,
+             double threshold, bool weighted, bool drop_missing, std::string label_name,
+             std::string prediction_name, std::string source) {
+            state_options o;
+            o.kind = scores ? scale::prediction_kind::scores : scale::prediction_kind::labels;
+            o.task = task_of(task);
+            o.pos_label = std::move(pos_label);
+            o.threshold = threshold;
+            o.weighted = weighted;
+            o.drop_missing = drop_missing;
+            o.label_name = std::move(label_name);
+            o.prediction_name = std::move(prediction_name);
+            o.source = std::move(source);
+            new (self) evaluation_state(o);
+          },
+          nb::arg("scores"), nb::arg("task"), nb::arg("pos_label").none(), nb::arg("threshold"),
+          nb::arg("weighted"), nb::arg("drop_missing"), nb::arg("label_name"), nb::arg("prediction_name"),
+          nb::arg("source"))
+      .def(
+          "update",
+          [](evaluation_state& s, std::optional<in_array<double>> y_num, std::optional<std::vector<std::string>> y_text,
+             std::optional<in_array<std::int32_t>> y_codes, std::optional<std::vector<std::string>> y_dict,
+             std::optional<in_array<double>> score, std::optional<in_array<double>> p_num,
+             std::optional<std::vector<std::string>> p_text, std::optional<in_array<std::int32_t>> p_codes,
+             std::optional<std::vector<std::string>> p_dict, std::optional<in_array<double>> weight,
+             std::uint64_t first_row_id) {
+            const labels_in y{y_num, y_text, y_codes, y_dict};
+            const labels_in p{p_num, p_text, p_codes, p_dict};
+            scale::row_batch b;
+            b.y_true = y.column();
+            b.y_score = view(score);
+            b.y_pred = p.column();
+            b.sample_weight = view(weight);
+            b.first_row_id = first_row_id;
+            nb::gil_scoped_release release;
+            s.update(b);
+          },
+          nb::arg("y_num").none(), nb::arg("y_text").none(), nb::arg("y_codes").none(), nb::arg("y_dict").none(),
+          nb::arg("score").none(), nb::arg("p_num").none(), nb::arg("p_text").none(), nb::arg("p_codes").none(),
+          nb::arg("p_dict").none(), nb::arg("weight").none(), nb::arg("first_row_id") = 0)
+      .def(
+          "merge",
+          [](evaluation_state& s, const evaluation_state& other) {
+            nb::gil_scoped_release release;
+            s.merge(other);
+          },
+          nb::arg("other"))
+      .def("serialize",
+           [](const evaluation_state& s) {
+             std::string blob;
+             {
+               nb::gil_scoped_release release;
+               blob = s.serialize();
+             }
+             return nb::bytes(blob.data(), blob.size());
+           })
+      .def(
+          "finish",
+          [](const evaluation_state& s, double threshold, std::optional<double> beta, std::size_t top_k,
+             std::string_view zero_division) {
+            evaluate_options eo;
+            eo.threshold = threshold;
+            eo.beta = beta;
+            eo.top_k = top_k;
+            eo.zero_division = zero_division_of(zero_division);
+            nb::gil_scoped_release release;
+            return s.finish(eo);
+          },
+          nb::arg("threshold"), nb::arg("beta").none(), nb::arg("top_k"), nb::arg("zero_division"))
+      .def_prop_ro("rows", &evaluation_state::rows)
+      .def_prop_ro("missing", &evaluation_state::missing)
+      .def_prop_ro("memory_bytes", &evaluation_state::memory_bytes);
+
+  m.def(
+      "read_state",
+      [](nb::bytes blob, const evaluation_state* like) {
+        const std::string_view b(static_cast<const char*>(blob.data()), blob.size());
+        std::optional<state_options> expect;
+        if (like != nullptr) expect = like->options();
+        nb::gil_scoped_release release;
+        return scale::read_state(b, expect);
+      },
+      nb::arg("blob"), nb::arg("like").none() = nb::none(),
+      "The state of a blob written by EvaluationState.serialize; with `like`, refuses a state whose options "
+      "differ from like's.");
+}
+
+}  // namespace assay::python

@@ -1,0 +1,65 @@
+"""Random predictions with ties, weights and string labels for the scale tests (Arrow, Spark, Dask),
+and the reference: assay.report on all rows in one process (the in-memory evaluate)."""
+
+import numpy as np
+import pyarrow as pa
+
+import assay
+
+
+def binary_table(rng, n, *, labels="text", weighted=True, missing=0):
+    """A table y (labels), p (scores rounded to 2 decimals: many ties), w (weights with ties),
+    c (predicted classes, same spelling as y)."""
+    y01 = rng.random(n) < 0.3
+    p = np.round(np.clip(0.35 * y01 + rng.normal(0.4, 0.25, n), 0, 1), 2)
+    w = rng.integers(1, 5, n) / 4.0
+    c01 = rng.random(n) < np.where(y01, 0.7, 0.2)
+    if labels == "text":
+        y = np.where(y01, "spam", "ham").astype(object)
+        c = np.where(c01, "spam", "ham").astype(object)
+    else:
+        y = y01.astype(np.int64)
+        c = c01.astype(np.int64)
+    cols = {"y": pa.array(y.tolist()), "p": pa.array(p), "c": pa.array(c.tolist())}
+    if weighted:
+        cols["w"] = pa.array(w)
+    t = pa.table(cols)
+    if missing:
+        idx = rng.choice(n, missing, replace=False)
+        pm = p.copy()
+        pm[idx] = np.nan
+        t = t.set_column(t.schema.get_field_index("p"), "p", pa.array(pm))
+    return t
+
+
+def multiclass_table(rng, n):
+    classes = np.array(["a", "b", "c", "d"], dtype=object)
+    y = classes[rng.integers(0, 4, n)]
+    c = np.where(rng.random(n) < 0.6, y, classes[rng.integers(0, 4, n)])
+    return pa.table({"y": pa.array(y.tolist()), "c": pa.array(c.tolist()), "w": pa.array(rng.integers(1, 4, n) / 2.0)})
+
+
+def reference(table, *, score=None, pred=None, weight=None, pos_label=None, source="arrow", **kw):
+    """assay.report on the table's columns as NumPy arrays / lists: the single-process report. Its
+    "source" (predictions_from_scores / _labels: what built the table) is replaced by the engine's
+    name (`source`), the one key that says where the rows came from; every other key must be equal."""
+    y = table.column("y").to_numpy(zero_copy_only=False)
+    args = {}
+    if score is not None:
+        args["y_score"] = table.column(score).to_numpy()
+    else:
+        args["y_pred"] = table.column(pred).to_numpy(zero_copy_only=False)
+    if weight is not None:
+        args["sample_weight"] = table.column(weight).to_numpy()
+    d = assay.report(y, **args, pos_label=pos_label, keep_curves=False, **kw).to_dict()
+    assert d["source"] == ("predictions_from_scores" if score is not None else "predictions_from_labels")
+    d["source"] = source
+    return d
+
+
+def split(table, k, rng):
+    """k pieces of random sizes (some may be empty), in order."""
+    n = table.num_rows
+    cuts = np.sort(rng.integers(0, n + 1, k - 1)) if k > 1 else np.array([], dtype=int)
+    bounds = [0, *cuts.tolist(), n]
+    return [table.slice(a, b - a) for a, b in zip(bounds[:-1], bounds[1:])]

@@ -1,0 +1,150 @@
+"""The mergeable state from Python: Arrow tables, batch streams and Parquet files into one state, states
+merged in any order, equal to assay.report on all rows (the whole JSON report, exactly)."""
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+import pytest
+
+import assay
+from assay import _scale
+from scale_data import binary_table, multiclass_table, reference, split
+
+CASES = [
+    dict(score="p", weight="w", pos_label="spam"),
+    dict(score="p", weight=None, pos_label="spam"),
+    dict(pred="c", weight="w", pos_label="spam"),
+    dict(pred="c", weight=None, pos_label=None, task="multiclass"),
+]
+
+
+def _spec(**kw):
+    return _scale.Spec("report", label="y", **kw)
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("k", [1, 2, 3, 17])
+def test_partitions_and_merge_orders_equal_the_single_process_report(rng, case, k):
+    t = binary_table(rng, 3000)
+    expected = reference(t, **case)
+    spec = _spec(**case)
+    parts = [_scale.state_of_batches(piece.to_batches(), spec) for piece in split(t, k, rng)]
+    for _ in range(3):
+        order = rng.permutation(len(parts))
+        got = _scale.finish([parts[i] for i in order], spec).to_dict()
+        assert got == expected
+    # a tree of merges (fan-in 2) gives the same bytes as merging one by one
+    assert _scale.tree_merge([b for b, _ in parts], spec, fanout=2) == \
+        _scale.tree_merge([b for b, _ in parts], spec, fanout=len(parts) + 1)
+
+
+def test_integer_labels_and_multiclass(rng):
+    t = binary_table(rng, 2000, labels="int")
+    assert assay.report(t, label="y", y_score="p", sample_weight="w").to_dict() == \
+        reference(t, score="p", weight="w")
+    m = multiclass_table(rng, 2000)
+    for k in (1, 3, 17):
+        batches = [b for piece in split(m, k, rng) for b in piece.to_batches()]
+        reader = pa.RecordBatchReader.from_batches(m.schema, batches)
+        assert assay.report(reader, label="y", y_pred="c", sample_weight="w").to_dict() == \
+            reference(m, pred="c", weight="w")
+
+
+def test_parquet_streams_batch_by_batch(tmp_path, rng):
+    t = binary_table(rng, 5000)
+    path = tmp_path / "preds.parquet"
+    pq.write_table(t, path, row_group_size=700)
+    f = pq.ParquetFile(path)
+    reader = pa.RecordBatchReader.from_batches(f.schema_arrow, f.iter_batches(batch_size=512))
+    got = assay.report(reader, label="y", y_score="p", sample_weight="w", pos_label="spam").to_dict()
+    assert got == reference(t, score="p", weight="w", pos_label="spam")
+    # dictionary-encoded string labels (read_dictionary) are the same classes
+    d = pq.read_table(path, read_dictionary=["y"])
+    assert pa.types.is_dictionary(d.schema.field("y").type)
+    assert assay.report(d, label="y", y_score="p", sample_weight="w", pos_label="spam").to_dict() == got
+    # anything with __arrow_c_stream__ (here a Table seen only through the protocol)
+
+    class Stream:
+        def __arrow_c_stream__(self, requested_schema=None):
+            return t.__arrow_c_stream__(requested_schema)
+
+    assert assay.report(Stream(), label="y", y_score="p", sample_weight="w", pos_label="spam").to_dict() == got
+
+
+def test_missing_values_are_counted_refused_or_dropped(rng):
+    t = binary_table(rng, 1000, missing=7)
+    with pytest.raises(ValueError, match=r"7 row\(s\) have a missing"):
+        assay.report(t, label="y", y_score="p", sample_weight="w", pos_label="spam")
+    r = assay.report(t, label="y", y_score="p", sample_weight="w", pos_label="spam", drop_missing=True)
+    assert r.missing == 7
+    keep = t.filter(pc.invert(pc.is_nan(t.column("p"))))
+    assert r.to_dict() == reference(keep, score="p", weight="w", pos_label="spam")
+    # a null string label too
+    y = t.column("y").to_pylist()
+    y[3] = None
+    t2 = keep.set_column(0, "y", pa.array(y[:keep.num_rows]))
+    with pytest.raises(ValueError, match=r"1 row\(s\) have a missing"):
+        assay.report(t2, label="y", y_score="p", pos_label="spam")
+
+
+def test_one_and_one_point_zero_are_one_class_whatever_the_partitioning(rng):
+    # The rule of assay report (data/predictions.hpp): when every class spelling is a number, numeric
+    # spellings are unified by value ("1" == "1.0"); it is applied once to the union of the
+    # partitions' spellings, so it does not depend on where each spelling occurs.
+    n = 600
+    y01 = rng.random(n) < 0.4
+    first = np.where(y01, "1", "0")
+    second = np.where(y01, "1.0", "0")
+    y = np.concatenate([first[:300], second[300:]])
+    p = np.round(rng.random(n), 1)
+    t = pa.table({"y": y.tolist(), "p": p})
+    expected = assay.report(y01.astype(float), y_score=p, keep_curves=False).to_dict()
+    expected["source"] = "arrow"
+    spec = _spec(score="p")
+    for k in (1, 2, 17):
+        parts = [_scale.state_of_batches(piece.to_batches(), spec) for piece in split(t, k, rng)]
+        assert _scale.finish(parts, spec).to_dict() == expected
+    assert expected["n"] == n
+
+
+def test_empty_partitions_and_foreign_or_corrupt_blobs(rng):
+    t = binary_table(rng, 500)
+    spec = _spec(score="p", weight="w", pos_label="spam")
+    empty = _scale.state_of_batches([], spec)
+    full = _scale.state_of_batches(t.to_batches(), spec)
+    assert _scale.finish([empty, full, empty], spec).to_dict() == reference(t, score="p", weight="w",
+                                                                                pos_label="spam")
+    with pytest.raises(ValueError, match="no rows|empty|rows"):
+        _scale.finish([empty], spec)
+    # a state of another task (predicted classes, unweighted) is refused, naming the field
+    other = _scale.state_of_batches(t.to_batches(), _spec(pred="c"))
+    with pytest.raises(ValueError, match="cannot merge a partition's state"):
+        _scale.finish([full, other], spec)
+    # a corrupt blob (one byte flipped) and a blob that is not a state
+    bad = bytearray(full[0])
+    bad[len(bad) // 2] ^= 0x40
+    with pytest.raises(ValueError, match="cannot merge"):
+        _scale.finish([(bytes(bad), 0)], spec)
+    with pytest.raises(ValueError, match="cannot merge"):
+        _scale.finish([(b"not a state at all", 0)], spec)
+
+
+def test_arguments_are_checked():
+    t = pa.table({"y": [0, 1], "p": [0.2, 0.9]})
+    with pytest.raises(ValueError, match="label= names the label column"):
+        assay.report(t, y_score="p")
+    with pytest.raises(ValueError, match=r"column\(s\) \['q'\] not in the data"):
+        assay.report(t, label="y", y_score="q")
+    with pytest.raises(NotImplementedError, match="ci=0.95"):
+        assay.report(t, label="y", y_score="p", ci=0.95)
+    with pytest.raises(ValueError, match="must be numeric"):
+        assay.report(pa.table({"y": [0, 1], "p": ["a", "b"]}), label="y", y_score="p")
+    assert isinstance(_spec(score="p").new_state().serialize(), bytes)
+
+
+def test_arrays_with_the_stream_protocol_are_still_label_arrays():
+    # a ChunkedArray has __arrow_c_stream__ but, without label=, is an array of labels as before
+    y = pa.chunked_array([[0, 1, 1], [0, 1]])
+    s = np.array([0.1, 0.8, 0.6, 0.3, 0.9])
+    assert assay.report(y, y_score=s).to_dict() == assay.report(np.array([0, 1, 1, 0, 1]), y_score=s).to_dict()

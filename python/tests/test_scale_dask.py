@@ -1,0 +1,59 @@
+"""assay.dask.evaluate on a distributed.LocalCluster with 2 worker processes: the report equals
+assay.report on all rows in one process, whatever the partitioning and the shape of the merge tree."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from scale_data import binary_table, multiclass_table, reference
+
+dd = pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("distributed")
+
+import assay.dask  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None)
+    c = distributed.Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 17])
+def test_partitions_give_the_single_process_report(client, k):
+    rng = np.random.default_rng(100 + k)
+    t = binary_table(rng, 3000)
+    ddf = dd.from_pandas(t.to_pandas(), npartitions=k, sort=False)
+    for split_every in (2, 8):
+        got = assay.dask.evaluate(ddf, label="y", score="p", weight="w", pos_label="spam",
+                                  split_every=split_every).to_dict()
+        assert got == reference(t, score="p", weight="w", pos_label="spam", source="dask")
+    m = multiclass_table(rng, 2000)
+    mdf = dd.from_pandas(m.to_pandas(), npartitions=k, sort=False)
+    assert assay.dask.evaluate(mdf, label="y", pred="c", weight="w").to_dict() == \
+        reference(m, pred="c", weight="w", source="dask")
+
+
+def test_bad_input(client):
+    rng = np.random.default_rng(3)
+    t = binary_table(rng, 500, missing=4)
+    ddf = dd.from_pandas(t.to_pandas(), npartitions=3, sort=False)
+    with pytest.raises(ValueError, match=r"assay.dask.evaluate: 4 row\(s\) have a missing"):
+        assay.dask.evaluate(ddf, label="y", score="p", pos_label="spam")
+    r = assay.dask.evaluate(ddf, label="y", score="p", pos_label="spam", drop_missing=True)
+    assert r.missing == 4
+    # empty partitions
+    pdf = t.to_pandas().dropna()
+    parts = [pdf.iloc[:0], pdf.iloc[:100], pdf.iloc[:0], pdf.iloc[100:]]
+    ddf = dd.from_delayed([__import__("dask").delayed(p) for p in parts], meta=pdf.iloc[:0])
+    import pyarrow as pa
+
+    expected = reference(pa.Table.from_pandas(pdf, preserve_index=False), score="p", pos_label="spam", source="dask")
+    assert r.to_dict() == expected
+    assert assay.dask.evaluate(ddf, label="y", score="p", pos_label="spam").to_dict() == expected
+    with pytest.raises(ValueError, match="split_every"):
+        assay.dask.evaluate(ddf, label="y", score="p", split_every=1)

@@ -1,0 +1,127 @@
+"""assay.spark.evaluate on a local Spark (local[2,2]: 2 cores, a failed task is retried once): the report
+equals assay.report on all rows in one process, whatever the partitioning; Spark's own exact
+BinaryClassificationMetrics gives the same ROC AUC; a task that fails once and is retried changes
+nothing."""
+
+import os
+import shutil
+import sys
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from scale_data import binary_table, reference
+
+if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+    pytest.skip("Spark needs Java (17): no java on PATH and no JAVA_HOME", allow_module_level=True)
+
+pyspark = pytest.importorskip("pyspark")
+
+import assay.spark  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def spark():
+    from pyspark.sql import SparkSession
+
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    s = (SparkSession.builder.master("local[2,2]").appName("assay-tests")
+         .config("spark.ui.enabled", "false")
+         .config("spark.sql.shuffle.partitions", "4")
+         .config("spark.sql.execution.arrow.maxRecordsPerBatch", "500")
+         .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+         .config("spark.driver.memory", "1g")
+         .getOrCreate())
+    s.sparkContext.setLogLevel("ERROR")
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def data(spark):
+    rng = np.random.default_rng(16)
+    t = binary_table(rng, 4000)
+    return t, spark.createDataFrame(t.to_pandas())
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 17])
+def test_partitions_give_the_single_process_report(data, k):
+    t, df = data
+    d = df.repartition(k)
+    assert d.rdd.getNumPartitions() == k
+    got = assay.spark.evaluate(d, label="y", score="p", weight="w", pos_label="spam").to_dict()
+    assert got == reference(t, score="p", weight="w", pos_label="spam", source="spark")
+    got = assay.spark.evaluate(d, label="y", pred="c", pos_label="spam").to_dict()
+    assert got == reference(t, pred="c", pos_label="spam", source="spark")
+
+
+def test_roc_auc_equals_spark_mllib_exact(spark, data):
+    from pyspark.mllib.evaluation import BinaryClassificationMetrics
+
+    t, df = data
+    d = df.repartition(3)
+    ours = assay.spark.evaluate(d, label="y", score="p", pos_label="spam").to_dict()
+    ours_w = assay.spark.evaluate(d, label="y", score="p", weight="w", pos_label="spam").to_dict()
+    lab = d.selectExpr("p", "CAST(CASE WHEN y = 'spam' THEN 1 ELSE 0 END AS DOUBLE) AS l", "w")
+    # BinaryClassificationMetrics' default numBins is 0: exact (one point per distinct score)
+    spark_auc = BinaryClassificationMetrics(lab.select("p", "l").rdd.map(tuple)).areaUnderROC
+    spark_auc_w = BinaryClassificationMetrics(lab.rdd.map(tuple)).areaUnderROC
+    assert abs(ours["roc_auc"] - spark_auc) <= 1e-12
+    assert abs(ours_w["roc_auc"] - spark_auc_w) <= 1e-12
+    assert abs(ours["roc_auc"] - ours_w["roc_auc"]) > 1e-6  # the weights matter on this data
+
+
+def test_a_retried_task_changes_nothing(spark, data):
+    from pyspark import TaskContext
+
+    t, df = data
+    schema = df.schema
+
+    def fail_first_attempt(batches):
+        ctx = TaskContext.get()
+        for i, b in enumerate(batches):
+            if i == 1 and ctx.partitionId() == 0 and ctx.attemptNumber() == 0:
+                raise RuntimeError("failing the first attempt on purpose")
+            yield b
+
+    flaky = df.repartition(3).mapInArrow(fail_first_attempt, schema)
+    got = assay.spark.evaluate(flaky, label="y", score="p", weight="w", pos_label="spam").to_dict()
+    assert got == reference(t, score="p", weight="w", pos_label="spam", source="spark")
+
+
+def test_bad_input(spark):
+    rng = np.random.default_rng(7)
+    t = binary_table(rng, 600)
+    y = t.column("y").to_pylist()
+    y[5] = None
+    tn = t.set_column(0, "y", pa.array(y))
+    df = spark.createDataFrame(tn.to_pandas()).repartition(3)
+    with pytest.raises(ValueError, match=r"assay.spark.evaluate: 1 row\(s\) have a missing"):
+        assay.spark.evaluate(df, label="y", score="p", pos_label="spam")
+    r = assay.spark.evaluate(df, label="y", score="p", pos_label="spam", drop_missing=True)
+    assert r.missing == 1
+    keep = t.filter(pa.array([i != 5 for i in range(t.num_rows)]))
+    assert r.to_dict() == reference(keep, score="p", pos_label="spam", source="spark")
+    # empty partitions: 17 partitions of 10 rows
+    small = t.slice(0, 10)
+    d = spark.createDataFrame(small.to_pandas()).repartition(17)
+    assert assay.spark.evaluate(d, label="y", score="p", pos_label="spam").to_dict() == \
+        reference(small, score="p", pos_label="spam", source="spark")
+    # `1` in one partition and `1.0` in another: one class (numeric spellings unified), however split
+    n = 400
+    y01 = rng.random(n) < 0.4
+    lab = np.where(y01, "1", "0").astype(object)
+    lab[200:] = np.where(y01[200:], "1.0", "0")
+    p = np.round(rng.random(n), 1)
+    import pandas as pd
+
+    pdf = pd.DataFrame({"i": np.arange(n), "y": lab.tolist(), "p": p})
+    expected = assay.report(y01.astype(float), y_score=p, keep_curves=False).to_dict()
+    expected["source"] = "spark"
+    for k in (1, 2, 5):
+        d = spark.createDataFrame(pdf).repartitionByRange(k, "i")
+        assert assay.spark.evaluate(d, label="y", score="p").to_dict() == expected
+    with pytest.raises(ValueError, match=r"column\(s\) \['q'\] not in the data"):
+        assay.spark.evaluate(d, label="y", score="q")
