@@ -88,6 +88,7 @@ void bind_report(nb::module_& m) {
         eo.replicates = replicates;
         eo.seed = seed;
         eo.keep_curves = keep_curves;
+        const sigint_cancels interruptible;  // Ctrl-C stops the bootstrap of the intervals
         nb::gil_scoped_release release;
         prediction_table table;
         if (score) {

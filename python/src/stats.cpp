@@ -265,6 +265,7 @@ void bind_stats(nb::module_& m) {
         models[1].pred = view(pred_b);
         stats::metric_comparison mc;
         {
+          const sigint_cancels interruptible;  // Ctrl-C stops the bootstrap and the permutations
           nb::gil_scoped_release release;
           auto c = stats::compare_models(view(y), models, o);
           mc = std::move(c.pairs.at(0).metrics.at(0));
