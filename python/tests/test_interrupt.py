@@ -21,21 +21,21 @@ CHILD = textwrap.dedent("""
     import assay
     from assay import stats
     rng = np.random.default_rng(0)
-    y = rng.integers(0, 2, 200_000)
-    a, b = rng.random(200_000), rng.random(200_000)
+    y = rng.integers(0, 2, 20_000)
+    a, b = rng.random(20_000), rng.random(20_000)
     kind = sys.argv[1]
     print("started", flush=True)
     t0 = time.perf_counter()
     try:
-        if kind == "bootstrap":  # hours of work: 10^6 replicates of two AUCs on 2 x 10^5 cases
+        if kind == "bootstrap":  # many minutes of work: 10^6 replicates of two AUCs on 2 x 10^4 cases
             stats.paired_bootstrap(y, a, b, "roc_auc", n_boot=1_000_000)
         elif kind == "permutation":
             stats.permutation_test(y, a, b, "roc_auc", n_permutations=1_000_000)
-        else:
-            assay.report(y, y_score=a, ci=0.95, method="bootstrap", replicates=200_000)
+        else:  # rows x replicates within the report's resampling cap (5e8), so rows are resampled
+            assay.report(y, y_score=a, ci=0.95, method="bootstrap", replicates=25_000)
         print("finished", flush=True)
     except KeyboardInterrupt:
-        print("interrupted", flush=True)
+        print("interrupted", time.perf_counter(), flush=True)  # CLOCK_MONOTONIC: comparable across processes
     # The cancellation flag is reset: a short bootstrap afterwards completes.
     r = stats.paired_bootstrap(y[:1000], a[:1000], b[:1000], "roc_auc", n_boot=50)
     print("after", r.replicates, flush=True)
@@ -53,8 +53,7 @@ def test_sigint_stops_a_long_computation(kind):
         assert p.poll() is None
         sent = time.perf_counter()
         p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=30)
-        elapsed = time.perf_counter() - sent
+        out, err = p.communicate(timeout=60)
     finally:
         if p.poll() is None:
             p.kill()
@@ -62,9 +61,11 @@ def test_sigint_stops_a_long_computation(kind):
     lines = out.split()
     assert lines[0] == "interrupted", out
     assert "after 50" in out
-    # Replicates are checked one by one (each takes milliseconds here); the rest is the
-    # interpreter's exit. Generous for a loaded 2-core machine; typically ~0.1 s.
-    assert elapsed < 3.0, elapsed
+    # From SIGINT to KeyboardInterrupt in the child: replicates are checked one by one (each takes
+    # milliseconds here). The set-up before the replicate loop (sorting, DeLong) is not
+    # interruptible, hence the small n. Measured 0.01-0.13 s at a load average of 20 on 2 cores.
+    elapsed = float(lines[1]) - sent
+    assert 0 < elapsed < 1.0, elapsed
 
 
 def test_bootstrap_releases_the_gil():
