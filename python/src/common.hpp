@@ -102,5 +102,6 @@ void bind_ranking(nb::module_& m);
 void bind_detection(nb::module_& m);
 void bind_text(nb::module_& m);
 void bind_curve_objects(nb::module_& m);
+void bind_arrow(nb::module_& m);
 
 }  // namespace assay::python

@@ -31,4 +31,5 @@ NB_MODULE(_core, m) {
   assay::python::bind_detection(m);
   assay::python::bind_text(m);
   assay::python::bind_curve_objects(m);
+  assay::python::bind_arrow(m);
 }
