@@ -9,6 +9,10 @@ with shuffling, assay's own portable generator decides (the same seed gives the 
 platform). Beyond scikit-learn: StratifiedKFold of a regression target (stratified on quantile
 bins), HoldOut, TrainValidationTest and Bootstrap (out-of-bag test sets).
 
+Comparisons of the user's own estimators (fit in Python, statistics in assay's core):
+``compare_learners`` (corrected resampled / paired / 5x2cv t and F tests), ``bias_variance``,
+``learning_curve`` with intervals and ``lesion``.
+
 ``random_state``: an int is the seed; None draws one from NumPy's global generator (as
 scikit-learn's None: a different split each call unless ``np.random.seed`` was set); a
 ``np.random.RandomState`` draws one from it.
@@ -21,9 +25,17 @@ import numbers
 import numpy as np
 
 from assay import _core
+from assay._learners import BiasVariance, LearningCurve, Lesion, bias_variance, compare_learners, learning_curve, lesion
 from assay._targets import as_array
 
 __all__ = [
+    "BiasVariance",
+    "LearningCurve",
+    "Lesion",
+    "bias_variance",
+    "compare_learners",
+    "learning_curve",
+    "lesion",
     "Bootstrap",
     "GroupKFold",
     "HoldOut",

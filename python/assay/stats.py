@@ -275,7 +275,11 @@ def friedman(scores, *, alpha=0.05):
     Attributes of the result: ``mean_ranks`` (per learner; rank 1 = the smallest score in a row, so
     with accuracies the best learner has the largest mean rank), ``nemenyi_q`` (q_alpha, the
     studentized-range quantile / sqrt(2)), ``critical_difference`` (CD = q_alpha sqrt(k (k+1) / (6 n)))
-    and ``nemenyi_significant`` (k x k booleans: |mean rank difference| >= CD).
+    ``nemenyi_significant`` (k x k booleans: |mean rank difference| >= CD) and ``nemenyi_pvalues``
+    (k x k, diagonal 1): the pairwise Nemenyi p-values P(W >= |R_i - R_j| sqrt(2) / sqrt(k (k+1) / (6 n)))
+    under the studentized range W of k normals with infinite degrees of freedom, as scikit-posthocs'
+    ``posthoc_nemenyi_friedman`` (``scipy.stats.studentized_range.sf(q, k, inf)``); not adjusted further
+    (the range distribution already covers the k (k-1) / 2 comparisons).
     """
     fn = "friedman"
     s = as_array(scores, "scores")

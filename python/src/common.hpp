@@ -4,10 +4,14 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 
+#include <csignal>
 #include <cstdint>
+#include <exception>
 #include <optional>
 #include <span>
 #include <vector>
+
+#include "assay/validation/cancel.hpp"
 
 namespace assay::python {
 
@@ -58,6 +62,50 @@ assay::zero_division zero_division_of(std::string_view s);
 /// The core's task_kind of the Python spelling ("auto", "binary", "multiclass", "regression").
 assay::task_kind task_of(std::string_view s);
 
+/// Python's thread identifier of the interpreter's main thread (set when the module is imported);
+/// SIGINT is delivered to Python there only.
+inline unsigned long main_thread_ident = 0;
+
+extern "C" inline void assay_sigint_cancels(int) { validation::request_cancel(); }
+
+/// Makes Ctrl-C stop a long core call (bootstraps, permutation tests): while alive, on the main
+/// thread, SIGINT sets the core's cancellation flag (validation/cancel.hpp), which the replicate
+/// loops poll between replicates, instead of running Python's handler. Construct it with the GIL
+/// held, before releasing the GIL. The call then throws validation::interrupted, which the module's
+/// exception translator turns into KeyboardInterrupt. If SIGINT arrived after the last poll the
+/// call returns normally and the signal is handed back to Python (PyErr_SetInterrupt), which
+/// raises KeyboardInterrupt (or runs the user's handler) as soon as control returns to Python.
+/// Off the main thread, or when SIGINT is ignored, nothing is installed.
+class sigint_cancels {
+ public:
+  sigint_cancels() : unwinding_(std::uncaught_exceptions()) {
+    if (PyThread_get_thread_ident() != main_thread_ident) return;
+    struct sigaction ours {};
+    ours.sa_handler = assay_sigint_cancels;
+    sigemptyset(&ours.sa_mask);
+    if (sigaction(SIGINT, nullptr, &previous_) != 0 || previous_.sa_handler == SIG_IGN) return;
+    validation::reset_cancel();
+    active_ = sigaction(SIGINT, &ours, nullptr) == 0;
+  }
+  ~sigint_cancels() {
+    if (!active_) return;
+    sigaction(SIGINT, &previous_, nullptr);
+    if (validation::cancel_requested()) {
+      validation::reset_cancel();
+      // Returning normally: give the signal back to Python; unwinding (interrupted): the translator
+      // raises KeyboardInterrupt.
+      if (std::uncaught_exceptions() == unwinding_) PyErr_SetInterrupt();
+    }
+  }
+  sigint_cancels(const sigint_cancels&) = delete;
+  sigint_cancels& operator=(const sigint_cancels&) = delete;
+
+ private:
+  struct sigaction previous_ {};
+  bool active_ = false;
+  int unwinding_ = 0;
+};
+
 void bind_metrics(nb::module_& m);
 void bind_curves(nb::module_& m);
 void bind_stats(nb::module_& m);
@@ -69,5 +117,6 @@ void bind_detection(nb::module_& m);
 void bind_text(nb::module_& m);
 void bind_curve_objects(nb::module_& m);
 void bind_scale(nb::module_& m);
+void bind_arrow(nb::module_& m);
 
 }  // namespace assay::python

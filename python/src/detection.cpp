@@ -62,6 +62,7 @@ void bind_detection(nb::module_& m) {
         detection::coco_result r;
         std::optional<std::array<stats::bootstrap_result, 12>> ci;
         {
+          const sigint_cancels interruptible;  // Ctrl-C stops the bootstrap
           nb::gil_scoped_release release;
           data = detection::parse_coco(gt_json, dt_json, "gt", "dt");
           detection::coco_params p;
@@ -109,6 +110,7 @@ void bind_detection(nb::module_& m) {
         detection::voc_result r;
         std::optional<stats::bootstrap_result> ci;
         {
+          const sigint_cancels interruptible;  // Ctrl-C stops the bootstrap
           nb::gil_scoped_release release;
           data = detection::parse_coco(gt_json, dt_json, "gt", "dt");
           detection::voc_params p;

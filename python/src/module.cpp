@@ -3,15 +3,20 @@
 #include <nanobind/stl/string.h>
 
 #include "assay/error.hpp"
+#include "assay/validation/cancel.hpp"
 #include "common.hpp"
 
 NB_MODULE(_core, m) {
   m.doc() = "Bindings of the assay C++ core (internal: use the assay package).";
   m.attr("__version__") = ASSAY_VERSION;
+  assay::python::main_thread_ident =
+      nanobind::cast<unsigned long>(nanobind::module_::import_("threading").attr("main_thread")().attr("ident"));
   // assay::error is bad input (usage or data): Python's ValueError, with the core's message.
   nanobind::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {
       std::rethrow_exception(p);
+    } catch (const assay::validation::interrupted&) {  // Ctrl-C during a call (sigint_cancels)
+      PyErr_SetNone(PyExc_KeyboardInterrupt);
     } catch (const assay::error& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
     }
@@ -27,4 +32,5 @@ NB_MODULE(_core, m) {
   assay::python::bind_text(m);
   assay::python::bind_curve_objects(m);
   assay::python::bind_scale(m);
+  assay::python::bind_arrow(m);
 }

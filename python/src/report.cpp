@@ -98,6 +98,7 @@ void bind_report(nb::module_& m) {
         eo.replicates = replicates;
         eo.seed = seed;
         eo.keep_curves = keep_curves;
+        const sigint_cancels interruptible;  // Ctrl-C stops the bootstrap of the intervals
         std::optional<report> plain;
         std::optional<sliced_report> sliced;
         {

@@ -244,14 +244,17 @@ void bind_stats(nb::module_& m) {
       [](in_array<double> data, std::size_t rows, std::size_t k, double alpha) {
         stats::friedman_result r;
         double q = 0, cd = 0;
+        std::vector<double> p;
         {
           nb::gil_scoped_release release;
           r = stats::friedman(view(data), rows, k);
           q = stats::nemenyi_q(k, alpha);
           cd = stats::nemenyi_critical_difference(k, rows, alpha);
+          p = stats::nemenyi_p_values(r.mean_ranks, rows);
         }
         nb::dict d = test_dict(r.test);
         d["mean_ranks"] = to_numpy(std::move(r.mean_ranks));
+        d["nemenyi_pvalues"] = to_numpy_2d(std::move(p), k, k);
         d["nemenyi_q"] = q;
         d["critical_difference"] = cd;
         return d;
@@ -282,6 +285,7 @@ void bind_stats(nb::module_& m) {
         models[1].pred = view(pred_b);
         stats::metric_comparison mc;
         {
+          const sigint_cancels interruptible;  // Ctrl-C stops the bootstrap and the permutations
           nb::gil_scoped_release release;
           auto c = stats::compare_models(view(y), models, o);
           mc = std::move(c.pairs.at(0).metrics.at(0));

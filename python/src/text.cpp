@@ -92,6 +92,7 @@ void bind_text(nb::module_& m) {
         std::optional<stats::bootstrap_result> ci;
         std::string sig;
         {
+          const sigint_cancels interruptible;  // Ctrl-C stops the bootstrap
           nb::gil_scoped_release release;
           const auto segments = text::corpus_segment_stats(hyps, refs, o);
           text::bleu_stats total;

@@ -1,9 +1,13 @@
-// assay._core: resampling splits by scheme name, the same function `assay split` calls.
+// assay._core: resampling splits by scheme name, the same function `assay split` calls, and the
+// bias-variance decomposition of predictions made in Python (the kernel of `assay bias-variance`).
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <numeric>
+
+#include "assay/validation/bias_variance.hpp"
 #include "assay/validation/split_plan.hpp"
 #include "common.hpp"
 
@@ -52,6 +56,39 @@ void bind_validation(nb::module_& m) {
       nb::arg("max_splits"), nb::arg("test_size"), nb::arg("gap"), nb::arg("max_train"), nb::arg("bins"),
       nb::arg("classes").none(), nb::arg("values").none(), nb::arg("groups").none(),
       "[(train, validation, test, repeat)] row indices of every split, as `assay split` makes them.");
+  m.def(
+      "bias_variance_samples",
+      [](std::size_t n, std::size_t rounds, std::uint64_t seed) {
+        std::vector<std::size_t> rows(n);
+        std::iota(rows.begin(), rows.end(), std::size_t{0});
+        nb::list out;
+        for (std::size_t r = 0; r < rounds; ++r) {
+          const auto s = validation::bias_variance_sample(rows, seed, r);
+          out.append(to_numpy(std::vector<std::int64_t>(s.begin(), s.end())));
+        }
+        return out;
+      },
+      nb::arg("n"), nb::arg("rounds"), nb::arg("seed"),
+      "The bootstrap samples (row indices into 0..n-1) of `assay bias-variance` for a seed.");
+
+  m.def(
+      "bias_variance_decompose",
+      [](in_array<double> predictions, std::size_t rounds, in_array<double> target, std::size_t k) {
+        validation::bias_variance_result r;
+        {
+          nb::gil_scoped_release release;
+          r = validation::decompose_bias_variance(view(predictions), rounds, view(target), k);
+        }
+        nb::dict d;
+        d["loss"] = r.loss;
+        d["expected_loss"] = r.expected_loss;
+        d["bias"] = r.bias;
+        d["variance"] = r.variance;
+        d["net_variance"] = r.net_variance;
+        return d;
+      },
+      nb::arg("predictions"), nb::arg("rounds"), nb::arg("target"), nb::arg("k"),
+      "The decomposition of rounds x n predictions (row-major) of the same test cases; k = 0: squared loss.");
 }
 
 }  // namespace assay::python

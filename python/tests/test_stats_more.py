@@ -194,6 +194,31 @@ def test_friedman_matches_scipy(rng, n, k):
     np.testing.assert_array_equal(ours.nemenyi_significant, sig)
 
 
+def nemenyi_reference(scores):
+    """scikit-posthocs' posthoc_nemenyi_friedman: q = |R_i - R_j| / sqrt(k (k+1) / (6 n)) * sqrt(2),
+    p = studentized_range.sf(q, k, inf)."""
+    n, k = scores.shape
+    ranks = np.apply_along_axis(sps.rankdata, 1, scores).mean(axis=0)
+    q = np.abs(ranks[:, None] - ranks[None, :]) / math.sqrt(k * (k + 1) / (6 * n)) * math.sqrt(2)
+    return sps.studentized_range.sf(q, k, np.inf)
+
+
+@pytest.mark.parametrize("n,k", [(2, 3), (5, 3), (10, 4), (14, 5), (30, 8), (60, 12)])
+def test_nemenyi_pvalues_match_studentized_range(rng, n, k):
+    scores = np.round(rng.normal(0.8, 0.05, (n, k)) + np.linspace(0, 0.08, k), 2)  # some ties
+    ours = stats.friedman(scores)
+    ref = nemenyi_reference(scores)
+    assert ours.nemenyi_pvalues.shape == (k, k)
+    np.testing.assert_allclose(ours.nemenyi_pvalues, ref, rtol=1e-6, atol=1e-12)
+    np.testing.assert_array_equal(np.diag(ours.nemenyi_pvalues), np.ones(k))
+    np.testing.assert_array_equal(ours.nemenyi_pvalues, ours.nemenyi_pvalues.T)
+    # p <= alpha exactly where the mean ranks differ by at least the critical difference (away from
+    # the boundary, where the two are computed by different routes).
+    p, sig = ours.nemenyi_pvalues, ours.nemenyi_significant
+    away = np.abs(p - 0.05) > 1e-6
+    np.testing.assert_array_equal((p <= 0.05)[away], sig[away])
+
+
 def test_friedman_demsar_table():
     # Demsar (2006), Table 5a: q_0.05 for k = 2..10, and q_0.10 (Table 5b) for k = 4; the table is
     # truncated to 3 decimals (k = 3: 2.3437 is printed 2.343).

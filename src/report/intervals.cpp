@@ -25,6 +25,7 @@
 #include "assay/stats/poisson_bootstrap.hpp"
 #include "assay/stats/proportion.hpp"
 #include "assay/stats/random.hpp"
+#include "assay/validation/cancel.hpp"
 
 namespace assay::detail {
 
@@ -80,6 +81,7 @@ std::map<std::string, confidence_interval> confusion_bootstrap(const report& r, 
   params.zd = r.zd;
   if (q.beta) params.beta = *q.beta;
   for (std::size_t b = 0; b < R; ++b) {
+    if (b % 64 == 0 && validation::cancel_requested()) throw validation::interrupted();  // Ctrl-C
     stats::rng g(q.seed, b);
     bit_source bits{g};
     confusion_matrix cm(K);

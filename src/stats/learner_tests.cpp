@@ -379,4 +379,22 @@ double nemenyi_critical_difference(std::size_t k, std::size_t n, double alpha) {
   return nemenyi_q(k, alpha) * std::sqrt(kd * (kd + 1) / (6 * static_cast<double>(n)));
 }
 
+std::vector<double> nemenyi_p_values(std::span<const double> mean_ranks, std::size_t n) {
+  const std::size_t k = mean_ranks.size();
+  if (k < 2 || k > 1000) throw_usage(fmt::format("nemenyi_p_values: {} mean ranks given; k must be in [2, 1000]", k));
+  if (n < 1) throw_usage("nemenyi_p_values: n (data sets) must be >= 1; got 0");
+  check_finite("nemenyi_p_values", "mean_ranks", mean_ranks);
+  const double kd = static_cast<double>(k);
+  const double scale = std::sqrt(2.0) / std::sqrt(kd * (kd + 1) / (6 * static_cast<double>(n)));
+  std::vector<double> p(k * k, 1.0);
+  for (std::size_t i = 0; i < k; ++i) {
+    for (std::size_t j = i + 1; j < k; ++j) {
+      const double q = std::abs(mean_ranks[i] - mean_ranks[j]) * scale;
+      const double v = std::clamp(1 - normal_range_cdf(q, k), 0.0, 1.0);
+      p[i * k + j] = p[j * k + i] = v;
+    }
+  }
+  return p;
+}
+
 }  // namespace assay::stats

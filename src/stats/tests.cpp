@@ -8,6 +8,7 @@
 #include "assay/error.hpp"
 #include "assay/detail/parallel.hpp"
 #include "assay/stats/random.hpp"
+#include "assay/validation/cancel.hpp"
 
 namespace assay::stats {
 
@@ -161,6 +162,7 @@ permutation_result paired_permutation_test(std::span<const double> y_true, std::
   std::vector<std::vector<double>> buf_a(threads, std::vector<double>(n)), buf_b(threads, std::vector<double>(n));
   std::vector<unsigned char> extreme(opts.permutations, 0);
   assay::detail::parallel_for(opts.permutations, threads, [&](unsigned t, std::size_t r) {
+    if (validation::cancel_requested()) return;  // Ctrl-C: skip the rest, throw below
     rng gen(opts.seed, r);
     auto& a = buf_a[t];
     auto& b = buf_b[t];
@@ -174,6 +176,7 @@ permutation_result paired_permutation_test(std::span<const double> y_true, std::
     const double d = metric(y_true, a) - metric(y_true, b);
     extreme[r] = at_least_as_extreme(d, res.observed, opts.alt) ? 1 : 0;
   });
+  if (validation::cancel_requested()) throw validation::interrupted();
   for (unsigned char e : extreme) res.extreme += e;
   res.p_value = static_cast<double>(res.extreme + 1) / static_cast<double>(opts.permutations + 1);
   return res;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <atomic>
 #include <exception>
 #include <nlohmann/json.hpp>
@@ -12,6 +13,76 @@
 #include "assay/validation/cancel.hpp"
 
 namespace assay::validation {
+
+std::vector<std::size_t> bias_variance_sample(std::span<const std::size_t> train, std::uint64_t seed,
+                                              std::size_t round) {
+  rng g(derive_seed(seed, round));
+  std::vector<std::size_t> sample(train.size());
+  for (auto& s : sample) s = train[static_cast<std::size_t>(g.below(train.size()))];
+  std::sort(sample.begin(), sample.end());
+  return sample;
+}
+
+bias_variance_result decompose_bias_variance(std::span<const double> predictions, std::size_t rounds,
+                                             std::span<const double> target, std::size_t k, std::string_view fn) {
+  if (rounds < 2) throw_usage(fmt::format("{}: rounds is {}; it must be at least 2", fn, rounds));
+  const std::size_t n_test = target.size();
+  if (n_test == 0) throw_usage(fmt::format("{}: the test part is empty", fn));
+  if (predictions.size() != rounds * n_test) {
+    throw_usage(fmt::format("{}: predictions has {} values; rounds x test cases = {} x {} = {}", fn,
+                            predictions.size(), rounds, n_test, rounds * n_test));
+  }
+  if (k == 1) throw_usage(fmt::format("{}: k is 1; a classification needs at least 2 classes", fn));
+  auto check = [&](std::string_view name, std::span<const double> v) {
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const double x = v[i];
+      if (!std::isfinite(x)) throw_usage(fmt::format("{}: {}[{}] is {}; it must be finite", fn, name, i, x));
+      if (k && (x < 0 || x >= static_cast<double>(k) || x != std::floor(x))) {
+        throw_usage(fmt::format("{}: {}[{}] is {}; a class index must be a whole number in [0, {})", fn, name, i,
+                                x, k));
+      }
+    }
+  };
+  check("target", target);
+  check("predictions", predictions);
+  bias_variance_result out;
+  out.loss = k ? "zero_one" : "squared";
+  out.rounds = rounds;
+  out.test_rows = n_test;
+  const double R = static_cast<double>(rounds);
+  auto pred = [&](std::size_t r, std::size_t i) { return predictions[r * n_test + i]; };
+  std::vector<double> count(k, 0);
+  for (std::size_t i = 0; i < n_test; ++i) {
+    double loss = 0, bias = 0, var = 0, net = 0;
+    if (!k) {
+      const double y = target[i];
+      double m = 0;
+      for (std::size_t r = 0; r < rounds; ++r) m += pred(r, i);
+      m /= R;
+      for (std::size_t r = 0; r < rounds; ++r) {
+        loss += (pred(r, i) - y) * (pred(r, i) - y) / R;
+        var += (pred(r, i) - m) * (pred(r, i) - m) / R;
+      }
+      bias = (m - y) * (m - y);
+      net = var;
+    } else {
+      const auto y = static_cast<std::size_t>(target[i]);
+      std::fill(count.begin(), count.end(), 0.0);
+      for (std::size_t r = 0; r < rounds; ++r) count[static_cast<std::size_t>(pred(r, i))] += 1;
+      const auto main = static_cast<std::size_t>(std::max_element(count.begin(), count.end()) - count.begin());
+      loss = 1 - count[y] / R;
+      var = 1 - count[main] / R;
+      bias = main != y ? 1 : 0;
+      // Biased case: the loss is 1 - P(yhat = y) = bias - c * var with c = P(yhat = y | yhat != m).
+      net = main == y ? var : -(var > 0 ? (count[y] / R) / var : 0.0) * var;
+    }
+    out.expected_loss += loss / static_cast<double>(n_test);
+    out.bias += bias / static_cast<double>(n_test);
+    out.variance += var / static_cast<double>(n_test);
+    out.net_variance += net / static_cast<double>(n_test);
+  }
+  return out;
+}
 
 bias_variance_result bias_variance(const dataset& d, const any_learner& learner, const split& part, std::size_t rounds,
                                    std::uint64_t seed, std::size_t threads) {
@@ -28,10 +99,7 @@ bias_variance_result bias_variance(const dataset& d, const any_learner& learner,
         continue;
       }
       try {
-        rng g(derive_seed(seed, r));
-        std::vector<std::size_t> sample(part.train.size());
-        for (auto& s : sample) s = part.train[static_cast<std::size_t>(g.below(part.train.size()))];
-        std::sort(sample.begin(), sample.end());
+        const auto sample = bias_variance_sample(part.train, seed, r);
         feature_encoder enc;
         enc.fit(d, sample, learner.preprocessing());
         const matrix xtr = enc.transform(d, sample), xte = enc.transform(d, part.test);
@@ -57,43 +125,15 @@ bias_variance_result bias_variance(const dataset& d, const any_learner& learner,
   for (auto& f : failure)
     if (f) std::rethrow_exception(f);
 
-  bias_variance_result out;
-  out.learner = learner.name();
-  out.loss = k ? "zero_one" : "squared";
-  out.rounds = rounds;
-  out.train_rows = part.train.size();
-  out.test_rows = n_test;
-  const double R = static_cast<double>(rounds);
+  std::vector<double> flat(rounds * n_test), target(n_test);
+  for (std::size_t r = 0; r < rounds; ++r) std::copy(pred[r].begin(), pred[r].end(), flat.begin() + r * n_test);
   for (std::size_t i = 0; i < n_test; ++i) {
     const std::size_t row = part.test[i];
-    double loss = 0, bias = 0, var = 0, net = 0;
-    if (!k) {
-      const double y = d.y_value[row];
-      double m = 0;
-      for (std::size_t r = 0; r < rounds; ++r) m += pred[r][i];
-      m /= R;
-      for (std::size_t r = 0; r < rounds; ++r) {
-        loss += (pred[r][i] - y) * (pred[r][i] - y) / R;
-        var += (pred[r][i] - m) * (pred[r][i] - m) / R;
-      }
-      bias = (m - y) * (m - y);
-      net = var;
-    } else {
-      const auto y = static_cast<std::size_t>(d.y_class[row]);
-      std::vector<double> count(k, 0);
-      for (std::size_t r = 0; r < rounds; ++r) count[static_cast<std::size_t>(pred[r][i])] += 1;
-      const auto main = static_cast<std::size_t>(std::max_element(count.begin(), count.end()) - count.begin());
-      loss = 1 - count[y] / R;
-      var = 1 - count[main] / R;
-      bias = main != y ? 1 : 0;
-      // Biased case: the loss is 1 - P(yhat = y) = bias - c * var with c = P(yhat = y | yhat != m).
-      net = main == y ? var : -(var > 0 ? (count[y] / R) / var : 0.0) * var;
-    }
-    out.expected_loss += loss / static_cast<double>(n_test);
-    out.bias += bias / static_cast<double>(n_test);
-    out.variance += var / static_cast<double>(n_test);
-    out.net_variance += net / static_cast<double>(n_test);
+    target[i] = k ? static_cast<double>(d.y_class[row]) : d.y_value[row];
   }
+  auto out = decompose_bias_variance(flat, rounds, target, k, "bias-variance");
+  out.learner = learner.name();
+  out.train_rows = part.train.size();
   return out;
 }
 

@@ -188,6 +188,35 @@ TEST(Nemenyi, MatchesScipyStudentizedRangeAndDemsarTable) {
   EXPECT_NEAR(nemenyi_critical_difference(4, 14), 1.25, 0.005);
 }
 
+TEST(Nemenyi, PValuesAgreeWithTheCriticalDifference) {
+  // P(W >= q) is alpha exactly at q = the Nemenyi quantile: a mean-rank difference equal to the
+  // critical difference has p-value alpha, for every k and n (the same range CDF, inverted).
+  for (std::size_t k : {2, 3, 5, 10, 40}) {
+    for (std::size_t n : {1, 7, 50}) {
+      for (double alpha : {0.01, 0.05, 0.1}) {
+        const double cd = nemenyi_critical_difference(k, n, alpha);
+        std::vector<double> r(k, 1.0);
+        r[1] = 1.0 + cd;
+        const auto p = nemenyi_p_values(r, n);
+        EXPECT_NEAR(p[1], alpha, 1e-9) << k << " " << n << " " << alpha;
+        EXPECT_EQ(p[k], p[1]);       // symmetric
+        EXPECT_EQ(p[0], 1.0);        // diagonal
+        if (k > 2) EXPECT_EQ(p[2], 1.0);  // equal mean ranks
+      }
+    }
+  }
+  // Demsar's example (JMLR 7, 2006, section 3.2.4): k = 4, N = 14, mean ranks 3.143, 2.000, 2.893,
+  // 1.964. C4.5 (3.143) and C4.5+m+cf (1.964) differ by 1.179: below CD_0.05 = 1.25, above
+  // CD_0.10 = 1.12, so their p-value is between 0.05 and 0.10.
+  const std::vector<double> ranks{3.143, 2.000, 2.893, 1.964};
+  const auto p = nemenyi_p_values(ranks, 14);
+  EXPECT_GT(p[0 * 4 + 3], 0.05);
+  EXPECT_LT(p[0 * 4 + 3], 0.10);
+  EXPECT_EQ(message_of([&] { nemenyi_p_values(std::vector<double>{1.0}, 3); }),
+            "nemenyi_p_values: 1 mean ranks given; k must be in [2, 1000]");
+  EXPECT_EQ(message_of([&] { nemenyi_p_values(ranks, 0); }), "nemenyi_p_values: n (data sets) must be >= 1; got 0");
+}
+
 TEST(Midranks, AsScipyRankdata) {
   const std::vector<double> v{3, 1, 4, 1, 5, 9, 2, 6, 5};
   const std::vector<double> expected{4, 1.5, 5, 1.5, 6.5, 9, 3, 8, 6.5};

@@ -135,6 +135,16 @@ double nemenyi_q(std::size_t k, double alpha = 0.05);
 /// Two learners differ significantly when their mean ranks differ by at least CD.
 double nemenyi_critical_difference(std::size_t k, std::size_t n, double alpha = 0.05);
 
+/// Pairwise p-values of the Nemenyi test (Nemenyi 1963; Demsar 2006) from the mean ranks of k >= 2
+/// learners over n >= 1 data sets: learners i and j differ when
+///   q_ij = |R_i - R_j| / sqrt(k (k + 1) / (6 n)) * sqrt(2)
+/// is large under the studentized range of k standard normals (infinite degrees of freedom):
+/// p_ij = P(W >= q_ij), P from the same numerical range CDF as nemenyi_q (so p_ij <= alpha exactly
+/// when |R_i - R_j| >= the critical difference, up to the root finder's tolerance). Row-major k x k,
+/// diagonal 1; scikit-posthocs' posthoc_nemenyi_friedman. Throws a usage error for k outside
+/// [2, 1000], n = 0 or a non-finite rank.
+std::vector<double> nemenyi_p_values(std::span<const double> mean_ranks, std::size_t n);
+
 /// Midranks of `v` (1-based; ties get the mean of the ranks they span), as scipy.stats.rankdata.
 std::vector<double> midranks(std::span<const double> v);
 

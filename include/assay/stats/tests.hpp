@@ -89,7 +89,8 @@ struct permutation_result {
 /// least as extreme as d (|d*| >= |d| two-sided; d* >= d greater; d* <= d less; comparisons with a
 /// relative slack of 1e-12 so rounding does not split ties), p = (E + 1) / (R + 1), which is never 0
 /// and is a valid p-value (Phipson & Smyth 2010). Deterministic for a seed whatever the thread count:
-/// permutation r uses its own random stream (random.hpp).
+/// permutation r uses its own random stream (random.hpp). Once cancellation is requested
+/// (validation/cancel.hpp) the remaining permutations are skipped and validation::interrupted thrown.
 /// References: Good, "Permutation, Parametric and Bootstrap Tests of Hypotheses" (2005);
 /// Noreen, "Computer-Intensive Methods for Testing Hypotheses" (1989).
 permutation_result paired_permutation_test(std::span<const double> y_true, std::span<const double> pred_a,

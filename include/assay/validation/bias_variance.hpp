@@ -15,7 +15,10 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "assay/validation/learners.hpp"
 #include "assay/validation/splitters.hpp"
@@ -30,6 +33,22 @@ struct bias_variance_result {
   double variance = 0;
   double net_variance = 0;  ///< 0-1 loss: expected_loss - bias; squared loss: = variance
 };
+
+/// The decomposition alone, from the predictions of `rounds` models on the same n test cases:
+/// `predictions` is row-major rounds x n (round r's prediction of case i at r * n + i). Classification
+/// (k >= 2 classes): predictions and `target` hold class indices in [0, k) as doubles, 0-1 loss;
+/// regression (k = 0): values, squared loss. Definitions as above; learner, rows and rounds of the
+/// result are left for the caller except `rounds` and `test_rows`. Throws a usage error naming
+/// `fn` for rounds < 2, no test case, a size mismatch, a class index outside [0, k) or a non-finite
+/// value.
+bias_variance_result decompose_bias_variance(std::span<const double> predictions, std::size_t rounds,
+                                             std::span<const double> target, std::size_t k,
+                                             std::string_view fn = "bias_variance");
+
+/// The rows of bootstrap training set `round` drawn from `train` (n draws with replacement, sorted),
+/// with rng(derive_seed(seed, round)): the samples of bias_variance.
+std::vector<std::size_t> bias_variance_sample(std::span<const std::size_t> train, std::uint64_t seed,
+                                              std::size_t round);
 
 /// Trains `rounds` models on bootstrap samples of `part.train` (sample r drawn with
 /// derive_seed(seed, r)) and decomposes their loss on `part.test`.

@@ -14,6 +14,7 @@
 
 #include "assay/detail/parallel.hpp"
 #include "assay/stats/random.hpp"
+#include "assay/validation/cancel.hpp"
 
 namespace assay::stats::detail {
 
@@ -22,15 +23,21 @@ namespace assay::stats::detail {
 /// per-lane copy of `proto` that no other call uses at the same time; body stores its result at
 /// index r. So a result depends on (seed, r) only, never on the thread count (Efron & Tibshirani,
 /// "An Introduction to the Bootstrap", 1993, for the resampling; random.hpp for the streams).
+///
+/// Cancellation (validation/cancel.hpp): once cancellation is requested, the replicates not yet
+/// started are skipped and the loop throws validation::interrupted, so Ctrl-C stops a long
+/// bootstrap within one replicate's time.
 template <class Scratch, class Body>
 void for_each_replicate(std::size_t replicates, std::uint64_t seed, unsigned threads, const Scratch& proto,
                         Body&& body) {
   const unsigned lanes = assay::detail::resolve_threads(threads, replicates);
   std::vector<Scratch> scratch(lanes, proto);
   assay::detail::parallel_for(replicates, lanes, [&](unsigned lane, std::size_t r) {
+    if (validation::cancel_requested()) return;
     rng gen(seed, r);
     body(gen, scratch[lane], r);
   });
+  if (validation::cancel_requested()) throw validation::interrupted();
 }
 
 /// The same loop over batches of replicates, for kernels that make one pass over the rows per batch
