@@ -1,6 +1,7 @@
 #include "assay/curves/summary.hpp"
 
 #include <algorithm>
+#include <vector>
 
 
 #include "assay/detail/parallel.hpp"
@@ -33,7 +34,24 @@ ranking_summary summarize_in_place(std::span<std::int32_t> y, std::span<double> 
     }
   }
   const sorted_runs sorted = sort_runs(score, lo);
-  return summarize_sorted(sorted.first, sorted.second);
+  const ranking_summary s = summarize_sorted(sorted.first, sorted.second);
+  // The contract summarize_complement_sorted relies on: `score` ends as [positives ascending |
+  // negatives ascending]. sort_runs may leave a run in its buffer (or elsewhere in `score`): put it back.
+  const double* base = score.data();
+  const std::size_t n = score.size();
+  auto inside = [&](std::span<const double> r) { return r.data() >= base && r.data() < base + n; };
+  const bool first_home = sorted.first.data() == base, second_home = sorted.second.data() == base + lo;
+  if (first_home && second_home) return s;
+  if (!inside(sorted.first) && second_home) {
+    std::copy(sorted.first.begin(), sorted.first.end(), score.begin());
+  } else if (!inside(sorted.second) && first_home) {
+    std::copy(sorted.second.begin(), sorted.second.end(), score.begin() + static_cast<std::ptrdiff_t>(lo));
+  } else {  // runs moved within `score`: through a copy
+    std::vector<double> all(sorted.first.begin(), sorted.first.end());
+    all.insert(all.end(), sorted.second.begin(), sorted.second.end());
+    std::copy(all.begin(), all.end(), score.begin());
+  }
+  return s;
 }
 
 ranking_summary summarize_complement_sorted(std::span<double> score, std::size_t positives) {

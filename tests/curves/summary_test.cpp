@@ -2,6 +2,7 @@
 // the same running sums, so any difference is a bug, not rounding.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "assay/curves/pr.hpp"
@@ -73,6 +74,31 @@ TEST(RankingSummary, LargeInputUsesTwoThreadsAndStaysEqual) {
                         : std::normal_distribution<double>(y[i], 3)(rng);
     }
     expect_summary_equals_sweep(y, s);
+  }
+}
+
+// The complement (the negatives ranked by -score) after summarize_in_place equals the sweep's
+// complement, on inputs large enough that the class sort leaves a run in its own buffer (a merge
+// once broke the layout summarize_complement_sorted relies on: the areas of the other class were wrong).
+TEST(RankingSummary, ComplementAfterInPlaceEqualsTheSweepsComplementOnLargeInputs) {
+  for (int shape = 0; shape < 3; ++shape) {
+    std::mt19937_64 rng(41 + shape);
+    const std::size_t n = shape == 2 ? 1000 : 300000;
+    const double share = shape == 1 ? 0.8 : 0.3;  // the larger run is the positives or the negatives
+    std::vector<std::int32_t> y(n);
+    std::vector<double> s(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      y[i] = std::bernoulli_distribution(share)(rng) ? 1 : 0;
+      s[i] = std::round(std::normal_distribution<double>(y[i], 1.5)(rng) * 500) / 500;  // ties
+    }
+    const score_sweep other = complement(sweep_scores("test", y, s));
+    std::vector<std::int32_t> y2 = y;
+    std::vector<double> s2 = s;
+    (void)summarize_in_place(y2, s2);
+    const std::size_t positives = static_cast<std::size_t>(std::count(y.begin(), y.end(), 1));
+    const ranking_summary c = summarize_complement_sorted(s2, positives);
+    EXPECT_NEAR(c.roc_auc.v, roc_auc(other).v, 1e-12) << shape;
+    EXPECT_NEAR(c.average_precision.v, average_precision(other).v, 1e-12) << shape;
   }
 }
 

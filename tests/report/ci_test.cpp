@@ -201,7 +201,7 @@ TEST(ReportCi, BadLevelIsAUsageError) {
     FAIL();
   } catch (const error& e) {
     EXPECT_EQ(e.kind(), error_kind::usage);
-    EXPECT_EQ(std::string(e.what()), "--ci: the level is 1.5, but must be between 0 and 1 (e.g. 0.95)");
+    EXPECT_EQ(std::string(e.what()), "make_report: ci_level: the level is 1.5, but must be between 0 and 1 (e.g. 0.95)");
   }
 }
 
