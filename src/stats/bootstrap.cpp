@@ -56,6 +56,38 @@ std::pair<value, value> percentile_interval(std::span<const double> replicates, 
   return {quantile_sorted(s, a / 2), quantile_sorted(s, 1 - a / 2)};
 }
 
+namespace detail {
+
+std::vector<bootstrap_result> summarise_replicates(std::vector<double>&& reps, std::span<const double> estimates,
+                                                   const bootstrap_options& o) {
+  const std::size_t B = o.replicates;
+  std::vector<bootstrap_result> res(estimates.size());
+  for (std::size_t s = 0; s < res.size(); ++s) {
+    auto& x = res[s];
+    const std::span<const double> v(reps.data() + s * B, B);
+    x.estimate = estimates[s];
+    x.level = o.level;
+    x.method = bootstrap_method::percentile;
+    x.replicates = B;
+    double sum = 0;
+    std::size_t defined = 0;
+    for (double y : v) {
+      if (std::isnan(y)) ++x.undefined_replicates;
+      else sum += y, ++defined;
+    }
+    const double mean = defined ? sum / static_cast<double>(defined) : 0.0;
+    double ss = 0;
+    for (double y : v)
+      if (!std::isnan(y)) ss += (y - mean) * (y - mean);
+    x.std_error = defined > 1 ? std::sqrt(ss / static_cast<double>(defined - 1)) : 0.0;
+    std::tie(x.lower, x.upper) = percentile_interval(v, o.level);
+    if (o.keep_distribution) x.distribution.assign(v.begin(), v.end());
+  }
+  return res;
+}
+
+}  // namespace detail
+
 bca_result bca_interval(double estimate, std::span<const double> replicates, std::span<const double> jackknife,
                         double level) {
   check_level("bca_interval", level);

@@ -52,29 +52,7 @@ std::vector<bootstrap_result> bootstrap_many(std::size_t n_rows, std::size_t n_s
     for (std::size_t s = 0; s < n_stats; ++s) reps[s * B + r] = w.second[s];
   });
 
-  std::vector<bootstrap_result> res(n_stats);
-  for (std::size_t s = 0; s < n_stats; ++s) {
-    auto& x = res[s];
-    const std::span<const double> v(reps.data() + s * B, B);
-    x.estimate = identity_out[s];
-    x.level = o.level;
-    x.method = bootstrap_method::percentile;
-    x.replicates = B;
-    double sum = 0;
-    std::size_t defined = 0;
-    for (double y : v) {
-      if (std::isnan(y)) ++x.undefined_replicates;
-      else sum += y, ++defined;
-    }
-    const double mean = defined ? sum / static_cast<double>(defined) : 0.0;
-    double ss = 0;
-    for (double y : v)
-      if (!std::isnan(y)) ss += (y - mean) * (y - mean);
-    x.std_error = defined > 1 ? std::sqrt(ss / static_cast<double>(defined - 1)) : 0.0;
-    std::tie(x.lower, x.upper) = percentile_interval(v, o.level);
-    if (o.keep_distribution) x.distribution.assign(v.begin(), v.end());
-  }
-  return res;
+  return detail::summarise_replicates(std::move(reps), identity_out, o);
 }
 
 }  // namespace assay::stats

@@ -32,35 +32,6 @@ void check(const char* fn, std::size_t rows, std::span<const double> weight, con
   }
 }
 
-// reps[s * B + r] (statistic s, replicate r) and the estimates into results.
-std::vector<bootstrap_result> summarise(std::vector<double>&& reps, std::span<const double> estimates,
-                                        const bootstrap_options& o) {
-  const std::size_t B = o.replicates;
-  std::vector<bootstrap_result> res(estimates.size());
-  for (std::size_t s = 0; s < res.size(); ++s) {
-    auto& x = res[s];
-    const std::span<const double> v(reps.data() + s * B, B);
-    x.estimate = estimates[s];
-    x.level = o.level;
-    x.method = bootstrap_method::percentile;
-    x.replicates = B;
-    double sum = 0;
-    std::size_t defined = 0;
-    for (double y : v) {
-      if (std::isnan(y)) ++x.undefined_replicates;
-      else sum += y, ++defined;
-    }
-    const double mean = defined ? sum / static_cast<double>(defined) : 0.0;
-    double ss = 0;
-    for (double y : v)
-      if (!std::isnan(y)) ss += (y - mean) * (y - mean);
-    x.std_error = defined > 1 ? std::sqrt(ss / static_cast<double>(defined - 1)) : 0.0;
-    std::tie(x.lower, x.upper) = percentile_interval(v, o.level);
-    if (o.keep_distribution) x.distribution.assign(v.begin(), v.end());
-  }
-  return res;
-}
-
 // A case in decreasing score order: its row, whether it is positive, whether it starts a tie group.
 struct sorted_case {
   std::uint32_t row;
@@ -227,7 +198,7 @@ std::vector<bootstrap_result> poisson_bootstrap(const poisson_statistics& s, con
           for (std::size_t b = 0; b < count; ++b) reps[k * B + first + b] = out[k][b];
       },
       o.progress);
-  return summarise(std::move(reps), estimates, o);
+  return detail::summarise_replicates(std::move(reps), estimates, o);
 }
 
 std::vector<bootstrap_result> poisson_bootstrap_weighted(std::size_t rows, std::span<const double> weight,
@@ -257,7 +228,7 @@ std::vector<bootstrap_result> poisson_bootstrap_weighted(std::size_t rows, std::
         for (std::size_t k = 0; k < n_stats; ++k) reps[k * B + r] = sc.second[k];
       },
       o.progress);
-  return summarise(std::move(reps), estimates, o);
+  return detail::summarise_replicates(std::move(reps), estimates, o);
 }
 
 }  // namespace assay::stats

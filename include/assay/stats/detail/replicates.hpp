@@ -13,10 +13,17 @@
 #include <vector>
 
 #include "assay/detail/parallel.hpp"
+#include "assay/stats/bootstrap.hpp"
 #include "assay/stats/random.hpp"
 #include "assay/validation/cancel.hpp"
 
 namespace assay::stats::detail {
+
+/// The percentile results of several statistics' replicates: reps[s * B + r] is statistic s in
+/// replicate r (B = o.replicates; NaN = undefined, counted and left out), estimates[s] its value on
+/// the data. The one summary of bootstrap_many and the Poisson bootstraps (src/stats/bootstrap.cpp).
+std::vector<bootstrap_result> summarise_replicates(std::vector<double>&& reps, std::span<const double> estimates,
+                                                   const bootstrap_options& o);
 
 /// Runs body(gen, scratch, r) for every replicate r in [0, replicates), in parallel on at most
 /// `threads` threads (0: the cap). `gen` is replicate r's own stream rng(seed, r) and `scratch` a
