@@ -15,6 +15,7 @@
 #include "assay/curves/class_sort.hpp"
 #include "assay/curves/roc.hpp"
 #include "assay/data/predictions.hpp"
+#include "assay/detail/parallel.hpp"
 #include "assay/error.hpp"
 #include "assay/io/table.hpp"
 #include "assay/metrics/labels.hpp"
@@ -764,7 +765,7 @@ class model_points {
   template <typename Fmt>
   void emit(bool descending, bool thin, const Fmt& fmt, const text_sink& sink) const {
     const std::size_t n = weighted_ ? sweep_.size() : sorted_.size();
-    const unsigned threads = std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+    const unsigned threads = assay::detail::team_threads(8);  // within the thread cap (threads.hpp)
     if (weighted_ || n < (std::size_t{1} << 15) || threads < 2) {
       std::string buf;
       buf.reserve(flush_bytes + 4096);

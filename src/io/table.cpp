@@ -10,6 +10,7 @@
 #include <fast_float/fast_float.h>
 #include <fmt/format.h>
 
+#include "assay/detail/parallel.hpp"
 #include "assay/error.hpp"
 #include "assay/io/text.hpp"
 #include "decimal.hpp"
@@ -147,7 +148,7 @@ table read_table(const std::string& path, const std::vector<column_spec>& specs,
   std::vector<std::size_t> index;
   table t = empty_table(reader, specs, index);  // resolves the columns first: a wrong name is a usage error
   detail::parallel_settings settings;
-  settings.max_threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  settings.max_threads = assay::detail::team_threads(8);  // within the thread cap (threads.hpp)
   settings.max_record_bytes = options.max_record_bytes;
   if (auto p = detail::read_parallel(path, reader, t, index, settings)) return std::move(*p);
   std::uint64_t bytes = 0;  // lets parse_rows size the columns once
