@@ -1,6 +1,7 @@
 #include "assay/curves/summary.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 
@@ -42,11 +43,17 @@ ranking_summary summarize_in_place(std::span<std::int32_t> y, std::span<double> 
   auto inside = [&](std::span<const double> r) { return r.data() >= base && r.data() < base + n; };
   const bool first_home = sorted.first.data() == base, second_home = sorted.second.data() == base + lo;
   if (first_home && second_home) return s;
-  if (!inside(sorted.first) && second_home) {
-    std::copy(sorted.first.begin(), sorted.first.end(), score.begin());
-  } else if (!inside(sorted.second) && first_home) {
-    std::copy(sorted.second.begin(), sorted.second.end(), score.begin() + static_cast<std::ptrdiff_t>(lo));
-  } else {  // runs moved within `score`: through a copy
+  double* const home_first = score.data();
+  double* const home_second = score.data() + lo;
+  if (!inside(sorted.first) && inside(sorted.second)) {
+    // The second run is somewhere in `score` (e.g. in the first's place), the first in the buffer:
+    // slide the second home (memmove: the ranges may overlap), then copy the first in. No extra memory.
+    std::memmove(home_second, sorted.second.data(), sorted.second.size() * sizeof(double));
+    std::copy(sorted.first.begin(), sorted.first.end(), home_first);
+  } else if (!inside(sorted.second) && inside(sorted.first)) {
+    std::memmove(home_first, sorted.first.data(), sorted.first.size() * sizeof(double));
+    std::copy(sorted.second.begin(), sorted.second.end(), home_second);
+  } else {  // not a layout sort_runs makes today: through a copy
     std::vector<double> all(sorted.first.begin(), sorted.first.end());
     all.insert(all.end(), sorted.second.begin(), sorted.second.end());
     std::copy(all.begin(), all.end(), score.begin());
