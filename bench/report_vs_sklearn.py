@@ -14,19 +14,8 @@ import sys
 import time
 
 
-def report(path):
-    import pandas as pd
-    from sklearn.metrics import classification_report, confusion_matrix
-
-    t0, c0 = time.perf_counter(), time.process_time()
-    df = pd.read_csv(path)
-    y = df["label"].to_numpy()
-    yhat = (df["score"].to_numpy() >= 0.5).astype(y.dtype)
-    cm = confusion_matrix(y, yhat)
-    text = classification_report(y, yhat, digits=6)
-    elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
-    assert cm.sum() == len(df) and text
-    print(f"{elapsed:.3f} {cpu:.3f}")
+# The report peer is the one bench/compare_sklearn.sh times (the same file, the same work).
+from compare_sklearn import run as report  # noqa: E402  (bench/ is on sys.path: the script's folder)
 
 
 def ranking(path):

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <vector>
 
 
 #include "assay/detail/parallel.hpp"
@@ -43,21 +42,16 @@ ranking_summary summarize_in_place(std::span<std::int32_t> y, std::span<double> 
   auto inside = [&](std::span<const double> r) { return r.data() >= base && r.data() < base + n; };
   const bool first_home = sorted.first.data() == base, second_home = sorted.second.data() == base + lo;
   if (first_home && second_home) return s;
-  double* const home_first = score.data();
-  double* const home_second = score.data() + lo;
-  if (!inside(sorted.first) && inside(sorted.second)) {
-    // The second run is somewhere in `score` (e.g. in the first's place), the first in the buffer:
-    // slide the second home (memmove: the ranges may overlap), then copy the first in. No extra memory.
-    std::memmove(home_second, sorted.second.data(), sorted.second.size() * sizeof(double));
-    std::copy(sorted.first.begin(), sorted.first.end(), home_first);
-  } else if (!inside(sorted.second) && inside(sorted.first)) {
-    std::memmove(home_first, sorted.first.data(), sorted.first.size() * sizeof(double));
-    std::copy(sorted.second.begin(), sorted.second.end(), home_second);
-  } else {  // not a layout sort_runs makes today: through a copy
-    std::vector<double> all(sorted.first.begin(), sorted.first.end());
-    all.insert(all.end(), sorted.second.begin(), sorted.second.end());
-    std::copy(all.begin(), all.end(), score.begin());
-  }
+  // Not both home: then sort_runs left exactly one run in its buffer and the other somewhere in
+  // `score` (in place, or in the buffered run's place). Slide that one home first (memmove: the
+  // ranges may overlap), then copy the buffered one in. No extra memory.
+  const bool first_in_score = inside(sorted.first);
+  const std::span<const double> in_score = first_in_score ? sorted.first : sorted.second;
+  const std::span<const double> in_buffer = first_in_score ? sorted.second : sorted.first;
+  double* const home_in_score = first_in_score ? score.data() : score.data() + lo;
+  double* const home_in_buffer = first_in_score ? score.data() + lo : score.data();
+  std::memmove(home_in_score, in_score.data(), in_score.size() * sizeof(double));
+  std::copy(in_buffer.begin(), in_buffer.end(), home_in_buffer);
   return s;
 }
 
