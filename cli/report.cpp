@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <tuple>
 
 #include "assay/error.hpp"
 #include "assay/io/table.hpp"
@@ -31,6 +32,7 @@ struct report_options {
   std::string threshold, beta, top_k;  // parsed here, for messages that quote the value
   std::vector<std::string> by;         // slice columns
   std::string max_memory;              // --max-memory SIZE
+  std::string max_fpr, min_tpr, min_precision, min_recall, confidence;  // operating points
 };
 
 // "256M", "2G", "512K", "1048576": bytes (K, M, G, T are powers of 1024; a trailing B or iB is allowed).
@@ -51,8 +53,8 @@ std::uint64_t size_option(const char* option, const std::string& text) {
 
 // Whether the request is one the out-of-core reader evaluates (scale/out_of_core.hpp).
 bool out_of_core_supported(const report_request& q) {
-  return q.proba.empty() && q.task != task_kind::regression && !q.ci_level && !q.keep_curves && q.path != "-" &&
-         q.score.has_value() != q.pred.has_value();
+  return q.proba.empty() && q.task != task_kind::regression && !q.ci_level && !q.keep_curves &&
+         !q.constraints.any() && q.path != "-" && q.score.has_value() != q.pred.has_value();
 }
 
 double number_option(const char* option, const std::string& text) {
@@ -117,6 +119,16 @@ void run(report_options& o) {
     else throw_usage(fmt::format("--delimiter: \"{}\" is not one character (use 'tab' for a tab)", o.delimiter));
   }
   q.keep_curves = !o.html.empty();
+  for (auto [option, text, field] : {std::tuple{"--max-fpr", &o.max_fpr, &q.constraints.max_fpr},
+                                     {"--min-tpr", &o.min_tpr, &q.constraints.min_tpr},
+                                     {"--min-precision", &o.min_precision, &q.constraints.min_precision},
+                                     {"--min-recall", &o.min_recall, &q.constraints.min_recall}}) {
+    if (!text->empty()) *field = number_option(option, *text);
+  }
+  if (!o.confidence.empty()) {
+    if (!q.constraints.max_fpr) throw_usage("--confidence needs --max-fpr (it is the umbrella threshold's 1 - delta)");
+    q.constraints.confidence = number_option("--confidence", o.confidence);
+  }
   const bool ci_given = o.ci_option->count() > 0;
   if (ci_given) q.ci_level = o.ci.empty() ? 0.95 : number_option("--ci", o.ci);
   static const std::map<std::string, ci_method> ci_methods{
@@ -149,8 +161,8 @@ void run(report_options& o) {
     }
   }
   if (max_memory && !out_of_core_supported(q)) {
-    throw_usage("--max-memory works with --score or --pred on a file (not --proba, --task regression, --ci, --html "
-                "or standard input)");
+    throw_usage("--max-memory works with --score or --pred on a file (not --proba, --task regression, --ci, --html, "
+                "--max-fpr/--min-tpr/--min-precision/--min-recall or standard input)");
   }
   report r;
   if (max_memory) {
@@ -194,6 +206,7 @@ void register_report(CLI::App& app) {
       "  assay report house.tsv --task regression --label price --pred predicted\n"
       "  cat preds.csv | assay report - --label 1 --score 2           # stdin, columns by index\n"
       "  assay report preds.csv --label y --score p --by country --ci  # per country, each vs the rest\n"
+      "  assay report preds.csv --label y --score p --max-fpr 0.05      # best TPR at FPR <= 5%, NP umbrella\n"
       "\n"
       "Exit codes: 0 success, 1 internal error, 2 usage error, 3 bad input data, 4 file I/O error.");
   cmd->add_option("file", o->q.path, "Prediction file (CSV or TSV with a header row); '-' reads standard input")
@@ -226,6 +239,18 @@ void register_report(CLI::App& app) {
       ->check(CLI::IsMember({"0", "1", "skip"}));
   cmd->add_option("--delimiter", o->delimiter, "Field separator, one character or 'tab' (default: from the file)")
       ->type_name("CHAR");
+  cmd->add_option("--max-fpr", o->max_fpr,
+                  "With --score: the operating point of highest TPR with FPR <= A (Neyman-Pearson), and the NP umbrella "
+                  "threshold (population FPR <= A with probability --confidence)")
+      ->type_name("A");
+  cmd->add_option("--min-tpr", o->min_tpr, "With --score: the highest specificity with TPR (sensitivity) >= T")
+      ->type_name("T");
+  cmd->add_option("--min-precision", o->min_precision, "With --score: the highest recall with precision >= P")
+      ->type_name("P");
+  cmd->add_option("--min-recall", o->min_recall, "With --score: the highest precision with recall >= R")
+      ->type_name("R");
+  cmd->add_option("--confidence", o->confidence, "1 - delta of the umbrella threshold of --max-fpr (default 0.95)")
+      ->type_name("C");
   cmd->add_option("--by", o->by,
                   "Slice the report by this column (give it twice for pairs of two columns): a report per slice, and "
                   "per headline metric each slice against the rest (Holm-adjusted)")

@@ -122,7 +122,8 @@ def _numbers(x, name, ndim=1):
 
 def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=None, pos_label=None,
            threshold=0.5, ci=None, method="auto", replicates=2000, random_state=0, task="auto", beta=None,
-           top_k=2, zero_division=0, classes=None, keep_curves=None, by=None, label=None, drop_missing=False):
+           top_k=2, zero_division=0, classes=None, keep_curves=None, by=None, label=None, drop_missing=False,
+           max_fpr=None, min_tpr=None, min_precision=None, min_recall=None, confidence=0.95):
     """The full evaluation report of predictions (``assay report`` on arrays).
 
     Give the true labels and exactly one of: ``y_score`` (binary: the score of the positive class,
@@ -136,6 +137,14 @@ def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=Non
     the bootstrap (the same seed gives the same intervals whatever the thread count). Undefined
     numbers (0/0, one class present) are NaN with the reason, never a silent 0; ``zero_division``
     (0, 1 or nan) only says how undefined per-class values enter the macro and weighted averages.
+
+    ``max_fpr``, ``min_tpr``, ``min_precision``, ``min_recall`` (binary ``y_score`` only) add the
+    operating points under a constraint (``assay report --max-fpr``): the threshold of highest TPR
+    with FPR <= max_fpr (Neyman-Pearson), of highest specificity with TPR >= min_tpr, of highest
+    recall with precision >= min_precision, of highest precision with recall >= min_recall, each with
+    its counts; with ``max_fpr`` also the Neyman-Pearson umbrella threshold, whose population FPR
+    exceeds max_fpr with probability at most 1 - ``confidence``. They are in
+    ``to_dict()["operating_points"]``.
 
     ``by`` slices the report (``assay report --by COL``): one array of slice keys (numbers or
     strings, one per row; a pandas Series lends its name) or a list of two (every observed pair).
@@ -162,6 +171,9 @@ def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=Non
                                       "Arrow source yet (the mergeable state does not hold them)")
         if by is not None:
             raise NotImplementedError("report: by= (sliced reports) is not computed from an Arrow source yet")
+        if any(v is not None for v in (max_fpr, min_tpr, min_precision, min_recall)):
+            raise NotImplementedError("report: operating points (max_fpr, min_tpr, min_precision, min_recall) are "
+                                      "not computed from an Arrow source yet")
         spec = _scale.Spec("report", label=label, score=y_score, pred=y_pred, weight=sample_weight,
                            pos_label=pos_label, threshold=threshold, task=task, drop_missing=drop_missing, ci=ci,
                            beta=beta, top_k=top_k, zero_division=zero_division)
@@ -188,7 +200,11 @@ def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=Non
               threshold=float(threshold), beta=None if beta is None else float(beta), top_k=int(top_k),
               zero_division=zd, ci_level=None if ci is None else float(ci), ci_method=method,
               replicates=int(replicates), seed=seed, keep_curves=bool(keep_curves) and not by_keys,
-              by_names=by_names, by_keys=by_keys)
+              by_names=by_names, by_keys=by_keys,
+              max_fpr=None if max_fpr is None else float(max_fpr),
+              min_tpr=None if min_tpr is None else float(min_tpr),
+              min_precision=None if min_precision is None else float(min_precision),
+              min_recall=None if min_recall is None else float(min_recall), confidence=float(confidence))
     if task == "regression":
         if y_pred is None:
             raise ValueError("report: a regression report needs y_pred (the predicted values)")

@@ -81,8 +81,9 @@ void bind_report(nb::module_& m) {
          std::optional<in_array<double>> weight, std::optional<std::string> pos_label, std::string_view task,
          double threshold, std::optional<double> beta, std::size_t top_k, std::string_view zero_division,
          std::optional<double> ci_level, std::string_view ci_method, std::size_t replicates, std::uint64_t seed,
-         bool keep_curves, std::vector<std::string> by_names,
-         std::vector<std::vector<std::string>> by_keys) -> nb::object {
+         bool keep_curves, std::vector<std::string> by_names, std::vector<std::vector<std::string>> by_keys,
+         std::optional<double> max_fpr, std::optional<double> min_tpr, std::optional<double> min_precision,
+         std::optional<double> min_recall, double confidence) -> nb::object {
         const labels_arg y{y_num, y_text};
         prediction_options po;
         po.sample_weight = view(weight);
@@ -98,6 +99,7 @@ void bind_report(nb::module_& m) {
         eo.replicates = replicates;
         eo.seed = seed;
         eo.keep_curves = keep_curves;
+        eo.constraints = {max_fpr, min_tpr, min_precision, min_recall, confidence};
         const sigint_cancels interruptible;  // Ctrl-C stops the bootstrap of the intervals
         std::optional<report> plain;
         std::optional<sliced_report> sliced;
@@ -144,7 +146,10 @@ void bind_report(nb::module_& m) {
       nb::arg("weight").none(), nb::arg("pos_label").none(), nb::arg("task"), nb::arg("threshold"),
       nb::arg("beta").none(), nb::arg("top_k"), nb::arg("zero_division"), nb::arg("ci_level").none(),
       nb::arg("ci_method"), nb::arg("replicates"), nb::arg("seed"), nb::arg("keep_curves"),
-      nb::arg("by_names") = std::vector<std::string>{}, nb::arg("by_keys") = std::vector<std::vector<std::string>>{});
+      nb::arg("by_names") = std::vector<std::string>{}, nb::arg("by_keys") = std::vector<std::vector<std::string>>{},
+      nb::arg("max_fpr").none() = nb::none(), nb::arg("min_tpr").none() = nb::none(),
+      nb::arg("min_precision").none() = nb::none(), nb::arg("min_recall").none() = nb::none(),
+      nb::arg("confidence") = 0.95);
 }
 
 }  // namespace assay::python

@@ -177,3 +177,39 @@ def test_binary_score_ranks_the_other_class_by_minus_score(rng):
     h = assay.report(y, y_pred=(s >= 0.5).astype(int)).to_dict()
     assert h["per_class"]["1"]["roc_auc"] is None
     assert "no ranking" in h["per_class"]["1"]["roc_auc_undefined"]
+
+
+def test_operating_points_match_a_brute_force_scan():
+    """report(max_fpr=..., min_recall=...) against every threshold scanned by hand in NumPy."""
+    rng = np.random.default_rng(11)
+    y = rng.integers(0, 2, 400)
+    s = np.round(rng.random(400) * 0.8 + 0.2 * y, 2)  # ties
+    d = assay.report(y, y_score=s, max_fpr=0.1, min_recall=0.8).to_dict()["operating_points"]
+    thresholds = np.append(np.unique(s), np.inf)
+    tp = np.array([np.sum((s >= t) & (y == 1)) for t in thresholds])
+    fp = np.array([np.sum((s >= t) & (y == 0)) for t in thresholds])
+    ok = fp / np.sum(y == 0) <= 0.1
+    best_tpr = tp[ok].max()
+    # the best TPR, then the lowest FPR, then the highest threshold
+    i = max((k for k in np.flatnonzero(ok) if tp[k] == best_tpr), key=lambda k: (-fp[k], thresholds[k]))
+    assert d["max_fpr"]["threshold"] == thresholds[i]
+    assert (d["max_fpr"]["tp"], d["max_fpr"]["fp"]) == (tp[i], fp[i])
+    assert d["max_fpr"]["value"] == tp[i] / np.sum(y == 1)
+    precision = np.where(tp + fp > 0, tp / np.maximum(tp + fp, 1), np.nan)
+    ok = (tp / np.sum(y == 1) >= 0.8) & (tp + fp > 0)
+    best = np.nanmax(precision[ok])
+    i = max((k for k in np.flatnonzero(ok) if precision[k] == best), key=lambda k: (tp[k], thresholds[k]))
+    assert d["min_recall"]["threshold"] == thresholds[i]
+    assert d["min_recall"]["value"] == best
+    assert d["np_umbrella"]["confidence"] == 0.95
+    assert d["np_umbrella"]["negatives"] == np.sum(y == 0)
+
+
+def test_operating_points_bad_input():
+    y, s = [0, 1, 0, 1], [0.1, 0.9, 0.4, 0.6]
+    with pytest.raises(ValueError, match=r"evaluate: max_fpr: 1.5 must be in \(0, 1\)"):
+        assay.report(y, y_score=s, max_fpr=1.5)
+    with pytest.raises(ValueError, match="min_tpr: operating points under a constraint need a binary score; "
+                                         "the predictions are predicted classes"):
+        assay.report(y, y_pred=y, min_tpr=0.5)
+    assert "operating_points" not in assay.report(y, y_score=s).to_dict()

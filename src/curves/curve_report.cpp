@@ -20,6 +20,7 @@
 #include "assay/io/table.hpp"
 #include "assay/metrics/labels.hpp"
 #include "multiclass_curves.hpp"
+#include "operating_json.hpp"
 
 namespace assay::curves {
 
@@ -264,49 +265,6 @@ json header(const loaded& d, const char* kind) {
   return j;
 }
 
-json point_json(const operating_point& p) {
-  json o;
-  put(o, "value", p.criterion);
-  o["threshold"] = jnum(p.threshold);
-  if (std::isinf(p.threshold)) o["threshold_is_infinite"] = true;
-  o["fpr"] = jnum(p.fpr);
-  o["tpr"] = jnum(p.tpr);
-  o["tp"] = p.counts.tp, o["fp"] = p.counts.fp, o["fn"] = p.counts.fn, o["tn"] = p.counts.tn;
-  return o;
-}
-
-json constrained_json(const constrained_point& c) {
-  static constexpr const char* objective[] = {"tpr", "specificity", "recall", "precision"};
-  static constexpr const char* constrained[] = {"fpr", "tpr", "precision", "recall"};
-  const int i = static_cast<int>(c.kind);
-  json o = point_json(c.point);
-  o["bound"] = c.bound;
-  o["constraint"] = fmt::format("{} {} {}", constrained[i], c.kind == constraint_kind::max_fpr ? "<=" : ">=", c.bound);
-  o["objective"] = objective[i];
-  put(o, constrained[i] + std::string("_at_threshold"), c.constrained);
-  const double P = c.point.counts.tp + c.point.counts.fn, N = c.point.counts.fp + c.point.counts.tn;
-  if (c.point.criterion.defined()) {
-    const double pp = c.point.counts.tp + c.point.counts.fp;
-    o["precision"] = pp > 0 ? json(c.point.counts.tp / pp) : json(nullptr);
-    o["specificity"] = N > 0 ? json(c.point.counts.tn / N) : json(nullptr);
-    o["fnr"] = P > 0 ? json(c.point.counts.fn / P) : json(nullptr);
-  }
-  return o;
-}
-
-json umbrella_json(const np_umbrella_result& u) {
-  json o = point_json(u.point);
-  o["rule"] = "positive when score > order_statistic (threshold is the next double above it)";
-  o["alpha"] = u.alpha;
-  o["confidence"] = 1 - u.delta;
-  o["negatives"] = u.negatives;
-  o["min_negatives"] = u.min_negatives;
-  put(o, "order_statistic", u.order_statistic);
-  o["k"] = u.k;
-  put(o, "violation_bound", u.violation_bound);
-  return o;
-}
-
 // ---- parts shared by the document (roc, pr) and streamed (stream_roc, stream_pr) paths ------------
 
 constexpr const char* roc_csv_header = "model,threshold,fpr,tpr,tps,fps\n";
@@ -482,36 +440,23 @@ curve_document threshold(const loaded& d, const curve_options& q) {
     for (auto name : threshold_metrics) o[name] = jvec(cols[ci++]);
     if (fbeta_col) o["fbeta"] = jvec(cols.back());
     json best;
-    best["youden"] = point_json(best_youden(sw));
-    best["closest_to_corner"] = point_json(best_closest_to_corner(sw));
-    best["max_fbeta"] = point_json(best_fbeta(sw, q.beta));
+    best["youden"] = detail::point_json<json>(best_youden(sw));
+    best["closest_to_corner"] = detail::point_json<json>(best_closest_to_corner(sw));
+    best["max_fbeta"] = detail::point_json<json>(best_fbeta(sw, q.beta));
     best["max_fbeta"]["beta"] = q.beta;
     if (q.cost) {
       const operating_point c = min_expected_cost(sw, *q.cost);
-      best["min_expected_cost"] = point_json(c);
+      best["min_expected_cost"] = detail::point_json<json>(c);
       best["min_expected_cost"]["costs"] = {{"fp", q.cost->fp}, {"fn", q.cost->fn}, {"tp", q.cost->tp}, {"tn", q.cost->tn}};
       if (q.cost->prior) best["min_expected_cost"]["prior"] = *q.cost->prior;
     }
-    const std::pair<constraint_kind, const std::optional<double>*> constraints[] = {
-        {constraint_kind::max_fpr, &q.max_fpr},
-        {constraint_kind::min_tpr, &q.min_tpr},
-        {constraint_kind::min_precision, &q.min_precision},
-        {constraint_kind::min_recall, &q.min_recall}};
-    for (const auto& [kind, bound] : constraints) {
-      if (*bound) best[std::string(to_string(kind))] = constrained_json(constrained_threshold(sw, kind, **bound));
+    std::vector<double> neg;
+    if (q.max_fpr && d.weight.empty()) {
+      for (std::size_t i = 0; i < m.y.size(); ++i)
+        if (m.y[i] == 0) neg.push_back(m.score[i]);
     }
-    if (q.max_fpr) {
-      if (d.weight.empty()) {
-        std::vector<double> neg;
-        for (std::size_t i = 0; i < m.y.size(); ++i)
-          if (m.y[i] == 0) neg.push_back(m.score[i]);
-        best["np_umbrella"] = umbrella_json(np_umbrella_threshold(neg, sw, *q.max_fpr, 1 - q.confidence));
-      } else {
-        best["np_umbrella"] = {{"value", nullptr},
-                               {"value_undefined", "the umbrella threshold is an order statistic of unweighted negative cases; "
-                                             "the data are weighted"}};
-      }
-    }
+    const constrained_points cp = constrained_thresholds("make_curve", sw, q, neg, !d.weight.empty());
+    detail::add_constrained_json(best, cp);
     o["best"] = best;
     j["models"].push_back(o);
     // Chart: F1 per model; with one model also precision and recall.
@@ -594,7 +539,7 @@ curve_document cost(const loaded& d, const curve_options& q) {
     o["lines"] = {{"fpr", jvec(r.line_fpr)}, {"tpr", jvec(r.line_tpr)}, {"thresholds", jvec(r.line_threshold)}};
     if (!r.undefined.empty()) o["curve_undefined"] = r.undefined;
     if (q.cost) {
-      o["min_expected_cost"] = point_json(min_expected_cost(sw, *q.cost));
+      o["min_expected_cost"] = detail::point_json<json>(min_expected_cost(sw, *q.cost));
       const double pi = q.cost->prior ? *q.cost->prior : sw.positives / (sw.positives + sw.negatives);
       const double den = pi * q.cost->fn + (1 - pi) * q.cost->fp;
       if (den > 0) o["min_expected_cost"]["pc"] = pi * q.cost->fn / den;
@@ -1063,27 +1008,13 @@ curve_kind parse_curve_kind(const std::string& name) {
 
 namespace {
 
-// The constraint options' checks, named by their fields (assay::param: the CLI shows its options).
-void check_constraints(const curve_options& q, const std::string& who) {
-  if (q.max_fpr && !(*q.max_fpr > 0 && *q.max_fpr < 1)) {
-    throw_usage(fmt::format("{}{}: {} must be in (0, 1)", who, param("max_fpr"), *q.max_fpr));
-  }
-  for (auto [field, v] : {std::pair{"min_tpr", &q.min_tpr}, {"min_precision", &q.min_precision},
-                          {"min_recall", &q.min_recall}}) {
-    if (*v && !(**v >= 0 && **v <= 1)) throw_usage(fmt::format("{}{}: {} must be in [0, 1]", who, param(field), **v));
-  }
-  if (!(q.confidence > 0 && q.confidence < 1)) {
-    throw_usage(fmt::format("{}{}: {} must be in (0, 1)", who, param("confidence"), q.confidence));
-  }
-}
-
 // The request's checks, named by its fields (assay::param: the CLI shows them as its options).
 void check_request(const curve_request& q) {
   const std::string who = in_function("make_curve");
   if (!(q.beta > 0 && std::isfinite(q.beta))) {
     throw_usage(fmt::format("{}{}: {} must be a finite number > 0", who, param("beta"), q.beta));
   }
-  check_constraints(q, who);
+  check_constraints("make_curve", q);
   if (!std::isfinite(q.threshold)) {
     throw_usage(fmt::format("{}{}: {} is not a finite number", who, param("threshold"), q.threshold));
   }
@@ -1126,7 +1057,7 @@ curve_document make_curve(const prediction_table& table, const curve_options& q)
   }
   if (!std::isfinite(q.threshold)) throw_usage(fmt::format("curve: threshold is {}; it must be a finite number", q.threshold));
   if (q.bins < 1) throw_usage("curve: bins is 0; it must be >= 1");
-  check_constraints(q, in_function("curve"));
+  check_constraints("curve", q);
   for (auto [name, r] : {std::pair{"partial_fpr", &q.partial_fpr}, {"partial_tpr", &q.partial_tpr}}) {
     if (r->empty()) continue;
     if (r->size() != 2 || !((*r)[0] >= 0 && (*r)[1] <= 1 && (*r)[0] < (*r)[1])) {

@@ -200,6 +200,41 @@ constrained_point constrained_threshold(const score_sweep& sw, constraint_kind k
   return r;
 }
 
+void check_constraints(std::string_view function, const operating_constraints& c) {
+  auto bad = [&](const char* name, double v, const char* range) {
+    throw_usage(fmt::format("{}{}: {} must be in {}", in_function(function), param(name), v, range));
+  };
+  if (c.max_fpr && !(*c.max_fpr > 0 && *c.max_fpr < 1)) bad("max_fpr", *c.max_fpr, "(0, 1)");
+  if (c.min_tpr && !(*c.min_tpr >= 0 && *c.min_tpr <= 1)) bad("min_tpr", *c.min_tpr, "[0, 1]");
+  if (c.min_precision && !(*c.min_precision >= 0 && *c.min_precision <= 1)) bad("min_precision", *c.min_precision, "[0, 1]");
+  if (c.min_recall && !(*c.min_recall >= 0 && *c.min_recall <= 1)) bad("min_recall", *c.min_recall, "[0, 1]");
+  if (!(c.confidence > 0 && c.confidence < 1)) bad("confidence", c.confidence, "(0, 1)");
+}
+
+constrained_points constrained_thresholds(std::string_view function, const score_sweep& sw,
+                                          const operating_constraints& c, std::span<const double> negative_scores,
+                                          bool weighted) {
+  check_constraints(function, c);
+  constrained_points r;
+  const std::pair<constraint_kind, const std::optional<double>*> asked[] = {
+      {constraint_kind::max_fpr, &c.max_fpr},
+      {constraint_kind::min_tpr, &c.min_tpr},
+      {constraint_kind::min_precision, &c.min_precision},
+      {constraint_kind::min_recall, &c.min_recall}};
+  for (const auto& [kind, bound] : asked) {
+    if (*bound) r.points.push_back(constrained_threshold(sw, kind, **bound));
+  }
+  if (c.max_fpr) {
+    if (weighted) {
+      r.umbrella_undefined =
+          "the umbrella threshold is an order statistic of unweighted negative cases; the data are weighted";
+    } else {
+      r.umbrella = np_umbrella_threshold(negative_scores, sw, *c.max_fpr, 1 - c.confidence);
+    }
+  }
+  return r;
+}
+
 std::size_t np_min_negatives(double alpha, double delta) {
   if (!(alpha > 0 && alpha < 1)) throw_usage(fmt::format("np_min_negatives: alpha = {} must be in (0, 1)", alpha));
   if (!(delta > 0 && delta < 1)) throw_usage(fmt::format("np_min_negatives: delta = {} must be in (0, 1)", delta));

@@ -363,6 +363,47 @@ const char* zero_division_name(zero_division zd) {
   return "?";
 }
 
+// The constrained operating points: one row per constraint with the chosen threshold, its counts and
+// rates, and the umbrella threshold with the order statistic it comes from.
+std::string operating_points_table(const curves::constrained_points& op) {
+  std::string s =
+      "<table class=\"headline\"><caption>Positive when score &ge; threshold. Each row is the best threshold "
+      "under its constraint on these data; the Neyman&ndash;Pearson umbrella threshold bounds the false-positive "
+      "rate on new data with the stated confidence.</caption><thead><tr><th scope=\"col\">Constraint</th>"
+      "<th scope=\"col\">Threshold</th><th scope=\"col\">TP</th><th scope=\"col\">FP</th><th scope=\"col\">FN</th>"
+      "<th scope=\"col\">TN</th><th scope=\"col\">TPR</th><th scope=\"col\">FPR</th><th scope=\"col\">Precision</th>"
+      "</tr></thead><tbody>";
+  // `shown`: the threshold as printed (the umbrella's is "> t(k)", the exact rule).
+  auto row = [&](const std::string& name, const curves::operating_point& p, std::string shown = {}) {
+    if (!p.criterion.defined()) {
+      s += fmt::format("<tr><th scope=\"row\">{}</th><td colspan=\"8\">undefined ({})</td></tr>", html::escape(name),
+                       html::escape(p.criterion.reason));
+      return;
+    }
+    const auto& c = p.counts;
+    s += fmt::format("<tr><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>{}{}{}</tr>",
+                     html::escape(name),
+                     !shown.empty()            ? html::escape(shown)
+                     : std::isinf(p.threshold) ? std::string("+inf")
+                                               : html::number(p.threshold),
+                     html::number(c.tp), html::number(c.fp), html::number(c.fn), html::number(c.tn),
+                     html::cell(p.tpr, 4), html::cell(p.fpr, 4),
+                     html::cell(ratio(c.tp, c.tp + c.fp, "nothing predicted positive"), 4));
+  };
+  static constexpr const char* constrained[] = {"FPR \u2264 ", "TPR \u2265 ", "precision \u2265 ", "recall \u2265 "};
+  for (const auto& c : op.points) row(constrained[static_cast<int>(c.kind)] + html::number(c.bound), c.point);
+  if (op.umbrella) {
+    const auto& u = *op.umbrella;
+    row(fmt::format("NP umbrella (FPR \u2264 {} with probability {})", html::number(u.alpha), html::number(1 - u.delta)),
+        u.point, u.order_statistic.defined() ? "> " + html::number(u.order_statistic.v) : std::string());
+  } else if (op.umbrella_undefined) {
+    s += fmt::format("<tr><th scope=\"row\">NP umbrella</th><td colspan=\"8\">undefined ({})</td></tr>",
+                     html::escape(*op.umbrella_undefined));
+  }
+  s += "</tbody></table>";
+  return s;
+}
+
 }  // namespace
 
 std::string command_line(const report_request& q) {
@@ -380,6 +421,12 @@ std::string command_line(const report_request& q) {
   if (q.beta) a.insert(a.end(), {"--beta", fmt::format("{}", *q.beta)});
   if (!q.proba.empty() && q.top_k != 2) a.insert(a.end(), {"--top-k", fmt::format("{}", q.top_k)});
   if (q.zd != zero_division::zero) a.insert(a.end(), {"--zero-division", zero_division_name(q.zd)});
+  const auto& c = q.constraints;
+  if (c.max_fpr) a.insert(a.end(), {"--max-fpr", fmt::format("{}", *c.max_fpr)});
+  if (c.min_tpr) a.insert(a.end(), {"--min-tpr", fmt::format("{}", *c.min_tpr)});
+  if (c.min_precision) a.insert(a.end(), {"--min-precision", fmt::format("{}", *c.min_precision)});
+  if (c.min_recall) a.insert(a.end(), {"--min-recall", fmt::format("{}", *c.min_recall)});
+  if (c.max_fpr && c.confidence != 0.95) a.insert(a.end(), {"--confidence", fmt::format("{}", c.confidence)});
   if (q.csv.delimiter != 0)
     a.insert(a.end(), {"--delimiter", q.csv.delimiter == '\t' ? std::string("tab") : std::string(1, q.csv.delimiter)});
   std::string s;
@@ -425,6 +472,9 @@ std::string to_html(const report& r, const html_extras& extras) {
     rows.push_back(std::move(h));
   }
   doc.add_section("metrics", "Headline numbers", html::headline_table(rows));
+  if (r.operating_points) {
+    doc.add_section("operating-points", "Operating points under a constraint", operating_points_table(*r.operating_points));
+  }
 
   std::vector<html::figure> figures;
   if (classification) {

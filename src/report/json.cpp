@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "assay/report/report.hpp"
+#include "../curves/operating_json.hpp"
 
 namespace assay {
 
@@ -79,6 +80,11 @@ std::string to_json(const report& r) {
       j[mr.name + "_ci_undefined"] = mr.ci->lower.defined() ? mr.ci->upper.reason : mr.ci->lower.reason;
     }
     j[mr.name + "_ci_method"] = mr.ci->method;
+  }
+  if (r.operating_points) {  // the same spelling as `assay curve threshold`'s "best" object
+    json op = json::object();
+    curves::detail::add_constrained_json(op, *r.operating_points);
+    j["operating_points"] = op;
   }
   if (r.task != task_kind::regression) {
     json pc = json::object();

@@ -114,6 +114,7 @@ void check_options(const evaluate_options& o) {
   if (o.replicates < 1 || o.replicates > 1000000) {
     throw_usage(fmt::format("evaluate: replicates is {}; it must be in [1, 1000000]", o.replicates));
   }
+  curves::check_constraints("evaluate", o.constraints);
 }
 
 }  // namespace
@@ -236,6 +237,15 @@ void check_table(const prediction_table& t) {
 report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) {
   check_options(q);
   check_table(t);
+  if (q.constraints.any() && t.scores.empty()) {
+    const auto& c = q.constraints;
+    const char* name = c.max_fpr ? "max_fpr" : c.min_tpr ? "min_tpr" : c.min_precision ? "min_precision" : "min_recall";
+    const char* what = t.task == task_kind::regression ? "regression predictions"
+                       : !t.proba.empty()              ? "class probabilities"
+                                                       : "predicted classes";
+    throw_usage(fmt::format("{}{}: operating points under a constraint need a binary score; the predictions are {}",
+                            in_function("evaluate"), param(name), what));
+  }
   report r;
   r.zd = q.zero_division;
   r.source = t.source;
@@ -362,7 +372,7 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
 
   // Ranking metrics and the best thresholds of a binary score (include/assay/curves/): one sweep of the
   // sorted scores serves them all.
-  if (binary_scores && w.empty() && !q.ci_level && !q.keep_curves) {
+  if (binary_scores && w.empty() && !q.ci_level && !q.keep_curves && !q.constraints.any()) {
     // Lean path for the common case: nothing later needs the rows in row order, so the score column
     // is sorted in place (a copy when the table is not ours) and summarised in one streaming pass (no
     // per-threshold arrays): the report's memory stays within twice its columns however many
@@ -416,6 +426,14 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
     };
     r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", threshold_of(curves::best_youden(sw))});
     r.metrics.push_back({"best_threshold_f1", "best threshold, max F1", threshold_of(curves::best_fbeta(sw, 1))});
+    if (q.constraints.any()) {
+      std::vector<double> negatives;  // the umbrella threshold's order statistics (unweighted only)
+      if (q.constraints.max_fpr && w.empty()) {
+        for (std::size_t i = 0; i < y.size(); ++i)
+          if (!ypos[i]) negatives.push_back(s[i]);
+      }
+      r.operating_points = curves::constrained_thresholds("evaluate", sw, q.constraints, negatives, !w.empty());
+    }
     if (q.keep_curves) {
       // With intervals, pointwise bands at fixed thresholds by the report's proportion method (Wilson
       // by default; docs/definitions/intervals.md): TPR = TP / P on the ROC curve, whose point i > 0 is
@@ -485,6 +503,7 @@ evaluate_options options_of(const report_request& q) {
   o.seed = q.seed;
   o.progress = q.progress;
   o.keep_curves = q.keep_curves;
+  o.constraints = q.constraints;
   return o;
 }
 

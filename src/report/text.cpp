@@ -86,6 +86,40 @@ void caret_block(std::string& out, const report& r) {
   }
 }
 
+// The constrained operating points: one row per constraint with its threshold, counts and rates, then
+// the umbrella threshold with its order statistic.
+void operating_points_block(std::string& out, const curves::constrained_points& op) {
+  out += "\nOperating points under a constraint (positive when score >= threshold)\n";
+  out += fmt::format("  {:<20} {:>12} {:>10} {:>10} {:>10} {:>10} {:>8} {:>8} {:>9}\n", "constraint", "threshold", "TP", "FP",
+                     "FN", "TN", "TPR", "FPR", "precision");
+  // `shown`: the threshold as printed (the umbrella's is "> t(k)", the exact rule).
+  auto row = [&](const std::string& name, const curves::operating_point& p, std::string shown = {}) {
+    if (!p.criterion.defined()) {
+      out += fmt::format("  {:<20} undefined ({})\n", name, p.criterion.reason);
+      return;
+    }
+    const auto& c = p.counts;
+    const std::string precision = c.tp + c.fp > 0 ? fmt::format("{:.4f}", c.tp / (c.tp + c.fp)) : std::string("?");
+    out += fmt::format("  {:<20} {:>12} {:>10} {:>10} {:>10} {:>10} {:>8.4f} {:>8.4f} {:>9}\n", name,
+                       !shown.empty() ? shown : std::isinf(p.threshold) ? std::string("+inf") : number(p.threshold),
+                       number(c.tp), number(c.fp),
+                       number(c.fn), number(c.tn), p.tpr, p.fpr, precision);
+  };
+  static constexpr const char* constrained[] = {"FPR <=", "TPR >=", "precision >=", "recall >="};
+  for (const auto& c : op.points) row(fmt::format("{} {}", constrained[static_cast<int>(c.kind)], number(c.bound)), c.point);
+  if (op.umbrella) {
+    const auto& u = *op.umbrella;
+    row("NP umbrella", u.point, u.order_statistic.defined() ? "> " + number(u.order_statistic.v) : std::string());
+    if (u.order_statistic.defined()) {
+      out += fmt::format("  (NP umbrella: positive when score > {}, the {}-th smallest of {} negative scores; "
+                         "P(population FPR > {}) <= {})\n",
+                         number(u.order_statistic.v), u.k, u.negatives, number(u.alpha), number(u.violation_bound.v));
+    }
+  } else if (op.umbrella_undefined) {
+    out += fmt::format("  {:<20} undefined ({})\n", "NP umbrella", *op.umbrella_undefined);
+  }
+}
+
 }  // namespace
 
 std::string to_text(const report& r) {
@@ -115,6 +149,7 @@ std::string to_text(const report& r) {
     }
     out += fmt::format("  {:<{}}  {}{}\n", m.title, w, show(m.v), ci);
   }
+  if (r.operating_points) operating_points_block(out, *r.operating_points);
   if (r.task != task_kind::regression) {
     out += "\n";
     per_class_block(out, r);

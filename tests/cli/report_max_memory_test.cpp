@@ -45,7 +45,7 @@ TEST(ReportMaxMemory, OptionErrors) {
   r = run_assay({"report", data, "--label", "label", "--score", "s100b", "--max-memory", "1M", "--ci"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "assay report: --max-memory works with --score or --pred on a file (not --proba, --task regression, "
-                   "--ci, --html or standard input)\n");
+                   "--ci, --html, --max-fpr/--min-tpr/--min-precision/--min-recall or standard input)\n");
 }
 
 }  // namespace

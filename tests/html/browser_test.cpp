@@ -330,6 +330,25 @@ TEST_P(BrowserExample, RendersEverySectionAndPlotWithoutErrorsOrRequests) {
   EXPECT_GT(pdf_bytes.size(), 10000u);
 }
 
+// assay report --max-fpr --min-recall --html: the operating-points section renders as a table with one
+// row per constraint and the umbrella threshold, no console message, no request.
+TEST_F(Browser, OperatingPointsSection) {
+  const fs::path page = artifacts() / "breast_cancer_operating_points.html";
+  temp_dir tmp;
+  std::string html, dom;
+  ASSERT_NO_FATAL_FAILURE(write_and_load("report " + sh_quote(source_path("examples/breast_cancer_predictions.csv")) +
+                                             " --label diagnosis --score p_malignant --pos-label malignant "
+                                             "--max-fpr 0.05 --min-recall 0.95",
+                                         page, tmp, {"setup", "metrics", "operating-points"}, html, dom));
+  const auto at = dom.find("<section id=\"operating-points\"");
+  ASSERT_NE(at, std::string::npos);
+  const std::string section = dom.substr(at, dom.find("</section>", at) - at);
+  EXPECT_NE(section.find("FPR \u2264 0.05"), std::string::npos) << section;
+  EXPECT_NE(section.find("recall \u2265 0.95"), std::string::npos) << section;
+  EXPECT_NE(section.find("NP umbrella (FPR \u2264 0.05 with probability 0.95)"), std::string::npos) << section;
+  EXPECT_NE(html.find("--max-fpr 0.05 --min-recall 0.95"), std::string::npos) << "the command that reproduces the page";
+}
+
 INSTANTIATE_TEST_SUITE_P(Examples, BrowserExample,
                          ::testing::Values(example{"breast_cancer",
                                                    sh_quote(source_path("examples/breast_cancer_predictions.csv")) +

@@ -23,18 +23,15 @@ enum class curve_kind { roc, pr, threshold, rejection, cost, calibration };
 curve_kind parse_curve_kind(const std::string& name);
 
 /// What to draw and how (everything but where the predictions come from).
-struct curve_options {
+/// The constrained operating points (operating_constraints: max_fpr, min_tpr, min_precision,
+/// min_recall and the umbrella's confidence) are the threshold curve's.
+struct curve_options : operating_constraints {
   curve_kind kind = curve_kind::roc;
   bool drop_intermediate = false;       ///< roc: drop collinear points as scikit-learn does
   std::vector<double> partial_fpr;      ///< roc: {lo, hi} adds the partial AUC over this FPR range
   std::vector<double> partial_tpr;      ///< roc: {lo, hi} adds the partial AUC over this TPR range
   double beta = 1;                      ///< threshold: F-beta of the best-threshold search
   std::optional<cost_model> cost;       ///< threshold, cost: adds the minimum-expected-cost point
-  /// threshold: operating points under a constraint (constrained_threshold), each in (0, 1) for
-  /// max_fpr and [0, 1] for the others. max_fpr also adds the Neyman-Pearson umbrella threshold at
-  /// alpha = max_fpr and delta = 1 - confidence (np_umbrella_threshold; unweighted data only).
-  std::optional<double> max_fpr, min_tpr, min_precision, min_recall;
-  double confidence = 0.95;             ///< threshold: 1 - delta of the umbrella threshold, in (0, 1)
   double threshold = 0.5;               ///< rejection (binary): the decision threshold
   std::size_t bins = 10;                ///< calibration
   bin_strategy strategy = bin_strategy::uniform;  ///< calibration

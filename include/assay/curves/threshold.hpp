@@ -116,6 +116,35 @@ struct np_umbrella_result {
 np_umbrella_result np_umbrella_threshold(std::span<const double> negative_scores, const score_sweep& sw,
                                          double alpha, double delta = 0.05);
 
+/// The constrained operating points a caller asks for (any subset), and the confidence 1 - delta of
+/// the umbrella threshold that accompanies max_fpr. Bounds: max_fpr in (0, 1) (it is also the
+/// umbrella's alpha), the others in [0, 1]; confidence in (0, 1). `assay curve threshold` and
+/// `assay report` take the same set.
+struct operating_constraints {
+  std::optional<double> max_fpr, min_tpr, min_precision, min_recall;
+  double confidence = 0.95;
+  bool any() const { return max_fpr || min_tpr || min_precision || min_recall; }
+};
+
+/// What operating_constraints give on one sweep: the constrained points in the order max_fpr,
+/// min_tpr, min_precision, min_recall (those asked for), and with max_fpr the umbrella threshold.
+struct constrained_points {
+  std::vector<constrained_point> points;
+  std::optional<np_umbrella_result> umbrella;    ///< with max_fpr on unweighted data
+  std::optional<std::string> umbrella_undefined;  ///< with max_fpr on weighted data: why there is none
+};
+
+/// Every point `c` asks for over `sw`. The umbrella threshold is an order statistic of unweighted
+/// negatives: pass their scores as `negative_scores` (any order); with `weighted` it is undefined
+/// with the reason in umbrella_undefined. Throws kind usage naming `function` and the parameter (max_fpr, ..., confidence)
+/// for a bound outside its range or NaN.
+constrained_points constrained_thresholds(std::string_view function, const score_sweep& sw,
+                                          const operating_constraints& c, std::span<const double> negative_scores,
+                                          bool weighted);
+
+/// Checks the bounds of `c` as constrained_thresholds does, without a sweep (e.g. before reading data).
+void check_constraints(std::string_view function, const operating_constraints& c);
+
 /// The smallest number of negatives for which the umbrella threshold exists: the least n with
 /// (1 - alpha)^n <= delta. alpha, delta in (0, 1).
 std::size_t np_min_negatives(double alpha, double delta);

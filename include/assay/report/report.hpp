@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "assay/curves/threshold.hpp"
 #include "assay/data/predictions.hpp"
 #include "assay/io/csv.hpp"
 #include "assay/metrics/classification.hpp"
@@ -56,6 +57,8 @@ struct report_request {
   std::uint64_t seed = 0;  ///< for the bootstrap; results do not depend on the thread count
   /// Optional progress of the bootstrap (evaluate_options::progress).
   std::function<void(std::size_t, std::size_t)> progress;
+  /// Operating points under constraints (evaluate_options::constraints); binary scores only.
+  curves::operating_constraints constraints;
 };
 
 /// A curve kept for drawing: at most `max_points` points taken evenly along it (the first and last
@@ -150,6 +153,9 @@ struct report {
   std::optional<curve_sample> pr;   ///< recall (x) vs precision (y), likewise
   std::optional<threshold_sample> thresholds;      ///< with request.keep_curves and a score column
   std::optional<calibration_sample> calibration;  ///< with request.keep_curves: probabilities scored
+  /// With options.constraints: the constrained operating points and the Neyman-Pearson umbrella
+  /// threshold of the binary score (curves::constrained_thresholds), each with its full counts.
+  std::optional<curves::constrained_points> operating_points;
   std::optional<double> ci_level;  ///< the level of the intervals in metrics[].ci
   std::vector<std::string> notes;  ///< caveats a reader must see (e.g. how undefined classes were averaged)
 };
@@ -172,6 +178,11 @@ struct evaluate_options {
   /// Keep the ROC, PR, threshold and reliability curves of a binary score (thinned for drawing) in
   /// the report, e.g. for the HTML page; a reliability curve of class probabilities too.
   bool keep_curves = false;
+  /// Operating points under constraints (Neyman-Pearson: the highest TPR with FPR <= max_fpr, and its
+  /// mirrors; with max_fpr also the umbrella threshold at confidence `constraints.confidence`) in
+  /// report::operating_points. Binary scores only: with predicted classes or probabilities evaluate
+  /// refuses them, naming the constraint.
+  curves::operating_constraints constraints;
 };
 
 /// The report of a prediction table (data/predictions.hpp): the confusion matrix, every metric of
