@@ -93,7 +93,6 @@ void run_samples(compare_cli_options& o) {
     throw_usage(fmt::format("{}: {} compare one model column across two samples; got {} columns", opt, what, cols.size()));
   }
   if (!o.metrics.empty()) throw_usage(fmt::format("--metric: the paired tests need the same cases; not with {}", what));
-  if (!o.html.empty()) throw_usage(fmt::format("--html: no page for two independent samples yet; not with {}", what));
   if (!(o.opts.alpha > 0 && o.opts.alpha < 1)) throw_usage(fmt::format("--alpha: must be in (0, 1); got {}", o.opts.alpha));
   if (!std::isfinite(o.opts.threshold)) throw_usage(fmt::format("--threshold: must be finite; got {}", o.opts.threshold));
   const std::optional<std::string> pos = o.pos_label.empty() ? std::nullopt : std::optional<std::string>(o.pos_label);
@@ -115,6 +114,17 @@ void run_samples(compare_cli_options& o) {
                                        {cols[0], scores ? io::column_type::number : io::column_type::label, opt},
                                        {o.sample, io::column_type::label, "--sample"}};
     c = stats::compare_samples_table(io::read_table(o.files[0], specs), scores, pos, o.opts);
+  }
+  if (!o.html.empty()) {  // written first, so a failure to write it comes before any other output
+    std::string command = "assay compare";
+    for (const auto& f : o.files) command += " " + shell_arg(f);
+    command += " --label " + shell_arg(o.label);
+    if (!o.sample.empty()) command += " --sample " + shell_arg(o.sample);
+    if (!c.multiclass) command += " --pos-label " + shell_arg(c.positive);
+    command += std::string(scores ? " --score " : " --pred ") + shell_arg(cols[0]);
+    if (scores && c.options.threshold != 0.5) command += " --threshold " + html::number(c.options.threshold);
+    if (c.options.alpha != 0.05) command += " --alpha " + html::number(c.options.alpha);
+    write_output(o.html, html::compare_samples_page(c, command));
   }
   write_output(o.output, o.format == "json" ? stats::to_json(c) : stats::to_text(c));
 }

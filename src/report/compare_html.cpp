@@ -157,4 +157,78 @@ std::string compare_page(const stats::model_comparison& c, const std::string& co
   return doc.render();
 }
 
+std::string compare_samples_page(const stats::sample_comparison& c, const std::string& command) {
+  const std::string title = "assay compare: " + c.a.name + " vs " + c.b.name;
+  html::document doc(title, "two independent samples");
+  const std::string pct = html::number(100 * (1 - c.options.alpha)) + "%";
+  std::vector<std::pair<std::string, std::string>> setup;
+  if (c.sample_column.empty()) {
+    setup.emplace_back("Sample A (file)", c.a.name);
+    setup.emplace_back("Sample B (file)", c.b.name);
+  } else {
+    setup.emplace_back("Sample column", c.sample_column);
+    setup.emplace_back("Sample A", c.a.name);
+    setup.emplace_back("Sample B", c.b.name);
+  }
+  setup.emplace_back("Label column", c.label);
+  if (!c.multiclass) setup.emplace_back("Positive class", c.positive);
+  else setup.emplace_back("Classes", std::to_string(c.classes.size()));
+  setup.emplace_back(c.scores ? "Score column" : "Prediction column",
+                     c.a.model == c.b.model ? c.a.model : c.a.model + " / " + c.b.model);
+  for (const auto* s : {&c.a, &c.b}) {
+    setup.emplace_back("Cases, " + s->name, c.multiclass ? std::to_string(s->n)
+                                                         : fmt::format("{} ({} positive, {} negative)", s->n, s->n_pos,
+                                                                       s->n_neg));
+  }
+  if (c.scores) setup.emplace_back("Threshold (errors)", html::number(c.options.threshold));
+  setup.emplace_back("Significance level alpha", html::number(c.options.alpha));
+  setup.emplace_back("Random seed", "none (no resampling: every interval and test is a closed form)");
+  setup.emplace_back("assay version", ASSAY_VERSION);
+  doc.add_section("setup", "Data and options", html::setup_table(setup) + html::command_block(command));
+
+  std::vector<html::headline> each;
+  for (const auto* s : {&c.a, &c.b}) {
+    each.push_back({"Error rate of " + s->name + (c.scores ? " at the threshold" : ""), s->error_rate.estimate,
+                    html::interval{s->error_rate.lower, s->error_rate.upper, "Wilson, " + pct}});
+  }
+  for (const auto* s : {&c.a, &c.b}) {
+    if (!s->has_auc) continue;
+    html::headline h{"ROC AUC of " + s->name, s->auc.auc, std::nullopt};
+    if (s->auc.lower.defined() && s->auc.upper.defined()) h.ci = html::interval{s->auc.lower.v, s->auc.upper.v, "DeLong, " + pct};
+    each.push_back(h);
+  }
+  doc.add_section("samples", "Each sample", html::headline_table(each));
+
+  const auto& e = c.error_difference;
+  html::headline wald{"Difference of error rates (A - B)", e.difference,
+                      html::interval{e.wald.lower, e.wald.upper, "Wald, " + pct}};
+  html::headline newcombe{"Difference of error rates (A - B)", e.difference,
+                          html::interval{e.newcombe.lower, e.newcombe.upper, "Newcombe hybrid score, " + pct}};
+  std::vector<html::headline> diff{wald, newcombe, {"Standard error (unpooled)", e.wald_std_error, std::nullopt}};
+  if (e.z_test.undefined.empty()) {
+    diff.push_back({"Two-proportion z (pooled)", e.z_test.test.statistic, std::nullopt});
+    diff.push_back({"Two-proportion z test p-value", e.z_test.test.p_value, std::nullopt});
+  } else {
+    diff.push_back({"Two-proportion z test", value::undefined(e.z_test.undefined), std::nullopt});
+  }
+  if (e.has_fisher) diff.push_back({"Fisher's exact test p-value", e.fisher.p_value, std::nullopt});
+  doc.add_section("errors", "Difference of error rates", html::headline_table(diff));
+
+  if (c.scores) {
+    std::vector<html::headline> dl;
+    if (c.has_delong) {
+      dl = {{"AUC difference (A - B)", c.delong.difference, std::nullopt},
+            {"Standard error of the difference", c.delong.std_error, std::nullopt},
+            {"t (Welch-Satterthwaite)", c.delong.test.statistic, std::nullopt},
+            {"degrees of freedom", c.delong.test.df, std::nullopt},
+            {"p-value", c.delong.test.p_value, std::nullopt}};
+    } else {
+      dl = {{"Unpaired DeLong test", value::undefined(c.delong_undefined), std::nullopt}};
+    }
+    doc.add_section("delong", "Unpaired DeLong test of the two AUCs (two-sided)", html::headline_table(dl));
+  }
+  doc.add_section("verdict", "Verdict", html::document::paragraph(c.verdict));
+  return doc.render();
+}
+
 }  // namespace assay::html

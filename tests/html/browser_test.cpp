@@ -349,6 +349,18 @@ TEST_F(Browser, OperatingPointsSection) {
   EXPECT_NE(html.find("--max-fpr 0.05 --min-recall 0.95"), std::string::npos) << "the command that reproduces the page";
 }
 
+// assay compare FILE --sample COL --html: the two-sample page loads with every section, no console
+// message and no request.
+TEST_F(Browser, TwoSamplesComparePage) {
+  const fs::path page = artifacts() / "asah_two_samples.html";
+  temp_dir tmp;
+  std::string html, dom;
+  ASSERT_NO_FATAL_FAILURE(write_and_load("compare " + sh_quote(source_path("examples/data/asah.csv")) +
+                                             " --sample gender --label outcome --pos-label Poor --score s100b",
+                                         page, tmp, {"setup", "samples", "errors", "delong", "verdict"}, html, dom));
+  EXPECT_NE(dom.find("Newcombe hybrid score"), std::string::npos);
+}
+
 INSTANTIATE_TEST_SUITE_P(Examples, BrowserExample,
                          ::testing::Values(example{"breast_cancer",
                                                    sh_quote(source_path("examples/breast_cancer_predictions.csv")) +

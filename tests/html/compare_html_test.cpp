@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <string>
 
 #include "html/html_test_util.hpp"
@@ -60,6 +61,35 @@ TEST(CompareHtml, UnwritablePathFailsWithExit4AndNoFile) {
   EXPECT_EQ(read_file(dir / "out"), "");
   EXPECT_FALSE(fs::exists(target));
   EXPECT_EQ(run_shell(cmd + "-", dir / "out", dir / "err"), 2);
+}
+
+// Two independent samples (the first 60 aSAH patients against the other 53, threshold 0.2): the
+// page's sections and pROC 1.18.0's numbers (tests/cli/compare_samples_proc.json: roc.test(paired =
+// FALSE): AUCs 0.725625 and 0.727679, t = -0.0195039, df = 110.791, p = 0.984474; 14 and 15 errors).
+TEST(CompareHtml, TwoSamplesPage) {
+  temp_dir dir;
+  std::ifstream in(source_path("examples/data/asah.csv"));
+  std::string line, header, a, b;
+  std::getline(in, header);
+  for (int i = 1; std::getline(in, line); ++i) (i <= 60 ? a : b) += line + "\n";
+  write_file(dir / "a&1.csv", header + "\n" + a);
+  write_file(dir / "b.csv", header + "\n" + b);
+  const std::string cmd = sh_quote(ASSAY_CLI_PATH) + " compare " + sh_quote((dir / "a&1.csv").string()) + " " +
+                          sh_quote((dir / "b.csv").string()) +
+                          " --label outcome --pos-label Poor --score s100b --threshold 0.2 --html " +
+                          sh_quote((dir / "s.html").string());
+  ASSERT_EQ(run_shell(cmd, dir / "out", dir / "err"), 0) << read_file(dir / "err");
+  const std::string page = read_file(dir / "s.html");
+  for (const char* id : {"setup", "samples", "errors", "delong", "verdict"})
+    EXPECT_NE(page.find(std::string("<section id=\"") + id + "\""), std::string::npos) << id;
+  for (const char* bad : {"<script", "<link", "<iframe", "<img", "url(", "@import", "http:", "https:"})
+    EXPECT_EQ(lower(page).find(bad), std::string::npos) << bad;
+  for (const char* number : {"0.725625", "0.727679", "-0.0195039", "110.791", "0.984474"})
+    EXPECT_NE(page.find(number), std::string::npos) << number;
+  EXPECT_NE(page.find("a&amp;1.csv"), std::string::npos);  // file names are escaped
+  EXPECT_EQ(page.find("a&1.csv"), std::string::npos);
+  EXPECT_NE(page.find("--threshold 0.2"), std::string::npos) << "the command that reproduces the page";
+  EXPECT_NE(read_file(dir / "out").find("Unpaired DeLong"), std::string::npos);  // stdout keeps the text
 }
 
 }  // namespace
