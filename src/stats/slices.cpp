@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
+#include <memory>
 
 #include "assay/detail/parallel.hpp"
 #include "assay/error.hpp"
@@ -76,23 +77,69 @@ namespace {
 using real = long double;  // the rest's sums of squared counts reach 10^21 at 10^7 rows
 
 // Prefix sums over the tied-score groups of W, W X and W X^2 (W: a class's count in the group, X: the
-// count of the other class it beats, ties counting 1/2), for sums over runs of groups.
+// count of the other class it beats, ties counting 1/2), for sums over runs of groups. Entry g holds
+// the sums over the groups before g and g's own W and X in one 64-byte cache line: a slice's walk
+// touches each of its groups once, and with many distinct scores those touches are cache misses, so
+// one line per touch (not one per array) is what the walk costs.
 struct prefix {
-  std::vector<real> w, wx, wx2;
-  explicit prefix(std::size_t groups) : w(groups + 1, 0), wx(groups + 1, 0), wx2(groups + 1, 0) {}
+  struct alignas(64) entry {
+    real w, wx, wx2;  // over the groups before this one
+    double W, X;      // this group's
+  };
+  std::unique_ptr<entry[]> e;  // not zeroed: set() writes every entry in order
+  std::size_t groups;
+  real w = 0, wx = 0, wx2 = 0;  // running sums while set() is called; then the totals
+  explicit prefix(std::size_t n) : e(new entry[n]), groups(n) {}
+  // Groups are set in order g = 0, 1, ...
   void set(std::size_t g, double W, double X) {
-    w[g + 1] = w[g] + W;
-    wx[g + 1] = wx[g] + static_cast<real>(W) * X;
-    wx2[g + 1] = wx2[g] + static_cast<real>(W) * X * X;
-  }
-  // sum over groups [lo, hi) of W (X - f) and W (X - f)^2
-  void add(std::size_t lo, std::size_t hi, real f, real& s1, real& s2) const {
-    if (lo >= hi) return;
-    const real W = w[hi] - w[lo], WX = wx[hi] - wx[lo], WX2 = wx2[hi] - wx2[lo];
-    s1 += WX - f * W;
-    s2 += WX2 - 2 * f * WX + f * f * W;
+    e[g] = {w, wx, wx2, W, X};
+    w += W;
+    wx += static_cast<real>(W) * X;
+    wx2 += static_cast<real>(W) * X * X;
   }
 };
+
+// Sum over the groups [lo, hi) of W (X - f) and W (X - f)^2, from the prefix sums at lo and at hi.
+void add_run(real lo_w, real lo_wx, real lo_wx2, real hi_w, real hi_wx, real hi_wx2, real f, real& s1, real& s2) {
+  const real W = hi_w - lo_w, WX = hi_wx - lo_wx, WX2 = hi_wx2 - lo_wx2;
+  s1 += WX - f * W;
+  s2 += WX2 - 2 * f * WX + f * f * W;
+}
+
+// Sum over every group of W (X - f(g))^k, k = 1, 2, where f(g) is the count of the slice's steps
+// strictly before g plus half those at g (groups in the prefix's order). The slice's groups are
+// visited in that order: visit i is group group_of(i) with step count count_of(i) (0: no step there,
+// the group only lies in the slice), and X of every visited group is stored in xs[i], so the caller
+// reads it from there instead of from the prefix again. The entries ahead are prefetched: the groups
+// of one slice are scattered over all of them, and the walk would otherwise wait on each.
+template <class GroupOf, class CountOf>
+void stepped_sums(const prefix& P, std::size_t visits, GroupOf group_of, CountOf count_of, std::vector<double>& xs,
+                  real& s1, real& s2) {
+  constexpr std::size_t ahead = 16;
+  for (std::size_t i = 0; i < std::min(ahead, visits); ++i) __builtin_prefetch(&P.e[group_of(i)]);
+  real from_w = 0, from_wx = 0, from_wx2 = 0;  // the prefix sums where the current run starts
+  std::size_t from = 0;
+  real c = 0;
+  xs.resize(visits);
+  for (std::size_t i = 0; i < visits; ++i) {
+    if (i + ahead < visits) __builtin_prefetch(&P.e[group_of(i + ahead)]);
+    const std::size_t g = group_of(i);
+    const prefix::entry& at = P.e[g];
+    xs[i] = at.X;
+    const double k = count_of(i);
+    if (k == 0) continue;
+    if (g > from) add_run(from_w, from_wx, from_wx2, at.w, at.wx, at.wx2, c, s1, s2);
+    const real f = c + static_cast<real>(k) / 2, d = static_cast<real>(at.X) - f;
+    s1 += at.W * d;
+    s2 += at.W * d * d;
+    c += k;
+    from = g + 1;
+    from_w = at.w + at.W;
+    from_wx = at.wx + static_cast<real>(at.W) * at.X;
+    from_wx2 = at.wx2 + static_cast<real>(at.W) * at.X * at.X;
+  }
+  if (from < P.groups) add_run(from_w, from_wx, from_wx2, P.w, P.wx, P.wx2, c, s1, s2);
+}
 
 // One group of tied scores that holds rows of the slice: its global group index and the slice's
 // positives and negatives in it.
@@ -100,24 +147,6 @@ struct slice_group {
   std::uint32_t g;
   double pos, neg;
 };
-
-// Sum over every group of W (X - f(g))^k, k = 1, 2, where f(g) is the count of the slice's `steps`
-// strictly before g plus half those at g (groups in the prefix's order); steps: (group, count), in
-// that order, counts > 0.
-void stepped_sums(const prefix& P, const std::vector<double>& W, const std::vector<double>& X,
-                  const std::vector<std::pair<std::size_t, double>>& steps, real& s1, real& s2) {
-  std::size_t from = 0;
-  real c = 0;
-  for (const auto& [g, k] : steps) {
-    P.add(from, g, c, s1, s2);
-    const real f = c + static_cast<real>(k) / 2, d = static_cast<real>(X[g]) - f;
-    s1 += W[g] * d;
-    s2 += W[g] * d * d;
-    c += k;
-    from = g + 1;
-  }
-  P.add(from, W.size(), c, s1, s2);
-}
 
 auc_variance summary(double m, double n, real sum_pos, real sum2_pos, real sum2_neg) {
   auc_variance r;
@@ -183,22 +212,18 @@ std::vector<auc_slice_vs_rest> delong_slices_vs_rest(std::span<const std::int32_
   // A[g]: negatives a positive of group g beats; B (in reversed group order): positives that beat a
   // negative of group g. Prefix sums of the positives' side in ascending order, the negatives' side
   // in descending order (index G - 1 - g), so both steps run forwards.
-  std::vector<double> A(G), Brev(G), Qrev(G);
   prefix PA(G), PB(G);
   {
     double below = 0;
     for (std::size_t g = 0; g < G; ++g) {
-      A[g] = below + Q[g] / 2;
+      PA.set(g, P[g], below + Q[g] / 2);
       below += Q[g];
-      PA.set(g, P[g], A[g]);
     }
     double above = 0;
     for (std::size_t r = 0; r < G; ++r) {
       const std::size_t g = G - 1 - r;
-      Brev[r] = above + P[g] / 2;
-      Qrev[r] = Q[g];
+      PB.set(r, Q[g], above + P[g] / 2);
       above += P[g];
-      PB.set(r, Q[g], Brev[r]);
     }
   }
   std::vector<auc_slice_vs_rest> out(groups.size());
@@ -244,25 +269,21 @@ std::vector<auc_slice_vs_rest> delong_slices_vs_rest(std::span<const std::int32_
       own = summary(m, n, 0, 0, 0);
     }
     // The rest: every class member's count less the slice's, less the slice's own members.
-    std::vector<std::pair<std::size_t, double>> steps;
-    for (const auto& e : sg) {
-      if (e.neg > 0) steps.emplace_back(e.g, e.neg);
-    }
+    const std::size_t J = sg.size();
+    std::vector<double> xs;  // X of each slice group, read during the walk
     real r1 = 0, r2 = 0;
-    stepped_sums(PA, P, A, steps, r1, r2);
-    for (std::size_t j = 0; j < sg.size(); ++j) {
-      const real d = A[sg[j].g] - static_cast<real>(a[j]);
+    stepped_sums(PA, J, [&](std::size_t i) { return std::size_t{sg[i].g}; }, [&](std::size_t i) { return sg[i].neg; },
+                 xs, r1, r2);
+    for (std::size_t j = 0; j < J; ++j) {
+      const real d = xs[j] - static_cast<real>(a[j]);
       r1 -= sg[j].pos * d;
       r2 -= sg[j].pos * d * d;
     }
-    steps.clear();
-    for (std::size_t j = sg.size(); j-- > 0;) {
-      if (sg[j].pos > 0) steps.emplace_back(G - 1 - sg[j].g, sg[j].pos);
-    }
-    real q1 = 0, q2 = 0;
-    stepped_sums(PB, Qrev, Brev, steps, q1, q2);
-    for (std::size_t j = 0; j < sg.size(); ++j) {
-      const real d = Brev[G - 1 - sg[j].g] - static_cast<real>(b[j]);
+    real q1 = 0, q2 = 0;  // the negatives' side walks the groups in descending score order
+    stepped_sums(PB, J, [&](std::size_t i) { return G - 1 - sg[J - 1 - i].g; },
+                 [&](std::size_t i) { return sg[J - 1 - i].pos; }, xs, q1, q2);
+    for (std::size_t j = 0; j < J; ++j) {
+      const real d = xs[J - 1 - j] - static_cast<real>(b[j]);
       q1 -= sg[j].neg * d;
       q2 -= sg[j].neg * d * d;
     }
