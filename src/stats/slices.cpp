@@ -6,7 +6,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
-#include <memory>
+#include <tuple>
 
 #include "assay/detail/parallel.hpp"
 #include "assay/error.hpp"
@@ -76,29 +76,6 @@ namespace {
 
 using real = long double;  // the rest's sums of squared counts reach 10^21 at 10^7 rows
 
-// Prefix sums over the tied-score groups of W, W X and W X^2 (W: a class's count in the group, X: the
-// count of the other class it beats, ties counting 1/2), for sums over runs of groups. Entry g holds
-// the sums over the groups before g and g's own W and X in one 64-byte cache line: a slice's walk
-// touches each of its groups once, and with many distinct scores those touches are cache misses, so
-// one line per touch (not one per array) is what the walk costs.
-struct prefix {
-  struct alignas(64) entry {
-    real w, wx, wx2;  // over the groups before this one
-    double W, X;      // this group's
-  };
-  std::unique_ptr<entry[]> e;  // not zeroed: set() writes every entry in order
-  std::size_t groups;
-  real w = 0, wx = 0, wx2 = 0;  // running sums while set() is called; then the totals
-  explicit prefix(std::size_t n) : e(new entry[n]), groups(n) {}
-  // Groups are set in order g = 0, 1, ...
-  void set(std::size_t g, double W, double X) {
-    e[g] = {w, wx, wx2, W, X};
-    w += W;
-    wx += static_cast<real>(W) * X;
-    wx2 += static_cast<real>(W) * X * X;
-  }
-};
-
 // Sum over the groups [lo, hi) of W (X - f) and W (X - f)^2, from the prefix sums at lo and at hi.
 void add_run(real lo_w, real lo_wx, real lo_wx2, real hi_w, real hi_wx, real hi_wx2, real f, real& s1, real& s2) {
   const real W = hi_w - lo_w, WX = hi_wx - lo_wx, WX2 = hi_wx2 - lo_wx2;
@@ -106,39 +83,64 @@ void add_run(real lo_w, real lo_wx, real lo_wx2, real hi_w, real hi_wx, real hi_
   s2 += WX2 - 2 * f * WX + f * f * W;
 }
 
-// Sum over every group of W (X - f(g))^k, k = 1, 2, where f(g) is the count of the slice's steps
-// strictly before g plus half those at g (groups in the prefix's order). The slice's groups are
-// visited in that order: visit i is group group_of(i) with step count count_of(i) (0: no step there,
-// the group only lies in the slice), and X of every visited group is stored in xs[i], so the caller
-// reads it from there instead of from the prefix again. The entries ahead are prefetched: the groups
-// of one slice are scattered over all of them, and the walk would otherwise wait on each.
-template <class GroupOf, class CountOf>
-void stepped_sums(const prefix& P, std::size_t visits, GroupOf group_of, CountOf count_of, std::vector<double>& xs,
-                  real& s1, real& s2) {
-  constexpr std::size_t ahead = 16;
-  for (std::size_t i = 0; i < std::min(ahead, visits); ++i) __builtin_prefetch(&P.e[group_of(i)]);
-  real from_w = 0, from_wx = 0, from_wx2 = 0;  // the prefix sums where the current run starts
-  std::size_t from = 0;
-  real c = 0;
-  xs.resize(visits);
-  for (std::size_t i = 0; i < visits; ++i) {
-    if (i + ahead < visits) __builtin_prefetch(&P.e[group_of(i + ahead)]);
-    const std::size_t g = group_of(i);
-    const prefix::entry& at = P.e[g];
-    xs[i] = at.X;
-    const double k = count_of(i);
-    if (k == 0) continue;
-    if (g > from) add_run(from_w, from_wx, from_wx2, at.w, at.wx, at.wx2, c, s1, s2);
-    const real f = c + static_cast<real>(k) / 2, d = static_cast<real>(at.X) - f;
-    s1 += at.W * d;
-    s2 += at.W * d * d;
-    c += k;
-    from = g + 1;
-    from_w = at.w + at.W;
-    from_wx = at.wx + static_cast<real>(at.W) * at.X;
-    from_wx2 = at.wx2 + static_cast<real>(at.W) * at.X * at.X;
+// The rest's placement sums of every slice in one pass over the tied-score groups in order (ascending
+// for the positives' side, descending for the negatives'), with O(slices) state and no random access.
+// On the positives' side, with W(g) the positives of group g and X(g) the negatives a positive of g
+// beats (ties 1/2), the rest's positives at g are W(g) - pos_k(g) and the negatives of the rest below
+// them are X(g) - f_k(g), f_k(g) the slice's negatives below g plus half its negatives at g. So the
+// rest's sums of (X - f)^p over its positives are, per slice, runs of untouched groups (f constant:
+// prefix sums of W, W X, W X^2 since the slice's last group) plus one term per group the slice has rows
+// in. The negatives' side is the mirror image (descending order, the roles of the classes swapped).
+// `rows` visits the sorted rows (forwards or backwards): rows(i) = (score, label 0/1, slice code).
+// Adds to s1[k] and s2[k] (sums of (X - f) and (X - f)^2 over the rest's members of the walked class).
+template <class Row>
+void rest_sums(std::size_t N, std::size_t K, Row rows, std::vector<real>& s1, std::vector<real>& s2) {
+  struct slice_state {
+    real w = 0, wx = 0, wx2 = 0;  // the prefix sums where the current run starts
+    real c = 0;                    // the slice's members of the other class so far (f on a run)
+    std::size_t from = 0;          // the group where the current run starts
+  };
+  std::vector<slice_state> st(K);
+  std::vector<double> own(K, 0), other(K, 0);  // the slice's rows of the walked / the other class in the group
+  std::vector<std::uint32_t> touched;
+  real pre_w = 0, pre_wx = 0, pre_wx2 = 0;  // prefix sums over the groups before the current one
+  double below = 0;                          // the other class's rows before the current group
+  std::size_t g = 0;
+  for (std::size_t i = 0; i < N; ++g) {
+    // One group: rows [i, j) with the same score.
+    const double score = std::get<0>(rows(i));
+    double W = 0, Q = 0;  // the walked class's and the other class's rows in the group
+    std::size_t j = i;
+    for (; j < N; ++j) {
+      const auto [sc, walked, k] = rows(j);
+      if (sc != score) break;
+      if (own[k] == 0 && other[k] == 0) touched.push_back(k);
+      (walked ? own[k] : other[k]) += 1;
+      (walked ? W : Q) += 1;
+    }
+    const double X = below + Q / 2;
+    for (const std::uint32_t k : touched) {
+      slice_state& t = st[k];
+      if (g > t.from) add_run(t.w, t.wx, t.wx2, pre_w, pre_wx, pre_wx2, t.c, s1[k], s2[k]);
+      const real f = t.c + static_cast<real>(other[k]) / 2, d = static_cast<real>(X) - f;
+      const real rest = W - own[k];
+      s1[k] += rest * d;
+      s2[k] += rest * d * d;
+      t.c += other[k];
+      t.from = g + 1;
+      own[k] = other[k] = 0;
+    }
+    pre_w += W;
+    pre_wx += static_cast<real>(W) * X;
+    pre_wx2 += static_cast<real>(W) * X * X;
+    for (const std::uint32_t k : touched) st[k].w = pre_w, st[k].wx = pre_wx, st[k].wx2 = pre_wx2;
+    touched.clear();
+    below += Q;
+    i = j;
   }
-  if (from < P.groups) add_run(from_w, from_wx, from_wx2, P.w, P.wx, P.wx2, c, s1, s2);
+  for (std::size_t k = 0; k < K; ++k) {
+    if (g > st[k].from) add_run(st[k].w, st[k].wx, st[k].wx2, pre_w, pre_wx, pre_wx2, st[k].c, s1[k], s2[k]);
+  }
 }
 
 // One group of tied scores that holds rows of the slice: its global group index and the slice's
@@ -198,34 +200,30 @@ std::vector<auc_slice_vs_rest> delong_slices_vs_rest(std::span<const std::int32_
   const auto items = detail::sort_by_score(s, tagged, assay::detail::team_threads(~0u));
   std::vector<std::uint64_t> dealt(N);
   std::vector<std::size_t> next(groups.offsets.begin(), groups.offsets.end() - 1);
-  std::vector<double> P, Q;  // positives and negatives per group
+  double M = 0, Nn = 0;  // positives and negatives
+  std::uint64_t g = 0;   // the tied-score group of row i
   for (std::size_t i = 0; i < N; ++i) {
-    if (i == 0 || items[i].score != items[i - 1].score) P.push_back(0), Q.push_back(0);
-    const std::uint64_t g = P.size() - 1;
+    if (i > 0 && items[i].score != items[i - 1].score) ++g;
     const std::int32_t label = items[i].label & 1;
-    (label == 1 ? P.back() : Q.back()) += 1;
+    (label == 1 ? M : Nn) += 1;
     dealt[next[static_cast<std::size_t>(items[i].label >> 1)]++] = (g << 1) | static_cast<std::uint64_t>(label);
   }
-  const std::size_t G = P.size();
-  double M = 0, Nn = 0;
-  for (std::size_t g = 0; g < G; ++g) M += P[g], Nn += Q[g];
-  // A[g]: negatives a positive of group g beats; B (in reversed group order): positives that beat a
-  // negative of group g. Prefix sums of the positives' side in ascending order, the negatives' side
-  // in descending order (index G - 1 - g), so both steps run forwards.
-  prefix PA(G), PB(G);
-  {
-    double below = 0;
-    for (std::size_t g = 0; g < G; ++g) {
-      PA.set(g, P[g], below + Q[g] / 2);
-      below += Q[g];
+  // The rest's sums of both sides: the positives' walk ascending and the negatives' descending, at once.
+  const std::size_t K = groups.size();
+  std::vector<real> r1(K, 0), r2(K, 0), q1(K, 0), q2(K, 0);
+  assay::detail::parallel_for(2, 0, [&](unsigned, std::size_t side) {
+    if (side == 0) {
+      rest_sums(N, K, [&](std::size_t i) {
+        const auto& it = items[i];
+        return std::tuple{it.score, (it.label & 1) == 1, static_cast<std::uint32_t>(it.label >> 1)};
+      }, r1, r2);
+    } else {
+      rest_sums(N, K, [&](std::size_t i) {
+        const auto& it = items[N - 1 - i];
+        return std::tuple{it.score, (it.label & 1) == 0, static_cast<std::uint32_t>(it.label >> 1)};
+      }, q1, q2);
     }
-    double above = 0;
-    for (std::size_t r = 0; r < G; ++r) {
-      const std::size_t g = G - 1 - r;
-      PB.set(r, Q[g], above + P[g] / 2);
-      above += P[g];
-    }
-  }
+  });
   std::vector<auc_slice_vs_rest> out(groups.size());
   assay::detail::parallel_for(groups.size(), 0, [&](unsigned, std::size_t k) {
     const std::span<const std::uint64_t> keys(dealt.data() + groups.offsets[k], groups.offsets[k + 1] - groups.offsets[k]);
@@ -268,26 +266,7 @@ std::vector<auc_slice_vs_rest> delong_slices_vs_rest(std::span<const std::int32_
     } else {
       own = summary(m, n, 0, 0, 0);
     }
-    // The rest: every class member's count less the slice's, less the slice's own members.
-    const std::size_t J = sg.size();
-    std::vector<double> xs;  // X of each slice group, read during the walk
-    real r1 = 0, r2 = 0;
-    stepped_sums(PA, J, [&](std::size_t i) { return std::size_t{sg[i].g}; }, [&](std::size_t i) { return sg[i].neg; },
-                 xs, r1, r2);
-    for (std::size_t j = 0; j < J; ++j) {
-      const real d = xs[j] - static_cast<real>(a[j]);
-      r1 -= sg[j].pos * d;
-      r2 -= sg[j].pos * d * d;
-    }
-    real q1 = 0, q2 = 0;  // the negatives' side walks the groups in descending score order
-    stepped_sums(PB, J, [&](std::size_t i) { return G - 1 - sg[J - 1 - i].g; },
-                 [&](std::size_t i) { return sg[J - 1 - i].pos; }, xs, q1, q2);
-    for (std::size_t j = 0; j < J; ++j) {
-      const real d = xs[J - 1 - j] - static_cast<real>(b[j]);
-      q1 -= sg[j].neg * d;
-      q2 -= sg[j].neg * d * d;
-    }
-    out[k] = {own, summary(M - m, Nn - n, r1, r2, q2)};
+    out[k] = {own, summary(M - m, Nn - n, r1[k], r2[k], q2[k])};
   });
   return out;
 }
