@@ -65,5 +65,52 @@ TEST(ExactSum, KnownValues) {
   EXPECT_FALSE(neg.exact_double());
 }
 
+// chunked_sum is the same exact sum by another route: against the __float128 reference on its
+// domain, and against exact_sum (value and exact_double) on terms spread over the whole double range,
+// subnormals and the largest doubles included; a negative or non-finite term switches it to a plain
+// sum exactly as it switches exact_sum.
+TEST(ChunkedSum, MatchesTheReferenceAndExactSum) {
+  std::mt19937_64 g(5);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::uniform_int_distribution<int> e(-20, 20);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int lo = trial % 3 == 0 ? -1060 : trial % 3 == 1 ? -20 : 900;
+    std::vector<double> x(1 + trial % 1000);
+    __float128 ref = 0;
+    for (auto& v : x) {
+      v = std::ldexp(u(g), lo + 30 + e(g));
+      ref += v;
+    }
+    chunked_sum c;
+    for (double v : x) c.add(v);
+    EXPECT_EQ(c.result().value(), static_cast<double>(ref)) << "trial " << trial;
+  }
+  std::uniform_int_distribution<int> any_exp(-1074, 1020);
+  for (int trial = 0; trial < 300; ++trial) {
+    exact_sum s;
+    chunked_sum c;
+    const int terms = 1 + trial * 7;
+    for (int k = 0; k < terms; ++k) {
+      const double v = trial % 4 == 0 ? std::ldexp(1.0, any_exp(g)) * (1 + u(g)) : std::ldexp(u(g), any_exp(g) / 4);
+      s.add(v);
+      c.add(v);
+    }
+    const exact_sum r = c.result();
+    EXPECT_EQ(r.value(), s.value()) << "trial " << trial;
+    EXPECT_EQ(r.exact_double(), s.exact_double()) << "trial " << trial;
+  }
+  for (double bad : {-1.0, std::nan(""), HUGE_VAL}) {
+    exact_sum s;
+    chunked_sum c;
+    for (double v : {0.1, 0.2, bad, 0.3}) {
+      s.add(v);
+      c.add(v);
+    }
+    const double a = s.value(), b = c.result().value();
+    EXPECT_TRUE(a == b || (std::isnan(a) && std::isnan(b))) << bad;
+    EXPECT_FALSE(c.result().exact_double());
+  }
+}
+
 }  // namespace
 }  // namespace assay::detail

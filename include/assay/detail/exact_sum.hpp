@@ -38,9 +38,13 @@ class long_accumulator {
       p = exp - 1;
     }
     if (m == 0) return;
-    const unsigned limb = p / 64, off = p % 64;
-    add_at(limb, m << off);
-    if (off != 0) add_at(limb + 1, m >> (64 - off));
+    add_bits(m, p);
+  }
+  /// Adds v * 2^(position - 1074), i.e. v placed at bit `position` (< 64 * limbs - 64).
+  void add_bits(std::uint64_t v, unsigned position) noexcept {
+    const unsigned limb = position / 64, off = position % 64;
+    add_at(limb, v << off);
+    if (off != 0) add_at(limb + 1, v >> (64 - off));
   }
 
   void add(const long_accumulator& o) noexcept {
@@ -200,6 +204,72 @@ class exact_sum {
   double v_ = 0;
   std::unique_ptr<long_accumulator> big_;
   bool plain_ = false;
+};
+
+/// An exact sum for long loops of additions: the same value as exact_sum (the exact sum, rounded once
+/// when read; a negative or non-finite term turns it into a plain floating sum from there on, as
+/// exact_sum does), several times faster per term. Each term's 53-bit significand is split over
+/// 32-bit chunks held in 64-bit counters, so an addition is two or three integer additions with no
+/// carry to propagate; the chunks are carried into a long_accumulator only every 2^31 terms and at
+/// the end. This is Neal's "small superaccumulator" (arXiv:1505.05571, section 3) with unsigned
+/// chunks, as every term is >= 0.
+class chunked_sum {
+ public:
+  void add(double x) {
+    if (delegated_) {
+      rest_.add(x);
+      return;
+    }
+    if (!(x >= 0) || !std::isfinite(x)) {  // exact_sum's rule from here on
+      rest_ = result();
+      delegated_ = true;
+      rest_.add(x);
+      return;
+    }
+    const auto bits = std::bit_cast<std::uint64_t>(x);
+    const unsigned exp = static_cast<unsigned>(bits >> 52) & 0x7ff;
+    std::uint64_t m = bits & ((std::uint64_t{1} << 52) - 1);
+    unsigned p = 0;  // position of m's lowest bit, in units of 2^-1074
+    if (exp != 0) {
+      m |= std::uint64_t{1} << 52;
+      p = exp - 1;
+    }
+    const unsigned i = p / 32, off = p % 32;
+    constexpr std::uint64_t low32 = 0xffffffffU;
+    if (off == 0) {
+      chunk_[i] += m & low32;
+      chunk_[i + 1] += m >> 32;
+    } else {
+      chunk_[i] += (m << off) & low32;
+      chunk_[i + 1] += (m >> (32 - off)) & low32;
+      chunk_[i + 2] += m >> (64 - off);
+    }
+    if (++terms_ == max_terms) carry();
+  }
+  /// The sum as an exact_sum (to merge with others or read).
+  [[nodiscard]] exact_sum result() {
+    if (delegated_) return rest_;
+    carry();
+    exact_sum r;
+    r.set_words(acc_.words());
+    return r;
+  }
+
+ private:
+  static constexpr std::size_t chunks = 66;  // bits 2^-1074 .. 2^1038: every finite double's bits
+  static constexpr std::uint64_t max_terms = std::uint64_t{1} << 31;  // chunks stay below 2^63
+  void carry() noexcept {
+    for (unsigned i = 0; i < chunks; ++i) {
+      if (chunk_[i] != 0) acc_.add_bits(chunk_[i], 32 * i);
+      chunk_[i] = 0;
+    }
+    terms_ = 0;
+  }
+  std::array<std::uint64_t, chunks> chunk_{};
+  std::uint64_t terms_ = 0;
+  long_accumulator acc_;
+  exact_sum rest_;
+  bool delegated_ = false;
 };
 
 }  // namespace assay::detail
