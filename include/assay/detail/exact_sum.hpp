@@ -23,20 +23,27 @@
 
 namespace assay::detail {
 
+/// A finite double x >= 0 as m * 2^(p - 1074): its significand m (53 bits, or fewer for a subnormal)
+/// and the position p of m's lowest bit in units of 2^-1074.
+struct fixed_point_parts {
+  std::uint64_t m;
+  unsigned p;
+};
+inline fixed_point_parts fixed_point(double x) noexcept {
+  const auto bits = std::bit_cast<std::uint64_t>(x);
+  const unsigned exp = static_cast<unsigned>(bits >> 52) & 0x7ff;
+  const std::uint64_t m = bits & ((std::uint64_t{1} << 52) - 1);
+  if (exp == 0) return {m, 0};
+  return {m | (std::uint64_t{1} << 52), exp - 1};
+}
+
 class long_accumulator {
  public:
   static constexpr std::size_t limbs = 34;  // bits 2^-1074 .. 2^1023 and 2^78 terms of headroom
 
   /// Adds x (finite, >= 0).
   void add(double x) noexcept {
-    const auto bits = std::bit_cast<std::uint64_t>(x);
-    const unsigned exp = static_cast<unsigned>(bits >> 52) & 0x7ff;
-    std::uint64_t m = bits & ((std::uint64_t{1} << 52) - 1);
-    unsigned p = 0;  // position of m's lowest bit, in units of 2^-1074
-    if (exp != 0) {
-      m |= std::uint64_t{1} << 52;
-      p = exp - 1;
-    }
+    const auto [m, p] = fixed_point(x);
     if (m == 0) return;
     add_bits(m, p);
   }
@@ -226,14 +233,7 @@ class chunked_sum {
       rest_.add(x);
       return;
     }
-    const auto bits = std::bit_cast<std::uint64_t>(x);
-    const unsigned exp = static_cast<unsigned>(bits >> 52) & 0x7ff;
-    std::uint64_t m = bits & ((std::uint64_t{1} << 52) - 1);
-    unsigned p = 0;  // position of m's lowest bit, in units of 2^-1074
-    if (exp != 0) {
-      m |= std::uint64_t{1} << 52;
-      p = exp - 1;
-    }
+    const auto [m, p] = fixed_point(x);
     const unsigned i = p / 32, off = p % 32;
     constexpr std::uint64_t low32 = 0xffffffffU;
     if (off == 0) {
