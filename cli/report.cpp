@@ -18,6 +18,7 @@
 #include "assay/report/slices_html.hpp"
 #include "assay/scale/out_of_core.hpp"
 #include "commands.hpp"
+#include "mpi.hpp"
 
 namespace assay::cli {
 
@@ -89,6 +90,27 @@ class progress_line {
   bool tty_, shown_ = false;
 };
 
+// Under mpirun with several ranks (a build with MPI): each rank reads one part of the file, the
+// merged state gives the report on rank 0 (cli/mpi.hpp). What the state does not compute yet is
+// refused, naming the option.
+void run_ranks(report_options& o) {
+  const auto& q = o.q;
+  const char* refused = !o.by.empty()                     ? "--by"
+                        : !q.proba.empty()                ? "--proba"
+                        : q.task == task_kind::regression ? "--task regression"
+                        : q.ci_level                      ? "--ci"
+                        : !o.html.empty()                 ? "--html"
+                        : !o.max_memory.empty()           ? "--max-memory"
+                        : q.path == "-"                   ? "standard input ('-')"
+                                                          : nullptr;
+  if (refused != nullptr) {
+    throw_usage(fmt::format("{} does not work on several MPI ranks yet ({} ranks: the merged evaluation state does not "
+                            "support it); run it as one process (mpirun -n 1, or without mpirun)",
+                            refused, mpi::ranks()));
+  }
+  mpi::report_by_parts(q, [&](const report& r) { write_output(o.output, o.format == "json" ? to_json(r) : to_text(r)); });
+}
+
 void run(report_options& o) {
   auto& q = o.q;
   auto progress = std::make_shared<progress_line>();
@@ -125,6 +147,10 @@ void run(report_options& o) {
       {"exact", ci_method::clopper_pearson},  {"bootstrap", ci_method::bootstrap}};
   q.ci = ci_methods.at(o.ci_method);
   if (!ci_given && o.ci_method != "auto") throw_usage("--ci-method needs --ci");
+  if (mpi::ranks() > 1) {
+    run_ranks(o);
+    return;
+  }
   if (!o.by.empty()) {
     if (o.by.size() > 2) throw_usage(fmt::format("--by: given {} times; give 1 or 2 slice columns", o.by.size()));
     if (o.by.size() == 2 && o.by[0] == o.by[1]) {
