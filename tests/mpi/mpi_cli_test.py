@@ -183,6 +183,25 @@ def main():
         run(args + ["--oof-predictions", one])
         code, _, err = run(args + ["--oof-predictions", many], 4)
         check("cv out-of-fold predictions -n 4", code == 0 and open(one, "rb").read() == open(many, "rb").read(), err)
+        # Splits 1 and 2 (0-based) fail: an external learner that refuses a test part holding a row of
+        # fold 1 or of fold 2. The run fails with split 2's message (the first in split order, as one
+        # process reports it), though with 2 ranks rank 0 fails too (split 2) and rank 1 has split 1.
+        code, out, _ = run(["split", iris, "--target", "species", "--method", "stratified-kfold", "--folds", "5"])
+        fold_of = dict(line.split(",") for line in out.decode().splitlines()[1:])
+        with open(iris) as f:
+            rows = [",".join(line.split(",")[:4]) for line in f.read().splitlines()[1:]]
+        unique = [i for i, r in enumerate(rows) if rows.count(r) == 1]
+        marks = [rows[next(i for i in unique if fold_of[str(i)] == fold)] for fold in ("1", "2")]
+        learner = ("if grep -qx -e '{}' -e '{}' {{test}}; then echo refused >&2; exit 1; fi; "
+                   "(echo pred; tail -n +2 {{test}} | sed 's/.*/0/') > {{predictions}}").format(*marks)
+        args = ["cv", iris, "--target", "species", "--method", "stratified-kfold", "--folds", "5",
+                "--external-command", learner]
+        code1, _, err1 = run(args)
+        check("cv failing splits, one process", code1 == 3 and "split 2 (of 5)" in err1, err1)
+        for n in RANKS:
+            code, out, err = run(args, n)
+            check(f"cv failing splits -n {n}: the first failing split's message", code == 3 and out == b""
+                  and err1.strip() in err and "rank" not in err.split("\n")[0], err[-1500:])
         code, out, err = run(["cv", iris, "--target", "species", "--metric", "no_such_metric"], 2)
         check("cv bad metric -n 2", code == 2 and "no_such_metric" in err and out == b"", err[-800:])
 
