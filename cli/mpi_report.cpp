@@ -1,5 +1,7 @@
 // `assay report` over MPI ranks (cli/mpi.hpp, docs/scaling.md "MPI"): one part of the file per rank
 // (scale::part_of_file / state_of_file_part), the states merged on rank 0 along a binary tree.
+#include <malloc.h>
+
 #include <optional>
 #include <stdexcept>
 
@@ -11,6 +13,12 @@ namespace assay::cli::mpi {
 
 void report_by_parts(const report_request& q, const std::function<void(const report&)>& on_root) {
   const int r = rank(), n = ranks();
+  // The pieces' columns and the state's run lists are large vectors made and freed again and again;
+  // glibc would map each one afresh (above 32 MiB) and fault its pages in anew. Keeping them in the
+  // heap and not trimming it saves those page faults (about a fifth of a rank's time, measured with
+  // perf at 10^7 rows).
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
   std::optional<scale::evaluation_state> state;
   // Pass 1: each rank reads its part (about 1/n of the file's bytes) into its state.
   agreed([&] { state.emplace(scale::state_of_file_part(q, scale::part_of_file(q, r, n))); });

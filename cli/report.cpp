@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <optional>
@@ -104,9 +105,9 @@ void run_ranks(report_options& o) {
                         : q.path == "-"                   ? "standard input ('-')"
                                                           : nullptr;
   if (refused != nullptr) {
-    throw_usage(fmt::format("{} does not work on several MPI ranks yet ({} ranks: the merged evaluation state does not "
-                            "support it); run it as one process (mpirun -n 1, or without mpirun)",
-                            refused, mpi::ranks()));
+    throw_usage(fmt::format("{} does not work on several MPI ranks yet ({} rank{}: the merged evaluation state does "
+                            "not support it); run it as one process (mpirun -n 1, or without mpirun)",
+                            refused, mpi::ranks(), mpi::ranks() == 1 ? "" : "s"));
   }
   mpi::report_by_parts(q, [&](const report& r) { write_output(o.output, o.format == "json" ? to_json(r) : to_text(r)); });
 }
@@ -147,7 +148,10 @@ void run(report_options& o) {
       {"exact", ci_method::clopper_pearson},  {"bootstrap", ci_method::bootstrap}};
   q.ci = ci_methods.at(o.ci_method);
   if (!ci_given && o.ci_method != "auto") throw_usage("--ci-method needs --ci");
-  if (mpi::ranks() > 1) {
+  // ASSAY_REPORT_BY_PARTS=1: the per-part path on one rank too (the same output), to time the MPI
+  // path's own scaling from 1 rank (bench/mpi_scaling.sh).
+  const char* by_parts = std::getenv("ASSAY_REPORT_BY_PARTS");
+  if (mpi::ranks() > 1 || (by_parts != nullptr && std::string(by_parts) == "1")) {
     run_ranks(o);
     return;
   }

@@ -31,10 +31,10 @@ MPI_ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CO
 MPI_ENV["ASAN_OPTIONS"] = (os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0").lstrip(":")
 
 
-def run(args, ranks=None):
+def run(args, ranks=None, env=None):
     cmd = [ASSAY] + args if ranks is None else \
         [MPIRUN, "--allow-run-as-root", "--oversubscribe", "-n", str(ranks), ASSAY] + args
-    p = subprocess.run(cmd, capture_output=True, env=MPI_ENV if ranks else None, timeout=600)
+    p = subprocess.run(cmd, capture_output=True, env=MPI_ENV if ranks else env, timeout=600)
     return p.returncode, p.stdout, p.stderr.decode(errors="replace")
 
 
@@ -51,6 +51,9 @@ def same_as_one_process(name, args):
         code, out, err = run(args, n)
         check(f"{name} -n {n}", code == 0 and out == out1,
               f"exit {code}, {len(out)} vs {len(out1)} bytes; stderr: {err[-2000:]}")
+    # The per-part path on one process (what bench/mpi_scaling.sh times from 1 rank).
+    code, out, err = run(args, env=dict(os.environ, ASSAY_REPORT_BY_PARTS="1"))
+    check(f"{name} by parts, one process", code == 0 and out == out1, err[-2000:])
 
 
 def write(path, header, rows):
