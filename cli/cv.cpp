@@ -1,11 +1,15 @@
 // assay cv: cross-validation of a learner on a data file. Parses options, calls the validation
 // library, prints (shared options: cli/validation_options.hpp).
 #include "assay/validation/bootstrap_estimate.hpp"
+#include "mpi.hpp"
 #include "validation_options.hpp"
 
 namespace assay::cli {
 
 namespace {
+
+void write_cv(const cv_cli_options& o, const validation::dataset& d, const validation::any_learner& learner,
+              const std::vector<std::string>& notes, validation::cv_result& r);
 
 void run_cv(cv_cli_options& o) {
   current_command = "assay cv";
@@ -13,7 +17,20 @@ void run_cv(cv_cli_options& o) {
   std::vector<std::string> notes;
   const auto splits = make(o, d, notes);
   const auto learner = pick_learner(o, d);
+  if (mpi::ranks() > 1) {
+    // Under mpirun: the splits spread over the ranks; rank 0 gets the whole result and writes it.
+    auto r = mpi::cross_validate_over_ranks(d, learner, splits, engine_options(o));
+    mpi::agreed([&] {
+      if (mpi::rank() == 0) write_cv(o, d, learner, notes, r);
+    });
+    return;
+  }
   auto r = validation::cross_validate(d, learner, splits, engine_options(o));
+  write_cv(o, d, learner, notes, r);
+}
+
+void write_cv(const cv_cli_options& o, const validation::dataset& d, const validation::any_learner& learner,
+              const std::vector<std::string>& notes, validation::cv_result& r) {
   r.notes.insert(r.notes.begin(), notes.begin(), notes.end());
   if (!o.oof.empty()) write_output(o.oof, validation::oof_csv(d, r));
   std::string text = o.format == "json" ? validation::to_json(r) : validation::to_text(r, !o.no_folds);

@@ -11,6 +11,7 @@
 #include "assay/error.hpp"
 #include "assay/io/text.hpp"
 #include "commands.hpp"
+#include "mpi.hpp"
 
 namespace assay::cli {
 
@@ -57,6 +58,9 @@ void write_output(const std::string& path, const std::string& text) {
 }  // namespace assay::cli
 
 int main(int argc, char** argv) {
+  // Under mpirun (a build with MPI), every rank runs this main; rank 0 alone writes messages.
+  const assay::cli::mpi::session mpi_session(argc, argv);
+  const bool speak = assay::cli::mpi::rank() == 0;
   CLI::App app{"assay: how good is this model, really? Metrics, curves and honest uncertainty for predictions.",
                "assay"};
   app.set_version_flag("--version", std::string("assay ") + ASSAY_VERSION);
@@ -95,26 +99,27 @@ int main(int argc, char** argv) {
                                        i, assay::io::quote_text(a), static_cast<unsigned char>(a[k]), k));
       }
     }
+    assay::cli::mpi::check_command(argc > 1 ? argv[1] : "");
     assay::cli::arguments.assign(argv, argv + argc);
     if (!assay::cli::arguments.empty()) assay::cli::arguments[0] = "assay";
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return speak ? app.exit(e) : 0;
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return speak ? app.exit(e) : 0;
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return speak ? app.exit(e) : 0;
   } catch (const CLI::ParseError& e) {
-    std::cerr << assay::cli::current_command << ": " << e.what() << "\n";
+    if (speak) std::cerr << assay::cli::current_command << ": " << e.what() << "\n";
     return 2;
   } catch (const assay::error& e) {
-    std::cerr << assay::cli::current_command << ": " << e.render(assay::cli::option_of) << "\n";
+    if (speak) std::cerr << assay::cli::current_command << ": " << e.render(assay::cli::option_of) << "\n";
     return e.exit_code();
   } catch (const std::bad_alloc&) {
-    std::cerr << assay::cli::current_command << ": out of memory\n";
+    if (speak) std::cerr << assay::cli::current_command << ": out of memory\n";
     return 1;
   } catch (const std::exception& e) {
-    std::cerr << assay::cli::current_command << ": internal error: " << e.what() << "\n";
+    if (speak) std::cerr << assay::cli::current_command << ": internal error: " << e.what() << "\n";
     return 1;
   }
   return 0;

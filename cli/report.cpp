@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <optional>
@@ -19,6 +20,7 @@
 #include "assay/report/slices_html.hpp"
 #include "assay/scale/out_of_core.hpp"
 #include "commands.hpp"
+#include "mpi.hpp"
 
 namespace assay::cli {
 
@@ -91,6 +93,28 @@ class progress_line {
   bool tty_, shown_ = false;
 };
 
+// Under mpirun with several ranks (a build with MPI): each rank reads one part of the file, the
+// merged state gives the report on rank 0 (cli/mpi.hpp). What the state does not compute yet is
+// refused, naming the option.
+void run_ranks(report_options& o) {
+  const auto& q = o.q;
+  const char* refused = !o.by.empty()                     ? "--by"
+                        : !q.proba.empty()                ? "--proba"
+                        : q.task == task_kind::regression ? "--task regression"
+                        : q.ci_level                      ? "--ci"
+                        : q.constraints.any()             ? "--max-fpr/--min-tpr/--min-precision/--min-recall"
+                        : !o.html.empty()                 ? "--html"
+                        : !o.max_memory.empty()           ? "--max-memory"
+                        : q.path == "-"                   ? "standard input ('-')"
+                                                          : nullptr;
+  if (refused != nullptr) {
+    throw_usage(fmt::format("{} does not work on several MPI ranks yet ({} rank{}: the merged evaluation state does "
+                            "not support it); run it as one process (mpirun -n 1, or without mpirun)",
+                            refused, mpi::ranks(), mpi::ranks() == 1 ? "" : "s"));
+  }
+  mpi::report_by_parts(q, [&](const report& r) { write_output(o.output, o.format == "json" ? to_json(r) : to_text(r)); });
+}
+
 void run(report_options& o) {
   auto& q = o.q;
   auto progress = std::make_shared<progress_line>();
@@ -137,6 +161,13 @@ void run(report_options& o) {
       {"exact", ci_method::clopper_pearson},  {"bootstrap", ci_method::bootstrap}};
   q.ci = ci_methods.at(o.ci_method);
   if (!ci_given && o.ci_method != "auto") throw_usage("--ci-method needs --ci");
+  // ASSAY_REPORT_BY_PARTS=1: the per-part path on one rank too (the same output), to time the MPI
+  // path's own scaling from 1 rank (bench/mpi_scaling.sh).
+  const char* by_parts = std::getenv("ASSAY_REPORT_BY_PARTS");
+  if (mpi::ranks() > 1 || (by_parts != nullptr && std::string(by_parts) == "1")) {
+    run_ranks(o);
+    return;
+  }
   if (!o.by.empty()) {
     if (o.by.size() > 2) throw_usage(fmt::format("--by: given {} times; give 1 or 2 slice columns", o.by.size()));
     if (o.by.size() == 2 && o.by[0] == o.by[1]) {

@@ -14,6 +14,7 @@ packages=(
   r-base-core r-cran-proc  # pROC: tests/stats/generate_proc.R and bench/compare_proc.sh
   r-cran-caret  # caret: tests/report/generate_caret.R
   openjdk-17-jre-headless  # Java for PySpark: python/tests/test_scale_spark.py (assay.spark on local[2,2])
+  libopenmpi-dev openmpi-bin  # MPI: mpirun -n N assay report|cv (optional in the build; tests/mpi)
 )
 # Extra packages for the optional tool chains (fuzzing, sanitizers with clang).
 if [[ "${ASSAY_WITH_FUZZ:-0}" == 1 ]]; then packages+=(clang libclang-rt-14-dev); fi

@@ -100,14 +100,18 @@ std::vector<scorer> resolve_metrics(const dataset& d, std::vector<std::string> n
   return out;
 }
 
-}  // namespace
+// What every split needs: the result's header (learner, classes, the positive class, notes,
+// repeats) and the metrics resolved against the task.
+struct cv_setup {
+  cv_result head;
+  std::vector<scorer> scorers;
+};
 
-cv_result cross_validate(const dataset& d, const any_learner& learner, const split_list& splits,
-                         const cv_options& options) {
-  const auto start = clock_type::now();
+cv_setup setup(const dataset& d, const any_learner& learner, const split_list& splits, const cv_options& options) {
   if (d.target_name.empty()) throw_usage("cross_validate: the data set has no target");
   check_splits(splits, d.rows);
-  cv_result r;
+  cv_setup st;
+  cv_result& r = st.head;
   r.learner = learner.name();
   r.classification = d.classification();
   r.classes = d.classes;
@@ -128,30 +132,39 @@ cv_result cross_validate(const dataset& d, const any_learner& learner, const spl
     }
     r.positive = static_cast<std::size_t>(it - d.classes.begin());
   }
-  const auto scorers = resolve_metrics(d, options.metrics, binary);
+  st.scorers = resolve_metrics(d, options.metrics, binary);
   for (const auto& s : splits) r.repeats = std::max(r.repeats, s.repeat + 1);
+  return st;
+}
 
+// Runs the splits `which` on up to options.threads lanes; out[i] is the outcome of splits[which[i]].
+// Throws the error of the first failing split in the order of `which` (naming it), after every
+// split has run; *failed is then its index.
+std::vector<split_outcome> run_some(const dataset& d, const any_learner& learner, const split_list& splits,
+                                    std::span<const std::size_t> which, const cv_options& options,
+                                    const cv_setup& st, unsigned& threads_used, std::size_t* failed) {
   encoder_options pre = learner.preprocessing();
   pre.impute = options.impute;
   const matrix dense = dense_features(d);  // empty unless all features are numeric and complete
   const bool fast = dense.rows == d.rows && pre.degree == 1 && pre.impute != impute_kind::median;
   const std::size_t k = d.classification() ? d.classes.size() : 0;
-  std::vector<fold_result> folds(splits.size());
-  std::vector<predictions> preds(splits.size());
-  std::vector<std::exception_ptr> failure(splits.size());
+  const std::optional<std::size_t> positive = st.head.positive;
+  std::vector<split_outcome> out(which.size());
+  std::vector<std::exception_ptr> failure(which.size());
   std::atomic<std::size_t> next{0};
   std::mutex progress_mutex;
   std::size_t done = 0;
   auto work = [&] {
-    for (std::size_t s; (s = next.fetch_add(1)) < splits.size();) {
+    for (std::size_t i; (i = next.fetch_add(1)) < which.size();) {
       if (cancel_requested()) {
-        failure[s] = std::make_exception_ptr(interrupted());
+        failure[i] = std::make_exception_ptr(interrupted());
         continue;
       }
+      const std::size_t s = which[i];
       try {
         const double cpu0 = thread_cpu_seconds();
         const auto& sp = splits[s];
-        auto& f = folds[s];
+        auto& f = out[i].fold;
         f.split = s;
         f.repeat = sp.repeat;
         f.train_rows = sp.train.size();
@@ -169,10 +182,10 @@ cv_result cross_validate(const dataset& d, const any_learner& learner, const spl
         std::vector<double> yv;
         if (k) {
           yc.reserve(sp.train.size());
-          for (auto i : sp.train) yc.push_back(d.y_class[i]);
+          for (auto row : sp.train) yc.push_back(d.y_class[row]);
         } else {
           yv.reserve(sp.train.size());
-          for (auto i : sp.train) yv.push_back(d.y_value[i]);
+          for (auto row : sp.train) yv.push_back(d.y_value[row]);
         }
         const training_set t{xtr, yc, k, yv};
         auto t0 = clock_type::now();
@@ -180,44 +193,56 @@ cv_result cross_validate(const dataset& d, const any_learner& learner, const spl
         const any_model m = learner.fit(t);
         f.fit_seconds = seconds_since(t0);
         t0 = clock_type::now();
-        preds[s] = m.predict(xte);
+        out[i].pred = m.predict(xte);
         f.predict_seconds = seconds_since(t0);
         f.model_cpu_seconds = thread_cpu_seconds() - model_cpu0;
-        f.test = score(d, scorers, sp.test, preds[s], r.positive);
-        if (options.score_training) f.train = score(d, scorers, sp.train, m.predict(xtr), r.positive);
+        f.test = score(d, st.scorers, sp.test, out[i].pred, positive);
+        if (options.score_training) f.train = score(d, st.scorers, sp.train, m.predict(xtr), positive);
         f.cpu_seconds = thread_cpu_seconds() - cpu0;
       } catch (...) {
-        failure[s] = std::current_exception();
+        failure[i] = std::current_exception();
       }
       if (options.progress) {
         std::lock_guard lock(progress_mutex);
-        options.progress(++done, splits.size());
+        options.progress(++done, which.size());
       }
     }
   };
   // One lane per thread the limit allows; each lane takes the next split until none is left.
   const unsigned threads = assay::detail::resolve_threads(
-      static_cast<unsigned>(std::min<std::size_t>(options.threads, ~0u)), splits.size());
-  r.threads = threads;
+      static_cast<unsigned>(std::min<std::size_t>(options.threads, ~0u)), which.size());
+  threads_used = threads;
   assay::detail::run_lanes(threads, [&](unsigned) { work(); });
-  for (std::size_t s = 0; s < splits.size(); ++s) {
-    if (failure[s] && cancel_requested()) throw interrupted();
+  for (std::size_t i = 0; i < which.size(); ++i) {
+    if (failure[i] && cancel_requested()) throw interrupted();
   }
-  for (std::size_t s = 0; s < splits.size(); ++s) {
-    if (!failure[s]) continue;
+  for (std::size_t i = 0; i < which.size(); ++i) {
+    if (!failure[i]) continue;
+    if (failed != nullptr) *failed = which[i];
     try {
-      std::rethrow_exception(failure[s]);
+      std::rethrow_exception(failure[i]);
     } catch (const error& e) {
-      throw error(e.kind(), fmt::format("split {} (of {}): {}", s + 1, splits.size(), e.marked()));
+      throw error(e.kind(), fmt::format("split {} (of {}): {}", which[i] + 1, splits.size(), e.marked()));
     }
   }
+  return out;
+}
+
+// The result from every split's outcome: pooled predictions, per-metric mean, sd and pooled value.
+cv_result summarize(cv_setup st, const dataset& d, const split_list& splits, std::vector<split_outcome>&& outcomes,
+                    const cv_options& options) {
+  cv_result r = std::move(st.head);
+  const auto& scorers = st.scorers;
+  const std::size_t k = d.classification() ? d.classes.size() : 0;
+  std::vector<fold_result> folds(splits.size());
   // Pooled predictions: every split's test rows together.
   std::vector<std::size_t> pooled_rows;
   predictions pooled;
   for (std::size_t s = 0; s < splits.size(); ++s) {
     const auto& sp = splits[s];
+    folds[s] = std::move(outcomes[s].fold);
     pooled_rows.insert(pooled_rows.end(), sp.test.begin(), sp.test.end());
-    const auto& p = preds[s];
+    const auto& p = outcomes[s].pred;
     pooled.cls.insert(pooled.cls.end(), p.cls.begin(), p.cls.end());
     pooled.value.insert(pooled.value.end(), p.value.begin(), p.value.end());
     if (!p.proba.empty()) pooled.proba.insert(pooled.proba.end(), p.proba.begin(), p.proba.end());
@@ -264,8 +289,54 @@ cv_result cross_validate(const dataset& d, const any_learner& learner, const spl
     r.summary.push_back(std::move(s));
   }
   r.folds = std::move(folds);
+  return r;
+}
+
+}  // namespace
+
+cv_result cross_validate(const dataset& d, const any_learner& learner, const split_list& splits,
+                         const cv_options& options) {
+  const auto start = clock_type::now();
+  cv_setup st = setup(d, learner, splits, options);
+  std::vector<std::size_t> all(splits.size());
+  for (std::size_t s = 0; s < splits.size(); ++s) all[s] = s;
+  unsigned threads = 1;
+  std::vector<split_outcome> outcomes = run_some(d, learner, splits, all, options, st, threads, nullptr);
+  cv_result r = summarize(std::move(st), d, splits, std::move(outcomes), options);
+  r.threads = threads;
   r.seconds = seconds_since(start);
   return r;
+}
+
+std::vector<split_outcome> run_splits(const dataset& d, const any_learner& learner, const split_list& splits,
+                                      std::span<const std::size_t> which, const cv_options& options,
+                                      unsigned* threads, std::size_t* failed_split) {
+  const cv_setup st = setup(d, learner, splits, options);
+  for (std::size_t i = 0; i < which.size(); ++i) {
+    if (which[i] >= splits.size() || (i > 0 && which[i] <= which[i - 1])) {
+      throw_usage(fmt::format("run_splits: which[{}] is {}; split indices must be ascending and below {}", i, which[i],
+                              splits.size()));
+    }
+  }
+  unsigned used = 1;
+  auto out = run_some(d, learner, splits, which, options, st, used, failed_split);
+  if (threads != nullptr) *threads = used;
+  return out;
+}
+
+cv_result summarize_splits(const dataset& d, const any_learner& learner, const split_list& splits,
+                           std::vector<split_outcome> outcomes, const cv_options& options) {
+  if (outcomes.size() != splits.size()) {
+    throw_usage(fmt::format("summarize_splits: {} outcomes for {} splits; give one per split, in split order",
+                            outcomes.size(), splits.size()));
+  }
+  for (std::size_t s = 0; s < splits.size(); ++s) {
+    if (outcomes[s].fold.split != s) {
+      throw_usage(fmt::format("summarize_splits: outcomes[{}] is split {}; give one per split, in split order", s,
+                              outcomes[s].fold.split));
+    }
+  }
+  return summarize(setup(d, learner, splits, options), d, splits, std::move(outcomes), options);
 }
 
 }  // namespace assay::validation

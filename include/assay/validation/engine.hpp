@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -83,6 +84,28 @@ struct cv_result {
 /// split with an empty part, or a learner failure (naming the split).
 cv_result cross_validate(const dataset& d, const any_learner& learner, const split_list& splits,
                          const cv_options& options = {});
+
+/// One split's outcome before the summary: its fold_result and its test rows' predictions (in the
+/// order of the split's test rows).
+struct split_outcome {
+  fold_result fold;
+  predictions pred;
+};
+
+/// The splits `which` (ascending indices into `splits`) of cross_validate(d, learner, splits, options),
+/// each computed exactly as cross_validate computes it (the same values whatever the subset and the
+/// thread count: a split depends only on its own rows). With summarize_splits, the splits of one
+/// cross-validation can be spread over processes (the CLI does it over MPI ranks). Outcomes in the
+/// order of `which`. Throws as cross_validate: the error of the first failing split of `which`
+/// (naming it), with *failed_split set to its index. *threads: the lanes used.
+std::vector<split_outcome> run_splits(const dataset& d, const any_learner& learner, const split_list& splits,
+                                      std::span<const std::size_t> which, const cv_options& options = {},
+                                      unsigned* threads = nullptr, std::size_t* failed_split = nullptr);
+
+/// cross_validate's result from the outcomes of every split (outcomes[s] of splits[s], as run_splits
+/// gives them): equal to cross_validate's except `threads` (1) and `seconds` (0), which the caller sets.
+cv_result summarize_splits(const dataset& d, const any_learner& learner, const split_list& splits,
+                           std::vector<split_outcome> outcomes, const cv_options& options = {});
 
 /// The out-of-fold predictions as CSV, readable by `assay report`: columns row, [repeat,] fold,
 /// the target (true class or value), pred, and for classification one probability column per class

@@ -1,0 +1,68 @@
+// assay CLI under mpirun: the MPI glue of the command-line tool (docs/scaling.md, "MPI"). The core
+// library knows nothing of MPI; this front end starts MPI when the process was launched by mpirun
+// (only in a build with MPI: ASSAY_HAVE_MPI), and with more than one rank `assay report` reads one
+// part of the file per rank and merges the ranks' evaluation states on rank 0, and `assay cv` spreads
+// its splits over the ranks. Rank 0 alone writes output and messages.
+//
+// Failures: every step that may fail on some ranks only is followed by an agreement (an allreduce of
+// the lowest failing rank, which then broadcasts its message), so either every rank goes on or every
+// rank throws the same error: no rank waits for one that gave up, and rank 0 writes nothing.
+// Without MPI in the build, ranks() is 1 and the functions below run as one process.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "assay/report/report.hpp"
+#include "assay/validation/engine.hpp"
+
+namespace assay::cli::mpi {
+
+/// MPI for the lifetime of main(): initialised when the process was started by mpirun (or another
+/// PMI launcher), finalised at the end. A no-op without MPI in the build or outside a launcher.
+class session {
+ public:
+  session(int& argc, char**& argv);
+  ~session();
+  session(const session&) = delete;
+  session& operator=(const session&) = delete;
+};
+
+/// This process's rank and the number of ranks (0 and 1 without MPI).
+int rank();
+int ranks();
+
+/// Under more than one rank, refuses (usage error) a command that does not spread its work over
+/// ranks: `command` is its name as typed (argv[1]); nothing happens for report and cv.
+void check_command(std::string_view command);
+
+/// Runs `local` on every rank, then agrees: when it threw on some rank, every rank throws the error
+/// of the lowest rank that failed (its assay::error kind and message, prefixed "rank R of N: " unless
+/// every rank failed; an internal error as std::runtime_error, out of memory as std::bad_alloc).
+/// With `key`: the failure agreed on is the one of the lowest *key (read after `local` threw; ties:
+/// the lower rank), and its message has no rank prefix (e.g. a split index, the same whatever the ranks).
+void agreed(const std::function<void()>& local, const std::uint64_t* key = nullptr);
+
+/// `assay report` over the ranks: rank r evaluates part r of ranks() parts of request.path
+/// (scale/file_parts.hpp) into a state, the states are merged on rank 0 along a binary tree (serialised
+/// bytes, point to point), and rank 0 calls `on_root` with the report make_report gives. Agreed: an
+/// error on any rank is thrown on every rank, before `on_root` runs.
+void report_by_parts(const report_request& request, const std::function<void(const report&)>& on_root);
+
+/// cross_validate over the ranks: rank r runs the splits s with s % ranks() == r (run_splits), the
+/// outcomes are sent to rank 0, which returns summarize_splits' result: the same as cross_validate's on
+/// one process (`threads`: the lanes of every rank together; `seconds`: the wall time). Other ranks
+/// return an empty result. Agreed: the error of the first failing split (in split order) is thrown
+/// on every rank.
+validation::cv_result cross_validate_over_ranks(const validation::dataset& d, const validation::any_learner& learner,
+                                                const validation::split_list& splits,
+                                                const validation::cv_options& options);
+
+/// Sends and receives byte strings of any size (64-bit length, then pieces of at most 1 GiB); an
+/// absent string (a failed sender) is sent as a marker and received as false.
+void send_bytes(const std::string* bytes, int to);
+bool receive_bytes(std::string& bytes, int from);
+
+}  // namespace assay::cli::mpi

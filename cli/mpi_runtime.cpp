@@ -1,0 +1,187 @@
+// The MPI session, the error agreement and the byte transport of the CLI under mpirun (cli/mpi.hpp).
+// Compiled to one-process stand-ins when the build has no MPI (ASSAY_HAVE_MPI unset).
+#include "mpi.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+#include <stdexcept>
+#include <thread>
+
+#include "assay/error.hpp"
+
+#ifdef ASSAY_HAVE_MPI
+#include <mpi.h>
+#endif
+
+namespace assay::cli::mpi {
+
+#ifdef ASSAY_HAVE_MPI
+
+namespace {
+
+bool started = false;  // this process called MPI_Init
+int my_rank = 0, my_ranks = 1;
+
+// Whether a process launcher (mpirun / mpiexec of Open MPI or MPICH, srun with PMI) started us. MPI
+// is initialised only then: MPI_Init in a plain process would make it a singleton MPI job, which
+// with Open MPI starts a helper daemon (slow, and refused in some containers).
+bool launched() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"}) {
+    if (std::getenv(v) != nullptr) return true;
+  }
+  return false;
+}
+
+// Exit-code classes of a failure, as main() maps them (docs/cli.md).
+constexpr int internal_failure = 1, out_of_memory = 5;
+
+constexpr int tag_length = 101, tag_bytes = 102;
+constexpr std::uint64_t absent = ~std::uint64_t{0};
+constexpr std::uint64_t piece = std::uint64_t{1} << 30;
+
+// Waits for `request` without spinning a core: MPI_Test, then sleeps growing from 50 us to 2 ms.
+// A blocking MPI call polls the network at full speed, and a rank that is done early (or waits for
+// rank 0's merge) would take a core from the ranks still working on a machine with few cores.
+void wait_idle(MPI_Request& request) {
+  int done = 0;
+  for (auto pause = std::chrono::microseconds(50);; pause = std::min(2 * pause, std::chrono::microseconds(2000))) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done != 0) return;
+    std::this_thread::sleep_for(pause);
+  }
+}
+
+void allreduce(const void* in, void* out, MPI_Datatype type, MPI_Op op) {
+  MPI_Request r;
+  MPI_Iallreduce(in, out, 1, type, op, MPI_COMM_WORLD, &r);
+  wait_idle(r);
+}
+
+void broadcast(void* data, int count, MPI_Datatype type, int root) {
+  MPI_Request r;
+  MPI_Ibcast(data, count, type, root, MPI_COMM_WORLD, &r);
+  wait_idle(r);
+}
+
+}  // namespace
+
+session::session(int& argc, char**& argv) {
+  if (!launched()) return;
+  int provided = 0;
+  // Only the main thread calls MPI (the library's worker threads never do).
+  if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) return;
+  started = true;
+  MPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &my_ranks);
+}
+
+session::~session() {
+  if (started) MPI_Finalize();
+}
+
+int rank() { return my_rank; }
+int ranks() { return my_ranks; }
+
+void check_command(std::string_view command) {
+  if (my_ranks <= 1 || command == "report" || command == "cv") return;
+  if (command == "curve" || command == "compare") {
+    throw_usage(fmt::format("this command does not run on several MPI ranks yet ({} ranks): the merged evaluation "
+                            "state keeps no curves or per-row scores; run it as one process (mpirun -n 1, or without "
+                            "mpirun). Only report and cv spread their work over ranks",
+                            my_ranks));
+  }
+  if (command.empty() || command.front() == '-') return;  // --help, --version: answered by rank 0
+  throw_usage(fmt::format("this command does not run on several MPI ranks ({} ranks): run it as one process. Only "
+                          "report and cv spread their work over ranks",
+                          my_ranks));
+}
+
+void agreed(const std::function<void()>& local, const std::uint64_t* key) {
+  int code = 0;
+  std::string text;
+  try {
+    local();
+  } catch (const error& e) {
+    code = e.exit_code();
+    text = e.marked();
+  } catch (const std::bad_alloc&) {
+    code = out_of_memory;
+  } catch (const std::exception& e) {
+    code = internal_failure;
+    text = e.what();
+  }
+  if (my_ranks <= 1) {
+    if (code == 0) return;
+  } else {
+    // The failure with the lowest (key, rank); none: all ones.
+    const std::uint64_t none = ~std::uint64_t{0};
+    const std::uint64_t mine = code == 0 ? none
+                               : key != nullptr ? std::min<std::uint64_t>(*key, (none >> 16) - 1) << 16 | static_cast<std::uint64_t>(my_rank)
+                                                : static_cast<std::uint64_t>(my_rank);
+    std::uint64_t low = none;
+    allreduce(&mine, &low, MPI_UINT64_T, MPI_MIN);
+    if (low == none) return;
+    const int failed_here = code != 0 ? 1 : 0;
+    int failed_ranks = 0;
+    allreduce(&failed_here, &failed_ranks, MPI_INT, MPI_SUM);
+    const int lowest = static_cast<int>(key != nullptr ? low & 0xFFFF : low);
+    broadcast(&code, 1, MPI_INT, lowest);
+    std::uint64_t n = text.size();
+    broadcast(&n, 1, MPI_UINT64_T, lowest);
+    text.resize(n);
+    broadcast(text.data(), static_cast<int>(n), MPI_BYTE, lowest);
+    // The rank is named when it matters: not when every rank failed alike (a missing column).
+    if (key == nullptr && failed_ranks < my_ranks) text = fmt::format("rank {} of {}: {}", lowest, my_ranks, text);
+  }
+  if (code == out_of_memory) throw std::bad_alloc();
+  if (code == internal_failure) throw std::runtime_error(text);
+  throw error(static_cast<error_kind>(code), text);
+}
+
+void send_bytes(const std::string* bytes, int to) {
+  const std::uint64_t n = bytes != nullptr ? bytes->size() : absent;
+  MPI_Request r;
+  MPI_Isend(&n, 1, MPI_UINT64_T, to, tag_length, MPI_COMM_WORLD, &r);
+  wait_idle(r);
+  if (bytes == nullptr) return;
+  for (std::uint64_t at = 0; at < n; at += piece) {
+    const auto k = static_cast<int>(std::min(piece, n - at));
+    MPI_Isend(bytes->data() + at, k, MPI_BYTE, to, tag_bytes, MPI_COMM_WORLD, &r);
+    wait_idle(r);
+  }
+}
+
+bool receive_bytes(std::string& bytes, int from) {
+  std::uint64_t n = 0;
+  MPI_Request r;
+  MPI_Irecv(&n, 1, MPI_UINT64_T, from, tag_length, MPI_COMM_WORLD, &r);
+  wait_idle(r);
+  if (n == absent) return false;
+  bytes.resize(n);
+  for (std::uint64_t at = 0; at < n; at += piece) {
+    const auto k = static_cast<int>(std::min(piece, n - at));
+    MPI_Irecv(bytes.data() + at, k, MPI_BYTE, from, tag_bytes, MPI_COMM_WORLD, &r);
+    wait_idle(r);
+  }
+  return true;
+}
+
+#else  // no MPI in this build: one process
+
+session::session(int&, char**&) {}
+session::~session() = default;
+int rank() { return 0; }
+int ranks() { return 1; }
+void check_command(std::string_view) {}
+void agreed(const std::function<void()>& local, const std::uint64_t*) { local(); }
+void send_bytes(const std::string*, int) { throw std::logic_error("send_bytes: this build has no MPI"); }
+bool receive_bytes(std::string&, int) { throw std::logic_error("receive_bytes: this build has no MPI"); }
+
+#endif
+
+}  // namespace assay::cli::mpi

@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""assay report and assay cv under mpirun: the output of N ranks equals the one-process run, byte for
+byte; a bad row read by rank 1 fails the run with a clear message, a nonzero exit and no output file;
+what the merged state cannot do is refused, naming the option.
+
+Usage: mpi_cli_test.py ASSAY MPIRUN [case ...]   (ctest registers it when the CLI is built with MPI)
+
+The expected outputs are not stored: they are the one-process run's (a different code path: all rows
+read and evaluated at once by make_report / cross_validate), which the golden and reference tests pin.
+Data are generated here with a fixed seed: scores rounded to 2 decimals (ties within and across
+classes and across the ranks' parts), weights with ties and zeros, string labels, numeric labels
+spelled 1 and 1.0.
+"""
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+ASSAY, MPIRUN = sys.argv[1], sys.argv[2]
+ONLY = set(sys.argv[3:])
+RANKS = (2, 4)
+failures = []
+
+# Open MPI as root (CI) and with more ranks than cores, without the cross-memory-attach copy that
+# containers often forbid (ptrace); LeakSanitizer off for the ranks only (Open MPI
+# keeps allocations until exit by design; docs/scaling.md "MPI", the ASan note).
+MPI_ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_btl_vader_single_copy_mechanism="none")
+MPI_ENV["ASAN_OPTIONS"] = (os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0").lstrip(":")
+
+
+def run(args, ranks=None, env=None):
+    cmd = [ASSAY] + args if ranks is None else \
+        [MPIRUN, "--allow-run-as-root", "--oversubscribe", "-n", str(ranks), ASSAY] + args
+    p = subprocess.run(cmd, capture_output=True, env=MPI_ENV if ranks else env, timeout=600)
+    return p.returncode, p.stdout, p.stderr.decode(errors="replace")
+
+
+def check(name, ok, detail=""):
+    print(("ok   " if ok else "FAIL ") + name + ("" if ok else ": " + detail))
+    if not ok:
+        failures.append(name)
+
+
+def same_as_one_process(name, args):
+    code1, out1, err1 = run(args)
+    check(name + " (one process succeeds)", code1 == 0 and out1, err1)
+    for n in RANKS:
+        code, out, err = run(args, n)
+        check(f"{name} -n {n}", code == 0 and out == out1,
+              f"exit {code}, {len(out)} vs {len(out1)} bytes; stderr: {err[-2000:]}")
+    # The per-part path on one process (what bench/mpi_scaling.sh times from 1 rank).
+    code, out, err = run(args, env=dict(os.environ, ASSAY_REPORT_BY_PARTS="1"))
+    check(f"{name} by parts, one process", code == 0 and out == out1, err[-2000:])
+
+
+def write(path, header, rows):
+    with open(path, "w", newline="") as f:
+        f.write(header + "\n")
+        for r in rows:
+            f.write(",".join(str(x) for x in r) + "\n")
+
+
+def main():
+    rng = random.Random(20261126)
+    tmp = tempfile.mkdtemp(prefix="assay-mpi-test-")
+    # Binary, string labels, scores with ties, weights with ties and zeros, an unused text column.
+    binary = os.path.join(tmp, "binary.csv")
+    rows = []
+    for i in range(5000):
+        y = "spam" if rng.random() < 0.3 else "ham"
+        s = round(min(1.0, max(0.0, rng.gauss(0.62 if y == "spam" else 0.4, 0.2))), 2)
+        w = rng.choice([0, 0.5, 1, 1, 2, 3.25])
+        rows.append((f"id{i}", y, s, w))
+    write(binary, "id,label,score,w", rows)
+    # Numeric labels spelled 1, 1.0 and 0; CRLF line ends.
+    numeric = os.path.join(tmp, "numeric.csv")
+    with open(numeric, "w", newline="") as f:
+        f.write("y,p\r\n")
+        for i in range(3001):
+            y = rng.choice(["1", "1.0", "0", "0"])
+            f.write(f"{y},{round(rng.random(), 1)}\r\n")
+    # Multiclass predicted classes, weighted.
+    multi = os.path.join(tmp, "multi.csv")
+    classes = ["setosa", "versicolor", "virginica", "x y"]
+    rows = []
+    for i in range(4000):
+        y = rng.choice(classes)
+        p = y if rng.random() < 0.7 else rng.choice(classes)
+        rows.append((y, p, rng.choice([1, 2, 0.25])))
+    write(multi, "truth,pred,weight", rows)
+    tiny = os.path.join(tmp, "tiny.csv")
+    write(tiny, "y,s", [(1, 0.9), (0, 0.2), (1, 0.2)])  # fewer rows than ranks: empty parts
+
+    cases = {
+        "binary text": ["report", binary, "--label", "label", "--score", "score", "--pos-label", "spam"],
+        "binary json weighted": ["report", binary, "--label", "label", "--score", "score", "--pos-label", "spam",
+                                 "--weight", "w", "--format", "json", "--threshold", "0.45", "--beta", "2"],
+        "binary text weighted": ["report", binary, "--label", "2", "--score", "3", "--pos-label", "spam",
+                                 "--weight", "4"],
+        "numeric spellings json": ["report", numeric, "--label", "y", "--score", "p", "--format", "json"],
+        "multiclass pred weighted json": ["report", multi, "--label", "truth", "--pred", "pred", "--weight", "weight",
+                                          "--format", "json"],
+        "multiclass pred text": ["report", multi, "--label", "truth", "--pred", "pred", "--zero-division", "skip"],
+        "tiny": ["report", tiny, "--label", "y", "--score", "s", "--format", "json"],
+    }
+    for name, args in cases.items():
+        if not ONLY or name in ONLY:
+            same_as_one_process(name, args)
+
+    # --output: the file written by rank 0 equals the one-process file; standard output stays empty.
+    if not ONLY or "output" in ONLY:
+        one, many = os.path.join(tmp, "one.json"), os.path.join(tmp, "many.json")
+        args = ["report", binary, "--label", "label", "--score", "score", "--pos-label", "spam", "--format", "json"]
+        run(args + ["--output", one])
+        code, out, err = run(args + ["--output", many], 2)
+        check("output file -n 2", code == 0 and out == b"" and open(one, "rb").read() == open(many, "rb").read(), err)
+
+    # A bad row in the part rank 1 reads (at 1.5/N of the file): exit 3, rank 1's message with the
+    # file's line number (the one-process message), and no output file. With 4 ranks rank 3's part has
+    # a bad row too: the lowest failing rank's message is the one shown.
+    if not ONLY or "bad row" in ONLY:
+        with open(binary) as f:
+            lines = f.read().splitlines()
+        for n in RANKS:
+            bad = os.path.join(tmp, f"bad{n}.csv")
+            spoiled = list(lines)
+            ats = [len(lines) * 3 // (2 * n)] + ([len(lines) * 7 // 8] if n == 4 else [])
+            for at in ats:
+                fields = spoiled[at].split(",")
+                fields[2] = "0.7.1"
+                spoiled[at] = ",".join(fields)
+            with open(bad, "w") as f:
+                f.write("\n".join(spoiled) + "\n")
+            args = ["report", bad, "--label", "label", "--score", "score", "--pos-label", "spam"]
+            code1, _, err1 = run(args)
+            expected = err1.strip().split("assay report: ", 1)[-1]
+            check(f"bad row, one process ({n})", code1 == 3 and f"bad{n}.csv:{ats[0] + 1}:" in err1, err1)
+            out_path = os.path.join(tmp, f"bad-{n}.txt")
+            code, out, err = run(args + ["--output", out_path], n)
+            check(f"bad row -n {n}: exit 3, rank 1's message with the file's line, no output",
+                  code == 3 and f"assay report: rank 1 of {n}: {expected}" in err
+                  and out == b"" and not os.path.exists(out_path) and not os.path.exists(out_path + ".assay-tmp"),
+                  f"exit {code}; expected {expected!r}; stderr: {err[-1500:]}")
+
+    # Refused under several ranks, naming the option; curve and compare refused as commands.
+    if not ONLY or "refused" in ONLY:
+        base = ["report", binary, "--label", "label", "--score", "score", "--pos-label", "spam"]
+        for extra, option in ((["--ci"], "--ci"), (["--by", "w"], "--by"), (["--html", os.path.join(tmp, "x.html")], "--html"),
+                              (["--max-memory", "64M"], "--max-memory")):
+            code, out, err = run(base + extra, 2)
+            check(f"refused {option} -n 2", code == 2 and f"assay report: {option} does not work on several MPI ranks" in err
+                  and out == b"", f"exit {code}; {err[-800:]}")
+        code, out, err = run(["curve", "roc", binary, "--label", "label", "--score", "score", "--pos-label", "spam"], 2)
+        check("refused curve -n 2", code == 2 and "does not run on several MPI ranks" in err and out == b"", err[-800:])
+        quoted = os.path.join(tmp, "quoted.csv")
+        write(quoted, "y,s,note", [(1, 0.5, '"a, b"'), (0, 0.25, "c")])
+        code, out, err = run(["report", quoted, "--label", "y", "--score", "s"], 2)
+        check("refused quotes -n 2", code == 3 and "quote characters" in err and out == b"", err[-800:])
+
+    # assay cv: the splits spread over the ranks; the result equals the one-process run except the
+    # wall times and the thread count (the lanes of every rank together), which are masked here.
+    if not ONLY or "cv" in ONLY:
+        data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "data")
+        iris, breast = os.path.join(data, "iris.csv"), os.path.join(data, "breast_cancer.csv")
+        timing = re.compile(rb'("(?:seconds|fit_seconds|predict_seconds|cpu_seconds|model_cpu_seconds|'
+                            rb'encode_cpu_seconds|threads)": )[0-9.e+-]+')
+        first_line = re.compile(rb"^(Cross-validation of .*?: \d+ splits(?: \(\d+ repeats\))?), .*\n")
+        cv_cases = {
+            "cv iris json": (["cv", iris, "--target", "species", "--learner", "gaussian_nb", "--folds", "5",
+                              "--repeats", "3", "--seed", "7", "--format", "json"], timing),
+            "cv breast text": (["cv", breast, "--target", "diagnosis", "--learner", "logistic:C=0.5", "--folds", "7",
+                                "--repeats", "2", "--seed", "3", "--no-folds"], first_line),
+        }
+        for name, (args, mask) in cv_cases.items():
+            code1, out1, err1 = run(args)
+            check(name + " (one process succeeds)", code1 == 0 and out1, err1)
+            for n in RANKS:
+                code, out, err = run(args, n)
+                check(f"{name} -n {n}", code == 0 and mask.sub(rb"\1", out) == mask.sub(rb"\1", out1),
+                      f"exit {code}; stderr: {err[-1500:]}\n{out[:600]!r}\n{out1[:600]!r}")
+        one, many = os.path.join(tmp, "oof1.csv"), os.path.join(tmp, "oof4.csv")
+        args = ["cv", iris, "--target", "species", "--learner", "knn", "--folds", "6", "--seed", "2"]
+        run(args + ["--oof-predictions", one])
+        code, _, err = run(args + ["--oof-predictions", many], 4)
+        check("cv out-of-fold predictions -n 4", code == 0 and open(one, "rb").read() == open(many, "rb").read(), err)
+        # Splits 1 and 2 (0-based) fail: an external learner that refuses a test part holding a row of
+        # fold 1 or of fold 2. The run fails with split 2's message (the first in split order, as one
+        # process reports it), though with 2 ranks rank 0 fails too (split 2) and rank 1 has split 1.
+        code, out, _ = run(["split", iris, "--target", "species", "--method", "stratified-kfold", "--folds", "5"])
+        fold_of = dict(line.split(",") for line in out.decode().splitlines()[1:])
+        with open(iris) as f:
+            rows = [",".join(line.split(",")[:4]) for line in f.read().splitlines()[1:]]
+        unique = [i for i, r in enumerate(rows) if rows.count(r) == 1]
+        marks = [rows[next(i for i in unique if fold_of[str(i)] == fold)] for fold in ("1", "2")]
+        learner = ("if grep -qx -e '{}' -e '{}' {{test}}; then echo refused >&2; exit 1; fi; "
+                   "(echo pred; tail -n +2 {{test}} | sed 's/.*/0/') > {{predictions}}").format(*marks)
+        args = ["cv", iris, "--target", "species", "--method", "stratified-kfold", "--folds", "5",
+                "--external-command", learner]
+        code1, _, err1 = run(args)
+        check("cv failing splits, one process", code1 == 3 and "split 2 (of 5)" in err1, err1)
+        for n in RANKS:
+            code, out, err = run(args, n)
+            check(f"cv failing splits -n {n}: the first failing split's message", code == 3 and out == b""
+                  and err1.strip() in err and "rank" not in err.split("\n")[0], err[-1500:])
+        code, out, err = run(["cv", iris, "--target", "species", "--metric", "no_such_metric"], 2)
+        check("cv bad metric -n 2", code == 2 and "no_such_metric" in err and out == b"", err[-800:])
+
+    if failures:
+        print(f"{len(failures)} failed: {failures}")
+        sys.exit(1)
+    print("all passed")
+
+
+main()

@@ -1,0 +1,187 @@
+// A file cut into parts (include/assay/scale/file_parts.hpp): the parts cover the data bytes once, in
+// order, cut at line ends; the states of 1, 2, 3, 7 and 17 parts, merged in any order and through
+// their bytes, finish into make_report's report, byte for byte in JSON and text; a bad row names the
+// file's line; quotes and what the state does not support are refused.
+#include "assay/scale/file_parts.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <unistd.h>
+
+#include "assay/error.hpp"
+
+namespace assay::scale {
+namespace {
+
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / fmt::format("assay_parts_{}_{}", ::getpid(), name)).string();
+}
+
+// Labels "spam"/"ham" or "1"/"1.0"/"0", scores rounded to `levels` steps (ties), weights with zeros.
+std::string write_file(const std::string& name, std::size_t rows, bool text_labels, int levels, std::uint64_t seed,
+                       const char* eol = "\n") {
+  const std::string path = temp_path(name);
+  std::ofstream f(path, std::ios::binary);
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  f << "y,score,w,pred" << eol;
+  for (std::size_t i = 0; i < rows; ++i) {
+    const bool pos = u(g) < 0.3;
+    const char* y = text_labels ? (pos ? "spam" : "ham") : (pos ? (u(g) < 0.5 ? "1" : "1.0") : "0");
+    double s = std::min(1.0, 0.6 * u(g) + (pos ? 0.35 : 0.0));
+    if (levels > 0) s = std::round(s * levels) / levels;
+    const char* pred = u(g) < 0.7 ? y : (text_labels ? "ham" : "0");
+    f << y << ',' << fmt::format("{}", s) << ',' << fmt::format("{}", std::round(u(g) * 4) * 0.5) << ',' << pred
+      << eol;
+  }
+  return path;
+}
+
+report_request request(const std::string& path, bool weighted, bool scores, bool text) {
+  report_request q;
+  q.path = path;
+  q.label = "y";
+  if (scores) q.score = "score";
+  else q.pred = "pred";
+  if (weighted) q.weight = "w";
+  if (text) q.pos_label = "spam";
+  return q;
+}
+
+// The report of `count` parts, merged in the order `order` (indices), half of them through bytes.
+report by_parts(const report_request& q, std::size_t count, std::size_t piece_bytes, std::uint64_t shuffle_seed) {
+  std::vector<std::size_t> order(count);
+  for (std::size_t k = 0; k < count; ++k) order[k] = k;
+  std::mt19937_64 g(shuffle_seed);
+  std::shuffle(order.begin(), order.end(), g);
+  std::optional<evaluation_state> all;
+  for (std::size_t k : order) {
+    evaluation_state s = state_of_file_part(q, part_of_file(q, k, count), piece_bytes);
+    if (k % 2 == 1) s = read_state(s.serialize(), s.options());
+    if (!all) all.emplace(std::move(s));
+    else all->merge(s);
+  }
+  return all->finish(options_of(q));
+}
+
+TEST(FileParts, PartsCoverTheDataOnceInOrderCutAfterLineFeeds) {
+  const std::string path = write_file("cover.csv", 997, false, 0, 5);
+  std::ifstream f(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const report_request q = request(path, false, true, false);
+  const std::uint64_t header_end = text.find('\n') + 1;
+  for (std::size_t count : {1, 2, 3, 7, 17, 2000}) {
+    std::uint64_t expect_begin = header_end;
+    for (std::size_t k = 0; k < count; ++k) {
+      const file_part p = part_of_file(q, k, count);
+      EXPECT_EQ(p.begin, expect_begin) << count << " parts, part " << k;
+      EXPECT_LE(p.begin, p.end);
+      // A part begins after a line feed (the header's for the first) and is whole lines.
+      EXPECT_EQ(text[p.begin - 1], '\n');
+      if (p.end > p.begin) EXPECT_EQ(text[p.end - 1], '\n');
+      // The part holds the records starting in the k-th equal byte range (the rule of the header).
+      const std::uint64_t s = header_end + (text.size() - header_end) * k / count;
+      if (k > 0 && p.begin > header_end) {
+        EXPECT_GE(p.begin, s);
+        EXPECT_EQ(text.find('\n', s - 1) + 1, p.begin);
+      }
+      expect_begin = p.end;
+    }
+    EXPECT_EQ(expect_begin, text.size()) << count << " parts";
+  }
+  EXPECT_THROW(part_of_file(q, 3, 3), error);
+  std::remove(path.c_str());
+}
+
+TEST(FileParts, MergedPartsGiveMakeReportByteForByte) {
+  const std::string distinct = write_file("distinct.csv", 20000, false, 0, 1);
+  const std::string ties = write_file("ties.csv", 20000, true, 20, 2);
+  const std::string crlf = write_file("crlf.csv", 5000, false, 10, 3, "\r\n");
+  for (const std::string& path : {distinct, ties, crlf}) {
+    const bool text = path == ties;
+    for (bool weighted : {false, true}) {
+      for (bool scores : {true, false}) {
+        const report_request q = request(path, weighted, scores, text);
+        const report one = make_report(q);
+        for (std::size_t count : {1, 2, 3, 7, 17}) {
+          const report r = by_parts(q, count, 4096, count);  // small pieces: many per part
+          EXPECT_EQ(to_json(r), to_json(one)) << path << " weighted " << weighted << " scores " << scores << " parts "
+                                              << count;
+          EXPECT_EQ(to_text(r), to_text(one)) << path << " parts " << count;
+        }
+      }
+    }
+  }
+  for (const auto& p : {distinct, ties, crlf}) std::remove(p.c_str());
+}
+
+TEST(FileParts, EmptyPartsAndColumnsByIndex) {
+  const std::string path = temp_path("tiny.csv");
+  std::ofstream(path) << "y,score\n1,0.9\n0,0.2\n1,0.2\n";
+  report_request q;
+  q.path = path;
+  q.label = "1";
+  q.score = "2";
+  EXPECT_EQ(to_json(by_parts(q, 17, 4096, 1)), to_json(make_report(q)));
+  std::remove(path.c_str());
+}
+
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(FileParts, ABadRowNamesTheFilesLine) {
+  const std::string path = temp_path("bad.csv");
+  {
+    std::ofstream f(path);
+    f << "y,score\n";
+    for (int i = 0; i < 1000; ++i) f << (i % 3 == 0 ? 1 : 0) << ',' << (i == 800 ? "0.7.1" : "0.25") << '\n';
+  }
+  const report_request q = request(path, false, true, false);
+  std::string one;
+  try {
+    make_report(q);
+  } catch (const error& e) {
+    one = e.what();
+  }
+  ASSERT_NE(one.find(":802:"), std::string::npos) << one;  // line 802 of the file: the header, then row 800
+  const file_part p = part_of_file(q, 1, 2);
+  const std::string parts = message_of([&] { (void)state_of_file_part(q, p, 4096); });
+  EXPECT_EQ(parts, one);
+  EXPECT_EQ(message_of([&] { (void)state_of_file_part(q, part_of_file(q, 0, 2), 4096); }), "(no error)");
+  std::remove(path.c_str());
+}
+
+TEST(FileParts, RefusesQuotesAndWhatTheStateDoesNotDo) {
+  const std::string path = temp_path("quoted.csv");
+  std::ofstream(path) << "y,score,note\n1,0.5,\"a, b\"\n0,0.25,c\n";
+  report_request q = request(path, false, true, false);
+  EXPECT_EQ(message_of([&] { (void)state_of_file_part(q, part_of_file(q, 0, 1)); }),
+            fmt::format("{}: the file has quote characters; it cannot be cut into parts at line ends (a quoted field "
+                        "may hold a line break): read it as one part",
+                        path));
+  q.ci_level = 0.95;
+  EXPECT_EQ(message_of([&] { (void)state_of_file_part(q, part_of_file(q, 0, 1)); }),
+            "state_of_file_part: intervals are not computed by parts yet");
+  q.ci_level.reset();
+  q.path = "-";
+  EXPECT_EQ(message_of([&] { (void)part_of_file(q, 0, 1); }),
+            "part_of_file: standard input cannot be cut into parts (give a file)");
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace assay::scale
