@@ -26,12 +26,24 @@ class Spec:
     """What to evaluate: column names and the state's options (picklable, sent to the workers)."""
 
     def __init__(self, where, *, label, score=None, pred=None, weight=None, pos_label=None, threshold=0.5,
-                 task="auto", drop_missing=False, ci=None, beta=None, top_k=2, zero_division=0, **unknown):
+                 task="auto", drop_missing=False, ci=None, method="auto", replicates=2000, random_state=0, beta=None,
+                 top_k=2, zero_division=0, **unknown):
         if unknown:
             raise TypeError(f"{where}: unexpected argument(s) {', '.join(sorted(unknown))}")
-        if ci is not None:
-            raise NotImplementedError(f"{where}: ci={ci!r}: intervals are not computed by the mergeable state "
-                                      "yet (docs/scaling.md); use ci=None")
+        if ci is not None and not (isinstance(ci, (int, float)) and 0 < ci < 1):
+            raise ValueError(f"{where}: ci is {ci!r}; it must be a confidence level in (0, 1)")
+        if method not in ("auto", "wilson", "normal", "agresti_coull", "clopper_pearson", "bootstrap"):
+            raise ValueError(f"{where}: method is {method!r}; it must be one of auto, wilson, normal, agresti_coull, "
+                             "clopper_pearson, bootstrap")
+        # Intervals that resample rows (with weights, or method='bootstrap') draw each row's Poisson
+        # weight on its index among all rows: the state keeps every row (row_ids). Only the one-process
+        # Arrow reader knows the rows' global indices; the engines' partitions do not.
+        resample = ci is not None and (weight is not None or method == "bootstrap")
+        if resample and where != "report":
+            what = "sample weights" if weight is not None else "method='bootstrap'"
+            raise NotImplementedError(f"{where}: ci with {what} resamples rows by their index among all rows, which "
+                                      "the partitions do not know yet (docs/scaling.md); use ci without weights and "
+                                      "another method, or assay.report on an Arrow stream")
         given = [n for n, v in (("score", score), ("pred", pred)) if v is not None]
         if len(given) != 1:
             raise ValueError(f"{where}: give exactly one of score or pred (a column name); got {given or 'none'}")
@@ -57,9 +69,16 @@ class Spec:
         self.state_kw = dict(scores=score is not None, task=str(task),
                              pos_label=None if pos_label is None else _label_text(pos_label),
                              threshold=float(threshold), weighted=weight is not None,
-                             drop_missing=self.drop_missing, label_name="y_true", prediction_name="")
+                             drop_missing=self.drop_missing, label_name="y_true", prediction_name="",
+                             row_ids=resample)
+        seed = int(random_state) if random_state is not None else None
+        if ci is not None and seed is None:
+            import random
+
+            seed = random.randrange(2**31 - 1)
         self.finish_kw = dict(threshold=float(threshold), beta=None if beta is None else float(beta),
-                              top_k=int(top_k), zero_division=zd)
+                              top_k=int(top_k), zero_division=zd, ci_level=None if ci is None else float(ci),
+                              ci_method=str(method), replicates=int(replicates), seed=seed or 0)
 
     def new_state(self):
         return _core.EvaluationState(**self.state_kw, source=self.source)

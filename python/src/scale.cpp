@@ -48,7 +48,7 @@ void bind_scale(nb::module_& m) {
           "__init__",
           [](evaluation_state* self, bool scores, std::string_view task, std::optional<std::string> pos_label,
              double threshold, bool weighted, bool drop_missing, std::string label_name,
-             std::string prediction_name, std::string source) {
+             std::string prediction_name, std::string source, bool row_ids) {
             state_options o;
             o.kind = scores ? scale::prediction_kind::scores : scale::prediction_kind::labels;
             o.task = task_of(task);
@@ -59,11 +59,12 @@ void bind_scale(nb::module_& m) {
             o.label_name = std::move(label_name);
             o.prediction_name = std::move(prediction_name);
             o.source = std::move(source);
+            o.row_ids = row_ids;
             new (self) evaluation_state(o);
           },
           nb::arg("scores"), nb::arg("task"), nb::arg("pos_label").none(), nb::arg("threshold"),
           nb::arg("weighted"), nb::arg("drop_missing"), nb::arg("label_name"), nb::arg("prediction_name"),
-          nb::arg("source"))
+          nb::arg("source"), nb::arg("row_ids") = false)
       .def(
           "update",
           [](evaluation_state& s, std::optional<in_array<double>> y_num, std::optional<std::vector<std::string>> y_text,
@@ -105,16 +106,23 @@ void bind_scale(nb::module_& m) {
       .def(
           "finish",
           [](const evaluation_state& s, double threshold, std::optional<double> beta, std::size_t top_k,
-             std::string_view zero_division) {
+             std::string_view zero_division, std::optional<double> ci_level, std::string_view ci_method,
+             std::size_t replicates, std::uint64_t seed) {
             evaluate_options eo;
             eo.threshold = threshold;
             eo.beta = beta;
             eo.top_k = top_k;
             eo.zero_division = zero_division_of(zero_division);
+            eo.ci_level = ci_level;
+            eo.ci_method = ci_method_of(ci_method);
+            eo.replicates = replicates;
+            eo.seed = seed;
             nb::gil_scoped_release release;
             return s.finish(eo);
           },
-          nb::arg("threshold"), nb::arg("beta").none(), nb::arg("top_k"), nb::arg("zero_division"))
+          nb::arg("threshold"), nb::arg("beta").none(), nb::arg("top_k"), nb::arg("zero_division"),
+          nb::arg("ci_level").none() = nb::none(), nb::arg("ci_method") = "auto", nb::arg("replicates") = 2000,
+          nb::arg("seed") = 0)
       .def_prop_ro("rows", &evaluation_state::rows)
       .def_prop_ro("missing", &evaluation_state::missing)
       .def_prop_ro("memory_bytes", &evaluation_state::memory_bytes);

@@ -136,8 +136,8 @@ def test_arguments_are_checked():
         assay.report(t, y_score="p")
     with pytest.raises(ValueError, match=r"column\(s\) \['q'\] not in the data"):
         assay.report(t, label="y", y_score="q")
-    with pytest.raises(NotImplementedError, match="ci=0.95"):
-        assay.report(t, label="y", y_score="p", ci=0.95)
+    with pytest.raises(ValueError, match="method is 'exact'"):
+        assay.report(t, label="y", y_score="p", ci=0.95, method="exact")
     with pytest.raises(ValueError, match="must be numeric"):
         assay.report(pa.table({"y": [0, 1], "p": ["a", "b"]}), label="y", y_score="p")
     assert isinstance(_spec(score="p").new_state().serialize(), bytes)
@@ -148,3 +148,40 @@ def test_arrays_with_the_stream_protocol_are_still_label_arrays():
     y = pa.chunked_array([[0, 1, 1], [0, 1]])
     s = np.array([0.1, 0.8, 0.6, 0.3, 0.9])
     assert assay.report(y, y_score=s).to_dict() == assay.report(np.array([0, 1, 1, 0, 1]), y_score=s).to_dict()
+
+
+@pytest.mark.parametrize("case", [dict(score="p", weight=None, pos_label="spam"),
+                                  dict(pred="c", weight=None, pos_label="spam")])
+@pytest.mark.parametrize("method", ["auto", "clopper_pearson"])
+def test_intervals_without_weights_from_any_partitioning(rng, case, method):
+    # Wilson / Clopper-Pearson, the multinomial bootstrap, DeLong, the normal and logit intervals come
+    # from the state's counts and runs: partitions need no global row index.
+    t = binary_table(rng, 2500)
+    ci = dict(ci=0.9, method=method, replicates=150, random_state=4)
+    expected = reference(t, **case, **ci)
+    assert any(k.endswith("_ci_method") for k in expected)
+    spec = _spec(**case, **ci)
+    for k in (1, 2, 3, 17):
+        parts = [_scale.state_of_batches(piece.to_batches(), spec) for piece in split(t, k, rng)]
+        order = rng.permutation(len(parts))
+        assert _scale.finish([parts[i] for i in order], spec).to_dict() == expected
+
+
+@pytest.mark.parametrize("case", [dict(score="p", weight="w", pos_label="spam", method="auto"),
+                                  dict(score="p", weight=None, pos_label="spam", method="bootstrap"),
+                                  dict(pred="c", weight="w", pos_label="spam", method="auto")])
+def test_resampled_intervals_of_a_stream_equal_the_single_process_report(rng, case):
+    # With weights or method='bootstrap' rows are resampled with Poisson weights drawn on their index
+    # in the stream: the state keeps every row, and the report equals assay.report on all rows.
+    t = binary_table(rng, 1500)
+    ci = dict(ci=0.9, replicates=100, random_state=7)
+    expected = reference(t, **case, **ci)
+    assert "poisson bootstrap" in str(expected)
+    batches = [b for piece in split(t, 5, rng) for b in piece.to_batches()]
+    reader = pa.RecordBatchReader.from_batches(t.schema, batches)
+    label_args = dict(y_score=case["score"]) if "score" in case else dict(y_pred=case["pred"])
+    got = assay.report(reader, label="y", **label_args, sample_weight=case["weight"], pos_label="spam",
+                       method=case["method"], **ci).to_dict()
+    assert got == expected
+    with pytest.raises(NotImplementedError, match="resamples rows by their index"):
+        _scale.Spec("assay.spark.evaluate", label="y", **case, **ci)

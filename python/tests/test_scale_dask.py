@@ -57,3 +57,16 @@ def test_bad_input(client):
     assert assay.dask.evaluate(ddf, label="y", score="p", pos_label="spam").to_dict() == expected
     with pytest.raises(ValueError, match="split_every"):
         assay.dask.evaluate(ddf, label="y", score="p", split_every=1)
+
+
+def test_intervals_without_weights(client):
+    # Analytic intervals (Wilson, multinomial bootstrap, DeLong, normal, logit) from the merged blobs.
+    rng = np.random.default_rng(7)
+    t = binary_table(rng, 2000)
+    ddf = dd.from_pandas(t.to_pandas(), npartitions=5, sort=False)
+    ci = dict(ci=0.9, replicates=200, random_state=3)
+    got = assay.dask.evaluate(ddf, label="y", score="p", pos_label="spam", **ci).to_dict()
+    assert got == reference(t, score="p", pos_label="spam", source="dask", **ci)
+    assert got["roc_auc_ci_method"] == "delong"
+    with pytest.raises(NotImplementedError, match="resamples rows"):
+        assay.dask.evaluate(ddf, label="y", score="p", weight="w", pos_label="spam", **ci)

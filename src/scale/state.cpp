@@ -7,11 +7,13 @@
 #include <cmath>
 #include <cstring>
 #include <fmt/format.h>
+#include <limits>
 #include <map>
 #include <unordered_map>
 
 #include "../report/assemble.hpp"
 #include "../report/by_class.hpp"
+#include "../report/intervals.hpp"
 #include "assay/curves/roc.hpp"
 #include "assay/curves/pr.hpp"
 #include "assay/curves/summary.hpp"
@@ -50,6 +52,7 @@ const char* differing_option(const state_options& a, const state_options& b) {
   if (std::bit_cast<std::uint64_t>(a.threshold) != std::bit_cast<std::uint64_t>(b.threshold)) return "threshold";
   if (a.weighted != b.weighted) return "weighted";
   if (a.drop_missing != b.drop_missing) return "drop_missing";
+  if (a.row_ids != b.row_ids) return "row_ids";
   if (a.label_name != b.label_name) return "label_name";
   if (a.prediction_name != b.prediction_name) return "prediction_name";
   return nullptr;
@@ -223,6 +226,7 @@ std::size_t evaluation_state::memory_bytes() const {
   std::size_t bytes = sizeof(impl) + s.runs.capacity() * sizeof(run) + s.buffer.capacity() * sizeof(pending);
   for (const auto& d : s.dict) bytes += d.capacity() + sizeof(std::string);
   bytes += s.cells.size() * (sizeof(tally) + 48) + s.loss.size() * (sizeof(losses) + 48);
+  bytes += s.kept.capacity() * sizeof(kept_row);
   return bytes;
 }
 
@@ -243,6 +247,10 @@ void evaluation_state::update(const row_batch& b) {
     throw_usage("evaluation_state::update: sample_weight given, but the state is unweighted (set weighted)");
   }
   if (n == 0) return;
+  if (o.row_ids && b.first_row_id > std::numeric_limits<std::uint64_t>::max() - (n - 1)) {
+    throw_usage(fmt::format("evaluation_state::update: first_row_id {} + {} rows overflows a 64-bit row id",
+                            b.first_row_id, n));
+  }
   const batch_labels yt = resolve(b.y_true, n, "y_true");
   batch_labels yp;
   if (!scores) yp = resolve(b.y_pred, n, "y_pred");
@@ -280,6 +288,7 @@ void evaluation_state::update(const row_batch& b) {
   for (std::size_t k = 0; k < yp.spellings.size(); ++k) pmap[k] = s.code_of(yp.spellings[k]);
 
   if (scores && s.keep_runs) s.buffer.reserve(s.buffer.size() + n - skipped);
+  if (o.row_ids) s.kept.reserve(s.kept.size() + n - skipped);
   // Tallies of the batch by (batch true spelling, batch predicted spelling or score side), folded
   // into the state's maps once per batch; exact sums, so the folding order does not matter.
   const std::size_t T = yt.spellings.size(), Pn = scores ? 2 : yp.spellings.size();
@@ -313,6 +322,11 @@ void evaluation_state::update(const row_batch& b) {
       }
     } else {
       bp = static_cast<std::size_t>(yp.codes[i]);
+    }
+    if (o.row_ids) {
+      s.kept.push_back({b.first_row_id + i, scores ? assay::detail::order_key(b.y_score[i]) : 0, tmap[bt],
+                        scores ? 0 : pmap[bp], w});
+      s.kept_sorted = false;
     }
     tally& c = dense ? local[bt * Pn + bp]
                      : s.cells[{tmap[bt], scores ? static_cast<std::uint32_t>(bp) : pmap[bp]}];
@@ -366,6 +380,11 @@ void evaluation_state::merge(const evaluation_state& other) {
   s.merge_runs(std::move(theirs));
   for (const auto& p : t.buffer) s.buffer.push_back({p.key, map[p.code], p.w});
   s.compact();
+  if (!t.kept.empty()) {
+    s.kept.reserve(s.kept.size() + t.kept.size());
+    for (const auto& k : t.kept) s.kept.push_back({k.id, k.key, map[k.t], labels ? map[k.p] : k.p, k.w});
+    s.kept_sorted = false;
+  }
   s.rows += t.rows;
   s.missing += t.missing;
   s.total_weight.add(t.total_weight);
@@ -390,6 +409,7 @@ std::string evaluation_state::serialize() const {
   w.f64(o.threshold);
   w.u8(o.weighted ? 1 : 0);
   w.u8(o.drop_missing ? 1 : 0);
+  w.u8(o.row_ids ? 1 : 0);
   w.str(o.label_name);
   w.str(o.prediction_name);
   w.str(o.source);
@@ -419,6 +439,18 @@ std::string evaluation_state::serialize() const {
     w.u32(r.code);
     w.u64(r.t.n);
     if (o.weighted) w.sum(r.t.w);
+  }
+  if (o.row_ids) {
+    s.sort_kept();
+    const bool labels = o.kind == prediction_kind::labels;
+    w.u64(s.kept.size());
+    for (const auto& k : s.kept) {
+      w.u64(k.id);
+      if (labels) w.u32(k.p);
+      else w.u64(k.key);
+      w.u32(k.t);
+      if (o.weighted) w.f64(k.w);
+    }
   }
   w.u64(fnv1a(w.out));
   return std::move(w.out);
@@ -454,10 +486,11 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
   if (has_pos > 1 || (has_pos == 0 && !pos.empty())) reader::malformed("bad pos_label");
   if (has_pos) o.pos_label = pos;
   o.threshold = r.f64();
-  const std::uint8_t weighted = r.u8(), drop = r.u8();
-  if (weighted > 1 || drop > 1) reader::malformed("bad flags");
+  const std::uint8_t weighted = r.u8(), drop = r.u8(), ids = r.u8();
+  if (weighted > 1 || drop > 1 || ids > 1) reader::malformed("bad flags");
   o.weighted = weighted == 1;
   o.drop_missing = drop == 1;
+  o.row_ids = ids == 1;
   o.label_name = r.str();
   o.prediction_name = r.str();
   o.source = r.str();
@@ -533,6 +566,25 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
     s.runs.push_back(std::move(x));
   }
   if (!labels && in_runs != s.rows) reader::malformed("the score runs do not add up to the rows");
+  if (o.row_ids) {
+    const std::uint64_t nk = r.count(16);
+    if (nk != s.rows) reader::malformed("the kept rows do not add up to the rows");
+    s.kept.reserve(nk);
+    for (std::uint64_t k = 0; k < nk; ++k) {
+      kept_row x{r.u64(), 0, 0, 0, 1.0};
+      if (labels) x.p = r.u32();
+      else x.key = r.u64();
+      x.t = r.u32();
+      if (o.weighted) x.w = r.f64();
+      if (x.t >= nd || (labels && x.p >= nd)) reader::malformed("a kept row names a class outside the dictionary");
+      if (!(x.w >= 0 && std::isfinite(x.w))) reader::malformed("a kept row has a weight that is negative or not finite");
+      if (!labels && !std::isfinite(assay::detail::from_order_key(x.key))) {
+        reader::malformed("a kept row has a score that is not a finite number");
+      }
+      if (!s.kept.empty() && !(s.kept.back().tie() <= x.tie())) reader::malformed("kept rows are not sorted");
+      s.kept.push_back(x);
+    }
+  }
   if (r.at != r.in.size()) reader::malformed("bytes follow its content");
   return st;
 }
@@ -549,9 +601,92 @@ report evaluation_state::finish(const evaluate_options& q) const {
 
 namespace detail {
 
+namespace {
+
+// The intervals of evaluate (report/intervals.cpp) on the state's rows: from the score runs' tie
+// groups when no interval resamples rows, else from the kept rows in id order (the Poisson weights
+// drawn on the ids).
+void attach_state_intervals(evaluation_state::impl& s, const evaluate_options& q, report& r,
+                            const std::vector<std::int32_t>& class_of, const run_source& runs_descending) {
+  const state_options& o = s.o;
+  const bool scores = o.kind == prediction_kind::scores;
+  const auto pos = r.positive ? static_cast<std::int32_t>(*r.positive) : -1;
+  assay::detail::report_rows rows;
+  if (!assay::detail::intervals_need_rows(q, o.weighted)) {
+    assay::detail::score_groups groups;
+    if (scores) {
+      bool open = false;
+      std::uint64_t key = 0;
+      runs_descending([&](std::uint64_t k, std::uint32_t code, const tally& t) {
+        if (!open || k != key) {
+          groups.score.push_back(assay::detail::from_order_key(k) + 0.0);
+          groups.pos.push_back(0);
+          groups.neg.push_back(0);
+          open = true;
+          key = k;
+        }
+        (class_of[code] == pos ? groups.pos : groups.neg).back() += t.n;
+      });
+      std::reverse(groups.score.begin(), groups.score.end());
+      std::reverse(groups.pos.begin(), groups.pos.end());
+      std::reverse(groups.neg.begin(), groups.neg.end());
+    }
+    rows.groups = &groups;
+    assay::detail::attach_intervals(r, q, rows);
+    return;
+  }
+  s.sort_kept();
+  const std::size_t n = s.kept.size();
+  std::vector<std::int32_t> y(n), yhat(n), y01;
+  std::vector<double> w, score;
+  std::vector<std::uint64_t> ids(n);
+  if (o.weighted) w.resize(n);
+  if (scores) score.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const kept_row& k = s.kept[i];
+    if (i > 0 && s.kept[i - 1].id == k.id) {
+      throw_data(fmt::format("evaluation_state::finish: row id {} is given to two rows; each batch's first_row_id must "
+                             "be its first row's index among all rows", k.id));
+    }
+    ids[i] = k.id;
+    y[i] = class_of[k.t];
+    if (o.weighted) w[i] = k.w;
+    if (scores) {
+      score[i] = assay::detail::from_order_key(k.key);
+      yhat[i] = score[i] >= o.threshold ? pos : 1 - pos;
+    } else {
+      yhat[i] = class_of[k.p];
+    }
+  }
+  rows.y = y;
+  rows.yhat = yhat;
+  rows.w = w;
+  rows.row_ids = ids;
+  std::optional<proba_view> pv;
+  if (scores) {
+    rows.score = score;
+    pv = proba_view::scores(score);
+    rows.proba = &*pv;
+    if (pos == 0) {  // the score is P(labels[0]): class 1 of the view
+      y01.resize(n);
+      for (std::size_t i = 0; i < n; ++i) y01[i] = 1 - y[i];
+      rows.y_proba = y01;
+    } else {
+      rows.y_proba = y;
+    }
+  }
+  assay::detail::attach_intervals(r, q, rows);
+}
+
+}  // namespace
+
 report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs_descending) {
   const state_options& o = s.o;
-  if (q.ci_level) throw_usage("evaluation_state::finish: ci_level is set; the state does not compute intervals yet");
+  if (q.ci_level && assay::detail::intervals_need_rows(q, o.weighted) && !o.row_ids) {
+    throw_usage(fmt::format("evaluation_state::finish: ci_level with {} resamples rows (the Poisson bootstrap), which "
+                            "needs every row's id: build the state with row_ids",
+                            o.weighted ? "weights" : "ci_method bootstrap"));
+  }
   if (q.keep_curves) throw_usage("evaluation_state::finish: keep_curves is set; the state does not keep curves yet");
   if (o.kind == prediction_kind::scores &&
       std::bit_cast<std::uint64_t>(q.threshold) != std::bit_cast<std::uint64_t>(o.threshold)) {
@@ -702,9 +837,10 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
       P = static_cast<double>(np);
       N = static_cast<double>(nn);
     }
-    if (o.weighted && (P == 0 || N == 0)) {
+    if ((o.weighted && (P == 0 || N == 0)) || q.ci_level || q.keep_curves) {
       // One class only: evaluate's weighted path reads the sweep functions, whose reasons for the
-      // undefined values differ from the streaming summary's; build the sweep as it does.
+      // undefined values differ from the streaming summary's; build the sweep as it does. With
+      // intervals or kept curves evaluate reads the sweep functions too.
       curves::score_sweep sw;
       walk([&](double t, double tp, double fp) {
         sw.thresholds.push_back(t);
@@ -765,6 +901,7 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
     }
   }
   assay::detail::add_undefined_notes(r, q);
+  if (q.ci_level) attach_state_intervals(s, q, r, class_of, runs_descending);
   return r;
 }
 

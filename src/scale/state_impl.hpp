@@ -4,6 +4,8 @@
 
 #include <optional>
 #include <algorithm>
+#include <bit>
+#include <tuple>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -45,6 +47,15 @@ struct pending {
   double w;
 };
 
+// A row kept for the intervals that resample rows (state_options::row_ids): its stable id, score key
+// (scores) or predicted spelling (labels), true spelling and weight (1 unweighted).
+struct kept_row {
+  std::uint64_t id, key;
+  std::uint32_t t, p;
+  double w;
+  auto tie() const { return std::tuple(id, key, t, p, std::bit_cast<std::uint64_t>(w)); }
+};
+
 // The loss sums of one true spelling: the log-loss and Brier terms as if the spelling were the
 // negative class [0] or the positive class [1] (which it is, is known only in finish()).
 struct losses {
@@ -64,6 +75,7 @@ using detail::tally;
 using detail::run;
 using detail::pending;
 using detail::losses;
+using detail::kept_row;
 using detail::magic;
 
 struct evaluation_state::impl {
@@ -78,6 +90,14 @@ struct evaluation_state::impl {
   std::vector<run> runs;                 // scores: sorted by (key, code), unique
   std::vector<pending> buffer;           // scores: rows not yet in `runs`
   bool keep_runs = true;                 // false: the out-of-core reader keeps the score runs on disk
+  std::vector<kept_row> kept;            // row_ids: every row; sorted by tie() when kept_sorted
+  bool kept_sorted = true;
+
+  void sort_kept() {
+    if (kept_sorted) return;
+    std::sort(kept.begin(), kept.end(), [](const kept_row& a, const kept_row& b) { return a.tie() < b.tie(); });
+    kept_sorted = true;
+  }
 
   // Code of a spelling, inserting it (and renumbering everything) when new.
   std::uint32_t code_of(const std::string& s) {
@@ -97,6 +117,10 @@ struct evaluation_state::impl {
     for (auto& [k, v] : loss) l2.emplace(shift(k), std::move(v));
     loss = std::move(l2);
     for (auto& r : runs) r.code = shift(r.code);  // monotone: the order is kept
+    for (auto& k : kept) {
+      k.t = shift(k.t);
+      if (o.kind == prediction_kind::labels) k.p = shift(k.p);
+    }
     return at;
   }
 

@@ -63,6 +63,7 @@ std::string state_json(const data& d, const state_options& o, std::size_t parts,
       if (o.kind == prediction_kind::scores) rb.y_score = piece(d.score, b, e);
       else rb.y_pred = label_column::of_text(piece(d.pred, b, e));
       if (o.weighted) rb.sample_weight = piece(d.w, b, e);
+      rb.first_row_id = b;  // the rows' indices in the data: evaluate's Poisson weights
       s.update(rb);
     }
     states.push_back(std::move(s));
@@ -267,7 +268,7 @@ TEST(EvaluationState, ForeignStatesAndBadInputAreErrors) {
                            "evaluation)");
   }
   std::string blob = s.serialize();
-  blob[8] = 2;  // another format version, checksum made valid: refused by version
+  blob[8] = static_cast<char>(state_format_version + 1);  // another format version (and a bad checksum)
   EXPECT_THROW((void)read_state(blob), error);
   try {
     (void)read_state("PK\3\4 not a state at all");
@@ -315,6 +316,158 @@ TEST(EvaluationState, OneClassOnlyIsUndefinedAsInEvaluate) {
     const std::string want = evaluate_json(d, o);
     for (std::size_t parts : {1, 3}) EXPECT_EQ(state_json(d, o, parts, g), want) << "weighted " << weighted;
   }
+}
+
+// ---- intervals (evaluate_options::ci_level) ---------------------------------------------------------
+
+evaluate_options with_ci(ci_method m, std::size_t replicates = 120, std::uint64_t seed = 5) {
+  evaluate_options eo;
+  eo.ci_level = 0.9;
+  eo.ci_method = m;
+  eo.replicates = replicates;
+  eo.seed = seed;
+  return eo;
+}
+
+TEST(EvaluationStateIntervals, AnalyticIntervalsFromCountsAndRunsEqualEvaluate) {
+  // Without weights, Wilson (or another proportion method), the multinomial bootstrap of the
+  // confusion matrix, DeLong, the normal interval of log loss and Brier, and the logit interval of AP
+  // come from the counts and the score runs: no row ids needed.
+  std::mt19937_64 g(41);
+  for (int levels : {6, 1000000}) {
+    const data d = make(1500, 40 + levels, {"neg", "pos"}, false, levels);
+    for (ci_method m : {ci_method::automatic, ci_method::clopper_pearson, ci_method::normal}) {
+      const state_options o = opts(prediction_kind::scores, false, "pos");
+      const evaluate_options eo = with_ci(m);
+      const std::string want = evaluate_json(d, o, eo);
+      ASSERT_NE(want.find("\"delong\""), std::string::npos);
+      ASSERT_NE(want.find("normal, from the variance"), std::string::npos);
+      ASSERT_NE(want.find("logit (Boyd"), std::string::npos);
+      for (std::size_t parts : {1, 2, 3, 17}) {
+        EXPECT_EQ(state_json(d, o, parts, g, eo), want) << "levels " << levels << " parts " << parts;
+      }
+    }
+  }
+  const data d = make(1200, 43, {"a", "b", "c"}, false, 3);
+  const state_options o = opts(prediction_kind::labels, false);
+  const std::string want = evaluate_json(d, o, with_ci(ci_method::automatic));
+  for (std::size_t parts : {1, 2, 3, 17}) EXPECT_EQ(state_json(d, o, parts, g, with_ci(ci_method::automatic)), want);
+}
+
+TEST(EvaluationStateIntervals, PoissonBootstrapOnRowIdsEqualsEvaluate) {
+  // With weights or ci_method bootstrap, rows are resampled with Poisson(1) weights drawn on their
+  // ids: the state keeps the rows (row_ids) and gives evaluate's intervals on the rows in id order.
+  std::mt19937_64 g(42);
+  for (bool weighted : {false, true}) {
+    for (ci_method m : {ci_method::automatic, ci_method::bootstrap}) {
+      if (!weighted && m == ci_method::automatic) continue;  // the analytic case above
+      for (int levels : {6, 1000000}) {
+        const data d = make(900, 50 + levels, {"0", "1"}, weighted, levels);
+        state_options o = opts(prediction_kind::scores, weighted);
+        o.row_ids = true;
+        const evaluate_options eo = with_ci(m, 64, 9);
+        const std::string want = evaluate_json(d, o, eo);
+        ASSERT_NE(want.find("poisson bootstrap"), std::string::npos);
+        for (std::size_t parts : {1, 2, 3, 17}) {
+          EXPECT_EQ(state_json(d, o, parts, g, eo), want) << "weighted " << weighted << " parts " << parts;
+        }
+      }
+      const data d = make(900, 60, {"x", "y", "z"}, weighted, 3);
+      state_options o = opts(prediction_kind::labels, weighted);
+      o.row_ids = true;
+      const evaluate_options eo = with_ci(m, 64, 9);
+      const std::string want = evaluate_json(d, o, eo);
+      for (std::size_t parts : {1, 2, 3, 17}) {
+        EXPECT_EQ(state_json(d, o, parts, g, eo), want) << "labels, weighted " << weighted << " parts " << parts;
+      }
+    }
+  }
+}
+
+TEST(EvaluationStateIntervals, RowIdsRoundTripAndAreCanonical) {
+  std::mt19937_64 g(43);
+  const data d = make(300, 61, {"0", "1"}, true, 12);
+  state_options o = opts(prediction_kind::scores, true);
+  o.row_ids = true;
+  evaluation_state all(o);
+  all.update({label_column::of_text(d.y), d.score, {}, d.w, 0});
+  const std::string blob = all.serialize();
+  EXPECT_EQ(read_state(blob).serialize(), blob);
+  const evaluate_options eo = with_ci(ci_method::automatic, 50);
+  EXPECT_EQ(to_json(read_state(blob, o).finish(eo)), to_json(all.finish(eo)));
+  for (std::size_t parts : {2, 3, 17}) {
+    const auto c = cuts(d.y.size(), parts, g);
+    std::vector<evaluation_state> states;
+    for (std::size_t k = 0; k + 1 < c.size(); ++k) {
+      evaluation_state s(o);
+      s.update({label_column::of_text(piece(d.y, c[k], c[k + 1])), piece(d.score, c[k], c[k + 1]), {},
+                piece(d.w, c[k], c[k + 1]), c[k]});
+      states.push_back(std::move(s));
+    }
+    EXPECT_EQ(merge_randomly(std::move(states), g).serialize(), blob);
+  }
+  // A state without row ids is another state (the option is part of the fingerprint).
+  state_options plain = o;
+  plain.row_ids = false;
+  EXPECT_THROW((void)read_state(blob, plain), error);
+  evaluation_state p(plain);
+  EXPECT_THROW(p.merge(all), error);
+}
+
+TEST(EvaluationStateIntervals, EveryCorruptByteOfKeptRowsIsAnError) {
+  for (prediction_kind k : {prediction_kind::scores, prediction_kind::labels}) {
+    const data d = make(12, 62, {"0", "1"}, true, 4);
+    state_options o = opts(k, true);
+    o.row_ids = true;
+    evaluation_state s(o);
+    row_batch b;
+    b.y_true = label_column::of_text(d.y);
+    if (k == prediction_kind::scores) b.y_score = d.score;
+    else b.y_pred = label_column::of_text(d.pred);
+    b.sample_weight = d.w;
+    b.first_row_id = 1000;
+    s.update(b);
+    const std::string blob = s.serialize();
+    for (std::size_t i = 0; i < blob.size(); ++i) {
+      for (unsigned char flip : {0x01, 0x80, 0xff}) {
+        std::string bad = blob;
+        bad[i] = static_cast<char>(static_cast<unsigned char>(bad[i]) ^ flip);
+        try {
+          (void)read_state(bad);
+          ADD_FAILURE() << "byte " << i << " flipped by " << int(flip) << " was accepted";
+        } catch (const error& e) {
+          EXPECT_EQ(e.kind(), error_kind::data);
+        }
+      }
+    }
+  }
+}
+
+TEST(EvaluationStateIntervals, MissingRowIdsAndRepeatedIdsAreErrors) {
+  const data d = make(200, 63, {"0", "1"}, true, 5);
+  state_options o = opts(prediction_kind::scores, true);
+  evaluation_state s(o);
+  s.update({label_column::of_text(d.y), d.score, {}, d.w, 0});
+  try {
+    (void)s.finish(with_ci(ci_method::automatic));
+    ADD_FAILURE();
+  } catch (const error& e) {
+    EXPECT_STREQ(e.what(), "evaluation_state::finish: ci_level with weights resamples rows (the Poisson bootstrap), "
+                           "which needs every row's id: build the state with row_ids");
+  }
+  o.row_ids = true;
+  evaluation_state a(o), b(o);
+  a.update({label_column::of_text(d.y), d.score, {}, d.w, 0});
+  b.update({label_column::of_text(piece(d.y, 0, 10)), piece(d.score, 0, 10), {}, piece(d.w, 0, 10), 150});
+  a.merge(b);  // rows 150..159 twice
+  try {
+    (void)a.finish(with_ci(ci_method::automatic));
+    ADD_FAILURE();
+  } catch (const error& e) {
+    EXPECT_STREQ(e.what(), "evaluation_state::finish: row id 150 is given to two rows; each batch's first_row_id "
+                           "must be its first row's index among all rows");
+  }
+  EXPECT_NO_THROW((void)a.finish());  // without intervals the ids are not read
 }
 
 }  // namespace

@@ -162,6 +162,22 @@ class exact_sum {
     big_->add(v_);
     big_->add(x);
   }
+  /// Adds n copies of x, exactly for finite x >= 0: x 2^j for each set bit j of n (a scaling by a
+  /// power of two is exact while it stays finite; else the copies are added one by one).
+  void add_times(double x, std::uint64_t n) {
+    if (n == 0) return;
+    if (!std::isfinite(x) || !(x >= 0)) {  // the sum turns plain (see add): n copies as one product
+      add(x * static_cast<double>(n));
+      return;
+    }
+    if (!std::isfinite(std::ldexp(x, std::bit_width(n)))) {
+      for (std::uint64_t k = 0; k < n; ++k) add(x);
+      return;
+    }
+    for (int j = 0; n != 0; ++j, n >>= 1) {
+      if (n & 1U) add(std::ldexp(x, j));
+    }
+  }
   void add(const exact_sum& o) {
     if (plain_ || o.plain_) {
       to_plain();

@@ -28,10 +28,14 @@
 //     thresholds are read off one walk of this list in descending score order, with the same running
 //     sums as evaluate's sweep (curves/accumulate.hpp).
 //
+//   - with state_options::row_ids, every row's stable id, classes, score and weight (for the
+//     intervals that resample rows).
+//
 // Supported today: binary scores (`assay report --score`), predicted classes, binary or multiclass
-// (`--pred`), weighted or not. Not yet (the constructor refuses them, naming the option): class
-// probabilities (`--proba`), regression, intervals (evaluate_options::ci_level) and kept curves
-// (evaluate_options::keep_curves).
+// (`--pred`), weighted or not; intervals (evaluate_options::ci_level): without weights and with an
+// analytic method from the counts and runs, else from the kept rows (state_options::row_ids). Not yet
+// (the constructor refuses them, naming the option): class probabilities (`--proba`), regression
+// and kept curves (evaluate_options::keep_curves).
 #pragma once
 
 #include <cstddef>
@@ -49,7 +53,8 @@
 namespace assay::scale {
 
 /// The format version written by serialize(); read_state refuses any other.
-inline constexpr std::uint32_t state_format_version = 1;
+/// Version 2: state_options::row_ids and the kept rows.
+inline constexpr std::uint32_t state_format_version = 2;
 
 /// What the rows predict.
 enum class prediction_kind {
@@ -70,6 +75,12 @@ struct state_options {
   /// Rows with a missing value (NaN score, NaN numeric label, NaN weight) are counted
   /// (evaluation_state::missing) and skipped; without it update() refuses them.
   bool drop_missing = false;
+  /// Keep each row's stable id (row_batch::first_row_id + its index in the batch), its classes, score
+  /// and weight, so that finish() can give the intervals that resample rows (the Poisson bootstrap:
+  /// any interval with weights, or evaluate_options::ci_method bootstrap) exactly as evaluate() on the
+  /// rows in id order: memory and bytes then grow by about 20 bytes a row (28 weighted). Not needed
+  /// for unweighted intervals of the other methods (they come from the counts and the score runs).
+  bool row_ids = false;
   std::string label_name = "y_true";     ///< shown in the report's header (report::label_column)
   std::string prediction_name;           ///< report::prediction_column; empty: "y_score" or "y_pred"
   std::string source = "evaluation_state";  ///< report::source; not part of the fingerprint
@@ -102,9 +113,12 @@ struct row_batch {
   std::span<const double> y_score;        ///< prediction_kind::scores
   label_column y_pred;                    ///< prediction_kind::labels
   std::span<const double> sample_weight;  ///< state_options::weighted: one per row; else empty
-  /// The stable id of the batch's first row (rows get first_row_id, first_row_id + 1, ...): reserved
-  /// for bootstrap intervals drawn per row from a counter-based generator keyed on (seed, replicate,
-  /// row id), whose result then does not depend on the partitioning. Not used yet.
+  /// The stable id of the batch's first row (rows get first_row_id, first_row_id + 1, ...), e.g. its
+  /// index in the file or data set: with state_options::row_ids, a row's Poisson bootstrap weight is
+  /// drawn from a counter-based generator keyed on (seed, replicate, row id)
+  /// (stats::poisson1), so the intervals do not depend on the partitioning, and equal evaluate()'s
+  /// on all rows when the ids are the rows' indices 0..n-1 there. Ids must be unique over the rows
+  /// of the merged states (finish() refuses a repeated id).
   std::uint64_t first_row_id = 0;
 };
 
@@ -136,9 +150,11 @@ class evaluation_state {
   [[nodiscard]] std::string serialize() const;
 
   /// The report evaluate() gives on all the rows added, with the same options (`options.threshold`
-  /// must equal state_options::threshold). Throws assay::error (usage) for options not supported
-  /// yet (ci_level, keep_curves) and for what evaluate refuses (no rows, classes evaluate cannot
-  /// decide), with evaluate's rules.
+  /// must equal state_options::threshold). Intervals (options.ci_level) with weights or ci_method
+  /// bootstrap need state_options::row_ids; they are evaluate()'s on the rows in id order. Throws
+  /// assay::error (usage) for options not supported yet (keep_curves), intervals that need row ids
+  /// the state did not keep, a repeated row id, and what evaluate refuses (no rows, classes
+  /// evaluate cannot decide), with evaluate's rules.
   [[nodiscard]] report finish(const evaluate_options& options = {}) const;
 
   [[nodiscard]] const state_options& options() const;
