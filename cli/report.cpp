@@ -53,7 +53,7 @@ std::uint64_t size_option(const char* option, const std::string& text) {
 bool out_of_core_supported(const report_request& q) {
   // Intervals that resample rows (with weights, or --ci-method bootstrap) would need every row in memory.
   const bool ci_ok = !q.ci_level || (!q.weight && q.ci != ci_method::bootstrap);
-  return q.proba.empty() && q.task != task_kind::regression && ci_ok && !q.keep_curves && q.path != "-" &&
+  return q.proba.empty() && q.task != task_kind::regression && ci_ok && q.path != "-" &&
          q.score.has_value() != q.pred.has_value();
 }
 
@@ -152,7 +152,7 @@ void run(report_options& o) {
   }
   if (max_memory && !out_of_core_supported(q)) {
     throw_usage("--max-memory works with --score or --pred on a file (not --proba, --task regression, --ci with "
-                "--weight or --ci-method bootstrap, --html or standard input)");
+                "--weight or --ci-method bootstrap, or standard input)");
   }
   report r;
   if (max_memory) {

@@ -27,7 +27,7 @@ class Spec:
 
     def __init__(self, where, *, label, score=None, pred=None, weight=None, pos_label=None, threshold=0.5,
                  task="auto", drop_missing=False, ci=None, method="auto", replicates=2000, random_state=0, beta=None,
-                 top_k=2, zero_division=0, **unknown):
+                 top_k=2, zero_division=0, keep_curves=False, **unknown):
         if unknown:
             raise TypeError(f"{where}: unexpected argument(s) {', '.join(sorted(unknown))}")
         if ci is not None and not (isinstance(ci, (int, float)) and 0 < ci < 1):
@@ -78,7 +78,8 @@ class Spec:
             seed = random.randrange(2**31 - 1)
         self.finish_kw = dict(threshold=float(threshold), beta=None if beta is None else float(beta),
                               top_k=int(top_k), zero_division=zd, ci_level=None if ci is None else float(ci),
-                              ci_method=str(method), replicates=int(replicates), seed=seed or 0)
+                              ci_method=str(method), replicates=int(replicates), seed=seed or 0,
+                              keep_curves=bool(keep_curves))
 
     def new_state(self):
         return _core.EvaluationState(**self.state_kw, source=self.source)

@@ -38,7 +38,7 @@ def _partition_function(spec):
 
 def evaluate(df, *, label, score=None, pred=None, weight=None, pos_label=None, threshold=0.5, task="auto",
              ci=None, method="auto", replicates=2000, random_state=0, drop_missing=False, beta=None, top_k=2,
-             zero_division=0):
+             zero_division=0, keep_curves=False):
     """The exact report of a PySpark DataFrame (the report of ``assay.report`` on all its rows).
 
     ``label`` names the label column (numbers, strings or booleans), and exactly one of ``score``
@@ -51,13 +51,14 @@ def evaluate(df, *, label, score=None, pred=None, weight=None, pos_label=None, t
     spellings are unified when every class is a number (``1`` and ``1.0`` are one class), whatever the
     partitioning. ``ci`` (a level), ``method``, ``replicates`` and ``random_state`` ask for intervals as in
     :func:`assay.report`, without sample weights and with a method other than 'bootstrap' (those
-    resample rows by their index among all rows, which the partitions do not know yet). Not yet: class
-    probabilities, regression.
+    resample rows by their index among all rows, which the partitions do not know yet).
+    ``keep_curves=True`` keeps the ROC, PR, threshold and reliability curves for ``save_html``. Not yet:
+    class probabilities, regression.
     """
     spec = _scale.Spec("assay.spark.evaluate", label=label, score=score, pred=pred, weight=weight,
                        pos_label=pos_label, threshold=threshold, task=task, drop_missing=drop_missing, ci=ci,
                        method=method, replicates=replicates, random_state=random_state, beta=beta, top_k=top_k,
-                       zero_division=zero_division)
+                       zero_division=zero_division, keep_curves=keep_curves)
     _scale.check_columns(df.columns, spec)
     states = df.select(*spec.columns).mapInArrow(_partition_function(spec), "state binary, missing long")
     rows = states.collect()

@@ -107,7 +107,7 @@ void bind_scale(nb::module_& m) {
           "finish",
           [](const evaluation_state& s, double threshold, std::optional<double> beta, std::size_t top_k,
              std::string_view zero_division, std::optional<double> ci_level, std::string_view ci_method,
-             std::size_t replicates, std::uint64_t seed) {
+             std::size_t replicates, std::uint64_t seed, bool keep_curves) {
             evaluate_options eo;
             eo.threshold = threshold;
             eo.beta = beta;
@@ -117,12 +117,13 @@ void bind_scale(nb::module_& m) {
             eo.ci_method = ci_method_of(ci_method);
             eo.replicates = replicates;
             eo.seed = seed;
+            eo.keep_curves = keep_curves;
             nb::gil_scoped_release release;
             return s.finish(eo);
           },
           nb::arg("threshold"), nb::arg("beta").none(), nb::arg("top_k"), nb::arg("zero_division"),
           nb::arg("ci_level").none() = nb::none(), nb::arg("ci_method") = "auto", nb::arg("replicates") = 2000,
-          nb::arg("seed") = 0)
+          nb::arg("seed") = 0, nb::arg("keep_curves") = false)
       .def_prop_ro("rows", &evaluation_state::rows)
       .def_prop_ro("missing", &evaluation_state::missing)
       .def_prop_ro("memory_bytes", &evaluation_state::memory_bytes);

@@ -185,3 +185,19 @@ def test_resampled_intervals_of_a_stream_equal_the_single_process_report(rng, ca
     assert got == expected
     with pytest.raises(NotImplementedError, match="resamples rows by their index"):
         _scale.Spec("assay.spark.evaluate", label="y", **case, **ci)
+
+
+@pytest.mark.parametrize("weight", [None, "w"])
+def test_kept_curves_of_a_stream_give_the_same_html_page(rng, weight):
+    # ROC, PR, threshold sweep and reliability curve from the state: the page equals the in-memory one.
+    t = binary_table(rng, 3000)
+    args = dict(y_score=t.column("p").to_numpy())
+    if weight:
+        args["sample_weight"] = t.column("w").to_numpy()
+    y = t.column("y").to_numpy(zero_copy_only=False)
+    want = assay.report(y, **args, pos_label="spam")._repr_html_()
+    assert "reliability" in want.lower()
+    batches = [b for piece in split(t, 4, rng) for b in piece.to_batches()]
+    reader = pa.RecordBatchReader.from_batches(t.schema, batches)
+    got = assay.report(reader, label="y", y_score="p", sample_weight=weight, pos_label="spam")
+    assert got._repr_html_().replace("arrow", "predictions_from_scores") == want

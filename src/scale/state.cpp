@@ -14,6 +14,8 @@
 #include "../report/assemble.hpp"
 #include "../report/by_class.hpp"
 #include "../report/intervals.hpp"
+#include "../report/kept_curves.hpp"
+#include "assay/curves/calibration.hpp"
 #include "assay/curves/roc.hpp"
 #include "assay/curves/pr.hpp"
 #include "assay/curves/summary.hpp"
@@ -226,7 +228,7 @@ std::size_t evaluation_state::memory_bytes() const {
   std::size_t bytes = sizeof(impl) + s.runs.capacity() * sizeof(run) + s.buffer.capacity() * sizeof(pending);
   for (const auto& d : s.dict) bytes += d.capacity() + sizeof(std::string);
   bytes += s.cells.size() * (sizeof(tally) + 48) + s.loss.size() * (sizeof(losses) + 48);
-  bytes += s.kept.capacity() * sizeof(kept_row);
+  bytes += s.kept.capacity() * sizeof(kept_row) + s.calib.size() * (sizeof(tally) + 48);
   return bytes;
 }
 
@@ -295,6 +297,7 @@ void evaluation_state::update(const row_batch& b) {
   const bool dense = T * Pn <= (std::size_t{1} << 16);
   std::vector<tally> local(dense ? T * Pn : 0);
   std::vector<losses> local_loss(scores ? T : 0);
+  std::vector<tally> local_calib(scores ? T * calibration_bins : 0);
   std::vector<std::uint8_t> has_loss(scores ? T : 0, 0);
   const proba_view pv = proba_view::scores(b.y_score);
   for (std::size_t i = 0; i < n; ++i) {
@@ -310,6 +313,13 @@ void evaluation_state::update(const row_batch& b) {
       bp = x >= o.threshold ? 1 : 0;
       s.all_probabilities = s.all_probabilities && x >= 0 && x <= 1;
       if (s.keep_runs) s.buffer.push_back({assay::detail::order_key(x), tmap[bt], w});
+      if (x >= 0 && x <= 1) {  // the reliability curve's sums (as curves::reliability_curve)
+        const std::size_t bin = curves::uniform_bin_of(x, calibration_bins);
+        tally& c = local_calib[bt * calibration_bins + bin];
+        ++c.n;
+        if (o.weighted) c.w.add(w);
+        s.calib_ws[bin].add(w * x);
+      }
       if (w != 0) {
         // As evaluate: the terms of weighted_loss_sum (w * term, rows of weight 0 left out), for
         // either class of the row, the class being decided in finish().
@@ -349,6 +359,10 @@ void evaluation_state::update(const row_batch& b) {
   }
   for (std::size_t bt = 0; bt < local_loss.size(); ++bt) {
     if (has_loss[bt]) s.loss[tmap[bt]].add(local_loss[bt]);
+    for (std::size_t bin = 0; bin < calibration_bins; ++bin) {
+      const tally& c = local_calib[bt * calibration_bins + bin];
+      if (c.n > 0) s.calib[{tmap[bt], static_cast<std::uint32_t>(bin)}].add(c);
+    }
   }
   s.rows += n - skipped;
   s.missing += skipped;
@@ -374,6 +388,8 @@ void evaluation_state::merge(const evaluation_state& other) {
   const bool labels = s.o.kind == prediction_kind::labels;
   for (const auto& [k, v] : t.cells) s.cells[{map[k.first], labels ? map[k.second] : k.second}].add(v);
   for (const auto& [k, v] : t.loss) s.loss[map[k]].add(v);
+  for (const auto& [k, v] : t.calib) s.calib[{map[k.first], k.second}].add(v);
+  for (std::size_t bin = 0; bin < calibration_bins; ++bin) s.calib_ws[bin].add(t.calib_ws[bin]);
   std::vector<run> theirs;
   theirs.reserve(t.runs.size() + t.buffer.size());
   for (const auto& r : t.runs) theirs.push_back({r.key, map[r.code], r.t});  // map is monotone: still sorted
@@ -433,6 +449,14 @@ std::string evaluation_state::serialize() const {
     w.u32(k);
     for (int c = 0; c < 2; ++c) w.sum(v.log_loss[c]), w.sum(v.brier[c]);
   }
+  w.u64(s.calib.size());
+  for (const auto& [k, v] : s.calib) {
+    w.u32(k.first);
+    w.u32(k.second);
+    w.u64(v.n);
+    if (o.weighted) w.sum(v.w);
+  }
+  for (const auto& x : s.calib_ws) w.sum(x);
   w.u64(s.runs.size());
   for (const auto& r : s.runs) {
     w.u64(r.key);
@@ -550,6 +574,20 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
     if (!s.loss.empty() && !(s.loss.rbegin()->first < c)) reader::malformed("loss entries are not sorted");
     s.loss.emplace_hint(s.loss.end(), c, std::move(l));
   }
+  const std::uint64_t ncal = r.count(16);
+  std::uint64_t in_bins = 0;
+  for (std::uint64_t k = 0; k < ncal; ++k) {
+    const std::uint32_t c = r.u32(), bin = r.u32();
+    tally t;
+    t.n = r.u64();
+    if (o.weighted) t.w = r.sum();
+    if (labels || c >= nd || bin >= calibration_bins || t.n == 0) reader::malformed("a calibration bin is not valid");
+    if (!s.calib.empty() && !(s.calib.rbegin()->first < std::pair{c, bin})) reader::malformed("calibration bins are not sorted");
+    in_bins += t.n;
+    s.calib.emplace_hint(s.calib.end(), std::pair{c, bin}, std::move(t));
+  }
+  if (in_bins > s.rows) reader::malformed("the calibration bins hold more rows than the state");
+  for (auto& x : s.calib_ws) x = r.sum();
   const std::uint64_t nr = r.count(20);
   if (labels && nr != 0) reader::malformed("a state of predicted labels has scores");
   s.runs.reserve(nr);
@@ -678,6 +716,56 @@ void attach_state_intervals(evaluation_state::impl& s, const evaluate_options& q
   assay::detail::attach_intervals(r, q, rows);
 }
 
+// The curves evaluate keeps for a binary score (report.cpp): ROC, PR (with pointwise bands when
+// intervals are asked for), the threshold sweep, and the reliability curve of probabilities from the
+// state's per-bin sums.
+template <class IsPositive>
+void keep_state_curves(const evaluation_state::impl& s, const evaluate_options& q, report& r,
+                       const curves::score_sweep& sw, const IsPositive& is_pos) {
+  const auto band_method = assay::detail::proportion_method_of(q.ci_method);
+  const auto roc = curves::roc_curve(sw);
+  if (roc.undefined.empty()) {
+    r.roc = curve_sample::thin(roc.fpr, roc.tpr);
+    if (q.ci_level)
+      assay::detail::set_proportion_band(*r.roc, [&](std::size_t i) { return std::pair{roc.tps[i], sw.positives}; },
+                                         *q.ci_level, band_method);
+  }
+  const auto pr = curves::precision_recall_curve(sw);
+  if (pr.undefined.empty()) {
+    r.pr = curve_sample::thin(pr.recall, pr.precision);
+    if (q.ci_level)
+      assay::detail::set_proportion_band(
+          *r.pr,
+          [&](std::size_t j) {
+            if (j >= sw.size()) return std::pair{0.0, 0.0};
+            const std::size_t k = sw.size() - 1 - j;
+            return std::pair{sw.tp[k], sw.tp[k] + sw.fp[k]};
+          },
+          *q.ci_level, band_method);
+  }
+  r.thresholds = assay::detail::keep_threshold_sweep(sw);
+  if (!s.all_probabilities) return;
+  std::vector<std::uint64_t> count(calibration_bins, 0);
+  std::vector<exact_sum> w(calibration_bins), wy(calibration_bins);
+  for (const auto& [k, t] : s.calib) {
+    const exact_sum tw = s.o.weighted ? t.w : exact_sum(static_cast<double>(t.n));
+    count[k.second] += t.n;
+    w[k.second].add(tw);
+    if (is_pos(k.first)) wy[k.second].add(tw);
+  }
+  std::vector<double> vw(calibration_bins), vy(calibration_bins), vp(calibration_bins);
+  for (std::size_t b = 0; b < calibration_bins; ++b) {
+    vw[b] = w[b].value(), vy[b] = wy[b].value(), vp[b] = s.calib_ws[b].value();
+  }
+  calibration_sample c;
+  if (c.bins != calibration_bins) throw_usage("evaluation_state: the reliability curve's bins changed");
+  const curves::reliability_result rr =
+      curves::reliability_from_bins(curves::uniform_bin_edges(c.bins), count, vw, vy, vp);
+  c.prob_pred = rr.prob_pred, c.prob_true = rr.prob_true, c.weight = rr.weight;
+  c.ece = curves::expected_calibration_error(rr);
+  r.calibration = std::move(c);
+}
+
 }  // namespace
 
 report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs_descending) {
@@ -687,7 +775,6 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
                             "needs every row's id: build the state with row_ids",
                             o.weighted ? "weights" : "ci_method bootstrap"));
   }
-  if (q.keep_curves) throw_usage("evaluation_state::finish: keep_curves is set; the state does not keep curves yet");
   if (o.kind == prediction_kind::scores &&
       std::bit_cast<std::uint64_t>(q.threshold) != std::bit_cast<std::uint64_t>(o.threshold)) {
     throw_usage(fmt::format("evaluation_state::finish: threshold is {}, but the state was built with threshold {}",
@@ -837,18 +924,27 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
       P = static_cast<double>(np);
       N = static_cast<double>(nn);
     }
+    // The sweep of the walk (distinct thresholds, running sums), built once when needed.
+    curves::score_sweep forward;
+    bool have_forward = false;
+    auto sweep = [&]() -> const curves::score_sweep& {
+      if (!have_forward) {
+        walk([&](double t, double tp, double fp) {
+          forward.thresholds.push_back(t);
+          forward.tp.push_back(tp);
+          forward.fp.push_back(fp);
+        });
+        forward.positives = P;
+        forward.negatives = N;
+        have_forward = true;
+      }
+      return forward;
+    };
     if ((o.weighted && (P == 0 || N == 0)) || q.ci_level || q.keep_curves) {
       // One class only: evaluate's weighted path reads the sweep functions, whose reasons for the
       // undefined values differ from the streaming summary's; build the sweep as it does. With
       // intervals or kept curves evaluate reads the sweep functions too.
-      curves::score_sweep sw;
-      walk([&](double t, double tp, double fp) {
-        sw.thresholds.push_back(t);
-        sw.tp.push_back(tp);
-        sw.fp.push_back(fp);
-      });
-      sw.positives = P;
-      sw.negatives = N;
+      const curves::score_sweep& sw = sweep();
       auto threshold_of = [](const curves::operating_point& p) {
         return p.criterion.defined() ? value(p.threshold) : p.criterion;
       };
@@ -867,15 +963,7 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
     // ranked by -score, the complement of the sweep (curves::complement), read by the same kernels
     // evaluate uses (the summary walk for counts, the sweep functions with weights).
     if (r.positive && r.by_class.size() == 2) {
-      curves::score_sweep forward;
-      walk([&](double t, double tp, double fp) {
-        forward.thresholds.push_back(t);
-        forward.tp.push_back(tp);
-        forward.fp.push_back(fp);
-      });
-      forward.positives = P;
-      forward.negatives = N;
-      const curves::score_sweep other = curves::complement(forward);
+      const curves::score_sweep other = curves::complement(sweep());
       value other_auc, other_ap;
       if (o.weighted) {
         other_auc = curves::roc_auc(other);
@@ -899,6 +987,7 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
       r.by_class[1 - positive].average_precision = other_ap;
       assay::detail::set_ranking_averages(r);
     }
+    if (q.keep_curves) keep_state_curves(s, q, r, sweep(), is_pos);
   }
   assay::detail::add_undefined_notes(r, q);
   if (q.ci_level) attach_state_intervals(s, q, r, class_of, runs_descending);

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <tuple>
 #include <cstdint>
@@ -47,6 +48,9 @@ struct pending {
   double w;
 };
 
+// The uniform bins of the reliability curve kept with the curves (calibration_sample::bins).
+inline constexpr std::size_t calibration_bins = 10;
+
 // A row kept for the intervals that resample rows (state_options::row_ids): its stable id, score key
 // (scores) or predicted spelling (labels), true spelling and weight (1 unweighted).
 struct kept_row {
@@ -76,6 +80,7 @@ using detail::run;
 using detail::pending;
 using detail::losses;
 using detail::kept_row;
+using detail::calibration_bins;
 using detail::magic;
 
 struct evaluation_state::impl {
@@ -90,6 +95,10 @@ struct evaluation_state::impl {
   std::vector<run> runs;                 // scores: sorted by (key, code), unique
   std::vector<pending> buffer;           // scores: rows not yet in `runs`
   bool keep_runs = true;                 // false: the out-of-core reader keeps the score runs on disk
+  // Scores in [0, 1], for the reliability curve (keep_curves): per (true spelling, uniform bin) a row
+  // count and exact weight sum; per bin the exact sum of the terms w_i s_i.
+  std::map<std::pair<std::uint32_t, std::uint32_t>, tally> calib;
+  std::array<exact_sum, calibration_bins> calib_ws;
   std::vector<kept_row> kept;            // row_ids: every row; sorted by tie() when kept_sorted
   bool kept_sorted = true;
 
@@ -116,6 +125,9 @@ struct evaluation_state::impl {
     std::map<std::uint32_t, losses> l2;
     for (auto& [k, v] : loss) l2.emplace(shift(k), std::move(v));
     loss = std::move(l2);
+    std::map<std::pair<std::uint32_t, std::uint32_t>, tally> k2;
+    for (auto& [k, v] : calib) k2.emplace(std::pair{shift(k.first), k.second}, std::move(v));
+    calib = std::move(k2);
     for (auto& r : runs) r.code = shift(r.code);  // monotone: the order is kept
     for (auto& k : kept) {
       k.t = shift(k.t);

@@ -48,7 +48,7 @@ TEST(ReportMaxMemory, OptionErrors) {
                   "--ci-method", "bootstrap"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "assay report: --max-memory works with --score or --pred on a file (not --proba, --task regression, "
-                   "--ci with --weight or --ci-method bootstrap, --html or standard input)\n");
+                   "--ci with --weight or --ci-method bootstrap, or standard input)\n");
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <random>
 
 #include "assay/error.hpp"
+#include "assay/report/html.hpp"
 
 namespace assay::scale {
 namespace {
@@ -107,6 +108,24 @@ TEST(OutOfCore, IntervalsWithoutWeightsEqualInMemory) {
   } catch (const error& e) {
     EXPECT_STREQ(e.what(), "make_report_out_of_core: intervals with weights resample rows, which needs every row in "
                            "memory: they are not computed out of core");
+  }
+  std::remove(path.c_str());
+}
+
+TEST(OutOfCore, KeptCurvesEqualInMemory) {
+  // The curves of the HTML page (ROC, PR, threshold sweep, reliability), weighted or not: the same
+  // page as in memory.
+  const std::string path = write_file(800000, false, 0, 5);
+  out_of_core_options o;
+  o.max_memory = std::filesystem::file_size(path) / 20;
+  for (bool weighted : {false, true}) {
+    report_request q = request(path, weighted, true, false);
+    q.keep_curves = true;
+    const report want = make_report(q);
+    ASSERT_TRUE(want.roc && want.calibration && want.thresholds);
+    const report got = make_report_out_of_core(q, o);
+    EXPECT_EQ(to_json(got), to_json(want));
+    EXPECT_EQ(to_html(got), to_html(want)) << "weighted " << weighted;
   }
   std::remove(path.c_str());
 }

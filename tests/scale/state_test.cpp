@@ -9,6 +9,8 @@
 #include <cmath>
 #include <random>
 
+#include <fmt/format.h>
+
 #include "assay/error.hpp"
 
 namespace assay::scale {
@@ -49,8 +51,8 @@ struct data {
   std::vector<double> w;
 };
 
-std::string state_json(const data& d, const state_options& o, std::size_t parts, std::mt19937_64& g,
-                       const evaluate_options& eo = {}) {
+report state_report(const data& d, const state_options& o, std::size_t parts, std::mt19937_64& g,
+                    const evaluate_options& eo = {}) {
   const auto c = cuts(d.y.size(), parts, g);
   std::vector<evaluation_state> states;
   for (std::size_t k = 0; k + 1 < c.size(); ++k) {
@@ -69,7 +71,45 @@ std::string state_json(const data& d, const state_options& o, std::size_t parts,
     states.push_back(std::move(s));
   }
   std::shuffle(states.begin(), states.end(), g);
-  return to_json(merge_randomly(std::move(states), g).finish(eo));
+  return merge_randomly(std::move(states), g).finish(eo);
+}
+
+std::string state_json(const data& d, const state_options& o, std::size_t parts, std::mt19937_64& g,
+                       const evaluate_options& eo = {}) {
+  return to_json(state_report(d, o, parts, g, eo));
+}
+
+// The kept curves (not in the JSON) as text, every number in hexadecimal (exact).
+std::string curves_text(const report& r) {
+  std::string out;
+  auto nums = [&](const char* what, const std::vector<double>& v) {
+    out += what;
+    for (double x : v) out += fmt::format(" {:a}", x);
+    out += '\n';
+  };
+  auto curve = [&](const char* what, const std::optional<curve_sample>& c) {
+    if (!c) return void(out += fmt::format("{}: none\n", what));
+    out += fmt::format("{}: {} points, band {}\n", what, c->points, c->band_method);
+    nums("x", c->x), nums("y", c->y), nums("lo", c->y_lo), nums("hi", c->y_hi);
+  };
+  curve("roc", r.roc);
+  curve("pr", r.pr);
+  if (r.thresholds) {
+    for (const auto* c : {&r.thresholds->f1, &r.thresholds->precision, &r.thresholds->recall, &r.thresholds->fpr}) {
+      curve("threshold", *c);
+    }
+    for (const auto& v : {r.thresholds->max_f1_threshold, r.thresholds->max_f1, r.thresholds->youden_threshold,
+                          r.thresholds->youden_tpr, r.thresholds->youden_fpr}) {
+      out += v ? fmt::format(" {:a}", *v) : std::string(" -");
+    }
+    out += '\n';
+  }
+  if (r.calibration) {
+    nums("pred", r.calibration->prob_pred), nums("true", r.calibration->prob_true), nums("w", r.calibration->weight);
+    out += fmt::format("ece {} {}\n", r.calibration->ece.defined() ? fmt::format("{:a}", r.calibration->ece.v) : "-",
+                       r.calibration->ece.reason);
+  }
+  return out;
 }
 
 data make(std::size_t n, std::uint64_t seed, std::vector<std::string> classes, bool weighted, int score_levels) {
@@ -91,14 +131,18 @@ data make(std::size_t n, std::uint64_t seed, std::vector<std::string> classes, b
   return d;
 }
 
-std::string evaluate_json(const data& d, const state_options& o, const evaluate_options& eo = {}) {
+report evaluate_report(const data& d, const state_options& o, const evaluate_options& eo = {}) {
   prediction_options po;
   po.pos_label = o.pos_label;
   po.task = o.task;
   if (o.weighted) po.sample_weight = d.w;
   prediction_table t = o.kind == prediction_kind::scores ? predictions_from_scores(d.y, d.score, po)
                                                          : predictions_from_labels(d.y, d.pred, po);
-  return to_json(evaluate(t, eo));
+  return evaluate(t, eo);
+}
+
+std::string evaluate_json(const data& d, const state_options& o, const evaluate_options& eo = {}) {
+  return to_json(evaluate_report(d, o, eo));
 }
 
 state_options opts(prediction_kind k, bool weighted, std::optional<std::string> pos = std::nullopt) {
@@ -468,6 +512,59 @@ TEST(EvaluationStateIntervals, MissingRowIdsAndRepeatedIdsAreErrors) {
                            "must be its first row's index among all rows");
   }
   EXPECT_NO_THROW((void)a.finish());  // without intervals the ids are not read
+}
+
+// ---- kept curves (evaluate_options::keep_curves) -----------------------------------------------------
+
+TEST(EvaluationStateCurves, KeptCurvesEqualEvaluate) {
+  // ROC and PR curves thinned to curve_sample::max_points, the threshold sweep and the reliability
+  // curve, from the score runs and the per-bin sums; with intervals, the pointwise bands too.
+  std::mt19937_64 g(71);
+  for (bool weighted : {false, true}) {
+    for (int levels : {6, 1000000}) {
+      for (bool ci : {false, true}) {
+        const data d = make(3000, 70 + levels, {"ham", "spam"}, weighted, levels);
+        state_options o = opts(prediction_kind::scores, weighted, "spam");
+        o.row_ids = ci && weighted;
+        evaluate_options eo = ci ? with_ci(ci_method::wilson, 40) : evaluate_options{};
+        eo.keep_curves = true;
+        const report want = evaluate_report(d, o, eo);
+        ASSERT_TRUE(want.roc && want.pr && want.thresholds && want.calibration);
+        EXPECT_EQ(want.roc->points > curve_sample::max_points, levels > 6);  // thinned
+        EXPECT_EQ(want.roc->y_lo.empty(), !ci);                             // bands with intervals
+        const std::string json = to_json(want), curves = curves_text(want);
+        for (std::size_t parts : {1, 2, 3, 17}) {
+          const report got = state_report(d, o, parts, g, eo);
+          EXPECT_EQ(to_json(got), json) << "weighted " << weighted << " levels " << levels << " parts " << parts;
+          EXPECT_EQ(curves_text(got), curves)
+              << "weighted " << weighted << " levels " << levels << " ci " << ci << " parts " << parts;
+        }
+      }
+    }
+  }
+}
+
+TEST(EvaluationStateCurves, ScoresOutsideZeroOneAndPredictedClasses) {
+  std::mt19937_64 g(72);
+  data d = make(800, 73, {"0", "1"}, true, 50);
+  for (auto& x : d.score) x = 3 * x - 1;  // not probabilities: no reliability curve
+  evaluate_options eo;
+  eo.keep_curves = true;
+  state_options o = opts(prediction_kind::scores, true);
+  const report want = evaluate_report(d, o, eo);
+  EXPECT_FALSE(want.calibration.has_value());
+  EXPECT_TRUE(want.roc.has_value());
+  for (std::size_t parts : {1, 3, 17}) {
+    const report got = state_report(d, o, parts, g, eo);
+    EXPECT_EQ(to_json(got), to_json(want));
+    EXPECT_EQ(curves_text(got), curves_text(want));
+  }
+  o = opts(prediction_kind::labels, true);  // hard predictions: nothing to draw, as evaluate
+  for (std::size_t parts : {1, 3}) {
+    const report got = state_report(d, o, parts, g, eo);
+    EXPECT_EQ(to_json(got), evaluate_json(d, o, eo));
+    EXPECT_EQ(curves_text(got), curves_text(evaluate_report(d, o, eo)));
+  }
 }
 
 }  // namespace

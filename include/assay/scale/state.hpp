@@ -31,11 +31,14 @@
 //   - with state_options::row_ids, every row's stable id, classes, score and weight (for the
 //     intervals that resample rows).
 //
+//   - scores in [0, 1]: the reliability curve's sums per uniform bin (count and exact weight per true
+//     spelling, exact sum of w_i s_i), for the kept curves.
+//
 // Supported today: binary scores (`assay report --score`), predicted classes, binary or multiclass
 // (`--pred`), weighted or not; intervals (evaluate_options::ci_level): without weights and with an
-// analytic method from the counts and runs, else from the kept rows (state_options::row_ids). Not yet
-// (the constructor refuses them, naming the option): class probabilities (`--proba`), regression
-// and kept curves (evaluate_options::keep_curves).
+// analytic method from the counts and runs, else from the kept rows (state_options::row_ids); kept
+// curves (evaluate_options::keep_curves). Not yet (the constructor refuses them, naming the
+// option): class probabilities (`--proba`) and regression.
 #pragma once
 
 #include <cstddef>
@@ -53,8 +56,8 @@
 namespace assay::scale {
 
 /// The format version written by serialize(); read_state refuses any other.
-/// Version 2: state_options::row_ids and the kept rows.
-inline constexpr std::uint32_t state_format_version = 2;
+/// Version 2: state_options::row_ids and the kept rows; 3: the reliability curve's per-bin sums.
+inline constexpr std::uint32_t state_format_version = 3;
 
 /// What the rows predict.
 enum class prediction_kind {
@@ -151,10 +154,10 @@ class evaluation_state {
 
   /// The report evaluate() gives on all the rows added, with the same options (`options.threshold`
   /// must equal state_options::threshold). Intervals (options.ci_level) with weights or ci_method
-  /// bootstrap need state_options::row_ids; they are evaluate()'s on the rows in id order. Throws
-  /// assay::error (usage) for options not supported yet (keep_curves), intervals that need row ids
-  /// the state did not keep, a repeated row id, and what evaluate refuses (no rows, classes
-  /// evaluate cannot decide), with evaluate's rules.
+  /// bootstrap need state_options::row_ids; they are evaluate()'s on the rows in id order. Kept
+  /// curves (options.keep_curves) are evaluate()'s too. Throws assay::error (usage) for intervals
+  /// that need row ids the state did not keep, a repeated row id, and what evaluate refuses (no
+  /// rows, classes evaluate cannot decide), with evaluate's rules.
   [[nodiscard]] report finish(const evaluate_options& options = {}) const;
 
   [[nodiscard]] const state_options& options() const;
