@@ -35,8 +35,10 @@ using assay::detail::long_accumulator;
 namespace {
 
 void check_options(const state_options& o) {
-  if (o.task == task_kind::regression) {
-    throw_usage("evaluation_state: task is regression; the state does not evaluate regression yet");
+  if ((o.task == task_kind::regression) != (o.kind == prediction_kind::values)) {
+    throw_usage(o.kind == prediction_kind::values
+                    ? "evaluation_state: kind is values, which needs task regression"
+                    : "evaluation_state: task is regression, which needs kind values (predicted values)");
   }
   if (o.kind == prediction_kind::scores && o.task == task_kind::multiclass) {
     throw_usage("evaluation_state: kind is scores, which needs a binary task, but task is multiclass");
@@ -201,6 +203,185 @@ struct reader {
 
 }  // namespace
 
+// ---- regression --------------------------------------------------------------------------------------
+
+namespace {
+
+void update_values(evaluation_state::impl& s, const row_batch& b) {
+  const state_options& o = s.o;
+  const std::size_t n = b.y_true.size();
+  if (b.y_true.kind != label_column::form::numbers) {
+    throw_usage("evaluation_state::update: y_true must be numbers for regression");
+  }
+  if (b.y_value.size() != n) {
+    throw_usage(fmt::format("evaluation_state::update: y_value has {} entries, but y_true has {}", b.y_value.size(), n));
+  }
+  std::vector<std::uint8_t> skip(n, 0);
+  std::uint64_t skipped = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double y = b.y_true.numbers[i], p = b.y_value[i];
+    const double w = o.weighted ? b.sample_weight[i] : 1.0;
+    const char* what = std::isnan(y) ? "y_true" : std::isnan(p) ? "y_value" : std::isnan(w) ? "sample_weight" : nullptr;
+    if (what != nullptr) {
+      if (!o.drop_missing) {
+        throw_data(fmt::format("evaluation_state::update: {}[{}] is nan; missing values are refused (set drop_missing "
+                               "to skip such rows)", what, i));
+      }
+      skip[i] = 1;
+      ++skipped;
+      continue;
+    }
+    if (!std::isfinite(y) || !std::isfinite(p)) {
+      throw_data(fmt::format("evaluation_state::update: {}[{}] is {}; values must be finite",
+                             std::isfinite(y) ? "y_value" : "y_true", i, std::isfinite(y) ? p : y));
+    }
+    if (!(w >= 0 && std::isfinite(w))) {
+      throw_data(fmt::format("evaluation_state::update: sample_weight[{}] is {}; weights must be finite and >= 0", i, w));
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (skip[i]) continue;
+    const double y = b.y_true.numbers[i], p = b.y_value[i];
+    const double w = o.weighted ? b.sample_weight[i] : 1.0;
+    const auto wb = std::bit_cast<std::uint64_t>(w);
+    ++s.reg_y[{assay::detail::order_key(y), wb}];
+    ++s.reg_r[{assay::detail::order_key(y - p), wb}];
+    if (o.weighted) s.total_weight.add(w);
+    if (w == 0) continue;
+    if (y == 0) {
+      const std::uint64_t id = b.first_row_id + i;
+      if (!s.first_zero_target || id < *s.first_zero_target) s.first_zero_target = id;
+      continue;
+    }
+    // The terms of mean_absolute_percentage_error and mean_squared_percentage_error (metrics/regression).
+    s.reg_ape.add(w * (std::abs(y - p) / std::abs(y)));
+    const double q = (y - p) / y;
+    s.reg_spe.add(w * (q * q));
+  }
+  s.rows += n - skipped;
+  s.missing += skipped;
+}
+
+void add_times(assay::detail::signed_exact_sum& s, double x, std::uint64_t n) {
+  if (x >= 0) s.positive().add_times(x, n);
+  else s.negative().add_times(-x, n);
+}
+
+// The regression numbers of metrics/regression.cpp from the state's counts, term for term.
+value regression_metric(const evaluation_state::impl& s, std::string_view name) {
+  auto weight_of = [](std::uint64_t bits) { return std::bit_cast<double>(bits); };
+  assay::detail::exact_sum den;
+  assay::detail::signed_exact_sum sum_y, sum_r;
+  assay::detail::exact_sum sum_abs, sum_sq;
+  double max_abs = -1;
+  for (const auto& [k, n] : s.reg_r) {
+    const double w = weight_of(k.second), r = assay::detail::from_order_key(k.first);
+    if (w == 0) continue;
+    den.add_times(w, n);
+    add_times(sum_r, w * r, n);
+    sum_abs.add_times(w * std::abs(r), n);
+    sum_sq.add_times(w * (r * r), n);
+    max_abs = std::max(max_abs, std::abs(r));
+  }
+  bool constant = true, seen = false;
+  double first = 0;
+  for (const auto& [k, n] : s.reg_y) {
+    const double w = weight_of(k.second), y = assay::detail::from_order_key(k.first);
+    if (w == 0) continue;
+    add_times(sum_y, w * y, n);
+    if (!seen) first = y, seen = true;
+    else if (y != first) constant = false;
+  }
+  const double total = den.value();
+  auto mean_of = [&](double num) { return ratio(num, total, "no cases"); };
+  auto sqrt_of = [](value v) {
+    if (v.defined()) v.v = std::sqrt(v.v);
+    return v;
+  };
+  auto zero_target = [&]() -> std::optional<value> {
+    if (!s.first_zero_target) return std::nullopt;
+    return value::undefined(fmt::format("the target is 0 in case {}", *s.first_zero_target + 1));
+  };
+  if (name == "mean_absolute_error") return mean_of(sum_abs.value());
+  if (name == "mean_squared_error") return mean_of(sum_sq.value());
+  if (name == "root_mean_squared_error") return sqrt_of(mean_of(sum_sq.value()));
+  if (name == "mean_absolute_percentage_error") return zero_target().value_or(mean_of(s.reg_ape.value()));
+  if (name == "mean_squared_percentage_error") return zero_target().value_or(mean_of(s.reg_spe.value()));
+  if (name == "root_mean_squared_percentage_error") return zero_target().value_or(sqrt_of(mean_of(s.reg_spe.value())));
+  if (name == "max_error") return max_abs < 0 ? value::undefined("no cases") : value(max_abs);
+  if (name == "r2" || name == "explained_variance") {
+    const value mean = mean_of(sum_y.value());
+    if (!mean) return mean;
+    if (constant) return value::undefined("the target is constant");
+    assay::detail::exact_sum tot, res;
+    for (const auto& [k, n] : s.reg_y) {
+      const double w = weight_of(k.second), d = assay::detail::from_order_key(k.first) - mean.v;
+      tot.add_times(w * d * d, n);
+    }
+    const value mean_r = mean_of(sum_r.value());
+    for (const auto& [k, n] : s.reg_r) {
+      const double w = weight_of(k.second), r = assay::detail::from_order_key(k.first);
+      if (name == "r2") {
+        res.add_times(w * r * r, n);
+      } else {
+        const double c = r - mean_r.v;
+        res.add_times(w * c * c, n);
+      }
+    }
+    const double ss_tot = tot.value(), ss_res = res.value();
+    if (ss_tot == 0) return value::undefined("the target is constant");
+    return value(1 - ss_res / ss_tot);
+  }
+  if (name == "median_absolute_error") {
+    // (|error|, weight) pairs of positive weight in ascending order, each row's weight added in turn.
+    std::map<std::pair<double, double>, std::uint64_t> e;
+    for (const auto& [k, n] : s.reg_r) {
+      const double w = weight_of(k.second);
+      if (w != 0) e[{std::abs(assay::detail::from_order_key(k.first)), w}] += n;
+    }
+    if (e.empty()) return value::undefined("no cases");
+    const double half = total / 2;
+    double cum = 0, lower = e.rbegin()->first.first, upper = lower;
+    bool have_lower = false, done = false;
+    for (const auto& [xw, n] : e) {
+      for (std::uint64_t c = 0; c < n && !done; ++c) {
+        cum += xw.second;
+        if (!have_lower && cum >= half) {
+          lower = xw.first;
+          have_lower = true;
+        }
+        if (cum > half) {
+          upper = xw.first;
+          done = true;
+        }
+      }
+      if (done) break;
+    }
+    return value((lower + upper) / 2);
+  }
+  throw_usage(fmt::format("evaluation_state::finish: no regression metric {}", name));
+}
+
+report finish_regression(const evaluation_state::impl& s, const evaluate_options& q) {
+  const state_options& o = s.o;
+  report r;
+  r.zd = q.zero_division;
+  r.source = o.source;
+  r.rows = s.rows;
+  r.label_column = o.label_name;
+  r.weighted = o.weighted;
+  r.total_weight = o.weighted ? s.total_weight.value() : static_cast<double>(s.rows);
+  r.task = task_kind::regression;
+  r.prediction_column = o.prediction_name;
+  for (const auto& m : metric_registry()) {
+    if (m.kind != metric_kind::regression) continue;
+    r.metrics.push_back({std::string(m.name), std::string(m.title), regression_metric(s, m.name)});
+  }
+  return r;
+}
+
+}  // namespace
+
 // ---- the state -------------------------------------------------------------------------------------
 
 evaluation_state::evaluation_state(const state_options& options) : impl_(std::make_unique<impl>()) {
@@ -229,6 +410,7 @@ std::size_t evaluation_state::memory_bytes() const {
   for (const auto& d : s.dict) bytes += d.capacity() + sizeof(std::string);
   bytes += s.cells.size() * (sizeof(tally) + 48) + s.loss.size() * (sizeof(losses) + 48);
   bytes += s.kept.capacity() * sizeof(kept_row) + s.calib.size() * (sizeof(tally) + 48);
+  bytes += (s.reg_y.size() + s.reg_r.size()) * (sizeof(std::uint64_t) * 3 + 48);
   return bytes;
 }
 
@@ -249,9 +431,13 @@ void evaluation_state::update(const row_batch& b) {
     throw_usage("evaluation_state::update: sample_weight given, but the state is unweighted (set weighted)");
   }
   if (n == 0) return;
-  if (o.row_ids && b.first_row_id > std::numeric_limits<std::uint64_t>::max() - (n - 1)) {
+  if (b.first_row_id > std::numeric_limits<std::uint64_t>::max() - (n - 1)) {
     throw_usage(fmt::format("evaluation_state::update: first_row_id {} + {} rows overflows a 64-bit row id",
                             b.first_row_id, n));
+  }
+  if (o.kind == prediction_kind::values) {
+    update_values(s, b);
+    return;
   }
   const batch_labels yt = resolve(b.y_true, n, "y_true");
   batch_labels yp;
@@ -389,6 +575,13 @@ void evaluation_state::merge(const evaluation_state& other) {
   for (const auto& [k, v] : t.cells) s.cells[{map[k.first], labels ? map[k.second] : k.second}].add(v);
   for (const auto& [k, v] : t.loss) s.loss[map[k]].add(v);
   for (const auto& [k, v] : t.calib) s.calib[{map[k.first], k.second}].add(v);
+  for (const auto& [k, n] : t.reg_y) s.reg_y[k] += n;
+  for (const auto& [k, n] : t.reg_r) s.reg_r[k] += n;
+  s.reg_ape.add(t.reg_ape);
+  s.reg_spe.add(t.reg_spe);
+  if (t.first_zero_target && (!s.first_zero_target || *t.first_zero_target < *s.first_zero_target)) {
+    s.first_zero_target = t.first_zero_target;
+  }
   for (std::size_t bin = 0; bin < calibration_bins; ++bin) s.calib_ws[bin].add(t.calib_ws[bin]);
   std::vector<run> theirs;
   theirs.reserve(t.runs.size() + t.buffer.size());
@@ -457,6 +650,18 @@ std::string evaluation_state::serialize() const {
     if (o.weighted) w.sum(v.w);
   }
   for (const auto& x : s.calib_ws) w.sum(x);
+  for (const auto* m : {&s.reg_y, &s.reg_r}) {
+    w.u64(m->size());
+    for (const auto& [k, n] : *m) {
+      w.u64(k.first);
+      w.u64(k.second);
+      w.u64(n);
+    }
+  }
+  w.sum(s.reg_ape);
+  w.sum(s.reg_spe);
+  w.u8(s.first_zero_target ? 1 : 0);
+  w.u64(s.first_zero_target.value_or(0));
   w.u64(s.runs.size());
   for (const auto& r : s.runs) {
     w.u64(r.key);
@@ -501,7 +706,7 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
   }
   state_options o;
   const std::uint8_t kind = r.u8(), task = r.u8();
-  if (kind > 1) reader::malformed("unknown prediction kind");
+  if (kind > 2) reader::malformed("unknown prediction kind");
   if (task > 3) reader::malformed("unknown task");
   o.kind = static_cast<prediction_kind>(kind);
   o.task = static_cast<task_kind>(task);
@@ -564,7 +769,7 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
     counted += t.n;
     s.cells.emplace_hint(s.cells.end(), std::pair{a, b}, std::move(t));
   }
-  if (counted != s.rows) reader::malformed("the cells do not add up to the rows");
+  if (counted != (o.kind == prediction_kind::values ? 0 : s.rows)) reader::malformed("the cells do not add up to the rows");
   const std::uint64_t nl = r.count(4 + 4 * 9);
   for (std::uint64_t k = 0; k < nl; ++k) {
     const std::uint32_t c = r.u32();
@@ -588,6 +793,28 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
   }
   if (in_bins > s.rows) reader::malformed("the calibration bins hold more rows than the state");
   for (auto& x : s.calib_ws) x = r.sum();
+  const bool values = o.kind == prediction_kind::values;
+  for (auto* m : {&s.reg_y, &s.reg_r}) {
+    const std::uint64_t nv = r.count(24);
+    std::uint64_t in_values = 0;
+    for (std::uint64_t k = 0; k < nv; ++k) {
+      const std::uint64_t key = r.u64(), wb = r.u64(), n = r.u64();
+      const double x = assay::detail::from_order_key(key), w = std::bit_cast<double>(wb);
+      if (!values || n == 0 || !std::isfinite(x) || !(w >= 0 && std::isfinite(w)) || (!o.weighted && w != 1.0)) {
+        reader::malformed("a regression entry is not valid");
+      }
+      if (!m->empty() && !(m->rbegin()->first < std::pair{key, wb})) reader::malformed("regression entries are not sorted");
+      in_values += n;
+      m->emplace_hint(m->end(), std::pair{key, wb}, n);
+    }
+    if (values && in_values != s.rows) reader::malformed("the regression entries do not add up to the rows");
+  }
+  s.reg_ape = r.sum();
+  s.reg_spe = r.sum();
+  const std::uint8_t has_zero = r.u8();
+  const std::uint64_t zero_id = r.u64();
+  if (has_zero > 1 || (has_zero == 0 && zero_id != 0) || (has_zero == 1 && !values)) reader::malformed("bad zero target");
+  if (has_zero == 1) s.first_zero_target = zero_id;
   const std::uint64_t nr = r.count(20);
   if (labels && nr != 0) reader::malformed("a state of predicted labels has scores");
   s.runs.reserve(nr);
@@ -603,7 +830,8 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
     in_runs += x.t.n;
     s.runs.push_back(std::move(x));
   }
-  if (!labels && in_runs != s.rows) reader::malformed("the score runs do not add up to the rows");
+  if (o.kind == prediction_kind::scores && in_runs != s.rows) reader::malformed("the score runs do not add up to the rows");
+  if (o.kind == prediction_kind::values && nr != 0) reader::malformed("a regression state has scores");
   if (o.row_ids) {
     const std::uint64_t nk = r.count(16);
     if (nk != s.rows) reader::malformed("the kept rows do not add up to the rows");
@@ -770,6 +998,9 @@ void keep_state_curves(const evaluation_state::impl& s, const evaluate_options& 
 
 report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs_descending) {
   const state_options& o = s.o;
+  if (q.ci_level && o.kind == prediction_kind::values) {
+    throw_usage("evaluation_state::finish: ci_level is set; the state does not give intervals of regression yet");
+  }
   if (q.ci_level && assay::detail::intervals_need_rows(q, o.weighted) && !o.row_ids) {
     throw_usage(fmt::format("evaluation_state::finish: ci_level with {} resamples rows (the Poisson bootstrap), which "
                             "needs every row's id: build the state with row_ids",
@@ -788,6 +1019,7 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
     throw_data(fmt::format("{}: sample_weight: every weight is 0; there is nothing to evaluate", o.source));
   }
   const bool scores = o.kind == prediction_kind::scores;
+  if (o.kind == prediction_kind::values) return finish_regression(s, q);
 
   // The classes, by the prediction table's rules on the union of the spellings (data/predictions.hpp).
   std::vector<std::uint32_t> true_codes, pred_codes;

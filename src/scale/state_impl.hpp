@@ -99,6 +99,12 @@ struct evaluation_state::impl {
   // count and exact weight sum; per bin the exact sum of the terms w_i s_i.
   std::map<std::pair<std::uint32_t, std::uint32_t>, tally> calib;
   std::array<exact_sum, calibration_bins> calib_ws;
+  // Regression: row counts by (order key of the target, weight bits) and by (order key of the residual
+  // y - yhat, weight bits); exact sums of w |y - yhat| / |y| and w ((y - yhat) / y)^2 over rows of
+  // positive weight and nonzero target; the smallest row id of a zero target of positive weight.
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t> reg_y, reg_r;
+  exact_sum reg_ape, reg_spe;
+  std::optional<std::uint64_t> first_zero_target;
   std::vector<kept_row> kept;            // row_ids: every row; sorted by tie() when kept_sorted
   bool kept_sorted = true;
 

@@ -567,5 +567,122 @@ TEST(EvaluationStateCurves, ScoresOutsideZeroOneAndPredictedClasses) {
   }
 }
 
+// ---- regression -------------------------------------------------------------------------------------
+
+struct values_data {
+  std::vector<double> y, yhat, w;
+};
+
+values_data make_values(std::size_t n, std::uint64_t seed, int levels, bool zero_target) {
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  values_data d;
+  for (std::size_t i = 0; i < n; ++i) {
+    // Targets of both signs with ties (levels), predictions near them, weights with ties and zeros.
+    double y = std::round(u(g) * levels) / levels * 50 + 3;
+    if (!zero_target && y == 0) y = 0.25;
+    if (zero_target && i == n / 2 + 7) y = 0;
+    d.y.push_back(y);
+    d.yhat.push_back(y + (g() % 4 == 0 ? 0.0 : std::round(u(g) * 8) * 0.1 + 1e-3 * u(g)));
+    const double r = (u(g) + 1) / 2;
+    d.w.push_back(r < 0.1 ? 0.0 : std::round(r * 30) * 0.1);
+  }
+  return d;
+}
+
+std::string values_state_json(const values_data& d, const state_options& o, std::size_t parts, std::mt19937_64& g) {
+  const auto c = cuts(d.y.size(), parts, g);
+  std::vector<evaluation_state> states;
+  for (std::size_t k = 0; k + 1 < c.size(); ++k) {
+    evaluation_state s(o);
+    row_batch rb;
+    rb.y_true = label_column::of_numbers(piece(d.y, c[k], c[k + 1]));
+    rb.y_value = piece(d.yhat, c[k], c[k + 1]);
+    if (o.weighted) rb.sample_weight = piece(d.w, c[k], c[k + 1]);
+    rb.first_row_id = c[k];
+    s.update(rb);
+    states.push_back(std::move(s));
+  }
+  std::shuffle(states.begin(), states.end(), g);
+  return to_json(merge_randomly(std::move(states), g).finish());
+}
+
+state_options values_opts(bool weighted) {
+  state_options o;
+  o.kind = prediction_kind::values;
+  o.task = task_kind::regression;
+  o.weighted = weighted;
+  o.source = "predictions_from_values";
+  return o;
+}
+
+std::string values_evaluate_json(const values_data& d, bool weighted) {
+  prediction_options po;
+  if (weighted) po.sample_weight = d.w;
+  return to_json(evaluate(predictions_from_values(d.y, d.yhat, po)));
+}
+
+TEST(EvaluationStateRegression, EveryRegressionNumberEqualsEvaluate) {
+  // MAE, MSE, RMSE, MAPE, MSPE, RMSPE, R^2, explained variance, median absolute error and max error,
+  // weighted (with zero weights) or not, targets of both signs with ties; a zero target makes the
+  // percentage errors undefined naming evaluate's row.
+  std::mt19937_64 g(81);
+  for (bool weighted : {false, true}) {
+    for (int levels : {4, 1000000}) {
+      for (bool zero : {false, true}) {
+        const values_data d = make_values(2500, 80 + levels, levels, zero);
+        const std::string want = values_evaluate_json(d, weighted);
+        ASSERT_NE(want.find("median_absolute_error"), std::string::npos);
+        EXPECT_EQ(want.find("the target is 0 in case") != std::string::npos, zero);
+        for (std::size_t parts : {1, 2, 3, 17}) {
+          EXPECT_EQ(values_state_json(d, values_opts(weighted), parts, g), want)
+              << "weighted " << weighted << " levels " << levels << " zero " << zero << " parts " << parts;
+        }
+      }
+    }
+  }
+  // A constant target: R^2 and explained variance undefined, as evaluate.
+  values_data d = make_values(300, 82, 4, false);
+  std::fill(d.y.begin(), d.y.end(), 2.5);
+  for (std::size_t parts : {1, 3}) EXPECT_EQ(values_state_json(d, values_opts(true), parts, g), values_evaluate_json(d, true));
+}
+
+TEST(EvaluationStateRegression, BytesRoundTripCorruptionAndRefusals) {
+  const values_data d = make_values(30, 83, 4, true);
+  evaluation_state s(values_opts(true));
+  row_batch b;
+  b.y_true = label_column::of_numbers(d.y);
+  b.y_value = d.yhat;
+  b.sample_weight = d.w;
+  s.update(b);
+  const std::string blob = s.serialize();
+  EXPECT_EQ(read_state(blob).serialize(), blob);
+  EXPECT_EQ(to_json(read_state(blob, values_opts(true)).finish()), values_evaluate_json(d, true));
+  for (std::size_t i = 0; i < blob.size(); ++i) {
+    for (unsigned char flip : {0x01, 0x80}) {
+      std::string bad = blob;
+      bad[i] = static_cast<char>(static_cast<unsigned char>(bad[i]) ^ flip);
+      try {
+        (void)read_state(bad);
+        ADD_FAILURE() << "byte " << i << " flipped by " << int(flip) << " was accepted";
+      } catch (const error& e) {
+        EXPECT_EQ(e.kind(), error_kind::data);
+      }
+    }
+  }
+  state_options bad = values_opts(false);
+  bad.task = task_kind::binary;
+  EXPECT_THROW(evaluation_state{bad}, error);
+  evaluate_options ci;
+  ci.ci_level = 0.95;
+  try {
+    (void)s.finish(ci);
+    ADD_FAILURE();
+  } catch (const error& e) {
+    EXPECT_STREQ(e.what(), "evaluation_state::finish: ci_level is set; the state does not give intervals of regression "
+                           "yet");
+  }
+}
+
 }  // namespace
 }  // namespace assay::scale

@@ -55,6 +55,27 @@ class long_accumulator {
     }
   }
 
+  /// Subtracts o, which must not exceed this sum (compare first with less()).
+  void subtract(const long_accumulator& o) noexcept {
+    unsigned borrow = 0;
+    for (std::size_t i = 0; i < limbs; ++i) {
+      const std::uint64_t a = w_[i], b = o.w_[i];
+      const std::uint64_t d = a - b;
+      const unsigned b1 = a < b ? 1U : 0U;
+      const std::uint64_t t = d - borrow;
+      const unsigned b2 = d < borrow ? 1U : 0U;
+      w_[i] = t;
+      borrow = b1 + b2;
+    }
+  }
+  /// Whether this sum is smaller than o.
+  [[nodiscard]] bool less(const long_accumulator& o) const noexcept {
+    for (std::size_t i = limbs; i > 0; --i) {
+      if (w_[i - 1] != o.w_[i - 1]) return w_[i - 1] < o.w_[i - 1];
+    }
+    return false;
+  }
+
   /// The sum rounded to the nearest double, ties to even (+inf beyond the largest double).
   [[nodiscard]] double value() const noexcept {
     int top = static_cast<int>(limbs) - 1;
@@ -216,6 +237,47 @@ class exact_sum {
   double v_ = 0;
   std::unique_ptr<long_accumulator> big_;
   bool plain_ = false;
+};
+
+/// An exact sum of doubles of any sign, rounded once when read: the non-negative terms and the
+/// magnitudes of the negative ones are summed apart (exact_sum) and their difference is formed
+/// exactly in the long accumulator. A non-finite term makes it a plain floating sum (as exact_sum).
+class signed_exact_sum {
+ public:
+  void add(double x) {
+    if (x >= 0 || !std::isfinite(x)) pos_.add(x);
+    else neg_.add(-x);
+  }
+  void add(const signed_exact_sum& o) {
+    pos_.add(o.pos_);
+    neg_.add(o.neg_);
+  }
+  /// The positive part and the magnitude of the negative part (for serialisation).
+  [[nodiscard]] const exact_sum& positive() const noexcept { return pos_; }
+  [[nodiscard]] const exact_sum& negative() const noexcept { return neg_; }
+  exact_sum& positive() noexcept { return pos_; }
+  exact_sum& negative() noexcept { return neg_; }
+  [[nodiscard]] double value() const {
+    if (neg_.is_zero()) return pos_.value();
+    if (!std::isfinite(pos_.value()) || !std::isfinite(neg_.value())) return pos_.value() - neg_.value();
+    if (pos_.is_zero()) return -neg_.value();
+    long_accumulator a = accumulator_of(pos_), b = accumulator_of(neg_);
+    if (a.less(b)) {
+      b.subtract(a);
+      return -b.value();
+    }
+    a.subtract(b);
+    return a.value();
+  }
+
+ private:
+  static long_accumulator accumulator_of(const exact_sum& s) {
+    if (s.accumulator() != nullptr) return *s.accumulator();
+    long_accumulator a;
+    a.add(s.value());
+    return a;
+  }
+  exact_sum pos_, neg_;
 };
 
 }  // namespace assay::detail

@@ -31,14 +31,19 @@
 //   - with state_options::row_ids, every row's stable id, classes, score and weight (for the
 //     intervals that resample rows).
 //
+//   - regression (prediction_kind::values): the rows counted by (target, weight) and by (residual
+//     y - yhat, weight), keyed by the values' order-preserving keys: O(distinct pairs), exact sums of
+//     the percentage errors, the first row id of a zero target. Every regression number of
+//     evaluate (MAE, MSE, RMSE, MAPE, MSPE, RMSPE, R^2, explained variance, median absolute error,
+//     max error) is read off them exactly, the median too.
 //   - scores in [0, 1]: the reliability curve's sums per uniform bin (count and exact weight per true
 //     spelling, exact sum of w_i s_i), for the kept curves.
 //
 // Supported today: binary scores (`assay report --score`), predicted classes, binary or multiclass
 // (`--pred`), weighted or not; intervals (evaluate_options::ci_level): without weights and with an
 // analytic method from the counts and runs, else from the kept rows (state_options::row_ids); kept
-// curves (evaluate_options::keep_curves). Not yet (the constructor refuses them, naming the
-// option): class probabilities (`--proba`) and regression.
+// curves (evaluate_options::keep_curves); regression without intervals. Not yet: class
+// probabilities (`--proba`), intervals of regression (finish() refuses them).
 #pragma once
 
 #include <cstddef>
@@ -56,13 +61,15 @@
 namespace assay::scale {
 
 /// The format version written by serialize(); read_state refuses any other.
-/// Version 2: state_options::row_ids and the kept rows; 3: the reliability curve's per-bin sums.
-inline constexpr std::uint32_t state_format_version = 3;
+/// Version 2: state_options::row_ids and the kept rows; 3: the reliability curve's per-bin sums;
+/// 4: regression (prediction_kind::values).
+inline constexpr std::uint32_t state_format_version = 4;
 
 /// What the rows predict.
 enum class prediction_kind {
   scores,  ///< a binary score of the positive class per row (positive when score >= threshold)
   labels,  ///< a predicted class per row
+  values,  ///< regression: a predicted value per row (task regression; the true values are numbers)
 };
 
 /// What a state evaluates. Every field except `source` is part of the state's fingerprint: two states
@@ -70,7 +77,7 @@ enum class prediction_kind {
 struct state_options {
   prediction_kind kind = prediction_kind::scores;
   /// binary, multiclass or automatic (decided in finish() from all the classes, as evaluate does:
-  /// binary for at most two classes). scores need a binary task. regression: not yet.
+  /// binary for at most two classes). scores need a binary task; values need regression.
   task_kind task = task_kind::automatic;
   std::optional<std::string> pos_label;  ///< the positive class, as prediction_options::pos_label
   double threshold = 0.5;                ///< scores: a row is predicted positive when score >= threshold
@@ -123,6 +130,9 @@ struct row_batch {
   /// on all rows when the ids are the rows' indices 0..n-1 there. Ids must be unique over the rows
   /// of the merged states (finish() refuses a repeated id).
   std::uint64_t first_row_id = 0;
+  /// prediction_kind::values (regression): the predicted value of each row (y_true: numbers). Last,
+  /// so that batches written as aggregates before it existed still compile.
+  std::span<const double> y_value;
 };
 
 namespace detail {
