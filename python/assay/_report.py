@@ -152,16 +152,16 @@ def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=Non
     (``report.missing``) with ``drop_missing=True``. Intervals (``ci``) are those of the rows in
     stream order (with weights or ``method='bootstrap'`` the state then keeps every row: about 20-28
     bytes a row). The kept curves (``keep_curves``, for the HTML page) come from the state too. Not yet on
-    this path: ``y_proba`` and regression.
+    this path: ``y_proba`` and intervals of regression.
     """
     from assay import _scale
 
     if _scale.is_arrow(y_true, label):
         if label is None:
             raise ValueError("report: with an Arrow source, label= names the label column")
-        if y_proba is not None or task == "regression":
-            raise NotImplementedError("report: y_proba and regression are not computed from an Arrow source yet "
-                                      "(the mergeable state does not hold them)")
+        if y_proba is not None:
+            raise NotImplementedError("report: y_proba is not computed from an Arrow source yet (the mergeable "
+                                      "state does not hold class probabilities)")
         if by is not None:
             raise NotImplementedError("report: by= (sliced reports) is not computed from an Arrow source yet")
         spec = _scale.Spec("report", label=label, score=y_score, pred=y_pred, weight=sample_weight,

@@ -50,9 +50,18 @@ class Spec:
         for name, v in (("label", label), ("score", score), ("pred", pred), ("weight", weight)):
             if v is not None and not isinstance(v, str):
                 raise ValueError(f"{where}: {name} is {v!r}; it must be a column name (str)")
-        if task not in ("auto", "binary", "multiclass"):
-            raise ValueError(f"{where}: task is {task!r}; it must be 'auto', 'binary' or 'multiclass' "
-                             "(regression is not in the mergeable state yet)")
+        if task not in ("auto", "binary", "multiclass", "regression"):
+            raise ValueError(f"{where}: task is {task!r}; it must be 'auto', 'binary', 'multiclass' or 'regression'")
+        self.regression = task == "regression"
+        if self.regression and (pred is None or ci is not None):
+            raise ValueError(f"{where}: task='regression' needs pred (the predicted values) and no score; "
+                             "intervals of regression are not computed by the mergeable state yet")
+        if self.regression and where != "report":
+            # The percentage errors name the first row whose target is 0 by its index among all rows,
+            # which the engines' partitions do not know: the report would depend on the partitioning.
+            raise NotImplementedError(f"{where}: task='regression' is not evaluated on this engine yet: the "
+                                      "partitions do not know their rows' indices among all rows (docs/scaling.md); "
+                                      "use assay.report on an Arrow stream")
         zd = _ZD.get(zero_division, "nan" if isinstance(zero_division, float) and math.isnan(zero_division)
                      else None)
         if zd is None:
@@ -70,7 +79,7 @@ class Spec:
                              pos_label=None if pos_label is None else _label_text(pos_label),
                              threshold=float(threshold), weighted=weight is not None,
                              drop_missing=self.drop_missing, label_name="y_true", prediction_name="",
-                             row_ids=resample)
+                             row_ids=resample, values=self.regression)
         seed = int(random_state) if random_state is not None else None
         if ci is not None and seed is None:
             import random
@@ -151,10 +160,13 @@ def update(state, batch, spec, first_row_id=0):
         if missing:
             batch = batch.filter(pc.invert(mask))
     where = spec.where
-    y = _labels(batch.column(spec.label), spec.label, where)
+    y = {"num": _numbers(batch.column(spec.label), spec.label, where)} if spec.regression else \
+        _labels(batch.column(spec.label), spec.label, where)
     kw = dict(y_num=y.get("num"), y_text=None, y_codes=y.get("codes"), y_dict=y.get("dict"), score=None,
               p_num=None, p_text=None, p_codes=None, p_dict=None, weight=None, first_row_id=first_row_id)
-    if spec.score is not None:
+    if spec.regression:
+        kw["value"] = _numbers(batch.column(spec.pred), spec.pred, where)
+    elif spec.score is not None:
         kw["score"] = _numbers(batch.column(spec.score), spec.score, where)
     else:
         p = _labels(batch.column(spec.pred), spec.pred, where)
@@ -171,11 +183,12 @@ def check_columns(names, spec):
         raise ValueError(f"{spec.where}: column(s) {absent} not in the data (columns: {list(names)})")
 
 
-def state_of_batches(batches, spec):
-    """(blob, missing rows) of an iterable of Arrow RecordBatches: one worker's partition."""
+def state_of_batches(batches, spec, first_row=0):
+    """(blob, missing rows) of an iterable of Arrow RecordBatches: one worker's partition, whose first
+    row has index `first_row` among all rows (when known)."""
     state = spec.new_state()
     missing = 0
-    row = 0
+    row = first_row
     for b in batches:
         check_columns(b.schema.names, spec)
         missing += update(state, b, spec, row)

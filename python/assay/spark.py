@@ -52,8 +52,8 @@ def evaluate(df, *, label, score=None, pred=None, weight=None, pos_label=None, t
     partitioning. ``ci`` (a level), ``method``, ``replicates`` and ``random_state`` ask for intervals as in
     :func:`assay.report`, without sample weights and with a method other than 'bootstrap' (those
     resample rows by their index among all rows, which the partitions do not know yet).
-    ``keep_curves=True`` keeps the ROC, PR, threshold and reliability curves for ``save_html``. Not yet:
-    class probabilities, regression.
+    ``keep_curves=True`` keeps the ROC, PR, threshold and reliability curves for ``save_html``.
+    Not yet: class probabilities, regression.
     """
     spec = _scale.Spec("assay.spark.evaluate", label=label, score=score, pred=pred, weight=weight,
                        pos_label=pos_label, threshold=threshold, task=task, drop_missing=drop_missing, ci=ci,

@@ -48,9 +48,11 @@ void bind_scale(nb::module_& m) {
           "__init__",
           [](evaluation_state* self, bool scores, std::string_view task, std::optional<std::string> pos_label,
              double threshold, bool weighted, bool drop_missing, std::string label_name,
-             std::string prediction_name, std::string source, bool row_ids) {
+             std::string prediction_name, std::string source, bool row_ids, bool values) {
             state_options o;
-            o.kind = scores ? scale::prediction_kind::scores : scale::prediction_kind::labels;
+            o.kind = values ? scale::prediction_kind::values
+                     : scores ? scale::prediction_kind::scores
+                              : scale::prediction_kind::labels;
             o.task = task_of(task);
             o.pos_label = std::move(pos_label);
             o.threshold = threshold;
@@ -64,7 +66,7 @@ void bind_scale(nb::module_& m) {
           },
           nb::arg("scores"), nb::arg("task"), nb::arg("pos_label").none(), nb::arg("threshold"),
           nb::arg("weighted"), nb::arg("drop_missing"), nb::arg("label_name"), nb::arg("prediction_name"),
-          nb::arg("source"), nb::arg("row_ids") = false)
+          nb::arg("source"), nb::arg("row_ids") = false, nb::arg("values") = false)
       .def(
           "update",
           [](evaluation_state& s, std::optional<in_array<double>> y_num, std::optional<std::vector<std::string>> y_text,
@@ -72,7 +74,7 @@ void bind_scale(nb::module_& m) {
              std::optional<in_array<double>> score, std::optional<in_array<double>> p_num,
              std::optional<std::vector<std::string>> p_text, std::optional<in_array<std::int32_t>> p_codes,
              std::optional<std::vector<std::string>> p_dict, std::optional<in_array<double>> weight,
-             std::uint64_t first_row_id) {
+             std::uint64_t first_row_id, std::optional<in_array<double>> value) {
             const labels_in y{y_num, y_text, y_codes, y_dict};
             const labels_in p{p_num, p_text, p_codes, p_dict};
             scale::row_batch b;
@@ -81,12 +83,14 @@ void bind_scale(nb::module_& m) {
             b.y_pred = p.column();
             b.sample_weight = view(weight);
             b.first_row_id = first_row_id;
+            b.y_value = view(value);
             nb::gil_scoped_release release;
             s.update(b);
           },
           nb::arg("y_num").none(), nb::arg("y_text").none(), nb::arg("y_codes").none(), nb::arg("y_dict").none(),
           nb::arg("score").none(), nb::arg("p_num").none(), nb::arg("p_text").none(), nb::arg("p_codes").none(),
-          nb::arg("p_dict").none(), nb::arg("weight").none(), nb::arg("first_row_id") = 0)
+          nb::arg("p_dict").none(), nb::arg("weight").none(), nb::arg("first_row_id") = 0,
+          nb::arg("value").none() = nb::none())
       .def(
           "merge",
           [](evaluation_state& s, const evaluation_state& other) {

@@ -201,3 +201,28 @@ def test_kept_curves_of_a_stream_give_the_same_html_page(rng, weight):
     reader = pa.RecordBatchReader.from_batches(t.schema, batches)
     got = assay.report(reader, label="y", y_score="p", sample_weight=weight, pos_label="spam")
     assert got._repr_html_().replace("arrow", "predictions_from_scores") == want
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_regression_from_any_partitioning(rng, weighted):
+    # Every regression number (MAE ... median absolute error, max error) from the state's maps of
+    # (target, weight) and (residual, weight): equal to assay.report on all rows.
+    n = 2000
+    y = np.round(rng.normal(0, 20, n), 1)
+    yhat = y + np.round(rng.normal(0, 3, n), 2)
+    w = rng.integers(0, 5, n) / 4.0
+    t = pa.table({"y": y, "p": yhat, "w": w})
+    kw = dict(sample_weight=w) if weighted else {}
+    expected = assay.report(y, y_pred=yhat, task="regression", **kw).to_dict()
+    expected["source"] = "arrow"
+    assert "median_absolute_error" in expected
+    spec = _spec(pred="p", weight="w" if weighted else None, task="regression")
+    assert expected["mean_absolute_percentage_error_undefined"].startswith("the target is 0 in case")
+    for k in (1, 2, 3, 17):
+        pieces = split(t, k, rng)
+        offsets = np.cumsum([0] + [p.num_rows for p in pieces])  # the rows' indices among all rows
+        parts = [_scale.state_of_batches(p.to_batches(), spec, int(o)) for p, o in zip(pieces, offsets)]
+        order = rng.permutation(len(parts))
+        assert _scale.finish([parts[i] for i in order], spec).to_dict() == expected
+    got = assay.report(t, label="y", y_pred="p", sample_weight="w" if weighted else None, task="regression")
+    assert got.to_dict() == expected

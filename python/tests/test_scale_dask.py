@@ -70,3 +70,15 @@ def test_intervals_without_weights(client):
     assert got["roc_auc_ci_method"] == "delong"
     with pytest.raises(NotImplementedError, match="resamples rows"):
         assay.dask.evaluate(ddf, label="y", score="p", weight="w", pos_label="spam", **ci)
+
+
+def test_regression(client):
+    rng = np.random.default_rng(8)
+    n = 1500
+    y = np.round(rng.normal(0, 20, n), 1)
+    yhat = y + np.round(rng.normal(0, 3, n), 2)
+    w = rng.integers(0, 5, n) / 4.0
+    ddf = dd.from_pandas(pd.DataFrame({"y": y, "p": yhat, "w": w}), npartitions=4, sort=False)
+    # Not yet: the partitions do not know their rows' global indices (MAPE names the zero target's row).
+    with pytest.raises(NotImplementedError, match="task='regression' is not evaluated on this engine yet"):
+        assay.dask.evaluate(ddf, label="y", pred="p", weight="w", task="regression")
