@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include <fmt/format.h>
@@ -682,6 +683,41 @@ TEST(EvaluationStateRegression, BytesRoundTripCorruptionAndRefusals) {
     EXPECT_STREQ(e.what(), "evaluation_state::finish: ci_level is set; the state does not give intervals of regression "
                            "yet");
   }
+}
+
+TEST(EvaluationStateRegression, MissingAndNonFiniteValues) {
+  const std::vector<double> y{1, std::nan(""), 3, 4, 2}, p{1.5, 2, std::nan(""), 3, 2.5};
+  row_batch b;
+  b.y_true = label_column::of_numbers(y);
+  b.y_value = p;
+  evaluation_state s(values_opts(false));
+  try {
+    s.update(b);
+    ADD_FAILURE();
+  } catch (const error& e) {
+    EXPECT_STREQ(e.what(), "evaluation_state::update: y_true[1] is nan; missing values are refused (set drop_missing "
+                           "to skip such rows)");
+  }
+  EXPECT_EQ(s.rows(), 0U);
+  state_options o = values_opts(false);
+  o.drop_missing = true;
+  evaluation_state d(o);
+  d.update(b);
+  EXPECT_EQ(d.rows(), 3U);
+  EXPECT_EQ(d.missing(), 2U);
+  values_data kept{{1, 4, 2}, {1.5, 3, 2.5}, {}};
+  EXPECT_EQ(to_json(d.finish()), values_evaluate_json(kept, false));
+  const std::vector<double> two{1, 2}, inf{1, std::numeric_limits<double>::infinity()};
+  row_batch bad;
+  bad.y_true = label_column::of_numbers(two);
+  bad.y_value = inf;
+  try {
+    d.update(bad);
+    ADD_FAILURE();
+  } catch (const error& e) {
+    EXPECT_STREQ(e.what(), "evaluation_state::update: y_value[1] is inf; values must be finite");
+  }
+  EXPECT_EQ(d.rows(), 3U);  // unchanged
 }
 
 }  // namespace
