@@ -39,7 +39,10 @@ class Spec:
         # weight on its index among all rows: the state keeps every row (row_ids). Only the one-process
         # Arrow reader knows the rows' global indices; the engines' partitions do not.
         resample = ci is not None and (weight is not None or method == "bootstrap")
-        if resample and where != "report":
+        # Engines whose partitions are given their first row's index among all rows (Dask counts the
+        # rows of each partition first); Spark does not yet.
+        knows_rows = where in ("report", "assay.dask.evaluate")
+        if resample and not knows_rows:
             what = "sample weights" if weight is not None else "method='bootstrap'"
             raise NotImplementedError(f"{where}: ci with {what} resamples rows by their index among all rows, which "
                                       "the partitions do not know yet (docs/scaling.md); use ci without weights and "
@@ -56,7 +59,7 @@ class Spec:
         if self.regression and (pred is None or ci is not None):
             raise ValueError(f"{where}: task='regression' needs pred (the predicted values) and no score; "
                              "intervals of regression are not computed by the mergeable state yet")
-        if self.regression and where != "report":
+        if self.regression and not knows_rows:
             # The percentage errors name the first row whose target is 0 by its index among all rows,
             # which the engines' partitions do not know: the report would depend on the partitioning.
             raise NotImplementedError(f"{where}: task='regression' is not evaluated on this engine yet: the "
@@ -75,6 +78,9 @@ class Spec:
         if len(set(self.columns)) != len(self.columns):
             raise ValueError(f"{where}: the columns {self.columns} must be distinct")
         self.drop_missing = bool(drop_missing)
+        # Rows carry their index among all rows: the Poisson bootstrap draws on it, and regression's
+        # percentage errors name the first zero target by it.
+        self.needs_row_ids = resample or self.regression
         self.state_kw = dict(scores=score is not None, task=str(task),
                              pos_label=None if pos_label is None else _label_text(pos_label),
                              threshold=float(threshold), weighted=weight is not None,
@@ -150,15 +156,30 @@ def _missing_mask(batch, spec):
 
 
 def update(state, batch, spec, first_row_id=0):
-    """Adds one Arrow RecordBatch to `state`; returns the number of rows skipped as missing."""
+    """Adds one Arrow RecordBatch, whose first row has index `first_row_id` among all rows, to `state`;
+    returns the number of rows skipped as missing."""
     missing = 0
     mask = _missing_mask(batch, spec)
     if mask is not None:
         import pyarrow.compute as pc
 
         missing = int(pc.sum(mask).as_py() or 0)
+        if missing and spec.needs_row_ids:
+            # The rows left keep their indices: each run of consecutive rows goes in with its own.
+            import numpy as np
+
+            keep = np.flatnonzero(~mask.to_numpy(zero_copy_only=False))
+            for run in np.split(keep, np.flatnonzero(np.diff(keep) != 1) + 1) if keep.size else []:
+                _update_rows(state, batch.slice(int(run[0]), int(run.size)), spec, first_row_id + int(run[0]))
+            return missing
         if missing:
             batch = batch.filter(pc.invert(mask))
+    _update_rows(state, batch, spec, first_row_id)
+    return missing
+
+
+def _update_rows(state, batch, spec, first_row_id):
+    """Adds a batch without missing values."""
     where = spec.where
     y = {"num": _numbers(batch.column(spec.label), spec.label, where)} if spec.regression else \
         _labels(batch.column(spec.label), spec.label, where)
@@ -174,7 +195,6 @@ def update(state, batch, spec, first_row_id=0):
     if spec.weight is not None:
         kw["weight"] = _numbers(batch.column(spec.weight), spec.weight, where)
     state.update(**kw)
-    return missing
 
 
 def check_columns(names, spec):

@@ -15,11 +15,11 @@ from assay import _scale
 __all__ = ["evaluate"]
 
 
-def _partition_state(pdf, spec):
+def _partition_state(pdf, spec, first_row=0):
     import pyarrow as pa
 
     batch = pa.RecordBatch.from_pandas(pdf[spec.columns], preserve_index=False)
-    return _scale.state_of_batches([batch], spec)
+    return _scale.state_of_batches([batch], spec, first_row)
 
 
 def _combine(parts, spec):
@@ -43,7 +43,15 @@ def evaluate(ddf, *, label, score=None, pred=None, weight=None, pos_label=None, 
     _scale.check_columns(list(ddf.columns), spec)
     if int(split_every) < 2:
         raise ValueError(f"assay.dask.evaluate: split_every is {split_every!r}; it must be at least 2")
-    parts = [dask.delayed(_partition_state)(d, spec) for d in ddf[spec.columns].to_delayed()]
+    delayed = ddf[spec.columns].to_delayed()
+    first = [0] * len(delayed)
+    if spec.needs_row_ids:
+        # Intervals that resample rows and regression need each row's index among all rows: one pass
+        # counts the rows of each partition.
+        lengths = ddf.map_partitions(len).compute()
+        for i in range(1, len(delayed)):
+            first[i] = first[i - 1] + int(lengths.iloc[i - 1])
+    parts = [dask.delayed(_partition_state)(d, spec, f) for d, f in zip(delayed, first)]
     while len(parts) > 1:
         parts = [dask.delayed(_combine)(parts[i:i + split_every], spec) for i in range(0, len(parts), split_every)]
     (blob, missing), = dask.compute(parts[0]) if parts else ((spec.new_state().serialize(), 0),)

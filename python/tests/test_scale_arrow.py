@@ -226,3 +226,22 @@ def test_regression_from_any_partitioning(rng, weighted):
         assert _scale.finish([parts[i] for i in order], spec).to_dict() == expected
     got = assay.report(t, label="y", y_pred="p", sample_weight="w" if weighted else None, task="regression")
     assert got.to_dict() == expected
+
+
+def test_dropped_rows_keep_the_indices_of_the_rows_left(rng):
+    # With drop_missing, the rows left keep their indices among all rows (their Poisson weights do not
+    # shift): the intervals do not depend on how the stream is cut into batches or partitions.
+    t = binary_table(rng, 1200, missing=9)
+    ci = dict(ci=0.9, method="auto", replicates=80, random_state=2)
+    spec = _spec(score="p", weight="w", pos_label="spam", drop_missing=True, **ci)
+    results = []
+    for k in (1, 3, 17):
+        pieces = split(t, k, rng)
+        offsets = np.cumsum([0] + [p.num_rows for p in pieces])
+        parts = [_scale.state_of_batches(p.to_batches(max_chunksize=50), spec, int(o))
+                 for p, o in zip(pieces, offsets)]
+        r = _scale.finish(parts, spec)
+        assert r.missing == 9
+        results.append(r.to_dict())
+    assert results[0] == results[1] == results[2]
+    assert "poisson bootstrap" in results[0]["roc_auc_ci_method"]

@@ -11,6 +11,7 @@ dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
 
 import assay.dask  # noqa: E402
+import assay.spark  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +70,7 @@ def test_intervals_without_weights(client):
     assert got == reference(t, score="p", pos_label="spam", source="dask", **ci)
     assert got["roc_auc_ci_method"] == "delong"
     with pytest.raises(NotImplementedError, match="resamples rows"):
-        assay.dask.evaluate(ddf, label="y", score="p", weight="w", pos_label="spam", **ci)
+        assay.spark.evaluate(None, label="y", score="p", weight="w", pos_label="spam", **ci)
 
 
 def test_regression(client):
@@ -79,6 +80,19 @@ def test_regression(client):
     yhat = y + np.round(rng.normal(0, 3, n), 2)
     w = rng.integers(0, 5, n) / 4.0
     ddf = dd.from_pandas(pd.DataFrame({"y": y, "p": yhat, "w": w}), npartitions=4, sort=False)
-    # Not yet: the partitions do not know their rows' global indices (MAPE names the zero target's row).
-    with pytest.raises(NotImplementedError, match="task='regression' is not evaluated on this engine yet"):
-        assay.dask.evaluate(ddf, label="y", pred="p", weight="w", task="regression")
+    got = assay.dask.evaluate(ddf, label="y", pred="p", weight="w", task="regression").to_dict()
+    want = assay.report(y, y_pred=yhat, sample_weight=w, task="regression").to_dict()
+    want["source"] = "dask"
+    assert got == want
+
+
+def test_resampled_intervals_on_row_indices(client):
+    # Weights: the Poisson bootstrap draws each row's weight on its index among all rows, which the
+    # partitions get from a first pass counting their rows.
+    rng = np.random.default_rng(9)
+    t = binary_table(rng, 1500)
+    ddf = dd.from_pandas(t.to_pandas(), npartitions=4, sort=False)
+    ci = dict(ci=0.9, replicates=100, random_state=5)
+    got = assay.dask.evaluate(ddf, label="y", score="p", weight="w", pos_label="spam", **ci).to_dict()
+    assert got == reference(t, score="p", weight="w", pos_label="spam", source="dask", **ci)
+    assert "poisson bootstrap" in got["roc_auc_ci_method"]
