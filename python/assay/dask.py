@@ -33,6 +33,9 @@ def evaluate(ddf, *, label, score=None, pred=None, weight=None, pos_label=None, 
     """The exact report of a dask DataFrame (the report of ``assay.report`` on all its rows).
 
     Arguments as :func:`assay.spark.evaluate`; ``split_every`` is the fan-in of the tree of merges.
+    Unlike Spark, intervals with sample weights or ``method='bootstrap'`` and ``task='regression'``
+    (``pred`` the predicted values) are given: a first pass counts each partition's rows, so each
+    row gets its index among all rows.
     Computes with the current dask scheduler (e.g. a ``distributed.Client``)."""
     import dask
 
