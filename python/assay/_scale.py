@@ -36,17 +36,10 @@ class Spec:
             raise ValueError(f"{where}: method is {method!r}; it must be one of auto, wilson, normal, agresti_coull, "
                              "clopper_pearson, bootstrap")
         # Intervals that resample rows (with weights, or method='bootstrap') draw each row's Poisson
-        # weight on its index among all rows: the state keeps every row (row_ids). Only the one-process
-        # Arrow reader knows the rows' global indices; the engines' partitions do not.
+        # weight on its index among all rows: the state keeps every row (row_ids), and each partition
+        # must be given its first row's index (the Arrow reader counts its stream's rows; Spark and
+        # Dask count each partition's rows in a first pass).
         resample = ci is not None and (weight is not None or method == "bootstrap")
-        # Engines whose partitions are given their first row's index among all rows (Dask counts the
-        # rows of each partition first); Spark does not yet.
-        knows_rows = where in ("report", "assay.dask.evaluate")
-        if resample and not knows_rows:
-            what = "sample weights" if weight is not None else "method='bootstrap'"
-            raise NotImplementedError(f"{where}: ci with {what} resamples rows by their index among all rows, which "
-                                      "the partitions do not know yet (docs/scaling.md); use ci without weights and "
-                                      "another method, or assay.report on an Arrow stream")
         given = [n for n, v in (("score", score), ("pred", pred)) if v is not None]
         if len(given) != 1:
             raise ValueError(f"{where}: give exactly one of score or pred (a column name); got {given or 'none'}")
@@ -59,12 +52,6 @@ class Spec:
         if self.regression and (pred is None or ci is not None):
             raise ValueError(f"{where}: task='regression' needs pred (the predicted values) and no score; "
                              "intervals of regression are not computed by the mergeable state yet")
-        if self.regression and not knows_rows:
-            # The percentage errors name the first row whose target is 0 by its index among all rows,
-            # which the engines' partitions do not know: the report would depend on the partitioning.
-            raise NotImplementedError(f"{where}: task='regression' is not evaluated on this engine yet: the "
-                                      "partitions do not know their rows' indices among all rows (docs/scaling.md); "
-                                      "use assay.report on an Arrow stream")
         zd = _ZD.get(zero_division, "nan" if isinstance(zero_division, float) and math.isnan(zero_division)
                      else None)
         if zd is None:

@@ -183,8 +183,6 @@ def test_resampled_intervals_of_a_stream_equal_the_single_process_report(rng, ca
     got = assay.report(reader, label="y", **label_args, sample_weight=case["weight"], pos_label="spam",
                        method=case["method"], **ci).to_dict()
     assert got == expected
-    with pytest.raises(NotImplementedError, match="resamples rows by their index"):
-        _scale.Spec("assay.spark.evaluate", label="y", **case, **ci)
 
 
 @pytest.mark.parametrize("weight", [None, "w"])

@@ -11,7 +11,6 @@ dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
 
 import assay.dask  # noqa: E402
-import assay.spark  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -69,8 +68,6 @@ def test_intervals_without_weights(client):
     got = assay.dask.evaluate(ddf, label="y", score="p", pos_label="spam", **ci).to_dict()
     assert got == reference(t, score="p", pos_label="spam", source="dask", **ci)
     assert got["roc_auc_ci_method"] == "delong"
-    with pytest.raises(NotImplementedError, match="resamples rows"):
-        assay.spark.evaluate(None, label="y", score="p", weight="w", pos_label="spam", **ci)
 
 
 def test_regression(client):
