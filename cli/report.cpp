@@ -55,8 +55,10 @@ std::uint64_t size_option(const char* option, const std::string& text) {
 
 // Whether the request is one the out-of-core reader evaluates (scale/out_of_core.hpp).
 bool out_of_core_supported(const report_request& q) {
-  return q.proba.empty() && q.task != task_kind::regression && !q.ci_level && !q.keep_curves &&
-         !q.constraints.any() && q.path != "-" && q.score.has_value() != q.pred.has_value();
+  // Intervals that resample rows (with weights, or --ci-method bootstrap) would need every row in memory.
+  const bool ci_ok = !q.ci_level || (!q.weight && q.ci != ci_method::bootstrap);
+  return q.proba.empty() && q.task != task_kind::regression && ci_ok && !q.constraints.any() && q.path != "-" &&
+         q.score.has_value() != q.pred.has_value();
 }
 
 double number_option(const char* option, const std::string& text) {
@@ -192,8 +194,8 @@ void run(report_options& o) {
     }
   }
   if (max_memory && !out_of_core_supported(q)) {
-    throw_usage("--max-memory works with --score or --pred on a file (not --proba, --task regression, --ci, --html, "
-                "--max-fpr/--min-tpr/--min-precision/--min-recall or standard input)");
+    throw_usage("--max-memory works with --score or --pred on a file (not --proba, --task regression, --ci with "
+                "--weight or --ci-method bootstrap, --max-fpr/--min-tpr/--min-precision/--min-recall, or standard input)");
   }
   report r;
   if (max_memory) {

@@ -26,21 +26,32 @@ class Spec:
     """What to evaluate: column names and the state's options (picklable, sent to the workers)."""
 
     def __init__(self, where, *, label, score=None, pred=None, weight=None, pos_label=None, threshold=0.5,
-                 task="auto", drop_missing=False, ci=None, beta=None, top_k=2, zero_division=0, **unknown):
+                 task="auto", drop_missing=False, ci=None, method="auto", replicates=2000, random_state=0, beta=None,
+                 top_k=2, zero_division=0, keep_curves=False, **unknown):
         if unknown:
             raise TypeError(f"{where}: unexpected argument(s) {', '.join(sorted(unknown))}")
-        if ci is not None:
-            raise NotImplementedError(f"{where}: ci={ci!r}: intervals are not computed by the mergeable state "
-                                      "yet (docs/scaling.md); use ci=None")
+        if ci is not None and not (isinstance(ci, (int, float)) and 0 < ci < 1):
+            raise ValueError(f"{where}: ci is {ci!r}; it must be a confidence level in (0, 1)")
+        if method not in ("auto", "wilson", "normal", "agresti_coull", "clopper_pearson", "bootstrap"):
+            raise ValueError(f"{where}: method is {method!r}; it must be one of auto, wilson, normal, agresti_coull, "
+                             "clopper_pearson, bootstrap")
+        # Intervals that resample rows (with weights, or method='bootstrap') draw each row's Poisson
+        # weight on its index among all rows: the state keeps every row (row_ids), and each partition
+        # must be given its first row's index (the Arrow reader counts its stream's rows; Spark and
+        # Dask count each partition's rows in a first pass).
+        resample = ci is not None and (weight is not None or method == "bootstrap")
         given = [n for n, v in (("score", score), ("pred", pred)) if v is not None]
         if len(given) != 1:
             raise ValueError(f"{where}: give exactly one of score or pred (a column name); got {given or 'none'}")
         for name, v in (("label", label), ("score", score), ("pred", pred), ("weight", weight)):
             if v is not None and not isinstance(v, str):
                 raise ValueError(f"{where}: {name} is {v!r}; it must be a column name (str)")
-        if task not in ("auto", "binary", "multiclass"):
-            raise ValueError(f"{where}: task is {task!r}; it must be 'auto', 'binary' or 'multiclass' "
-                             "(regression is not in the mergeable state yet)")
+        if task not in ("auto", "binary", "multiclass", "regression"):
+            raise ValueError(f"{where}: task is {task!r}; it must be 'auto', 'binary', 'multiclass' or 'regression'")
+        self.regression = task == "regression"
+        if self.regression and (pred is None or ci is not None):
+            raise ValueError(f"{where}: task='regression' needs pred (the predicted values) and no score; "
+                             "intervals of regression are not computed by the mergeable state yet")
         zd = _ZD.get(zero_division, "nan" if isinstance(zero_division, float) and math.isnan(zero_division)
                      else None)
         if zd is None:
@@ -54,12 +65,23 @@ class Spec:
         if len(set(self.columns)) != len(self.columns):
             raise ValueError(f"{where}: the columns {self.columns} must be distinct")
         self.drop_missing = bool(drop_missing)
+        # Rows carry their index among all rows: the Poisson bootstrap draws on it, and regression's
+        # percentage errors name the first zero target by it.
+        self.needs_row_ids = resample or self.regression
         self.state_kw = dict(scores=score is not None, task=str(task),
                              pos_label=None if pos_label is None else _label_text(pos_label),
                              threshold=float(threshold), weighted=weight is not None,
-                             drop_missing=self.drop_missing, label_name="y_true", prediction_name="")
+                             drop_missing=self.drop_missing, label_name="y_true", prediction_name="",
+                             row_ids=resample, values=self.regression)
+        seed = int(random_state) if random_state is not None else None
+        if ci is not None and seed is None:
+            import random
+
+            seed = random.randrange(2**31 - 1)
         self.finish_kw = dict(threshold=float(threshold), beta=None if beta is None else float(beta),
-                              top_k=int(top_k), zero_division=zd)
+                              top_k=int(top_k), zero_division=zd, ci_level=None if ci is None else float(ci),
+                              ci_method=str(method), replicates=int(replicates), seed=seed or 0,
+                              keep_curves=bool(keep_curves))
 
     def new_state(self):
         return _core.EvaluationState(**self.state_kw, source=self.source)
@@ -121,20 +143,38 @@ def _missing_mask(batch, spec):
 
 
 def update(state, batch, spec, first_row_id=0):
-    """Adds one Arrow RecordBatch to `state`; returns the number of rows skipped as missing."""
+    """Adds one Arrow RecordBatch, whose first row has index `first_row_id` among all rows, to `state`;
+    returns the number of rows skipped as missing."""
     missing = 0
     mask = _missing_mask(batch, spec)
     if mask is not None:
         import pyarrow.compute as pc
 
         missing = int(pc.sum(mask).as_py() or 0)
+        if missing and spec.needs_row_ids:
+            # The rows left keep their indices: each run of consecutive rows goes in with its own.
+            import numpy as np
+
+            keep = np.flatnonzero(~mask.to_numpy(zero_copy_only=False))
+            for run in np.split(keep, np.flatnonzero(np.diff(keep) != 1) + 1) if keep.size else []:
+                _update_rows(state, batch.slice(int(run[0]), int(run.size)), spec, first_row_id + int(run[0]))
+            return missing
         if missing:
             batch = batch.filter(pc.invert(mask))
+    _update_rows(state, batch, spec, first_row_id)
+    return missing
+
+
+def _update_rows(state, batch, spec, first_row_id):
+    """Adds a batch without missing values."""
     where = spec.where
-    y = _labels(batch.column(spec.label), spec.label, where)
+    y = {"num": _numbers(batch.column(spec.label), spec.label, where)} if spec.regression else \
+        _labels(batch.column(spec.label), spec.label, where)
     kw = dict(y_num=y.get("num"), y_text=None, y_codes=y.get("codes"), y_dict=y.get("dict"), score=None,
               p_num=None, p_text=None, p_codes=None, p_dict=None, weight=None, first_row_id=first_row_id)
-    if spec.score is not None:
+    if spec.regression:
+        kw["value"] = _numbers(batch.column(spec.pred), spec.pred, where)
+    elif spec.score is not None:
         kw["score"] = _numbers(batch.column(spec.score), spec.score, where)
     else:
         p = _labels(batch.column(spec.pred), spec.pred, where)
@@ -142,7 +182,6 @@ def update(state, batch, spec, first_row_id=0):
     if spec.weight is not None:
         kw["weight"] = _numbers(batch.column(spec.weight), spec.weight, where)
     state.update(**kw)
-    return missing
 
 
 def check_columns(names, spec):
@@ -151,11 +190,12 @@ def check_columns(names, spec):
         raise ValueError(f"{spec.where}: column(s) {absent} not in the data (columns: {list(names)})")
 
 
-def state_of_batches(batches, spec):
-    """(blob, missing rows) of an iterable of Arrow RecordBatches: one worker's partition."""
+def state_of_batches(batches, spec, first_row=0):
+    """(blob, missing rows) of an iterable of Arrow RecordBatches: one worker's partition, whose first
+    row has index `first_row` among all rows (when known)."""
     state = spec.new_state()
     missing = 0
-    row = 0
+    row = first_row
     for b in batches:
         check_columns(b.schema.names, spec)
         missing += update(state, b, spec, row)

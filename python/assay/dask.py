@@ -15,11 +15,11 @@ from assay import _scale
 __all__ = ["evaluate"]
 
 
-def _partition_state(pdf, spec):
+def _partition_state(pdf, spec, first_row=0):
     import pyarrow as pa
 
     batch = pa.RecordBatch.from_pandas(pdf[spec.columns], preserve_index=False)
-    return _scale.state_of_batches([batch], spec)
+    return _scale.state_of_batches([batch], spec, first_row)
 
 
 def _combine(parts, spec):
@@ -28,20 +28,33 @@ def _combine(parts, spec):
 
 
 def evaluate(ddf, *, label, score=None, pred=None, weight=None, pos_label=None, threshold=0.5, task="auto",
-             ci=None, drop_missing=False, beta=None, top_k=2, zero_division=0, split_every=8):
+             ci=None, method="auto", replicates=2000, random_state=0, drop_missing=False, beta=None, top_k=2,
+             zero_division=0, keep_curves=False, split_every=8):
     """The exact report of a dask DataFrame (the report of ``assay.report`` on all its rows).
 
     Arguments as :func:`assay.spark.evaluate`; ``split_every`` is the fan-in of the tree of merges.
+    Unlike Spark, intervals with sample weights or ``method='bootstrap'`` and ``task='regression'``
+    (``pred`` the predicted values) are given: a first pass counts each partition's rows, so each
+    row gets its index among all rows.
     Computes with the current dask scheduler (e.g. a ``distributed.Client``)."""
     import dask
 
     spec = _scale.Spec("assay.dask.evaluate", label=label, score=score, pred=pred, weight=weight,
                        pos_label=pos_label, threshold=threshold, task=task, drop_missing=drop_missing, ci=ci,
-                       beta=beta, top_k=top_k, zero_division=zero_division)
+                       method=method, replicates=replicates, random_state=random_state, beta=beta, top_k=top_k,
+                       zero_division=zero_division, keep_curves=keep_curves)
     _scale.check_columns(list(ddf.columns), spec)
     if int(split_every) < 2:
         raise ValueError(f"assay.dask.evaluate: split_every is {split_every!r}; it must be at least 2")
-    parts = [dask.delayed(_partition_state)(d, spec) for d in ddf[spec.columns].to_delayed()]
+    delayed = ddf[spec.columns].to_delayed()
+    first = [0] * len(delayed)
+    if spec.needs_row_ids:
+        # Intervals that resample rows and regression need each row's index among all rows: one pass
+        # counts the rows of each partition.
+        lengths = ddf.map_partitions(len).compute()
+        for i in range(1, len(delayed)):
+            first[i] = first[i - 1] + int(lengths.iloc[i - 1])
+    parts = [dask.delayed(_partition_state)(d, spec, f) for d, f in zip(delayed, first)]
     while len(parts) > 1:
         parts = [dask.delayed(_combine)(parts[i:i + split_every], spec) for i in range(0, len(parts), split_every)]
     (blob, missing), = dask.compute(parts[0]) if parts else ((spec.new_state().serialize(), 0),)

@@ -23,21 +23,37 @@ from assay import _scale
 __all__ = ["evaluate"]
 
 
-def _partition_function(spec):
+def _partition_function(spec, first_rows=None):
     def run(batches):
         import pyarrow as pa
 
         from assay import _scale as scale
 
-        blob, missing = scale.state_of_batches(batches, spec)
+        first = 0
+        if first_rows is not None:  # the index of the partition's first row among all rows
+            from pyspark import TaskContext
+
+            first = first_rows.get(TaskContext.get().partitionId(), 0)
+        blob, missing = scale.state_of_batches(batches, spec, first)
         yield pa.RecordBatch.from_arrays([pa.array([blob], pa.binary()), pa.array([missing], pa.int64())],
                                          names=["state", "missing"])
 
     return run
 
 
+def _count_rows(batches):
+    """(partition, rows) of a task: the first pass that gives each partition its first row's index."""
+    import pyarrow as pa
+    from pyspark import TaskContext
+
+    n = sum(b.num_rows for b in batches)
+    yield pa.RecordBatch.from_arrays([pa.array([TaskContext.get().partitionId()], pa.int64()), pa.array([n], pa.int64())],
+                                     names=["partition", "rows"])
+
+
 def evaluate(df, *, label, score=None, pred=None, weight=None, pos_label=None, threshold=0.5, task="auto",
-             ci=None, drop_missing=False, beta=None, top_k=2, zero_division=0):
+             ci=None, method="auto", replicates=2000, random_state=0, drop_missing=False, beta=None, top_k=2,
+             zero_division=0, keep_curves=False):
     """The exact report of a PySpark DataFrame (the report of ``assay.report`` on all its rows).
 
     ``label`` names the label column (numbers, strings or booleans), and exactly one of ``score``
@@ -48,12 +64,32 @@ def evaluate(df, *, label, score=None, pred=None, weight=None, pos_label=None, t
     weight are refused (the error gives their count) unless ``drop_missing=True`` skips them
     (``report.missing`` is the count). Labels are classes by the rules of ``assay report``: numeric
     spellings are unified when every class is a number (``1`` and ``1.0`` are one class), whatever the
-    partitioning. Not yet: ``ci`` (intervals), class probabilities, regression.
+    partitioning. ``ci`` (a level), ``method``, ``replicates`` and ``random_state`` ask for intervals as in
+    :func:`assay.report`. With sample weights or ``method='bootstrap'`` they resample rows by their
+    index among all rows, and ``task='regression'`` (``pred`` the predicted values) names the first
+    zero target by it: a first job counts the rows of each partition (their Arrow batches cross to
+    Python once more), and the DataFrame must give the same rows in the same order twice (cache a
+    DataFrame built by a random repartition).
+    ``keep_curves=True`` keeps the ROC, PR, threshold and reliability curves for ``save_html``.
+    Not yet: class probabilities.
     """
     spec = _scale.Spec("assay.spark.evaluate", label=label, score=score, pred=pred, weight=weight,
                        pos_label=pos_label, threshold=threshold, task=task, drop_missing=drop_missing, ci=ci,
-                       beta=beta, top_k=top_k, zero_division=zero_division)
+                       method=method, replicates=replicates, random_state=random_state, beta=beta, top_k=top_k,
+                       zero_division=zero_division, keep_curves=keep_curves)
     _scale.check_columns(df.columns, spec)
-    states = df.select(*spec.columns).mapInArrow(_partition_function(spec), "state binary, missing long")
+    selected = df.select(*spec.columns)
+    first_rows = None
+    if spec.needs_row_ids:
+        # Counted by the same plan as the states (mapInArrow), so the partitions are the same ones:
+        # spark_partition_id() in an aggregate may see another partitioning (a local relation is
+        # aggregated as one partition).
+        counts = {r["partition"]: r["rows"] for r in
+                  selected.mapInArrow(_count_rows, "partition long, rows long").collect()}
+        first_rows, at = {}, 0
+        for p in sorted(counts):
+            first_rows[p] = at
+            at += int(counts[p])
+    states = selected.mapInArrow(_partition_function(spec, first_rows), "state binary, missing long")
     rows = states.collect()
     return _scale.finish(((bytes(r["state"]), r["missing"]) for r in rows), spec)

@@ -54,11 +54,14 @@ nb::ndarray<nb::numpy, T, nb::ndim<2>> to_numpy_2d(std::vector<T>&& v, std::size
 
 #include "assay/data/predictions.hpp"
 #include "assay/metrics/classification.hpp"
+#include "assay/report/report.hpp"
 
 namespace assay::python {
 
 /// The core's zero_division of the Python spelling ("0", "1" or "nan"); assay::error otherwise.
 assay::zero_division zero_division_of(std::string_view s);
+/// The core's ci_method of the Python spelling ("auto", "wilson", ..., "bootstrap"); assay::error otherwise.
+assay::ci_method ci_method_of(std::string_view s);
 /// The core's task_kind of the Python spelling ("auto", "binary", "multiclass", "regression").
 assay::task_kind task_of(std::string_view s);
 

@@ -31,6 +31,8 @@ struct labels_arg {
   }
 };
 
+}  // namespace
+
 ci_method ci_method_of(std::string_view s) {
   static const std::pair<std::string_view, ci_method> names[] = {
       {"auto", ci_method::automatic},        {"wilson", ci_method::wilson},
@@ -43,8 +45,6 @@ ci_method ci_method_of(std::string_view s) {
       "report: method is '{}'; it must be 'auto', 'wilson', 'normal', 'agresti_coull', 'clopper_pearson' or 'bootstrap'",
       s));
 }
-
-}  // namespace
 
 zero_division zero_division_of(std::string_view s) {
   if (s == "0") return zero_division::zero;

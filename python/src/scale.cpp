@@ -48,9 +48,11 @@ void bind_scale(nb::module_& m) {
           "__init__",
           [](evaluation_state* self, bool scores, std::string_view task, std::optional<std::string> pos_label,
              double threshold, bool weighted, bool drop_missing, std::string label_name,
-             std::string prediction_name, std::string source) {
+             std::string prediction_name, std::string source, bool row_ids, bool values) {
             state_options o;
-            o.kind = scores ? scale::prediction_kind::scores : scale::prediction_kind::labels;
+            o.kind = values ? scale::prediction_kind::values
+                     : scores ? scale::prediction_kind::scores
+                              : scale::prediction_kind::labels;
             o.task = task_of(task);
             o.pos_label = std::move(pos_label);
             o.threshold = threshold;
@@ -59,11 +61,12 @@ void bind_scale(nb::module_& m) {
             o.label_name = std::move(label_name);
             o.prediction_name = std::move(prediction_name);
             o.source = std::move(source);
+            o.row_ids = row_ids;
             new (self) evaluation_state(o);
           },
           nb::arg("scores"), nb::arg("task"), nb::arg("pos_label").none(), nb::arg("threshold"),
           nb::arg("weighted"), nb::arg("drop_missing"), nb::arg("label_name"), nb::arg("prediction_name"),
-          nb::arg("source"))
+          nb::arg("source"), nb::arg("row_ids") = false, nb::arg("values") = false)
       .def(
           "update",
           [](evaluation_state& s, std::optional<in_array<double>> y_num, std::optional<std::vector<std::string>> y_text,
@@ -71,7 +74,7 @@ void bind_scale(nb::module_& m) {
              std::optional<in_array<double>> score, std::optional<in_array<double>> p_num,
              std::optional<std::vector<std::string>> p_text, std::optional<in_array<std::int32_t>> p_codes,
              std::optional<std::vector<std::string>> p_dict, std::optional<in_array<double>> weight,
-             std::uint64_t first_row_id) {
+             std::uint64_t first_row_id, std::optional<in_array<double>> value) {
             const labels_in y{y_num, y_text, y_codes, y_dict};
             const labels_in p{p_num, p_text, p_codes, p_dict};
             scale::row_batch b;
@@ -80,12 +83,14 @@ void bind_scale(nb::module_& m) {
             b.y_pred = p.column();
             b.sample_weight = view(weight);
             b.first_row_id = first_row_id;
+            b.y_value = view(value);
             nb::gil_scoped_release release;
             s.update(b);
           },
           nb::arg("y_num").none(), nb::arg("y_text").none(), nb::arg("y_codes").none(), nb::arg("y_dict").none(),
           nb::arg("score").none(), nb::arg("p_num").none(), nb::arg("p_text").none(), nb::arg("p_codes").none(),
-          nb::arg("p_dict").none(), nb::arg("weight").none(), nb::arg("first_row_id") = 0)
+          nb::arg("p_dict").none(), nb::arg("weight").none(), nb::arg("first_row_id") = 0,
+          nb::arg("value").none() = nb::none())
       .def(
           "merge",
           [](evaluation_state& s, const evaluation_state& other) {
@@ -105,16 +110,24 @@ void bind_scale(nb::module_& m) {
       .def(
           "finish",
           [](const evaluation_state& s, double threshold, std::optional<double> beta, std::size_t top_k,
-             std::string_view zero_division) {
+             std::string_view zero_division, std::optional<double> ci_level, std::string_view ci_method,
+             std::size_t replicates, std::uint64_t seed, bool keep_curves) {
             evaluate_options eo;
             eo.threshold = threshold;
             eo.beta = beta;
             eo.top_k = top_k;
             eo.zero_division = zero_division_of(zero_division);
+            eo.ci_level = ci_level;
+            eo.ci_method = ci_method_of(ci_method);
+            eo.replicates = replicates;
+            eo.seed = seed;
+            eo.keep_curves = keep_curves;
             nb::gil_scoped_release release;
             return s.finish(eo);
           },
-          nb::arg("threshold"), nb::arg("beta").none(), nb::arg("top_k"), nb::arg("zero_division"))
+          nb::arg("threshold"), nb::arg("beta").none(), nb::arg("top_k"), nb::arg("zero_division"),
+          nb::arg("ci_level").none() = nb::none(), nb::arg("ci_method") = "auto", nb::arg("replicates") = 2000,
+          nb::arg("seed") = 0, nb::arg("keep_curves") = false)
       .def_prop_ro("rows", &evaluation_state::rows)
       .def_prop_ro("missing", &evaluation_state::missing)
       .def_prop_ro("memory_bytes", &evaluation_state::memory_bytes);

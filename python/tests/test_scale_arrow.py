@@ -136,8 +136,8 @@ def test_arguments_are_checked():
         assay.report(t, y_score="p")
     with pytest.raises(ValueError, match=r"column\(s\) \['q'\] not in the data"):
         assay.report(t, label="y", y_score="q")
-    with pytest.raises(NotImplementedError, match="ci=0.95"):
-        assay.report(t, label="y", y_score="p", ci=0.95)
+    with pytest.raises(ValueError, match="method is 'exact'"):
+        assay.report(t, label="y", y_score="p", ci=0.95, method="exact")
     with pytest.raises(ValueError, match="must be numeric"):
         assay.report(pa.table({"y": [0, 1], "p": ["a", "b"]}), label="y", y_score="p")
     assert isinstance(_spec(score="p").new_state().serialize(), bytes)
@@ -148,3 +148,98 @@ def test_arrays_with_the_stream_protocol_are_still_label_arrays():
     y = pa.chunked_array([[0, 1, 1], [0, 1]])
     s = np.array([0.1, 0.8, 0.6, 0.3, 0.9])
     assert assay.report(y, y_score=s).to_dict() == assay.report(np.array([0, 1, 1, 0, 1]), y_score=s).to_dict()
+
+
+@pytest.mark.parametrize("case", [dict(score="p", weight=None, pos_label="spam"),
+                                  dict(pred="c", weight=None, pos_label="spam")])
+@pytest.mark.parametrize("method", ["auto", "clopper_pearson"])
+def test_intervals_without_weights_from_any_partitioning(rng, case, method):
+    # Wilson / Clopper-Pearson, the multinomial bootstrap, DeLong, the normal and logit intervals come
+    # from the state's counts and runs: partitions need no global row index.
+    t = binary_table(rng, 2500)
+    ci = dict(ci=0.9, method=method, replicates=150, random_state=4)
+    expected = reference(t, **case, **ci)
+    assert any(k.endswith("_ci_method") for k in expected)
+    spec = _spec(**case, **ci)
+    for k in (1, 2, 3, 17):
+        parts = [_scale.state_of_batches(piece.to_batches(), spec) for piece in split(t, k, rng)]
+        order = rng.permutation(len(parts))
+        assert _scale.finish([parts[i] for i in order], spec).to_dict() == expected
+
+
+@pytest.mark.parametrize("case", [dict(score="p", weight="w", pos_label="spam", method="auto"),
+                                  dict(score="p", weight=None, pos_label="spam", method="bootstrap"),
+                                  dict(pred="c", weight="w", pos_label="spam", method="auto")])
+def test_resampled_intervals_of_a_stream_equal_the_single_process_report(rng, case):
+    # With weights or method='bootstrap' rows are resampled with Poisson weights drawn on their index
+    # in the stream: the state keeps every row, and the report equals assay.report on all rows.
+    t = binary_table(rng, 1500)
+    ci = dict(ci=0.9, replicates=100, random_state=7)
+    expected = reference(t, **case, **ci)
+    assert "poisson bootstrap" in str(expected)
+    batches = [b for piece in split(t, 5, rng) for b in piece.to_batches()]
+    reader = pa.RecordBatchReader.from_batches(t.schema, batches)
+    label_args = dict(y_score=case["score"]) if "score" in case else dict(y_pred=case["pred"])
+    got = assay.report(reader, label="y", **label_args, sample_weight=case["weight"], pos_label="spam",
+                       method=case["method"], **ci).to_dict()
+    assert got == expected
+
+
+@pytest.mark.parametrize("weight", [None, "w"])
+def test_kept_curves_of_a_stream_give_the_same_html_page(rng, weight):
+    # ROC, PR, threshold sweep and reliability curve from the state: the page equals the in-memory one.
+    t = binary_table(rng, 3000)
+    args = dict(y_score=t.column("p").to_numpy())
+    if weight:
+        args["sample_weight"] = t.column("w").to_numpy()
+    y = t.column("y").to_numpy(zero_copy_only=False)
+    want = assay.report(y, **args, pos_label="spam")._repr_html_()
+    assert "reliability" in want.lower()
+    batches = [b for piece in split(t, 4, rng) for b in piece.to_batches()]
+    reader = pa.RecordBatchReader.from_batches(t.schema, batches)
+    got = assay.report(reader, label="y", y_score="p", sample_weight=weight, pos_label="spam")
+    assert got._repr_html_().replace("arrow", "predictions_from_scores") == want
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_regression_from_any_partitioning(rng, weighted):
+    # Every regression number (MAE ... median absolute error, max error) from the state's maps of
+    # (target, weight) and (residual, weight): equal to assay.report on all rows.
+    n = 2000
+    y = np.round(rng.normal(0, 20, n), 1)
+    yhat = y + np.round(rng.normal(0, 3, n), 2)
+    w = rng.integers(0, 5, n) / 4.0
+    t = pa.table({"y": y, "p": yhat, "w": w})
+    kw = dict(sample_weight=w) if weighted else {}
+    expected = assay.report(y, y_pred=yhat, task="regression", **kw).to_dict()
+    expected["source"] = "arrow"
+    assert "median_absolute_error" in expected
+    spec = _spec(pred="p", weight="w" if weighted else None, task="regression")
+    assert expected["mean_absolute_percentage_error_undefined"].startswith("the target is 0 in case")
+    for k in (1, 2, 3, 17):
+        pieces = split(t, k, rng)
+        offsets = np.cumsum([0] + [p.num_rows for p in pieces])  # the rows' indices among all rows
+        parts = [_scale.state_of_batches(p.to_batches(), spec, int(o)) for p, o in zip(pieces, offsets)]
+        order = rng.permutation(len(parts))
+        assert _scale.finish([parts[i] for i in order], spec).to_dict() == expected
+    got = assay.report(t, label="y", y_pred="p", sample_weight="w" if weighted else None, task="regression")
+    assert got.to_dict() == expected
+
+
+def test_dropped_rows_keep_the_indices_of_the_rows_left(rng):
+    # With drop_missing, the rows left keep their indices among all rows (their Poisson weights do not
+    # shift): the intervals do not depend on how the stream is cut into batches or partitions.
+    t = binary_table(rng, 1200, missing=9)
+    ci = dict(ci=0.9, method="auto", replicates=80, random_state=2)
+    spec = _spec(score="p", weight="w", pos_label="spam", drop_missing=True, **ci)
+    results = []
+    for k in (1, 3, 17):
+        pieces = split(t, k, rng)
+        offsets = np.cumsum([0] + [p.num_rows for p in pieces])
+        parts = [_scale.state_of_batches(p.to_batches(max_chunksize=50), spec, int(o))
+                 for p, o in zip(pieces, offsets)]
+        r = _scale.finish(parts, spec)
+        assert r.missing == 9
+        results.append(r.to_dict())
+    assert results[0] == results[1] == results[2]
+    assert "poisson bootstrap" in results[0]["roc_auc_ci_method"]

@@ -57,3 +57,39 @@ def test_bad_input(client):
     assert assay.dask.evaluate(ddf, label="y", score="p", pos_label="spam").to_dict() == expected
     with pytest.raises(ValueError, match="split_every"):
         assay.dask.evaluate(ddf, label="y", score="p", split_every=1)
+
+
+def test_intervals_without_weights(client):
+    # Analytic intervals (Wilson, multinomial bootstrap, DeLong, normal, logit) from the merged blobs.
+    rng = np.random.default_rng(7)
+    t = binary_table(rng, 2000)
+    ddf = dd.from_pandas(t.to_pandas(), npartitions=5, sort=False)
+    ci = dict(ci=0.9, replicates=200, random_state=3)
+    got = assay.dask.evaluate(ddf, label="y", score="p", pos_label="spam", **ci).to_dict()
+    assert got == reference(t, score="p", pos_label="spam", source="dask", **ci)
+    assert got["roc_auc_ci_method"] == "delong"
+
+
+def test_regression(client):
+    rng = np.random.default_rng(8)
+    n = 1500
+    y = np.round(rng.normal(0, 20, n), 1)
+    yhat = y + np.round(rng.normal(0, 3, n), 2)
+    w = rng.integers(0, 5, n) / 4.0
+    ddf = dd.from_pandas(pd.DataFrame({"y": y, "p": yhat, "w": w}), npartitions=4, sort=False)
+    got = assay.dask.evaluate(ddf, label="y", pred="p", weight="w", task="regression").to_dict()
+    want = assay.report(y, y_pred=yhat, sample_weight=w, task="regression").to_dict()
+    want["source"] = "dask"
+    assert got == want
+
+
+def test_resampled_intervals_on_row_indices(client):
+    # Weights: the Poisson bootstrap draws each row's weight on its index among all rows, which the
+    # partitions get from a first pass counting their rows.
+    rng = np.random.default_rng(9)
+    t = binary_table(rng, 1500)
+    ddf = dd.from_pandas(t.to_pandas(), npartitions=4, sort=False)
+    ci = dict(ci=0.9, replicates=100, random_state=5)
+    got = assay.dask.evaluate(ddf, label="y", score="p", weight="w", pos_label="spam", **ci).to_dict()
+    assert got == reference(t, score="p", weight="w", pos_label="spam", source="dask", **ci)
+    assert "poisson bootstrap" in got["roc_auc_ci_method"]

@@ -125,3 +125,27 @@ def test_bad_input(spark):
         assert assay.spark.evaluate(d, label="y", score="p").to_dict() == expected
     with pytest.raises(ValueError, match=r"column\(s\) \['q'\] not in the data"):
         assay.spark.evaluate(d, label="y", score="q")
+
+
+def test_resampled_intervals_and_regression_on_row_indices(spark, data):
+    # Weights (Poisson bootstrap on each row's index among all rows) and regression (MAPE names the
+    # first zero target by its index): a first job counts each partition's rows. The DataFrame keeps
+    # the table's order (no repartition), so the report is assay.report's on all rows.
+    t, df = data
+    ci = dict(ci=0.9, replicates=100, random_state=5)
+    for d in (df, df.coalesce(1)):
+        got = assay.spark.evaluate(d, label="y", score="p", weight="w", pos_label="spam", **ci).to_dict()
+        assert got == reference(t, score="p", weight="w", pos_label="spam", source="spark", **ci)
+        assert "poisson bootstrap" in got["roc_auc_ci_method"]
+    rng = np.random.default_rng(17)
+    n = 1500
+    y = np.round(rng.normal(0, 20, n), 1)
+    yhat = y + np.round(rng.normal(0, 3, n), 2)
+    w = rng.integers(0, 5, n) / 4.0
+    import pandas as pd
+
+    rdf = spark.createDataFrame(pd.DataFrame({"y": y, "p": yhat, "w": w}))
+    got = assay.spark.evaluate(rdf, label="y", pred="p", weight="w", task="regression").to_dict()
+    want = assay.report(y, y_pred=yhat, sample_weight=w, task="regression").to_dict()
+    want["source"] = "spark"
+    assert got == want

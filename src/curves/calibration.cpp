@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "assay/curves/sweep.hpp"
+#include "assay/detail/exact_sum.hpp"
 #include "assay/error.hpp"
 
 namespace assay::curves {
@@ -88,22 +89,47 @@ reliability_result reliability_curve(std::span<const std::int32_t> y, std::span<
   reliability_result r;
   if (prob.empty()) return r;
   r.edges = bin_edges(prob, weight, n_bins, strategy);
-  std::vector<double> sum_p(n_bins, 0), sum_y(n_bins, 0), sum_w(n_bins, 0);
-  std::vector<std::size_t> count(n_bins, 0);
+  // Exact sums of the terms (each product rounded once), rounded once: any order of the cases gives
+  // the same curve (the mergeable state's, scale/state.hpp).
+  std::vector<assay::detail::exact_sum> sum_p(n_bins), sum_y(n_bins), sum_w(n_bins);
+  std::vector<std::uint64_t> count(n_bins, 0);
   const auto inner_begin = r.edges.begin() + 1, inner_end = r.edges.end() - 1;
   for (std::size_t i = 0; i < prob.size(); ++i) {
     const double w = weight.empty() ? 1.0 : weight[i];
     // side "left": the number of inner edges strictly below prob[i]
     const auto b = static_cast<std::size_t>(std::lower_bound(inner_begin, inner_end, prob[i]) - inner_begin);
-    sum_p[b] += w * prob[i];
-    sum_y[b] += w * y[i];
-    sum_w[b] += w;
+    sum_p[b].add(w * prob[i]);
+    sum_y[b].add(w * y[i]);
+    sum_w[b].add(w);
     ++count[b];
   }
-  for (std::size_t b = 0; b < n_bins; ++b) {
+  std::vector<double> p(n_bins), yy(n_bins), ww(n_bins);
+  for (std::size_t b = 0; b < n_bins; ++b) p[b] = sum_p[b].value(), yy[b] = sum_y[b].value(), ww[b] = sum_w[b].value();
+  auto edges = std::move(r.edges);
+  return reliability_from_bins(std::move(edges), count, ww, yy, p);
+}
+
+std::size_t uniform_bin_of(double p, std::size_t n_bins) {
+  // The inner edges of bin_edges(uniform): i * (1 / n_bins), i = 1 .. n_bins - 1.
+  const double step = 1.0 / static_cast<double>(n_bins);
+  std::size_t b = 0;
+  while (b + 1 < n_bins && static_cast<double>(b + 1) * step < p) ++b;
+  return b;
+}
+
+std::vector<double> uniform_bin_edges(std::size_t n_bins) {
+  return bin_edges({}, {}, n_bins, bin_strategy::uniform);
+}
+
+reliability_result reliability_from_bins(std::vector<double> edges, std::span<const std::uint64_t> count,
+                                         std::span<const double> sum_w, std::span<const double> sum_wy,
+                                         std::span<const double> sum_wp) {
+  reliability_result r;
+  r.edges = std::move(edges);
+  for (std::size_t b = 0; b < count.size(); ++b) {
     if (count[b] == 0 || sum_w[b] == 0) continue;
-    r.prob_true.push_back(sum_y[b] / sum_w[b]);
-    r.prob_pred.push_back(sum_p[b] / sum_w[b]);
+    r.prob_true.push_back(sum_wy[b] / sum_w[b]);
+    r.prob_pred.push_back(sum_wp[b] / sum_w[b]);
     r.weight.push_back(sum_w[b]);
   }
   return r;

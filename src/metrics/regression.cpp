@@ -6,6 +6,7 @@
 #include <numeric>
 #include <vector>
 
+#include "assay/detail/exact_sum.hpp"
 #include "assay/error.hpp"
 
 namespace assay {
@@ -19,17 +20,20 @@ void check(const char* fn, std::span<const double> y, std::span<const double> yh
 
 inline double weight_at(std::span<const double> w, std::size_t i) { return w.empty() ? 1.0 : w[i]; }
 
-// Weighted mean of f(i) over cases with positive weight.
+// Weighted mean of f(i) over cases with positive weight. The sums are exact (each term w_i f(i)
+// rounded once) and rounded once (detail/exact_sum.hpp): the result does not depend on the order of
+// the cases, so a mergeable state (scale/state.hpp) gives the same bits from pieces.
 template <class F>
 value weighted_mean(std::span<const double> y, std::span<const double> w, F f) {
-  double num = 0, den = 0;
+  assay::detail::signed_exact_sum num;
+  assay::detail::exact_sum den;
   for (std::size_t i = 0; i < y.size(); ++i) {
     const double wi = weight_at(w, i);
     if (wi == 0) continue;
-    num += wi * f(i);
-    den += wi;
+    num.add(wi * f(i));
+    den.add(wi);
   }
-  return ratio(num, den, "no cases");
+  return ratio(num.value(), den.value(), "no cases");
 }
 
 // The first case (with positive weight) whose target is 0, or npos.
@@ -111,13 +115,14 @@ value r2(std::span<const double> y, std::span<const double> yhat, std::span<cons
   value mean = weighted_mean(y, w, [&](std::size_t i) { return y[i]; });
   if (!mean) return mean;
   if (constant_target(y, w)) return value::undefined("the target is constant");
-  double ss_res = 0, ss_tot = 0;
+  assay::detail::exact_sum res, tot;  // exact sums of the rounded terms: any order, the same bits
   for (std::size_t i = 0; i < y.size(); ++i) {
     const double wi = weight_at(w, i);
     const double r = y[i] - yhat[i], d = y[i] - mean.v;
-    ss_res += wi * r * r;
-    ss_tot += wi * d * d;
+    res.add(wi * r * r);
+    tot.add(wi * d * d);
   }
+  const double ss_res = res.value(), ss_tot = tot.value();
   if (ss_tot == 0) return value::undefined("the target is constant");
   return 1 - ss_res / ss_tot;
 }
@@ -128,13 +133,14 @@ value explained_variance(std::span<const double> y, std::span<const double> yhat
   if (!mean_y) return mean_y;
   if (constant_target(y, w)) return value::undefined("the target is constant");
   value mean_r = weighted_mean(y, w, [&](std::size_t i) { return y[i] - yhat[i]; });
-  double var_r = 0, var_y = 0;
+  assay::detail::exact_sum vr, vy;  // exact sums of the rounded terms: any order, the same bits
   for (std::size_t i = 0; i < y.size(); ++i) {
     const double wi = weight_at(w, i);
     const double r = y[i] - yhat[i] - mean_r.v, d = y[i] - mean_y.v;
-    var_r += wi * r * r;
-    var_y += wi * d * d;
+    vr.add(wi * r * r);
+    vy.add(wi * d * d);
   }
+  const double var_r = vr.value(), var_y = vy.value();
   if (var_y == 0) return value::undefined("the target is constant");
   return 1 - var_r / var_y;
 }
@@ -143,13 +149,14 @@ value median_absolute_error(std::span<const double> y, std::span<const double> y
   check("median_absolute_error", y, yhat, w);
   std::vector<std::pair<double, double>> e;  // (|error|, weight)
   e.reserve(y.size());
-  double total = 0;
+  assay::detail::exact_sum sum;  // exact: the same total whatever the order of the cases
   for (std::size_t i = 0; i < y.size(); ++i) {
     const double wi = weight_at(w, i);
     if (wi == 0) continue;
     e.emplace_back(std::abs(y[i] - yhat[i]), wi);
-    total += wi;
+    sum.add(wi);
   }
+  const double total = sum.value();
   if (e.empty()) return value::undefined("no cases");
   std::sort(e.begin(), e.end());
   // Lower median: first value whose cumulative weight reaches half; upper: first that passes it.

@@ -128,10 +128,18 @@ stats::proportion_method proportion_method_of(ci_method m) {
   }
 }
 
+bool intervals_need_rows(const evaluate_options& q, bool weighted) {
+  return q.ci_level && (weighted || q.ci_method == ci_method::bootstrap);
+}
+
 void attach_intervals(report& r, const evaluate_options& q, const report_rows& rows) {
   r.ci_level = q.ci_level;
   const double level = *q.ci_level;
   const bool everything_bootstrap = q.ci_method == ci_method::bootstrap;
+  const score_groups* groups = rows.groups;
+  if (groups != nullptr && (intervals_need_rows(q, !rows.w.empty()) || !rows.y.empty())) {
+    throw_usage("attach_intervals: tie groups serve only unweighted intervals that do not resample rows");
+  }
   metric_params params;
   params.zd = r.zd;
   params.k = q.top_k;
@@ -195,13 +203,37 @@ void attach_intervals(report& r, const evaluate_options& q, const report_rows& r
         continue;
       }
       if (m.name == "roc_auc" && rows.w.empty()) {
-        const auto ci = stats::delong_ci(pos_of_row, rows.score, level);
+        const auto ci = groups != nullptr ? stats::delong_ci_grouped(groups->pos, groups->neg, level)
+                                          : stats::delong_ci(pos_of_row, rows.score, level);
         m.ci = confidence_interval{ci.lower, ci.upper, "delong"};
+        continue;
+      }
+      if (groups != nullptr && (m.name == "log_loss" || m.name == "brier_score_loss")) {
+        // Each group's positive and negative cases: the per-row terms of their class (1 = positive, as
+        // the score's probability view counts them), a count of each.
+        std::vector<double> values;
+        std::vector<std::uint64_t> counts;
+        for (std::size_t g = 0; g < groups->score.size(); ++g) {
+          const proba_view pv = proba_view::scores(std::span<const double>(&groups->score[g], 1));
+          for (std::size_t k = 0; k < 2; ++k) {
+            values.push_back(m.name == "log_loss" ? log_loss_term(pv, 0, k) : brier_term(pv, 0, k));
+            counts.push_back(k == 1 ? groups->pos[g] : groups->neg[g]);
+          }
+        }
+        const auto ci = stats::mean_normal_ci_grouped(values, counts, level, 0.0);
+        m.ci = confidence_interval{ci.lower, ci.upper, "normal, from the variance of the per-row losses"};
         continue;
       }
       if (const auto* l = losses_of(m.name)) {
         const auto ci = stats::mean_normal_ci(*l, rows.w, level, 0.0);
         m.ci = confidence_interval{ci.lower, ci.upper, "normal, from the variance of the per-row losses"};
+        continue;
+      }
+      if (m.name == "average_precision" && groups != nullptr) {
+        double sw = 0;  // without weights: the count of positives (sum w = sum w^2)
+        for (auto c : groups->pos) sw += static_cast<double>(c);
+        const auto ci = stats::average_precision_logit_ci(m.v.v, sw > 0 ? sw * sw / sw : 0.0, level);
+        m.ci = confidence_interval{ci.lower, ci.upper, "logit (Boyd et al. 2013)"};
         continue;
       }
       if (m.name == "average_precision" && !pos_of_row.empty()) {
@@ -238,6 +270,9 @@ void attach_intervals(report& r, const evaluate_options& q, const report_rows& r
     }
   }
 
+  if (groups != nullptr && (!fast_means.empty() || fast_auc != nullptr || fast_ap != nullptr || !generic.empty())) {
+    throw_usage("attach_intervals: an interval resamples rows, but only tie groups were given");
+  }
   stats::bootstrap_options o;
   o.replicates = q.replicates;
   o.level = level;
@@ -249,6 +284,7 @@ void attach_intervals(report& r, const evaluate_options& q, const report_rows& r
     stats::poisson_statistics st;
     st.rows = n;
     st.weight = rows.w;
+    st.row_ids = rows.row_ids;
     for (auto* m : fast_means) st.means.emplace_back(*losses_of(m->name));
     if (fast_auc != nullptr || fast_ap != nullptr) {
       st.y_true = pos_of_row;
@@ -293,7 +329,7 @@ void attach_intervals(report& r, const evaluate_options& q, const report_rows& r
         out[k] = v.defined() ? v.v : std::numeric_limits<double>::quiet_NaN();
       }
     };
-    const auto res = stats::poisson_bootstrap_weighted(n, rows.w, infos.size(), stat, o);
+    const auto res = stats::poisson_bootstrap_weighted(n, rows.w, rows.row_ids, infos.size(), stat, o);
     for (std::size_t k = 0; k < generic.size(); ++k) generic[k]->ci = from_bootstrap(res[k], q.replicates);
   }
 }

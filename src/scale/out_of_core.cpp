@@ -241,8 +241,11 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   }
   if (!q.proba.empty()) throw_usage(fmt::format("{}: class probabilities are not read out of core yet", fn));
   if (q.task == task_kind::regression) throw_usage(fmt::format("{}: regression is not evaluated out of core yet", fn));
-  if (q.ci_level) throw_usage(fmt::format("{}: intervals are not computed out of core yet", fn));
-  if (q.keep_curves) throw_usage(fmt::format("{}: curves are not kept out of core yet", fn));
+  if (q.ci_level && (q.weight || q.ci == ci_method::bootstrap)) {
+    // The Poisson bootstrap weighs every row by its id: the state would have to keep every row.
+    throw_usage(fmt::format("{}: intervals with {} resample rows, which needs every row in memory: they are not "
+                            "computed out of core", fn, q.weight ? "weights" : "ci_method bootstrap"));
+  }
   if (q.path == "-") throw_usage(fmt::format("{}: standard input cannot be read out of core (give a file)", fn));
   if (q.score.has_value() == q.pred.has_value()) {
     throw_usage(fmt::format("{}: give exactly one of a score column and a predicted-class column", fn));

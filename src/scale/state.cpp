@@ -7,11 +7,15 @@
 #include <cmath>
 #include <cstring>
 #include <fmt/format.h>
+#include <limits>
 #include <map>
 #include <unordered_map>
 
 #include "../report/assemble.hpp"
 #include "../report/by_class.hpp"
+#include "../report/intervals.hpp"
+#include "../report/kept_curves.hpp"
+#include "assay/curves/calibration.hpp"
 #include "assay/curves/roc.hpp"
 #include "assay/curves/pr.hpp"
 #include "assay/curves/summary.hpp"
@@ -31,8 +35,10 @@ using assay::detail::long_accumulator;
 namespace {
 
 void check_options(const state_options& o) {
-  if (o.task == task_kind::regression) {
-    throw_usage("evaluation_state: task is regression; the state does not evaluate regression yet");
+  if ((o.task == task_kind::regression) != (o.kind == prediction_kind::values)) {
+    throw_usage(o.kind == prediction_kind::values
+                    ? "evaluation_state: kind is values, which needs task regression"
+                    : "evaluation_state: task is regression, which needs kind values (predicted values)");
   }
   if (o.kind == prediction_kind::scores && o.task == task_kind::multiclass) {
     throw_usage("evaluation_state: kind is scores, which needs a binary task, but task is multiclass");
@@ -50,6 +56,7 @@ const char* differing_option(const state_options& a, const state_options& b) {
   if (std::bit_cast<std::uint64_t>(a.threshold) != std::bit_cast<std::uint64_t>(b.threshold)) return "threshold";
   if (a.weighted != b.weighted) return "weighted";
   if (a.drop_missing != b.drop_missing) return "drop_missing";
+  if (a.row_ids != b.row_ids) return "row_ids";
   if (a.label_name != b.label_name) return "label_name";
   if (a.prediction_name != b.prediction_name) return "prediction_name";
   return nullptr;
@@ -196,6 +203,185 @@ struct reader {
 
 }  // namespace
 
+// ---- regression --------------------------------------------------------------------------------------
+
+namespace {
+
+void update_values(evaluation_state::impl& s, const row_batch& b) {
+  const state_options& o = s.o;
+  const std::size_t n = b.y_true.size();
+  if (b.y_true.kind != label_column::form::numbers) {
+    throw_usage("evaluation_state::update: y_true must be numbers for regression");
+  }
+  if (b.y_value.size() != n) {
+    throw_usage(fmt::format("evaluation_state::update: y_value has {} entries, but y_true has {}", b.y_value.size(), n));
+  }
+  std::vector<std::uint8_t> skip(n, 0);
+  std::uint64_t skipped = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double y = b.y_true.numbers[i], p = b.y_value[i];
+    const double w = o.weighted ? b.sample_weight[i] : 1.0;
+    const char* what = std::isnan(y) ? "y_true" : std::isnan(p) ? "y_value" : std::isnan(w) ? "sample_weight" : nullptr;
+    if (what != nullptr) {
+      if (!o.drop_missing) {
+        throw_data(fmt::format("evaluation_state::update: {}[{}] is nan; missing values are refused (set drop_missing "
+                               "to skip such rows)", what, i));
+      }
+      skip[i] = 1;
+      ++skipped;
+      continue;
+    }
+    if (!std::isfinite(y) || !std::isfinite(p)) {
+      throw_data(fmt::format("evaluation_state::update: {}[{}] is {}; values must be finite",
+                             std::isfinite(y) ? "y_value" : "y_true", i, std::isfinite(y) ? p : y));
+    }
+    if (!(w >= 0 && std::isfinite(w))) {
+      throw_data(fmt::format("evaluation_state::update: sample_weight[{}] is {}; weights must be finite and >= 0", i, w));
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (skip[i]) continue;
+    const double y = b.y_true.numbers[i], p = b.y_value[i];
+    const double w = o.weighted ? b.sample_weight[i] : 1.0;
+    const auto wb = std::bit_cast<std::uint64_t>(w);
+    ++s.reg_y[{assay::detail::order_key(y), wb}];
+    ++s.reg_r[{assay::detail::order_key(y - p), wb}];
+    if (o.weighted) s.total_weight.add(w);
+    if (w == 0) continue;
+    if (y == 0) {
+      const std::uint64_t id = b.first_row_id + i;
+      if (!s.first_zero_target || id < *s.first_zero_target) s.first_zero_target = id;
+      continue;
+    }
+    // The terms of mean_absolute_percentage_error and mean_squared_percentage_error (metrics/regression).
+    s.reg_ape.add(w * (std::abs(y - p) / std::abs(y)));
+    const double q = (y - p) / y;
+    s.reg_spe.add(w * (q * q));
+  }
+  s.rows += n - skipped;
+  s.missing += skipped;
+}
+
+void add_times(assay::detail::signed_exact_sum& s, double x, std::uint64_t n) {
+  if (x >= 0) s.positive().add_times(x, n);
+  else s.negative().add_times(-x, n);
+}
+
+// The regression numbers of metrics/regression.cpp from the state's counts, term for term.
+value regression_metric(const evaluation_state::impl& s, std::string_view name) {
+  auto weight_of = [](std::uint64_t bits) { return std::bit_cast<double>(bits); };
+  assay::detail::exact_sum den;
+  assay::detail::signed_exact_sum sum_y, sum_r;
+  assay::detail::exact_sum sum_abs, sum_sq;
+  double max_abs = -1;
+  for (const auto& [k, n] : s.reg_r) {
+    const double w = weight_of(k.second), r = assay::detail::from_order_key(k.first);
+    if (w == 0) continue;
+    den.add_times(w, n);
+    add_times(sum_r, w * r, n);
+    sum_abs.add_times(w * std::abs(r), n);
+    sum_sq.add_times(w * (r * r), n);
+    max_abs = std::max(max_abs, std::abs(r));
+  }
+  bool constant = true, seen = false;
+  double first = 0;
+  for (const auto& [k, n] : s.reg_y) {
+    const double w = weight_of(k.second), y = assay::detail::from_order_key(k.first);
+    if (w == 0) continue;
+    add_times(sum_y, w * y, n);
+    if (!seen) first = y, seen = true;
+    else if (y != first) constant = false;
+  }
+  const double total = den.value();
+  auto mean_of = [&](double num) { return ratio(num, total, "no cases"); };
+  auto sqrt_of = [](value v) {
+    if (v.defined()) v.v = std::sqrt(v.v);
+    return v;
+  };
+  auto zero_target = [&]() -> std::optional<value> {
+    if (!s.first_zero_target) return std::nullopt;
+    return value::undefined(fmt::format("the target is 0 in case {}", *s.first_zero_target + 1));
+  };
+  if (name == "mean_absolute_error") return mean_of(sum_abs.value());
+  if (name == "mean_squared_error") return mean_of(sum_sq.value());
+  if (name == "root_mean_squared_error") return sqrt_of(mean_of(sum_sq.value()));
+  if (name == "mean_absolute_percentage_error") return zero_target().value_or(mean_of(s.reg_ape.value()));
+  if (name == "mean_squared_percentage_error") return zero_target().value_or(mean_of(s.reg_spe.value()));
+  if (name == "root_mean_squared_percentage_error") return zero_target().value_or(sqrt_of(mean_of(s.reg_spe.value())));
+  if (name == "max_error") return max_abs < 0 ? value::undefined("no cases") : value(max_abs);
+  if (name == "r2" || name == "explained_variance") {
+    const value mean = mean_of(sum_y.value());
+    if (!mean) return mean;
+    if (constant) return value::undefined("the target is constant");
+    assay::detail::exact_sum tot, res;
+    for (const auto& [k, n] : s.reg_y) {
+      const double w = weight_of(k.second), d = assay::detail::from_order_key(k.first) - mean.v;
+      tot.add_times(w * d * d, n);
+    }
+    const value mean_r = mean_of(sum_r.value());
+    for (const auto& [k, n] : s.reg_r) {
+      const double w = weight_of(k.second), r = assay::detail::from_order_key(k.first);
+      if (name == "r2") {
+        res.add_times(w * r * r, n);
+      } else {
+        const double c = r - mean_r.v;
+        res.add_times(w * c * c, n);
+      }
+    }
+    const double ss_tot = tot.value(), ss_res = res.value();
+    if (ss_tot == 0) return value::undefined("the target is constant");
+    return value(1 - ss_res / ss_tot);
+  }
+  if (name == "median_absolute_error") {
+    // (|error|, weight) pairs of positive weight in ascending order, each row's weight added in turn.
+    std::map<std::pair<double, double>, std::uint64_t> e;
+    for (const auto& [k, n] : s.reg_r) {
+      const double w = weight_of(k.second);
+      if (w != 0) e[{std::abs(assay::detail::from_order_key(k.first)), w}] += n;
+    }
+    if (e.empty()) return value::undefined("no cases");
+    const double half = total / 2;
+    double cum = 0, lower = e.rbegin()->first.first, upper = lower;
+    bool have_lower = false, done = false;
+    for (const auto& [xw, n] : e) {
+      for (std::uint64_t c = 0; c < n && !done; ++c) {
+        cum += xw.second;
+        if (!have_lower && cum >= half) {
+          lower = xw.first;
+          have_lower = true;
+        }
+        if (cum > half) {
+          upper = xw.first;
+          done = true;
+        }
+      }
+      if (done) break;
+    }
+    return value((lower + upper) / 2);
+  }
+  throw_usage(fmt::format("evaluation_state::finish: no regression metric {}", name));
+}
+
+report finish_regression(const evaluation_state::impl& s, const evaluate_options& q) {
+  const state_options& o = s.o;
+  report r;
+  r.zd = q.zero_division;
+  r.source = o.source;
+  r.rows = s.rows;
+  r.label_column = o.label_name;
+  r.weighted = o.weighted;
+  r.total_weight = o.weighted ? s.total_weight.value() : static_cast<double>(s.rows);
+  r.task = task_kind::regression;
+  r.prediction_column = o.prediction_name;
+  for (const auto& m : metric_registry()) {
+    if (m.kind != metric_kind::regression) continue;
+    r.metrics.push_back({std::string(m.name), std::string(m.title), regression_metric(s, m.name)});
+  }
+  return r;
+}
+
+}  // namespace
+
 // ---- the state -------------------------------------------------------------------------------------
 
 evaluation_state::evaluation_state(const state_options& options) : impl_(std::make_unique<impl>()) {
@@ -223,6 +409,8 @@ std::size_t evaluation_state::memory_bytes() const {
   std::size_t bytes = sizeof(impl) + s.runs.capacity() * sizeof(run) + s.buffer.capacity() * sizeof(pending);
   for (const auto& d : s.dict) bytes += d.capacity() + sizeof(std::string);
   bytes += s.cells.size() * (sizeof(tally) + 48) + s.loss.size() * (sizeof(losses) + 48);
+  bytes += s.kept.capacity() * sizeof(kept_row) + s.calib.size() * (sizeof(tally) + 48);
+  bytes += (s.reg_y.size() + s.reg_r.size()) * (sizeof(std::uint64_t) * 3 + 48);
   return bytes;
 }
 
@@ -243,6 +431,14 @@ void evaluation_state::update(const row_batch& b) {
     throw_usage("evaluation_state::update: sample_weight given, but the state is unweighted (set weighted)");
   }
   if (n == 0) return;
+  if (b.first_row_id > std::numeric_limits<std::uint64_t>::max() - (n - 1)) {
+    throw_usage(fmt::format("evaluation_state::update: first_row_id {} + {} rows overflows a 64-bit row id",
+                            b.first_row_id, n));
+  }
+  if (o.kind == prediction_kind::values) {
+    update_values(s, b);
+    return;
+  }
   const batch_labels yt = resolve(b.y_true, n, "y_true");
   batch_labels yp;
   if (!scores) yp = resolve(b.y_pred, n, "y_pred");
@@ -280,12 +476,14 @@ void evaluation_state::update(const row_batch& b) {
   for (std::size_t k = 0; k < yp.spellings.size(); ++k) pmap[k] = s.code_of(yp.spellings[k]);
 
   if (scores && s.keep_runs) s.buffer.reserve(s.buffer.size() + n - skipped);
+  if (o.row_ids) s.kept.reserve(s.kept.size() + n - skipped);
   // Tallies of the batch by (batch true spelling, batch predicted spelling or score side), folded
   // into the state's maps once per batch; exact sums, so the folding order does not matter.
   const std::size_t T = yt.spellings.size(), Pn = scores ? 2 : yp.spellings.size();
   const bool dense = T * Pn <= (std::size_t{1} << 16);
   std::vector<tally> local(dense ? T * Pn : 0);
   std::vector<losses> local_loss(scores ? T : 0);
+  std::vector<tally> local_calib(scores ? T * calibration_bins : 0);
   std::vector<std::uint8_t> has_loss(scores ? T : 0, 0);
   const proba_view pv = proba_view::scores(b.y_score);
   for (std::size_t i = 0; i < n; ++i) {
@@ -301,6 +499,13 @@ void evaluation_state::update(const row_batch& b) {
       bp = x >= o.threshold ? 1 : 0;
       s.all_probabilities = s.all_probabilities && x >= 0 && x <= 1;
       if (s.keep_runs) s.buffer.push_back({assay::detail::order_key(x), tmap[bt], w});
+      if (x >= 0 && x <= 1) {  // the reliability curve's sums (as curves::reliability_curve)
+        const std::size_t bin = curves::uniform_bin_of(x, calibration_bins);
+        tally& c = local_calib[bt * calibration_bins + bin];
+        ++c.n;
+        if (o.weighted) c.w.add(w);
+        s.calib_ws[bin].add(w * x);
+      }
       if (w != 0) {
         // As evaluate: the terms of weighted_loss_sum (w * term, rows of weight 0 left out), for
         // either class of the row, the class being decided in finish().
@@ -313,6 +518,11 @@ void evaluation_state::update(const row_batch& b) {
       }
     } else {
       bp = static_cast<std::size_t>(yp.codes[i]);
+    }
+    if (o.row_ids) {
+      s.kept.push_back({b.first_row_id + i, scores ? assay::detail::order_key(b.y_score[i]) : 0, tmap[bt],
+                        scores ? 0 : pmap[bp], w});
+      s.kept_sorted = false;
     }
     tally& c = dense ? local[bt * Pn + bp]
                      : s.cells[{tmap[bt], scores ? static_cast<std::uint32_t>(bp) : pmap[bp]}];
@@ -335,6 +545,10 @@ void evaluation_state::update(const row_batch& b) {
   }
   for (std::size_t bt = 0; bt < local_loss.size(); ++bt) {
     if (has_loss[bt]) s.loss[tmap[bt]].add(local_loss[bt]);
+    for (std::size_t bin = 0; bin < calibration_bins; ++bin) {
+      const tally& c = local_calib[bt * calibration_bins + bin];
+      if (c.n > 0) s.calib[{tmap[bt], static_cast<std::uint32_t>(bin)}].add(c);
+    }
   }
   s.rows += n - skipped;
   s.missing += skipped;
@@ -360,12 +574,26 @@ void evaluation_state::merge(const evaluation_state& other) {
   const bool labels = s.o.kind == prediction_kind::labels;
   for (const auto& [k, v] : t.cells) s.cells[{map[k.first], labels ? map[k.second] : k.second}].add(v);
   for (const auto& [k, v] : t.loss) s.loss[map[k]].add(v);
+  for (const auto& [k, v] : t.calib) s.calib[{map[k.first], k.second}].add(v);
+  for (const auto& [k, n] : t.reg_y) s.reg_y[k] += n;
+  for (const auto& [k, n] : t.reg_r) s.reg_r[k] += n;
+  s.reg_ape.add(t.reg_ape);
+  s.reg_spe.add(t.reg_spe);
+  if (t.first_zero_target && (!s.first_zero_target || *t.first_zero_target < *s.first_zero_target)) {
+    s.first_zero_target = t.first_zero_target;
+  }
+  for (std::size_t bin = 0; bin < calibration_bins; ++bin) s.calib_ws[bin].add(t.calib_ws[bin]);
   std::vector<run> theirs;
   theirs.reserve(t.runs.size() + t.buffer.size());
   for (const auto& r : t.runs) theirs.push_back({r.key, map[r.code], r.t});  // map is monotone: still sorted
   s.merge_runs(std::move(theirs));
   for (const auto& p : t.buffer) s.buffer.push_back({p.key, map[p.code], p.w});
   s.compact();
+  if (!t.kept.empty()) {
+    s.kept.reserve(s.kept.size() + t.kept.size());
+    for (const auto& k : t.kept) s.kept.push_back({k.id, k.key, map[k.t], labels ? map[k.p] : k.p, k.w});
+    s.kept_sorted = false;
+  }
   s.rows += t.rows;
   s.missing += t.missing;
   s.total_weight.add(t.total_weight);
@@ -390,6 +618,7 @@ std::string evaluation_state::serialize() const {
   w.f64(o.threshold);
   w.u8(o.weighted ? 1 : 0);
   w.u8(o.drop_missing ? 1 : 0);
+  w.u8(o.row_ids ? 1 : 0);
   w.str(o.label_name);
   w.str(o.prediction_name);
   w.str(o.source);
@@ -413,12 +642,44 @@ std::string evaluation_state::serialize() const {
     w.u32(k);
     for (int c = 0; c < 2; ++c) w.sum(v.log_loss[c]), w.sum(v.brier[c]);
   }
+  w.u64(s.calib.size());
+  for (const auto& [k, v] : s.calib) {
+    w.u32(k.first);
+    w.u32(k.second);
+    w.u64(v.n);
+    if (o.weighted) w.sum(v.w);
+  }
+  for (const auto& x : s.calib_ws) w.sum(x);
+  for (const auto* m : {&s.reg_y, &s.reg_r}) {
+    w.u64(m->size());
+    for (const auto& [k, n] : *m) {
+      w.u64(k.first);
+      w.u64(k.second);
+      w.u64(n);
+    }
+  }
+  w.sum(s.reg_ape);
+  w.sum(s.reg_spe);
+  w.u8(s.first_zero_target ? 1 : 0);
+  w.u64(s.first_zero_target.value_or(0));
   w.u64(s.runs.size());
   for (const auto& r : s.runs) {
     w.u64(r.key);
     w.u32(r.code);
     w.u64(r.t.n);
     if (o.weighted) w.sum(r.t.w);
+  }
+  if (o.row_ids) {
+    s.sort_kept();
+    const bool labels = o.kind == prediction_kind::labels;
+    w.u64(s.kept.size());
+    for (const auto& k : s.kept) {
+      w.u64(k.id);
+      if (labels) w.u32(k.p);
+      else w.u64(k.key);
+      w.u32(k.t);
+      if (o.weighted) w.f64(k.w);
+    }
   }
   w.u64(fnv1a(w.out));
   return std::move(w.out);
@@ -445,7 +706,7 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
   }
   state_options o;
   const std::uint8_t kind = r.u8(), task = r.u8();
-  if (kind > 1) reader::malformed("unknown prediction kind");
+  if (kind > 2) reader::malformed("unknown prediction kind");
   if (task > 3) reader::malformed("unknown task");
   o.kind = static_cast<prediction_kind>(kind);
   o.task = static_cast<task_kind>(task);
@@ -454,10 +715,11 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
   if (has_pos > 1 || (has_pos == 0 && !pos.empty())) reader::malformed("bad pos_label");
   if (has_pos) o.pos_label = pos;
   o.threshold = r.f64();
-  const std::uint8_t weighted = r.u8(), drop = r.u8();
-  if (weighted > 1 || drop > 1) reader::malformed("bad flags");
+  const std::uint8_t weighted = r.u8(), drop = r.u8(), ids = r.u8();
+  if (weighted > 1 || drop > 1 || ids > 1) reader::malformed("bad flags");
   o.weighted = weighted == 1;
   o.drop_missing = drop == 1;
+  o.row_ids = ids == 1;
   o.label_name = r.str();
   o.prediction_name = r.str();
   o.source = r.str();
@@ -507,7 +769,7 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
     counted += t.n;
     s.cells.emplace_hint(s.cells.end(), std::pair{a, b}, std::move(t));
   }
-  if (counted != s.rows) reader::malformed("the cells do not add up to the rows");
+  if (counted != (o.kind == prediction_kind::values ? 0 : s.rows)) reader::malformed("the cells do not add up to the rows");
   const std::uint64_t nl = r.count(4 + 4 * 9);
   for (std::uint64_t k = 0; k < nl; ++k) {
     const std::uint32_t c = r.u32();
@@ -517,6 +779,42 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
     if (!s.loss.empty() && !(s.loss.rbegin()->first < c)) reader::malformed("loss entries are not sorted");
     s.loss.emplace_hint(s.loss.end(), c, std::move(l));
   }
+  const std::uint64_t ncal = r.count(16);
+  std::uint64_t in_bins = 0;
+  for (std::uint64_t k = 0; k < ncal; ++k) {
+    const std::uint32_t c = r.u32(), bin = r.u32();
+    tally t;
+    t.n = r.u64();
+    if (o.weighted) t.w = r.sum();
+    if (labels || c >= nd || bin >= calibration_bins || t.n == 0) reader::malformed("a calibration bin is not valid");
+    if (!s.calib.empty() && !(s.calib.rbegin()->first < std::pair{c, bin})) reader::malformed("calibration bins are not sorted");
+    in_bins += t.n;
+    s.calib.emplace_hint(s.calib.end(), std::pair{c, bin}, std::move(t));
+  }
+  if (in_bins > s.rows) reader::malformed("the calibration bins hold more rows than the state");
+  for (auto& x : s.calib_ws) x = r.sum();
+  const bool values = o.kind == prediction_kind::values;
+  for (auto* m : {&s.reg_y, &s.reg_r}) {
+    const std::uint64_t nv = r.count(24);
+    std::uint64_t in_values = 0;
+    for (std::uint64_t k = 0; k < nv; ++k) {
+      const std::uint64_t key = r.u64(), wb = r.u64(), n = r.u64();
+      const double x = assay::detail::from_order_key(key), w = std::bit_cast<double>(wb);
+      if (!values || n == 0 || !std::isfinite(x) || !(w >= 0 && std::isfinite(w)) || (!o.weighted && w != 1.0)) {
+        reader::malformed("a regression entry is not valid");
+      }
+      if (!m->empty() && !(m->rbegin()->first < std::pair{key, wb})) reader::malformed("regression entries are not sorted");
+      in_values += n;
+      m->emplace_hint(m->end(), std::pair{key, wb}, n);
+    }
+    if (values && in_values != s.rows) reader::malformed("the regression entries do not add up to the rows");
+  }
+  s.reg_ape = r.sum();
+  s.reg_spe = r.sum();
+  const std::uint8_t has_zero = r.u8();
+  const std::uint64_t zero_id = r.u64();
+  if (has_zero > 1 || (has_zero == 0 && zero_id != 0) || (has_zero == 1 && !values)) reader::malformed("bad zero target");
+  if (has_zero == 1) s.first_zero_target = zero_id;
   const std::uint64_t nr = r.count(20);
   if (labels && nr != 0) reader::malformed("a state of predicted labels has scores");
   s.runs.reserve(nr);
@@ -532,7 +830,27 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
     in_runs += x.t.n;
     s.runs.push_back(std::move(x));
   }
-  if (!labels && in_runs != s.rows) reader::malformed("the score runs do not add up to the rows");
+  if (o.kind == prediction_kind::scores && in_runs != s.rows) reader::malformed("the score runs do not add up to the rows");
+  if (o.kind == prediction_kind::values && nr != 0) reader::malformed("a regression state has scores");
+  if (o.row_ids) {
+    const std::uint64_t nk = r.count(16);
+    if (nk != s.rows) reader::malformed("the kept rows do not add up to the rows");
+    s.kept.reserve(nk);
+    for (std::uint64_t k = 0; k < nk; ++k) {
+      kept_row x{r.u64(), 0, 0, 0, 1.0};
+      if (labels) x.p = r.u32();
+      else x.key = r.u64();
+      x.t = r.u32();
+      if (o.weighted) x.w = r.f64();
+      if (x.t >= nd || (labels && x.p >= nd)) reader::malformed("a kept row names a class outside the dictionary");
+      if (!(x.w >= 0 && std::isfinite(x.w))) reader::malformed("a kept row has a weight that is negative or not finite");
+      if (!labels && !std::isfinite(assay::detail::from_order_key(x.key))) {
+        reader::malformed("a kept row has a score that is not a finite number");
+      }
+      if (!s.kept.empty() && !(s.kept.back().tie() <= x.tie())) reader::malformed("kept rows are not sorted");
+      s.kept.push_back(x);
+    }
+  }
   if (r.at != r.in.size()) reader::malformed("bytes follow its content");
   return st;
 }
@@ -549,10 +867,145 @@ report evaluation_state::finish(const evaluate_options& q) const {
 
 namespace detail {
 
+namespace {
+
+// The intervals of evaluate (report/intervals.cpp) on the state's rows: from the score runs' tie
+// groups when no interval resamples rows, else from the kept rows in id order (the Poisson weights
+// drawn on the ids).
+void attach_state_intervals(evaluation_state::impl& s, const evaluate_options& q, report& r,
+                            const std::vector<std::int32_t>& class_of, const run_source& runs_descending) {
+  const state_options& o = s.o;
+  const bool scores = o.kind == prediction_kind::scores;
+  const auto pos = r.positive ? static_cast<std::int32_t>(*r.positive) : -1;
+  assay::detail::report_rows rows;
+  if (!assay::detail::intervals_need_rows(q, o.weighted)) {
+    assay::detail::score_groups groups;
+    if (scores) {
+      bool open = false;
+      std::uint64_t key = 0;
+      runs_descending([&](std::uint64_t k, std::uint32_t code, const tally& t) {
+        if (!open || k != key) {
+          groups.score.push_back(assay::detail::from_order_key(k) + 0.0);
+          groups.pos.push_back(0);
+          groups.neg.push_back(0);
+          open = true;
+          key = k;
+        }
+        (class_of[code] == pos ? groups.pos : groups.neg).back() += t.n;
+      });
+      std::reverse(groups.score.begin(), groups.score.end());
+      std::reverse(groups.pos.begin(), groups.pos.end());
+      std::reverse(groups.neg.begin(), groups.neg.end());
+    }
+    rows.groups = &groups;
+    assay::detail::attach_intervals(r, q, rows);
+    return;
+  }
+  s.sort_kept();
+  const std::size_t n = s.kept.size();
+  std::vector<std::int32_t> y(n), yhat(n), y01;
+  std::vector<double> w, score;
+  std::vector<std::uint64_t> ids(n);
+  if (o.weighted) w.resize(n);
+  if (scores) score.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const kept_row& k = s.kept[i];
+    if (i > 0 && s.kept[i - 1].id == k.id) {
+      throw_data(fmt::format("evaluation_state::finish: row id {} is given to two rows; each batch's first_row_id must "
+                             "be its first row's index among all rows", k.id));
+    }
+    ids[i] = k.id;
+    y[i] = class_of[k.t];
+    if (o.weighted) w[i] = k.w;
+    if (scores) {
+      score[i] = assay::detail::from_order_key(k.key);
+      yhat[i] = score[i] >= o.threshold ? pos : 1 - pos;
+    } else {
+      yhat[i] = class_of[k.p];
+    }
+  }
+  rows.y = y;
+  rows.yhat = yhat;
+  rows.w = w;
+  rows.row_ids = ids;
+  std::optional<proba_view> pv;
+  if (scores) {
+    rows.score = score;
+    pv = proba_view::scores(score);
+    rows.proba = &*pv;
+    if (pos == 0) {  // the score is P(labels[0]): class 1 of the view
+      y01.resize(n);
+      for (std::size_t i = 0; i < n; ++i) y01[i] = 1 - y[i];
+      rows.y_proba = y01;
+    } else {
+      rows.y_proba = y;
+    }
+  }
+  assay::detail::attach_intervals(r, q, rows);
+}
+
+// The curves evaluate keeps for a binary score (report.cpp): ROC, PR (with pointwise bands when
+// intervals are asked for), the threshold sweep, and the reliability curve of probabilities from the
+// state's per-bin sums.
+template <class IsPositive>
+void keep_state_curves(const evaluation_state::impl& s, const evaluate_options& q, report& r,
+                       const curves::score_sweep& sw, const IsPositive& is_pos) {
+  const auto band_method = assay::detail::proportion_method_of(q.ci_method);
+  const auto roc = curves::roc_curve(sw);
+  if (roc.undefined.empty()) {
+    r.roc = curve_sample::thin(roc.fpr, roc.tpr);
+    if (q.ci_level)
+      assay::detail::set_proportion_band(*r.roc, [&](std::size_t i) { return std::pair{roc.tps[i], sw.positives}; },
+                                         *q.ci_level, band_method);
+  }
+  const auto pr = curves::precision_recall_curve(sw);
+  if (pr.undefined.empty()) {
+    r.pr = curve_sample::thin(pr.recall, pr.precision);
+    if (q.ci_level)
+      assay::detail::set_proportion_band(
+          *r.pr,
+          [&](std::size_t j) {
+            if (j >= sw.size()) return std::pair{0.0, 0.0};
+            const std::size_t k = sw.size() - 1 - j;
+            return std::pair{sw.tp[k], sw.tp[k] + sw.fp[k]};
+          },
+          *q.ci_level, band_method);
+  }
+  r.thresholds = assay::detail::keep_threshold_sweep(sw);
+  if (!s.all_probabilities) return;
+  std::vector<std::uint64_t> count(calibration_bins, 0);
+  std::vector<exact_sum> w(calibration_bins), wy(calibration_bins);
+  for (const auto& [k, t] : s.calib) {
+    const exact_sum tw = s.o.weighted ? t.w : exact_sum(static_cast<double>(t.n));
+    count[k.second] += t.n;
+    w[k.second].add(tw);
+    if (is_pos(k.first)) wy[k.second].add(tw);
+  }
+  std::vector<double> vw(calibration_bins), vy(calibration_bins), vp(calibration_bins);
+  for (std::size_t b = 0; b < calibration_bins; ++b) {
+    vw[b] = w[b].value(), vy[b] = wy[b].value(), vp[b] = s.calib_ws[b].value();
+  }
+  calibration_sample c;
+  if (c.bins != calibration_bins) throw_usage("evaluation_state: the reliability curve's bins changed");
+  const curves::reliability_result rr =
+      curves::reliability_from_bins(curves::uniform_bin_edges(c.bins), count, vw, vy, vp);
+  c.prob_pred = rr.prob_pred, c.prob_true = rr.prob_true, c.weight = rr.weight;
+  c.ece = curves::expected_calibration_error(rr);
+  r.calibration = std::move(c);
+}
+
+}  // namespace
+
 report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs_descending) {
   const state_options& o = s.o;
-  if (q.ci_level) throw_usage("evaluation_state::finish: ci_level is set; the state does not compute intervals yet");
-  if (q.keep_curves) throw_usage("evaluation_state::finish: keep_curves is set; the state does not keep curves yet");
+  if (q.ci_level && o.kind == prediction_kind::values) {
+    throw_usage("evaluation_state::finish: ci_level is set; the state does not give intervals of regression yet");
+  }
+  if (q.ci_level && assay::detail::intervals_need_rows(q, o.weighted) && !o.row_ids) {
+    throw_usage(fmt::format("evaluation_state::finish: ci_level with {} resamples rows (the Poisson bootstrap), which "
+                            "needs every row's id: build the state with row_ids",
+                            o.weighted ? "weights" : "ci_method bootstrap"));
+  }
   if (o.kind == prediction_kind::scores &&
       std::bit_cast<std::uint64_t>(q.threshold) != std::bit_cast<std::uint64_t>(o.threshold)) {
     throw_usage(fmt::format("evaluation_state::finish: threshold is {}, but the state was built with threshold {}",
@@ -566,6 +1019,7 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
     throw_data(fmt::format("{}: sample_weight: every weight is 0; there is nothing to evaluate", o.source));
   }
   const bool scores = o.kind == prediction_kind::scores;
+  if (o.kind == prediction_kind::values) return finish_regression(s, q);
 
   // The classes, by the prediction table's rules on the union of the spellings (data/predictions.hpp).
   std::vector<std::uint32_t> true_codes, pred_codes;
@@ -702,17 +1156,27 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
       P = static_cast<double>(np);
       N = static_cast<double>(nn);
     }
-    if (o.weighted && (P == 0 || N == 0)) {
+    // The sweep of the walk (distinct thresholds, running sums), built once when needed.
+    curves::score_sweep forward;
+    bool have_forward = false;
+    auto sweep = [&]() -> const curves::score_sweep& {
+      if (!have_forward) {
+        walk([&](double t, double tp, double fp) {
+          forward.thresholds.push_back(t);
+          forward.tp.push_back(tp);
+          forward.fp.push_back(fp);
+        });
+        forward.positives = P;
+        forward.negatives = N;
+        have_forward = true;
+      }
+      return forward;
+    };
+    if ((o.weighted && (P == 0 || N == 0)) || q.ci_level || q.keep_curves) {
       // One class only: evaluate's weighted path reads the sweep functions, whose reasons for the
-      // undefined values differ from the streaming summary's; build the sweep as it does.
-      curves::score_sweep sw;
-      walk([&](double t, double tp, double fp) {
-        sw.thresholds.push_back(t);
-        sw.tp.push_back(tp);
-        sw.fp.push_back(fp);
-      });
-      sw.positives = P;
-      sw.negatives = N;
+      // undefined values differ from the streaming summary's; build the sweep as it does. With
+      // intervals or kept curves evaluate reads the sweep functions too.
+      const curves::score_sweep& sw = sweep();
       auto threshold_of = [](const curves::operating_point& p) {
         return p.criterion.defined() ? value(p.threshold) : p.criterion;
       };
@@ -731,15 +1195,7 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
     // ranked by -score, the complement of the sweep (curves::complement), read by the same kernels
     // evaluate uses (the summary walk for counts, the sweep functions with weights).
     if (r.positive && r.by_class.size() == 2) {
-      curves::score_sweep forward;
-      walk([&](double t, double tp, double fp) {
-        forward.thresholds.push_back(t);
-        forward.tp.push_back(tp);
-        forward.fp.push_back(fp);
-      });
-      forward.positives = P;
-      forward.negatives = N;
-      const curves::score_sweep other = curves::complement(forward);
+      const curves::score_sweep other = curves::complement(sweep());
       value other_auc, other_ap;
       if (o.weighted) {
         other_auc = curves::roc_auc(other);
@@ -763,8 +1219,10 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
       r.by_class[1 - positive].average_precision = other_ap;
       assay::detail::set_ranking_averages(r);
     }
+    if (q.keep_curves) keep_state_curves(s, q, r, sweep(), is_pos);
   }
   assay::detail::add_undefined_notes(r, q);
+  if (q.ci_level) attach_state_intervals(s, q, r, class_of, runs_descending);
   return r;
 }
 

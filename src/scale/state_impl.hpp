@@ -4,6 +4,9 @@
 
 #include <optional>
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <tuple>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -45,6 +48,18 @@ struct pending {
   double w;
 };
 
+// The uniform bins of the reliability curve kept with the curves (calibration_sample::bins).
+inline constexpr std::size_t calibration_bins = 10;
+
+// A row kept for the intervals that resample rows (state_options::row_ids): its stable id, score key
+// (scores) or predicted spelling (labels), true spelling and weight (1 unweighted).
+struct kept_row {
+  std::uint64_t id, key;
+  std::uint32_t t, p;
+  double w;
+  auto tie() const { return std::tuple(id, key, t, p, std::bit_cast<std::uint64_t>(w)); }
+};
+
 // The loss sums of one true spelling: the log-loss and Brier terms as if the spelling were the
 // negative class [0] or the positive class [1] (which it is, is known only in finish()).
 struct losses {
@@ -64,6 +79,8 @@ using detail::tally;
 using detail::run;
 using detail::pending;
 using detail::losses;
+using detail::kept_row;
+using detail::calibration_bins;
 using detail::magic;
 
 struct evaluation_state::impl {
@@ -78,6 +95,24 @@ struct evaluation_state::impl {
   std::vector<run> runs;                 // scores: sorted by (key, code), unique
   std::vector<pending> buffer;           // scores: rows not yet in `runs`
   bool keep_runs = true;                 // false: the out-of-core reader keeps the score runs on disk
+  // Scores in [0, 1], for the reliability curve (keep_curves): per (true spelling, uniform bin) a row
+  // count and exact weight sum; per bin the exact sum of the terms w_i s_i.
+  std::map<std::pair<std::uint32_t, std::uint32_t>, tally> calib;
+  std::array<exact_sum, calibration_bins> calib_ws;
+  // Regression: row counts by (order key of the target, weight bits) and by (order key of the residual
+  // y - yhat, weight bits); exact sums of w |y - yhat| / |y| and w ((y - yhat) / y)^2 over rows of
+  // positive weight and nonzero target; the smallest row id of a zero target of positive weight.
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t> reg_y, reg_r;
+  exact_sum reg_ape, reg_spe;
+  std::optional<std::uint64_t> first_zero_target;
+  std::vector<kept_row> kept;            // row_ids: every row; sorted by tie() when kept_sorted
+  bool kept_sorted = true;
+
+  void sort_kept() {
+    if (kept_sorted) return;
+    std::sort(kept.begin(), kept.end(), [](const kept_row& a, const kept_row& b) { return a.tie() < b.tie(); });
+    kept_sorted = true;
+  }
 
   // Code of a spelling, inserting it (and renumbering everything) when new.
   std::uint32_t code_of(const std::string& s) {
@@ -96,7 +131,14 @@ struct evaluation_state::impl {
     std::map<std::uint32_t, losses> l2;
     for (auto& [k, v] : loss) l2.emplace(shift(k), std::move(v));
     loss = std::move(l2);
+    std::map<std::pair<std::uint32_t, std::uint32_t>, tally> k2;
+    for (auto& [k, v] : calib) k2.emplace(std::pair{shift(k.first), k.second}, std::move(v));
+    calib = std::move(k2);
     for (auto& r : runs) r.code = shift(r.code);  // monotone: the order is kept
+    for (auto& k : kept) {
+      k.t = shift(k.t);
+      if (o.kind == prediction_kind::labels) k.p = shift(k.p);
+    }
     return at;
   }
 

@@ -85,43 +85,27 @@ delong_placements placements(std::span<const std::int32_t> y, std::span<const do
   return p;
 }
 
-/// The totals of placements() (AUC, S10, S01, variance) without per-case placements: each class's
-/// order keys are sorted on their own (8-byte records; the two sorts on two threads for large N) and
-/// the groups of tied scores are visited in the merged order. Same sums in the same order as
-/// placements(), so the same numbers.
-delong_placements placement_totals(std::span<const std::int32_t> y, std::span<const double> s) {
+/// The totals (AUC, S10, S01, variance) from the groups of tied scores in ascending score order:
+/// `groups(f)` calls f(positives here, negatives here) once per group. The one body of
+/// placement_totals and of delong_ci_grouped (the same sums in the same order as placements()).
+template <class Groups>
+delong_placements totals_of_groups(std::size_t n_pos, std::size_t n_neg, const Groups& groups) {
   delong_placements p;
-  for (auto v : y) (v == 1 ? p.n_pos : p.n_neg) += 1;
+  p.n_pos = n_pos;
+  p.n_neg = n_neg;
   if (p.n_pos == 0 || p.n_neg == 0) {
     p.auc = value::undefined(p.n_pos == 0 ? "no positive case" : "no negative case");
     p.s10 = p.s01 = p.variance = p.auc;
     return p;
   }
-  std::vector<std::uint64_t> kp, kn;
-  kp.reserve(p.n_pos);
-  kn.reserve(p.n_neg);
-  for (std::size_t i = 0; i < y.size(); ++i) (y[i] == 1 ? kp : kn).push_back(detail::order_key(s[i]));
-  if (y.size() >= 100000) {
-    assay::detail::run_both([&] { detail::sort_keys(kp); }, [&] { detail::sort_keys(kn); });
-  } else {
-    detail::sort_keys(kp);
-    detail::sort_keys(kn);
-  }
-  const std::size_t mp = kp.size(), nn = kn.size();
-  const double m = static_cast<double>(mp), n = static_cast<double>(nn);
+  const double m = static_cast<double>(n_pos), n = static_cast<double>(n_neg);
   auto sweep = [&](auto&& visit) {
-    std::size_t i = 0, j = 0;
     double pos_below = 0, neg_below = 0;
-    while (i < mp || j < nn) {
-      const std::uint64_t k = i == mp ? kn[j] : j == nn ? kp[i] : std::min(kp[i], kn[j]);
-      const std::size_t i0 = i, j0 = j;
-      while (i < mp && kp[i] == k) ++i;
-      while (j < nn && kn[j] == k) ++j;
-      const double pos_here = static_cast<double>(i - i0), neg_here = static_cast<double>(j - j0);
+    groups([&](double pos_here, double neg_here) {
       visit((neg_below + 0.5 * neg_here) / n, (m - pos_below - pos_here + 0.5 * pos_here) / m, pos_here, neg_here);
       pos_below += pos_here;
       neg_below += neg_here;
-    }
+    });
   };
   double wins = 0;
   sweep([&](double v10, double, double pos, double) { wins += pos * v10; });
@@ -138,6 +122,52 @@ delong_placements placement_totals(std::span<const std::int32_t> y, std::span<co
   else if (!p.s01.defined()) p.variance = p.s01;
   else p.variance = p.s10.v / m + p.s01.v / n;
   return p;
+}
+
+/// The totals of placements() (AUC, S10, S01, variance) without per-case placements: each class's
+/// order keys are sorted on their own (8-byte records; the two sorts on two threads for large N) and
+/// the groups of tied scores are visited in the merged order. Same sums in the same order as
+/// placements(), so the same numbers.
+delong_placements placement_totals(std::span<const std::int32_t> y, std::span<const double> s) {
+  std::size_t n_pos = 0, n_neg = 0;
+  for (auto v : y) (v == 1 ? n_pos : n_neg) += 1;
+  if (n_pos == 0 || n_neg == 0) return totals_of_groups(n_pos, n_neg, [](auto&&) {});
+  std::vector<std::uint64_t> kp, kn;
+  kp.reserve(n_pos);
+  kn.reserve(n_neg);
+  for (std::size_t i = 0; i < y.size(); ++i) (y[i] == 1 ? kp : kn).push_back(detail::order_key(s[i]));
+  if (y.size() >= 100000) {
+    assay::detail::run_both([&] { detail::sort_keys(kp); }, [&] { detail::sort_keys(kn); });
+  } else {
+    detail::sort_keys(kp);
+    detail::sort_keys(kn);
+  }
+  const std::size_t mp = kp.size(), nn = kn.size();
+  return totals_of_groups(n_pos, n_neg, [&](auto&& f) {
+    std::size_t i = 0, j = 0;
+    while (i < mp || j < nn) {
+      const std::uint64_t k = i == mp ? kn[j] : j == nn ? kp[i] : std::min(kp[i], kn[j]);
+      const std::size_t i0 = i, j0 = j;
+      while (i < mp && kp[i] == k) ++i;
+      while (j < nn && kn[j] == k) ++j;
+      f(static_cast<double>(i - i0), static_cast<double>(j - j0));
+    }
+  });
+}
+
+auc_interval interval_of(const delong_placements& p, double level) {
+  auc_interval r;
+  r.auc = p.auc;
+  r.variance = p.variance;
+  r.level = level;
+  if (!p.variance.defined()) {
+    r.lower = r.upper = p.variance;
+    return r;
+  }
+  const double half = z_critical(level) * std::sqrt(p.variance.v);
+  r.lower = std::clamp(p.auc.v - half, 0.0, 1.0);
+  r.upper = std::clamp(p.auc.v + half, 0.0, 1.0);
+  return r;
 }
 
 /// S10_ab / m + S01_ab / n from the per-case placements of two models.
@@ -176,19 +206,29 @@ delong_placements delong(std::span<const std::int32_t> y_true, std::span<const d
 auc_interval delong_ci(std::span<const std::int32_t> y_true, std::span<const double> y_score, double level) {
   if (!(level > 0 && level < 1)) throw_usage(fmt::format("delong_ci: level must be in (0, 1); got {}", level));
   check_inputs("delong_ci", "y_true", y_true, "y_score", y_score);
-  const auto p = placement_totals(y_true, y_score);
-  auc_interval r;
-  r.auc = p.auc;
-  r.variance = p.variance;
-  r.level = level;
-  if (!p.variance.defined()) {
-    r.lower = r.upper = p.variance;
-    return r;
+  return interval_of(placement_totals(y_true, y_score), level);
+}
+
+auc_interval delong_ci_grouped(std::span<const std::uint64_t> positives, std::span<const std::uint64_t> negatives,
+                               double level) {
+  const char* fn = "delong_ci_grouped";
+  if (!(level > 0 && level < 1)) throw_usage(fmt::format("{}: level must be in (0, 1); got {}", fn, level));
+  if (positives.size() != negatives.size()) {
+    throw_usage(fmt::format("{}: {} groups of positives but {} of negatives", fn, positives.size(), negatives.size()));
   }
-  const double half = z_critical(level) * std::sqrt(p.variance.v);
-  r.lower = std::clamp(p.auc.v - half, 0.0, 1.0);
-  r.upper = std::clamp(p.auc.v + half, 0.0, 1.0);
-  return r;
+  std::size_t n_pos = 0, n_neg = 0;
+  for (std::size_t g = 0; g < positives.size(); ++g) {
+    n_pos += positives[g];
+    n_neg += negatives[g];
+  }
+  return interval_of(totals_of_groups(n_pos, n_neg,
+                                      [&](auto&& f) {
+                                        for (std::size_t g = 0; g < positives.size(); ++g) {
+                                          if (positives[g] + negatives[g] == 0) continue;
+                                          f(static_cast<double>(positives[g]), static_cast<double>(negatives[g]));
+                                        }
+                                      }),
+                     level);
 }
 
 delong_test_result delong_paired_test(std::span<const std::int32_t> y_true, std::span<const double> score_a,

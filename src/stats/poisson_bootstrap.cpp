@@ -58,7 +58,8 @@ std::vector<sorted_case> order_cases(std::span<const std::int32_t> y, std::span<
 // first..first+batch-1 or 1 (the estimate).
 struct poisson_weights {
   std::array<std::uint64_t, batch> key;
-  double operator()(std::size_t b, std::size_t row) const { return poisson1_at(key[b], row); }
+  const std::uint64_t* ids = nullptr;  // the rows' stable ids; null: the index
+  double operator()(std::size_t b, std::size_t row) const { return poisson1_at(key[b], ids ? ids[row] : row); }
 };
 struct unit_weights {
   double operator()(std::size_t, std::size_t) const { return 1.0; }
@@ -155,6 +156,9 @@ std::vector<bootstrap_result> poisson_bootstrap(const poisson_statistics& s, con
       throw_usage(fmt::format("{}: {} rows but mean {} has {} values", fn, s.rows, m, s.means[m].size()));
     }
   }
+  if (!s.row_ids.empty() && s.row_ids.size() != s.rows) {
+    throw_usage(fmt::format("{}: {} rows but {} row ids", fn, s.rows, s.row_ids.size()));
+  }
   pass_data d;
   d.rows = s.rows;
   if (ranking) {
@@ -192,6 +196,7 @@ std::vector<bootstrap_result> poisson_bootstrap(const poisson_statistics& s, con
       B, batch, o.threads, std::vector<std::array<double, batch>>(n_out),
       [&](std::vector<std::array<double, batch>>& out, std::size_t first, std::size_t count) {
         poisson_weights draw;
+        draw.ids = s.row_ids.empty() ? nullptr : s.row_ids.data();
         for (std::size_t b = 0; b < batch; ++b) draw.key[b] = poisson1_key(o.seed, first + b);
         run_pass(d, s.roc_auc, s.average_precision, draw, out);
         for (std::size_t k = 0; k < n_out; ++k)
@@ -204,8 +209,18 @@ std::vector<bootstrap_result> poisson_bootstrap(const poisson_statistics& s, con
 std::vector<bootstrap_result> poisson_bootstrap_weighted(std::size_t rows, std::span<const double> weight,
                                                          std::size_t n_stats, const weighted_statistics& statistics,
                                                          const bootstrap_options& o) {
+  return poisson_bootstrap_weighted(rows, weight, {}, n_stats, statistics, o);
+}
+
+std::vector<bootstrap_result> poisson_bootstrap_weighted(std::size_t rows, std::span<const double> weight,
+                                                         std::span<const std::uint64_t> row_ids, std::size_t n_stats,
+                                                         const weighted_statistics& statistics,
+                                                         const bootstrap_options& o) {
   const char* fn = "poisson_bootstrap_weighted";
   check(fn, rows, weight, o);
+  if (!row_ids.empty() && row_ids.size() != rows) {
+    throw_usage(fmt::format("{}: {} rows but {} row ids", fn, rows, row_ids.size()));
+  }
   if (n_stats == 0) throw_usage(fmt::format("{}: no statistic to compute", fn));
   std::vector<double> estimates(n_stats);
   {
@@ -221,7 +236,7 @@ std::vector<bootstrap_result> poisson_bootstrap_weighted(std::size_t rows, std::
       [&](scratch& sc, std::size_t r, std::size_t) {
         const std::uint64_t key = poisson1_key(o.seed, r);
         for (std::size_t i = 0; i < rows; ++i) {
-          const double k = poisson1_at(key, i);
+          const double k = poisson1_at(key, row_ids.empty() ? i : row_ids[i]);
           sc.first[i] = weight.empty() ? k : weight[i] * k;
         }
         statistics(sc.first, sc.second);

@@ -24,7 +24,9 @@ TEST(ReportMaxMemory, SameOutputAsInMemory) {
   for (const std::vector<std::string>& extra :
        {std::vector<std::string>{"--score", "p"}, std::vector<std::string>{"--score", "p", "--weight", "w"},
         std::vector<std::string>{"--pred", "pred", "--weight", "w", "--format", "json"},
-        std::vector<std::string>{"--score", "p", "--format", "json", "--beta", "2", "--threshold", "0.4"}}) {
+        std::vector<std::string>{"--score", "p", "--format", "json", "--beta", "2", "--threshold", "0.4"},
+        std::vector<std::string>{"--score", "p", "--ci", "--bootstrap-replicates", "300", "--format", "json"},
+        std::vector<std::string>{"--pred", "pred", "--ci", "0.9", "--ci-method", "exact"}}) {
     std::vector<std::string> args{"report", path, "--label", "y"};
     args.insert(args.end(), extra.begin(), extra.end());
     const cli_result mem = run_assay(args);
@@ -42,10 +44,12 @@ TEST(ReportMaxMemory, OptionErrors) {
   cli_result r = run_assay({"report", data, "--label", "label", "--score", "s100b", "--max-memory", "lots"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "assay report: --max-memory: cannot parse \"lots\" as a size (e.g. 256M, 2G, 1048576)\n");
-  r = run_assay({"report", data, "--label", "label", "--score", "s100b", "--max-memory", "1M", "--ci"});
+  r = run_assay({"report", data, "--label", "label", "--score", "s100b", "--max-memory", "1M", "--ci",
+                  "--ci-method", "bootstrap"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "assay report: --max-memory works with --score or --pred on a file (not --proba, --task regression, "
-                   "--ci, --html, --max-fpr/--min-tpr/--min-precision/--min-recall or standard input)\n");
+                   "--ci with --weight or --ci-method bootstrap, --max-fpr/--min-tpr/--min-precision/--min-recall, or "
+                   "standard input)\n");
 }
 
 }  // namespace

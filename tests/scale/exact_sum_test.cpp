@@ -112,5 +112,41 @@ TEST(ChunkedSum, MatchesTheReferenceAndExactSum) {
   }
 }
 
+TEST(SignedExactSum, MatchesIntegerArithmeticAndIgnoresOrder) {
+  // Terms k * 2^-20 with |k| < 2^40 of both signs: their sum is exact in 64-bit integers.
+  std::mt19937_64 g(9);
+  for (int rep = 0; rep < 200; ++rep) {
+    std::vector<double> x;
+    std::int64_t exact = 0;
+    const int n = 1 + static_cast<int>(g() % 300);
+    for (int i = 0; i < n; ++i) {
+      const auto k = static_cast<std::int64_t>(g() % (std::uint64_t{1} << 40)) - (std::int64_t{1} << 39);
+      exact += k;
+      x.push_back(std::ldexp(static_cast<double>(k), -20));
+    }
+    signed_exact_sum a;
+    for (double v : x) a.add(v);
+    EXPECT_EQ(a.value(), std::ldexp(static_cast<double>(exact), -20));  // exact integers below 2^53
+    // Terms of every size: any order gives the same bits; the difference of the parts is exact.
+    std::vector<double> y;
+    for (int i = 0; i < n; ++i) y.push_back(std::ldexp(std::uniform_real_distribution<double>(-1, 1)(g),
+                                                       static_cast<int>(g() % 120) - 60));
+    signed_exact_sum b, c;
+    for (double v : y) b.add(v);
+    std::shuffle(y.begin(), y.end(), g);
+    for (double v : y) c.add(v);
+    EXPECT_EQ(b.value(), c.value());
+  }
+  signed_exact_sum d;  // 1e16 + 1 - 1e16: naive left-to-right floating sums give 0
+  d.add(1e16);
+  d.add(1.0);
+  d.add(-1e16);
+  EXPECT_EQ(d.value(), 1.0);
+  signed_exact_sum e;
+  e.add(-2.5);
+  e.add(1.0);
+  EXPECT_EQ(e.value(), -1.5);
+}
+
 }  // namespace
 }  // namespace assay::detail

@@ -11,6 +11,7 @@
 #include <random>
 
 #include "assay/error.hpp"
+#include "assay/report/html.hpp"
 
 namespace assay::scale {
 namespace {
@@ -82,6 +83,51 @@ TEST(OutOfCore, TiesTextLabelsAndPredictedClasses) {
     EXPECT_LE(info.largest_partition, o.max_memory / 8 / 24);
   }
   std::remove(heavy.c_str());
+}
+
+TEST(OutOfCore, IntervalsWithoutWeightsEqualInMemory) {
+  // Wilson, the multinomial bootstrap, DeLong, the normal and logit intervals come from the counts and
+  // the score runs (docs/scaling.md); the cap is 20x smaller than the data.
+  const std::string path = write_file(800000, false, 0, 4);  // ~ 25 MB
+  out_of_core_options o;
+  o.max_memory = std::filesystem::file_size(path) / 20;
+  for (bool scores : {true, false}) {
+    report_request q = request(path, false, scores, false);
+    q.ci_level = 0.95;
+    q.bootstrap_replicates = 200;
+    q.seed = 3;
+    const std::string want = to_json(make_report(q));
+    if (scores) ASSERT_NE(want.find("delong"), std::string::npos);
+    EXPECT_EQ(to_json(make_report_out_of_core(q, o)), want) << "scores " << scores;
+  }
+  report_request q = request(path, true, true, false);
+  q.ci_level = 0.95;
+  try {
+    (void)make_report_out_of_core(q, o);
+    ADD_FAILURE();
+  } catch (const error& e) {
+    EXPECT_STREQ(e.what(), "make_report_out_of_core: intervals with weights resample rows, which needs every row in "
+                           "memory: they are not computed out of core");
+  }
+  std::remove(path.c_str());
+}
+
+TEST(OutOfCore, KeptCurvesEqualInMemory) {
+  // The curves of the HTML page (ROC, PR, threshold sweep, reliability), weighted or not: the same
+  // page as in memory.
+  const std::string path = write_file(800000, false, 0, 5);
+  out_of_core_options o;
+  o.max_memory = std::filesystem::file_size(path) / 20;
+  for (bool weighted : {false, true}) {
+    report_request q = request(path, weighted, true, false);
+    q.keep_curves = true;
+    const report want = make_report(q);
+    ASSERT_TRUE(want.roc && want.calibration && want.thresholds);
+    const report got = make_report_out_of_core(q, o);
+    EXPECT_EQ(to_json(got), to_json(want));
+    EXPECT_EQ(to_html(got), to_html(want)) << "weighted " << weighted;
+  }
+  std::remove(path.c_str());
 }
 
 TEST(OutOfCore, ErrorsNameTheFilesLine) {

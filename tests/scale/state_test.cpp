@@ -7,7 +7,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
+
+#include <fmt/format.h>
 
 #include "assay/error.hpp"
 
@@ -49,8 +52,8 @@ struct data {
   std::vector<double> w;
 };
 
-std::string state_json(const data& d, const state_options& o, std::size_t parts, std::mt19937_64& g,
-                       const evaluate_options& eo = {}) {
+report state_report(const data& d, const state_options& o, std::size_t parts, std::mt19937_64& g,
+                    const evaluate_options& eo = {}) {
   const auto c = cuts(d.y.size(), parts, g);
   std::vector<evaluation_state> states;
   for (std::size_t k = 0; k + 1 < c.size(); ++k) {
@@ -63,12 +66,51 @@ std::string state_json(const data& d, const state_options& o, std::size_t parts,
       if (o.kind == prediction_kind::scores) rb.y_score = piece(d.score, b, e);
       else rb.y_pred = label_column::of_text(piece(d.pred, b, e));
       if (o.weighted) rb.sample_weight = piece(d.w, b, e);
+      rb.first_row_id = b;  // the rows' indices in the data: evaluate's Poisson weights
       s.update(rb);
     }
     states.push_back(std::move(s));
   }
   std::shuffle(states.begin(), states.end(), g);
-  return to_json(merge_randomly(std::move(states), g).finish(eo));
+  return merge_randomly(std::move(states), g).finish(eo);
+}
+
+std::string state_json(const data& d, const state_options& o, std::size_t parts, std::mt19937_64& g,
+                       const evaluate_options& eo = {}) {
+  return to_json(state_report(d, o, parts, g, eo));
+}
+
+// The kept curves (not in the JSON) as text, every number in hexadecimal (exact).
+std::string curves_text(const report& r) {
+  std::string out;
+  auto nums = [&](const char* what, const std::vector<double>& v) {
+    out += what;
+    for (double x : v) out += fmt::format(" {:a}", x);
+    out += '\n';
+  };
+  auto curve = [&](const char* what, const std::optional<curve_sample>& c) {
+    if (!c) return void(out += fmt::format("{}: none\n", what));
+    out += fmt::format("{}: {} points, band {}\n", what, c->points, c->band_method);
+    nums("x", c->x), nums("y", c->y), nums("lo", c->y_lo), nums("hi", c->y_hi);
+  };
+  curve("roc", r.roc);
+  curve("pr", r.pr);
+  if (r.thresholds) {
+    for (const auto* c : {&r.thresholds->f1, &r.thresholds->precision, &r.thresholds->recall, &r.thresholds->fpr}) {
+      curve("threshold", *c);
+    }
+    for (const auto& v : {r.thresholds->max_f1_threshold, r.thresholds->max_f1, r.thresholds->youden_threshold,
+                          r.thresholds->youden_tpr, r.thresholds->youden_fpr}) {
+      out += v ? fmt::format(" {:a}", *v) : std::string(" -");
+    }
+    out += '\n';
+  }
+  if (r.calibration) {
+    nums("pred", r.calibration->prob_pred), nums("true", r.calibration->prob_true), nums("w", r.calibration->weight);
+    out += fmt::format("ece {} {}\n", r.calibration->ece.defined() ? fmt::format("{:a}", r.calibration->ece.v) : "-",
+                       r.calibration->ece.reason);
+  }
+  return out;
 }
 
 data make(std::size_t n, std::uint64_t seed, std::vector<std::string> classes, bool weighted, int score_levels) {
@@ -90,14 +132,18 @@ data make(std::size_t n, std::uint64_t seed, std::vector<std::string> classes, b
   return d;
 }
 
-std::string evaluate_json(const data& d, const state_options& o, const evaluate_options& eo = {}) {
+report evaluate_report(const data& d, const state_options& o, const evaluate_options& eo = {}) {
   prediction_options po;
   po.pos_label = o.pos_label;
   po.task = o.task;
   if (o.weighted) po.sample_weight = d.w;
   prediction_table t = o.kind == prediction_kind::scores ? predictions_from_scores(d.y, d.score, po)
                                                          : predictions_from_labels(d.y, d.pred, po);
-  return to_json(evaluate(t, eo));
+  return evaluate(t, eo);
+}
+
+std::string evaluate_json(const data& d, const state_options& o, const evaluate_options& eo = {}) {
+  return to_json(evaluate_report(d, o, eo));
 }
 
 state_options opts(prediction_kind k, bool weighted, std::optional<std::string> pos = std::nullopt) {
@@ -267,7 +313,7 @@ TEST(EvaluationState, ForeignStatesAndBadInputAreErrors) {
                            "evaluation)");
   }
   std::string blob = s.serialize();
-  blob[8] = 2;  // another format version, checksum made valid: refused by version
+  blob[8] = static_cast<char>(state_format_version + 1);  // another format version (and a bad checksum)
   EXPECT_THROW((void)read_state(blob), error);
   try {
     (void)read_state("PK\3\4 not a state at all");
@@ -315,6 +361,363 @@ TEST(EvaluationState, OneClassOnlyIsUndefinedAsInEvaluate) {
     const std::string want = evaluate_json(d, o);
     for (std::size_t parts : {1, 3}) EXPECT_EQ(state_json(d, o, parts, g), want) << "weighted " << weighted;
   }
+}
+
+// ---- intervals (evaluate_options::ci_level) ---------------------------------------------------------
+
+evaluate_options with_ci(ci_method m, std::size_t replicates = 120, std::uint64_t seed = 5) {
+  evaluate_options eo;
+  eo.ci_level = 0.9;
+  eo.ci_method = m;
+  eo.replicates = replicates;
+  eo.seed = seed;
+  return eo;
+}
+
+TEST(EvaluationStateIntervals, AnalyticIntervalsFromCountsAndRunsEqualEvaluate) {
+  // Without weights, Wilson (or another proportion method), the multinomial bootstrap of the
+  // confusion matrix, DeLong, the normal interval of log loss and Brier, and the logit interval of AP
+  // come from the counts and the score runs: no row ids needed.
+  std::mt19937_64 g(41);
+  for (int levels : {6, 1000000}) {
+    const data d = make(1500, 40 + levels, {"neg", "pos"}, false, levels);
+    for (ci_method m : {ci_method::automatic, ci_method::clopper_pearson, ci_method::normal}) {
+      const state_options o = opts(prediction_kind::scores, false, "pos");
+      const evaluate_options eo = with_ci(m);
+      const std::string want = evaluate_json(d, o, eo);
+      ASSERT_NE(want.find("\"delong\""), std::string::npos);
+      ASSERT_NE(want.find("normal, from the variance"), std::string::npos);
+      ASSERT_NE(want.find("logit (Boyd"), std::string::npos);
+      for (std::size_t parts : {1, 2, 3, 17}) {
+        EXPECT_EQ(state_json(d, o, parts, g, eo), want) << "levels " << levels << " parts " << parts;
+      }
+    }
+  }
+  const data d = make(1200, 43, {"a", "b", "c"}, false, 3);
+  const state_options o = opts(prediction_kind::labels, false);
+  const std::string want = evaluate_json(d, o, with_ci(ci_method::automatic));
+  for (std::size_t parts : {1, 2, 3, 17}) EXPECT_EQ(state_json(d, o, parts, g, with_ci(ci_method::automatic)), want);
+}
+
+TEST(EvaluationStateIntervals, PoissonBootstrapOnRowIdsEqualsEvaluate) {
+  // With weights or ci_method bootstrap, rows are resampled with Poisson(1) weights drawn on their
+  // ids: the state keeps the rows (row_ids) and gives evaluate's intervals on the rows in id order.
+  std::mt19937_64 g(42);
+  for (bool weighted : {false, true}) {
+    for (ci_method m : {ci_method::automatic, ci_method::bootstrap}) {
+      if (!weighted && m == ci_method::automatic) continue;  // the analytic case above
+      for (int levels : {6, 1000000}) {
+        const data d = make(900, 50 + levels, {"0", "1"}, weighted, levels);
+        state_options o = opts(prediction_kind::scores, weighted);
+        o.row_ids = true;
+        const evaluate_options eo = with_ci(m, 64, 9);
+        const std::string want = evaluate_json(d, o, eo);
+        ASSERT_NE(want.find("poisson bootstrap"), std::string::npos);
+        for (std::size_t parts : {1, 2, 3, 17}) {
+          EXPECT_EQ(state_json(d, o, parts, g, eo), want) << "weighted " << weighted << " parts " << parts;
+        }
+      }
+      const data d = make(900, 60, {"x", "y", "z"}, weighted, 3);
+      state_options o = opts(prediction_kind::labels, weighted);
+      o.row_ids = true;
+      const evaluate_options eo = with_ci(m, 64, 9);
+      const std::string want = evaluate_json(d, o, eo);
+      for (std::size_t parts : {1, 2, 3, 17}) {
+        EXPECT_EQ(state_json(d, o, parts, g, eo), want) << "labels, weighted " << weighted << " parts " << parts;
+      }
+    }
+  }
+}
+
+TEST(EvaluationStateIntervals, RowIdsRoundTripAndAreCanonical) {
+  std::mt19937_64 g(43);
+  const data d = make(300, 61, {"0", "1"}, true, 12);
+  state_options o = opts(prediction_kind::scores, true);
+  o.row_ids = true;
+  evaluation_state all(o);
+  all.update({label_column::of_text(d.y), d.score, {}, d.w, 0});
+  const std::string blob = all.serialize();
+  EXPECT_EQ(read_state(blob).serialize(), blob);
+  const evaluate_options eo = with_ci(ci_method::automatic, 50);
+  EXPECT_EQ(to_json(read_state(blob, o).finish(eo)), to_json(all.finish(eo)));
+  for (std::size_t parts : {2, 3, 17}) {
+    const auto c = cuts(d.y.size(), parts, g);
+    std::vector<evaluation_state> states;
+    for (std::size_t k = 0; k + 1 < c.size(); ++k) {
+      evaluation_state s(o);
+      s.update({label_column::of_text(piece(d.y, c[k], c[k + 1])), piece(d.score, c[k], c[k + 1]), {},
+                piece(d.w, c[k], c[k + 1]), c[k]});
+      states.push_back(std::move(s));
+    }
+    EXPECT_EQ(merge_randomly(std::move(states), g).serialize(), blob);
+  }
+  // A state without row ids is another state (the option is part of the fingerprint).
+  state_options plain = o;
+  plain.row_ids = false;
+  EXPECT_THROW((void)read_state(blob, plain), error);
+  evaluation_state p(plain);
+  EXPECT_THROW(p.merge(all), error);
+}
+
+TEST(EvaluationStateIntervals, EveryCorruptByteOfKeptRowsIsAnError) {
+  for (prediction_kind k : {prediction_kind::scores, prediction_kind::labels}) {
+    const data d = make(12, 62, {"0", "1"}, true, 4);
+    state_options o = opts(k, true);
+    o.row_ids = true;
+    evaluation_state s(o);
+    row_batch b;
+    b.y_true = label_column::of_text(d.y);
+    if (k == prediction_kind::scores) b.y_score = d.score;
+    else b.y_pred = label_column::of_text(d.pred);
+    b.sample_weight = d.w;
+    b.first_row_id = 1000;
+    s.update(b);
+    const std::string blob = s.serialize();
+    for (std::size_t i = 0; i < blob.size(); ++i) {
+      for (unsigned char flip : {0x01, 0x80, 0xff}) {
+        std::string bad = blob;
+        bad[i] = static_cast<char>(static_cast<unsigned char>(bad[i]) ^ flip);
+        try {
+          (void)read_state(bad);
+          ADD_FAILURE() << "byte " << i << " flipped by " << int(flip) << " was accepted";
+        } catch (const error& e) {
+          EXPECT_EQ(e.kind(), error_kind::data);
+        }
+      }
+    }
+  }
+}
+
+TEST(EvaluationStateIntervals, MissingRowIdsAndRepeatedIdsAreErrors) {
+  const data d = make(200, 63, {"0", "1"}, true, 5);
+  state_options o = opts(prediction_kind::scores, true);
+  evaluation_state s(o);
+  s.update({label_column::of_text(d.y), d.score, {}, d.w, 0});
+  try {
+    (void)s.finish(with_ci(ci_method::automatic));
+    ADD_FAILURE();
+  } catch (const error& e) {
+    EXPECT_STREQ(e.what(), "evaluation_state::finish: ci_level with weights resamples rows (the Poisson bootstrap), "
+                           "which needs every row's id: build the state with row_ids");
+  }
+  o.row_ids = true;
+  evaluation_state a(o), b(o);
+  a.update({label_column::of_text(d.y), d.score, {}, d.w, 0});
+  b.update({label_column::of_text(piece(d.y, 0, 10)), piece(d.score, 0, 10), {}, piece(d.w, 0, 10), 150});
+  a.merge(b);  // rows 150..159 twice
+  try {
+    (void)a.finish(with_ci(ci_method::automatic));
+    ADD_FAILURE();
+  } catch (const error& e) {
+    EXPECT_STREQ(e.what(), "evaluation_state::finish: row id 150 is given to two rows; each batch's first_row_id "
+                           "must be its first row's index among all rows");
+  }
+  EXPECT_NO_THROW((void)a.finish());  // without intervals the ids are not read
+}
+
+// ---- kept curves (evaluate_options::keep_curves) -----------------------------------------------------
+
+TEST(EvaluationStateCurves, KeptCurvesEqualEvaluate) {
+  // ROC and PR curves thinned to curve_sample::max_points, the threshold sweep and the reliability
+  // curve, from the score runs and the per-bin sums; with intervals, the pointwise bands too.
+  std::mt19937_64 g(71);
+  for (bool weighted : {false, true}) {
+    for (int levels : {6, 1000000}) {
+      for (bool ci : {false, true}) {
+        const data d = make(3000, 70 + levels, {"ham", "spam"}, weighted, levels);
+        state_options o = opts(prediction_kind::scores, weighted, "spam");
+        o.row_ids = ci && weighted;
+        evaluate_options eo = ci ? with_ci(ci_method::wilson, 40) : evaluate_options{};
+        eo.keep_curves = true;
+        const report want = evaluate_report(d, o, eo);
+        ASSERT_TRUE(want.roc && want.pr && want.thresholds && want.calibration);
+        EXPECT_EQ(want.roc->points > curve_sample::max_points, levels > 6);  // thinned
+        EXPECT_EQ(want.roc->y_lo.empty(), !ci);                             // bands with intervals
+        const std::string json = to_json(want), curves = curves_text(want);
+        for (std::size_t parts : {1, 2, 3, 17}) {
+          const report got = state_report(d, o, parts, g, eo);
+          EXPECT_EQ(to_json(got), json) << "weighted " << weighted << " levels " << levels << " parts " << parts;
+          EXPECT_EQ(curves_text(got), curves)
+              << "weighted " << weighted << " levels " << levels << " ci " << ci << " parts " << parts;
+        }
+      }
+    }
+  }
+}
+
+TEST(EvaluationStateCurves, ScoresOutsideZeroOneAndPredictedClasses) {
+  std::mt19937_64 g(72);
+  data d = make(800, 73, {"0", "1"}, true, 50);
+  for (auto& x : d.score) x = 3 * x - 1;  // not probabilities: no reliability curve
+  evaluate_options eo;
+  eo.keep_curves = true;
+  state_options o = opts(prediction_kind::scores, true);
+  const report want = evaluate_report(d, o, eo);
+  EXPECT_FALSE(want.calibration.has_value());
+  EXPECT_TRUE(want.roc.has_value());
+  for (std::size_t parts : {1, 3, 17}) {
+    const report got = state_report(d, o, parts, g, eo);
+    EXPECT_EQ(to_json(got), to_json(want));
+    EXPECT_EQ(curves_text(got), curves_text(want));
+  }
+  o = opts(prediction_kind::labels, true);  // hard predictions: nothing to draw, as evaluate
+  for (std::size_t parts : {1, 3}) {
+    const report got = state_report(d, o, parts, g, eo);
+    EXPECT_EQ(to_json(got), evaluate_json(d, o, eo));
+    EXPECT_EQ(curves_text(got), curves_text(evaluate_report(d, o, eo)));
+  }
+}
+
+// ---- regression -------------------------------------------------------------------------------------
+
+struct values_data {
+  std::vector<double> y, yhat, w;
+};
+
+values_data make_values(std::size_t n, std::uint64_t seed, int levels, bool zero_target) {
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  values_data d;
+  for (std::size_t i = 0; i < n; ++i) {
+    // Targets of both signs with ties (levels), predictions near them, weights with ties and zeros.
+    double y = std::round(u(g) * levels) / levels * 50 + 3;
+    if (!zero_target && y == 0) y = 0.25;
+    if (zero_target && i == n / 2 + 7) y = 0;
+    d.y.push_back(y);
+    d.yhat.push_back(y + (g() % 4 == 0 ? 0.0 : std::round(u(g) * 8) * 0.1 + 1e-3 * u(g)));
+    const double r = (u(g) + 1) / 2;
+    d.w.push_back(r < 0.1 ? 0.0 : std::round(r * 30) * 0.1);
+  }
+  return d;
+}
+
+std::string values_state_json(const values_data& d, const state_options& o, std::size_t parts, std::mt19937_64& g) {
+  const auto c = cuts(d.y.size(), parts, g);
+  std::vector<evaluation_state> states;
+  for (std::size_t k = 0; k + 1 < c.size(); ++k) {
+    evaluation_state s(o);
+    row_batch rb;
+    rb.y_true = label_column::of_numbers(piece(d.y, c[k], c[k + 1]));
+    rb.y_value = piece(d.yhat, c[k], c[k + 1]);
+    if (o.weighted) rb.sample_weight = piece(d.w, c[k], c[k + 1]);
+    rb.first_row_id = c[k];
+    s.update(rb);
+    states.push_back(std::move(s));
+  }
+  std::shuffle(states.begin(), states.end(), g);
+  return to_json(merge_randomly(std::move(states), g).finish());
+}
+
+state_options values_opts(bool weighted) {
+  state_options o;
+  o.kind = prediction_kind::values;
+  o.task = task_kind::regression;
+  o.weighted = weighted;
+  o.source = "predictions_from_values";
+  return o;
+}
+
+std::string values_evaluate_json(const values_data& d, bool weighted) {
+  prediction_options po;
+  if (weighted) po.sample_weight = d.w;
+  return to_json(evaluate(predictions_from_values(d.y, d.yhat, po)));
+}
+
+TEST(EvaluationStateRegression, EveryRegressionNumberEqualsEvaluate) {
+  // MAE, MSE, RMSE, MAPE, MSPE, RMSPE, R^2, explained variance, median absolute error and max error,
+  // weighted (with zero weights) or not, targets of both signs with ties; a zero target makes the
+  // percentage errors undefined naming evaluate's row.
+  std::mt19937_64 g(81);
+  for (bool weighted : {false, true}) {
+    for (int levels : {4, 1000000}) {
+      for (bool zero : {false, true}) {
+        const values_data d = make_values(2500, 80 + levels, levels, zero);
+        const std::string want = values_evaluate_json(d, weighted);
+        ASSERT_NE(want.find("median_absolute_error"), std::string::npos);
+        EXPECT_EQ(want.find("the target is 0 in case") != std::string::npos, zero);
+        for (std::size_t parts : {1, 2, 3, 17}) {
+          EXPECT_EQ(values_state_json(d, values_opts(weighted), parts, g), want)
+              << "weighted " << weighted << " levels " << levels << " zero " << zero << " parts " << parts;
+        }
+      }
+    }
+  }
+  // A constant target: R^2 and explained variance undefined, as evaluate.
+  values_data d = make_values(300, 82, 4, false);
+  std::fill(d.y.begin(), d.y.end(), 2.5);
+  for (std::size_t parts : {1, 3}) EXPECT_EQ(values_state_json(d, values_opts(true), parts, g), values_evaluate_json(d, true));
+}
+
+TEST(EvaluationStateRegression, BytesRoundTripCorruptionAndRefusals) {
+  const values_data d = make_values(30, 83, 4, true);
+  evaluation_state s(values_opts(true));
+  row_batch b;
+  b.y_true = label_column::of_numbers(d.y);
+  b.y_value = d.yhat;
+  b.sample_weight = d.w;
+  s.update(b);
+  const std::string blob = s.serialize();
+  EXPECT_EQ(read_state(blob).serialize(), blob);
+  EXPECT_EQ(to_json(read_state(blob, values_opts(true)).finish()), values_evaluate_json(d, true));
+  for (std::size_t i = 0; i < blob.size(); ++i) {
+    for (unsigned char flip : {0x01, 0x80}) {
+      std::string bad = blob;
+      bad[i] = static_cast<char>(static_cast<unsigned char>(bad[i]) ^ flip);
+      try {
+        (void)read_state(bad);
+        ADD_FAILURE() << "byte " << i << " flipped by " << int(flip) << " was accepted";
+      } catch (const error& e) {
+        EXPECT_EQ(e.kind(), error_kind::data);
+      }
+    }
+  }
+  state_options bad = values_opts(false);
+  bad.task = task_kind::binary;
+  EXPECT_THROW(evaluation_state{bad}, error);
+  evaluate_options ci;
+  ci.ci_level = 0.95;
+  try {
+    (void)s.finish(ci);
+    ADD_FAILURE();
+  } catch (const error& e) {
+    EXPECT_STREQ(e.what(), "evaluation_state::finish: ci_level is set; the state does not give intervals of regression "
+                           "yet");
+  }
+}
+
+TEST(EvaluationStateRegression, MissingAndNonFiniteValues) {
+  const std::vector<double> y{1, std::nan(""), 3, 4, 2}, p{1.5, 2, std::nan(""), 3, 2.5};
+  row_batch b;
+  b.y_true = label_column::of_numbers(y);
+  b.y_value = p;
+  evaluation_state s(values_opts(false));
+  try {
+    s.update(b);
+    ADD_FAILURE();
+  } catch (const error& e) {
+    EXPECT_STREQ(e.what(), "evaluation_state::update: y_true[1] is nan; missing values are refused (set drop_missing "
+                           "to skip such rows)");
+  }
+  EXPECT_EQ(s.rows(), 0U);
+  state_options o = values_opts(false);
+  o.drop_missing = true;
+  evaluation_state d(o);
+  d.update(b);
+  EXPECT_EQ(d.rows(), 3U);
+  EXPECT_EQ(d.missing(), 2U);
+  values_data kept{{1, 4, 2}, {1.5, 3, 2.5}, {}};
+  EXPECT_EQ(to_json(d.finish()), values_evaluate_json(kept, false));
+  const std::vector<double> two{1, 2}, inf{1, std::numeric_limits<double>::infinity()};
+  row_batch bad;
+  bad.y_true = label_column::of_numbers(two);
+  bad.y_value = inf;
+  try {
+    d.update(bad);
+    ADD_FAILURE();
+  } catch (const error& e) {
+    EXPECT_STREQ(e.what(), "evaluation_state::update: y_value[1] is inf; values must be finite");
+  }
+  EXPECT_EQ(d.rows(), 3U);  // unchanged
 }
 
 }  // namespace

@@ -34,9 +34,24 @@ struct reliability_result {
 };
 
 /// `y` 0/1, `prob` in [0, 1] (throws kind data naming the index otherwise), n_bins >= 1 (kind usage).
+/// The per-bin sums (count, sum w_i, sum w_i y_i, sum w_i p_i) are exact and rounded once
+/// (detail/exact_sum.hpp): the curve does not depend on the order of the cases.
 reliability_result reliability_curve(std::span<const std::int32_t> y, std::span<const double> prob,
                                      std::span<const double> weight = {}, std::size_t n_bins = 5,
                                      bin_strategy strategy = bin_strategy::uniform);
+
+/// The bin of a probability p among n_bins uniform bins: the number of inner edges i / n_bins
+/// strictly below p (numpy.searchsorted, side "left"), as reliability_curve. A mergeable state
+/// (scale/state.hpp) keeps the per-bin sums of 10 uniform bins with it.
+std::size_t uniform_bin_of(double p, std::size_t n_bins);
+/// The n_bins + 1 edges of uniform bins (numpy.linspace(0, 1, n_bins + 1), as reliability_curve).
+std::vector<double> uniform_bin_edges(std::size_t n_bins);
+
+/// The reliability curve of per-bin sums over the given edges (n_bins + 1): the non-empty bins of
+/// positive weight, as reliability_curve returns them from its own sums.
+reliability_result reliability_from_bins(std::vector<double> edges, std::span<const std::uint64_t> count,
+                                         std::span<const double> sum_w, std::span<const double> sum_wy,
+                                         std::span<const double> sum_wp);
 
 /// Expected calibration error: sum over bins of (W_b / W) |prob_true_b - prob_pred_b| (Naeini et al.
 /// 2015), with the bins of reliability_curve (default 10 uniform bins). Undefined when W = 0.

@@ -66,6 +66,27 @@ class long_accumulator {
     }
   }
 
+  /// Subtracts o, which must not exceed this sum (compare first with less()).
+  void subtract(const long_accumulator& o) noexcept {
+    unsigned borrow = 0;
+    for (std::size_t i = 0; i < limbs; ++i) {
+      const std::uint64_t a = w_[i], b = o.w_[i];
+      const std::uint64_t d = a - b;
+      const unsigned b1 = a < b ? 1U : 0U;
+      const std::uint64_t t = d - borrow;
+      const unsigned b2 = d < borrow ? 1U : 0U;
+      w_[i] = t;
+      borrow = b1 + b2;
+    }
+  }
+  /// Whether this sum is smaller than o.
+  [[nodiscard]] bool less(const long_accumulator& o) const noexcept {
+    for (std::size_t i = limbs; i > 0; --i) {
+      if (w_[i - 1] != o.w_[i - 1]) return w_[i - 1] < o.w_[i - 1];
+    }
+    return false;
+  }
+
   /// The sum rounded to the nearest double, ties to even (+inf beyond the largest double).
   [[nodiscard]] double value() const noexcept {
     int top = static_cast<int>(limbs) - 1;
@@ -173,6 +194,22 @@ class exact_sum {
     big_->add(v_);
     big_->add(x);
   }
+  /// Adds n copies of x, exactly for finite x >= 0: x 2^j for each set bit j of n (a scaling by a
+  /// power of two is exact while it stays finite; else the copies are added one by one).
+  void add_times(double x, std::uint64_t n) {
+    if (n == 0) return;
+    if (!std::isfinite(x) || !(x >= 0)) {  // the sum turns plain (see add): n copies as one product
+      add(x * static_cast<double>(n));
+      return;
+    }
+    if (!std::isfinite(std::ldexp(x, std::bit_width(n)))) {
+      for (std::uint64_t k = 0; k < n; ++k) add(x);
+      return;
+    }
+    for (int j = 0; n != 0; ++j, n >>= 1) {
+      if (n & 1U) add(std::ldexp(x, j));
+    }
+  }
   void add(const exact_sum& o) {
     if (plain_ || o.plain_) {
       to_plain();
@@ -270,6 +307,47 @@ class chunked_sum {
   long_accumulator acc_;
   exact_sum rest_;
   bool delegated_ = false;
+};
+
+/// An exact sum of doubles of any sign, rounded once when read: the non-negative terms and the
+/// magnitudes of the negative ones are summed apart (exact_sum) and their difference is formed
+/// exactly in the long accumulator. A non-finite term makes it a plain floating sum (as exact_sum).
+class signed_exact_sum {
+ public:
+  void add(double x) {
+    if (x >= 0 || !std::isfinite(x)) pos_.add(x);
+    else neg_.add(-x);
+  }
+  void add(const signed_exact_sum& o) {
+    pos_.add(o.pos_);
+    neg_.add(o.neg_);
+  }
+  /// The positive part and the magnitude of the negative part (for serialisation).
+  [[nodiscard]] const exact_sum& positive() const noexcept { return pos_; }
+  [[nodiscard]] const exact_sum& negative() const noexcept { return neg_; }
+  exact_sum& positive() noexcept { return pos_; }
+  exact_sum& negative() noexcept { return neg_; }
+  [[nodiscard]] double value() const {
+    if (neg_.is_zero()) return pos_.value();
+    if (!std::isfinite(pos_.value()) || !std::isfinite(neg_.value())) return pos_.value() - neg_.value();
+    if (pos_.is_zero()) return -neg_.value();
+    long_accumulator a = accumulator_of(pos_), b = accumulator_of(neg_);
+    if (a.less(b)) {
+      b.subtract(a);
+      return -b.value();
+    }
+    a.subtract(b);
+    return a.value();
+  }
+
+ private:
+  static long_accumulator accumulator_of(const exact_sum& s) {
+    if (s.accumulator() != nullptr) return *s.accumulator();
+    long_accumulator a;
+    a.add(s.value());
+    return a;
+  }
+  exact_sum pos_, neg_;
 };
 
 }  // namespace assay::detail

@@ -28,10 +28,22 @@
 //     thresholds are read off one walk of this list in descending score order, with the same running
 //     sums as evaluate's sweep (curves/accumulate.hpp).
 //
+//   - with state_options::row_ids, every row's stable id, classes, score and weight (for the
+//     intervals that resample rows).
+//
+//   - regression (prediction_kind::values): the rows counted by (target, weight) and by (residual
+//     y - yhat, weight), keyed by the values' order-preserving keys: O(distinct pairs), exact sums of
+//     the percentage errors, the first row id of a zero target. Every regression number of
+//     evaluate (MAE, MSE, RMSE, MAPE, MSPE, RMSPE, R^2, explained variance, median absolute error,
+//     max error) is read off them exactly, the median too.
+//   - scores in [0, 1]: the reliability curve's sums per uniform bin (count and exact weight per true
+//     spelling, exact sum of w_i s_i), for the kept curves.
+//
 // Supported today: binary scores (`assay report --score`), predicted classes, binary or multiclass
-// (`--pred`), weighted or not. Not yet (the constructor refuses them, naming the option): class
-// probabilities (`--proba`), regression, intervals (evaluate_options::ci_level) and kept curves
-// (evaluate_options::keep_curves).
+// (`--pred`), weighted or not; intervals (evaluate_options::ci_level): without weights and with an
+// analytic method from the counts and runs, else from the kept rows (state_options::row_ids); kept
+// curves (evaluate_options::keep_curves); regression without intervals. Not yet: class
+// probabilities (`--proba`), intervals of regression (finish() refuses them).
 #pragma once
 
 #include <cstddef>
@@ -49,12 +61,15 @@
 namespace assay::scale {
 
 /// The format version written by serialize(); read_state refuses any other.
-inline constexpr std::uint32_t state_format_version = 1;
+/// Version 2: state_options::row_ids and the kept rows; 3: the reliability curve's per-bin sums;
+/// 4: regression (prediction_kind::values).
+inline constexpr std::uint32_t state_format_version = 4;
 
 /// What the rows predict.
 enum class prediction_kind {
   scores,  ///< a binary score of the positive class per row (positive when score >= threshold)
   labels,  ///< a predicted class per row
+  values,  ///< regression: a predicted value per row (task regression; the true values are numbers)
 };
 
 /// What a state evaluates. Every field except `source` is part of the state's fingerprint: two states
@@ -62,7 +77,7 @@ enum class prediction_kind {
 struct state_options {
   prediction_kind kind = prediction_kind::scores;
   /// binary, multiclass or automatic (decided in finish() from all the classes, as evaluate does:
-  /// binary for at most two classes). scores need a binary task. regression: not yet.
+  /// binary for at most two classes). scores need a binary task; values need regression.
   task_kind task = task_kind::automatic;
   std::optional<std::string> pos_label;  ///< the positive class, as prediction_options::pos_label
   double threshold = 0.5;                ///< scores: a row is predicted positive when score >= threshold
@@ -70,6 +85,12 @@ struct state_options {
   /// Rows with a missing value (NaN score, NaN numeric label, NaN weight) are counted
   /// (evaluation_state::missing) and skipped; without it update() refuses them.
   bool drop_missing = false;
+  /// Keep each row's stable id (row_batch::first_row_id + its index in the batch), its classes, score
+  /// and weight, so that finish() can give the intervals that resample rows (the Poisson bootstrap:
+  /// any interval with weights, or evaluate_options::ci_method bootstrap) exactly as evaluate() on the
+  /// rows in id order: memory and bytes then grow by about 20 bytes a row (28 weighted). Not needed
+  /// for unweighted intervals of the other methods (they come from the counts and the score runs).
+  bool row_ids = false;
   std::string label_name = "y_true";     ///< shown in the report's header (report::label_column)
   std::string prediction_name;           ///< report::prediction_column; empty: "y_score" or "y_pred"
   std::string source = "evaluation_state";  ///< report::source; not part of the fingerprint
@@ -102,10 +123,16 @@ struct row_batch {
   std::span<const double> y_score;        ///< prediction_kind::scores
   label_column y_pred;                    ///< prediction_kind::labels
   std::span<const double> sample_weight;  ///< state_options::weighted: one per row; else empty
-  /// The stable id of the batch's first row (rows get first_row_id, first_row_id + 1, ...): reserved
-  /// for bootstrap intervals drawn per row from a counter-based generator keyed on (seed, replicate,
-  /// row id), whose result then does not depend on the partitioning. Not used yet.
+  /// The stable id of the batch's first row (rows get first_row_id, first_row_id + 1, ...), e.g. its
+  /// index in the file or data set: with state_options::row_ids, a row's Poisson bootstrap weight is
+  /// drawn from a counter-based generator keyed on (seed, replicate, row id)
+  /// (stats::poisson1), so the intervals do not depend on the partitioning, and equal evaluate()'s
+  /// on all rows when the ids are the rows' indices 0..n-1 there. Ids must be unique over the rows
+  /// of the merged states (finish() refuses a repeated id).
   std::uint64_t first_row_id = 0;
+  /// prediction_kind::values (regression): the predicted value of each row (y_true: numbers). Last,
+  /// so that batches written as aggregates before it existed still compile.
+  std::span<const double> y_value;
 };
 
 namespace detail {
@@ -136,9 +163,11 @@ class evaluation_state {
   [[nodiscard]] std::string serialize() const;
 
   /// The report evaluate() gives on all the rows added, with the same options (`options.threshold`
-  /// must equal state_options::threshold). Throws assay::error (usage) for options not supported
-  /// yet (ci_level, keep_curves) and for what evaluate refuses (no rows, classes evaluate cannot
-  /// decide), with evaluate's rules.
+  /// must equal state_options::threshold). Intervals (options.ci_level) with weights or ci_method
+  /// bootstrap need state_options::row_ids; they are evaluate()'s on the rows in id order. Kept
+  /// curves (options.keep_curves) are evaluate()'s too. Throws assay::error (usage) for intervals
+  /// that need row ids the state did not keep, a repeated row id, and what evaluate refuses (no
+  /// rows, classes evaluate cannot decide), with evaluate's rules.
   [[nodiscard]] report finish(const evaluate_options& options = {}) const;
 
   [[nodiscard]] const state_options& options() const;

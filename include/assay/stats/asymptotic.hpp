@@ -3,6 +3,7 @@
 // `assay report --ci` where the bootstrap would cost minutes on 10^7 rows (docs/definitions/intervals.md).
 #pragma once
 
+#include <cstdint>
 #include <limits>
 #include <span>
 
@@ -22,8 +23,18 @@ struct asymptotic_interval {
 /// 1977, sec. 6.4). With lower_bound set (e.g. 0 for losses), the lower end is raised to it.
 /// Undefined below 2 rows of positive weight or for non-finite values. Throws a usage error for a
 /// level outside (0, 1) or weights of the wrong length.
+/// The sums are exact and rounded once (every term w_i l_i and (w_i (l_i - m))^2 rounded once, then
+/// added exactly: detail/exact_sum.hpp), so for values >= 0 the interval does not depend on the order
+/// of the rows; negative values are summed in row order.
 asymptotic_interval mean_normal_ci(std::span<const double> values, std::span<const double> w, double level,
                                    double lower_bound = -std::numeric_limits<double>::infinity());
+
+/// mean_normal_ci without weights of the rows given as groups of equal values: counts[g] rows of value
+/// values[g] (values >= 0). The same interval, bit for bit, as mean_normal_ci of the rows one by one in
+/// any order; the mergeable evaluation state (scale/state.hpp) uses it on its runs of equal scores.
+asymptotic_interval mean_normal_ci_grouped(std::span<const double> values, std::span<const std::uint64_t> counts,
+                                           double level,
+                                           double lower_bound = -std::numeric_limits<double>::infinity());
 
 /// The logit interval of an average precision (area under the precision-recall curve) of Boyd, Eng &
 /// Page (2013), "Area under the precision-recall curve: point estimates and confidence intervals",

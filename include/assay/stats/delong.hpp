@@ -52,6 +52,13 @@ struct auc_interval {
 /// ci.auc(method = "delong"). AUC = 1 or 0 gives variance 0 and the degenerate interval [AUC, AUC].
 auc_interval delong_ci(std::span<const std::int32_t> y_true, std::span<const double> y_score, double level = 0.95);
 
+/// delong_ci from the groups of tied scores instead of the cases: for each distinct score in ascending
+/// order, positives[g] positive and negatives[g] negative cases score it (a group of neither is
+/// skipped). The same numbers, bit for bit, as delong_ci on the cases; what a mergeable evaluation
+/// state (scale/state.hpp) keeps is enough for it.
+auc_interval delong_ci_grouped(std::span<const std::uint64_t> positives, std::span<const std::uint64_t> negatives,
+                               double level = 0.95);
+
 /// The comparison of two AUCs.
 struct delong_test_result {
   test_result test;  ///< statistic z (paired) or t with Welch-Satterthwaite df (unpaired)

@@ -36,6 +36,10 @@ struct poisson_statistics {
   std::span<const std::int32_t> y_true;
   std::span<const double> y_score;
   bool roc_auc = false, average_precision = false;
+  /// The stable id of each row (`rows` values), drawn on instead of its index: replicate b weighs
+  /// row i by poisson1(seed, b, row_ids[i]). Empty: the index. A mergeable state (scale/state.hpp)
+  /// passes the global row ids its rows were given, so its replicates are those of all rows at once.
+  std::span<const std::uint64_t> row_ids;
 };
 
 /// Percentile intervals of the statistics of `s` by the Poisson bootstrap: one result per mean, in
@@ -54,6 +58,13 @@ using weighted_statistics = std::function<void(std::span<const double> weights, 
 /// per replicate plus the statistic's cost. The estimate is statistics(w). Same checks as above.
 std::vector<bootstrap_result> poisson_bootstrap_weighted(std::size_t rows, std::span<const double> weight,
                                                          std::size_t n_stats, const weighted_statistics& statistics,
+                                                         const bootstrap_options& opts = {});
+
+/// The same with the Poisson weight of row i drawn on its stable id row_ids[i] (`rows` ids; empty:
+/// the index), as poisson_statistics::row_ids.
+std::vector<bootstrap_result> poisson_bootstrap_weighted(std::size_t rows, std::span<const double> weight,
+                                                         std::span<const std::uint64_t> row_ids, std::size_t n_stats,
+                                                         const weighted_statistics& statistics,
                                                          const bootstrap_options& opts = {});
 
 }  // namespace assay::stats
