@@ -20,13 +20,14 @@ struct score_key {  // the stored scores are already normalised (-0.0 -> +0.0)
   std::uint64_t operator()(double v) const noexcept { return detail::order_bits(v); }
 };
 
-struct identity_key {
-  std::uint64_t operator()(std::uint64_t k) const noexcept { return k; }
+// The sort key of an element of the MSD sort: a stored score (normalised), or a labelled key without
+// its class bit (a group of equal scores needs no order among its classes: the walk counts them).
+struct order_of_score {
+  std::uint64_t operator()(double x) const noexcept { return detail::order_bits(x); }
 };
-
-// The sort key of an element of the MSD sort: a stored score (normalised) or a labelled key.
-inline std::uint64_t key_of(double x) noexcept { return detail::order_bits(x); }
-inline std::uint64_t key_of(std::uint64_t k) noexcept { return k; }
+struct order_of_labelled {
+  std::uint64_t operator()(std::uint64_t k) const noexcept { return k >> 1; }
+};
 
 // The MSD-first plan (see sort_by_class): from kMsdMinCases cases, one parallel pass into about
 // 2^kTopBits buckets (msd_first); then each bucket by one thread: again a top digit while it holds more than
@@ -42,21 +43,22 @@ constexpr std::size_t kMinBucketCases = 4096;
 constexpr std::size_t kCacheCases = std::size_t{1} << 16;
 constexpr unsigned kBucketDigitBits = 11;
 
-template <class E>
+template <class Key, class E>
 std::size_t top_digit(E x, unsigned shift) {
-  return static_cast<std::size_t>((key_of(x) >> shift) & ((1u << kTopBits) - 1));
+  return static_cast<std::size_t>((Key{}(x) >> shift) & ((1u << kTopBits) - 1));
 }
 
 // Sorts v[0, m) ascending (normalised doubles, no NaN) by one thread, `tmp` being m doubles of
 // scratch: insertion sort when short; else, over the bits that vary in v, a top digit first while
 // the bucket is large, then LSD counting passes with the counts of every pass taken in one read.
-template <class E>
+template <class E, class Key>
 void sort_bucket(E* v, E* tmp, std::size_t m) {
+  constexpr Key key_of{};
   if (m <= 32) {
     for (std::size_t i = 1; i < m; ++i) {
       const E x = v[i];
       std::size_t j = i;
-      for (; j > 0 && v[j - 1] > x; --j) v[j] = v[j - 1];
+      for (; j > 0 && key_of(v[j - 1]) > key_of(x); --j) v[j] = v[j - 1];
       v[j] = x;
     }
     return;
@@ -73,12 +75,12 @@ void sort_bucket(E* v, E* tmp, std::size_t m) {
   if (m > kCacheCases && width > kTopBits) {
     const unsigned shift = static_cast<unsigned>(std::bit_width(varying)) - kTopBits;
     std::vector<std::size_t> at(std::size_t{1} << kTopBits, 0), start;
-    for (std::size_t i = 0; i < m; ++i) ++at[top_digit(v[i], shift)];
+    for (std::size_t i = 0; i < m; ++i) ++at[top_digit<Key>(v[i], shift)];
     std::size_t sum = 0;
     for (auto& c : at) start.push_back(sum), sum += std::exchange(c, sum);
     start.push_back(m);
-    for (std::size_t i = 0; i < m; ++i) tmp[at[top_digit(v[i], shift)]++] = v[i];
-    for (std::size_t k = 0; k + 1 < start.size(); ++k) sort_bucket(tmp + start[k], v + start[k], start[k + 1] - start[k]);
+    for (std::size_t i = 0; i < m; ++i) tmp[at[top_digit<Key>(v[i], shift)]++] = v[i];
+    for (std::size_t k = 0; k + 1 < start.size(); ++k) sort_bucket<E, Key>(tmp + start[k], v + start[k], start[k + 1] - start[k]);
     std::copy(tmp, tmp + m, v);
     return;
   }
@@ -120,7 +122,7 @@ void sort_bucket(E* v, E* tmp, std::size_t m) {
     for (std::size_t i = 1; i < m && done; ++i) {
       const E x = v[i];
       std::size_t j = i;
-      for (; j > 0 && v[j - 1] > x; --j) v[j] = v[j - 1];
+      for (; j > 0 && key_of(v[j - 1]) > key_of(x); --j) v[j] = v[j - 1];
       v[j] = x;
       moved += i - j;
       done = moved <= 4 * i + 64;
@@ -141,14 +143,15 @@ namespace {
 // into buckets of about max(n / 2^kTopBits, kMinBucketCases) cases (the cells adapt the buckets to
 // where the scores are: doubles crowd into few exponents); one parallel pass scatters a into b bucket by bucket; then the threads take the
 // buckets, largest first, and finish each in place (sort_bucket, a as scratch). Returns b.
-template <class E>
+template <class E, class Key>
 E* msd_first(E* a, E* b, std::size_t n, std::size_t P, std::uint64_t varying, unsigned T) {
+  constexpr Key key_of{};
   const unsigned cell_bits = std::clamp(static_cast<unsigned>(std::bit_width(n)) - 4u, 10u, 16u);
   const std::size_t cells = std::size_t{1} << cell_bits;
   const auto top = static_cast<unsigned>(std::bit_width(varying));
   const unsigned shift = top - std::min(cell_bits, top - static_cast<unsigned>(std::countr_zero(varying)));
   auto cell_of = [shift, cells](E x, std::size_t run) {
-    return run * cells + static_cast<std::size_t>((key_of(x) >> shift) & (cells - 1));
+    return run * cells + static_cast<std::size_t>((Key{}(x) >> shift) & (cells - 1));
   };
   std::vector<std::vector<std::uint32_t>> count(T, std::vector<std::uint32_t>(2 * cells));
   std::vector<std::uint32_t> bucket_of(2 * cells);
@@ -198,7 +201,7 @@ E* msd_first(E* a, E* b, std::size_t n, std::size_t P, std::uint64_t varying, un
     sync.arrive_and_wait();
     for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < order.size();) {
       const std::size_t k = order[i];
-      sort_bucket(b + start[k], a + start[k], start[k + 1] - start[k]);
+      sort_bucket<E, Key>(b + start[k], a + start[k], start[k + 1] - start[k]);
     }
   });
   return b;
@@ -230,7 +233,7 @@ sorted_runs sort_runs(std::span<double> v, std::size_t P, unsigned threads) {
       detail::sort_doubles_in_place(src, src + m);
       return src;
     }
-    return msd_first(src, dst, m, m, varying, T);
+    return msd_first<double, order_of_score>(src, dst, m, m, varying, T);
   };
   const bool first_larger = P >= n - P;
   double* const big = first_larger ? a : a + P;
@@ -320,7 +323,7 @@ class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const doub
   });
   double* result = nullptr;
   if (n >= kMsdMinCases && std::bit_width(varying) > kTopBits + static_cast<unsigned>(std::countr_zero(varying))) {
-    result = msd_first(a, b, n, P, varying, T);
+    result = msd_first<double, order_of_score>(a, b, n, P, varying, T);
   } else {
     sorter.plan(P, varying);
     detail::run_team(T, [&](unsigned t, std::barrier<>& sync) { sorter.sort(t, sync); });
@@ -407,12 +410,12 @@ std::optional<labelled_sorted> sort_labelled(std::span<const std::int32_t> y, st
   });
   o = 0, d = ~std::uint64_t{0};
   for (unsigned t = 0; t < T; ++t) o |= ors[t], d &= ands[t];
-  const std::uint64_t varying = o ^ d;
+  const std::uint64_t varying = (o ^ d) >> 1;  // of the keys without their class bit
   const std::uint64_t* result = a;
   if (n >= kMsdMinCases && std::bit_width(varying) > kTopBits + static_cast<unsigned>(std::countr_zero(varying))) {
-    result = msd_first(a, b, n, n, varying, T);
+    result = msd_first<std::uint64_t, order_of_labelled>(a, b, n, n, varying, T);
   } else {
-    detail::radix_sorter<std::uint64_t, identity_key> sorter(a, b, n, T, 1);
+    detail::radix_sorter<std::uint64_t, order_of_labelled> sorter(a, b, n, T, 1);
     sorter.plan(n, varying);
     detail::run_team(sorter.threads(), [&](unsigned t, std::barrier<>& sync) { sorter.sort(t, sync); });
     result = sorter.result();

@@ -1,5 +1,5 @@
 // assay: scikit-learn's binary score metrics computed to the bit. The scores are sorted once
-// (unweighted from 2^16 cases the core's class sort, curves/class_sort.hpp; otherwise the shared stable
+// (unweighted from 2^16 cases the core's labelled-key sort, sort_labelled in curves/class_sort.hpp, or its class sort when the scores leave no room for the class bit; otherwise the shared stable
 // sort of 16-byte (score key, signed weight) records, assay::detail::stable_sort_by_key in
 // assay/detail/radix.hpp, the core's weighted sweep's too) and swept once. With weights the cumulative sums are taken
 // one case at a time in the stable descending order, as scikit-learn's np.cumsum does (the core's
@@ -44,10 +44,13 @@ void sweep_visit(std::span<const std::int32_t> y, std::span<const double> score,
                  Start&& start, F&& f) {
   check_binary_input("sweep", y, score, weight);
   if (weight.empty() && y.size() >= kSmall) {
-    // Counts are exact integers: the core's class sort and merge walk give scikit-learn's numbers.
-    // One thread below 2^20 cases: a team's start and its count tables cost more than they save
-    // (measured at 10^5: 2.9 ms of CPU on one thread, 3.3 ms on two, no faster on the wall clock).
-    const unsigned threads = g_threads != 0 ? g_threads : y.size() < (std::size_t{1} << 20) ? 1u : 0u;
+    // Counts are exact integers: the core's labelled-key sort and its walk (or, when the scores leave
+    // no room for the class bit, the class sort and merge walk) give scikit-learn's numbers.
+    // One thread below 2^19 cases: a team's start and its count tables cost more than they save
+    // (measured at 10^5: 2.9 ms of CPU on one thread, 3.3 ms on two, no faster on the wall clock;
+    // at 3 x 10^5 no faster either); at 10^6 the labelled sort took 16 ms on two threads against 27
+    // ms on one (wall clock, best of 15, on the shared 2-core machine).
+    const unsigned threads = g_threads != 0 ? g_threads : y.size() < (std::size_t{1} << 19) ? 1u : 0u;
     if (const auto labelled = sort_labelled(y, score, threads)) {
       start(static_cast<double>(labelled->positives()), static_cast<double>(y.size() - labelled->positives()));
       walk_labelled(*labelled, f);

@@ -59,8 +59,9 @@ class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const doub
 /// (detail::order_bits of score + 0.0) made to fit in 63 bits without changing the order (minus the
 /// smallest key when the keys span less than 2^63, as they do when the scores have one sign or a
 /// moderate range; else with a bit that is the same in every key taken out), shifted left by one,
-/// and the class in the lowest bit (1 = positive). Equal scores give neighbouring keys (negatives
-/// first), distinct scores keep their order. A walk over this one run needs no merge of two runs
+/// and the class in the lowest bit (1 = positive). The run is ascending in key >> 1 (the score):
+/// the keys of equal scores are neighbours, their classes in no particular order (the walk counts
+/// them; not ordering them spares the sort the work of heavy ties). A walk over this one run needs no merge of two runs
 /// (walk_labelled in sweep.hpp). Move-only.
 class labelled_sorted {
  public:
@@ -100,8 +101,9 @@ class labelled_sorted {
 ///
 /// Method: one parallel read takes the smallest and largest order key, their OR and AND (so the bits
 /// that vary) and counts the positives; one parallel pass writes the labelled keys; then sort_by_class's sort of one
-/// run (MSD first from 2^16 cases, LSD counting passes below). The result does not depend on the
-/// thread count (the keys are totally ordered and equal keys are equal cases). Cost: O(n) time, 2 x 8
+/// run by key >> 1 (MSD first from 2^16 cases, LSD counting passes below). Which class comes first
+/// within a group of equal scores may depend on the thread count; the groups and their counts, all
+/// that walk_labelled reads, do not. Cost: O(n) time, 2 x 8
 /// bytes per case.
 std::optional<labelled_sorted> sort_labelled(std::span<const std::int32_t> y, std::span<const double> score,
                                              unsigned threads = 0);
