@@ -48,7 +48,7 @@ void for_each_replicate(std::size_t replicates, std::uint64_t seed, unsigned thr
 }
 
 /// The same loop over batches of replicates, for kernels that make one pass over the rows per batch
-/// (the Poisson bootstrap): body(scratch, first, count) computes replicates [first, first + count),
+/// (the Poisson bootstrap), cancelled as for_each_replicate is (between batches): body(scratch, first, count) computes replicates [first, first + count),
 /// count <= batch, and stores them by index; it draws its own numbers from (seed, replicate), so the
 /// result does not depend on the thread count either. `progress`, if set, is called with (replicates
 /// done, replicates) after each batch, from one lane only (never from two threads at once), not
@@ -62,11 +62,13 @@ void for_each_replicate_batch(std::size_t replicates, std::size_t batch, unsigne
   std::vector<Scratch> scratch(lanes, proto);
   std::atomic<std::size_t> done{0};
   assay::detail::parallel_for(batches, lanes, [&](unsigned lane, std::size_t b) {
+    if (validation::cancel_requested()) return;  // Ctrl-C: skip the batches not yet started
     const std::size_t first = b * batch, count = std::min(batch, replicates - first);
     body(scratch[lane], first, count);
     const std::size_t now = done.fetch_add(count) + count;
     if (progress && lane == 0) progress(now, replicates);
   });
+  if (validation::cancel_requested()) throw validation::interrupted();
   if (progress) progress(replicates, replicates);
 }
 
