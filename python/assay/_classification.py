@@ -5,8 +5,10 @@ K x K confusion matrix and the per-class totals (actual, predicted, correct). Wh
 arithmetic on K numbers, written so that it performs scikit-learn's floating-point operations in
 scikit-learn's order: the results are bit-identical, not merely close.
 
-Only 1-D (binary and multiclass) targets are supported: multilabel-indicator input raises
-NotImplementedError for now.
+Multilabel-indicator targets (two n x L 0/1 matrices) are counted by the core per label (each
+column a two-class tally, weighted sums in row order as scikit-learn's np.bincount of the CSR
+entries) or per sample (average='samples', samplewise=True); the arithmetic on those counts is
+scikit-learn's. Sparse matrices raise NotImplementedError.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from assay import _core
 from assay._compat import UndefinedMetricWarning
 from assay._params import (
     ARRAY, AVERAGE, BOOL, LABELS_IN, NAN, NONE, POS_LABEL, ZERO_DIVISION, Instance, Interval, RealIn, Str, validate,
@@ -86,6 +89,8 @@ def _targets_as_confusion_matrix_sees_them(y_true, y_pred, sample_weight):
 
 def _confusion(t, labels=None, normalize=None):
     """scikit-learn's confusion_matrix of checked targets (dtype, labels, normalisation, warning)."""
+    if t.type not in ("binary", "multiclass"):
+        raise ValueError(f"{t.type} is not supported")
     cells = t.tally()[0]
     if labels is None:
         cm = cells
@@ -142,6 +147,77 @@ def _multilabel_confusion(t, labels=None):
     total = np.sum(t.weight_raw) if t.weight is not None else t.y_true.shape[0]
     tn = total - tp - fp - fn
     return np.stack([tn, fp, fn, tp]).T.reshape(-1, 2, 2)
+
+
+def _indicator_confusion(t, labels=None, samplewise=False):
+    """scikit-learn's multilabel_confusion_matrix of multilabel-indicator targets: [[tn, fp], [fn, tp]]
+    per label (per sample when samplewise), int64 counts, float64 with weights."""
+    present = t.classes
+    selected = None
+    if labels is not None:
+        labels = np.asarray(labels)
+        n_labels = labels.shape[0]
+        labels = np.hstack([labels, np.setdiff1d(present, labels, assume_unique=True)])
+        if labels.shape != present.shape or np.any(labels != present):
+            if np.max(labels) > np.max(present):
+                raise ValueError("All labels must be in [0, n labels) for multilabel targets. Got %d > %d"
+                                 % (np.max(labels), np.max(present)))
+            if np.min(labels) < 0:
+                raise ValueError("All labels must be in [0, n labels) for multilabel targets. Got %d < 0"
+                                 % np.min(labels))
+        selected = labels[:n_labels]
+    y_true, y_pred = t.y_true, t.y_pred
+    if selected is not None and samplewise:
+        y_true = np.ascontiguousarray(y_true[:, selected])
+        y_pred = np.ascontiguousarray(y_pred[:, selected])
+    n_cases, n_columns = y_true.shape[0], (y_true.shape[1] if selected is None else len(selected))
+    weighted = t.weight is not None
+    tp, true_sum, pred_sum = _core.tally_indicators(y_true, y_pred, samplewise,
+                                                    t.weight if weighted and not samplewise else None)
+    if selected is not None and not samplewise:
+        tp, true_sum, pred_sum = tp[selected], true_sum[selected], pred_sum[selected]
+    if not weighted or samplewise:  # counts, as np.bincount and np.diff(indptr) give them
+        tp, true_sum, pred_sum = tp.astype(np.int64), true_sum.astype(np.int64), pred_sum.astype(np.int64)
+    else:
+        # np.bincount of no entries at all is int64 even with weights: a matrix (of the selected
+        # labels) with no 1 gives int64 zeros.
+        yt = t.y_true if selected is None else t.y_true[:, selected]
+        yp = t.y_pred if selected is None else t.y_pred[:, selected]
+        if not yt.any():
+            true_sum = true_sum.astype(np.int64)
+        if not yp.any():
+            pred_sum = pred_sum.astype(np.int64)
+        if not np.any(yt & yp):
+            tp = tp.astype(np.int64)
+    if weighted and samplewise:  # count_nonzero(axis=1, sample_weight): counts times the weights
+        tp, true_sum, pred_sum = tp * t.weight_raw, true_sum * t.weight_raw, pred_sum * t.weight_raw
+    fp = pred_sum - tp
+    fn = true_sum - tp
+    if weighted and samplewise:
+        tn = t.weight_raw * n_columns - tp - fp - fn
+    elif weighted:
+        tn = np.sum(t.weight_raw) - tp - fp - fn
+    elif samplewise:
+        tn = n_columns - tp - fp - fn
+    else:
+        tn = n_cases - tp - fp - fn
+    return np.stack([tn, fp, fn, tp]).T.reshape(-1, 2, 2)
+
+
+def _differing_labels(t):
+    """Per sample, the number of labels where y_true and y_pred differ (int64)."""
+    tp, true_sum, pred_sum = _core.tally_indicators(t.y_true, t.y_pred, True, None)
+    return (true_sum + pred_sum - 2 * tp).astype(np.int64)
+
+
+def _sk_average(a, weights=None, normalize=True):
+    """scikit-learn's _average on numpy arrays: np.average, or np.dot with the weights for a weighted
+    sum, or the plain sum."""
+    if normalize:
+        return np.average(a, weights=weights)
+    if weights is not None:
+        return np.dot(a, weights)
+    return np.sum(np.asarray(a).astype(np.float64))
 
 
 # --- precision, recall, F ----------------------------------------------------------------------
@@ -233,6 +309,8 @@ def _set_wise_targets(y_true, y_pred, sample_weight, average, labels, pos_label)
 
 
 def _per_label_confusion(t, labels, average):
+    if t.type == "multilabel-indicator":
+        return _indicator_confusion(t, labels, samplewise=average == "samples")
     if average == "samples":
         raise ValueError("Samplewise metrics are not available outside of multilabel classification.")
     return _multilabel_confusion(t, labels)
@@ -260,7 +338,7 @@ def _prf(t, labels, average, beta, warn_for, zero_division):
                           average, warn_for, zero_division)
     if average is None:
         return precision, recall, f_score, true_sum
-    weights = true_sum if average == "weighted" else None
+    weights = true_sum if average == "weighted" else t.weight_raw if average == "samples" else None
     return (float(_nan_average(precision, weights)), float(_nan_average(recall, weights)),
             float(_nan_average(f_score, weights)), None)
 
@@ -272,8 +350,8 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, po
                                     warn_for=_PRF_WARN_FOR, sample_weight=None, zero_division="warn"):
     """Precision, recall, F-beta and support of each label, or their average.
 
-    Same as sklearn.metrics.precision_recall_fscore_support for binary and multiclass targets
-    (multilabel-indicator input raises NotImplementedError). With ``average=None`` the four are
+    Same as sklearn.metrics.precision_recall_fscore_support for binary, multiclass and
+    multilabel-indicator targets (``average='samples'`` for the last). With ``average=None`` the four are
     arrays over ``labels`` (support: int64 counts, float64 with weights); otherwise three floats and
     None. ``zero_division`` ('warn', 0.0, 1.0 or np.nan) is the value of a 0/0; 'warn' also emits
     an UndefinedMetricWarning.
@@ -302,7 +380,7 @@ def precision_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary
                     zero_division="warn"):
     """Precision tp / (tp + fp): of the cases predicted as the class, the share that is.
 
-    Same as sklearn.metrics.precision_score (binary and multiclass targets); see
+    Same as sklearn.metrics.precision_score (binary, multiclass and multilabel-indicator targets); see
     precision_recall_fscore_support for ``average`` and ``zero_division``.
     """
     return _scores("precision_score", "precision", y_true, y_pred, 1.0, labels, pos_label, average, sample_weight,
@@ -313,7 +391,7 @@ def recall_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", 
                  zero_division="warn"):
     """Recall tp / (tp + fn): of the cases of the class, the share predicted as it.
 
-    Same as sklearn.metrics.recall_score (binary and multiclass targets).
+    Same as sklearn.metrics.recall_score (binary, multiclass and multilabel-indicator targets).
     """
     return _scores("recall_score", "recall", y_true, y_pred, 1.0, labels, pos_label, average, sample_weight,
                    zero_division)[1]
@@ -323,7 +401,7 @@ def fbeta_score(y_true, y_pred, *, beta, labels=None, pos_label=1, average="bina
                 zero_division="warn"):
     """F-beta, the weighted harmonic mean of precision and recall (recall beta times as important).
 
-    Same as sklearn.metrics.fbeta_score (binary and multiclass targets).
+    Same as sklearn.metrics.fbeta_score (binary, multiclass and multilabel-indicator targets).
     """
     return _scores("fbeta_score", "f-score", y_true, y_pred, beta, labels, pos_label, average, sample_weight,
                    zero_division)[2]
@@ -333,7 +411,7 @@ def f1_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", samp
              zero_division="warn"):
     """F1, the harmonic mean of precision and recall.
 
-    Same as sklearn.metrics.f1_score (binary and multiclass targets).
+    Same as sklearn.metrics.f1_score (binary, multiclass and multilabel-indicator targets).
     """
     return _scores("f1_score", "f-score", y_true, y_pred, 1, labels, pos_label, average, sample_weight,
                    zero_division)[2]
@@ -344,8 +422,8 @@ def classification_report(y_true, y_pred, *, labels=None, target_names=None, sam
     """Text (or, with output_dict=True, a dict) of precision, recall, F1 and support per class, with
     accuracy and the macro and weighted averages.
 
-    Same as sklearn.metrics.classification_report, character for character (binary and multiclass
-    targets). The labels are read once; the per-class and averaged rows come from one tally.
+    Same as sklearn.metrics.classification_report, character for character (binary, multiclass and
+    multilabel-indicator targets). The labels are read once; the per-class and averaged rows come from one tally.
     """
     validate("classification_report", y_true=(y_true, LABELS_IN), y_pred=(y_pred, LABELS_IN),
              labels=(labels, [ARRAY, NONE]), target_names=(target_names, [ARRAY, NONE]),
@@ -356,7 +434,8 @@ def classification_report(y_true, y_pred, *, labels=None, target_names=None, sam
         labels, labels_given = t.classes, False
     else:
         labels, labels_given = np.asarray(labels), True
-    micro_is_accuracy = not labels_given or set(labels.tolist()) >= set(t.classes.tolist())
+    micro_is_accuracy = t.type in ("binary", "multiclass") and (
+        not labels_given or set(labels.tolist()) >= set(t.classes.tolist()))
     if target_names is not None and len(labels) != len(target_names):
         if labels_given:
             _warn(f"labels size, {len(labels)}, does not match size of target_names, {len(target_names)}")
@@ -381,7 +460,8 @@ def classification_report(y_true, y_pred, *, labels=None, target_names=None, sam
         for row in rows:
             text += row_format.format(*row, width=width, digits=digits)
         text += "\n"
-    for average in ("micro", "macro", "weighted"):
+    averages = ("micro", "macro", "weighted") + (("samples",) if t.type == "multilabel-indicator" else ())
+    for average in averages:
         heading = "accuracy" if average == "micro" and micro_is_accuracy else average + " avg"
         avg_p, avg_r, avg_f1, _ = _prf(t, labels, average, 1.0, _PRF_WARN_FOR, zero_division)
         line = [avg_p, avg_r, avg_f1, np.sum(s)]
@@ -403,7 +483,7 @@ def jaccard_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
                   zero_division="warn"):
     """Jaccard index tp / (tp + fp + fn) of each label, or their average.
 
-    Same as sklearn.metrics.jaccard_score (binary and multiclass targets).
+    Same as sklearn.metrics.jaccard_score (binary, multiclass and multilabel-indicator targets).
     """
     validate("jaccard_score", y_true=(y_true, LABELS_IN), y_pred=(y_pred, LABELS_IN), labels=(labels, [ARRAY, NONE]),
              pos_label=(pos_label, POS_LABEL), average=(average, AVERAGE),
@@ -424,6 +504,8 @@ def jaccard_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
         weights = mcm[:, 1, 0] + mcm[:, 1, 1]
         if not np.any(weights):
             weights = None
+    elif average == "samples" and t.weight_raw is not None:
+        weights = t.weight_raw
     return float(np.average(jaccard, weights=weights))
 
 
@@ -445,13 +527,15 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
 def multilabel_confusion_matrix(y_true, y_pred, *, sample_weight=None, labels=None, samplewise=False):
     """One-vs-rest 2 x 2 confusion matrices [[tn, fp], [fn, tp]], one per label.
 
-    Same as sklearn.metrics.multilabel_confusion_matrix for binary and multiclass (1-D) targets;
-    multilabel-indicator input raises NotImplementedError for now.
+    Same as sklearn.metrics.multilabel_confusion_matrix for binary, multiclass and
+    multilabel-indicator targets (``samplewise=True``: one matrix per sample, multilabel only).
     """
     validate("multilabel_confusion_matrix", y_true=(y_true, LABELS_IN), y_pred=(y_pred, LABELS_IN),
              sample_weight=(sample_weight, [ARRAY, NONE]), labels=(labels, [ARRAY, NONE]),
              samplewise=(samplewise, [BOOL]))
     t = check_targets(y_true, y_pred, sample_weight)
+    if t.type == "multilabel-indicator":
+        return _indicator_confusion(t, labels, samplewise)
     if samplewise:
         raise ValueError("Samplewise metrics are not available outside of multilabel classification.")
     return _multilabel_confusion(t, labels)
@@ -460,11 +544,13 @@ def multilabel_confusion_matrix(y_true, y_pred, *, sample_weight=None, labels=No
 def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None):
     """Fraction (or, with normalize=False, the weighted number) of exactly right predictions.
 
-    Same as sklearn.metrics.accuracy_score (binary and multiclass targets).
+    Same as sklearn.metrics.accuracy_score; on multilabel-indicator targets the subset accuracy.
     """
     validate("accuracy_score", y_true=(y_true, LABELS_IN), y_pred=(y_pred, LABELS_IN), normalize=(normalize, [BOOL]),
              sample_weight=(sample_weight, [ARRAY, NONE]))
     t = check_targets(y_true, y_pred, sample_weight)
+    if t.type == "multilabel-indicator":  # subset accuracy: every label of the sample right
+        return float(_sk_average(_differing_labels(t) == 0, weights=t.weight_raw, normalize=normalize))
     if t.weight is not None:
         # numpy's own weighted mean over the cases, so that the rounding is scikit-learn's.
         right = t.y_true == t.y_pred
@@ -476,7 +562,7 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None):
 def zero_one_loss(y_true, y_pred, *, normalize=True, sample_weight=None):
     """Fraction (or weighted number) of wrong predictions: 1 - accuracy.
 
-    Same as sklearn.metrics.zero_one_loss (binary and multiclass targets).
+    Same as sklearn.metrics.zero_one_loss (binary, multiclass and multilabel-indicator targets).
     """
     validate("zero_one_loss", y_true=(y_true, LABELS_IN), y_pred=(y_pred, LABELS_IN), normalize=(normalize, [BOOL]),
              sample_weight=(sample_weight, [ARRAY, NONE]))
@@ -490,11 +576,16 @@ def zero_one_loss(y_true, y_pred, *, normalize=True, sample_weight=None):
 def hamming_loss(y_true, y_pred, *, sample_weight=None):
     """Fraction of wrong labels (for 1-D targets, the zero-one loss).
 
-    Same as sklearn.metrics.hamming_loss (binary and multiclass targets).
+    Same as sklearn.metrics.hamming_loss (binary, multiclass and multilabel-indicator targets).
     """
     validate("hamming_loss", y_true=(y_true, LABELS_IN), y_pred=(y_pred, LABELS_IN),
              sample_weight=(sample_weight, [ARRAY, NONE]))
     t = check_targets(y_true, y_pred, sample_weight)
+    if t.type == "multilabel-indicator":
+        weight_average = 1.0 if t.weight is None else _sk_average(t.weight_raw)
+        differing = _differing_labels(t)
+        n_differences = int(np.sum(differing)) if t.weight is None else np.dot(differing, t.weight_raw)
+        return float(n_differences) / (t.y_true.shape[0] * t.y_true.shape[1] * weight_average)
     if t.weight is not None:
         np.average(t.weight_raw)  # unused, but scikit-learn computes it (and warns if it overflows)
         return float(np.average(t.y_true != t.y_pred, weights=t.weight_raw))

@@ -374,25 +374,16 @@ def _average_binary(metric, y_true, y_score, average, sample_weight):
 
 
 def _fast_binary_codes(y_true):
-    """0/1 int32 codes (positive = the greater label) of a 1-D integer, boolean or integral float
-    array with exactly two distinct values, else None."""
-    if not isinstance(y_true, np.ndarray) or y_true.ndim != 1 or y_true.dtype.kind not in "biuf" or not y_true.size:
+    """(0/1 int32 codes, positive = the greater label; whether that label is 1) of a contiguous 1-D
+    integer, boolean or integral float array with exactly two distinct values, else None. One pass
+    in the core (min and max, then the codes), without numpy's temporaries."""
+    if not isinstance(y_true, np.ndarray) or y_true.ndim != 1 or y_true.dtype.kind not in "biuf" \
+            or not y_true.flags.c_contiguous:
         return None
-    if y_true.dtype.kind == "f":
-        lo, hi = y_true.min(), y_true.max()  # NaN propagates and fails the tests below
-        if not (np.isfinite(lo) and np.isfinite(hi) and lo == np.trunc(lo) and hi == np.trunc(hi)):
-            return None
-    if y_true.dtype.kind == "b":
-        y = y_true.astype(np.int32)
-        return y if 0 < np.count_nonzero(y_true) < y_true.shape[0] else None
-    lo, hi = y_true.min(), y_true.max()
-    if lo == hi:
+    try:
+        return _core.two_class_codes(y_true)
+    except TypeError:  # a layout the binding does not take (e.g. non-native byte order)
         return None
-    top = y_true == hi
-    k = np.count_nonzero(top)
-    if k + np.count_nonzero(y_true == lo) != y_true.shape[0]:
-        return None
-    return top.astype(np.int32)
 
 
 _AVERAGES = ("micro", "macro", "samples", "weighted")
@@ -416,7 +407,8 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
     if (max_fpr is None and isinstance(y_score, np.ndarray) and y_score.ndim == 1
             and y_score.dtype == np.float64 and y_score.flags.c_contiguous
             and isinstance(y_true, np.ndarray) and y_true.shape == y_score.shape):
-        y = _fast_binary_codes(y_true)
+        codes = _fast_binary_codes(y_true)
+        y = None if codes is None else codes[0]
         w = None
         if y is not None and sample_weight is not None:
             w = np.asarray(sample_weight)
@@ -525,9 +517,10 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
                              average)
     if pos_label == 1 and isinstance(y_score, np.ndarray) and y_score.ndim == 1 and y_score.dtype == np.float64 \
             and y_score.flags.c_contiguous and isinstance(y_true, np.ndarray) and y_true.shape == y_score.shape:
-        y = _fast_binary_codes(y_true)
+        codes = _fast_binary_codes(y_true)
+        y = None if codes is None else codes[0]
         # Labels {0, 1}, {-1, 1} or {False, True}: the positive is 1, the greater label.
-        if y is not None and y_true[np.argmax(y)] == 1:
+        if y is not None and codes[1]:
             w = None if sample_weight is None else np.asarray(sample_weight)
             if w is None or (w.dtype == np.float64 and w.ndim == 1 and w.flags.c_contiguous and w.shape == y.shape):
                 try:

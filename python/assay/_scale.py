@@ -2,8 +2,10 @@
 record batches into the core's mergeable evaluation state (include/assay/scale/state.hpp), state
 blobs merged in any order, and the finished :class:`~assay.Report`.
 
-A state is updated batch by batch (numeric columns reach the core without a copy; string labels are
-dictionary-encoded by Arrow's C++ kernels, so no Python loop per row), serialised to bytes on the
+A state is updated batch by batch (each column converted by the package's one Arrow conversion,
+python/src/arrow.cpp, which the label arrays of assay.metrics use too: numeric columns reach the
+core without a copy; string labels are dictionary-encoded by Arrow's C++ kernels first, so no Python
+loop per row), serialised to bytes on the
 workers, merged on the driver (merge is associative and commutative and the state canonical, so the
 partitioning and the merge order do not change a bit of the report) and finished into the report
 ``assay.report`` gives on all the rows at once.
@@ -15,6 +17,8 @@ the workers; the driver refuses them unless ``drop_missing=True``, which skips t
 from __future__ import annotations
 
 import math
+
+import numpy as np
 
 from assay import _core
 from assay._report import Report, _label_text
@@ -93,6 +97,15 @@ def _pa():
     return pyarrow
 
 
+def _chunk(col, name, where):
+    """The one conversion of an Arrow array (python/src/arrow.cpp, through the Arrow PyCapsule
+    interface): the same the label arrays of assay.metrics and assay.report go through
+    (_targets.from_arrow). A numeric array without nulls comes back as a NumPy view of its buffer;
+    otherwise ("bool", uint8), ("strings", [str]) or ("dictionary", indices, values)."""
+    chunks = _core.arrow_chunks(col, where, repr(name))
+    return chunks[0]
+
+
 def _numbers(col, name, where):
     """A float64 NumPy view of an Arrow array without nulls (a copy only when the type is not float64)."""
     pa = _pa()
@@ -104,7 +117,7 @@ def _numbers(col, name, where):
         raise ValueError(f"{where}: column {name!r} has type {t}; it must be numeric")
     if t != pa.float64():
         col = col.cast(pa.float64())
-    return col.to_numpy(zero_copy_only=False)
+    return _chunk(col, name, where)
 
 
 def _labels(col, name, where):
@@ -117,15 +130,12 @@ def _labels(col, name, where):
         vt = t.value_type
         if not (pa.types.is_string(vt) or pa.types.is_large_string(vt)):
             return {"num": _numbers(col, name, where)}
-        codes = col.indices
     elif pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
-        col = pc.dictionary_encode(col)
-        codes = col.indices
+        col = pc.dictionary_encode(col)  # Arrow's C++ kernel: no Python loop per row
     else:
         return {"num": _numbers(col, name, where)}
-    if codes.type != pa.int32():
-        codes = codes.cast(pa.int32())
-    return {"codes": codes.to_numpy(zero_copy_only=False), "dict": [str(s) for s in col.dictionary.to_pylist()]}
+    _, codes, values = _chunk(col, name, where)
+    return {"codes": np.ascontiguousarray(codes, dtype=np.int32), "dict": values[1]}
 
 
 def _missing_mask(batch, spec):

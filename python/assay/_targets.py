@@ -240,9 +240,9 @@ def _as_int64(y):
 
 
 def check_targets(y_true, y_pred, sample_weight=None):
-    """scikit-learn's _check_targets for 1-D label arrays, coding (and for integer labels,
-    counting) the labels on the way. Raises NotImplementedError for multilabel-indicator targets
-    (and sparse matrices, which scikit-learn accepts only for those)."""
+    """scikit-learn's _check_targets, coding (and for integer labels, counting) 1-D labels on the
+    way; multilabel-indicator targets are kept as two n x L int32 matrices (type
+    'multilabel-indicator', classes 0 .. L-1). Raises NotImplementedError for sparse matrices."""
     if any(type(y).__module__.startswith("scipy.sparse") for y in (y_true, y_pred)):
         raise NotImplementedError("assay.metrics does not support sparse (multilabel-indicator) targets yet")
     y_true = as_array(y_true, "y_true")
@@ -276,7 +276,14 @@ def check_targets(y_true, y_pred, sample_weight=None):
         raise ValueError(f"Classification metrics can't handle a mix of {type_true} and {type_pred} targets")
     y_type = types.pop()
     if y_type == "multilabel-indicator":
-        raise NotImplementedError("assay.metrics does not support multilabel-indicator targets yet")
+        if y_true.shape[1] != y_pred.shape[1]:
+            raise ValueError("Multi-label binary indicator input with different numbers of labels")
+        # One column per label, 0 or 1 (type_of_target saw to it), as int32 for the core's tally.
+        t.type, t.classes = y_type, np.arange(y_true.shape[1])
+        t.y_true = np.ascontiguousarray(y_true, dtype=np.int32)
+        t.y_pred = np.ascontiguousarray(y_pred, dtype=np.int32)
+        t.true_codes = t.pred_codes = None
+        return t
     if y_type not in ("binary", "multiclass"):
         raise ValueError(f"{y_type} is not supported")
     y_true = column_or_1d(y_true, "y_true")

@@ -5,7 +5,9 @@
 // producer's own buffer (no copy; the array keeps the Arrow data alive and releases it when it is
 // freed); booleans are unpacked from their bitmap, strings become Python str, dictionary
 // (categorical) columns their indices plus their values. Nulls are refused with the index of the
-// first one.
+// first one. This is the one conversion of Arrow data in the package: the label arrays of
+// assay.metrics / assay.report (_targets.from_arrow) and the columns of tables and record batch
+// streams fed to the mergeable state (_scale.update) both go through it.
 #include <nanobind/stl/string.h>
 
 #include <cstdint>

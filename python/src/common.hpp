@@ -11,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include "assay/detail/buffer.hpp"
 #include "assay/validation/cancel.hpp"
 
 namespace assay::python {
@@ -38,6 +39,14 @@ nb::ndarray<nb::numpy, T, nb::ndim<1>> to_numpy(std::vector<T>&& v) {
   auto* heap = new std::vector<T>(std::move(v));
   nb::capsule owner(heap, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
   return nb::ndarray<nb::numpy, T, nb::ndim<1>>(heap->data(), {heap->size()}, owner);
+}
+
+/// Moves an owned buffer of n elements into a new NumPy array that owns it (no copy).
+template <typename T>
+nb::ndarray<nb::numpy, T, nb::ndim<1>> to_numpy(detail::buffer_ptr<T>&& b, std::size_t n) {
+  T* data = b.release();
+  nb::capsule owner(data, [](void* p) noexcept { std::free(p); });
+  return nb::ndarray<nb::numpy, T, nb::ndim<1>>(data, {n}, owner);
 }
 
 /// As to_numpy, shaped rows x cols (row-major).

@@ -82,6 +82,24 @@ void bind_metrics(nb::module_& m) {
       nb::arg("actual"), nb::arg("predicted"), nb::arg("weight").none(),
       "(classes, tally) of int64 labels as they are, or None when they span 2^20 values or more.");
   m.def(
+      "tally_indicators",
+      [](nb::ndarray<const std::int32_t, nb::ndim<2>, nb::c_contig, nb::device::cpu> y_true,
+         nb::ndarray<const std::int32_t, nb::ndim<2>, nb::c_contig, nb::device::cpu> y_pred, bool by_case,
+         std::optional<in_array<double>> weight) {
+        const std::size_t cases = y_true.shape(0), labels = y_true.shape(1);
+        indicator_tally t;
+        {
+          nb::gil_scoped_release release;
+          t = tally_indicators({y_true.data(), y_true.size()}, {y_pred.data(), y_pred.size()}, cases, labels, by_case,
+                               view(weight));
+        }
+        return std::make_tuple(to_numpy(std::move(t.tp)), to_numpy(std::move(t.actual)),
+                               to_numpy(std::move(t.predicted)));
+      },
+      nb::arg("y_true"), nb::arg("y_pred"), nb::arg("by_case"), nb::arg("weight").none(),
+      "(tp, actual, predicted) per label (per case when by_case) of two n x L int32 0/1 indicator matrices; "
+      "weighted sums (per label only) in row order.");
+  m.def(
       "encode_records",
       [](in_array<std::uint8_t> first, in_array<std::uint8_t> second, std::size_t width) {
         record_codes c;

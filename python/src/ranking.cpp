@@ -6,6 +6,9 @@
 #include "assay/detail/numpy_sum.hpp"
 #include "common.hpp"
 
+#include <cmath>
+#include <type_traits>
+
 namespace assay::python {
 
 namespace {
@@ -14,6 +17,33 @@ template <typename T>
 nb::ndarray<nb::numpy, T, nb::ndim<1>> out(std::vector<T>&& v) {
   return to_numpy(std::move(v));
 }
+
+/// The 0/1 codes (1 = the greater label) of labels holding exactly two distinct values, written to
+/// `codes`; false when they hold one value, more than two, or (floats) a NaN, an infinity or a value
+/// that is not an integer (scikit-learn's type_of_target then says "continuous").
+template <typename T>
+bool two_class_codes(const T* y, std::size_t n, std::int32_t* codes, bool& greater_is_one) {
+  if (n == 0) return false;
+  T lo = y[0], hi = y[0];
+  for (std::size_t i = 1; i < n; ++i) {  // min and max without a branch on the data (it vectorises)
+    lo = y[i] < lo ? y[i] : lo;
+    hi = y[i] > hi ? y[i] : hi;
+  }
+  if constexpr (std::is_floating_point_v<T>) {
+    // A NaN never compares, so it may be skipped by min/max above: it fails the scan below.
+    if (!std::isfinite(lo) || !std::isfinite(hi) || lo != std::trunc(lo) || hi != std::trunc(hi)) return false;
+  }
+  if (!(lo < hi)) return false;
+  bool ok = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    ok &= (y[i] == lo) | (y[i] == hi);
+    codes[i] = static_cast<std::int32_t>(y[i] == hi);
+  }
+  greater_is_one = hi == T(1);
+  return ok;
+}
+
+using any_labels = nb::ndarray<nb::ro, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
 }  // namespace
 
@@ -45,6 +75,39 @@ void bind_ranking(nb::module_& m) {
       nb::arg("y"), nb::arg("score"), nb::arg("weight").none(), nb::arg("drop_intermediate"),
       "roc_curve's (fpr, tpr, thresholds, true) with (0, 0, inf) in front, as scikit-learn's, to the bit; "
       "(fps, tps, thresholds, false) when a class has no weight.");
+  m.def(
+      "two_class_codes",
+      [](any_labels y) -> nb::object {
+        const nb::dlpack::dtype dt = y.dtype();
+        const std::size_t n = y.shape(0);
+        auto codes = detail::make_buffer<std::int32_t>(n);
+        bool ok = false, greater_is_one = false;
+        {
+          nb::gil_scoped_release release;
+          using nb::dlpack::dtype_code;
+          const void* d = y.data();
+          auto run = [&](auto tag) {
+            using T = decltype(tag);
+            ok = two_class_codes(static_cast<const T*>(d), n, codes.get(), greater_is_one);
+          };
+          const auto code = static_cast<dtype_code>(dt.code);
+          if (code == dtype_code::Int && dt.bits == 64) run(std::int64_t{});
+          else if (code == dtype_code::Int && dt.bits == 32) run(std::int32_t{});
+          else if (code == dtype_code::Int && dt.bits == 16) run(std::int16_t{});
+          else if (code == dtype_code::Int && dt.bits == 8) run(std::int8_t{});
+          else if (code == dtype_code::UInt && dt.bits == 64) run(std::uint64_t{});
+          else if (code == dtype_code::UInt && dt.bits == 32) run(std::uint32_t{});
+          else if (code == dtype_code::UInt && dt.bits == 16) run(std::uint16_t{});
+          else if ((code == dtype_code::UInt || code == dtype_code::Bool) && dt.bits == 8) run(std::uint8_t{});
+          else if (code == dtype_code::Float && dt.bits == 64) run(double{});
+          else if (code == dtype_code::Float && dt.bits == 32) run(float{});
+        }
+        if (!ok) return nb::none();
+        return nb::make_tuple(to_numpy(std::move(codes), n), greater_is_one);
+      },
+      nb::arg("y"),
+      "(codes, greater_is_one) of 1-D labels of exactly two distinct values (integers, booleans, or "
+      "integral finite floats): int32 codes, 1 for the greater label; None otherwise.");
   m.def(
       "roc_auc",
       [](in_array<std::int32_t> y, in_array<double> score, std::optional<in_array<double>> weight) {

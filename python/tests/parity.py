@@ -27,6 +27,11 @@ def assert_same_value(a, b):
             assert_same_value(x, y)
         return
     assert type(a) is type(b), (type(a), type(b))
+    if isinstance(b, dict):  # classification_report(output_dict=True): NaN equals NaN here
+        assert list(a) == list(b), (list(a), list(b))
+        for key in b:
+            assert_same_value(a[key], b[key])
+        return
     if isinstance(b, np.ndarray):
         assert a.dtype == b.dtype and a.shape == b.shape, (a.dtype, b.dtype, a.shape, b.shape)
         np.testing.assert_array_equal(a, b, strict=True)

@@ -83,6 +83,22 @@ def test_sort_paths(rng):
                 np.testing.assert_array_equal(a, b, strict=True)
 
 
+def test_labelled_sort_paths(rng):
+    # From 2^16 cases, unweighted: scores of one sign, or of both within about +-2, are sorted as one
+    # run of keys carrying the class (the keys fit in 63 bits); wider scores of both signs by class.
+    for n in (2**16, 2**17 + 3):
+        y = rng.integers(0, 2, n)
+        for s in (rng.random(n), np.round(rng.random(n), 3), np.round(rng.standard_normal(n) * 0.5, 3).clip(-1.9, 1.9),
+                  np.where(rng.random(n) < 0.01, -0.0, np.round(rng.random(n), 2))):
+            assert am.roc_auc_score(y, s) == sk.roc_auc_score(y, s)
+            assert am.average_precision_score(y, s) == sk.average_precision_score(y, s)
+            for drop in (True, False):
+                for a, b in zip(am.roc_curve(y, s, drop_intermediate=drop), sk.roc_curve(y, s, drop_intermediate=drop)):
+                    np.testing.assert_array_equal(a, b, strict=True)
+            for a, b in zip(am.precision_recall_curve(y, s), sk.precision_recall_curve(y, s)):
+                np.testing.assert_array_equal(a, b, strict=True)
+
+
 def test_numpy_sum_order(rng):
     for n in [*range(300), 1000, 8191, 8192, 8193, 65537, 10**6]:
         a = rng.standard_normal(n) * 10.0 ** rng.integers(-6, 6, n)

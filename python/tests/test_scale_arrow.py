@@ -243,3 +243,24 @@ def test_dropped_rows_keep_the_indices_of_the_rows_left(rng):
         results.append(r.to_dict())
     assert results[0] == results[1] == results[2]
     assert "poisson bootstrap" in results[0]["roc_auc_ci_method"]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_chunked_arrays_and_table_columns_agree(rng, case):
+    # The same columns through both Arrow routes, which share one conversion (python/src/arrow.cpp):
+    # a table's columns into the mergeable state (assay.report(table, label=...)), and the table's
+    # columns as pyarrow ChunkedArrays (several chunks) given as arrays (assay.report(y, y_score=...)).
+    t = binary_table(rng, 2500)
+    t = pa.concat_tables([t.slice(0, 700), t.slice(700, 1), t.slice(701)])  # three chunks per column
+    assert t.column("y").num_chunks == 3
+    names = {"score": "y_score", "pred": "y_pred", "weight": "sample_weight"}
+    table_kw = {names[k]: v for k, v in case.items() if k in names and v is not None}
+    array_kw = {names[k]: t.column(v) for k, v in case.items() if k in names and v is not None}
+    other = {k: v for k, v in case.items() if k not in names}
+    via_table = assay.report(t, label="y", **table_kw, **other).to_dict()
+    via_arrays = assay.report(t.column("y"), **array_kw, **other, keep_curves=False).to_dict()
+    assert via_arrays["source"] in ("predictions_from_scores", "predictions_from_labels")
+    via_arrays["source"] = "arrow"
+    assert via_table == via_arrays
+    # and the same numbers as the NumPy columns
+    assert via_table == reference(t, **case)

@@ -20,6 +20,15 @@ struct score_key {  // the stored scores are already normalised (-0.0 -> +0.0)
   std::uint64_t operator()(double v) const noexcept { return detail::order_bits(v); }
 };
 
+// The sort key of an element of the MSD sort: a stored score (normalised), or a labelled key without
+// its class bit (a group of equal scores needs no order among its classes: the walk counts them).
+struct order_of_score {
+  std::uint64_t operator()(double x) const noexcept { return detail::order_bits(x); }
+};
+struct order_of_labelled {
+  std::uint64_t operator()(std::uint64_t k) const noexcept { return k >> 1; }
+};
+
 // The MSD-first plan (see sort_by_class): from kMsdMinCases cases, one parallel pass into about
 // 2^kTopBits buckets (msd_first); then each bucket by one thread: again a top digit while it holds more than
 // kCacheCases cases (about 512 KB: it then fits in a core's cache), then LSD passes of at most
@@ -34,26 +43,29 @@ constexpr std::size_t kMinBucketCases = 4096;
 constexpr std::size_t kCacheCases = std::size_t{1} << 16;
 constexpr unsigned kBucketDigitBits = 11;
 
-std::size_t top_digit(double x, unsigned shift) {
-  return static_cast<std::size_t>((detail::order_bits(x) >> shift) & ((1u << kTopBits) - 1));
+template <class Key, class E>
+std::size_t top_digit(E x, unsigned shift) {
+  return static_cast<std::size_t>((Key{}(x) >> shift) & ((1u << kTopBits) - 1));
 }
 
 // Sorts v[0, m) ascending (normalised doubles, no NaN) by one thread, `tmp` being m doubles of
 // scratch: insertion sort when short; else, over the bits that vary in v, a top digit first while
 // the bucket is large, then LSD counting passes with the counts of every pass taken in one read.
-void sort_bucket(double* v, double* tmp, std::size_t m) {
+template <class E, class Key>
+void sort_bucket(E* v, E* tmp, std::size_t m) {
+  constexpr Key key_of{};
   if (m <= 32) {
     for (std::size_t i = 1; i < m; ++i) {
-      const double x = v[i];
+      const E x = v[i];
       std::size_t j = i;
-      for (; j > 0 && v[j - 1] > x; --j) v[j] = v[j - 1];
+      for (; j > 0 && key_of(v[j - 1]) > key_of(x); --j) v[j] = v[j - 1];
       v[j] = x;
     }
     return;
   }
   std::uint64_t o = 0, d = ~std::uint64_t{0};
   for (std::size_t i = 0; i < m; ++i) {
-    const std::uint64_t k = detail::order_bits(v[i]);
+    const std::uint64_t k = key_of(v[i]);
     o |= k, d &= k;
   }
   const std::uint64_t varying = o ^ d;
@@ -63,37 +75,61 @@ void sort_bucket(double* v, double* tmp, std::size_t m) {
   if (m > kCacheCases && width > kTopBits) {
     const unsigned shift = static_cast<unsigned>(std::bit_width(varying)) - kTopBits;
     std::vector<std::size_t> at(std::size_t{1} << kTopBits, 0), start;
-    for (std::size_t i = 0; i < m; ++i) ++at[top_digit(v[i], shift)];
+    for (std::size_t i = 0; i < m; ++i) ++at[top_digit<Key>(v[i], shift)];
     std::size_t sum = 0;
     for (auto& c : at) start.push_back(sum), sum += std::exchange(c, sum);
     start.push_back(m);
-    for (std::size_t i = 0; i < m; ++i) tmp[at[top_digit(v[i], shift)]++] = v[i];
-    for (std::size_t k = 0; k + 1 < start.size(); ++k) sort_bucket(tmp + start[k], v + start[k], start[k + 1] - start[k]);
+    for (std::size_t i = 0; i < m; ++i) tmp[at[top_digit<Key>(v[i], shift)]++] = v[i];
+    for (std::size_t k = 0; k + 1 < start.size(); ++k) sort_bucket<E, Key>(tmp + start[k], v + start[k], start[k + 1] - start[k]);
     std::copy(tmp, tmp + m, v);
     return;
   }
   // Narrower digits for short buckets, so that the counters do not outnumber the cases.
   const unsigned max_bits = std::clamp(static_cast<unsigned>(std::bit_width(m)) - 1, 8u, kBucketDigitBits);
-  const unsigned passes = (width + max_bits - 1) / max_bits;
-  const unsigned bits = (width + passes - 1) / passes;
-  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
-  constexpr std::size_t kMaxPasses = (64 + 8 - 1) / 8;
-  std::uint32_t count[kMaxPasses][std::size_t{1} << kBucketDigitBits];
-  for (unsigned p = 0; p < passes; ++p) std::fill_n(count[p], mask + 1, 0u);
-  for (std::size_t i = 0; i < m; ++i) {
-    const std::uint64_t k = detail::order_bits(v[i]) >> low;
-    for (unsigned p = 0; p < passes; ++p) ++count[p][(k >> (p * bits)) & mask];
+  // Stable LSD counting passes over the bits [from, from + w) of the keys.
+  auto lsd = [&](unsigned from, unsigned w) {
+    const unsigned passes = (w + max_bits - 1) / max_bits;
+    const unsigned bits = (w + passes - 1) / passes;
+    const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+    constexpr std::size_t kMaxPasses = (64 + 8 - 1) / 8;
+    std::uint32_t count[kMaxPasses][std::size_t{1} << kBucketDigitBits];
+    for (unsigned p = 0; p < passes; ++p) std::fill_n(count[p], mask + 1, 0u);
+    for (std::size_t i = 0; i < m; ++i) {
+      const std::uint64_t k = key_of(v[i]) >> from;
+      for (unsigned p = 0; p < passes; ++p) ++count[p][(k >> (p * bits)) & mask];
+    }
+    E* src = v;
+    E* dst = tmp;
+    for (unsigned p = 0; p < passes; ++p) {
+      std::uint32_t at = 0;
+      for (std::size_t b = 0; b <= mask; ++b) at += std::exchange(count[p][b], at);
+      const unsigned shift = from + p * bits;
+      for (std::size_t i = 0; i < m; ++i) dst[count[p][(key_of(src[i]) >> shift) & mask]++] = src[i];
+      std::swap(src, dst);
+    }
+    if (src != v) std::copy(src, src + m, v);
+  };
+  // Wide keys: two passes over the top 2 x max_bits varying bits only, then an insertion sort, which
+  // has little to do when few keys share those top bits (m^2 / 2^(2 max_bits + 1) pairs expected of
+  // spread-out keys: about 7 for 7800 cases); it gives up after 4m moves (keys that share their top
+  // bits: clusters, heavy ties) and the full LSD passes sort the bucket instead. Measured at 10^6
+  // uniform scores: 5 passes of 10 bits per bucket became 2 passes and one nearly idle read.
+  if (width > 2 * max_bits && m >= 256) {
+    const unsigned top = 2 * max_bits;
+    lsd(low + width - top, top);
+    std::size_t moved = 0;
+    bool done = true;
+    for (std::size_t i = 1; i < m && done; ++i) {
+      const E x = v[i];
+      std::size_t j = i;
+      for (; j > 0 && key_of(v[j - 1]) > key_of(x); --j) v[j] = v[j - 1];
+      v[j] = x;
+      moved += i - j;
+      done = moved <= 4 * i + 64;
+    }
+    if (done) return;
   }
-  double* src = v;
-  double* dst = tmp;
-  for (unsigned p = 0; p < passes; ++p) {
-    std::uint32_t at = 0;
-    for (std::size_t b = 0; b <= mask; ++b) at += std::exchange(count[p][b], at);
-    const unsigned shift = low + p * bits;
-    for (std::size_t i = 0; i < m; ++i) dst[count[p][(detail::order_bits(src[i]) >> shift) & mask]++] = src[i];
-    std::swap(src, dst);
-  }
-  if (src != v) std::copy(src, src + m, v);
+  lsd(low, width);
 }
 
 }  // namespace
@@ -107,13 +143,15 @@ namespace {
 // into buckets of about max(n / 2^kTopBits, kMinBucketCases) cases (the cells adapt the buckets to
 // where the scores are: doubles crowd into few exponents); one parallel pass scatters a into b bucket by bucket; then the threads take the
 // buckets, largest first, and finish each in place (sort_bucket, a as scratch). Returns b.
-double* msd_first(double* a, double* b, std::size_t n, std::size_t P, std::uint64_t varying, unsigned T) {
+template <class E, class Key>
+E* msd_first(E* a, E* b, std::size_t n, std::size_t P, std::uint64_t varying, unsigned T) {
+  constexpr Key key_of{};
   const unsigned cell_bits = std::clamp(static_cast<unsigned>(std::bit_width(n)) - 4u, 10u, 16u);
   const std::size_t cells = std::size_t{1} << cell_bits;
   const auto top = static_cast<unsigned>(std::bit_width(varying));
   const unsigned shift = top - std::min(cell_bits, top - static_cast<unsigned>(std::countr_zero(varying)));
-  auto cell_of = [shift, cells](double x, std::size_t run) {
-    return run * cells + static_cast<std::size_t>((detail::order_bits(x) >> shift) & (cells - 1));
+  auto cell_of = [shift, cells](E x, std::size_t run) {
+    return run * cells + static_cast<std::size_t>((Key{}(x) >> shift) & (cells - 1));
   };
   std::vector<std::vector<std::uint32_t>> count(T, std::vector<std::uint32_t>(2 * cells));
   std::vector<std::uint32_t> bucket_of(2 * cells);
@@ -163,7 +201,7 @@ double* msd_first(double* a, double* b, std::size_t n, std::size_t P, std::uint6
     sync.arrive_and_wait();
     for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < order.size();) {
       const std::size_t k = order[i];
-      sort_bucket(b + start[k], a + start[k], start[k + 1] - start[k]);
+      sort_bucket<E, Key>(b + start[k], a + start[k], start[k + 1] - start[k]);
     }
   });
   return b;
@@ -195,7 +233,7 @@ sorted_runs sort_runs(std::span<double> v, std::size_t P, unsigned threads) {
       detail::sort_doubles_in_place(src, src + m);
       return src;
     }
-    return msd_first(src, dst, m, m, varying, T);
+    return msd_first<double, order_of_score>(src, dst, m, m, varying, T);
   };
   const bool first_larger = P >= n - P;
   double* const big = first_larger ? a : a + P;
@@ -217,7 +255,7 @@ class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const doub
   out.n_ = n;
   if (n == 0) return out;
   if (n > 0xFFFFFFFFu) {  // beyond the 32-bit counts of the passes: a comparison-free sort per class
-    out.own_.reset(new double[n]);
+    out.own_ = assay::detail::make_buffer<double>(n);
     double* a = out.own_.get();
     std::size_t po = 0, no = n;
     for (std::size_t i = 0; i < n; ++i) (y[i] ? a[po++] : a[--no]) = score[i] + 0.0;
@@ -231,15 +269,15 @@ class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const doub
   unsigned T = threads;
   if (T == 0) T = n < (std::size_t{1} << 16) ? 1u : assay::detail::team_threads(8);
 
-  out.own_.reset(new double[n]);
+  out.own_ = assay::detail::make_buffer<double>(n);
   double* const a = out.own_.get();
   double* b = nullptr;
-  std::unique_ptr<double[]> second;
+  assay::detail::buffer_ptr<double> second;
   if (scratch.size() >= n) {
     out.reused_ = std::move(scratch);
     b = out.reused_.data();
   } else {
-    second.reset(new double[n]);
+    second = assay::detail::make_buffer<double>(n);
     b = second.get();
   }
 
@@ -285,7 +323,7 @@ class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const doub
   });
   double* result = nullptr;
   if (n >= kMsdMinCases && std::bit_width(varying) > kTopBits + static_cast<unsigned>(std::countr_zero(varying))) {
-    result = msd_first(a, b, n, P, varying, T);
+    result = msd_first<double, order_of_score>(a, b, n, P, varying, T);
   } else {
     sorter.plan(P, varying);
     detail::run_team(T, [&](unsigned t, std::barrier<>& sync) { sorter.sort(t, sync); });
@@ -301,6 +339,89 @@ class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const doub
   } else {
     out.reused_ = std::vector<double>();
   }
+  return out;
+}
+
+std::optional<labelled_sorted> sort_labelled(std::span<const std::int32_t> y, std::span<const double> score,
+                                             unsigned threads) {
+  const std::size_t n = y.size();
+  labelled_sorted out;
+  out.n_ = n;
+  if (n == 0) return out;
+  if (n > 0xFFFFFFFFu) return std::nullopt;  // beyond the 32-bit counts of the passes
+  unsigned T = threads;
+  if (T == 0) T = n < (std::size_t{1} << 16) ? 1u : assay::detail::team_threads(8);
+  T = static_cast<unsigned>(std::min<std::size_t>(T, n));
+  // The range of the scores' keys, the bits that vary among them, and the positives.
+  std::vector<std::uint64_t> ors(T, 0), ands(T, ~std::uint64_t{0}), mins(T, ~std::uint64_t{0}), maxs(T, 0);
+  std::vector<std::size_t> positives(T, 0);
+  detail::run_team(T, [&](unsigned t, std::barrier<>&) {
+    const std::size_t lo = n * t / T, hi = n * (t + 1) / T;
+    std::uint64_t o = 0, d = ~std::uint64_t{0}, mn = ~std::uint64_t{0}, mx = 0;
+    std::size_t count = 0;
+    for (std::size_t i = lo; i < hi; ++i) {
+      const std::uint64_t k = detail::order_bits(score[i] + 0.0);
+      o |= k, d &= k;
+      mn = k < mn ? k : mn;
+      mx = k > mx ? k : mx;
+      count += static_cast<std::size_t>(y[i]);
+    }
+    ors[t] = o, ands[t] = d, mins[t] = mn, maxs[t] = mx, positives[t] = count;
+  });
+  std::uint64_t o = 0, d = ~std::uint64_t{0}, mn = ~std::uint64_t{0}, mx = 0;
+  std::size_t P = 0;
+  for (unsigned t = 0; t < T; ++t) {
+    o |= ors[t], d &= ands[t], P += positives[t];
+    mn = std::min(mn, mins[t]), mx = std::max(mx, maxs[t]);
+  }
+  const std::uint64_t constant = ~(o ^ d);
+  const bool offset = mx - mn < (std::uint64_t{1} << 63);
+  if (!offset && constant == 0) return std::nullopt;
+  // Offset when the range allows; else the highest constant bit is taken out.
+  const unsigned gap = offset ? 64u : 63u - static_cast<unsigned>(std::countl_zero(constant));
+  out.gap_ = gap;
+  out.gap_value_ = offset ? 0 : (d >> gap) & 1u;
+  out.offset_ = offset ? mn : 0;
+  out.positives_ = P;
+  const std::uint64_t low_mask = gap >= 63 ? ~std::uint64_t{0} >> 1 : (std::uint64_t{1} << gap) - 1;
+  auto labelled = [gap, low_mask, mn](double x, std::int32_t label) {
+    std::uint64_t k = detail::order_bits(x + 0.0);
+    if (gap > 63) {
+      k -= mn;
+    } else {
+      const std::uint64_t high = gap == 63 ? 0 : (k >> (gap + 1)) << gap;
+      k = high | (k & low_mask);
+    }
+    return (k << 1) | static_cast<std::uint64_t>(label);
+  };
+  out.own_ = assay::detail::make_buffer<std::uint64_t>(n);
+  auto second = assay::detail::make_buffer<std::uint64_t>(n);
+  std::uint64_t* const a = out.own_.get();
+  std::uint64_t* const b = second.get();
+  detail::run_team(T, [&](unsigned t, std::barrier<>&) {
+    const std::size_t lo = n * t / T, hi = n * (t + 1) / T;
+    std::uint64_t to = 0, td = ~std::uint64_t{0};
+    for (std::size_t i = lo; i < hi; ++i) {
+      const std::uint64_t k = labelled(score[i], y[i]);
+      a[i] = k;
+      to |= k, td &= k;
+    }
+    ors[t] = to, ands[t] = td;
+  });
+  o = 0, d = ~std::uint64_t{0};
+  for (unsigned t = 0; t < T; ++t) o |= ors[t], d &= ands[t];
+  const std::uint64_t varying = (o ^ d) >> 1;  // of the keys without their class bit
+  const std::uint64_t* result = a;
+  if (n >= kMsdMinCases && std::bit_width(varying) > kTopBits + static_cast<unsigned>(std::countr_zero(varying))) {
+    result = msd_first<std::uint64_t, order_of_labelled>(a, b, n, n, varying, T);
+  } else {
+    detail::radix_sorter<std::uint64_t, order_of_labelled> sorter(a, b, n, T, 1);
+    sorter.plan(n, varying);
+    detail::run_team(sorter.threads(), [&](unsigned t, std::barrier<>& sync) { sorter.sort(t, sync); });
+    result = sorter.result();
+  }
+  if (result == b) out.own_ = std::move(second);
+  out.sorted_ = result;
   return out;
 }
 

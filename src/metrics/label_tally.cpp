@@ -212,4 +212,56 @@ std::optional<integer_label_tally> tally_integer_labels(std::span<const std::int
   return out;
 }
 
+indicator_tally tally_indicators(std::span<const std::int32_t> y_true, std::span<const std::int32_t> y_pred,
+                                 std::size_t cases, std::size_t labels, bool by_case, std::span<const double> weight) {
+  if (labels != 0 && cases > static_cast<std::size_t>(-1) / labels) {
+    throw_usage(fmt::format("tally_indicators: {} cases x {} labels is too many entries", cases, labels));
+  }
+  if (y_true.size() != cases * labels || y_pred.size() != cases * labels) {
+    throw_usage(fmt::format("tally_indicators: {} cases x {} labels but y_true has {} entries and y_pred {}", cases,
+                            labels, y_true.size(), y_pred.size()));
+  }
+  if (!weight.empty() && (by_case || weight.size() != cases)) {
+    throw_usage(by_case ? std::string("tally_indicators: weights are taken per label only")
+                        : fmt::format("tally_indicators: {} cases but {} weights", cases, weight.size()));
+  }
+  const std::size_t units = by_case ? cases : labels;
+  indicator_tally out;
+  out.tp.resize(units);
+  out.actual.resize(units);
+  out.predicted.resize(units);
+  auto keep = [&out](std::size_t u, const label_tally& t) {
+    out.tp[u] = t.correct[1];
+    out.actual[u] = t.actual[1];
+    out.predicted[u] = t.predicted[1];
+  };
+  try {
+    if (by_case) {
+      for (std::size_t i = 0; i < cases; ++i) {
+        keep(i, tally_codes(y_true.subspan(i * labels, labels), y_pred.subspan(i * labels, labels), 2));
+      }
+    } else {
+      std::vector<std::int32_t> column_true(cases), column_pred(cases);
+      for (std::size_t j = 0; j < labels; ++j) {
+        for (std::size_t i = 0; i < cases; ++i) {
+          column_true[i] = y_true[i * labels + j];
+          column_pred[i] = y_pred[i * labels + j];
+        }
+        keep(j, tally_codes(column_true, column_pred, 2, weight));
+      }
+    }
+  } catch (const error&) {
+    // Name the entry, not the position within one column or row.
+    for (std::size_t e = 0; e < y_true.size(); ++e) {
+      if ((y_true[e] != 0 && y_true[e] != 1) || (y_pred[e] != 0 && y_pred[e] != 1)) {
+        throw_usage(fmt::format("tally_indicators: entry ({}, {}) is ({}, {}), not 0 or 1", e / labels, e % labels,
+                                y_true[e], y_pred[e]));
+      }
+    }
+    throw;
+  }
+  return out;
+}
+
 }  // namespace assay
+

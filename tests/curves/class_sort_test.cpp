@@ -15,6 +15,7 @@
 #include "assay/curves/ranking.hpp"
 #include "assay/curves/roc.hpp"
 #include "assay/curves/sweep.hpp"
+#include "assay/detail/radix.hpp"
 
 namespace assay::curves {
 namespace {
@@ -190,6 +191,82 @@ TEST(ClassSort, SweepEqualsTheNaiveSweep) {
     EXPECT_EQ(got.positives, want.positives);
     EXPECT_EQ(got.negatives, want.negatives);
   }
+}
+
+// sort_labelled's walk (walk_labelled) against the naive sweep, on 1, 2 and 3 threads, below and above
+// 2^16 cases (LSD passes; MSD first): keys made to fit by an offset (one sign; both signs within +-2)
+// or by taking out a constant bit (whichever applies to the shapes below); nullopt only when the keys span 2^63 or more and no bit is constant.
+void expect_labelled_walk(const problem& p) {
+  const score_sweep want = naive_sweep(p);
+  std::uint64_t o = 0, d = ~std::uint64_t{0}, mn = ~std::uint64_t{0}, mx = 0;
+  for (double s : p.s) {
+    const std::uint64_t k = detail::order_key(s);
+    o |= k, d &= k, mn = std::min(mn, k), mx = std::max(mx, k);
+  }
+  const bool room = p.s.empty() || mx - mn < (std::uint64_t{1} << 63) || ~(o ^ d) != 0;
+  for (unsigned threads : {1u, 2u, 3u}) {
+    const auto sorted = sort_labelled(p.y, p.s, threads);
+    ASSERT_EQ(sorted.has_value(), room);
+    if (!sorted) continue;
+    ASSERT_EQ(sorted->size(), p.y.size());
+    score_sweep got;
+    walk_labelled(*sorted, [&](double t, double tp, double fp) {
+      got.thresholds.push_back(t);
+      got.tp.push_back(tp);
+      got.fp.push_back(fp);
+    });
+    expect_same(got.thresholds, want.thresholds, "thresholds");
+    expect_same(got.tp, want.tp, "tp");
+    expect_same(got.fp, want.fp, "fp");
+    EXPECT_EQ(static_cast<double>(sorted->positives()), want.positives);
+    const auto keys = sorted->keys();
+    EXPECT_TRUE(std::is_sorted(keys.begin(), keys.end(), [](std::uint64_t a, std::uint64_t b) { return (a >> 1) < (b >> 1); }));
+  }
+}
+
+TEST(ClassSort, LabelledWalkEqualsTheNaiveSweep) {
+  std::mt19937_64 rng(404);
+  for (int trial = 0; trial < 60; ++trial) {
+    const std::size_t n = trial < 10 ? static_cast<std::size_t>(trial) : trial < 50 ? 1 + rng() % 3000 : 70000 + rng() % 5000;
+    problem p;
+    for (std::size_t i = 0; i < n; ++i) {
+      p.y.push_back(rng() % 3 == 0 ? 1 : 0);
+      const double u = std::uniform_real_distribution<double>(0, 1)(rng);
+      double s = 0;
+      switch (trial % 6) {
+        case 0: s = u; break;                                           // one sign: the sign bit is free
+        case 1: s = std::round((u - 0.5) * 250) / 64; break;            // both signs within +-2, ties
+        case 2: s = std::ldexp(1.0 + std::round(u * 1024) / 1024, static_cast<int>(rng() % 5)) * (rng() % 2 ? 1 : -1); break;  // both signs to 32: may have no room
+        case 3: s = std::round(u * 7) / 7; break;                       // heavy ties
+        case 4:  // both signs over 200 binades, keys spanning more than 2^63, mantissa bit 51 set in every key
+          s = rng() % 2 ? std::ldexp(1.5, static_cast<int>(rng() % 201) - 100)
+                        : -std::ldexp(1.0, static_cast<int>(rng() % 201) - 100);
+          break;
+        default: s = 0.5; break;                                        // one value
+      }
+      if (i % 97 == 5 && trial % 6 != 4) s = rng() % 2 ? -0.0 : 0.0;
+      p.s.push_back(s);
+    }
+    if (trial % 11 == 3) std::fill(p.y.begin(), p.y.end(), 0);
+    expect_labelled_walk(p);
+  }
+}
+
+TEST(ClassSort, LabelledSortDeclinesWhenEveryKeyBitVaries) {
+  // Both signs (bit 63), exponents from tiny to huge, odd and even mantissas: no bit is constant.
+  problem p;
+  for (double s : {-1.7976931348623157e308, -4.9e-324, 4.9e-324, 1.7976931348623157e308, 1.0, -1.0,
+                   std::nextafter(1.0, 2.0), std::nextafter(-1.0, -2.0), 0.75, -3.0}) {
+    p.y.push_back(0);
+    p.s.push_back(s);
+  }
+  std::uint64_t o = 0, d = ~std::uint64_t{0};
+  for (double s : p.s) {
+    const std::uint64_t k = detail::order_key(s);
+    o |= k, d &= k;
+  }
+  if (~(o ^ d) != 0) GTEST_SKIP() << "the sample leaves a constant bit";
+  EXPECT_FALSE(sort_labelled(p.y, p.s, 1).has_value());
 }
 
 // compute_ranking_curves (one sort, one walk) against the separate functions read off the naive sweep.

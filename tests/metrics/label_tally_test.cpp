@@ -1,6 +1,8 @@
 // The one-pass label tally (include/assay/metrics/label_tally.hpp).
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "assay/error.hpp"
 #include "assay/metrics/label_tally.hpp"
 
@@ -70,6 +72,66 @@ TEST(LabelTally, RejectsBadInput) {
   std::vector<std::int32_t> a{0, 3}, p{0, 0}, short_p{0};
   EXPECT_THROW(tally_codes(a, p, 3), error);
   EXPECT_THROW(tally_codes(a, short_p, 4), error);
+}
+
+// tally_indicators against counts taken by definition, per label and per case, on random 0/1
+// matrices with an all-zero row and column; weighted per-label totals summed in row order.
+TEST(LabelTally, IndicatorCountsPerLabelAndPerCase) {
+  std::mt19937 rng(17);
+  const std::size_t n = 57, L = 5;
+  std::vector<std::int32_t> t(n * L), p(n * L);
+  std::vector<double> w(n);
+  for (std::size_t e = 0; e < n * L; ++e) {
+    t[e] = static_cast<std::int32_t>(rng() % 2);
+    p[e] = static_cast<std::int32_t>(rng() % 3 == 0);
+  }
+  for (std::size_t j = 0; j < L; ++j) t[3 * L + j] = 0;  // a case with no label
+  for (std::size_t i = 0; i < n; ++i) p[i * L + 2] = 0;  // a label never predicted
+  for (auto& x : w) x = std::uniform_real_distribution<double>(0, 2)(rng);
+  const indicator_tally by_label = tally_indicators(t, p, n, L, false);
+  const indicator_tally weighted = tally_indicators(t, p, n, L, false, w);
+  for (std::size_t j = 0; j < L; ++j) {
+    double tp = 0, actual = 0, predicted = 0, wtp = 0, wactual = 0, wpredicted = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool a = t[i * L + j] == 1, b = p[i * L + j] == 1;
+      tp += a && b, actual += a, predicted += b;
+      if (a && b) wtp += w[i];
+      if (a) wactual += w[i];
+      if (b) wpredicted += w[i];
+    }
+    EXPECT_EQ(by_label.tp[j], tp);
+    EXPECT_EQ(by_label.actual[j], actual);
+    EXPECT_EQ(by_label.predicted[j], predicted);
+    EXPECT_EQ(weighted.tp[j], wtp);
+    EXPECT_EQ(weighted.actual[j], wactual);
+    EXPECT_EQ(weighted.predicted[j], wpredicted);
+  }
+  EXPECT_EQ(by_label.predicted[2], 0.0);
+  const indicator_tally by_case = tally_indicators(t, p, n, L, true);
+  for (std::size_t i = 0; i < n; ++i) {
+    double tp = 0, actual = 0, predicted = 0;
+    for (std::size_t j = 0; j < L; ++j) {
+      const bool a = t[i * L + j] == 1, b = p[i * L + j] == 1;
+      tp += a && b, actual += a, predicted += b;
+    }
+    EXPECT_EQ(by_case.tp[i], tp);
+    EXPECT_EQ(by_case.actual[i], actual);
+    EXPECT_EQ(by_case.predicted[i], predicted);
+  }
+  EXPECT_EQ(by_case.actual[3], 0.0);
+}
+
+TEST(LabelTally, IndicatorBadInputIsNamed) {
+  std::vector<std::int32_t> t{0, 1, 1, 0}, p{0, 1, 2, 0};
+  try {
+    (void)tally_indicators(t, p, 2, 2, false);
+    FAIL() << "no error";
+  } catch (const error& e) {
+    EXPECT_STREQ(e.what(), "tally_indicators: entry (1, 0) is (1, 2), not 0 or 1");
+  }
+  EXPECT_THROW((void)tally_indicators(t, p, 3, 2, false), error);
+  std::vector<double> w{1.0, 2.0};
+  EXPECT_THROW((void)tally_indicators(t, t, 2, 2, true, w), error);
 }
 
 }  // namespace

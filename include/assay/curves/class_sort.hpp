@@ -5,9 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <bit>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
+
+#include "assay/detail/buffer.hpp"
 
 namespace assay::curves {
 
@@ -23,7 +27,7 @@ class class_sorted {
  private:
   friend class_sorted sort_by_class(std::span<const std::int32_t>, std::span<const double>, std::vector<double>,
                                     unsigned);
-  std::unique_ptr<double[]> own_;  // a buffer of n scores (not value-initialised: no wasted page touches)
+  assay::detail::buffer_ptr<double> own_;  // a buffer of n scores (uninitialised, huge pages: detail/buffer.hpp)
   std::vector<double> reused_;     // the caller's scratch vector, when given
   const double* sorted_ = nullptr;
   std::size_t n_ = 0, positives_ = 0;
@@ -50,6 +54,59 @@ class class_sorted {
 /// cases each class is sorted in place by boost's spreadsort on the order keys instead (detail::sort_doubles_in_place).
 class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const double> score,
                            std::vector<double> scratch = {}, unsigned threads = 0);
+
+/// The cases of a binary problem as one ascending run of 64-bit labelled keys: the score's order key
+/// (detail::order_bits of score + 0.0) made to fit in 63 bits without changing the order (minus the
+/// smallest key when the keys span less than 2^63, as they do when the scores have one sign or a
+/// moderate range; else with a bit that is the same in every key taken out), shifted left by one,
+/// and the class in the lowest bit (1 = positive). The run is ascending in key >> 1 (the score):
+/// the keys of equal scores are neighbours, their classes in no particular order (the walk counts
+/// them; not ordering them spares the sort the work of heavy ties). A walk over this one run needs no merge of two runs
+/// (walk_labelled in sweep.hpp). Move-only.
+class labelled_sorted {
+ public:
+  labelled_sorted() = default;
+  [[nodiscard]] std::span<const std::uint64_t> keys() const noexcept { return {sorted_, n_}; }
+  [[nodiscard]] std::size_t positives() const noexcept { return positives_; }
+  [[nodiscard]] std::size_t size() const noexcept { return n_; }
+  /// The score of a key (+0.0 for either zero).
+  [[nodiscard]] double score(std::uint64_t key) const noexcept {
+    std::uint64_t k = key >> 1;
+    if (gap_ > 63) {
+      k += offset_;
+    } else {
+      const std::uint64_t low = k & ((std::uint64_t{1} << gap_) - 1);
+      const std::uint64_t high = gap_ == 63 ? 0 : (k >> gap_) << (gap_ + 1);
+      k = high | (gap_value_ << gap_) | low;
+    }
+    return std::bit_cast<double>((k >> 63) ? (k & 0x7FFFFFFFFFFFFFFFULL) : ~k);
+  }
+
+ private:
+  friend std::optional<labelled_sorted> sort_labelled(std::span<const std::int32_t>, std::span<const double>,
+                                                      unsigned);
+  assay::detail::buffer_ptr<std::uint64_t> own_;  // the sort's result buffer
+  const std::uint64_t* sorted_ = nullptr;
+  std::size_t n_ = 0, positives_ = 0;
+  unsigned gap_ = 64;             // the order-key bit taken out; 64: none, offset_ subtracted instead
+  std::uint64_t gap_value_ = 0;   // its value in every key
+  std::uint64_t offset_ = 0;      // the smallest order key
+};
+
+/// Sorts the cases of a binary problem into labelled keys (above); nullopt when the order keys span
+/// 2^63 or more and every one of their 64 bits differs between some two cases (scores of both signs
+/// reaching beyond about +-2 with values near 0 among them, e.g. logits): there is no room for the
+/// class, and sort_by_class serves. Preconditions as sort_by_class. `threads`: 0 = one per hardware thread (at
+/// most 8; one below 2^16 cases).
+///
+/// Method: one parallel read takes the smallest and largest order key, their OR and AND (so the bits
+/// that vary) and counts the positives; one parallel pass writes the labelled keys; then sort_by_class's sort of one
+/// run by key >> 1 (MSD first from 2^16 cases, LSD counting passes below). Which class comes first
+/// within a group of equal scores may depend on the thread count; the groups and their counts, all
+/// that walk_labelled reads, do not. Cost: O(n) time, 2 x 8
+/// bytes per case.
+std::optional<labelled_sorted> sort_labelled(std::span<const std::int32_t> y, std::span<const double> score,
+                                             unsigned threads = 0);
 
 /// The two runs of sort_runs, each sorted ascending; each lies either in the input or in `buffer`.
 struct sorted_runs {

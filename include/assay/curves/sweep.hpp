@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "assay/curves/class_sort.hpp"
+
 namespace assay::curves {
 
 /// Cumulative weights of positives and negatives at every distinct score, highest score first.
@@ -51,16 +53,47 @@ score_sweep complement(const score_sweep& sw);
 /// (unweighted) and of summarize_sorted.
 template <typename F>
 void walk_sorted_classes(std::span<const double> pos, std::span<const double> neg, F&& f) {
+  // One case per step, from whichever run has the higher head (the positives' on a tie), with no
+  // branch on the data but "is the next head below this threshold": the two runs interleave at
+  // random in a typical problem, and a walk that branches on which run is higher mispredicts about
+  // every other case. The counts are exact integers, as the group-at-a-time walk's.
   std::size_t ip = pos.size(), in = neg.size();
+  const double none = 0.0;  // read in place of an empty run's head, never taken
+  const double* const p = ip > 0 ? pos.data() : &none;
+  const double* const q = in > 0 ? neg.data() : &none;
   double tp = 0, fp = 0;
-  while (ip > 0 || in > 0) {
-    const double t = ip == 0 ? neg[in - 1] : in == 0 ? pos[ip - 1] : (pos[ip - 1] > neg[in - 1] ? pos[ip - 1] : neg[in - 1]);
-    const std::size_t ip0 = ip, in0 = in;
-    while (ip > 0 && pos[ip - 1] == t) --ip;
-    while (in > 0 && neg[in - 1] == t) --in;
-    tp += static_cast<double>(ip0 - ip);
-    fp += static_cast<double>(in0 - in);
-    f(t + 0.0, tp, fp);
+  // An exhausted run's head is never taken (the conditions below test ip / in with it).
+  double hp = p[ip > 0 ? ip - 1 : 0], hn = q[in > 0 ? in - 1 : 0];
+  while (ip + in > 0) {
+    const bool take_pos = (ip > 0) & ((in == 0) | (hp >= hn));
+    const double t = take_pos ? hp : hn;
+    ip -= take_pos;
+    in -= !take_pos;
+    tp += static_cast<double>(take_pos);
+    fp += static_cast<double>(!take_pos);
+    hp = p[ip > 0 ? ip - 1 : 0];
+    hn = q[in > 0 ? in - 1 : 0];
+    const bool more = ((ip > 0) & (hp == t)) | ((in > 0) & (hn == t));
+    if (!more) f(t + 0.0, tp, fp);
+  }
+}
+
+/// The tie-group walk of labelled keys (sort_labelled, class_sort.hpp): the same calls as
+/// walk_sorted_classes on the same cases, f(threshold, tp, fp) for each distinct score, highest
+/// first. One read of one run from the top: a group of equal scores ends where the next key, without
+/// its class bit, differs; no merge of two runs, whose compare-and-advance chains one step to the next.
+template <typename F>
+void walk_labelled(const labelled_sorted& sorted, F&& f) {
+  const std::uint64_t* const k = sorted.keys().data();
+  std::size_t i = sorted.size();
+  std::uint64_t tp = 0, fp = 0;
+  while (i > 0) {
+    const std::uint64_t key = k[--i];
+    tp += key & 1u;
+    fp += ~key & 1u;
+    if (i == 0 || (k[i - 1] >> 1) != (key >> 1)) {
+      f(sorted.score(key) + 0.0, static_cast<double>(tp), static_cast<double>(fp));
+    }
   }
 }
 

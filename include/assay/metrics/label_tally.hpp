@@ -41,4 +41,23 @@ std::optional<integer_label_tally> tally_integer_labels(std::span<const std::int
                                                         std::span<const std::int64_t> predicted,
                                                         std::span<const double> weight = {});
 
+/// Per-label (or per-case) counts of two multilabel indicator matrices: for each unit, the number
+/// (or weight) of entries with y_true = y_pred = 1 (tp), with y_true = 1 (actual) and with y_pred = 1
+/// (predicted); fp = predicted - tp, fn = actual - tp. scikit-learn's multilabel_confusion_matrix of
+/// multilabel-indicator targets reads the same three per label, or per sample when samplewise.
+struct indicator_tally {
+  std::vector<double> tp, actual, predicted;
+};
+
+/// Counts two n x L row-major indicator matrices (entries 0 or 1), each label (column) a two-class
+/// problem tallied by tally_codes (the one label kernel: the 2 x 2 confusion matrix of that column),
+/// or with `by_case` each case (row) so. `weight` (per label only) is empty or one weight per case;
+/// weighted totals are summed case by case in row order, as np.bincount sums the stored entries of a
+/// CSR matrix. Throws assay::error (usage) naming the function for sizes that do not match, an entry
+/// that is not 0 or 1, or weights with `by_case` (the caller scales the per-case counts).
+indicator_tally tally_indicators(std::span<const std::int32_t> y_true, std::span<const std::int32_t> y_pred,
+                                 std::size_t cases, std::size_t labels, bool by_case,
+                                 std::span<const double> weight = {});
+
 }  // namespace assay
+

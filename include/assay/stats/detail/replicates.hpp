@@ -48,7 +48,7 @@ void for_each_replicate(std::size_t replicates, std::uint64_t seed, unsigned thr
 }
 
 /// The same loop over batches of replicates, for kernels that make one pass over the rows per batch
-/// (the Poisson bootstrap): body(scratch, first, count) computes replicates [first, first + count),
+/// (the Poisson bootstrap), cancelled as for_each_replicate is (between batches): body(scratch, first, count) computes replicates [first, first + count),
 /// count <= batch, and stores them by index; it draws its own numbers from (seed, replicate), so the
 /// result does not depend on the thread count either. `progress`, if set, is called with (replicates
 /// done, replicates) after each batch, from one lane only (never from two threads at once), not
