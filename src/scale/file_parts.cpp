@@ -12,6 +12,7 @@
 
 #include "assay/data/predictions.hpp"
 #include "assay/error.hpp"
+#include "piece_lines.hpp"
 #include "assay/io/csv.hpp"
 #include "assay/io/table.hpp"
 
@@ -100,21 +101,6 @@ std::uint64_t lines_in(const std::string& path, std::uint64_t from, std::uint64_
   return lines + (cr ? 1 : 0);
 }
 
-// Rewrites "name:N: ..." (line N of a piece that holds the header line and then the piece's rows)
-// into the file's line, N + lines_before.
-[[noreturn]] void rethrow_with_line(const error& e, const std::string& name, std::uint64_t lines_before) {
-  const std::string m = e.marked();
-  const std::string prefix = name + ":";
-  if (m.rfind(prefix, 0) == 0) {
-    std::size_t i = prefix.size(), j = i;
-    while (j < m.size() && m[j] >= '0' && m[j] <= '9') ++j;
-    if (j > i && j < m.size() && m[j] == ':') {
-      const std::uint64_t line = std::stoull(m.substr(i, j - i)) + lines_before;
-      throw error(e.kind(), fmt::format("{}{}{}", prefix, line, m.substr(j)));
-    }
-  }
-  throw e;
-}
 
 }  // namespace
 
@@ -165,7 +151,7 @@ evaluation_state state_of_file_part(const report_request& q, const file_part& pa
       return io::read_table(reader, specs);
     } catch (const error& e) {
       // Line numbers of the file: the data lines before this piece are counted only now (a failure).
-      rethrow_with_line(e, h.name, lines_in(q.path, h.data_start, first_byte));
+      detail::rethrow_with_line(e, h.name, lines_in(q.path, h.data_start, first_byte));
     }
   };
 

@@ -29,6 +29,7 @@
 #include "assay/detail/parallel.hpp"
 #include "assay/detail/radix.hpp"
 #include "assay/error.hpp"
+#include "piece_lines.hpp"
 #include "assay/io/csv.hpp"
 #include "assay/io/table.hpp"
 #include "assay/threads.hpp"
@@ -163,20 +164,6 @@ fs::path temp_directory(const std::string& given) {
   return "/tmp";
 }
 
-// Rewrites "path:N: ..." (a line of the piece) into the file's line.
-[[noreturn]] void rethrow_with_line(const error& e, const std::string& name, std::uint64_t lines_before) {
-  const std::string m = e.what();
-  const std::string prefix = name + ":";
-  if (m.rfind(prefix, 0) == 0) {
-    std::size_t i = prefix.size(), j = i;
-    while (j < m.size() && m[j] >= '0' && m[j] <= '9') ++j;
-    if (j > i && j < m.size() && m[j] == ':') {
-      const std::uint64_t line = std::stoull(m.substr(i, j - i)) + lines_before;
-      throw error(e.kind(), fmt::format("{}{}{}", prefix, line, m.substr(j)));
-    }
-  }
-  throw e;
-}
 
 struct record_key {
   std::uint64_t operator()(const record& r) const noexcept { return r.key; }
@@ -351,7 +338,7 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
       io::csv_reader reader = io::csv_reader::from_string(std::move(p.text), q.path, csv);
       return io::read_table(reader, specs);
     } catch (const error& e) {
-      rethrow_with_line(e, name, p.lines_before);
+      detail::rethrow_with_line(e, name, p.lines_before);
     }
   };
   // Two pieces in flight when two threads are allowed: the next one is parsed while this one is
