@@ -111,9 +111,9 @@ void operating_points_block(std::string& out, const curves::constrained_points& 
     const auto& u = *op.umbrella;
     row("NP umbrella", u.point, u.order_statistic.defined() ? "> " + number(u.order_statistic.v) : std::string());
     if (u.order_statistic.defined()) {
-      out += fmt::format("  (NP umbrella: positive when score > {}, the {}-th smallest of {} negative scores; "
-                         "P(population FPR > {}) <= {})\n",
-                         number(u.order_statistic.v), u.k, u.negatives, number(u.alpha), number(u.violation_bound.v));
+      out += fmt::format("  (NP umbrella: positive when score > t(k), the k-th smallest negative score: t({}) = {} of {} "
+                         "negatives; P(population FPR > {}) <= {})\n",
+                         u.k, number(u.order_statistic.v), u.negatives, number(u.alpha), number(u.violation_bound.v));
     }
   } else if (op.umbrella_undefined) {
     out += fmt::format("  {:<20} undefined ({})\n", "NP umbrella", *op.umbrella_undefined);

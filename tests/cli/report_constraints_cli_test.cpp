@@ -175,6 +175,13 @@ TEST(report_constraints_cli, umbrella_order_statistic) {
   EXPECT_EQ(u["fp"], 4);                          // 0.97 ... 1.00
   EXPECT_EQ(u["tp"], 7);                          // 0.965, 0.97, ..., 0.995
   EXPECT_NEAR(u["violation_bound"].get<double>(), 0.0237, 5e-4);
+  const cli_result text = run_assay({"report", "-", "--label", "y", "--score", "p", "--max-fpr", "0.1"}, csv);
+  EXPECT_NE(text.out.find("  NP umbrella                > 0.96          7          4         13         96   0.3500   "
+                          "0.0400    0.6364\n"
+                          "  (NP umbrella: positive when score > t(k), the k-th smallest negative score: t(96) = 0.96 of "
+                          "100 negatives; P(population FPR > 0.1) <= 0.0237111)\n"),
+            std::string::npos)
+      << text.out;
 }
 
 TEST(report_constraints_cli, every_slice_has_its_points) {
