@@ -215,10 +215,21 @@ sliced_report evaluate_slices(const prediction_table& table, std::span<const sli
       s.reason = e.what();
     }
   };
+  // The DeLong tests of every slice against the rest (binary scores, unweighted), computed while the
+  // slices' reports are: the two have serial stretches that the other fills.
+  std::vector<stats::auc_slice_vs_rest> aucs;
+  auto delong = [&] {
+    if (table.weighted() || keys.size() <= 1 || table.scores.empty() || table.task != task_kind::binary) return;
+    std::vector<std::int32_t> y01(table.rows);
+    const auto pos = static_cast<std::int32_t>(*table.positive);
+    for (std::size_t i = 0; i < table.rows; ++i) y01[i] = table.y[i] == pos ? 1 : 0;
+    aucs = stats::delong_slices_vs_rest(y01, table.scores[0].values, groups);
+  };
   if (options.ci_level) {
     for (std::size_t k = 0; k < keys.size(); ++k) one(k);
+    delong();
   } else {
-    detail::parallel_for(keys.size(), 0, [&](unsigned, std::size_t k) { one(k); });
+    detail::run_both([&] { detail::parallel_for(keys.size(), 0, [&](unsigned, std::size_t k) { one(k); }); }, delong);
   }
   if (keys.size() == 1) {
     out.notes.push_back(fmt::format("every row has the same key ({}): one slice, the whole table; no test",
@@ -239,13 +250,6 @@ sliced_report evaluate_slices(const prediction_table& table, std::span<const sli
   const bool weighted = table.weighted();
   if (weighted && !names.empty()) {
     out.notes.push_back("weighted rows: the slices have values and intervals but no tests (the tests count cases)");
-  }
-  std::vector<stats::auc_slice_vs_rest> aucs;
-  if (!weighted && keys.size() > 1 && !table.scores.empty() && table.task == task_kind::binary) {
-    std::vector<std::int32_t> y01(table.rows);
-    const auto pos = static_cast<std::int32_t>(*table.positive);
-    for (std::size_t i = 0; i < table.rows; ++i) y01[i] = table.y[i] == pos ? 1 : 0;
-    aucs = stats::delong_slices_vs_rest(y01, table.scores[0].values, groups);
   }
   for (const auto& name : names) {
     const metric_result* om = find(out.overall, name);
