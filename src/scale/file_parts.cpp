@@ -224,18 +224,7 @@ evaluation_state state_of_file_part(const report_request& q, const file_part& pa
     if (piece.find_first_not_of("\r\n", h.text.size()) == std::string::npos) continue;  // blank lines only
     io::table t = parse(std::move(piece), first_byte);
     piece = std::string();
-    if (t.rows == 0) continue;
-    const io::column& lab = t.columns[0];
-    row_batch b;
-    b.y_true = label_column::of_codes(lab.codes, lab.levels);
-    if (scores) b.y_score = t.columns[1].numbers;
-    else b.y_pred = label_column::of_codes(t.columns[1].codes, t.columns[1].levels);
-    if (so.weighted) b.sample_weight = t.columns[2].numbers;
-    try {
-      state.update(b);
-    } catch (const error& e) {
-      throw error(e.kind(), fmt::format("{}: {}", h.name, e.marked()));
-    }
+    detail::update_with_piece(state, t, scores, so.weighted, h.name);
   }
   return state;
 }

@@ -362,19 +362,10 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
     s.o.label_name = t.columns[0].name;
     s.o.prediction_name = t.columns[1].name;
     if (t.rows == 0) continue;
-    const io::column& lab = t.columns[0];
-    row_batch b;
-    b.y_true = label_column::of_codes(lab.codes, lab.levels);
-    if (scores) b.y_score = t.columns[1].numbers;
-    else b.y_pred = label_column::of_codes(t.columns[1].codes, t.columns[1].levels);
-    if (so.weighted) b.sample_weight = t.columns[2].numbers;
-    try {
-      state.update(b);
-    } catch (const error& e) {
-      throw error(e.kind(), fmt::format("{}: {}", name, e.what()));
-    }
+    detail::update_with_piece(state, t, scores, so.weighted, name);
     if (!scores) continue;
     // The score records, by key range.
+    const io::column& lab = t.columns[0];
     std::vector<std::uint32_t> level_id(lab.levels.size());
     for (std::size_t k = 0; k < lab.levels.size(); ++k) {
       auto [it, fresh] = id_of.emplace(lab.levels[k], static_cast<std::uint32_t>(ids.size()));
