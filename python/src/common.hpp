@@ -71,6 +71,12 @@ namespace assay::python {
 assay::zero_division zero_division_of(std::string_view s);
 /// The core's ci_method of the Python spelling ("auto", "wilson", ..., "bootstrap"); assay::error otherwise.
 assay::ci_method ci_method_of(std::string_view s);
+/// The evaluate_options of assay.report's keywords (Python spellings of zero_division and ci_method);
+/// the one place both the in-memory report and the mergeable state's finish() build them.
+evaluate_options evaluate_options_of(double threshold, std::optional<double> beta, std::size_t top_k,
+                                     std::string_view zero_division, std::optional<double> ci_level,
+                                     std::string_view ci_method, std::size_t replicates, std::uint64_t seed,
+                                     bool keep_curves);
 /// The core's task_kind of the Python spelling ("auto", "binary", "multiclass", "regression").
 assay::task_kind task_of(std::string_view s);
 

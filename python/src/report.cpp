@@ -33,6 +33,23 @@ struct labels_arg {
 
 }  // namespace
 
+evaluate_options evaluate_options_of(double threshold, std::optional<double> beta, std::size_t top_k,
+                                     std::string_view zero_division, std::optional<double> ci_level,
+                                     std::string_view ci_method, std::size_t replicates, std::uint64_t seed,
+                                     bool keep_curves) {
+  evaluate_options eo;
+  eo.threshold = threshold;
+  eo.beta = beta;
+  eo.top_k = top_k;
+  eo.zero_division = zero_division_of(zero_division);
+  eo.ci_level = ci_level;
+  eo.ci_method = ci_method_of(ci_method);
+  eo.replicates = replicates;
+  eo.seed = seed;
+  eo.keep_curves = keep_curves;
+  return eo;
+}
+
 ci_method ci_method_of(std::string_view s) {
   static const std::pair<std::string_view, ci_method> names[] = {
       {"auto", ci_method::automatic},        {"wilson", ci_method::wilson},
@@ -89,16 +106,8 @@ void bind_report(nb::module_& m) {
         po.sample_weight = view(weight);
         po.pos_label = pos_label;
         po.task = task_of(task);
-        evaluate_options eo;
-        eo.threshold = threshold;
-        eo.beta = beta;
-        eo.top_k = top_k;
-        eo.zero_division = zero_division_of(zero_division);
-        eo.ci_level = ci_level;
-        eo.ci_method = ci_method_of(ci_method);
-        eo.replicates = replicates;
-        eo.seed = seed;
-        eo.keep_curves = keep_curves;
+        evaluate_options eo = evaluate_options_of(threshold, beta, top_k, zero_division, ci_level, ci_method,
+                                                  replicates, seed, keep_curves);
         eo.constraints = {max_fpr, min_tpr, min_precision, min_recall, confidence};
         const sigint_cancels interruptible;  // Ctrl-C stops the bootstrap of the intervals
         std::optional<report> plain;

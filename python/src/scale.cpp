@@ -112,16 +112,8 @@ void bind_scale(nb::module_& m) {
           [](const evaluation_state& s, double threshold, std::optional<double> beta, std::size_t top_k,
              std::string_view zero_division, std::optional<double> ci_level, std::string_view ci_method,
              std::size_t replicates, std::uint64_t seed, bool keep_curves) {
-            evaluate_options eo;
-            eo.threshold = threshold;
-            eo.beta = beta;
-            eo.top_k = top_k;
-            eo.zero_division = zero_division_of(zero_division);
-            eo.ci_level = ci_level;
-            eo.ci_method = ci_method_of(ci_method);
-            eo.replicates = replicates;
-            eo.seed = seed;
-            eo.keep_curves = keep_curves;
+            const evaluate_options eo = evaluate_options_of(threshold, beta, top_k, zero_division, ci_level,
+                                                            ci_method, replicates, seed, keep_curves);
             nb::gil_scoped_release release;
             return s.finish(eo);
           },
