@@ -19,6 +19,14 @@ confusion_matrix confusion_matrix::from_labels(std::span<const std::int32_t> act
   if (!weight.empty() && weight.size() != actual.size()) {
     throw_usage(fmt::format("confusion_matrix: {} labels but {} weights", actual.size(), weight.size()));
   }
+  confusion_matrix cm;
+  cm.k_ = classes;
+  if (weight.empty()) {
+    // The counting itself is the one label kernel (label_tally.hpp), which checks the indices as it
+    // counts: exact integer counts.
+    cm.m_ = tally_codes(actual, predicted, classes, weight, "confusion_matrix").cells;
+    return cm;
+  }
   const auto k = static_cast<std::uint32_t>(classes);
   for (std::size_t i = 0; i < actual.size(); ++i) {
     if (static_cast<std::uint32_t>(actual[i]) >= k || static_cast<std::uint32_t>(predicted[i]) >= k) {
@@ -29,14 +37,6 @@ confusion_matrix confusion_matrix::from_labels(std::span<const std::int32_t> act
       throw_data(fmt::format("confusion_matrix: weight of case {} is {} (weights must be finite and >= 0)", i,
                              weight[i]));
     }
-  }
-  // The counting itself is the one label kernel (label_tally.hpp): exact integer counts without
-  // weights, weights summed case by case in case order.
-  confusion_matrix cm;
-  cm.k_ = classes;
-  if (weight.empty()) {
-    cm.m_ = tally_codes(actual, predicted, classes, weight).cells;
-    return cm;
   }
   // Weighted cells are exact sums rounded once (detail/exact_sum.hpp), independent of the cases'
   // order, so that the mergeable state (scale/state.hpp) gives the same matrix from pieces.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "assay/detail/parallel.hpp"
 #include "assay/error.hpp"
 
 namespace assay {
@@ -94,27 +95,55 @@ integer_label_tally keep_occurring(const label_tally& raw, const std::vector<std
 }  // namespace
 
 label_tally tally_codes(std::span<const std::int32_t> actual, std::span<const std::int32_t> predicted,
-                        std::size_t classes, std::span<const double> weight) {
+                        std::size_t classes, std::span<const double> weight, std::string_view caller) {
   check_lengths("tally_codes", actual.size(), predicted.size(), weight.size());
   const auto k = static_cast<std::uint32_t>(classes);
-  for (std::size_t i = 0; i < actual.size(); ++i) {
-    if (static_cast<std::uint32_t>(actual[i]) >= k || static_cast<std::uint32_t>(predicted[i]) >= k) {
-      throw_usage(fmt::format("tally_codes: case {} has class index ({}, {}) outside [0, {})", i, actual[i],
-                              predicted[i], classes));
+  const std::size_t n = actual.size();
+  auto name_bad_case = [&] {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (static_cast<std::uint32_t>(actual[i]) >= k || static_cast<std::uint32_t>(predicted[i]) >= k) {
+        throw_usage(fmt::format("{}: case {} has class index ({}, {}) outside [0, {})", caller, i, actual[i],
+                                predicted[i], classes));
+      }
     }
-  }
+  };
+  if (classes == 0 && n > 0) name_bad_case();  // no cell to count into
   label_tally t;
   t.classes = classes;
-  const std::size_t n = actual.size();
   if (weight.empty()) {
-    count_cells(n, classes, [&](std::size_t i) {
-      return static_cast<std::size_t>(actual[i]) * classes + static_cast<std::size_t>(predicted[i]);
-    }, t);
-  } else {
-    sum_weights(n, classes, weight, [&](std::size_t i) {
-      return std::pair{static_cast<std::size_t>(actual[i]), static_cast<std::size_t>(predicted[i])};
-    }, t);
+    // The check rides along the count: a case out of range counts into cell 0 and clears `ok`, and
+    // then the loop above names it. Halves on two threads from 2^20 cases (integer counts add exactly).
+    auto part = [&](std::size_t b, std::size_t e, label_tally& into) {
+      bool ok = true;
+      count_cells(e - b, classes, [&](std::size_t j) {
+        const std::size_t i = b + j;
+        const auto a = static_cast<std::uint32_t>(actual[i]), p = static_cast<std::uint32_t>(predicted[i]);
+        const bool in = (a < k) & (p < k);
+        ok &= in;
+        return in ? static_cast<std::size_t>(a) * classes + p : 0;
+      }, into);
+      return ok;
+    };
+    if (n < (std::size_t{1} << 20)) {
+      if (!part(0, n, t)) name_bad_case();
+      return t;
+    }
+    label_tally second;
+    bool ok_first = true, ok_second = true;
+    assay::detail::run_both([&] { ok_first = part(0, n / 2, t); }, [&] { ok_second = part(n / 2, n, second); });
+    if (!ok_first || !ok_second) name_bad_case();
+    for (std::size_t j = 0; j < t.cells.size(); ++j) t.cells[j] += second.cells[j];  // exact: integers below 2^53
+    for (std::size_t a = 0; a < classes; ++a) {
+      t.actual[a] += second.actual[a];
+      t.predicted[a] += second.predicted[a];
+      t.correct[a] += second.correct[a];
+    }
+    return t;
   }
+  name_bad_case();
+  sum_weights(n, classes, weight, [&](std::size_t i) {
+    return std::pair{static_cast<std::size_t>(actual[i]), static_cast<std::size_t>(predicted[i])};
+  }, t);
   return t;
 }
 

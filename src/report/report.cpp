@@ -19,6 +19,7 @@
 #include "assay/metrics/labels.hpp"
 #include "assay/metrics/registry.hpp"
 #include "assay/data/predictions.hpp"
+#include "assay/detail/parallel.hpp"
 
 namespace assay {
 
@@ -232,6 +233,26 @@ void check_table(const prediction_table& t) {
   if (!t.proba.empty()) check("proba", t.proba.size(), t.rows * K);
 }
 
+// The predicted classes of binary scores, out[i] = pos when s[i] >= threshold else neg, and whether
+// every score lies in [0, 1] (then they are read as probabilities), in one pass; two fixed halves on
+// two threads from 2^20 rows.
+bool predict_at_threshold(std::span<const double> s, double threshold, std::int32_t pos, std::int32_t neg,
+                          std::span<std::int32_t> out) {
+  auto part = [&](std::size_t b, std::size_t e) {
+    bool unit = true;
+    for (std::size_t i = b; i < e; ++i) {
+      out[i] = s[i] >= threshold ? pos : neg;
+      unit &= (s[i] >= 0) & (s[i] <= 1);
+    }
+    return unit;
+  };
+  const std::size_t n = s.size();
+  if (n < (std::size_t{1} << 20)) return part(0, n);
+  bool first = true, second = true;
+  assay::detail::run_both([&] { first = part(0, n / 2); }, [&] { second = part(n / 2, n); });
+  return first && second;
+}
+
 // evaluate() on a table it may use as scratch space (`own`: the score and label columns may be
 // reordered once they are no longer needed in row order).
 report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) {
@@ -282,13 +303,14 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
   std::vector<std::int32_t> yhat_own;
   std::span<const std::int32_t> yhat;
   std::span<const double> s;
+  std::optional<bool> scores_in_unit;  // every score in [0, 1] (binary scores), when already known
   if (binary_scores) s = t.scores[0].values;
   if (!t.predictions.empty()) {
     yhat = t.predictions[0].codes;
   } else if (binary_scores) {
     const auto pos = static_cast<std::int32_t>(*r.positive), neg = 1 - pos;
     yhat_own.resize(t.rows);
-    for (std::size_t i = 0; i < t.rows; ++i) yhat_own[i] = s[i] >= q.threshold ? pos : neg;
+    scores_in_unit = predict_at_threshold(s, q.threshold, pos, neg, yhat_own);
     yhat = yhat_own;
     r.threshold = q.threshold;
   } else {  // argmax of the probabilities; the first of equal maxima (numpy's argmax)
@@ -310,7 +332,8 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
   std::vector<std::int32_t> kept_y01;
   std::span<const std::int32_t> kept_ys;
   const bool scores_are_probabilities =
-      binary_scores && std::all_of(s.begin(), s.end(), [](double x) { return x >= 0 && x <= 1; });
+      binary_scores && (scores_in_unit ? *scores_in_unit
+                                       : std::all_of(s.begin(), s.end(), [](double x) { return x >= 0 && x <= 1; }));
   if (has_proba || binary_scores) {
     const proba_view pv = has_proba ? proba_view::matrix(t.proba, K) : proba_view::scores(s);
     std::vector<std::int32_t> y01;
@@ -394,10 +417,10 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
     if (*r.positive == 0) {
       for (auto& v : labels01) v = 1 - v;
     }
-    const curves::ranking_summary sum = curves::summarize_in_place(labels01, scores);
     // The per-class areas: the positive class's are the summary's; the other class is ranked by -score.
-    const auto positives = static_cast<std::size_t>(std::count(labels01.begin(), labels01.end(), 1));
-    const curves::ranking_summary other = curves::summarize_complement_sorted(scores, positives);
+    const curves::class_summaries both = curves::summarize_in_place(labels01, scores);
+    const curves::ranking_summary& sum = both.positive;
+    const curves::ranking_summary& other = both.negative;
     r.by_class[*r.positive].roc_auc = sum.roc_auc;
     r.by_class[*r.positive].average_precision = sum.average_precision;
     r.by_class[1 - *r.positive].roc_auc = other.roc_auc;

@@ -1,5 +1,5 @@
 // Per-class ROC and PR areas (areas_one_vs_rest), the complementary sweep (complement) and the
-// complementary summary (summarize_complement_sorted): a hand-worked 3-class example, a hand-worked
+// complementary summary (summarize_in_place's class 0): a hand-worked 3-class example, a hand-worked
 // binary score, and random scores with ties against a naive second sort.
 #include <gtest/gtest.h>
 
@@ -107,7 +107,7 @@ TEST(ClassAreas, ComplementEqualsSweepOfTheReversedProblem) {
   }
 }
 
-// summarize_complement_sorted after summarize_in_place equals the sweep functions of (1 - y, -s).
+// summarize_in_place's summary of class 0 equals the sweep functions of (1 - y, -s).
 TEST(ClassAreas, ComplementSummaryEqualsSweepOfTheReversedProblem) {
   std::mt19937_64 g(11);
   for (int rep = 0; rep < 50; ++rep) {
@@ -120,11 +120,9 @@ TEST(ClassAreas, ComplementSummaryEqualsSweepOfTheReversedProblem) {
       s[i] = static_cast<double>(g() % 13) / 12;
       neg[i] = -s[i];
     }
-    const auto positives = static_cast<std::size_t>(std::count(y.begin(), y.end(), 1));
     std::vector<std::int32_t> y2 = y;
     std::vector<double> s2 = s;
-    summarize_in_place(y2, s2);
-    const ranking_summary got = summarize_complement_sorted(s2, positives);
+    const ranking_summary got = summarize_in_place(y2, s2).negative;
     const score_sweep want = sweep_scores("test", y0, neg);
     const value auc = roc_auc(want), ap = average_precision(want);
     ASSERT_EQ(got.roc_auc.defined(), auc.defined()) << rep;

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
 
 #include "assay/error.hpp"
 #include "assay/metrics/label_tally.hpp"
@@ -76,6 +77,39 @@ TEST(LabelTally, RejectsBadInput) {
 
 // tally_indicators against counts taken by definition, per label and per case, on random 0/1
 // matrices with an all-zero row and column; weighted per-label totals summed in row order.
+// From 2^20 cases the unweighted count runs on two halves: the same cells as a plain count, and a
+// bad index in either half is named by its case, with the caller's name.
+TEST(LabelTally, LargeCountsEqualAPlainCountAndNameABadCase) {
+  const std::size_t n = (std::size_t{1} << 20) + 7, k = 3;
+  std::mt19937_64 rng(9);
+  std::vector<std::int32_t> a(n), p(n);
+  std::vector<double> want(k * k, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    a[i] = static_cast<std::int32_t>(rng() % k);
+    p[i] = static_cast<std::int32_t>(rng() % k);
+    want[static_cast<std::size_t>(a[i]) * k + static_cast<std::size_t>(p[i])] += 1;
+  }
+  const label_tally t = tally_codes(a, p, k);
+  EXPECT_EQ(t.cells, want);
+  for (std::size_t c = 0; c < k; ++c) {
+    EXPECT_EQ(t.correct[c], want[c * k + c]);
+    EXPECT_EQ(t.actual[c], want[c * k] + want[c * k + 1] + want[c * k + 2]);
+    EXPECT_EQ(t.predicted[c], want[c] + want[k + c] + want[2 * k + c]);
+  }
+  for (const std::size_t bad : {std::size_t{3}, n - 1}) {
+    auto q = p;
+    q[bad] = 3;
+    try {
+      (void)tally_codes(a, q, k, {}, "confusion_matrix");
+      ADD_FAILURE() << "no error for case " << bad;
+    } catch (const error& e) {
+      EXPECT_EQ(std::string(e.what()), "confusion_matrix: case " + std::to_string(bad) + " has class index (" +
+                                           std::to_string(a[bad]) + ", 3) outside [0, 3)");
+    }
+  }
+  EXPECT_THROW((void)tally_codes(std::vector<std::int32_t>{0}, std::vector<std::int32_t>{0}, 0), error);
+}
+
 TEST(LabelTally, IndicatorCountsPerLabelAndPerCase) {
   std::mt19937 rng(17);
   const std::size_t n = 57, L = 5;

@@ -59,15 +59,18 @@ ranking_summary summarize_walk(double P, double N, Walk&& walk) {
 /// turned into +0.0 (adding 0.0 does it).
 ranking_summary summarize_sorted(std::span<const double> positives, std::span<const double> negatives);
 
-/// Splits `score` by class in place (y[i] == 1 is positive; both spans are permuted together),
-/// sorts each class (two threads on large inputs) and summarises. The inputs' order is lost.
-ranking_summary summarize_in_place(std::span<std::int32_t> y, std::span<double> score);
+/// The summaries of both classes of a binary problem, each class against the other: `positive` ranks
+/// class 1 by score, `negative` ranks class 0 by -score (the complement of the sweep; its best
+/// thresholds are thresholds of -score).
+struct class_summaries {
+  ranking_summary positive;
+  ranking_summary negative;
+};
 
-/// After summarize_in_place(y, score) with `positives` cases of class 1 (now the first `positives`
-/// entries of `score`, each class sorted ascending): the summary of the complementary problem, the
-/// negatives as the positive class ranked by -score (as complement() of a sweep), without a second
-/// sort: the scores are negated and reversed in place (O(n)). The best thresholds are thresholds of
-/// -score. A second call restores the original layout.
-ranking_summary summarize_complement_sorted(std::span<double> score, std::size_t positives);
+/// Splits `score` by class in place (y[i] == 1 is positive; both spans are permuted together),
+/// sorts each class (two threads on large inputs) and summarises both classes: one walk down the
+/// sorted runs for class 1 and one walk up the same runs for class 0, side by side on two threads
+/// from 2^16 cases. The inputs' order is lost.
+class_summaries summarize_in_place(std::span<std::int32_t> y, std::span<double> score);
 
 }  // namespace assay::curves

@@ -78,6 +78,35 @@ void walk_sorted_classes(std::span<const double> pos, std::span<const double> ne
   }
 }
 
+/// The mirror of walk_sorted_classes: the same two ascending runs walked from the lowest score up.
+/// f(threshold, a, b) is called for each distinct score, lowest first, with the cumulative counts of
+/// `first` and of `second` scoring <= threshold. With first = the negatives and second = the
+/// positives it is the walk of the complementary problem (the negatives as the positive class,
+/// ranked by -score: pass -threshold + 0.0 on) over the runs as they lie, with no reversed and
+/// negated copy.
+template <typename F>
+void walk_sorted_classes_up(std::span<const double> first, std::span<const double> second, F&& f) {
+  const std::size_t na = first.size(), nb = second.size();
+  std::size_t ia = 0, ib = 0;
+  const double none = 0.0;  // read in place of an exhausted run's head, never taken
+  const double* const a = na > 0 ? first.data() : &none;
+  const double* const b = nb > 0 ? second.data() : &none;
+  double ca = 0, cb = 0;
+  double ha = a[0], hb = b[0];
+  while (ia < na || ib < nb) {
+    const bool take_a = (ia < na) & ((ib == nb) | (ha <= hb));
+    const double t = take_a ? ha : hb;
+    ia += take_a;
+    ib += !take_a;
+    ca += static_cast<double>(take_a);
+    cb += static_cast<double>(!take_a);
+    ha = a[ia < na ? ia : 0];
+    hb = b[ib < nb ? ib : 0];
+    const bool more = ((ia < na) & (ha == t)) | ((ib < nb) & (hb == t));
+    if (!more) f(t, ca, cb);
+  }
+}
+
 /// The tie-group walk of labelled keys (sort_labelled, class_sort.hpp): the same calls as
 /// walk_sorted_classes on the same cases, f(threshold, tp, fp) for each distinct score, highest
 /// first. One read of one run from the top: a group of equal scores ends where the next key, without

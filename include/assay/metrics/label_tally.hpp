@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace assay {
@@ -24,9 +25,12 @@ struct label_tally {
 
 /// Tallies class indices in [0, classes). `weight` is empty (every case weighs 1) or has one weight
 /// per case (finite; the caller checks). Throws assay::error (usage) on a length mismatch or an index
-/// out of range.
+/// out of range, the message starting with `caller`. Unweighted, the indices are checked in the
+/// counting pass itself, and from 2^20 cases two fixed halves are counted on two threads (exact
+/// integer counts: the same result on any number of threads).
 label_tally tally_codes(std::span<const std::int32_t> actual, std::span<const std::int32_t> predicted,
-                        std::size_t classes, std::span<const double> weight = {});
+                        std::size_t classes, std::span<const double> weight = {},
+                        std::string_view caller = "tally_codes");
 
 /// Integer labels tallied as they are, with no coding pass: the classes are the distinct values of
 /// both arrays together in increasing order.
