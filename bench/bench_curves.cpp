@@ -22,6 +22,8 @@
 #include "assay/curves/pr.hpp"
 #include "assay/curves/ranking.hpp"
 #include "assay/curves/roc.hpp"
+#include "assay/curves/sklearn_compat.hpp"
+#include "assay/curves/sweep.hpp"
 
 namespace {
 
@@ -143,8 +145,61 @@ data load(const char* path) {
   return d;
 }
 
+// The pieces of the Python package's binary roc_auc_score / average_precision_score (scikit-learn to
+// the bit) at 10^6 cases, uniform scores and balanced classes as bench/python_ranking.py draws them;
+// range(1) = sort threads (0 = the kernel's choice).
+const data& uniform(std::size_t n) {
+  static std::map<std::size_t, data> cache;
+  auto& d = cache[n];
+  if (d.y.empty()) {
+    std::mt19937_64 rng(3);
+    d.y.resize(n);
+    d.s.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      d.y[i] = static_cast<std::int32_t>(rng() & 1u);
+      d.s[i] = std::uniform_real_distribution<double>(0, 1)(rng);
+    }
+  }
+  return d;
+}
+
+void sklearn_check(benchmark::State& st) {
+  const data& d = uniform(rows(st));
+  for (auto _ : st) assay::curves::check_binary_input("bench", d.y, d.s, {});
+  st.SetItemsProcessed(st.iterations() * st.range(0));
+}
+
+void sklearn_sort_labelled(benchmark::State& st) {
+  const data& d = uniform(rows(st));
+  for (auto _ : st) {
+    auto r = assay::curves::sort_labelled(d.y, d.s, static_cast<unsigned>(st.range(1)));
+    benchmark::DoNotOptimize(r->keys().data());
+  }
+  st.SetItemsProcessed(st.iterations() * st.range(0));
+}
+
+void sklearn_roc_auc(benchmark::State& st) {
+  const data& d = uniform(rows(st));
+  assay::curves::sklearn::set_sort_threads(static_cast<unsigned>(st.range(1)));
+  for (auto _ : st) benchmark::DoNotOptimize(assay::curves::sklearn::roc_auc(d.y, d.s, {}));
+  assay::curves::sklearn::set_sort_threads(0);
+  st.SetItemsProcessed(st.iterations() * st.range(0));
+}
+
+void sklearn_average_precision(benchmark::State& st) {
+  const data& d = uniform(rows(st));
+  assay::curves::sklearn::set_sort_threads(static_cast<unsigned>(st.range(1)));
+  for (auto _ : st) benchmark::DoNotOptimize(assay::curves::sklearn::average_precision(d.y, d.s, {}));
+  assay::curves::sklearn::set_sort_threads(0);
+  st.SetItemsProcessed(st.iterations() * st.range(0));
+}
+
 }  // namespace
 
+BENCHMARK(sklearn_check)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(sklearn_sort_labelled)->Args({1'000'000, 1})->Args({1'000'000, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(sklearn_roc_auc)->Args({1'000'000, 1})->Args({1'000'000, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(sklearn_average_precision)->Args({1'000'000, 1})->Args({1'000'000, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(floor_float_sort)->Arg(10'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(floor_std_sort)->Arg(10'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(class_sort_only)->Arg(10'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -6,10 +6,13 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cmath>
+#include <limits>
 #include <utility>
 #include <span>
 #include <vector>
 
+#include "assay/curves/sweep.hpp"
 #include "assay/detail/radix.hpp"
 
 namespace assay::curves {
@@ -343,31 +346,41 @@ class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const doub
 }
 
 std::optional<labelled_sorted> sort_labelled(std::span<const std::int32_t> y, std::span<const double> score,
-                                             unsigned threads) {
+                                             unsigned threads, std::string_view check_as) {
   const std::size_t n = y.size();
   labelled_sorted out;
   out.n_ = n;
   if (n == 0) return out;
-  if (n > 0xFFFFFFFFu) return std::nullopt;  // beyond the 32-bit counts of the passes
+  if (n > 0xFFFFFFFFu) {  // beyond the 32-bit counts of the passes
+    if (!check_as.empty()) check_binary_input(check_as, y, score, {});
+    return std::nullopt;
+  }
   unsigned T = threads;
   if (T == 0) T = n < (std::size_t{1} << 16) ? 1u : assay::detail::team_threads(8);
   T = static_cast<unsigned>(std::min<std::size_t>(T, n));
   // The range of the scores' keys, the bits that vary among them, and the positives.
   std::vector<std::uint64_t> ors(T, 0), ands(T, ~std::uint64_t{0}), mins(T, ~std::uint64_t{0}), maxs(T, 0);
   std::vector<std::size_t> positives(T, 0);
+  std::vector<unsigned char> valid(T, 1);
   detail::run_team(T, [&](unsigned t, std::barrier<>&) {
     const std::size_t lo = n * t / T, hi = n * (t + 1) / T;
     std::uint64_t o = 0, d = ~std::uint64_t{0}, mn = ~std::uint64_t{0}, mx = 0;
     std::size_t count = 0;
+    bool ok = true;
+    constexpr double max = std::numeric_limits<double>::max();
     for (std::size_t i = lo; i < hi; ++i) {
       const std::uint64_t k = detail::order_bits(score[i] + 0.0);
       o |= k, d &= k;
       mn = k < mn ? k : mn;
       mx = k > mx ? k : mx;
       count += static_cast<std::size_t>(y[i]);
+      ok &= (static_cast<std::uint32_t>(y[i]) <= 1u) & (std::fabs(score[i]) <= max);
     }
-    ors[t] = o, ands[t] = d, mins[t] = mn, maxs[t] = mx, positives[t] = count;
+    ors[t] = o, ands[t] = d, mins[t] = mn, maxs[t] = mx, positives[t] = count, valid[t] = ok;
   });
+  if (!check_as.empty() && std::find(valid.begin(), valid.end(), 0) != valid.end()) {
+    check_binary_input(check_as, y, score, {});  // names the first bad value and throws
+  }
   std::uint64_t o = 0, d = ~std::uint64_t{0}, mn = ~std::uint64_t{0}, mx = 0;
   std::size_t P = 0;
   for (unsigned t = 0; t < T; ++t) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "assay/detail/buffer.hpp"
@@ -84,7 +85,7 @@ class labelled_sorted {
 
  private:
   friend std::optional<labelled_sorted> sort_labelled(std::span<const std::int32_t>, std::span<const double>,
-                                                      unsigned);
+                                                      unsigned, std::string_view);
   assay::detail::buffer_ptr<std::uint64_t> own_;  // the sort's result buffer
   const std::uint64_t* sorted_ = nullptr;
   std::size_t n_ = 0, positives_ = 0;
@@ -105,8 +106,12 @@ class labelled_sorted {
 /// within a group of equal scores may depend on the thread count; the groups and their counts, all
 /// that walk_labelled reads, do not. Cost: O(n) time, 2 x 8
 /// bytes per case.
+///
+/// With `check_as` given, the input is checked in the first read instead of by the caller (one read
+/// of the data fewer): labels other than 0 and 1 or a score that is not finite throw as
+/// check_binary_input(check_as, y, score, {}) does. y and score must have the same length.
 std::optional<labelled_sorted> sort_labelled(std::span<const std::int32_t> y, std::span<const double> score,
-                                             unsigned threads = 0);
+                                             unsigned threads = 0, std::string_view check_as = {});
 
 /// The two runs of sort_runs, each sorted ascending; each lies either in the input or in `buffer`.
 struct sorted_runs {
