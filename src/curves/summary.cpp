@@ -17,37 +17,60 @@ ranking_summary summarize_sorted(std::span<const double> pos, std::span<const do
 
 namespace {
 
-// The complementary problem's summary (class 0 ranked by -score) from the ascending runs as they lie:
+// The complementary problem's areas (class 0 ranked by -score) from the ascending runs as they lie:
 // the walk up them gives the same calls, in the same order, as the usual walk down the runs of
 // (-neg, -pos) reversed would.
-ranking_summary summarize_complement(std::span<const double> pos, std::span<const double> neg) {
-  return summarize_walk(static_cast<double>(neg.size()), static_cast<double>(pos.size()), [&](auto&& f) {
+ranking_areas complement_areas(std::span<const double> pos, std::span<const double> neg) {
+  return areas_walk(static_cast<double>(neg.size()), static_cast<double>(pos.size()), [&](auto&& f) {
     walk_sorted_classes_up(neg, pos, [&](double t, double tp, double fp) { f(-t + 0.0, tp, fp); });
   });
+}
+
+// Moves the positives (y[i] == 1) of score[b, e) to its front, adding 0.0 to each score (-0.0 becomes
+// +0.0, one threshold); returns the end of the positives. Lomuto's partition with the swap written as
+// two selects: no branch on the classes, which come in random order.
+std::size_t partition_block(std::span<const std::int32_t> y, std::span<double> score, std::size_t b, std::size_t e) {
+  std::size_t j = b;
+  double* const v = score.data();
+  for (std::size_t i = b; i < e; ++i) {
+    const bool pos = y[i] == 1;
+    const double x = v[i] + 0.0, t = v[j] + 0.0;  // t too: when j == i the second store wins
+    v[j] = pos ? x : t;
+    v[i] = pos ? t : x;
+    j += pos;
+  }
+  return j;
 }
 
 }  // namespace
 
 class_summaries summarize_in_place(std::span<std::int32_t> y, std::span<double> score) {
-  // Positives to the front (two-pointer partition of both arrays together).
-  // Scores are moved, not swapped: only the class of each slot matters afterwards, so y is rewritten
-  // as a block of 1s then 0s. Adding 0.0 turns -0.0 into +0.0 (one threshold).
-  std::size_t lo = 0, hi = y.size();
-  while (lo < hi) {
-    if (y[lo] == 1) {
-      score[lo] += 0.0;
-      ++lo;
-    } else {
-      --hi;
-      std::swap(y[lo], y[hi]);
-      std::swap(score[lo], score[hi]);
-      score[hi] += 0.0;
-    }
+  // Positives to the front of `score`; only the class of each slot matters afterwards, so y is then
+  // rewritten as a block of 1s and a block of 0s. From 2^20 cases the two halves are partitioned side
+  // by side, then the negatives of the first half and the positives of the second trade places (the
+  // shorter block with the far end of the other). The order within a class is lost either way: the
+  // sort that follows does not depend on it.
+  const std::size_t n = score.size();
+  std::size_t lo = 0;
+  if (n < (std::size_t{1} << 20)) {
+    lo = partition_block(y, score, 0, n);
+  } else {
+    const std::size_t h = n / 2;
+    std::size_t j1 = 0, j2 = 0;
+    assay::detail::run_both([&] { j1 = partition_block(y, score, 0, h); },
+                            [&] { j2 = partition_block(y, score, h, n); });
+    const std::size_t a = h - j1, b = j2 - h;  // negatives of the first half, positives of the second
+    double* const v = score.data();
+    if (a <= b) std::swap_ranges(v + j1, v + h, v + (j2 - a));
+    else std::swap_ranges(v + h, v + j2, v + j1);
+    lo = j1 + b;
   }
+  std::fill(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(lo), 1);
+  std::fill(y.begin() + static_cast<std::ptrdiff_t>(lo), y.end(), 0);
   const sorted_runs sorted = sort_runs(score, lo);
   class_summaries s;
   auto down = [&] { s.positive = summarize_sorted(sorted.first, sorted.second); };
-  auto up = [&] { s.negative = summarize_complement(sorted.first, sorted.second); };
+  auto up = [&] { s.negative = complement_areas(sorted.first, sorted.second); };
   // Two walks of the same sorted runs, independent of each other: side by side when large.
   if (score.size() >= (std::size_t{1} << 16)) {
     assay::detail::run_both(down, up);

@@ -420,7 +420,7 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
     // The per-class areas: the positive class's are the summary's; the other class is ranked by -score.
     const curves::class_summaries both = curves::summarize_in_place(labels01, scores);
     const curves::ranking_summary& sum = both.positive;
-    const curves::ranking_summary& other = both.negative;
+    const curves::ranking_areas& other = both.negative;
     r.by_class[*r.positive].roc_auc = sum.roc_auc;
     r.by_class[*r.positive].average_precision = sum.average_precision;
     r.by_class[1 - *r.positive].roc_auc = other.roc_auc;

@@ -122,7 +122,7 @@ TEST(ClassAreas, ComplementSummaryEqualsSweepOfTheReversedProblem) {
     }
     std::vector<std::int32_t> y2 = y;
     std::vector<double> s2 = s;
-    const ranking_summary got = summarize_in_place(y2, s2).negative;
+    const ranking_areas got = summarize_in_place(y2, s2).negative;
     const score_sweep want = sweep_scores("test", y0, neg);
     const value auc = roc_auc(want), ap = average_precision(want);
     ASSERT_EQ(got.roc_auc.defined(), auc.defined()) << rep;
