@@ -163,26 +163,33 @@ bool to_rates(sweep_points& c) {
   return true;
 }
 
+// Runs body(b, e) over [0, m) as two fixed halves, side by side from 2^18 items (each item is
+// computed on its own, so the split changes no bit).
+template <typename Body>
+void over_halves(std::size_t m, Body&& body) {
+  if (m < (std::size_t{1} << 18)) return body(std::size_t{0}, m);
+  assay::detail::run_both([&] { body(std::size_t{0}, m / 2); }, [&] { body(m / 2, m); });
+}
+
 // scikit-learn's binary roc_auc_score: roc_curve(drop_intermediate=True) (a point is kept when
 // np.diff(fps, 2) or np.diff(tps, 2) is non-zero at it, and the first and last always), the rates
 // fps / fps[-1] and tps / tps[-1] with (0, 0) in front, then scipy's trapezoid: the sum of
-// (x[i+1] - x[i]) * (y[i+1] + y[i]) / 2.0 in numpy's order. One pass over the sweep, deciding each
-// point when the next arrives. nullopt when a class has no weight (scikit-learn warns; the Python
-// layer takes that case).
+// (x[i+1] - x[i]) * (y[i+1] + y[i]) / 2.0 in numpy's order. Two passes: the walk keeps the counts of
+// the kept points (deciding each point when the next arrives, with no branch on the decision: with
+// random classes a point is kept about every other time); then the rates and the trapezoids, each
+// computed from its own two points with numpy's roundings, in a loop the compiler vectorises (the
+// divisions dominate), on two threads when long. nullopt when a class has no weight (scikit-learn
+// warns; the Python layer takes that case).
 std::optional<double> roc_auc(std::span<const std::int32_t> y, std::span<const double> score,
                               std::span<const double> weight) {
-  double P = 0, N = 0, last_x = 0, last_y = 0;
+  double P = 0, N = 0;
   double a_fp = 0, a_tp = 0, b_fp = 0, b_tp = 0;
   std::size_t count = 0, m = 0;
-  assay::detail::buffer_ptr<double> terms;
-  // The term of the point (fp, tp), written at terms[m]; kept (m advances) when `keep`. Without a
-  // branch on `keep`: with random classes a point is kept about every other time.
-  auto emit = [&](double fp, double tp, bool keep) {
-    const double x = fp / N, yv = tp / P;
-    terms[m] = (x - last_x) * (yv + last_y) / 2.0;
+  assay::detail::buffer_ptr<double> fps, tps;
+  auto keep_point = [&](double fp, double tp, bool keep) {
+    fps[m] = fp;
+    tps[m] = tp;
     m += keep;
-    last_x = keep ? x : last_x;
-    last_y = keep ? yv : last_y;
   };
   bool defined = true;
   sweep_visit(
@@ -191,53 +198,81 @@ std::optional<double> roc_auc(std::span<const std::int32_t> y, std::span<const d
         P = pos;
         N = neg;
         defined = P > 0 && N > 0;
-        if (defined) terms = assay::detail::make_buffer<double>(y.size() + 1);
+        if (defined) {
+          fps = assay::detail::make_buffer<double>(y.size() + 1);
+          tps = assay::detail::make_buffer<double>(y.size() + 1);
+        }
       },
       [&](double, double tp, double fp) {
         if (!defined) return;
         if (count >= 2) {
-          emit(b_fp, b_tp, (((fp - b_fp) - (b_fp - a_fp)) != 0) | (((tp - b_tp) - (b_tp - a_tp)) != 0));
+          keep_point(b_fp, b_tp, (((fp - b_fp) - (b_fp - a_fp)) != 0) | (((tp - b_tp) - (b_tp - a_tp)) != 0));
         } else if (count == 0) {
-          emit(fp, tp, true);
+          keep_point(fp, tp, true);
         }
         a_fp = b_fp, a_tp = b_tp, b_fp = fp, b_tp = tp;
         ++count;
       });
   if (!defined) return std::nullopt;
-  if (count >= 2) emit(b_fp, b_tp, true);
-  return detail::numpy_sum(terms.get(), m);
+  if (count >= 2) keep_point(b_fp, b_tp, true);
+  // terms[j] = (x_j - x_{j-1}) * (y_j + y_{j-1}) / 2 over the kept points, with (0, 0) before the first.
+  auto terms = assay::detail::make_buffer<double>(m);
+  double* const t = terms.get();
+  const double* const fx = fps.get();
+  const double* const ty = tps.get();
+  over_halves(m, [&](std::size_t b, std::size_t e) {
+    std::size_t j = b;
+    if (j == 0 && e > 0) {
+      t[0] = (fx[0] / N - 0.0) * (ty[0] / P + 0.0) / 2.0;
+      j = 1;
+    }
+    for (; j < e; ++j) t[j] = (fx[j] / N - fx[j - 1] / N) * (ty[j] / P + ty[j - 1] / P) / 2.0;
+  });
+  return detail::numpy_sum(t, m);
 }
 
 // scikit-learn's binary average_precision_score: -sum(diff(recall) * precision[:-1]) over the
-// precision-recall sweep_points reversed (recall falling to a final 0, precision = tp / (tp + fp), 0 where
-// tp + fp = 0), clipped at 0. The term of the k-th threshold of the sweep is (recall[k-1] -
-// recall[k]) * precision[k] and sits at m - 1 - k in numpy's array: written from the back of a
-// buffer of n. nullopt when there is no positive weight.
+// precision-recall points reversed (recall falling to a final 0, precision = tp / (tp + fp), 0 where
+// tp + fp is 0, recall = tp / P). The term of the k-th distinct score from the top is (recall[k - 1]
+// - recall[k]) * precision[k] and sits at m - 1 - k in numpy's array. Two passes as roc_auc: the walk
+// keeps the counts of every point; then the terms, each from its own two points, written from the
+// back (vectorised, two threads when long). nullopt when there is no positive weight.
 std::optional<double> average_precision(std::span<const std::int32_t> y, std::span<const double> score,
                                         std::span<const double> weight) {
-  double T = 0, prev_recall = 0;
-  std::size_t k = 0;
-  assay::detail::buffer_ptr<double> buf;
-  const std::size_t n = y.size();
+  double T = 0;
+  std::size_t m = 0;
+  assay::detail::buffer_ptr<double> tps, fps;
   bool defined = true;
   sweep_visit(
       y, score, weight,
       [&](double pos, double) {
         T = pos;
         defined = T > 0;
-        if (defined) buf = assay::detail::make_buffer<double>(n);
+        if (defined) {
+          tps = assay::detail::make_buffer<double>(y.size());
+          fps = assay::detail::make_buffer<double>(y.size());
+        }
       },
       [&](double, double tp, double fp) {
         if (!defined) return;
-        const double ps = tp + fp;
-        const double precision = ps != 0 ? tp / ps : 0.0;
-        const double recall = tp / T;
-        buf[n - 1 - k] = (prev_recall - recall) * precision;
-        prev_recall = recall;
-        ++k;
+        tps[m] = tp;
+        fps[m] = fp;
+        ++m;
       });
   if (!defined) return std::nullopt;
-  const double v = -detail::numpy_sum(buf.get() + (n - k), k);
+  auto terms = assay::detail::make_buffer<double>(m);
+  double* const out = terms.get();
+  const double* const tp = tps.get();
+  const double* const fp = fps.get();
+  over_halves(m, [&](std::size_t b, std::size_t e) {
+    for (std::size_t k = b; k < e; ++k) {
+      const double ps = tp[k] + fp[k];
+      const double precision = ps != 0 ? tp[k] / ps : 0.0;
+      const double prev_recall = k == 0 ? 0.0 : tp[k - 1] / T;
+      out[m - 1 - k] = (prev_recall - tp[k] / T) * precision;
+    }
+  });
+  const double v = -detail::numpy_sum(out, m);
   return v > 0.0 ? v : 0.0;  // Python's max(0.0, v)
 }
 
