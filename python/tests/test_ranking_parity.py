@@ -53,7 +53,8 @@ def test_areas_binary(rng, weighted):
 
 def test_areas_large_bit_identical(rng):
     # Long curves: numpy's pairwise summation order matters here.
-    for n in (10**4, 2 * 10**5):
+    # 6 x 10^5 distinct scores: more than 2^18 kept points, whose terms are computed on two halves.
+    for n in (10**4, 2 * 10**5, 6 * 10**5):
         y = rng.integers(0, 2, n)
         s = rng.random(n)
         w = rng.random(n)
@@ -81,6 +82,29 @@ def test_sort_paths(rng):
         if n < 2**21:
             for a, b in zip(am.roc_curve(y, s), sk.roc_curve(y, s)):
                 np.testing.assert_array_equal(a, b, strict=True)
+
+
+def test_large_bad_input_same_error(rng):
+    # From 2^16 cases the labelled sort checks the input in its first read; a bad value anywhere gives
+    # scikit-learn's exception.
+    n = 2**17
+    y = rng.integers(0, 2, n)
+    for bad in (0, n - 1):
+        s = rng.random(n)
+        s[bad] = np.nan
+        with pytest.raises(ValueError) as ours:
+            am.roc_auc_score(y, s)
+        with pytest.raises(ValueError) as theirs:
+            sk.roc_auc_score(y, s)
+        assert str(ours.value) == str(theirs.value)
+    y3 = y.copy()
+    y3[n - 1] = 2
+    s = rng.random(n)
+    with pytest.raises(ValueError) as ours:
+        am.roc_auc_score(y3, s)
+    with pytest.raises(ValueError) as theirs:
+        sk.roc_auc_score(y3, s)
+    assert str(ours.value) == str(theirs.value)
 
 
 def test_labelled_sort_paths(rng):

@@ -8,12 +8,15 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "assay/curves/class_sort.hpp"
 #include "assay/curves/pr.hpp"
 #include "assay/curves/ranking.hpp"
 #include "assay/curves/roc.hpp"
+#include "assay/curves/sweep.hpp"
+#include "assay/error.hpp"
 #include "assay/curves/sweep.hpp"
 #include "assay/detail/radix.hpp"
 
@@ -343,4 +346,37 @@ TEST(RankingCurves, BadInputIsNamed) {
 }
 
 }  // namespace
+// With check_as, sort_labelled checks the input in its first read and names a bad value as
+// check_binary_input does; without a bad value it sorts as without the check.
+TEST(ClassSort, LabelledSortChecksTheInputWhenAsked) {
+  const std::size_t n = std::size_t{1} << 17;
+  std::mt19937_64 rng(3);
+  std::vector<std::int32_t> y(n);
+  std::vector<double> s(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    y[i] = static_cast<std::int32_t>(rng() % 2);
+    s[i] = std::uniform_real_distribution<double>(0, 1)(rng);
+  }
+  const auto plain = sort_labelled(y, s, 2);
+  const auto checked = sort_labelled(y, s, 2, "caller");
+  ASSERT_TRUE(plain && checked);
+  EXPECT_TRUE(std::equal(plain->keys().begin(), plain->keys().end(), checked->keys().begin(), checked->keys().end()));
+  auto message = [](auto&& f) {
+    try {
+      f();
+    } catch (const error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  auto bad_s = s;
+  bad_s[n - 1] = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(message([&] { (void)sort_labelled(y, bad_s, 2, "caller"); }),
+            message([&] { check_binary_input("caller", y, bad_s, {}); }));
+  EXPECT_NE(message([&] { check_binary_input("caller", y, bad_s, {}); }), "no error");
+  auto bad_y = y;
+  bad_y[5] = 2;
+  EXPECT_EQ(message([&] { (void)sort_labelled(bad_y, s, 1, "caller"); }), "caller: y[5] = 2 is not 0 or 1");
+}
+
 }  // namespace assay::curves
