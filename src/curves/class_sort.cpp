@@ -252,12 +252,13 @@ sorted_runs sort_runs(std::span<double> v, std::size_t P, unsigned threads) {
 }
 
 class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const double> score, std::vector<double> scratch,
-                           unsigned threads) {
+                           unsigned threads, std::string_view check_as) {
   const std::size_t n = y.size();
   class_sorted out;
   out.n_ = n;
   if (n == 0) return out;
   if (n > 0xFFFFFFFFu) {  // beyond the 32-bit counts of the passes: a comparison-free sort per class
+    if (!check_as.empty()) check_binary_input(check_as, y, score, {});
     out.own_ = assay::detail::make_buffer<double>(n);
     double* a = out.own_.get();
     std::size_t po = 0, no = n;
@@ -288,15 +289,28 @@ class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const doub
   T = sorter.threads();
   std::vector<std::size_t> positives(T);
   std::vector<std::uint64_t> ors(T, 0), ands(T, ~std::uint64_t{0});
+  // With check_as: whether each thread's labels are 0 or 1 (read before any copy: a label of 2 would
+  // send its case past its run) and its scores finite.
+  std::vector<unsigned char> labels_ok(T, 1), scores_ok(T, 1);
+  const bool check = !check_as.empty();
   std::size_t P = 0;
   std::uint64_t varying = 0;
   detail::run_team(T, [&](unsigned t, std::barrier<>& sync) {
     // Count, then copy each case to its class's run (positives first), with the OR/AND of the keys.
     const std::size_t begin = sorter.input_begin(t), end = sorter.input_begin(t + 1);
     std::size_t count = 0;
-    for (std::size_t i = begin; i < end; ++i) count += static_cast<std::size_t>(y[i]);
+    bool ok = true;
+    for (std::size_t i = begin; i < end; ++i) {
+      count += static_cast<std::size_t>(y[i]);
+      ok &= static_cast<std::uint32_t>(y[i]) <= 1u;
+    }
     positives[t] = count;
+    labels_ok[t] = ok;
     sync.arrive_and_wait();
+    if (check && std::find(labels_ok.begin(), labels_ok.end(), 0) != labels_ok.end()) {
+      sync.arrive_and_wait();  // the team's last barrier, which the others reach too
+      return;
+    }
     std::size_t all = 0, before = 0;
     for (unsigned u = 0; u < T; ++u) {
       all += positives[u];
@@ -304,8 +318,11 @@ class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const doub
     }
     std::size_t po = before, no = all + (begin - before);
     std::uint64_t o = 0, d = ~std::uint64_t{0};
+    constexpr double max = std::numeric_limits<double>::max();
+    bool finite = true;
     for (std::size_t i = begin; i < end; ++i) {
       const double v = score[i] + 0.0;  // -0.0 -> +0.0
+      finite &= std::fabs(v) <= max;
       const std::uint64_t k = detail::order_bits(v);
       o |= k;
       d &= k;
@@ -316,6 +333,7 @@ class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const doub
     }
     ors[t] = o;
     ands[t] = d;
+    scores_ok[t] = finite;
     sync.arrive_and_wait();
     if (t == 0) {
       P = all;
@@ -324,6 +342,10 @@ class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const doub
       varying = or_all ^ and_all;
     }
   });
+  if (check && (std::find(labels_ok.begin(), labels_ok.end(), 0) != labels_ok.end() ||
+                std::find(scores_ok.begin(), scores_ok.end(), 0) != scores_ok.end())) {
+    check_binary_input(check_as, y, score, {});  // names the first bad value and throws
+  }
   double* result = nullptr;
   if (n >= kMsdMinCases && std::bit_width(varying) > kTopBits + static_cast<unsigned>(std::countr_zero(varying))) {
     result = msd_first<double, order_of_score>(a, b, n, P, varying, T);

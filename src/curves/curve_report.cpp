@@ -657,9 +657,9 @@ class model_points {
   model_points(std::span<const std::int32_t> y, std::vector<double>&& score, std::span<const double> weight,
                const char* caller) {
     if (weight.empty()) {
-      check_binary_input(caller, y, score, {});
+      if (y.size() != score.size()) check_binary_input(caller, y, score, {});  // names the lengths
       const std::span<const double> view(score);  // the scores are read before their storage is reused
-      sorted_ = sort_by_class(y, view, std::move(score));
+      sorted_ = sort_by_class(y, view, std::move(score), 0, caller);  // checks the values as it reads them
       P_ = static_cast<double>(sorted_.pos().size());
       N_ = static_cast<double>(sorted_.neg().size());
     } else {

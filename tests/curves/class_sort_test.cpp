@@ -346,6 +346,47 @@ TEST(RankingCurves, BadInputIsNamed) {
 }
 
 }  // namespace
+// With check_as, sort_by_class checks the input as it reads it (a bad label before any case is
+// copied, which a label of 2 would send past its run) and names a bad value as check_binary_input does,
+// on one thread and on several, also when the scores' storage is the scratch.
+TEST(ClassSort, ClassSortChecksTheInputWhenAsked) {
+  for (const std::size_t n : {std::size_t{1000}, std::size_t{1} << 17}) {
+    std::mt19937_64 rng(5);
+    std::vector<std::int32_t> y(n);
+    std::vector<double> s(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      y[i] = static_cast<std::int32_t>(rng() % 2);
+      s[i] = std::uniform_real_distribution<double>(-1, 1)(rng);
+    }
+    const auto checked = sort_by_class(y, s, {}, 2, "caller");
+    const auto plain = sort_by_class(y, s, {}, 2);
+    EXPECT_TRUE(std::equal(plain.pos().begin(), plain.pos().end(), checked.pos().begin(), checked.pos().end()));
+    EXPECT_TRUE(std::equal(plain.neg().begin(), plain.neg().end(), checked.neg().begin(), checked.neg().end()));
+    auto message = [](auto&& f) {
+      try {
+        f();
+      } catch (const error& e) {
+        return std::string(e.what());
+      }
+      return std::string("no error");
+    };
+    for (const unsigned threads : {1u, 2u}) {
+      auto bad_s = s;
+      bad_s[n - 2] = std::numeric_limits<double>::quiet_NaN();
+      const std::string want = message([&] { check_binary_input("caller", y, bad_s, {}); });
+      EXPECT_NE(want, "no error");
+      EXPECT_EQ(message([&] { (void)sort_by_class(y, bad_s, {}, threads, "caller"); }), want);
+      std::vector<double> own = bad_s;  // the scores' storage as the sort's scratch
+      const std::span<const double> view(own);
+      EXPECT_EQ(message([&] { (void)sort_by_class(y, view, std::move(own), threads, "caller"); }), want);
+      auto bad_y = y;
+      bad_y[n - 1] = 2;
+      EXPECT_EQ(message([&] { (void)sort_by_class(bad_y, s, {}, threads, "caller"); }),
+                "caller: y[" + std::to_string(n - 1) + "] = 2 is not 0 or 1");
+    }
+  }
+}
+
 // With check_as, sort_labelled checks the input in its first read and names a bad value as
 // check_binary_input does; without a bad value it sorts as without the check.
 TEST(ClassSort, LabelledSortChecksTheInputWhenAsked) {

@@ -27,7 +27,7 @@ class class_sorted {
 
  private:
   friend class_sorted sort_by_class(std::span<const std::int32_t>, std::span<const double>, std::vector<double>,
-                                    unsigned);
+                                    unsigned, std::string_view);
   assay::detail::buffer_ptr<double> own_;  // a buffer of n scores (uninitialised, huge pages: detail/buffer.hpp)
   std::vector<double> reused_;     // the caller's scratch vector, when given
   const double* sorted_ = nullptr;
@@ -53,8 +53,12 @@ class class_sorted {
 /// once (Knuth TAOCP vol. 3, 5.2.5; the shared kernel assay/detail/radix.hpp). The result (sorted doubles) does not
 /// depend on the thread count. Cost: O(n) time, 2 x 8 bytes per case (one when `scratch` is given). Beyond 2^32 - 1
 /// cases each class is sorted in place by boost's spreadsort on the order keys instead (detail::sort_doubles_in_place).
+///
+/// With `check_as` given, the input is checked in the passes above instead of by the caller (one read
+/// of the data fewer): labels other than 0 and 1 or a score that is not finite throw as
+/// check_binary_input(check_as, y, score, {}) does. y and score must have the same length.
 class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const double> score,
-                           std::vector<double> scratch = {}, unsigned threads = 0);
+                           std::vector<double> scratch = {}, unsigned threads = 0, std::string_view check_as = {});
 
 /// The cases of a binary problem as one ascending run of 64-bit labelled keys: the score's order key
 /// (detail::order_bits of score + 0.0) made to fit in 63 bits without changing the order (minus the
