@@ -136,13 +136,14 @@ void register_curve(CLI::App& app) {
   cmd->add_option("--cost-tp", o->cost_tp, "threshold, cost: cost of a true positive (default 0; negative = benefit)");
   cmd->add_option("--cost-tn", o->cost_tn, "threshold, cost: cost of a true negative (default 0)");
   cmd->add_option("--prior", o->prior, "threshold, cost: P(positive) in deployment (default: the data's prevalence)");
-  cmd->add_option("--max-fpr", o->max_fpr,
+  CLI::Option* max_fpr = cmd->add_option("--max-fpr", o->max_fpr,
                   "threshold: the highest TPR with FPR <= A, A in (0, 1), and the Neyman-Pearson umbrella threshold "
                   "(population FPR <= A with probability --confidence)");
   cmd->add_option("--min-tpr", o->min_tpr, "threshold: the highest specificity with TPR (sensitivity) >= T");
   cmd->add_option("--min-precision", o->min_precision, "threshold: the highest recall with precision >= P");
   cmd->add_option("--min-recall", o->min_recall, "threshold: the highest precision with recall >= R");
-  cmd->add_option("--confidence", o->q.confidence, "threshold: 1 - delta of the umbrella threshold (default 0.95)");
+  cmd->add_option("--confidence", o->q.confidence, "threshold: 1 - delta of the umbrella threshold (default 0.95)")
+      ->needs(max_fpr);  // as in assay report: it qualifies --max-fpr's umbrella threshold only
   cmd->add_option("--threshold,-t", o->q.threshold, "rejection: decision threshold of the score (default 0.5)");
   cmd->add_option("--bins", o->q.bins, "calibration: number of bins (default 10)");
   cmd->add_option("--strategy", o->strategy, "calibration: uniform or quantile bins")

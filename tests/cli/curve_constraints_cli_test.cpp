@@ -121,6 +121,11 @@ TEST(curve_constraints_cli, bad_input) {
   const cli_result r3 = run_assay(with({"--max-fpr", "0.1", "--confidence", "1"}), seed_csv);
   EXPECT_EQ(r3.err, "assay curve threshold: --confidence: 1 must be in (0, 1)\n");
   EXPECT_EQ(r3.out, "");
+  // --confidence qualifies --max-fpr's umbrella threshold: alone it is refused, as in assay report.
+  const cli_result r4 = run_assay(with({"--confidence", "0.9"}), seed_csv);
+  EXPECT_EQ(r4.err, "assay curve: --confidence requires --max-fpr\n");
+  EXPECT_EQ(r4.exit_code, 2);
+  EXPECT_EQ(r4.out, "");
 }
 
 }  // namespace
