@@ -65,4 +65,7 @@ validation::cv_result cross_validate_over_ranks(const validation::dataset& d, co
 void send_bytes(const std::string* bytes, int to);
 bool receive_bytes(std::string& bytes, int from);
 
+/// The sum of `mine` over the ranks below this one (0 on rank 0): a collective, every rank calls it.
+std::uint64_t sum_over_lower_ranks(std::uint64_t mine);
+
 }  // namespace assay::cli::mpi

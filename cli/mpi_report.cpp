@@ -22,6 +22,10 @@ void report_by_parts(const report_request& q, const std::function<void(const rep
   std::optional<scale::evaluation_state> state;
   // Pass 1: each rank reads its part (about 1/n of the file's bytes) into its state.
   agreed([&] { state.emplace(scale::state_of_file_part(q, scale::part_of_file(q, r, n))); });
+  // A part's rows have ids from 0; its first row's index in the file is the rows of the parts before
+  // it (the row a message names, e.g. the first whose class probabilities do not sum to 1).
+  const std::uint64_t before = sum_over_lower_ranks(state->rows() + state->missing());
+  agreed([&] { state->offset_row_ids(before); });
   // Merge along a binary tree: at step s (1, 2, 4, ...) rank r with r % 2s == s sends its state to
   // rank r - s, which merges it into its own; after ceil(log2 n) steps rank 0 holds every row. Each
   // state crosses the network once. A rank that fails sends a marker instead, so that no rank waits.

@@ -171,6 +171,15 @@ bool receive_bytes(std::string& bytes, int from) {
   return true;
 }
 
+std::uint64_t sum_over_lower_ranks(std::uint64_t mine) {
+  if (ranks() <= 1) return 0;  // one process (MPI may not be initialised)
+  std::uint64_t below = 0;
+  MPI_Request r;
+  MPI_Iexscan(&mine, &below, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD, &r);
+  wait_idle(r);
+  return rank() == 0 ? 0 : below;  // MPI leaves rank 0's result undefined
+}
+
 #else  // no MPI in this build: one process
 
 session::session(int&, char**&) {}
@@ -181,6 +190,7 @@ void check_command(std::string_view) {}
 void agreed(const std::function<void()>& local, const std::uint64_t*) { local(); }
 void send_bytes(const std::string*, int) { throw std::logic_error("send_bytes: this build has no MPI"); }
 bool receive_bytes(std::string&, int) { throw std::logic_error("receive_bytes: this build has no MPI"); }
+std::uint64_t sum_over_lower_ranks(std::uint64_t) { return 0; }
 
 #endif
 

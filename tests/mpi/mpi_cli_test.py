@@ -91,6 +91,20 @@ def main():
         p = y if rng.random() < 0.7 else rng.choice(classes)
         rows.append((y, p, rng.choice([1, 2, 0.25])))
     write(multi, "truth,pred,weight", rows)
+    # Class probabilities: 3 classes, columns named after them in another order, ties, weights; one row
+    # (in the last rank's part) whose probabilities do not sum to 1: its number in the file is in the
+    # report, so the ranks must know the rows of the parts before theirs.
+    proba = os.path.join(tmp, "proba.csv")
+    rows = []
+    for i in range(4000):
+        c = rng.randrange(3)
+        v = [rng.randrange(6) + (3 if k == c else 0) for k in range(3)]
+        t = sum(v)
+        p = [x / t for x in v]
+        if i == 3500:
+            p[0] = min(1.0, p[0] + 0.4)
+        rows.append(("abc"[c], p[2], rng.choice([0, 0.5, 1, 2]), p[0], p[1]))
+    write(proba, "y,c,w,a,b", rows)
     tiny = os.path.join(tmp, "tiny.csv")
     write(tiny, "y,s", [(1, 0.9), (0, 0.2), (1, 0.2)])  # fewer rows than ranks: empty parts
 
@@ -105,6 +119,9 @@ def main():
                                           "--format", "json"],
         "multiclass pred text": ["report", multi, "--label", "truth", "--pred", "pred", "--zero-division", "skip"],
         "tiny": ["report", tiny, "--label", "y", "--score", "s", "--format", "json"],
+        "proba text": ["report", proba, "--label", "y", "--proba", "a", "b", "c"],
+        "proba json weighted": ["report", proba, "--label", "y", "--proba", "c", "a", "b", "--weight", "w",
+                                "--top-k", "1", "--format", "json"],
     }
     for name, args in cases.items():
         if not ONLY or name in ONLY:

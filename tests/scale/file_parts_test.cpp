@@ -123,6 +123,54 @@ TEST(FileParts, MergedPartsGiveMakeReportByteForByte) {
   for (const auto& p : {distinct, ties, crlf}) std::remove(p.c_str());
 }
 
+TEST(FileParts, ClassProbabilitiesByPartsGiveMakeReport) {
+  // Columns named after the classes in another order than theirs, weights, ties; row 1500's
+  // probabilities do not sum to 1: its number (from the parts' row counts, offset_row_ids) is in the
+  // report's messages.
+  const std::string path = temp_path("proba.csv");
+  {
+    std::ofstream f(path);
+    f << "y,c,w,a,b\n";
+    std::mt19937_64 g(8);
+    std::uniform_int_distribution<int> q(0, 5), cls(0, 2);
+    for (int i = 0; i < 3000; ++i) {
+      const int c = cls(g);
+      double v[3];
+      for (int k = 0; k < 3; ++k) v[k] = q(g) + (k == c ? 3 : 0);
+      const double sum = v[0] + v[1] + v[2];
+      f << "abc"[c] << ',' << fmt::format("{}", v[2] / sum + (i == 1499 ? 0.5 : 0.0)) << ',' << (i % 7) * 0.3 << ','
+        << fmt::format("{},{}", v[0] / sum, v[1] / sum) << '\n';
+    }
+  }
+  for (bool weighted : {false, true}) {
+    report_request q;
+    q.path = path;
+    q.label = "y";
+    q.proba = {"c", "a", "b"};
+    if (weighted) q.weight = "w";
+    const report one = make_report(q);
+    ASSERT_NE(to_json(one).find("data row 1500 sum"), std::string::npos);
+    for (std::size_t count : {1, 2, 3, 7, 17}) {
+      std::vector<evaluation_state> parts;
+      std::uint64_t before = 0;
+      for (std::size_t k = 0; k < count; ++k) {
+        parts.push_back(state_of_file_part(q, part_of_file(q, k, count), 4096));
+        const std::uint64_t rows = parts.back().rows();
+        parts.back().offset_row_ids(before);
+        before += rows;
+      }
+      std::mt19937_64 g(count);
+      std::shuffle(parts.begin(), parts.end(), g);
+      evaluation_state all = read_state(parts[0].serialize(), parts[0].options());
+      for (std::size_t k = 1; k < parts.size(); ++k) all.merge(parts[k]);
+      const report r = all.finish(options_of(q));
+      EXPECT_EQ(to_json(r), to_json(one)) << "weighted " << weighted << " parts " << count;
+      EXPECT_EQ(to_text(r), to_text(one)) << "parts " << count;
+    }
+  }
+  std::remove(path.c_str());
+}
+
 TEST(FileParts, EmptyPartsAndColumnsByIndex) {
   const std::string path = temp_path("tiny.csv");
   std::ofstream(path) << "y,score\n1,0.9\n0,0.2\n1,0.2\n";
