@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 
+#include "assay/curves/curve_report.hpp"
 #include "assay/report/report.hpp"
 #include "assay/validation/engine.hpp"
 
@@ -50,6 +51,13 @@ void agreed(const std::function<void()>& local, const std::uint64_t* key = nullp
 /// bytes, point to point), and rank 0 calls `on_root` with the report make_report gives. Agreed: an
 /// error on any rank is thrown on every rank, before `on_root` runs.
 void report_by_parts(const report_request& request, const std::function<void(const report&)>& on_root);
+
+/// `assay curve roc|pr --score ...` over the ranks: per score column, rank r evaluates part r of the
+/// file into a state, the states are merged on rank 0 as for report_by_parts, and rank 0 calls
+/// `on_root` with the models' sweeps (scale::evaluation_state::sweep_of_scores), from which
+/// curves::write_curve_of_sweeps writes make_curve's bytes. One pass over the part per score column.
+void curve_by_parts(const curves::curve_request& request,
+                    const std::function<void(curves::swept_models)>& on_root);
 
 /// cross_validate over the ranks: rank r runs the splits s with s % ranks() == r (run_splits), the
 /// outcomes are sent to rank 0, which returns summarize_splits' result: the same as cross_validate's on

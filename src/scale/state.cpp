@@ -1902,4 +1902,33 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
 
 }  // namespace detail
 
+evaluation_state::scores_swept evaluation_state::sweep_of_scores() const {
+  impl& s = *impl_;
+  const state_options& o = s.o;
+  if (o.kind != prediction_kind::scores) {
+    throw_usage("evaluation_state::sweep_of_scores: the state holds no binary scores (its kind is not scores)");
+  }
+  if (s.rows == 0) throw_usage("evaluation_state::sweep_of_scores: no rows were added; there is nothing to sweep");
+  s.compact();
+  // The classes, as finish() decides them (predictions_from_scores on the union of the spellings).
+  std::vector<std::uint32_t> true_codes;
+  for (const auto& [k, v] : s.cells) true_codes.push_back(k.first);
+  true_codes.erase(std::unique(true_codes.begin(), true_codes.end()), true_codes.end());
+  std::vector<std::string> yt;
+  for (auto c : true_codes) yt.push_back(s.dict[c]);
+  prediction_options po;
+  po.pos_label = o.pos_label;
+  po.task = o.task;
+  const prediction_table t = predictions_from_scores(yt, std::vector<double>(yt.size(), 0.0), po);
+  std::vector<std::int32_t> class_of(s.dict.size(), -1);
+  for (std::size_t k = 0; k < true_codes.size(); ++k) class_of[true_codes[k]] = t.y[k];
+  const auto pos = static_cast<std::int32_t>(*t.positive);
+  scores_swept out;
+  out.classes = t.classes;
+  out.positive = *t.positive;
+  out.sweep = detail::sweep_of_runs(s.runs, o.weighted, [](std::uint32_t) { return true; },
+                                    [&](std::uint32_t c) { return class_of[c] == pos; });
+  return out;
+}
+
 }  // namespace assay::scale

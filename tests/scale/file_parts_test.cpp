@@ -16,6 +16,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "assay/curves/curve_report.hpp"
 #include "assay/error.hpp"
 
 namespace assay::scale {
@@ -169,6 +170,59 @@ TEST(FileParts, ClassProbabilitiesByPartsGiveMakeReport) {
     }
   }
   std::remove(path.c_str());
+}
+
+TEST(FileParts, CurvesFromMergedPartsGiveWriteCurveByteForByte) {
+  // assay curve roc|pr on MPI ranks: the merged states' sweeps (sweep_of_scores) written by
+  // write_curve_of_sweeps equal write_curve on the file, CSV and JSON, weighted or not, thinned or not.
+  const std::string ties = write_file("curve_ties.csv", 20000, true, 20, 4);
+  const std::string distinct = write_file("curve_distinct.csv", 40000, false, 0, 5);
+  for (const std::string& path : {ties, distinct}) {
+    for (bool weighted : {false, true}) {
+      for (auto kind : {curves::curve_kind::roc, curves::curve_kind::pr}) {
+        for (auto format : {curves::curve_format::csv, curves::curve_format::json}) {
+          curves::curve_request c;
+          c.kind = kind;
+          c.path = path;
+          c.label = "y";
+          c.scores = {"score", "w"};
+          if (weighted) c.weight = "w", c.scores = {"score"};
+          if (path == ties) c.pos_label = "spam";
+          c.drop_intermediate = kind == curves::curve_kind::roc && format == curves::curve_format::csv;
+          if (format == curves::curve_format::json) c.partial_fpr = {0, 0.25};
+          std::string want, got;
+          curves::write_curve(c, format, [&](std::string_view s) { want.append(s); });
+          curves::swept_models m;
+          for (const auto& score : c.scores) {
+            report_request q;
+            q.path = path;
+            q.label = "y";
+            q.score = score;
+            q.weight = c.weight;
+            q.pos_label = c.pos_label;
+            std::optional<evaluation_state> all;
+            for (std::size_t k : {2, 0, 1}) {
+              evaluation_state s = state_of_file_part(q, part_of_file(q, k, 3), 4096);
+              if (!all) all.emplace(std::move(s));
+              else all->merge(read_state(s.serialize()));
+            }
+            const auto sw = all->sweep_of_scores();
+            m.source = all->options().source;
+            m.label_column = all->options().label_name;
+            m.classes = sw.classes;
+            m.positive = sw.classes[sw.positive];
+            m.weighted = weighted;
+            m.models.emplace_back(all->options().prediction_name, sw.sweep);
+          }
+          curves::write_curve_of_sweeps(c, std::move(m), format, [&](std::string_view s) { got.append(s); });
+          EXPECT_EQ(got, want) << path << " weighted " << weighted << " kind " << int(kind) << " json "
+                               << (format == curves::curve_format::json);
+          EXPECT_GT(want.size(), 500U);
+        }
+      }
+    }
+  }
+  for (const auto& p : {ties, distinct}) std::remove(p.c_str());
 }
 
 TEST(FileParts, EmptyPartsAndColumnsByIndex) {

@@ -55,6 +55,7 @@
 #include <string_view>
 #include <vector>
 
+#include "assay/curves/sweep.hpp"
 #include "assay/data/predictions.hpp"
 #include "assay/report/report.hpp"
 
@@ -193,6 +194,18 @@ class evaluation_state {
   /// the ranks' row counts summed over the ranks before it). Throws assay::error (usage) when an id
   /// would overflow 64 bits.
   void offset_row_ids(std::uint64_t by);
+
+  /// prediction_kind::scores: the two classes finish() decides, the positive one and the sweep of the
+  /// scores (curves::sweep_scores on every row added, with their weights: distinct scores descending,
+  /// running positive and negative weights), bit for bit; for curves made from merged states
+  /// (curves::write_curve_of_sweeps). Throws assay::error (usage) for another kind, no rows, or
+  /// classes evaluate cannot decide.
+  struct scores_swept {
+    std::vector<std::string> classes;
+    std::size_t positive = 1;
+    curves::score_sweep sweep;
+  };
+  [[nodiscard]] scores_swept sweep_of_scores() const;
 
   struct impl;
 
