@@ -86,10 +86,11 @@ void run(curve_options& o) {
     else throw_usage(fmt::format("--delimiter: \"{}\" is not one character (use 'tab' for a tab)", o.delimiter));
   }
   if (mpi::ranks() > 1) {
-    // Under mpirun: roc and pr of score columns from the ranks' merged states (cli/mpi.hpp); what the
+    // Under mpirun: roc, pr, threshold and cost of score columns from the merged states (cli/mpi.hpp); what the
     // states cannot give is refused, naming it.
-    const char* refused = q.kind != curves::curve_kind::roc && q.kind != curves::curve_kind::pr
-                              ? "only roc and pr curves are made from the merged states' sweeps"
+    const char* refused = q.kind == curves::curve_kind::rejection || q.kind == curves::curve_kind::calibration
+                              ? "rejection and calibration curves need every row (the per-row confidence order, "
+                                "quantile bins); roc, pr, threshold and cost are made from the merged states"
                           : !q.proba.empty() ? "--proba (the multiclass AUCs need every row's probabilities)"
                           : !o.plot.empty()  ? "--plot"
                           : q.path == "-"    ? "standard input ('-')"

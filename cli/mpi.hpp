@@ -52,7 +52,7 @@ void agreed(const std::function<void()>& local, const std::uint64_t* key = nullp
 /// error on any rank is thrown on every rank, before `on_root` runs.
 void report_by_parts(const report_request& request, const std::function<void(const report&)>& on_root);
 
-/// `assay curve roc|pr --score ...` over the ranks: per score column, rank r evaluates part r of the
+/// `assay curve roc|pr|threshold|cost --score ...` over the ranks: per score column, rank r evaluates part r of the
 /// file into a state, the states are merged on rank 0 as for report_by_parts, and rank 0 calls
 /// `on_root` with the models' sweeps (scale::evaluation_state::sweep_of_scores), from which
 /// curves::write_curve_of_sweeps writes make_curve's bytes. One pass over the part per score column.

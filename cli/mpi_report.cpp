@@ -105,13 +105,14 @@ void curve_by_parts(const curves::curve_request& c, const std::function<void(cur
       if (rank() != 0) return;
       const scale::state_options& o = state->options();
       if (state->rows() == 0) throw_data(fmt::format("{}: no data rows", o.source));
-      scale::evaluation_state::scores_swept s = state->sweep_of_scores();
+      scale::evaluation_state::scores_swept s = state->sweep_of_scores(c.max_fpr.has_value() && !c.weight);
       out.source = o.source;
       out.label_column = o.label_name;
       out.classes = s.classes;
       out.positive = s.classes[s.positive];
       out.weighted = o.weighted;
       out.models.emplace_back(o.prediction_name, std::move(s.sweep));
+      out.negatives.push_back(std::move(s.negatives));
     });
   }
   agreed([&] {

@@ -88,14 +88,14 @@ int rank() { return my_rank; }
 int ranks() { return my_ranks; }
 
 void check_command(std::string_view command) {
-  // curve: roc and pr of scores from the merged states (assay curve refuses the rest, naming it).
+  // curve: roc, pr, threshold and cost of scores from the merged states (assay curve refuses the rest).
   if (my_ranks <= 1 || command == "report" || command == "cv" || command == "curve") return;
   if (command == "compare") {
     throw_usage(fmt::format("assay compare does not run on several MPI ranks ({} ranks): its paired tests (DeLong's "
                             "covariance of two AUCs, McNemar, the paired bootstrap) need each row's predictions of "
                             "every model together, which the merged evaluation state does not hold; run it as one "
-                            "process (mpirun -n 1, or without mpirun). Only report, curve roc|pr and cv spread their "
-                            "work over ranks",
+                            "process (mpirun -n 1, or without mpirun). Only report, curve roc|pr|threshold|cost and cv spread "
+                            "their work over ranks",
                             my_ranks));
   }
   if (command.empty() || command.front() == '-') return;  // --help, --version: answered by rank 0

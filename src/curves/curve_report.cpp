@@ -178,6 +178,7 @@ struct model {
   std::vector<std::int32_t> y;  // 0/1
   std::vector<double> score;
   std::optional<score_sweep> swept;  // instead of y and score: the sweep (write_curve_of_sweeps)
+  std::vector<double> negatives;     // with `swept`: the negative cases' scores (threshold's umbrella)
 };
 
 struct loaded {
@@ -414,7 +415,7 @@ curve_document threshold(const loaded& d, const curve_options& q) {
   metric_params params;
   params.beta = q.beta;
   for (const auto& m : d.models) {
-    const score_sweep sw = sweep_scores("assay curve threshold", m.y, m.score, d.weight);
+    const score_sweep sw = m.swept ? *m.swept : sweep_scores("assay curve threshold", m.y, m.score, d.weight);
     const threshold_table t = threshold_counts(sw);
     const std::string field = csv_field(m.name);
     std::vector<std::vector<value>> cols;
@@ -454,11 +455,12 @@ curve_document threshold(const loaded& d, const curve_options& q) {
       if (q.cost->prior) best["min_expected_cost"]["prior"] = *q.cost->prior;
     }
     std::vector<double> neg;
-    if (q.max_fpr && d.weight.empty()) {
+    if (q.max_fpr && !d.weighted) {
+      if (m.swept) neg = m.negatives;
       for (std::size_t i = 0; i < m.y.size(); ++i)
         if (m.y[i] == 0) neg.push_back(m.score[i]);
     }
-    const constrained_points cp = constrained_thresholds("make_curve", sw, q, neg, !d.weight.empty());
+    const constrained_points cp = constrained_thresholds("make_curve", sw, q, neg, d.weighted);
     detail::add_constrained_json(best, cp);
     o["best"] = best;
     j["models"].push_back(o);
@@ -530,7 +532,7 @@ curve_document cost(const loaded& d, const curve_options& q) {
   doc.chart.lines.push_back(line("trivial classifiers", {0, 0.5, 1}, {0, 0.5, 0}, true));
   doc.chart.y_max = 0.5;
   for (const auto& m : d.models) {
-    const score_sweep sw = sweep_scores("assay curve cost", m.y, m.score, d.weight);
+    const score_sweep sw = m.swept ? *m.swept : sweep_scores("assay curve cost", m.y, m.score, d.weight);
     const cost_curve_result r = cost_curve(sw);
     for (std::size_t k = 0; k < r.envelope_pc.size(); ++k) {
       csv_row(doc.csv, csv_field(m.name), {r.envelope_pc[k], r.envelope_cost[k]});
@@ -1105,8 +1107,8 @@ void write_curve(const curve_request& q, curve_format format, const text_sink& s
 }
 
 void write_curve_of_sweeps(const curve_options& q, swept_models m, curve_format format, const text_sink& sink) {
-  if (q.kind != curve_kind::roc && q.kind != curve_kind::pr) {
-    throw_usage("write_curve_of_sweeps: only roc and pr curves are made from sweeps");
+  if (q.kind == curve_kind::rejection || q.kind == curve_kind::calibration) {
+    throw_usage("write_curve_of_sweeps: only roc, pr, threshold and cost curves are made from sweeps");
   }
   curve_request checked;
   static_cast<curve_options&>(checked) = q;
@@ -1118,9 +1120,14 @@ void write_curve_of_sweeps(const curve_options& q, swept_models m, curve_format 
   d.labels = std::move(m.classes);
   d.positive = std::move(m.positive);
   d.weighted = m.weighted;
-  for (auto& [name, sw] : m.models) d.models.push_back({std::move(name), {}, {}, std::move(sw)});
-  if (q.kind == curve_kind::roc) stream_roc(d, q, format, sink);
-  else stream_pr(d, format, sink);
+  for (std::size_t k = 0; k < m.models.size(); ++k) {
+    d.models.push_back({std::move(m.models[k].first), {}, {}, std::move(m.models[k].second),
+                        k < m.negatives.size() ? std::move(m.negatives[k]) : std::vector<double>{}});
+  }
+  if (q.kind == curve_kind::roc) return stream_roc(d, q, format, sink);
+  if (q.kind == curve_kind::pr) return stream_pr(d, format, sink);
+  const curve_document doc = q.kind == curve_kind::threshold ? threshold(d, q) : cost(d, q);
+  sink(format == curve_format::json ? doc.json : doc.csv);
 }
 
 }  // namespace assay::curves

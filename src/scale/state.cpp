@@ -1902,7 +1902,7 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
 
 }  // namespace detail
 
-evaluation_state::scores_swept evaluation_state::sweep_of_scores() const {
+evaluation_state::scores_swept evaluation_state::sweep_of_scores(bool negatives) const {
   impl& s = *impl_;
   const state_options& o = s.o;
   if (o.kind != prediction_kind::scores) {
@@ -1928,6 +1928,11 @@ evaluation_state::scores_swept evaluation_state::sweep_of_scores() const {
   out.positive = *t.positive;
   out.sweep = detail::sweep_of_runs(s.runs, o.weighted, [](std::uint32_t) { return true; },
                                     [&](std::uint32_t c) { return class_of[c] == pos; });
+  if (negatives) {
+    for (const auto& r : s.runs) {
+      if (class_of[r.code] != pos) out.negatives.insert(out.negatives.end(), r.t.n, assay::detail::from_order_key(r.key));
+    }
+  }
   return out;
 }
 

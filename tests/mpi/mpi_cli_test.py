@@ -140,6 +140,13 @@ def main():
         "curve pr big json weighted": ["curve", "pr", big, "--label", "y", "--score", "s", "--weight", "w",
                                        "--format", "json"],
         "curve roc tiny": ["curve", "roc", tiny, "--label", "y", "--score", "s"],
+        "curve threshold json constraints": ["curve", "threshold", big, "--label", "y", "--score", "s", "--format",
+                                             "json", "--max-fpr", "0.05", "--min-tpr", "0.9", "--cost-fp", "1",
+                                             "--cost-fn", "4"],
+        "curve threshold csv weighted": ["curve", "threshold", binary, "--label", "label", "--score", "score",
+                                         "--pos-label", "spam", "--weight", "w", "--beta", "2"],
+        "curve cost json": ["curve", "cost", binary, "--label", "label", "--score", "score", "w", "--pos-label",
+                            "spam", "--format", "json", "--cost-fp", "1", "--cost-fn", "3", "--prior", "0.1"],
         "proba text": ["report", proba, "--label", "y", "--proba", "a", "b", "c"],
         "proba json weighted": ["report", proba, "--label", "y", "--proba", "c", "a", "b", "--weight", "w",
                                 "--top-k", "1", "--format", "json"],
@@ -192,7 +199,7 @@ def main():
             check(f"refused {option} -n 2", code == 2 and f"assay report: {option} does not work on several MPI ranks" in err
                   and out == b"", f"exit {code}; {err[-800:]}")
         curve = ["--label", "label", "--score", "score", "--pos-label", "spam"]
-        for args, what in ((["curve", "threshold", binary] + curve, "assay curve threshold does not work on several MPI"),
+        for args, what in ((["curve", "rejection", binary] + curve, "assay curve rejection does not work on several MPI"),
                            (["curve", "calibration", binary] + curve, "assay curve calibration does not work on several"),
                            (["curve", "roc", binary] + curve + ["--plot", os.path.join(tmp, "x.svg")], "(2 ranks: --plot)"),
                            (["curve", "roc", proba, "--label", "y", "--proba", "a", "b", "c"], "(2 ranks: --proba"),

@@ -179,7 +179,8 @@ TEST(FileParts, CurvesFromMergedPartsGiveWriteCurveByteForByte) {
   const std::string distinct = write_file("curve_distinct.csv", 40000, false, 0, 5);
   for (const std::string& path : {ties, distinct}) {
     for (bool weighted : {false, true}) {
-      for (auto kind : {curves::curve_kind::roc, curves::curve_kind::pr}) {
+      for (auto kind : {curves::curve_kind::roc, curves::curve_kind::pr, curves::curve_kind::threshold,
+                        curves::curve_kind::cost}) {
         for (auto format : {curves::curve_format::csv, curves::curve_format::json}) {
           curves::curve_request c;
           c.kind = kind;
@@ -190,6 +191,12 @@ TEST(FileParts, CurvesFromMergedPartsGiveWriteCurveByteForByte) {
           if (path == ties) c.pos_label = "spam";
           c.drop_intermediate = kind == curves::curve_kind::roc && format == curves::curve_format::csv;
           if (format == curves::curve_format::json) c.partial_fpr = {0, 0.25};
+          if (kind == curves::curve_kind::threshold) {  // constraints: the umbrella reads the negatives
+            c.max_fpr = 0.1;
+            c.min_tpr = 0.8;
+            c.beta = 2;
+          }
+          if (format == curves::curve_format::json) c.cost = curves::cost_model{1, 5, 0, 0, std::nullopt};
           std::string want, got;
           curves::write_curve(c, format, [&](std::string_view s) { want.append(s); });
           curves::swept_models m;
@@ -206,18 +213,22 @@ TEST(FileParts, CurvesFromMergedPartsGiveWriteCurveByteForByte) {
               if (!all) all.emplace(std::move(s));
               else all->merge(read_state(s.serialize()));
             }
-            const auto sw = all->sweep_of_scores();
+            auto sw = all->sweep_of_scores(c.max_fpr && !weighted);
             m.source = all->options().source;
             m.label_column = all->options().label_name;
             m.classes = sw.classes;
             m.positive = sw.classes[sw.positive];
             m.weighted = weighted;
             m.models.emplace_back(all->options().prediction_name, sw.sweep);
+            m.negatives.push_back(std::move(sw.negatives));
           }
           curves::write_curve_of_sweeps(c, std::move(m), format, [&](std::string_view s) { got.append(s); });
           EXPECT_EQ(got, want) << path << " weighted " << weighted << " kind " << int(kind) << " json "
                                << (format == curves::curve_format::json);
-          EXPECT_GT(want.size(), 500U);
+          EXPECT_GT(want.size(), 150U);
+          if (kind == curves::curve_kind::threshold && !weighted && format == curves::curve_format::json) {
+            EXPECT_NE(want.find("\"order_statistic\": 0."), std::string::npos) << want.substr(0, 3000);
+          }
         }
       }
     }

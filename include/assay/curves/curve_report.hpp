@@ -88,11 +88,14 @@ struct swept_models {
   std::string positive;
   bool weighted = false;
   std::vector<std::pair<std::string, score_sweep>> models;  ///< (score column, sweep_scores of it)
+  /// threshold with max_fpr, unweighted: each model's scores of the negative cases (any order), for
+  /// the Neyman-Pearson umbrella threshold (an order statistic of them)
+  std::vector<std::vector<double>> negatives;
 };
 
-/// write_curve(request, format, sink) for request.kind roc or pr from the models' sweeps: the same
-/// bytes as write_curve on the rows the sweeps were made of (sweep_scores with the rows' weights).
-/// Throws assay::error (usage) for the other kinds.
+/// write_curve(request, format, sink) for request.kind roc, pr, threshold or cost from the models'
+/// sweeps: the same bytes as write_curve on the rows the sweeps were made of (sweep_scores with the
+/// rows' weights). Throws assay::error (usage) for rejection and calibration (they need every row).
 void write_curve_of_sweeps(const curve_options& options, swept_models models, curve_format format,
                            const text_sink& sink);
 

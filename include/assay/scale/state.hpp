@@ -197,15 +197,17 @@ class evaluation_state {
 
   /// prediction_kind::scores: the two classes finish() decides, the positive one and the sweep of the
   /// scores (curves::sweep_scores on every row added, with their weights: distinct scores descending,
-  /// running positive and negative weights), bit for bit; for curves made from merged states
+  /// running positive and negative weights), bit for bit; with `negatives`, also every negative
+  /// row's score (ascending; O(rows) memory). For curves made from merged states
   /// (curves::write_curve_of_sweeps). Throws assay::error (usage) for another kind, no rows, or
   /// classes evaluate cannot decide.
   struct scores_swept {
     std::vector<std::string> classes;
     std::size_t positive = 1;
     curves::score_sweep sweep;
+    std::vector<double> negatives;
   };
-  [[nodiscard]] scores_swept sweep_of_scores() const;
+  [[nodiscard]] scores_swept sweep_of_scores(bool negatives = false) const;
 
   struct impl;
 
