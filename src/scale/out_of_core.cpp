@@ -382,11 +382,13 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
     if (t.rows == 0) continue;
     detail::update_with_piece(state, t, name, rows_before);
     rows_before += t.rows;
-    if (so.kind == prediction_kind::proba && state.memory_bytes() > budget / 2) {
-      // The probability columns' runs are held in memory (not spilled as a score's are).
-      throw_data(fmt::format("{}: the class probabilities have too many distinct values to be evaluated within {} MiB "
-                             "(their state holds {} MiB after {} rows): raise max_memory or read the file in memory",
-                             name, budget >> 20, state.memory_bytes() >> 20, rows_before));
+    if (so.kind == prediction_kind::proba && state.memory_bytes() > budget / 4) {
+      // The probability columns' runs are held in memory (not spilled as a score's are), and a merge
+      // of a column's runs briefly holds them twice: a quarter of the cap.
+      throw_data(fmt::format("{}: the class probabilities have too many distinct values to be evaluated within {} KiB "
+                             "(their state holds {} KiB after {} rows, more than a quarter of it): raise max_memory or "
+                             "read the file in memory",
+                             name, budget >> 10, state.memory_bytes() >> 10, rows_before));
     }
     if (!scores) continue;
     // The score records, by key range.

@@ -41,7 +41,8 @@ TEST(ReportMaxMemory, SameOutputAsInMemory) {
 
 TEST(ReportMaxMemory, ClassProbabilitiesSameAsInMemory) {
   // Three classes, probabilities with ties (small integers over their sum), weights; row 40001's
-  // probabilities do not sum to 1 (the multiclass AUCs are undefined naming it, in every piece).
+  // probabilities do not sum to 1 (the multiclass AUCs are undefined naming it, in every piece). A 4
+  // MiB cap: pieces of 256 KiB (13 of them); the state, held in memory, stays under a quarter of it.
   temp_dir dir;
   std::string text = "y,pb,w,pa,pc\n";
   std::mt19937_64 g(6);
@@ -65,7 +66,7 @@ TEST(ReportMaxMemory, ClassProbabilitiesSameAsInMemory) {
     std::vector<std::string> args{"report", path, "--label", "y"};
     args.insert(args.end(), extra.begin(), extra.end());
     const cli_result mem = run_assay(args);
-    args.insert(args.end(), {"--max-memory", "1M"});
+    args.insert(args.end(), {"--max-memory", "4M"});
     const cli_result capped = run_assay(args);
     EXPECT_EQ(mem.exit_code, 0) << mem.err;
     EXPECT_EQ(capped.exit_code, 0) << capped.err;
@@ -74,9 +75,14 @@ TEST(ReportMaxMemory, ClassProbabilitiesSameAsInMemory) {
     EXPECT_NE(mem.out.find("data row 40001 sum"), std::string::npos) << mem.out;
   }
   // Intervals of class probabilities are not computed out of core.
-  const cli_result r = run_assay({"report", path, "--label", "y", "--proba", "pa", "pb", "pc", "--ci", "--max-memory",
-                                  "1M"});
+  cli_result r = run_assay({"report", path, "--label", "y", "--proba", "pa", "pb", "pc", "--ci", "--max-memory", "1M"});
   EXPECT_EQ(r.exit_code, 2);
+  // A cap whose quarter the state passes: an error naming the cause, no output.
+  r = run_assay({"report", path, "--label", "y", "--proba", "pa", "pb", "pc", "--max-memory", "1M"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("the class probabilities have too many distinct values to be evaluated within 1024 KiB"),
+            std::string::npos) << r.err;
 }
 
 TEST(ReportMaxMemory, OptionErrors) {
