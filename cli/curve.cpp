@@ -14,6 +14,7 @@
 #include "assay/error.hpp"
 #include "assay/plot/svg.hpp"
 #include "commands.hpp"
+#include "mpi.hpp"
 
 namespace assay::cli {
 
@@ -83,6 +84,28 @@ void run(curve_options& o) {
     if (o.delimiter == "\\t" || o.delimiter == "tab") q.csv.delimiter = '\t';
     else if (o.delimiter.size() == 1 && o.delimiter != "\"" && o.delimiter != "\n") q.csv.delimiter = o.delimiter[0];
     else throw_usage(fmt::format("--delimiter: \"{}\" is not one character (use 'tab' for a tab)", o.delimiter));
+  }
+  if (mpi::ranks() > 1) {
+    // Under mpirun: roc, pr, threshold and cost of score columns from the merged states (cli/mpi.hpp); what the
+    // states cannot give is refused, naming it.
+    const char* refused = q.kind == curves::curve_kind::rejection || q.kind == curves::curve_kind::calibration
+                              ? "rejection and calibration curves need every row (the per-row confidence order, "
+                                "quantile bins); roc, pr, threshold and cost are made from the merged states"
+                          : !q.proba.empty() ? "--proba (the multiclass AUCs need every row's probabilities)"
+                          : !o.plot.empty()  ? "--plot"
+                          : q.path == "-"    ? "standard input ('-')"
+                                             : nullptr;
+    if (refused != nullptr) {
+      throw_usage(fmt::format("assay curve {} does not work on several MPI ranks yet ({} ranks: {}); run it as one "
+                              "process (mpirun -n 1, or without mpirun)",
+                              o.kind, mpi::ranks(), refused));
+    }
+    if (q.scores.empty()) throw_usage("give the predictions with --score COL... (binary) or --proba COL... (multiclass)");
+    const auto format = o.format == "json" ? curves::curve_format::json : curves::curve_format::csv;
+    mpi::curve_by_parts(q, [&](curves::swept_models m) {
+      stream_output(o.output, [&](const curves::text_sink& sink) { curves::write_curve_of_sweeps(q, std::move(m), format, sink); });
+    });
+    return;
   }
   if (o.plot.empty()) {  // no chart: stream the output (roc and pr never hold the whole curve or text)
     stream_output(o.output, [&](const curves::text_sink& sink) {

@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 
+#include "assay/curves/curve_report.hpp"
 #include "assay/report/report.hpp"
 #include "assay/validation/engine.hpp"
 
@@ -51,6 +52,13 @@ void agreed(const std::function<void()>& local, const std::uint64_t* key = nullp
 /// error on any rank is thrown on every rank, before `on_root` runs.
 void report_by_parts(const report_request& request, const std::function<void(const report&)>& on_root);
 
+/// `assay curve roc|pr|threshold|cost --score ...` over the ranks: per score column, rank r evaluates part r of the
+/// file into a state, the states are merged on rank 0 as for report_by_parts, and rank 0 calls
+/// `on_root` with the models' sweeps (scale::evaluation_state::sweep_of_scores), from which
+/// curves::write_curve_of_sweeps writes make_curve's bytes. One pass over the part per score column.
+void curve_by_parts(const curves::curve_request& request,
+                    const std::function<void(curves::swept_models)>& on_root);
+
 /// cross_validate over the ranks: rank r runs the splits s with s % ranks() == r (run_splits), the
 /// outcomes are sent to rank 0, which returns summarize_splits' result: the same as cross_validate's on
 /// one process (`threads`: the lanes of every rank together; `seconds`: the wall time). Other ranks
@@ -64,5 +72,8 @@ validation::cv_result cross_validate_over_ranks(const validation::dataset& d, co
 /// absent string (a failed sender) is sent as a marker and received as false.
 void send_bytes(const std::string* bytes, int to);
 bool receive_bytes(std::string& bytes, int from);
+
+/// The sum of `mine` over the ranks below this one (0 on rank 0): a collective, every rank calls it.
+std::uint64_t sum_over_lower_ranks(std::uint64_t mine);
 
 }  // namespace assay::cli::mpi

@@ -5,23 +5,26 @@
 #include <optional>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
+#include "assay/error.hpp"
 #include "assay/scale/file_parts.hpp"
 #include "assay/scale/state.hpp"
 #include "mpi.hpp"
 
 namespace assay::cli::mpi {
 
-void report_by_parts(const report_request& q, const std::function<void(const report&)>& on_root) {
+namespace {
+
+// Rank r's state of part r of the file (pass 1: about 1/n of the file's bytes), its row ids those of
+// the file, then merged into rank 0's; agreed (an error on any rank is thrown on every rank).
+void state_on_root(const report_request& q, std::optional<scale::evaluation_state>& state) {
   const int r = rank(), n = ranks();
-  // The pieces' columns and the state's run lists are large vectors made and freed again and again;
-  // glibc maps each one afresh (above 32 MiB) and faults its pages in anew (page clearing and faults
-  // were about 15% of rank 0's perf samples at 10^7 distinct scores). Large blocks then come from
-  // the heap, which is not trimmed, so their pages are reused.
-  mallopt(M_MMAP_THRESHOLD, 1 << 30);
-  mallopt(M_TRIM_THRESHOLD, 1 << 30);
-  std::optional<scale::evaluation_state> state;
-  // Pass 1: each rank reads its part (about 1/n of the file's bytes) into its state.
   agreed([&] { state.emplace(scale::state_of_file_part(q, scale::part_of_file(q, r, n))); });
+  // A part's rows have ids from 0; its first row's index in the file is the rows of the parts before
+  // it (the row a message names, e.g. the first whose class probabilities do not sum to 1).
+  const std::uint64_t before = sum_over_lower_ranks(state->rows() + state->missing());
+  agreed([&] { state->offset_row_ids(before); });
   // Merge along a binary tree: at step s (1, 2, 4, ...) rank r with r % 2s == s sends its state to
   // rank r - s, which merges it into its own; after ceil(log2 n) steps rank 0 holds every row. Each
   // state crosses the network once. A rank that fails sends a marker instead, so that no rank waits.
@@ -61,9 +64,59 @@ void report_by_parts(const report_request& q, const std::function<void(const rep
     }
     if (first) std::rethrow_exception(first);
   });
+}
+
+// The pieces' columns and the state's run lists are large vectors made and freed again and again;
+// glibc maps each one afresh (above 32 MiB) and faults its pages in anew (page clearing and faults
+// were about 15% of rank 0's perf samples at 10^7 distinct scores). Large blocks then come from the
+// heap, which is not trimmed, so their pages are reused.
+void keep_large_blocks() {
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+}
+
+}  // namespace
+
+void report_by_parts(const report_request& q, const std::function<void(const report&)>& on_root) {
+  keep_large_blocks();
+  std::optional<scale::evaluation_state> state;
+  state_on_root(q, state);
   // Rank 0 finishes the report and writes it; agreed, so a failure there fails every rank.
   agreed([&] {
-    if (r == 0) on_root(state->finish(options_of(q)));
+    if (rank() == 0) on_root(state->finish(options_of(q)));
+  });
+}
+
+void curve_by_parts(const curves::curve_request& c, const std::function<void(curves::swept_models)>& on_root) {
+  keep_large_blocks();
+  curves::swept_models out;
+  // One state (one pass over the rank's part) per score column: the models' sweeps.
+  for (const auto& score : c.scores) {
+    report_request q;
+    q.path = c.path;
+    q.csv = c.csv;
+    q.label = c.label;
+    q.score = score;
+    q.weight = c.weight;
+    q.pos_label = c.pos_label;
+    std::optional<scale::evaluation_state> state;
+    state_on_root(q, state);
+    agreed([&] {
+      if (rank() != 0) return;
+      const scale::state_options& o = state->options();
+      if (state->rows() == 0) throw_data(fmt::format("{}: no data rows", o.source));
+      scale::evaluation_state::scores_swept s = state->sweep_of_scores(c.max_fpr.has_value() && !c.weight);
+      out.source = o.source;
+      out.label_column = o.label_name;
+      out.classes = s.classes;
+      out.positive = s.classes[s.positive];
+      out.weighted = o.weighted;
+      out.models.emplace_back(o.prediction_name, std::move(s.sweep));
+      out.negatives.push_back(std::move(s.negatives));
+    });
+  }
+  agreed([&] {
+    if (rank() == 0) on_root(std::move(out));
   });
 }
 

@@ -88,11 +88,14 @@ int rank() { return my_rank; }
 int ranks() { return my_ranks; }
 
 void check_command(std::string_view command) {
-  if (my_ranks <= 1 || command == "report" || command == "cv") return;
-  if (command == "curve" || command == "compare") {
-    throw_usage(fmt::format("this command does not run on several MPI ranks yet ({} ranks): the merged evaluation "
-                            "state keeps no curves or per-row scores; run it as one process (mpirun -n 1, or without "
-                            "mpirun). Only report and cv spread their work over ranks",
+  // curve: roc, pr, threshold and cost of scores from the merged states (assay curve refuses the rest).
+  if (my_ranks <= 1 || command == "report" || command == "cv" || command == "curve") return;
+  if (command == "compare") {
+    throw_usage(fmt::format("assay compare does not run on several MPI ranks ({} ranks): its paired tests (DeLong's "
+                            "covariance of two AUCs, McNemar, the paired bootstrap) need each row's predictions of "
+                            "every model together, which the merged evaluation state does not hold; run it as one "
+                            "process (mpirun -n 1, or without mpirun). Only report, curve roc|pr|threshold|cost and cv spread "
+                            "their work over ranks",
                             my_ranks));
   }
   if (command.empty() || command.front() == '-') return;  // --help, --version: answered by rank 0
@@ -171,6 +174,15 @@ bool receive_bytes(std::string& bytes, int from) {
   return true;
 }
 
+std::uint64_t sum_over_lower_ranks(std::uint64_t mine) {
+  if (ranks() <= 1) return 0;  // one process (MPI may not be initialised)
+  std::uint64_t below = 0;
+  MPI_Request r;
+  MPI_Iexscan(&mine, &below, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD, &r);
+  wait_idle(r);
+  return rank() == 0 ? 0 : below;  // MPI leaves rank 0's result undefined
+}
+
 #else  // no MPI in this build: one process
 
 session::session(int&, char**&) {}
@@ -181,6 +193,7 @@ void check_command(std::string_view) {}
 void agreed(const std::function<void()>& local, const std::uint64_t*) { local(); }
 void send_bytes(const std::string*, int) { throw std::logic_error("send_bytes: this build has no MPI"); }
 bool receive_bytes(std::string&, int) { throw std::logic_error("receive_bytes: this build has no MPI"); }
+std::uint64_t sum_over_lower_ranks(std::uint64_t) { return 0; }
 
 #endif
 

@@ -57,8 +57,9 @@ std::uint64_t size_option(const char* option, const std::string& text) {
 bool out_of_core_supported(const report_request& q) {
   // Intervals that resample rows (with weights, or --ci-method bootstrap) would need every row in memory.
   const bool ci_ok = !q.ci_level || (!q.weight && q.ci != ci_method::bootstrap);
-  return q.proba.empty() && q.task != task_kind::regression && ci_ok && !q.constraints.any() && q.path != "-" &&
-         q.score.has_value() != q.pred.has_value();
+  const int predictions = (q.score ? 1 : 0) + (q.pred ? 1 : 0) + (q.proba.empty() ? 0 : 1);
+  return q.task != task_kind::regression && ci_ok && (q.proba.empty() || !q.ci_level) && !q.constraints.any() &&
+         q.path != "-" && predictions == 1;
 }
 
 double number_option(const char* option, const std::string& text) {
@@ -101,7 +102,6 @@ class progress_line {
 void run_ranks(report_options& o) {
   const auto& q = o.q;
   const char* refused = !o.by.empty()                     ? "--by"
-                        : !q.proba.empty()                ? "--proba"
                         : q.task == task_kind::regression ? "--task regression"
                         : q.ci_level                      ? "--ci"
                         : q.constraints.any()             ? "--max-fpr/--min-tpr/--min-precision/--min-recall"
@@ -194,8 +194,8 @@ void run(report_options& o) {
     }
   }
   if (max_memory && !out_of_core_supported(q)) {
-    throw_usage("--max-memory works with --score or --pred on a file (not --proba, --task regression, --ci with "
-                "--weight or --ci-method bootstrap, --max-fpr/--min-tpr/--min-precision/--min-recall, or standard input)");
+    throw_usage("--max-memory works with --score, --pred or --proba on a file (not --task regression, --ci with --weight, "
+                "--ci-method bootstrap or --proba, --max-fpr/--min-tpr/--min-precision/--min-recall, or standard input)");
   }
   report r;
   if (max_memory) {

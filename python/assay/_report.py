@@ -155,28 +155,29 @@ def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=Non
     Arrow and Parquet: the first argument may instead be a pyarrow ``Table``, ``RecordBatch``,
     ``RecordBatchReader`` (e.g. ``pyarrow.parquet.ParquetFile(path).iter_batches()`` wrapped by
     ``pyarrow.RecordBatchReader.from_batches``) or anything with ``__arrow_c_stream__``; then
-    ``label``, ``y_score`` or ``y_pred``, and ``sample_weight`` are column names, and the rows stream
+    ``label``, ``y_score`` or ``y_pred``, and ``sample_weight`` are column names (``y_proba`` a list of
+    column names, one per class: named after the classes, or in sorted class order), and the rows stream
     batch by batch into one mergeable state (constant memory: the state holds one entry per distinct
     (score, class) pair). Rows with a missing value (null, NaN) are refused, or skipped and counted
     (``report.missing``) with ``drop_missing=True``. Intervals (``ci``) are those of the rows in
     stream order (with weights or ``method='bootstrap'`` the state then keeps every row: about 20-28
     bytes a row). The kept curves (``keep_curves``, for the HTML page) come from the state too. Not yet on
-    this path: ``y_proba`` and intervals of regression.
+    this path: intervals of class probabilities and of regression.
     """
     from assay import _scale
 
     if _scale.is_arrow(y_true, label):
         if label is None:
             raise ValueError("report: with an Arrow source, label= names the label column")
-        if y_proba is not None:
-            raise NotImplementedError("report: y_proba is not computed from an Arrow source yet (the mergeable "
-                                      "state does not hold class probabilities)")
         if by is not None:
             raise NotImplementedError("report: by= (sliced reports) is not computed from an Arrow source yet")
         if any(v is not None for v in (max_fpr, min_tpr, min_precision, min_recall)):
             raise NotImplementedError("report: operating points (max_fpr, min_tpr, min_precision, min_recall) are "
                                       "not computed from an Arrow source yet")
-        spec = _scale.Spec("report", label=label, score=y_score, pred=y_pred, weight=sample_weight,
+        if y_proba is not None and classes is not None:
+            raise ValueError("report: with an Arrow source, y_proba names the probability columns, whose names are "
+                             "the classes (or in sorted class order): leave classes out")
+        spec = _scale.Spec("report", label=label, score=y_score, pred=y_pred, proba=y_proba, weight=sample_weight,
                            pos_label=pos_label, threshold=threshold, task=task, drop_missing=drop_missing, ci=ci,
                            method=method, replicates=replicates, random_state=random_state, beta=beta, top_k=top_k,
                            zero_division=zero_division, keep_curves=True if keep_curves is None else keep_curves)

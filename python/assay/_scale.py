@@ -29,7 +29,7 @@ _ZD = {0: "0", 1: "1"}
 class Spec:
     """What to evaluate: column names and the state's options (picklable, sent to the workers)."""
 
-    def __init__(self, where, *, label, score=None, pred=None, weight=None, pos_label=None, threshold=0.5,
+    def __init__(self, where, *, label, score=None, pred=None, proba=None, weight=None, pos_label=None, threshold=0.5,
                  task="auto", drop_missing=False, ci=None, method="auto", replicates=2000, random_state=0, beta=None,
                  top_k=2, zero_division=0, keep_curves=False, **unknown):
         if unknown:
@@ -44,12 +44,21 @@ class Spec:
         # must be given its first row's index (the Arrow reader counts its stream's rows; Spark and
         # Dask count each partition's rows in a first pass).
         resample = ci is not None and (weight is not None or method == "bootstrap")
-        given = [n for n, v in (("score", score), ("pred", pred)) if v is not None]
+        given = [n for n, v in (("score", score), ("pred", pred), ("proba", proba)) if v is not None]
         if len(given) != 1:
-            raise ValueError(f"{where}: give exactly one of score or pred (a column name); got {given or 'none'}")
+            raise ValueError(f"{where}: give exactly one of score, pred (a column name) or proba (a list of column "
+                             f"names); got {given or 'none'}")
         for name, v in (("label", label), ("score", score), ("pred", pred), ("weight", weight)):
             if v is not None and not isinstance(v, str):
                 raise ValueError(f"{where}: {name} is {v!r}; it must be a column name (str)")
+        if proba is not None:
+            if isinstance(proba, str) or not all(isinstance(c, str) for c in proba) or len(proba) < 2:
+                raise ValueError(f"{where}: proba is {proba!r}; it must be a list of at least 2 column names (one "
+                                 "per class: named after the classes, or in sorted class order)")
+            proba = list(proba)
+            if ci is not None:
+                raise ValueError(f"{where}: intervals of class probabilities (ci with proba) are not computed by the "
+                                 "mergeable state yet")
         if task not in ("auto", "binary", "multiclass", "regression"):
             raise ValueError(f"{where}: task is {task!r}; it must be 'auto', 'binary', 'multiclass' or 'regression'")
         self.regression = task == "regression"
@@ -64,19 +73,20 @@ class Spec:
         # the report's "source": which engine read the rows (not part of the state's fingerprint)
         self.source = {"report": "arrow", "assay.spark.evaluate": "spark", "assay.dask.evaluate": "dask"}.get(
             where, where)
-        self.label, self.score, self.pred, self.weight = label, score, pred, weight
-        self.columns = [c for c in (label, score, pred, weight) if c is not None]
+        self.label, self.score, self.pred, self.weight, self.proba = label, score, pred, weight, proba
+        self.columns = [c for c in (label, score, pred, weight) if c is not None] + (proba or [])
         if len(set(self.columns)) != len(self.columns):
             raise ValueError(f"{where}: the columns {self.columns} must be distinct")
         self.drop_missing = bool(drop_missing)
-        # Rows carry their index among all rows: the Poisson bootstrap draws on it, and regression's
-        # percentage errors name the first zero target by it.
-        self.needs_row_ids = resample or self.regression
+        # Rows carry their index among all rows: the Poisson bootstrap draws on it, regression's
+        # percentage errors name the first zero target by it, class probabilities the first row that
+        # does not sum to 1.
+        self.needs_row_ids = resample or self.regression or proba is not None
         self.state_kw = dict(scores=score is not None, task=str(task),
                              pos_label=None if pos_label is None else _label_text(pos_label),
                              threshold=float(threshold), weighted=weight is not None,
                              drop_missing=self.drop_missing, label_name="y_true", prediction_name="",
-                             row_ids=resample, values=self.regression)
+                             row_ids=resample, values=self.regression, proba_names=proba)
         seed = int(random_state) if random_state is not None else None
         if ci is not None and seed is None:
             import random
@@ -186,6 +196,8 @@ def _update_rows(state, batch, spec, first_row_id):
         kw["value"] = _numbers(batch.column(spec.pred), spec.pred, where)
     elif spec.score is not None:
         kw["score"] = _numbers(batch.column(spec.score), spec.score, where)
+    elif spec.proba is not None:
+        kw["proba"] = [_numbers(batch.column(c), c, where) for c in spec.proba]
     else:
         p = _labels(batch.column(spec.pred), spec.pred, where)
         kw.update(p_num=p.get("num"), p_codes=p.get("codes"), p_dict=p.get("dict"))

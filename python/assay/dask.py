@@ -27,19 +27,19 @@ def _combine(parts, spec):
     return blob, sum(m for _, m in parts)
 
 
-def evaluate(ddf, *, label, score=None, pred=None, weight=None, pos_label=None, threshold=0.5, task="auto",
+def evaluate(ddf, *, label, score=None, pred=None, proba=None, weight=None, pos_label=None, threshold=0.5, task="auto",
              ci=None, method="auto", replicates=2000, random_state=0, drop_missing=False, beta=None, top_k=2,
              zero_division=0, keep_curves=False, split_every=8):
     """The exact report of a dask DataFrame (the report of ``assay.report`` on all its rows).
 
     Arguments as :func:`assay.spark.evaluate`; ``split_every`` is the fan-in of the tree of merges.
-    Unlike Spark, intervals with sample weights or ``method='bootstrap'`` and ``task='regression'``
-    (``pred`` the predicted values) are given: a first pass counts each partition's rows, so each
-    row gets its index among all rows.
+    Intervals with sample weights or ``method='bootstrap'``, ``task='regression'`` (``pred`` the
+    predicted values) and ``proba`` (class-probability columns) need each row's index among all rows:
+    a first pass counts each partition's rows.
     Computes with the current dask scheduler (e.g. a ``distributed.Client``)."""
     import dask
 
-    spec = _scale.Spec("assay.dask.evaluate", label=label, score=score, pred=pred, weight=weight,
+    spec = _scale.Spec("assay.dask.evaluate", label=label, score=score, pred=pred, proba=proba, weight=weight,
                        pos_label=pos_label, threshold=threshold, task=task, drop_missing=drop_missing, ci=ci,
                        method=method, replicates=replicates, random_state=random_state, beta=beta, top_k=top_k,
                        zero_division=zero_division, keep_curves=keep_curves)

@@ -51,29 +51,31 @@ def _count_rows(batches):
                                      names=["partition", "rows"])
 
 
-def evaluate(df, *, label, score=None, pred=None, weight=None, pos_label=None, threshold=0.5, task="auto",
+def evaluate(df, *, label, score=None, pred=None, proba=None, weight=None, pos_label=None, threshold=0.5, task="auto",
              ci=None, method="auto", replicates=2000, random_state=0, drop_missing=False, beta=None, top_k=2,
              zero_division=0, keep_curves=False):
     """The exact report of a PySpark DataFrame (the report of ``assay.report`` on all its rows).
 
     ``label`` names the label column (numbers, strings or booleans), and exactly one of ``score``
-    (binary: the score of the positive class, positive when score >= ``threshold``) or ``pred``
-    (predicted classes) names the prediction column; ``weight`` optionally names a sample-weight
-    column. ``pos_label``, ``task`` ('auto', 'binary', 'multiclass'), ``beta``, ``top_k`` and
+    (binary: the score of the positive class, positive when score >= ``threshold``), ``pred``
+    (predicted classes) or ``proba`` (a list of class-probability columns, one per class: named after
+    the classes, or in sorted class order; the predicted class is the argmax) names the prediction;
+    ``weight`` optionally names a sample-weight column. ``pos_label``, ``task`` ('auto', 'binary', 'multiclass'), ``beta``, ``top_k`` and
     ``zero_division`` are as in :func:`assay.report`. Rows with a null or NaN label, prediction or
     weight are refused (the error gives their count) unless ``drop_missing=True`` skips them
     (``report.missing`` is the count). Labels are classes by the rules of ``assay report``: numeric
     spellings are unified when every class is a number (``1`` and ``1.0`` are one class), whatever the
     partitioning. ``ci`` (a level), ``method``, ``replicates`` and ``random_state`` ask for intervals as in
     :func:`assay.report`. With sample weights or ``method='bootstrap'`` they resample rows by their
-    index among all rows, and ``task='regression'`` (``pred`` the predicted values) names the first
-    zero target by it: a first job counts the rows of each partition (their Arrow batches cross to
+    index among all rows, ``task='regression'`` (``pred`` the predicted values) names the first
+    zero target by it and ``proba`` the first row whose probabilities do not sum to 1: a first job
+    counts the rows of each partition (their Arrow batches cross to
     Python once more), and the DataFrame must give the same rows in the same order twice (cache a
     DataFrame built by a random repartition).
     ``keep_curves=True`` keeps the ROC, PR, threshold and reliability curves for ``save_html``.
-    Not yet: class probabilities.
+    Not yet: intervals of class probabilities and of regression.
     """
-    spec = _scale.Spec("assay.spark.evaluate", label=label, score=score, pred=pred, weight=weight,
+    spec = _scale.Spec("assay.spark.evaluate", label=label, score=score, pred=pred, proba=proba, weight=weight,
                        pos_label=pos_label, threshold=threshold, task=task, drop_missing=drop_missing, ci=ci,
                        method=method, replicates=replicates, random_state=random_state, beta=beta, top_k=top_k,
                        zero_division=zero_division, keep_curves=keep_curves)

@@ -48,11 +48,14 @@ void bind_scale(nb::module_& m) {
           "__init__",
           [](evaluation_state* self, bool scores, std::string_view task, std::optional<std::string> pos_label,
              double threshold, bool weighted, bool drop_missing, std::string label_name,
-             std::string prediction_name, std::string source, bool row_ids, bool values) {
+             std::string prediction_name, std::string source, bool row_ids, bool values,
+             std::optional<std::vector<std::string>> proba_names) {
             state_options o;
-            o.kind = values ? scale::prediction_kind::values
-                     : scores ? scale::prediction_kind::scores
-                              : scale::prediction_kind::labels;
+            o.kind = values        ? scale::prediction_kind::values
+                     : proba_names ? scale::prediction_kind::proba
+                     : scores      ? scale::prediction_kind::scores
+                                   : scale::prediction_kind::labels;
+            if (proba_names) o.proba_names = std::move(*proba_names);
             o.task = task_of(task);
             o.pos_label = std::move(pos_label);
             o.threshold = threshold;
@@ -66,7 +69,8 @@ void bind_scale(nb::module_& m) {
           },
           nb::arg("scores"), nb::arg("task"), nb::arg("pos_label").none(), nb::arg("threshold"),
           nb::arg("weighted"), nb::arg("drop_missing"), nb::arg("label_name"), nb::arg("prediction_name"),
-          nb::arg("source"), nb::arg("row_ids") = false, nb::arg("values") = false)
+          nb::arg("source"), nb::arg("row_ids") = false, nb::arg("values") = false,
+          nb::arg("proba_names").none() = nb::none())
       .def(
           "update",
           [](evaluation_state& s, std::optional<in_array<double>> y_num, std::optional<std::vector<std::string>> y_text,
@@ -74,7 +78,8 @@ void bind_scale(nb::module_& m) {
              std::optional<in_array<double>> score, std::optional<in_array<double>> p_num,
              std::optional<std::vector<std::string>> p_text, std::optional<in_array<std::int32_t>> p_codes,
              std::optional<std::vector<std::string>> p_dict, std::optional<in_array<double>> weight,
-             std::uint64_t first_row_id, std::optional<in_array<double>> value) {
+             std::uint64_t first_row_id, std::optional<in_array<double>> value,
+             std::optional<std::vector<in_array<double>>> proba) {
             const labels_in y{y_num, y_text, y_codes, y_dict};
             const labels_in p{p_num, p_text, p_codes, p_dict};
             scale::row_batch b;
@@ -84,13 +89,18 @@ void bind_scale(nb::module_& m) {
             b.sample_weight = view(weight);
             b.first_row_id = first_row_id;
             b.y_value = view(value);
+            std::vector<std::span<const double>> columns;
+            if (proba) {
+              for (const auto& c : *proba) columns.push_back(view(c));
+              b.y_proba = columns;
+            }
             nb::gil_scoped_release release;
             s.update(b);
           },
           nb::arg("y_num").none(), nb::arg("y_text").none(), nb::arg("y_codes").none(), nb::arg("y_dict").none(),
           nb::arg("score").none(), nb::arg("p_num").none(), nb::arg("p_text").none(), nb::arg("p_codes").none(),
           nb::arg("p_dict").none(), nb::arg("weight").none(), nb::arg("first_row_id") = 0,
-          nb::arg("value").none() = nb::none())
+          nb::arg("value").none() = nb::none(), nb::arg("proba").none() = nb::none())
       .def(
           "merge",
           [](evaluation_state& s, const evaluation_state& other) {

@@ -63,3 +63,30 @@ def split(table, k, rng):
     cuts = np.sort(rng.integers(0, n + 1, k - 1)) if k > 1 else np.array([], dtype=int)
     bounds = [0, *cuts.tolist(), n]
     return [table.slice(a, b - a) for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+def proba_table(rng, n, columns=("c", "a", "b")):
+    """A table y (labels a, b, c), one probability column per class named after it (in the order
+    `columns`: not the classes' order by default), with ties (small integers over their sum; rows sum
+    to 1), and w (weights with ties and zeros)."""
+    classes = np.array(["a", "b", "c"], dtype=object)
+    c = rng.integers(0, 3, n)
+    q = rng.integers(0, 6, (n, 3)).astype(float)
+    q[np.arange(n), c] += 3
+    p = q / q.sum(axis=1, keepdims=True)
+    cols = {"y": pa.array(classes[c].tolist())}
+    for name in columns:
+        cols[name] = pa.array(p[:, "abc".index(name)])
+    cols["w"] = pa.array(rng.integers(0, 5, n) / 4.0)
+    return pa.table(cols)
+
+
+def proba_reference(table, columns, *, weight=None, source="arrow", **kw):
+    """assay.report on the table's probability columns as one matrix (columns in the order given,
+    named by `classes`): the single-process report, its "source" replaced by the engine's name."""
+    y = table.column("y").to_numpy(zero_copy_only=False)
+    m = np.column_stack([table.column(c).to_numpy() for c in columns])
+    w = table.column(weight).to_numpy() if weight is not None else None
+    d = assay.report(y, y_proba=m, classes=list(columns), sample_weight=w, keep_curves=False, **kw).to_dict()
+    d["source"] = source
+    return d

@@ -9,7 +9,7 @@ import pytest
 
 import assay
 from assay import _scale
-from scale_data import binary_table, multiclass_table, reference, split
+from scale_data import binary_table, multiclass_table, proba_reference, proba_table, reference, split
 
 CASES = [
     dict(score="p", weight="w", pos_label="spam"),
@@ -264,3 +264,34 @@ def test_chunked_arrays_and_table_columns_agree(rng, case):
     assert via_table == via_arrays
     # and the same numbers as the NumPy columns
     assert via_table == reference(t, **case)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 17])
+def test_class_probabilities_equal_the_single_process_report(rng, k):
+    # Columns named after the classes in another order than theirs, weights with zeros, ties; any
+    # partitioning and merge order; top-k; through a record batch stream.
+    t = proba_table(rng, 2500)
+    for weight, top_k in ((None, 2), ("w", 1)):
+        expected = proba_reference(t, ["c", "a", "b"], weight=weight, top_k=top_k)
+        assert "roc_auc_ovo_weighted" in expected and expected["log_loss"] > 0
+        spec = _spec(proba=["c", "a", "b"], weight=weight, top_k=top_k)
+        parts, first = [], 0
+        for piece in split(t, k, rng):
+            parts.append(_scale.state_of_batches(piece.to_batches(), spec, first))
+            first += piece.num_rows
+        order = rng.permutation(len(parts))
+        assert _scale.finish([parts[i] for i in order], spec).to_dict() == expected
+    batches = [b for piece in split(t, k, rng) for b in piece.to_batches()]
+    reader = pa.RecordBatchReader.from_batches(t.schema, batches)
+    assert assay.report(reader, label="y", y_proba=["c", "a", "b"], sample_weight="w").to_dict() == \
+        proba_reference(t, ["c", "a", "b"], weight="w")
+
+
+def test_class_probabilities_refusals(rng):
+    t = proba_table(rng, 50)
+    with pytest.raises(ValueError, match="proba is 'a'"):
+        assay.report(t, label="y", y_proba="a")
+    with pytest.raises(ValueError, match="intervals of class probabilities"):
+        assay.report(t, label="y", y_proba=["a", "b", "c"], ci=0.95)
+    with pytest.raises(ValueError, match="leave classes out"):
+        assay.report(t, label="y", y_proba=["a", "b", "c"], classes=["a", "b", "c"])

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from scale_data import binary_table, multiclass_table, reference
+from scale_data import binary_table, multiclass_table, proba_reference, proba_table, reference
 
 dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
@@ -93,3 +93,15 @@ def test_resampled_intervals_on_row_indices(client):
     got = assay.dask.evaluate(ddf, label="y", score="p", weight="w", pos_label="spam", **ci).to_dict()
     assert got == reference(t, score="p", weight="w", pos_label="spam", source="dask", **ci)
     assert "poisson bootstrap" in got["roc_auc_ci_method"]
+
+
+@pytest.mark.parametrize("k", [1, 3, 17])
+def test_class_probabilities(client, k):
+    # Columns named after the classes in another order than theirs, weights with zeros, ties.
+    rng = np.random.default_rng(200 + k)
+    t = proba_table(rng, 2000)
+    ddf = dd.from_pandas(t.to_pandas(), npartitions=k, sort=False)
+    for weight in (None, "w"):
+        got = assay.dask.evaluate(ddf, label="y", proba=["c", "a", "b"], weight=weight, top_k=1,
+                                  split_every=2).to_dict()
+        assert got == proba_reference(t, ["c", "a", "b"], weight=weight, top_k=1, source="dask")

@@ -149,3 +149,14 @@ def test_resampled_intervals_and_regression_on_row_indices(spark, data):
     want = assay.report(y, y_pred=yhat, sample_weight=w, task="regression").to_dict()
     want["source"] = "spark"
     assert got == want
+
+
+def test_class_probabilities(spark):
+    # Columns named after the classes in another order than theirs, weights with zeros, ties; 3
+    # partitions (a first job counts their rows: the first row off 1 would be named by its index).
+    from scale_data import proba_reference, proba_table
+
+    t = proba_table(np.random.default_rng(18), 2000)
+    df = spark.createDataFrame(t.to_pandas()).coalesce(3)
+    got = assay.spark.evaluate(df, label="y", proba=["c", "a", "b"], weight="w").to_dict()
+    assert got == proba_reference(t, ["c", "a", "b"], weight="w", source="spark")

@@ -177,6 +177,8 @@ struct model {
   std::string name;
   std::vector<std::int32_t> y;  // 0/1
   std::vector<double> score;
+  std::optional<score_sweep> swept;  // instead of y and score: the sweep (write_curve_of_sweeps)
+  std::vector<double> negatives;     // with `swept`: the negative cases' scores (threshold's umbrella)
 };
 
 struct loaded {
@@ -188,6 +190,7 @@ struct loaded {
   std::vector<std::int32_t> y_class;  // multiclass: class index per row
   std::vector<double> proba;          // multiclass: n x K, class order of `labels`
   std::vector<double> weight;         // empty = unweighted
+  bool weighted = false;              // weights given (even when `weight` is not held: swept models)
 };
 
 // The curves' view of a prediction table (data/predictions.hpp, where the class rules live): one
@@ -198,6 +201,7 @@ loaded from_table(prediction_table&& t) {
   d.label_column = t.label_name;
   d.labels = t.classes;
   d.weight = std::move(t.weight);
+  d.weighted = !d.weight.empty();
   if (t.rows == 0) throw_data(fmt::format("{}: no data rows", d.source));
   if (!t.scores.empty()) {
     const auto pos = static_cast<std::int32_t>(*t.positive);
@@ -261,7 +265,7 @@ json header(const loaded& d, const char* kind) {
   j["classes"] = d.labels;
   if (!d.multiclass) j["positive"] = d.positive;
   else j["one_vs_rest"] = true;
-  j["weighted"] = !d.weight.empty();
+  j["weighted"] = d.weighted;
   return j;
 }
 
@@ -411,7 +415,7 @@ curve_document threshold(const loaded& d, const curve_options& q) {
   metric_params params;
   params.beta = q.beta;
   for (const auto& m : d.models) {
-    const score_sweep sw = sweep_scores("assay curve threshold", m.y, m.score, d.weight);
+    const score_sweep sw = m.swept ? *m.swept : sweep_scores("assay curve threshold", m.y, m.score, d.weight);
     const threshold_table t = threshold_counts(sw);
     const std::string field = csv_field(m.name);
     std::vector<std::vector<value>> cols;
@@ -451,11 +455,12 @@ curve_document threshold(const loaded& d, const curve_options& q) {
       if (q.cost->prior) best["min_expected_cost"]["prior"] = *q.cost->prior;
     }
     std::vector<double> neg;
-    if (q.max_fpr && d.weight.empty()) {
+    if (q.max_fpr && !d.weighted) {
+      if (m.swept) neg = m.negatives;
       for (std::size_t i = 0; i < m.y.size(); ++i)
         if (m.y[i] == 0) neg.push_back(m.score[i]);
     }
-    const constrained_points cp = constrained_thresholds("make_curve", sw, q, neg, !d.weight.empty());
+    const constrained_points cp = constrained_thresholds("make_curve", sw, q, neg, d.weighted);
     detail::add_constrained_json(best, cp);
     o["best"] = best;
     j["models"].push_back(o);
@@ -527,7 +532,7 @@ curve_document cost(const loaded& d, const curve_options& q) {
   doc.chart.lines.push_back(line("trivial classifiers", {0, 0.5, 1}, {0, 0.5, 0}, true));
   doc.chart.y_max = 0.5;
   for (const auto& m : d.models) {
-    const score_sweep sw = sweep_scores("assay curve cost", m.y, m.score, d.weight);
+    const score_sweep sw = m.swept ? *m.swept : sweep_scores("assay curve cost", m.y, m.score, d.weight);
     const cost_curve_result r = cost_curve(sw);
     for (std::size_t k = 0; k < r.envelope_pc.size(); ++k) {
       csv_row(doc.csv, csv_field(m.name), {r.envelope_pc[k], r.envelope_cost[k]});
@@ -654,6 +659,11 @@ class roc_thinner {
 // anywhere with the counts above it); weighted: the sweep.
 class model_points {
  public:
+  // From a sweep made elsewhere (sweep_scores on the rows): its points are the same as the runs'.
+  explicit model_points(score_sweep&& sw) : weighted_(true), has_sweep_(true), sweep_(std::move(sw)) {
+    P_ = sweep_.positives;
+    N_ = sweep_.negatives;
+  }
   model_points(std::span<const std::int32_t> y, std::vector<double>&& score, std::span<const double> weight,
                const char* caller) {
     if (weight.empty()) {
@@ -838,10 +848,15 @@ class model_points {
   double P_ = 0, N_ = 0;
 };
 
+model_points points_of(loaded& d, model& m, const char* caller) {
+  if (m.swept) return model_points(std::move(*m.swept));
+  return model_points(m.y, std::move(m.score), d.weight, caller);
+}
+
 std::vector<model_points> sort_models(loaded& d, const char* caller) {
   std::vector<model_points> pts;
   pts.reserve(d.models.size());
-  for (auto& m : d.models) pts.emplace_back(m.y, std::move(m.score), d.weight, caller);
+  for (auto& m : d.models) pts.push_back(points_of(d, m, caller));
   return pts;
 }
 
@@ -864,7 +879,7 @@ void stream_roc(loaded& d, const curve_options& q, curve_format format, const te
   if (format == curve_format::csv) {
     sink(roc_csv_header);
     for (auto& m : d.models) {
-      const model_points mp(m.y, std::move(m.score), d.weight, caller);
+      const model_points mp = points_of(d, m, caller);
       const std::string field = csv_field(m.name);
       const double P = mp.positives(), N = mp.negatives();
       const double n_or_nan = N > 0 ? N : std::nan(""), p_or_nan = P > 0 ? P : std::nan("");
@@ -933,7 +948,7 @@ void stream_pr(loaded& d, curve_format format, const text_sink& sink) {
   if (format == curve_format::csv) {
     sink(pr_csv_header);
     for (auto& m : d.models) {
-      const model_points mp(m.y, std::move(m.score), d.weight, caller);
+      const model_points mp = points_of(d, m, caller);
       const std::string field = csv_field(m.name);
       const double P = mp.positives();
       const double p_or_nan = P > 0 ? P : std::nan("");
@@ -1089,6 +1104,30 @@ void write_curve(const curve_request& q, curve_format format, const text_sink& s
   loaded d = load(q);
   if (q.kind == curve_kind::roc) stream_roc(d, q, format, sink);
   else stream_pr(d, format, sink);
+}
+
+void write_curve_of_sweeps(const curve_options& q, swept_models m, curve_format format, const text_sink& sink) {
+  if (q.kind == curve_kind::rejection || q.kind == curve_kind::calibration) {
+    throw_usage("write_curve_of_sweeps: only roc, pr, threshold and cost curves are made from sweeps");
+  }
+  curve_request checked;
+  static_cast<curve_options&>(checked) = q;
+  check_request(checked);
+  array_writers.clear();  // left over if an earlier document threw
+  loaded d;
+  d.source = std::move(m.source);
+  d.label_column = std::move(m.label_column);
+  d.labels = std::move(m.classes);
+  d.positive = std::move(m.positive);
+  d.weighted = m.weighted;
+  for (std::size_t k = 0; k < m.models.size(); ++k) {
+    d.models.push_back({std::move(m.models[k].first), {}, {}, std::move(m.models[k].second),
+                        k < m.negatives.size() ? std::move(m.negatives[k]) : std::vector<double>{}});
+  }
+  if (q.kind == curve_kind::roc) return stream_roc(d, q, format, sink);
+  if (q.kind == curve_kind::pr) return stream_pr(d, format, sink);
+  const curve_document doc = q.kind == curve_kind::threshold ? threshold(d, q) : cost(d, q);
+  sink(format == curve_format::json ? doc.json : doc.csv);
 }
 
 }  // namespace assay::curves

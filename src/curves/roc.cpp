@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <limits>
 
+#include "assay/detail/exact_sum.hpp"
 #include "assay/error.hpp"
 
 namespace assay::curves {
@@ -234,14 +235,18 @@ value roc_auc_ovr(std::span<const std::int32_t> y, proba_view p, std::span<const
 value roc_auc_ovo(std::span<const std::int32_t> y, proba_view p, std::span<const double> weight,
                   multiclass_average average) {
   check_multiclass("roc_auc_ovo", y, p, weight);
-  double sum = 0, total = 0, all = 0;
-  for (std::size_t i = 0; i < y.size(); ++i) all += weight.empty() ? 1.0 : weight[i];
+  double sum = 0, total = 0;
+  // The weights' sums are exact and rounded once (detail/exact_sum.hpp), so they do not depend on the
+  // order of the cases (the mergeable state, scale/state.hpp, sums them per class).
+  assay::detail::exact_sum all_sum;
+  for (std::size_t i = 0; i < y.size(); ++i) all_sum.add(weight.empty() ? 1.0 : weight[i]);
+  const double all = all_sum.value();
   std::vector<std::int32_t> ya;
   std::vector<double> sa, sb, wab;
   for (std::size_t a = 0; a < p.cols; ++a) {
     for (std::size_t b = a + 1; b < p.cols; ++b) {
       ya.clear(), sa.clear(), sb.clear(), wab.clear();
-      double pair_weight = 0;
+      assay::detail::exact_sum pair_sum;
       for (std::size_t i = 0; i < y.size(); ++i) {
         const auto c = static_cast<std::size_t>(y[i]);
         if (c != a && c != b) continue;
@@ -250,8 +255,9 @@ value roc_auc_ovo(std::span<const std::int32_t> y, proba_view p, std::span<const
         sb.push_back(p(i, b));
         const double w = weight.empty() ? 1.0 : weight[i];
         wab.push_back(w);
-        pair_weight += w;
+        pair_sum.add(w);
       }
+      const double pair_weight = pair_sum.value();
       const value auc_a = roc_auc(sweep_scores("roc_auc_ovo", ya, sa, wab));
       if (!auc_a) return value::undefined(fmt::format("classes {} and {}: {}", a, b, auc_a.reason));
       for (auto& v : ya) v = 1 - v;

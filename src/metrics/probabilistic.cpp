@@ -101,7 +101,9 @@ value brier_score(std::span<const std::int32_t> y, proba_view p, std::span<const
 value top_k_accuracy(std::span<const std::int32_t> y, proba_view p, std::size_t k, std::span<const double> w) {
   check_shapes("top_k_accuracy", y, p, w);
   if (k == 0) throw_usage("top_k_accuracy: k is 0, but must be >= 1");
-  double num = 0, den = 0;
+  // Exact sums rounded once (detail/exact_sum.hpp): the order of the cases does not matter, so the
+  // mergeable state (scale/state.hpp) gives the same bits.
+  assay::detail::exact_sum num, den;
   for (std::size_t i = 0; i < y.size(); ++i) {
     const double wi = weight_at(w, i);
     if (wi == 0) continue;
@@ -113,10 +115,10 @@ value top_k_accuracy(std::span<const std::int32_t> y, proba_view p, std::size_t 
       const double pc = p(i, c);
       if (pc > pt || (pc == pt && c > t)) ++ahead;
     }
-    if (ahead < k) num += wi;
-    den += wi;
+    if (ahead < k) num.add(wi);
+    den.add(wi);
   }
-  return ratio(num, den, "no cases");
+  return ratio(num.value(), den.value(), "no cases");
 }
 
 }  // namespace assay

@@ -24,13 +24,13 @@ namespace fs = std::filesystem;
 
 // What the state evaluates; the same refusals as the out-of-core reader, for the same reasons.
 void check_supported(const report_request& q, const char* fn) {
-  if (!q.proba.empty()) throw_usage(fmt::format("{}: class probabilities are not evaluated by parts yet", fn));
   if (q.task == task_kind::regression) throw_usage(fmt::format("{}: regression is not evaluated by parts yet", fn));
   if (q.ci_level) throw_usage(fmt::format("{}: intervals are not computed by parts yet", fn));
   if (q.keep_curves) throw_usage(fmt::format("{}: curves are not kept by parts yet", fn));
   if (q.path == "-") throw_usage(fmt::format("{}: standard input cannot be cut into parts (give a file)", fn));
-  if (q.score.has_value() == q.pred.has_value()) {
-    throw_usage(fmt::format("{}: give exactly one of a score column and a predicted-class column", fn));
+  if ((q.score ? 1 : 0) + (q.pred ? 1 : 0) + (q.proba.empty() ? 0 : 1) != 1) {
+    throw_usage(fmt::format("{}: give exactly one of a score column, a predicted-class column and class-probability "
+                            "columns", fn));
   }
 }
 
@@ -158,17 +158,22 @@ evaluation_state state_of_file_part(const report_request& q, const file_part& pa
   // The columns' header names, for the report's header (as read_predictions names them).
   const bool scores = q.score.has_value();
   state_options so;
-  so.kind = scores ? prediction_kind::scores : prediction_kind::labels;
+  so.kind = scores ? prediction_kind::scores : q.pred ? prediction_kind::labels : prediction_kind::proba;
   so.task = q.task;
   so.pos_label = q.pos_label;
   so.threshold = q.threshold;
   so.weighted = q.weight.has_value();
   so.source = h.name;
   {
+    // The prediction column (scores, predicted classes) or the probability columns (after the weight).
+    const std::size_t first = so.kind == prediction_kind::proba ? (so.weighted ? 2 : 1) : 1;
+    const std::size_t count = so.kind == prediction_kind::proba ? q.proba.size() : 1;
     std::size_t label = h.fields.size(), prediction = h.fields.size();
+    std::vector<std::size_t> columns;
     try {
       label = io::find_column(h.fields, specs[0].ref, h.name);
-      prediction = io::find_column(h.fields, specs[1].ref, h.name);
+      for (std::size_t k = 0; k < count; ++k) columns.push_back(io::find_column(h.fields, specs[first + k].ref, h.name));
+      prediction = *std::max_element(columns.begin(), columns.end());
     } catch (const error&) {  // an ambiguous name: read_table's message below
     }
     if (std::max(label, prediction) >= h.fields.size()) {
@@ -178,7 +183,11 @@ evaluation_state state_of_file_part(const report_request& q, const file_part& pa
       throw_usage(fmt::format("{}: cannot find the label or prediction column", fn));
     }
     so.label_name = h.fields[label];
-    so.prediction_name = h.fields[prediction];
+    if (so.kind == prediction_kind::proba) {
+      for (auto c : columns) so.proba_names.push_back(h.fields[c]);
+    } else {
+      so.prediction_name = h.fields[prediction];
+    }
   }
   evaluation_state state(so);
 
@@ -188,6 +197,7 @@ evaluation_state state_of_file_part(const report_request& q, const file_part& pa
   std::string carry, piece;
   std::uint64_t at = part.begin;  // the file's next unread byte
   std::uint64_t carry_from = part.begin;  // the file offset of carry's first byte
+  std::uint64_t rows = 0;  // rows of the part read so far: ids from 0 (scale::evaluation_state::offset_row_ids)
   while (at < part.end || !carry.empty()) {
     piece.clear();
     piece.append(h.text);
@@ -224,7 +234,8 @@ evaluation_state state_of_file_part(const report_request& q, const file_part& pa
     if (piece.find_first_not_of("\r\n", h.text.size()) == std::string::npos) continue;  // blank lines only
     io::table t = parse(std::move(piece), first_byte);
     piece = std::string();
-    detail::update_with_piece(state, t, scores, so.weighted, h.name);
+    detail::update_with_piece(state, t, h.name, rows);
+    rows += t.rows;
   }
   return state;
 }

@@ -226,7 +226,9 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   if (options.max_memory < (std::uint64_t{1} << 20)) {
     throw_usage(fmt::format("{}: max_memory is {} bytes; it must be at least 1 MiB", fn, options.max_memory));
   }
-  if (!q.proba.empty()) throw_usage(fmt::format("{}: class probabilities are not read out of core yet", fn));
+  if (!q.proba.empty() && q.ci_level) {
+    throw_usage(fmt::format("{}: intervals of class probabilities are not computed out of core yet", fn));
+  }
   if (q.task == task_kind::regression) throw_usage(fmt::format("{}: regression is not evaluated out of core yet", fn));
   if (q.ci_level && (q.weight || q.ci == ci_method::bootstrap)) {
     // The Poisson bootstrap weighs every row by its id: the state would have to keep every row.
@@ -234,8 +236,9 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
                             "computed out of core", fn, q.weight ? "weights" : "ci_method bootstrap"));
   }
   if (q.path == "-") throw_usage(fmt::format("{}: standard input cannot be read out of core (give a file)", fn));
-  if (q.score.has_value() == q.pred.has_value()) {
-    throw_usage(fmt::format("{}: give exactly one of a score column and a predicted-class column", fn));
+  if ((q.score ? 1 : 0) + (q.pred ? 1 : 0) + (q.proba.empty() ? 0 : 1) != 1) {
+    throw_usage(fmt::format("{}: give exactly one of a score column, a predicted-class column and class-probability "
+                            "columns", fn));
   }
   const evaluate_options eo = options_of(q);
   const std::uint64_t budget = options.max_memory;
@@ -246,10 +249,12 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   // The header (read by the CSV reader: BOM, delimiter detection) and where the data starts.
   std::uint64_t data_start = 0;
   std::string name;
+  std::vector<std::string> fields;
   {
     io::csv_reader head(q.path, q.csv);
     data_start = head.offset();
     name = head.name();
+    fields = head.header();
   }
   std::ifstream file(q.path, std::ios::binary);
   if (!file) throw_io(fmt::format("{}: cannot open {}", q.path, q.path));
@@ -260,7 +265,7 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
 
   const bool scores = q.score.has_value();
   state_options so;
-  so.kind = scores ? prediction_kind::scores : prediction_kind::labels;
+  so.kind = scores ? prediction_kind::scores : q.pred ? prediction_kind::labels : prediction_kind::proba;
   so.task = q.task;
   so.pos_label = q.pos_label;
   so.threshold = q.threshold;
@@ -268,8 +273,20 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   so.source = name;
   std::vector<io::column_spec> specs{{q.label, io::column_type::label, "--label"}};
   if (scores) specs.push_back({*q.score, io::column_type::number, "--score"});
-  else specs.push_back({*q.pred, io::column_type::label, "--pred"});
+  else if (q.pred) specs.push_back({*q.pred, io::column_type::label, "--pred"});
   if (so.weighted) specs.push_back({*q.weight, io::column_type::weight, "--weight"});
+  if (!q.proba.empty()) {
+    // The probability columns' header names (the state's proba_names, as read_predictions names them);
+    // a column that does not exist is read_table's message on the first piece.
+    for (const auto& ref : q.proba) {
+      specs.push_back({ref, io::column_type::probability, "--proba"});
+      try {
+        so.proba_names.push_back(fields.at(io::find_column(fields, ref, name)));
+      } catch (const std::exception&) {
+        so.proba_names.push_back(ref);
+      }
+    }
+  }
   evaluation_state state(so);
   auto& s = detail::state_access::of(state);
   s.keep_runs = false;
@@ -290,6 +307,7 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   csv.chunk_bytes = std::min<std::size_t>(csv.chunk_bytes, std::max<std::size_t>(piece_bytes / 4, 1 << 16));
   std::string carry, piece;
   std::uint64_t lines_before = 0;  // data lines before the next piece
+  std::uint64_t rows_before = 0;   // rows of the pieces added so far: the next row's index
   bool eof = false;
   // The next piece's text (header line first) and the data lines before it; nullopt at the end.
   struct piece_text {
@@ -360,9 +378,18 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
     ++inf.pieces;
     // The columns' header names, for the report's header (as read_predictions names them).
     s.o.label_name = t.columns[0].name;
-    s.o.prediction_name = t.columns[1].name;
+    if (so.kind != prediction_kind::proba) s.o.prediction_name = t.columns[1].name;
     if (t.rows == 0) continue;
-    detail::update_with_piece(state, t, scores, so.weighted, name);
+    detail::update_with_piece(state, t, name, rows_before);
+    rows_before += t.rows;
+    if (so.kind == prediction_kind::proba && state.memory_bytes() > budget / 4) {
+      // The probability columns' runs are held in memory (not spilled as a score's are), and a merge
+      // of a column's runs briefly holds them twice: a quarter of the cap.
+      throw_data(fmt::format("{}: the class probabilities have too many distinct values to be evaluated within {} KiB "
+                             "(their state holds {} KiB after {} rows, more than a quarter of it): raise max_memory or "
+                             "read the file in memory",
+                             name, budget >> 10, state.memory_bytes() >> 10, rows_before));
+    }
     if (!scores) continue;
     // The score records, by key range.
     const io::column& lab = t.columns[0];

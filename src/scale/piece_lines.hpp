@@ -31,16 +31,25 @@ namespace assay::scale::detail {
 }
 
 /// Adds the rows of a piece, read as the columns {label, score or predicted class, weight when
-/// `weighted`}, to `state`. A refused row is an error that names the file `name` first.
-inline void update_with_piece(evaluation_state& state, const io::table& t, bool scores, bool weighted,
-                              const std::string& name) {
+/// weighted, one probability column per class} (the order of column_specs), to `state`, the piece's
+/// first row having the id `first_row_id`. A refused row is an error that names the file `name` first.
+inline void update_with_piece(evaluation_state& state, const io::table& t, const std::string& name,
+                              std::uint64_t first_row_id) {
   if (t.rows == 0) return;
+  const state_options& o = state.options();
   const io::column& lab = t.columns[0];
   row_batch b;
   b.y_true = label_column::of_codes(lab.codes, lab.levels);
-  if (scores) b.y_score = t.columns[1].numbers;
-  else b.y_pred = label_column::of_codes(t.columns[1].codes, t.columns[1].levels);
-  if (weighted) b.sample_weight = t.columns[2].numbers;
+  b.first_row_id = first_row_id;
+  std::size_t at = 1;
+  if (o.kind == prediction_kind::scores) b.y_score = t.columns[at++].numbers;
+  else if (o.kind == prediction_kind::labels) b.y_pred = label_column::of_codes(t.columns[at].codes, t.columns[at].levels), ++at;
+  if (o.weighted) b.sample_weight = t.columns[at++].numbers;
+  std::vector<std::span<const double>> proba;
+  if (o.kind == prediction_kind::proba) {
+    for (std::size_t k = 0; k < o.proba_names.size(); ++k) proba.emplace_back(t.columns[at + k].numbers);
+    b.y_proba = proba;
+  }
   try {
     state.update(b);
   } catch (const error& e) {

@@ -43,6 +43,26 @@ void check_options(const state_options& o) {
   if (o.kind == prediction_kind::scores && o.task == task_kind::multiclass) {
     throw_usage("evaluation_state: kind is scores, which needs a binary task, but task is multiclass");
   }
+  if (o.kind == prediction_kind::proba) {
+    if (o.task == task_kind::regression) throw_usage("evaluation_state: kind is proba, which needs a classification task");
+    if (o.proba_names.size() < 2) {
+      throw_usage(fmt::format("evaluation_state: proba_names has {} names; class probabilities need a column per class "
+                              "(at least 2)", o.proba_names.size()));
+    }
+    for (std::size_t i = 0; i < o.proba_names.size(); ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        if (o.proba_names[i] == o.proba_names[j]) {
+          throw_usage(fmt::format("evaluation_state: proba_names names \"{}\" twice", o.proba_names[i]));
+        }
+      }
+    }
+    if (o.row_ids) {
+      throw_usage("evaluation_state: row_ids with class probabilities is not supported yet (the state does not keep "
+                  "rows of probabilities)");
+    }
+  } else if (!o.proba_names.empty()) {
+    throw_usage("evaluation_state: proba_names is given, but kind is not proba");
+  }
   if (!std::isfinite(o.threshold)) {
     throw_usage(fmt::format("evaluation_state: threshold is {}; it must be a finite number", o.threshold));
   }
@@ -59,6 +79,7 @@ const char* differing_option(const state_options& a, const state_options& b) {
   if (a.row_ids != b.row_ids) return "row_ids";
   if (a.label_name != b.label_name) return "label_name";
   if (a.prediction_name != b.prediction_name) return "prediction_name";
+  if (a.proba_names != b.proba_names) return "proba_names";
   return nullptr;
 }
 
@@ -382,6 +403,395 @@ report finish_regression(const evaluation_state::impl& s, const evaluate_options
 
 }  // namespace
 
+// ---- class probabilities ------------------------------------------------------------------------------
+
+namespace {
+
+// The column order of the second view (docs/scaling.md, "Class probabilities"): the columns sorted as
+// classes by their names, by predictions_from_proba's own rules (numeric names unified and in numeric
+// order when every name is a number, else byte order). Empty when that is the order as given or the
+// names are not distinct classes.
+std::vector<std::uint32_t> sorted_column_order(const state_options& o) {
+  const std::size_t K = o.proba_names.size();
+  prediction_options po;
+  po.task = task_kind::multiclass;
+  std::vector<double> uniform(K * K, 1.0 / static_cast<double>(K));
+  prediction_table t;
+  try {
+    t = predictions_from_proba(labels_view(o.proba_names), uniform, o.proba_names, po);
+  } catch (const error&) {
+    return {};
+  }
+  if (t.proba_names.size() != K) return {};
+  std::vector<std::uint32_t> order(K);
+  bool identity = true;
+  for (std::size_t c = 0; c < K; ++c) {
+    const auto at = std::find(o.proba_names.begin(), o.proba_names.end(), t.proba_names[c]) - o.proba_names.begin();
+    order[c] = static_cast<std::uint32_t>(at);
+    identity = identity && order[c] == c;
+  }
+  if (identity) return {};
+  return order;
+}
+
+void init_proba(evaluation_state::impl& s) {
+  const state_options& o = s.o;
+  const std::size_t K = o.proba_names.size();
+  detail::proba_state p;
+  p.views.resize(1);
+  p.views[0].order.resize(K);
+  for (std::size_t c = 0; c < K; ++c) p.views[0].order[c] = static_cast<std::uint32_t>(c);
+  if (auto sorted = sorted_column_order(o); !sorted.empty()) {
+    p.views.emplace_back();
+    p.views[1].order = std::move(sorted);
+  }
+  p.runs.resize(K);
+  p.buffer.resize(K);
+  s.proba = std::move(p);
+}
+
+// Moves column c's pending rows into its sorted run list, by the state's own compaction (the
+// column's vectors are swapped into the state's score list, which a proba state does not use).
+void compact_column(evaluation_state::impl& s, std::size_t c) {
+  detail::proba_state& p = *s.proba;
+  if (p.buffer[c].empty()) return;
+  std::swap(s.runs, p.runs[c]);
+  std::swap(s.buffer, p.buffer[c]);
+  s.compact();
+  std::swap(s.runs, p.runs[c]);
+  std::swap(s.buffer, p.buffer[c]);
+}
+
+void compact_proba(evaluation_state::impl& s) {
+  for (std::size_t c = 0; c < s.proba->runs.size(); ++c) compact_column(s, c);
+}
+
+void update_proba(evaluation_state::impl& s, const row_batch& b, const batch_labels& yt) {
+  const state_options& o = s.o;
+  const std::size_t n = b.y_true.size(), K = o.proba_names.size();
+  if (b.y_proba.size() != K) {
+    throw_usage(fmt::format("evaluation_state::update: y_proba has {} columns, but the state has {} (proba_names)",
+                            b.y_proba.size(), K));
+  }
+  for (std::size_t c = 0; c < K; ++c) {
+    if (b.y_proba[c].size() != n) {
+      throw_usage(fmt::format("evaluation_state::update: y_proba[{}] has {} entries, but y_true has {}", c,
+                              b.y_proba[c].size(), n));
+    }
+  }
+  std::vector<std::uint8_t> skip(n, 0);
+  std::uint64_t skipped = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const char* what = nullptr;
+    std::size_t col = 0;
+    if (yt.codes[i] < 0) what = "y_true";
+    for (std::size_t c = 0; c < K && what == nullptr; ++c) {
+      if (std::isnan(b.y_proba[c][i])) what = "y_proba", col = c;
+    }
+    if (what == nullptr && o.weighted && std::isnan(b.sample_weight[i])) what = "sample_weight";
+    if (what != nullptr) {
+      if (!o.drop_missing) {
+        throw_data(fmt::format("evaluation_state::update: {}{}[{}] is nan; missing values are refused (set drop_missing "
+                               "to skip such rows)", what, std::string_view(what) == "y_proba" ? fmt::format("[{}]", col)
+                                                                                                : std::string(), i));
+      }
+      skip[i] = 1;
+      ++skipped;
+      continue;
+    }
+    for (std::size_t c = 0; c < K; ++c) {
+      const double x = b.y_proba[c][i];
+      if (!(x >= 0 && x <= 1)) {
+        throw_data(fmt::format("evaluation_state::update: y_proba[{}][{}] is {}; probabilities must be in [0, 1]", c, i, x));
+      }
+    }
+    if (o.weighted && !(b.sample_weight[i] >= 0 && std::isfinite(b.sample_weight[i]))) {
+      throw_data(fmt::format("evaluation_state::update: sample_weight[{}] is {}; weights must be finite and >= 0", i,
+                             b.sample_weight[i]));
+    }
+  }
+  std::vector<std::uint32_t> tmap(yt.spellings.size());
+  for (std::size_t k = 0; k < yt.spellings.size(); ++k) s.code_of(yt.spellings[k]);
+  for (std::size_t k = 0; k < yt.spellings.size(); ++k) tmap[k] = s.code_of(yt.spellings[k]);
+  detail::proba_state& p = *s.proba;
+
+  // The batch's sums per view, by batch spelling, folded into the state's maps at the end.
+  const std::size_t T = yt.spellings.size(), B = calibration_bins;
+  struct local_view {
+    std::vector<tally> cells, rank, calib;
+    std::vector<exact_sum> ll, br;
+    std::vector<std::uint8_t> seen;
+    std::optional<std::pair<std::uint64_t, double>> off;
+  };
+  std::vector<local_view> lv(p.views.size());
+  for (auto& v : lv) {
+    v.cells.resize(T * K);
+    v.rank.resize(T * K * K);
+    v.calib.resize(T * B * K);
+    v.ll.resize(T * K);
+    v.br.resize(T * K);
+    v.seen.assign(T, 0);
+  }
+  for (std::size_t c = 0; c < K; ++c) p.buffer[c].reserve(p.buffer[c].size() + n - skipped);
+  std::vector<double> x(K);
+  const proba_view row = proba_view::matrix(x, K);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (skip[i]) continue;
+    const double w = o.weighted ? b.sample_weight[i] : 1.0;
+    if (w != std::floor(w) && (!s.min_fractional_weight || w < *s.min_fractional_weight)) s.min_fractional_weight = w;
+    const auto bt = static_cast<std::size_t>(yt.codes[i]);
+    for (std::size_t c = 0; c < K; ++c) {
+      p.buffer[c].push_back({assay::detail::order_key(b.y_proba[c][i]), tmap[bt], w});
+    }
+    for (std::size_t v = 0; v < p.views.size(); ++v) {
+      const auto& order = p.views[v].order;
+      local_view& L = lv[v];
+      for (std::size_t c = 0; c < K; ++c) x[c] = b.y_proba[order[c]][i];
+      // evaluate's argmax: the first of equal maxima (std::max_element; top_label's strict >)
+      const auto best = static_cast<std::size_t>(std::max_element(x.begin(), x.end()) - x.begin());
+      tally& cell = L.cells[bt * K + best];
+      ++cell.n;
+      if (o.weighted) cell.w.add(w);
+      const std::size_t bin = curves::uniform_bin_of(x[best], B);
+      tally& cal = L.calib[(bt * B + bin) * K + best];
+      ++cal.n;
+      if (o.weighted) cal.w.add(w);
+      if (v == 0) p.calib_wp[bin].add(w * x[best]);
+      const std::uint64_t id = b.first_row_id + i;
+      if (!L.off) {
+        if (const auto bad = curves::first_row_not_summing_to_one(row)) L.off = std::pair{id, bad->second};
+      }
+      if (w == 0) continue;
+      L.seen[bt] = 1;
+      for (std::size_t j = 0; j < K; ++j) {
+        L.ll[bt * K + j].add(w * log_loss_term(row, 0, j));
+        L.br[bt * K + j].add(w * brier_term(row, 0, j));
+        std::size_t ahead = 0;  // top_k_accuracy's rank of j: columns scoring higher, ties of a higher index
+        for (std::size_t c = 0; c < K; ++c) {
+          if (x[c] > x[j] || (x[c] == x[j] && c > j)) ++ahead;
+        }
+        tally& rk = L.rank[(bt * K + j) * K + ahead];
+        ++rk.n;
+        if (o.weighted) rk.w.add(w);
+      }
+    }
+  }
+  for (std::size_t v = 0; v < p.views.size(); ++v) {
+    detail::proba_view_sums& V = p.views[v];
+    local_view& L = lv[v];
+    for (std::size_t bt = 0; bt < T; ++bt) {
+      const std::uint32_t code = tmap[bt];
+      for (std::size_t k = 0; k < K; ++k) {
+        const tally& c = L.cells[bt * K + k];
+        if (c.n > 0) V.cells[{code, static_cast<std::uint32_t>(k)}].add(c);
+        for (std::size_t bin = 0; bin < B; ++bin) {
+          const tally& t = L.calib[(bt * B + bin) * K + k];
+          if (t.n > 0) V.calib[{code, static_cast<std::uint32_t>(bin), static_cast<std::uint32_t>(k)}].add(t);
+        }
+      }
+      if (!L.seen[bt]) continue;
+      auto& ll = V.log_loss[code];
+      auto& br = V.brier[code];
+      auto& rk = V.rank[code];
+      if (ll.empty()) ll.resize(K), br.resize(K), rk.resize(K * K);
+      for (std::size_t j = 0; j < K; ++j) {
+        ll[j].add(L.ll[bt * K + j]);
+        br[j].add(L.br[bt * K + j]);
+      }
+      for (std::size_t m = 0; m < K * K; ++m) {
+        if (L.rank[bt * K * K + m].n > 0) rk[m].add(L.rank[bt * K * K + m]);
+      }
+    }
+    if (L.off && (!V.off || L.off->first < V.off->first)) V.off = L.off;
+  }
+  if (o.weighted) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!skip[i]) s.total_weight.add(b.sample_weight[i]);
+    }
+  }
+  s.rows += n - skipped;
+  s.missing += skipped;
+  // Pending rows at most as many as runs (and 4096): memory within about twice the runs' (the
+  // out-of-core reader holds these lists in memory), amortised O(1) merging per row.
+  for (std::size_t c = 0; c < K; ++c) {
+    if (p.buffer[c].size() >= std::max<std::size_t>(p.runs[c].size(), std::size_t{1} << 12)) compact_column(s, c);
+  }
+}
+
+void merge_proba(evaluation_state::impl& s, const evaluation_state::impl& t, const std::vector<std::uint32_t>& map) {
+  detail::proba_state& p = *s.proba;
+  const detail::proba_state& q = *t.proba;
+  for (std::size_t v = 0; v < p.views.size(); ++v) {
+    detail::proba_view_sums& V = p.views[v];
+    const detail::proba_view_sums& W = q.views[v];
+    for (const auto& [k, x] : W.cells) V.cells[{map[k.first], k.second}].add(x);
+    for (const auto& [k, x] : W.calib) V.calib[{map[std::get<0>(k)], std::get<1>(k), std::get<2>(k)}].add(x);
+    for (auto [mine, theirs] : {std::pair{&V.log_loss, &W.log_loss}, std::pair{&V.brier, &W.brier}}) {
+      for (const auto& [k, x] : *theirs) {
+        auto& into = (*mine)[map[k]];
+        if (into.empty()) into.resize(x.size());
+        for (std::size_t j = 0; j < x.size(); ++j) into[j].add(x[j]);
+      }
+    }
+    for (const auto& [k, x] : W.rank) {
+      auto& into = V.rank[map[k]];
+      if (into.empty()) into.resize(x.size());
+      for (std::size_t j = 0; j < x.size(); ++j) into[j].add(x[j]);
+    }
+    if (W.off && (!V.off || W.off->first < V.off->first)) V.off = W.off;
+  }
+  for (std::size_t bin = 0; bin < calibration_bins; ++bin) p.calib_wp[bin].add(q.calib_wp[bin]);
+  for (std::size_t c = 0; c < p.runs.size(); ++c) {
+    compact_column(s, c);
+    std::vector<run> theirs;
+    theirs.reserve(q.runs[c].size());
+    for (const auto& r : q.runs[c]) theirs.push_back({r.key, map[r.code], r.t});  // map is monotone: still sorted
+    std::swap(s.runs, p.runs[c]);
+    s.merge_runs(std::move(theirs));
+    std::swap(s.runs, p.runs[c]);
+    for (const auto& r : q.buffer[c]) p.buffer[c].push_back({r.key, map[r.code], r.w});
+    compact_column(s, c);
+  }
+}
+
+}  // namespace
+
+// ---- class probabilities: bytes ------------------------------------------------------------------------
+
+namespace {
+
+void write_tally(writer& w, const tally& t, bool weighted) {
+  w.u64(t.n);
+  if (weighted) w.sum(t.w);
+}
+
+void write_proba(writer& w, evaluation_state::impl& s) {
+  compact_proba(s);
+  const detail::proba_state& p = *s.proba;
+  const bool weighted = s.o.weighted;
+  w.u64(p.views.size());
+  for (const auto& v : p.views) {
+    for (auto c : v.order) w.u32(c);
+    w.u64(v.cells.size());
+    for (const auto& [k, t] : v.cells) {
+      w.u32(k.first);
+      w.u32(k.second);
+      write_tally(w, t, weighted);
+    }
+    w.u64(v.log_loss.size());
+    for (const auto& [code, ll] : v.log_loss) {
+      w.u32(code);
+      for (const auto& x : ll) w.sum(x);
+      for (const auto& x : v.brier.at(code)) w.sum(x);
+      for (const auto& t : v.rank.at(code)) write_tally(w, t, weighted);
+    }
+    w.u64(v.calib.size());
+    for (const auto& [k, t] : v.calib) {
+      w.u32(std::get<0>(k));
+      w.u32(std::get<1>(k));
+      w.u32(std::get<2>(k));
+      write_tally(w, t, weighted);
+    }
+    w.u8(v.off ? 1 : 0);
+    w.u64(v.off ? v.off->first : 0);
+    w.f64(v.off ? v.off->second : 0.0);
+  }
+  for (const auto& x : p.calib_wp) w.sum(x);
+  for (const auto& rs : p.runs) {
+    w.u64(rs.size());
+    for (const auto& r : rs) {
+      w.u64(r.key);
+      w.u32(r.code);
+      write_tally(w, r.t, weighted);
+    }
+  }
+}
+
+tally read_tally(reader& r, bool weighted) {
+  tally t;
+  t.n = r.u64();
+  if (weighted) t.w = r.sum();
+  return t;
+}
+
+// Reads what write_proba wrote into `s` (built with the blob's options: its views are there).
+void read_proba(reader& r, evaluation_state::impl& s) {
+  detail::proba_state& p = *s.proba;
+  const bool weighted = s.o.weighted;
+  const std::size_t K = s.o.proba_names.size(), nd = s.dict.size();
+  if (r.u64() != p.views.size()) reader::malformed("the class probabilities have another number of views");
+  for (auto& v : p.views) {
+    for (auto want : std::vector<std::uint32_t>(v.order)) {
+      if (r.u32() != want) reader::malformed("a view of the class probabilities has another column order");
+    }
+    const std::uint64_t nc = r.count(16);
+    std::uint64_t counted = 0;
+    for (std::uint64_t k = 0; k < nc; ++k) {
+      const std::uint32_t a = r.u32(), b = r.u32();
+      tally t = read_tally(r, weighted);
+      if (a >= nd || b >= K || t.n == 0) reader::malformed("a cell of the class probabilities is not valid");
+      if (!v.cells.empty() && !(v.cells.rbegin()->first < std::pair{a, b})) reader::malformed("cells are not sorted");
+      counted += t.n;
+      v.cells.emplace_hint(v.cells.end(), std::pair{a, b}, std::move(t));
+    }
+    if (counted != s.rows) reader::malformed("the cells do not add up to the rows");
+    const std::uint64_t nl = r.count(4 + 2 * K * 9 + K * K * 8);
+    for (std::uint64_t k = 0; k < nl; ++k) {
+      const std::uint32_t code = r.u32();
+      if (code >= nd || (!v.log_loss.empty() && !(v.log_loss.rbegin()->first < code))) {
+        reader::malformed("a loss entry of the class probabilities is not valid");
+      }
+      std::vector<exact_sum> ll(K), br(K);
+      std::vector<tally> rk(K * K);
+      for (auto& x : ll) x = r.sum();
+      for (auto& x : br) x = r.sum();
+      for (auto& t : rk) t = read_tally(r, weighted);
+      v.log_loss.emplace_hint(v.log_loss.end(), code, std::move(ll));
+      v.brier.emplace_hint(v.brier.end(), code, std::move(br));
+      v.rank.emplace_hint(v.rank.end(), code, std::move(rk));
+    }
+    const std::uint64_t ncal = r.count(20);
+    std::uint64_t in_bins = 0;
+    for (std::uint64_t k = 0; k < ncal; ++k) {
+      const std::uint32_t a = r.u32(), bin = r.u32(), b = r.u32();
+      tally t = read_tally(r, weighted);
+      const std::tuple key{a, bin, b};
+      if (a >= nd || bin >= calibration_bins || b >= K || t.n == 0) reader::malformed("a calibration bin is not valid");
+      if (!v.calib.empty() && !(v.calib.rbegin()->first < key)) reader::malformed("calibration bins are not sorted");
+      in_bins += t.n;
+      v.calib.emplace_hint(v.calib.end(), key, std::move(t));
+    }
+    if (in_bins != s.rows) reader::malformed("the calibration bins do not add up to the rows");
+    const std::uint8_t has_off = r.u8();
+    const std::uint64_t id = r.u64();
+    const double sum = r.f64();
+    if (has_off > 1 || (has_off == 0 && (id != 0 || std::bit_cast<std::uint64_t>(sum) != 0))) {
+      reader::malformed("bad row sum entry");
+    }
+    if (has_off == 1) v.off = std::pair{id, sum};
+  }
+  for (auto& x : p.calib_wp) x = r.sum();
+  for (auto& rs : p.runs) {
+    const std::uint64_t nr = r.count(20);
+    rs.reserve(nr);
+    std::uint64_t in_runs = 0;
+    for (std::uint64_t k = 0; k < nr; ++k) {
+      run x{r.u64(), r.u32(), {}};
+      x.t = read_tally(r, weighted);
+      const double pr = assay::detail::from_order_key(x.key);
+      if (x.code >= nd || x.t.n == 0 || !(pr >= 0 && pr <= 1)) reader::malformed("a probability run is not valid");
+      if (!rs.empty() && !(rs.back().key < x.key || (rs.back().key == x.key && rs.back().code < x.code))) {
+        reader::malformed("probability runs are not sorted");
+      }
+      in_runs += x.t.n;
+      rs.push_back(std::move(x));
+    }
+    if (in_runs != s.rows) reader::malformed("the probability runs do not add up to the rows");
+  }
+}
+
+}  // namespace
+
 // ---- the state -------------------------------------------------------------------------------------
 
 evaluation_state::evaluation_state(const state_options& options) : impl_(std::make_unique<impl>()) {
@@ -390,6 +800,7 @@ evaluation_state::evaluation_state(const state_options& options) : impl_(std::ma
   if (impl_->o.prediction_name.empty()) {
     impl_->o.prediction_name = options.kind == prediction_kind::scores ? "y_score" : "y_pred";
   }
+  if (options.kind == prediction_kind::proba) init_proba(*impl_);
 }
 evaluation_state::~evaluation_state() = default;
 evaluation_state::evaluation_state(const evaluation_state& o) : impl_(std::make_unique<impl>(*o.impl_)) {}
@@ -411,7 +822,38 @@ std::size_t evaluation_state::memory_bytes() const {
   bytes += s.cells.size() * (sizeof(tally) + 48) + s.loss.size() * (sizeof(losses) + 48);
   bytes += s.kept.capacity() * sizeof(kept_row) + s.calib.size() * (sizeof(tally) + 48);
   bytes += (s.reg_y.size() + s.reg_r.size()) * (sizeof(std::uint64_t) * 3 + 48);
+  if (s.proba) {
+    const std::size_t K = s.o.proba_names.size();
+    for (std::size_t c = 0; c < K; ++c) {
+      bytes += s.proba->runs[c].capacity() * sizeof(run) + s.proba->buffer[c].capacity() * sizeof(pending);
+    }
+    for (const auto& v : s.proba->views) {
+      bytes += (v.cells.size() + v.calib.size()) * (sizeof(tally) + 56);
+      bytes += v.log_loss.size() * (2 * K * sizeof(exact_sum) + K * K * sizeof(tally) + 3 * 64);
+    }
+  }
   return bytes;
+}
+
+void evaluation_state::offset_row_ids(std::uint64_t by) {
+  impl& s = *impl_;
+  if (by == 0) return;
+  std::uint64_t largest = 0;
+  for (const auto& k : s.kept) largest = std::max(largest, k.id);
+  if (s.first_zero_target) largest = std::max(largest, *s.first_zero_target);
+  if (s.proba) {
+    for (const auto& v : s.proba->views)
+      if (v.off) largest = std::max(largest, v.off->first);
+  }
+  if (largest > std::numeric_limits<std::uint64_t>::max() - by) {
+    throw_usage(fmt::format("evaluation_state::offset_row_ids: {} + {} overflows a 64-bit row id", largest, by));
+  }
+  for (auto& k : s.kept) k.id += by;  // the order of the kept rows is kept
+  if (s.first_zero_target) *s.first_zero_target += by;
+  if (s.proba) {
+    for (auto& v : s.proba->views)
+      if (v.off) v.off->first += by;
+  }
 }
 
 void evaluation_state::update(const row_batch& b) {
@@ -440,6 +882,10 @@ void evaluation_state::update(const row_batch& b) {
     return;
   }
   const batch_labels yt = resolve(b.y_true, n, "y_true");
+  if (o.kind == prediction_kind::proba) {
+    update_proba(s, b, yt);
+    return;
+  }
   batch_labels yp;
   if (!scores) yp = resolve(b.y_pred, n, "y_pred");
   std::vector<std::uint8_t> skip(n, 0);
@@ -583,6 +1029,7 @@ void evaluation_state::merge(const evaluation_state& other) {
     s.first_zero_target = t.first_zero_target;
   }
   for (std::size_t bin = 0; bin < calibration_bins; ++bin) s.calib_ws[bin].add(t.calib_ws[bin]);
+  if (s.proba) merge_proba(s, t, map);
   std::vector<run> theirs;
   theirs.reserve(t.runs.size() + t.buffer.size());
   for (const auto& r : t.runs) theirs.push_back({r.key, map[r.code], r.t});  // map is monotone: still sorted
@@ -621,6 +1068,8 @@ std::string evaluation_state::serialize() const {
   w.u8(o.row_ids ? 1 : 0);
   w.str(o.label_name);
   w.str(o.prediction_name);
+  w.u64(o.proba_names.size());
+  for (const auto& name : o.proba_names) w.str(name);
   w.str(o.source);
   w.u64(s.rows);
   w.u64(s.missing);
@@ -681,6 +1130,7 @@ std::string evaluation_state::serialize() const {
       if (o.weighted) w.f64(k.w);
     }
   }
+  if (s.proba) write_proba(w, s);
   w.u64(fnv1a(w.out));
   return std::move(w.out);
 }
@@ -706,7 +1156,7 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
   }
   state_options o;
   const std::uint8_t kind = r.u8(), task = r.u8();
-  if (kind > 2) reader::malformed("unknown prediction kind");
+  if (kind > 3) reader::malformed("unknown prediction kind");
   if (task > 3) reader::malformed("unknown task");
   o.kind = static_cast<prediction_kind>(kind);
   o.task = static_cast<task_kind>(task);
@@ -722,6 +1172,8 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
   o.row_ids = ids == 1;
   o.label_name = r.str();
   o.prediction_name = r.str();
+  const std::uint64_t names = r.count(8);
+  for (std::uint64_t k = 0; k < names; ++k) o.proba_names.push_back(r.str());
   o.source = r.str();
   if (expect) {
     state_options want = *expect;
@@ -769,7 +1221,8 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
     counted += t.n;
     s.cells.emplace_hint(s.cells.end(), std::pair{a, b}, std::move(t));
   }
-  if (counted != (o.kind == prediction_kind::values ? 0 : s.rows)) reader::malformed("the cells do not add up to the rows");
+  const bool by_views = o.kind == prediction_kind::values || o.kind == prediction_kind::proba;
+  if (counted != (by_views ? 0 : s.rows)) reader::malformed("the cells do not add up to the rows");
   const std::uint64_t nl = r.count(4 + 4 * 9);
   for (std::uint64_t k = 0; k < nl; ++k) {
     const std::uint32_t c = r.u32();
@@ -850,6 +1303,12 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
       if (!s.kept.empty() && !(s.kept.back().tie() <= x.tie())) reader::malformed("kept rows are not sorted");
       s.kept.push_back(x);
     }
+  }
+  if (o.kind == prediction_kind::proba) {
+    if (!s.cells.empty() || !s.loss.empty() || !s.calib.empty() || nr != 0) {
+      reader::malformed("a state of class probabilities has the entries of another kind");
+    }
+    read_proba(r, s);
   }
   if (r.at != r.in.size()) reader::malformed("bytes follow its content");
   return st;
@@ -994,12 +1453,261 @@ void keep_state_curves(const evaluation_state::impl& s, const evaluate_options& 
   r.calibration = std::move(c);
 }
 
+// The walk of evaluate's sweep over score runs (curves::sweep_scores): runs visited from the highest
+// key down by `source(visitor)`, those whose spelling `include`s, grouped by key; unweighted, counts;
+// weighted, tie groups of positive weight whose two sides are summed exactly, then running sums of
+// the rounded group sums. Calls f(threshold, tp, fp) once per group.
+template <class Source, class Include, class IsPositive, class F>
+void walk_runs(const Source& source, bool weighted, const Include& include, const IsPositive& is_pos, F&& f) {
+  double tp = 0, fp = 0;
+  bool open = false;
+  std::uint64_t key = 0;
+  std::uint64_t np = 0, nn = 0;
+  exact_sum wp, wn;
+  auto close = [&] {
+    if (!open) return;
+    open = false;
+    if (weighted) {
+      if (wp.is_zero() && wn.is_zero()) return;  // rows of weight 0 only: no threshold
+      tp += wp.value();
+      fp += wn.value();
+    } else {
+      tp += static_cast<double>(np);
+      fp += static_cast<double>(nn);
+    }
+    f(assay::detail::from_order_key(key) + 0.0, tp, fp);
+  };
+  source([&](std::uint64_t k, std::uint32_t code, const tally& t) {
+    if (!include(code)) return;
+    if (!open || k != key) {
+      close();
+      open = true;
+      key = k;
+      np = nn = 0;
+      wp = exact_sum();
+      wn = exact_sum();
+    }
+    if (is_pos(code)) {
+      np += t.n;
+      if (weighted) wp.add(t.w);
+    } else {
+      nn += t.n;
+      if (weighted) wn.add(t.w);
+    }
+  });
+  close();
+}
+
+// The sweep of one probability column's runs: the rows whose spelling `include`s, positive when
+// `is_pos` (curves::sweep_scores on those rows, bit for bit).
+template <class Include, class IsPositive>
+curves::score_sweep sweep_of_runs(const std::vector<run>& runs, bool weighted, const Include& include,
+                                  const IsPositive& is_pos) {
+  curves::score_sweep sw;
+  walk_runs([&](const auto& g) { for (std::size_t i = runs.size(); i > 0; --i) g(runs[i - 1].key, runs[i - 1].code, runs[i - 1].t); },
+            weighted, include, is_pos, [&](double t, double tp, double fp) {
+              sw.thresholds.push_back(t);
+              sw.tp.push_back(tp);
+              sw.fp.push_back(fp);
+            });
+  sw.positives = sw.empty() ? 0.0 : sw.tp.back();
+  sw.negatives = sw.empty() ? 0.0 : sw.fp.back();
+  return sw;
+}
+
+// finish() of class probabilities: evaluate's report.cpp for a probability matrix, number for number.
+report finish_proba(evaluation_state::impl& s, const evaluate_options& q) {
+  const state_options& o = s.o;
+  compact_proba(s);
+  const detail::proba_state& p = *s.proba;
+  const std::size_t K = o.proba_names.size();
+  // The classes, by predictions_from_proba's rules on the union of the spellings and the columns'
+  // names: one row per true spelling (uniform probabilities, which sum to 1).
+  std::vector<std::uint32_t> true_codes;
+  for (const auto& [k, v] : p.views[0].cells) true_codes.push_back(k.first);
+  true_codes.erase(std::unique(true_codes.begin(), true_codes.end()), true_codes.end());
+  std::vector<std::string> yt;
+  for (auto c : true_codes) yt.push_back(s.dict[c]);
+  prediction_options po;
+  po.pos_label = o.pos_label;
+  po.task = o.task;
+  const std::vector<double> uniform(yt.size() * K, 1.0 / static_cast<double>(K));
+  const prediction_table t = predictions_from_proba(labels_view(yt), uniform, o.proba_names, po);
+  // The view whose column order is the classes' order.
+  std::vector<std::uint32_t> order(K);
+  for (std::size_t c = 0; c < K; ++c) {
+    order[c] = static_cast<std::uint32_t>(std::find(o.proba_names.begin(), o.proba_names.end(), t.proba_names[c]) -
+                                          o.proba_names.begin());
+  }
+  const detail::proba_view_sums* view = nullptr;
+  for (const auto& v : p.views) {
+    if (v.order == order) view = &v;
+  }
+  if (view == nullptr || t.classes.size() != K) {
+    throw_usage("evaluation_state::finish: the classes of the probability columns are in an order the state did not "
+                "foresee; evaluate these rows in memory");
+  }
+  std::vector<std::int32_t> class_of(s.dict.size(), -1);
+  for (std::size_t k = 0; k < true_codes.size(); ++k) class_of[true_codes[k]] = t.y[k];
+
+  report r;
+  r.zd = q.zero_division;
+  r.source = o.source;
+  r.rows = s.rows;
+  r.label_column = o.label_name;
+  r.weighted = o.weighted;
+  r.total_weight = o.weighted ? s.total_weight.value() : static_cast<double>(s.rows);
+  r.labels = t.classes;
+  r.positive = t.positive;
+  r.task = t.task;
+  r.prediction_column = fmt::format("argmax of {} probability columns", K);
+
+  std::vector<exact_sum> cells(K * K);
+  std::vector<std::uint64_t> counts(K * K, 0);
+  std::vector<exact_sum> class_weight(K);  // per actual class, the exact weight (unweighted: count)
+  for (const auto& [k, v] : view->cells) {
+    const auto a = static_cast<std::size_t>(class_of[k.first]);
+    const std::size_t c = a * K + k.second;
+    cells[c].add(v.w);
+    counts[c] += v.n;
+    class_weight[a].add(o.weighted ? v.w : exact_sum(static_cast<double>(v.n)));
+  }
+  r.cm = confusion_matrix(K);
+  for (std::size_t c = 0; c < K * K; ++c) {
+    r.cm.add(c / K, c % K, o.weighted ? cells[c].value() : static_cast<double>(counts[c]));
+  }
+  assay::detail::add_confusion_metrics(
+      r, q, assay::detail::not_counts_reason(o.weighted ? s.min_fractional_weight : std::nullopt));
+
+  // Log loss and Brier: each spelling's sums for its class; the weight of the rows of weight > 0.
+  exact_sum ll, br, den_rows;
+  for (const auto& [code, sums] : view->log_loss) {
+    const auto k = static_cast<std::size_t>(class_of[code]);
+    ll.add(sums[k]);
+    br.add(view->brier.at(code)[k]);
+  }
+  // Each row of weight > 0 is in exactly one rank entry (k, m) of its class k.
+  for (const auto& [code, rk] : view->rank) {
+    const auto k = static_cast<std::size_t>(class_of[code]);
+    for (std::size_t m = 0; m < K; ++m) den_rows.add(o.weighted ? rk[k * K + m].w : exact_sum(static_cast<double>(rk[k * K + m].n)));
+  }
+  for (auto [name, sum] : {std::pair{"log_loss", &ll}, std::pair{"brier_score_loss", &br}}) {
+    const metric_info* mi = find_metric(name, metric_kind::probabilistic);
+    r.metrics.push_back({std::string(name), std::string(mi->title), ratio(sum->value(), den_rows.value(), "no cases")});
+  }
+  const std::string off =
+      view->off ? fmt::format("the probability columns of data row {} sum to {}, not 1 (rule: |sum - 1| <= 1e-8 + "
+                              "1e-5 |sum|)", view->off->first + 1, view->off->second)
+                : std::string();
+  if (q.keep_curves) {  // the top-label reliability curve (curves::top_label_reliability_curve)
+    if (view->off) {
+      r.notes.push_back(fmt::format("no reliability diagram: the class probabilities of data row {} sum to {}, not 1 "
+                                    "(rule: |sum - 1| <= 1e-8 + 1e-5 |sum|)", view->off->first + 1, view->off->second));
+    } else {
+      std::vector<std::uint64_t> count(calibration_bins, 0);
+      std::vector<exact_sum> w(calibration_bins), wy(calibration_bins);
+      for (const auto& [k, x] : view->calib) {
+        const auto [code, bin, best] = k;
+        const exact_sum tw = o.weighted ? x.w : exact_sum(static_cast<double>(x.n));
+        count[bin] += x.n;
+        w[bin].add(tw);
+        if (static_cast<std::uint32_t>(class_of[code]) == best) wy[bin].add(tw);
+      }
+      std::vector<double> vw(calibration_bins), vy(calibration_bins), vp(calibration_bins);
+      for (std::size_t b = 0; b < calibration_bins; ++b) {
+        vw[b] = w[b].value(), vy[b] = wy[b].value(), vp[b] = p.calib_wp[b].value();
+      }
+      calibration_sample c;
+      c.top_label = true;
+      if (c.bins != calibration_bins) throw_usage("evaluation_state: the reliability curve's bins changed");
+      const curves::reliability_result rr =
+          curves::reliability_from_bins(curves::uniform_bin_edges(c.bins), count, vw, vy, vp);
+      c.prob_pred = rr.prob_pred, c.prob_true = rr.prob_true, c.weight = rr.weight;
+      c.ece = curves::expected_calibration_error(rr);
+      r.calibration = std::move(c);
+    }
+  }
+  auto column_runs = [&](std::size_t k) -> const std::vector<run>& { return p.runs[order[k]]; };
+  auto all = [](std::uint32_t) { return true; };
+  if (K > 2) {
+    if (q.top_k == 0) throw_usage("top_k_accuracy: k is 0, but must be >= 1");
+    exact_sum num;
+    for (const auto& [code, rk] : view->rank) {
+      const auto k = static_cast<std::size_t>(class_of[code]);
+      for (std::size_t m = 0; m < K && m < q.top_k; ++m) num.add(o.weighted ? rk[k * K + m].w : exact_sum(static_cast<double>(rk[k * K + m].n)));
+    }
+    r.metrics.push_back({"top_k_accuracy", fmt::format("top-{} accuracy", q.top_k), ratio(num.value(), den_rows.value(), "no cases")});
+    // curves::roc_auc_ovr and roc_auc_ovo from the columns' runs.
+    auto ovr = [&](curves::multiclass_average avg) -> value {
+      double sum = 0, total = 0;
+      for (std::size_t k = 0; k < K; ++k) {
+        const auto sw = sweep_of_runs(column_runs(k), o.weighted, all,
+                                      [&](std::uint32_t c) { return class_of[c] == static_cast<std::int32_t>(k); });
+        const value a = curves::roc_auc(sw);
+        if (!a) return value::undefined(fmt::format("class {} against the rest: {}", k, a.reason));
+        const double wk = avg == curves::multiclass_average::weighted ? sw.positives : 1.0;
+        sum += wk * a.v;
+        total += wk;
+      }
+      return value(sum / total);
+    };
+    auto ovo = [&](curves::multiclass_average avg) -> value {
+      double sum = 0, total = 0;
+      const double everything = o.weighted ? s.total_weight.value() : static_cast<double>(s.rows);
+      for (std::size_t a = 0; a < K; ++a) {
+        for (std::size_t b = a + 1; b < K; ++b) {
+          auto in_pair = [&](std::uint32_t c) {
+            return class_of[c] == static_cast<std::int32_t>(a) || class_of[c] == static_cast<std::int32_t>(b);
+          };
+          // (evaluate passes the pair's weights, 1 each unweighted: the same sums as counts)
+          const value auc_a = curves::roc_auc(sweep_of_runs(
+              column_runs(a), o.weighted, in_pair, [&](std::uint32_t c) { return class_of[c] == static_cast<std::int32_t>(a); }));
+          if (!auc_a) return value::undefined(fmt::format("classes {} and {}: {}", a, b, auc_a.reason));
+          const value auc_b = curves::roc_auc(sweep_of_runs(
+              column_runs(b), o.weighted, in_pair, [&](std::uint32_t c) { return class_of[c] == static_cast<std::int32_t>(b); }));
+          if (!auc_b) return value::undefined(fmt::format("classes {} and {}: {}", b, a, auc_b.reason));
+          exact_sum pair = class_weight[a];
+          pair.add(class_weight[b]);
+          const double wp = avg == curves::multiclass_average::weighted ? pair.value() / everything : 1.0;
+          sum += wp * (auc_a.v + auc_b.v) / 2;
+          total += wp;
+        }
+      }
+      return value(sum / total);
+    };
+    for (const bool one_vs_rest : {true, false}) {
+      for (const auto avg : {curves::multiclass_average::macro, curves::multiclass_average::weighted}) {
+        const bool macro = avg == curves::multiclass_average::macro;
+        std::string name = fmt::format("roc_auc_{}_{}", one_vs_rest ? "ovr" : "ovo", macro ? "macro" : "weighted");
+        std::string title = fmt::format("ROC AUC, {}, {}", one_vs_rest ? "one-vs-rest" : "one-vs-one (Hand & Till)",
+                                        macro ? "macro" : "weighted");
+        value v = view->off ? value::undefined(off) : one_vs_rest ? ovr(avg) : ovo(avg);
+        r.metrics.push_back({std::move(name), std::move(title), std::move(v)});
+      }
+    }
+  }
+  // The per-class ROC and PR areas (curves::areas_one_vs_rest; rows need not sum to 1).
+  for (std::size_t k = 0; k < K; ++k) {
+    const auto sw = sweep_of_runs(column_runs(k), o.weighted, all,
+                                  [&](std::uint32_t c) { return class_of[c] == static_cast<std::int32_t>(k); });
+    r.by_class[k].roc_auc = curves::roc_auc(sw);
+    r.by_class[k].average_precision = curves::average_precision(sw);
+  }
+  assay::detail::set_ranking_averages(r);
+  assay::detail::add_undefined_notes(r, q);
+  return r;
+}
+
 }  // namespace
 
 report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs_descending) {
   const state_options& o = s.o;
   if (q.ci_level && o.kind == prediction_kind::values) {
     throw_usage("evaluation_state::finish: ci_level is set; the state does not give intervals of regression yet");
+  }
+  if (q.ci_level && o.kind == prediction_kind::proba) {
+    throw_usage("evaluation_state::finish: ci_level is set; the state does not give intervals of class probabilities "
+                "yet");
   }
   if (q.ci_level && assay::detail::intervals_need_rows(q, o.weighted) && !o.row_ids) {
     throw_usage(fmt::format("evaluation_state::finish: ci_level with {} resamples rows (the Poisson bootstrap), which "
@@ -1020,6 +1728,7 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
   }
   const bool scores = o.kind == prediction_kind::scores;
   if (o.kind == prediction_kind::values) return finish_regression(s, q);
+  if (o.kind == prediction_kind::proba) return finish_proba(s, q);
 
   // The classes, by the prediction table's rules on the union of the spellings (data/predictions.hpp).
   std::vector<std::uint32_t> true_codes, pred_codes;
@@ -1110,42 +1819,7 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
     // (weighted: the running sums' end values, as the sweep's), the second the summary.
     auto is_pos = [&](std::uint32_t code) { return class_of[code] == pos; };
     auto walk = [&](auto&& f) {
-      double tp = 0, fp = 0;
-      bool open = false;
-      std::uint64_t key = 0;
-      std::uint64_t np = 0, nn = 0;
-      exact_sum wp, wn;
-      auto close = [&] {
-        if (!open) return;
-        open = false;
-        if (o.weighted) {
-          if (wp.is_zero() && wn.is_zero()) return;  // rows of weight 0 only: no threshold
-          tp += wp.value();
-          fp += wn.value();
-        } else {
-          tp += static_cast<double>(np);
-          fp += static_cast<double>(nn);
-        }
-        f(assay::detail::from_order_key(key) + 0.0, tp, fp);
-      };
-      runs_descending([&](std::uint64_t k, std::uint32_t code, const tally& t) {
-        if (!open || k != key) {
-          close();
-          open = true;
-          key = k;
-          np = nn = 0;
-          wp = exact_sum();
-          wn = exact_sum();
-        }
-        if (is_pos(code)) {
-          np += t.n;
-          if (o.weighted) wp.add(t.w);
-        } else {
-          nn += t.n;
-          if (o.weighted) wn.add(t.w);
-        }
-      });
-      close();
+      walk_runs(runs_descending, o.weighted, [](std::uint32_t) { return true; }, is_pos, f);
     };
     double P = 0, N = 0;
     if (o.weighted) {
@@ -1227,5 +1901,39 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
 }
 
 }  // namespace detail
+
+evaluation_state::scores_swept evaluation_state::sweep_of_scores(bool negatives) const {
+  impl& s = *impl_;
+  const state_options& o = s.o;
+  if (o.kind != prediction_kind::scores) {
+    throw_usage("evaluation_state::sweep_of_scores: the state holds no binary scores (its kind is not scores)");
+  }
+  if (s.rows == 0) throw_usage("evaluation_state::sweep_of_scores: no rows were added; there is nothing to sweep");
+  s.compact();
+  // The classes, as finish() decides them (predictions_from_scores on the union of the spellings).
+  std::vector<std::uint32_t> true_codes;
+  for (const auto& [k, v] : s.cells) true_codes.push_back(k.first);
+  true_codes.erase(std::unique(true_codes.begin(), true_codes.end()), true_codes.end());
+  std::vector<std::string> yt;
+  for (auto c : true_codes) yt.push_back(s.dict[c]);
+  prediction_options po;
+  po.pos_label = o.pos_label;
+  po.task = o.task;
+  const prediction_table t = predictions_from_scores(yt, std::vector<double>(yt.size(), 0.0), po);
+  std::vector<std::int32_t> class_of(s.dict.size(), -1);
+  for (std::size_t k = 0; k < true_codes.size(); ++k) class_of[true_codes[k]] = t.y[k];
+  const auto pos = static_cast<std::int32_t>(*t.positive);
+  scores_swept out;
+  out.classes = t.classes;
+  out.positive = *t.positive;
+  out.sweep = detail::sweep_of_runs(s.runs, o.weighted, [](std::uint32_t) { return true; },
+                                    [&](std::uint32_t c) { return class_of[c] == pos; });
+  if (negatives) {
+    for (const auto& r : s.runs) {
+      if (class_of[r.code] != pos) out.negatives.insert(out.negatives.end(), r.t.n, assay::detail::from_order_key(r.key));
+    }
+  }
+  return out;
+}
 
 }  // namespace assay::scale

@@ -72,6 +72,60 @@ struct losses {
   }
 };
 
+// Class probabilities (prediction_kind::proba). What depends on the order in which the columns are
+// read as classes: the argmax (the first of equal maxima), the row sums and loss terms (floating
+// sums in class order), the rank of a class in its row (ties: the higher class index first). That
+// order is known only in finish() (predictions_from_proba's rules on all the classes), and it is one
+// of at most two: the columns as given, or sorted by name (when every class names a column). So the
+// state keeps these sums once per candidate order (a "view"); the second only when it differs.
+struct proba_view_sums {
+  std::vector<std::uint32_t> order;  // view column v -> column of the batch
+  // (true spelling, argmax as a view column): the confusion matrix.
+  std::map<std::pair<std::uint32_t, std::uint32_t>, tally> cells;
+  // Per true spelling, for each view column j as its class: the exact sums of w * log-loss term and
+  // w * Brier term (rows of weight 0 left out, as weighted_loss_sum), and per (j, r) the rows of weight
+  // > 0 in which r columns rank ahead of j (top_k_accuracy's rule), K * K tallies.
+  std::map<std::uint32_t, std::vector<exact_sum>> log_loss, brier;
+  std::map<std::uint32_t, std::vector<tally>> rank;
+  // The top-label reliability curve: (true spelling, uniform bin of the row's largest probability,
+  // argmax) -> rows (all) and exact weight.
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, tally> calib;
+  // The first row (by id) whose probabilities, summed in view order, do not sum to 1, and the sum.
+  std::optional<std::pair<std::uint64_t, double>> off;
+};
+
+struct proba_state {
+  std::vector<proba_view_sums> views;
+  // Per column (as given): its score runs (key of the probability, true spelling), sorted by
+  // (key, code), and rows not yet in them: the one-vs-rest, one-vs-one and per-class areas.
+  std::vector<std::vector<run>> runs;
+  std::vector<std::vector<pending>> buffer;
+  std::array<exact_sum, calibration_bins> calib_wp;  // per bin: the exact sum of w * (largest probability)
+
+  void shift(std::uint32_t at) {  // a spelling was inserted at code `at`
+    auto sh = [at](std::uint32_t c) { return c >= at ? c + 1 : c; };
+    for (auto& v : views) {
+      std::map<std::pair<std::uint32_t, std::uint32_t>, tally> c2;
+      for (auto& [k, t] : v.cells) c2.emplace(std::pair{sh(k.first), k.second}, std::move(t));
+      v.cells = std::move(c2);
+      for (auto* m : {&v.log_loss, &v.brier}) {
+        std::map<std::uint32_t, std::vector<exact_sum>> m2;
+        for (auto& [k, x] : *m) m2.emplace(sh(k), std::move(x));
+        *m = std::move(m2);
+      }
+      std::map<std::uint32_t, std::vector<tally>> r2;
+      for (auto& [k, x] : v.rank) r2.emplace(sh(k), std::move(x));
+      v.rank = std::move(r2);
+      std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, tally> k2;
+      for (auto& [k, t] : v.calib) k2.emplace(std::tuple{sh(std::get<0>(k)), std::get<1>(k), std::get<2>(k)}, std::move(t));
+      v.calib = std::move(k2);
+    }
+    for (auto& rs : runs)
+      for (auto& r : rs) r.code = sh(r.code);  // monotone: the order is kept
+    for (auto& bs : buffer)
+      for (auto& p : bs) p.code = sh(p.code);
+  }
+};
 
 }  // namespace detail
 
@@ -105,6 +159,7 @@ struct evaluation_state::impl {
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t> reg_y, reg_r;
   exact_sum reg_ape, reg_spe;
   std::optional<std::uint64_t> first_zero_target;
+  std::optional<detail::proba_state> proba;  // prediction_kind::proba
   std::vector<kept_row> kept;            // row_ids: every row; sorted by tie() when kept_sorted
   bool kept_sorted = true;
 
@@ -135,6 +190,7 @@ struct evaluation_state::impl {
     for (auto& [k, v] : calib) k2.emplace(std::pair{shift(k.first), k.second}, std::move(v));
     calib = std::move(k2);
     for (auto& r : runs) r.code = shift(r.code);  // monotone: the order is kept
+    if (proba) proba->shift(at);
     for (auto& k : kept) {
       k.t = shift(k.t);
       if (o.kind == prediction_kind::labels) k.p = shift(k.p);

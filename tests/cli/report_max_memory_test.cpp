@@ -39,6 +39,52 @@ TEST(ReportMaxMemory, SameOutputAsInMemory) {
   }
 }
 
+TEST(ReportMaxMemory, ClassProbabilitiesSameAsInMemory) {
+  // Three classes, probabilities with ties (small integers over their sum), weights; row 40001's
+  // probabilities do not sum to 1 (the multiclass AUCs are undefined naming it, in every piece). A 4
+  // MiB cap: pieces of 256 KiB (13 of them); the state, held in memory, stays under a quarter of it.
+  temp_dir dir;
+  std::string text = "y,pb,w,pa,pc\n";
+  std::mt19937_64 g(6);
+  std::uniform_int_distribution<int> q(0, 9), cls(0, 2);
+  std::uniform_real_distribution<double> u(0, 1);
+  const char* names[] = {"a", "b", "c"};
+  for (int i = 0; i < 60000; ++i) {
+    const int c = cls(g);
+    double v[3];
+    for (int k = 0; k < 3; ++k) v[k] = q(g) + (k == c ? 6 : 0);
+    const double sum = v[0] + v[1] + v[2];
+    double pa = v[0] / sum;
+    if (i == 40000) pa = std::min(1.0, pa + 0.3);
+    text += fmt::format("{},{},{},{},{}\n", names[c], v[1] / sum, std::round(u(g) * 20) * 0.1, pa, v[2] / sum);
+  }
+  const std::string path = dir.file("proba.csv", text);
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{"--proba", "pa", "pb", "pc"},
+        std::vector<std::string>{"--proba", "pc", "pa", "pb", "--weight", "w", "--format", "json"},
+        std::vector<std::string>{"--proba", "pa", "pb", "pc", "--weight", "w", "--top-k", "1", "--format", "json"}}) {
+    std::vector<std::string> args{"report", path, "--label", "y"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const cli_result mem = run_assay(args);
+    args.insert(args.end(), {"--max-memory", "4M"});
+    const cli_result capped = run_assay(args);
+    EXPECT_EQ(mem.exit_code, 0) << mem.err;
+    EXPECT_EQ(capped.exit_code, 0) << capped.err;
+    EXPECT_EQ(capped.out, mem.out);
+    EXPECT_EQ(capped.err, "");
+    EXPECT_NE(mem.out.find("data row 40001 sum"), std::string::npos) << mem.out;
+  }
+  // Intervals of class probabilities are not computed out of core.
+  cli_result r = run_assay({"report", path, "--label", "y", "--proba", "pa", "pb", "pc", "--ci", "--max-memory", "1M"});
+  EXPECT_EQ(r.exit_code, 2);
+  // A cap whose quarter the state passes: an error naming the cause, no output.
+  r = run_assay({"report", path, "--label", "y", "--proba", "pa", "pb", "pc", "--max-memory", "1M"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("the class probabilities have too many distinct values to be evaluated within 1024 KiB"),
+            std::string::npos) << r.err;
+}
+
 TEST(ReportMaxMemory, OptionErrors) {
   const std::string data = std::string(ASSAY_SOURCE_DIR) + "/examples/data/asah.csv";
   cli_result r = run_assay({"report", data, "--label", "label", "--score", "s100b", "--max-memory", "lots"});
@@ -47,9 +93,9 @@ TEST(ReportMaxMemory, OptionErrors) {
   r = run_assay({"report", data, "--label", "label", "--score", "s100b", "--max-memory", "1M", "--ci",
                   "--ci-method", "bootstrap"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "assay report: --max-memory works with --score or --pred on a file (not --proba, --task regression, "
-                   "--ci with --weight or --ci-method bootstrap, --max-fpr/--min-tpr/--min-precision/--min-recall, or "
-                   "standard input)\n");
+  EXPECT_EQ(r.err, "assay report: --max-memory works with --score, --pred or --proba on a file (not --task "
+                   "regression, --ci with --weight, --ci-method bootstrap or --proba, "
+                   "--max-fpr/--min-tpr/--min-precision/--min-recall, or standard input)\n");
 }
 
 }  // namespace

@@ -91,6 +91,28 @@ def main():
         p = y if rng.random() < 0.7 else rng.choice(classes)
         rows.append((y, p, rng.choice([1, 2, 0.25])))
     write(multi, "truth,pred,weight", rows)
+    # Class probabilities: 3 classes, columns named after them in another order, ties, weights; one row
+    # (in the last rank's part) whose probabilities do not sum to 1: its number in the file is in the
+    # report, so the ranks must know the rows of the parts before theirs.
+    proba = os.path.join(tmp, "proba.csv")
+    rows = []
+    for i in range(4000):
+        c = rng.randrange(3)
+        v = [rng.randrange(6) + (3 if k == c else 0) for k in range(3)]
+        t = sum(v)
+        p = [x / t for x in v]
+        if i == 3500:
+            p[0] = min(1.0, p[0] + 0.4)
+        rows.append(("abc"[c], p[2], rng.choice([0, 0.5, 1, 2]), p[0], p[1]))
+    write(proba, "y,c,w,a,b", rows)
+    # Many distinct scores (more than the 2^15 points from which one process formats a curve in pieces
+    # on several threads, thinned piece by piece with --drop-intermediate).
+    big = os.path.join(tmp, "big.csv")
+    rows = []
+    for i in range(40000):
+        y = 1 if rng.random() < 0.4 else 0
+        rows.append((y, round(rng.random() * 0.6 + 0.3 * y, 6), rng.choice([0, 1, 2.5])))
+    write(big, "y,s,w", rows)
     tiny = os.path.join(tmp, "tiny.csv")
     write(tiny, "y,s", [(1, 0.9), (0, 0.2), (1, 0.2)])  # fewer rows than ranks: empty parts
 
@@ -105,6 +127,29 @@ def main():
                                           "--format", "json"],
         "multiclass pred text": ["report", multi, "--label", "truth", "--pred", "pred", "--zero-division", "skip"],
         "tiny": ["report", tiny, "--label", "y", "--score", "s", "--format", "json"],
+        "curve roc csv two models": ["curve", "roc", binary, "--label", "label", "--score", "score", "w",
+                                     "--pos-label", "spam"],
+        "curve roc json weighted partial": ["curve", "roc", binary, "--label", "label", "--score", "score",
+                                            "--pos-label", "spam", "--weight", "w", "--format", "json",
+                                            "--partial-fpr", "0", "0.3", "--partial-tpr", "0.5", "1"],
+        "curve pr json": ["curve", "pr", numeric, "--label", "y", "--score", "p", "--format", "json"],
+        "curve pr csv weighted": ["curve", "pr", binary, "--label", "2", "--score", "3", "--pos-label", "spam",
+                                  "--weight", "4"],
+        "curve roc big drop-intermediate": ["curve", "roc", big, "--label", "y", "--score", "s", "--drop-intermediate"],
+        "curve roc big json": ["curve", "roc", big, "--label", "y", "--score", "s", "--format", "json"],
+        "curve pr big json weighted": ["curve", "pr", big, "--label", "y", "--score", "s", "--weight", "w",
+                                       "--format", "json"],
+        "curve roc tiny": ["curve", "roc", tiny, "--label", "y", "--score", "s"],
+        "curve threshold json constraints": ["curve", "threshold", big, "--label", "y", "--score", "s", "--format",
+                                             "json", "--max-fpr", "0.05", "--min-tpr", "0.9", "--cost-fp", "1",
+                                             "--cost-fn", "4"],
+        "curve threshold csv weighted": ["curve", "threshold", binary, "--label", "label", "--score", "score",
+                                         "--pos-label", "spam", "--weight", "w", "--beta", "2"],
+        "curve cost json": ["curve", "cost", binary, "--label", "label", "--score", "score", "w", "--pos-label",
+                            "spam", "--format", "json", "--cost-fp", "1", "--cost-fn", "3", "--prior", "0.1"],
+        "proba text": ["report", proba, "--label", "y", "--proba", "a", "b", "c"],
+        "proba json weighted": ["report", proba, "--label", "y", "--proba", "c", "a", "b", "--weight", "w",
+                                "--top-k", "1", "--format", "json"],
     }
     for name, args in cases.items():
         if not ONLY or name in ONLY:
@@ -153,8 +198,16 @@ def main():
             code, out, err = run(base + extra, 2)
             check(f"refused {option} -n 2", code == 2 and f"assay report: {option} does not work on several MPI ranks" in err
                   and out == b"", f"exit {code}; {err[-800:]}")
-        code, out, err = run(["curve", "roc", binary, "--label", "label", "--score", "score", "--pos-label", "spam"], 2)
-        check("refused curve -n 2", code == 2 and "does not run on several MPI ranks" in err and out == b"", err[-800:])
+        curve = ["--label", "label", "--score", "score", "--pos-label", "spam"]
+        for args, what in ((["curve", "rejection", binary] + curve, "assay curve rejection does not work on several MPI"),
+                           (["curve", "calibration", binary] + curve, "assay curve calibration does not work on several"),
+                           (["curve", "roc", binary] + curve + ["--plot", os.path.join(tmp, "x.svg")], "(2 ranks: --plot)"),
+                           (["curve", "roc", proba, "--label", "y", "--proba", "a", "b", "c"], "(2 ranks: --proba"),
+                           (["compare", binary, "--label", "label", "--score", "score", "--score", "w",
+                             "--pos-label", "spam"], "assay compare does not run on several MPI ranks (2 ranks): its "
+                                                     "paired tests")):
+            code, out, err = run(args, 2)
+            check(f"refused {' '.join(args[:2])} -n 2", code == 2 and what in err and out == b"", err[-800:])
         quoted = os.path.join(tmp, "quoted.csv")
         write(quoted, "y,s,note", [(1, 0.5, '"a, b"'), (0, 0.25, "c")])
         code, out, err = run(["report", quoted, "--label", "y", "--score", "s"], 2)

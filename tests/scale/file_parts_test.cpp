@@ -16,6 +16,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "assay/curves/curve_report.hpp"
 #include "assay/error.hpp"
 
 namespace assay::scale {
@@ -121,6 +122,118 @@ TEST(FileParts, MergedPartsGiveMakeReportByteForByte) {
     }
   }
   for (const auto& p : {distinct, ties, crlf}) std::remove(p.c_str());
+}
+
+TEST(FileParts, ClassProbabilitiesByPartsGiveMakeReport) {
+  // Columns named after the classes in another order than theirs, weights, ties; row 1500's
+  // probabilities do not sum to 1: its number (from the parts' row counts, offset_row_ids) is in the
+  // report's messages.
+  const std::string path = temp_path("proba.csv");
+  {
+    std::ofstream f(path);
+    f << "y,c,w,a,b\n";
+    std::mt19937_64 g(8);
+    std::uniform_int_distribution<int> q(0, 5), cls(0, 2);
+    for (int i = 0; i < 3000; ++i) {
+      const int c = cls(g);
+      double v[3];
+      for (int k = 0; k < 3; ++k) v[k] = q(g) + (k == c ? 3 : 0);
+      const double sum = v[0] + v[1] + v[2];
+      f << "abc"[c] << ',' << fmt::format("{}", v[2] / sum + (i == 1499 ? 0.5 : 0.0)) << ',' << (i % 7) * 0.3 << ','
+        << fmt::format("{},{}", v[0] / sum, v[1] / sum) << '\n';
+    }
+  }
+  for (bool weighted : {false, true}) {
+    report_request q;
+    q.path = path;
+    q.label = "y";
+    q.proba = {"c", "a", "b"};
+    if (weighted) q.weight = "w";
+    const report one = make_report(q);
+    ASSERT_NE(to_json(one).find("data row 1500 sum"), std::string::npos);
+    for (std::size_t count : {1, 2, 3, 7, 17}) {
+      std::vector<evaluation_state> parts;
+      std::uint64_t before = 0;
+      for (std::size_t k = 0; k < count; ++k) {
+        parts.push_back(state_of_file_part(q, part_of_file(q, k, count), 4096));
+        const std::uint64_t rows = parts.back().rows();
+        parts.back().offset_row_ids(before);
+        before += rows;
+      }
+      std::mt19937_64 g(count);
+      std::shuffle(parts.begin(), parts.end(), g);
+      evaluation_state all = read_state(parts[0].serialize(), parts[0].options());
+      for (std::size_t k = 1; k < parts.size(); ++k) all.merge(parts[k]);
+      const report r = all.finish(options_of(q));
+      EXPECT_EQ(to_json(r), to_json(one)) << "weighted " << weighted << " parts " << count;
+      EXPECT_EQ(to_text(r), to_text(one)) << "parts " << count;
+    }
+  }
+  std::remove(path.c_str());
+}
+
+TEST(FileParts, CurvesFromMergedPartsGiveWriteCurveByteForByte) {
+  // assay curve roc|pr on MPI ranks: the merged states' sweeps (sweep_of_scores) written by
+  // write_curve_of_sweeps equal write_curve on the file, CSV and JSON, weighted or not, thinned or not.
+  const std::string ties = write_file("curve_ties.csv", 20000, true, 20, 4);
+  const std::string distinct = write_file("curve_distinct.csv", 40000, false, 0, 5);
+  for (const std::string& path : {ties, distinct}) {
+    for (bool weighted : {false, true}) {
+      for (auto kind : {curves::curve_kind::roc, curves::curve_kind::pr, curves::curve_kind::threshold,
+                        curves::curve_kind::cost}) {
+        for (auto format : {curves::curve_format::csv, curves::curve_format::json}) {
+          curves::curve_request c;
+          c.kind = kind;
+          c.path = path;
+          c.label = "y";
+          c.scores = {"score", "w"};
+          if (weighted) c.weight = "w", c.scores = {"score"};
+          if (path == ties) c.pos_label = "spam";
+          c.drop_intermediate = kind == curves::curve_kind::roc && format == curves::curve_format::csv;
+          if (format == curves::curve_format::json) c.partial_fpr = {0, 0.25};
+          if (kind == curves::curve_kind::threshold) {  // constraints: the umbrella reads the negatives
+            c.max_fpr = 0.1;
+            c.min_tpr = 0.8;
+            c.beta = 2;
+          }
+          if (format == curves::curve_format::json) c.cost = curves::cost_model{1, 5, 0, 0, std::nullopt};
+          std::string want, got;
+          curves::write_curve(c, format, [&](std::string_view s) { want.append(s); });
+          curves::swept_models m;
+          for (const auto& score : c.scores) {
+            report_request q;
+            q.path = path;
+            q.label = "y";
+            q.score = score;
+            q.weight = c.weight;
+            q.pos_label = c.pos_label;
+            std::optional<evaluation_state> all;
+            for (std::size_t k : {2, 0, 1}) {
+              evaluation_state s = state_of_file_part(q, part_of_file(q, k, 3), 4096);
+              if (!all) all.emplace(std::move(s));
+              else all->merge(read_state(s.serialize()));
+            }
+            auto sw = all->sweep_of_scores(c.max_fpr && !weighted);
+            m.source = all->options().source;
+            m.label_column = all->options().label_name;
+            m.classes = sw.classes;
+            m.positive = sw.classes[sw.positive];
+            m.weighted = weighted;
+            m.models.emplace_back(all->options().prediction_name, sw.sweep);
+            m.negatives.push_back(std::move(sw.negatives));
+          }
+          curves::write_curve_of_sweeps(c, std::move(m), format, [&](std::string_view s) { got.append(s); });
+          EXPECT_EQ(got, want) << path << " weighted " << weighted << " kind " << int(kind) << " json "
+                               << (format == curves::curve_format::json);
+          EXPECT_GT(want.size(), 150U);
+          if (kind == curves::curve_kind::threshold && !weighted && format == curves::curve_format::json) {
+            EXPECT_NE(want.find("\"order_statistic\": 0."), std::string::npos) << want.substr(0, 3000);
+          }
+        }
+      }
+    }
+  }
+  for (const auto& p : {ties, distinct}) std::remove(p.c_str());
 }
 
 TEST(FileParts, EmptyPartsAndColumnsByIndex) {

@@ -80,4 +80,23 @@ enum class curve_format { csv, json };
 /// the 24-byte-per-threshold sweep). Other kinds are rendered whole by make_curve, then written.
 void write_curve(const curve_request& request, curve_format format, const text_sink& sink);
 
+/// Binary models already swept elsewhere (e.g. from merged evaluation states, scale/state.hpp: an
+/// MPI rank's part of a file each): what write_curve reads from the file, reduced to the sweeps.
+struct swept_models {
+  std::string source, label_column;
+  std::vector<std::string> classes;  ///< the two classes, sorted
+  std::string positive;
+  bool weighted = false;
+  std::vector<std::pair<std::string, score_sweep>> models;  ///< (score column, sweep_scores of it)
+  /// threshold with max_fpr, unweighted: each model's scores of the negative cases (any order), for
+  /// the Neyman-Pearson umbrella threshold (an order statistic of them)
+  std::vector<std::vector<double>> negatives;
+};
+
+/// write_curve(request, format, sink) for request.kind roc, pr, threshold or cost from the models'
+/// sweeps: the same bytes as write_curve on the rows the sweeps were made of (sweep_scores with the
+/// rows' weights). Throws assay::error (usage) for rejection and calibration (they need every row).
+void write_curve_of_sweeps(const curve_options& options, swept_models models, curve_format format,
+                           const text_sink& sink);
+
 }  // namespace assay::curves

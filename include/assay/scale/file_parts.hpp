@@ -40,9 +40,11 @@ file_part part_of_file(const report_request& request, std::size_t index, std::si
 /// typed columns, the same messages, line numbers of the file). The state's options are the request's
 /// (scores or predicted classes, weights, pos_label, threshold, the columns' header names); merged
 /// over all parts and finished with options_of(request), it gives make_report(request), byte for byte
-/// in JSON and text. Supports what the state supports: refuses (assay::error, usage, naming the
-/// request field) class probabilities, regression, intervals, kept curves and standard input;
-/// refuses (data) a part with a quote character. A part with no rows gives an empty state.
+/// in JSON and text. The part's rows have ids 0, 1, ... (the row a message names, e.g. the first whose
+/// class probabilities do not sum to 1): add the rows of the parts before it with
+/// evaluation_state::offset_row_ids before merging. Supports what the state supports: refuses
+/// (assay::error, usage, naming the request field) regression, intervals, kept curves and standard
+/// input; refuses (data) a part with a quote character. A part with no rows gives an empty state.
 evaluation_state state_of_file_part(const report_request& request, const file_part& part,
                                     std::size_t piece_bytes = std::size_t{64} << 20);
 

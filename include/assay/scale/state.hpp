@@ -55,6 +55,7 @@
 #include <string_view>
 #include <vector>
 
+#include "assay/curves/sweep.hpp"
 #include "assay/data/predictions.hpp"
 #include "assay/report/report.hpp"
 
@@ -62,14 +63,17 @@ namespace assay::scale {
 
 /// The format version written by serialize(); read_state refuses any other.
 /// Version 2: state_options::row_ids and the kept rows; 3: the reliability curve's per-bin sums;
-/// 4: regression (prediction_kind::values).
-inline constexpr std::uint32_t state_format_version = 4;
+/// 4: regression (prediction_kind::values); 5: class probabilities (prediction_kind::proba).
+inline constexpr std::uint32_t state_format_version = 5;
 
 /// What the rows predict.
 enum class prediction_kind {
   scores,  ///< a binary score of the positive class per row (positive when score >= threshold)
   labels,  ///< a predicted class per row
   values,  ///< regression: a predicted value per row (task regression; the true values are numbers)
+  /// class probabilities: one column per class (state_options::proba_names), the predicted class the
+  /// argmax of the row (as evaluate: the first of equal maxima in class order)
+  proba,
 };
 
 /// What a state evaluates. Every field except `source` is part of the state's fingerprint: two states
@@ -94,6 +98,11 @@ struct state_options {
   std::string label_name = "y_true";     ///< shown in the report's header (report::label_column)
   std::string prediction_name;           ///< report::prediction_column; empty: "y_score" or "y_pred"
   std::string source = "evaluation_state";  ///< report::source; not part of the fingerprint
+  /// prediction_kind::proba: the probability columns' names, in the order of row_batch::y_proba. As
+  /// for predictions_from_proba's `classes`: they are the classes when every true class is one of
+  /// them (numeric spellings unified as for labels), else they are taken in sorted class order (then
+  /// there must be one per class); which of the two is decided in finish(), on all the classes.
+  std::vector<std::string> proba_names;
 };
 
 /// A column of class labels of one batch: numbers, strings, or codes into a dictionary (e.g. an Arrow
@@ -133,6 +142,9 @@ struct row_batch {
   /// prediction_kind::values (regression): the predicted value of each row (y_true: numbers). Last,
   /// so that batches written as aggregates before it existed still compile.
   std::span<const double> y_value;
+  /// prediction_kind::proba: one column of probabilities (in [0, 1]) per state_options::proba_names,
+  /// each with one entry per row.
+  std::span<const std::span<const double>> y_proba;
 };
 
 namespace detail {
@@ -175,6 +187,27 @@ class evaluation_state {
   [[nodiscard]] std::uint64_t missing() const;  ///< rows skipped by drop_missing
   /// Approximate heap bytes held (what --max-memory counts for the state).
   [[nodiscard]] std::size_t memory_bytes() const;
+
+  /// Adds `by` to the id of every row the state holds (kept rows, the first zero target, the first
+  /// row of probabilities that do not sum to 1): for a part of the data whose rows were given ids
+  /// from 0 before the index of its first row among all rows was known (an MPI rank's part of a file:
+  /// the ranks' row counts summed over the ranks before it). Throws assay::error (usage) when an id
+  /// would overflow 64 bits.
+  void offset_row_ids(std::uint64_t by);
+
+  /// prediction_kind::scores: the two classes finish() decides, the positive one and the sweep of the
+  /// scores (curves::sweep_scores on every row added, with their weights: distinct scores descending,
+  /// running positive and negative weights), bit for bit; with `negatives`, also every negative
+  /// row's score (ascending; O(rows) memory). For curves made from merged states
+  /// (curves::write_curve_of_sweeps). Throws assay::error (usage) for another kind, no rows, or
+  /// classes evaluate cannot decide.
+  struct scores_swept {
+    std::vector<std::string> classes;
+    std::size_t positive = 1;
+    curves::score_sweep sweep;
+    std::vector<double> negatives;
+  };
+  [[nodiscard]] scores_swept sweep_of_scores(bool negatives = false) const;
 
   struct impl;
 
