@@ -38,12 +38,19 @@
 //     max error) is read off them exactly, the median too.
 //   - scores in [0, 1]: the reliability curve's sums per uniform bin (count and exact weight per true
 //     spelling, exact sum of w_i s_i), for the kept curves.
+//   - class probabilities (prediction_kind::proba): per column a sorted run list of (key of the
+//     probability, true spelling, count, exact weight) for the per-class, one-vs-rest and one-vs-one
+//     areas; and, for each order in which the columns may turn out to be the classes (as given, or
+//     sorted by name: predictions_from_proba's rule is decided on all the classes, in finish()), the
+//     argmax cells, per true spelling and candidate class the exact log-loss and Brier sums and the
+//     rank counts of top-k accuracy, the top-label reliability sums and the first row whose
+//     probabilities do not sum to 1. O(K^2) work per row; O(K x distinct probabilities) memory.
 //
 // Supported today: binary scores (`assay report --score`), predicted classes, binary or multiclass
-// (`--pred`), weighted or not; intervals (evaluate_options::ci_level): without weights and with an
-// analytic method from the counts and runs, else from the kept rows (state_options::row_ids); kept
-// curves (evaluate_options::keep_curves); regression without intervals. Not yet: class
-// probabilities (`--proba`), intervals of regression (finish() refuses them).
+// (`--pred`), class probabilities (`--proba`), weighted or not; intervals (evaluate_options::ci_level):
+// without weights and with an analytic method from the counts and runs, else from the kept rows
+// (state_options::row_ids); kept curves (evaluate_options::keep_curves); regression without
+// intervals. Not yet: intervals of regression and of class probabilities (finish() refuses them).
 #pragma once
 
 #include <cstddef>
