@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "assay/detail/exact_sum.hpp"
+#include "assay/detail/radix.hpp"
 #include "assay/scale/state.hpp"
 
 namespace assay::scale {
@@ -142,19 +143,27 @@ struct evaluation_state::impl {
     return at;
   }
 
-  // Moves the pending rows into the sorted run list.
+  // Moves the pending rows into the sorted run list: the shared radix kernel sorts them by score key
+  // (assay::detail::stable_sort_by_key, as the in-memory sort of the scores); the rows of one key,
+  // few but for heavy ties, are then ordered by spelling code and folded into one run per (key, code).
   void compact() {
     if (buffer.empty()) return;
-    std::sort(buffer.begin(), buffer.end(),
-              [](const pending& a, const pending& b) { return a.key != b.key ? a.key < b.key : a.code < b.code; });
+    assay::detail::stable_sort_by_key(buffer);
     std::vector<run> fresh;
+    fresh.reserve(buffer.size());
+    const auto by_code = [](const pending& a, const pending& b) { return a.code < b.code; };
     for (std::size_t i = 0; i < buffer.size();) {
-      run r{buffer[i].key, buffer[i].code, {}};
-      for (; i < buffer.size() && buffer[i].key == r.key && buffer[i].code == r.code; ++i) {
-        ++r.t.n;
-        if (o.weighted) r.t.w.add(buffer[i].w);
+      std::size_t end = i + 1;
+      while (end < buffer.size() && buffer[end].key == buffer[i].key) ++end;
+      if (end - i > 1) std::sort(buffer.begin() + static_cast<std::ptrdiff_t>(i), buffer.begin() + static_cast<std::ptrdiff_t>(end), by_code);
+      while (i < end) {
+        run r{buffer[i].key, buffer[i].code, {}};
+        for (; i < end && buffer[i].code == r.code; ++i) {
+          ++r.t.n;
+          if (o.weighted) r.t.w.add(buffer[i].w);
+        }
+        fresh.push_back(std::move(r));
       }
-      fresh.push_back(std::move(r));
     }
     buffer.clear();
     merge_runs(std::move(fresh));
