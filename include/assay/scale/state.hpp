@@ -63,7 +63,7 @@ namespace assay::scale {
 /// The format version written by serialize(); read_state refuses any other.
 /// Version 2: state_options::row_ids and the kept rows; 3: the reliability curve's per-bin sums;
 /// 4: regression (prediction_kind::values).
-inline constexpr std::uint32_t state_format_version = 4;
+inline constexpr std::uint32_t state_format_version = 5;
 
 /// What the rows predict.
 enum class prediction_kind {
