@@ -640,6 +640,24 @@ void evaluation_state::merge(const evaluation_state& other) {
   }
 }
 
+void evaluation_state::merge(evaluation_state&& other) {
+  if (this == &other || other.impl_->o.kind != prediction_kind::scores ||
+      differing_option(impl_->o, other.impl_->o) != nullptr) {
+    merge(static_cast<const evaluation_state&>(other));  // nothing to take, or the error
+    return;
+  }
+  impl& t = *other.impl_;
+  t.compact();
+  std::vector<run> taken = std::move(t.runs);
+  t.runs.clear();
+  merge(static_cast<const evaluation_state&>(other));  // everything but the runs; t.dict is now in s.dict
+  impl& s = *impl_;
+  std::vector<std::uint32_t> map(t.dict.size());
+  for (std::size_t k = 0; k < t.dict.size(); ++k) map[k] = s.code_of(t.dict[k]);
+  for (auto& r : taken) r.code = map[r.code];  // monotone: still sorted
+  s.merge_runs(std::move(taken));
+}
+
 std::string evaluation_state::serialize() const {
   impl& s = *impl_;
   s.compact();

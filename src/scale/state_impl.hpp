@@ -169,27 +169,34 @@ struct evaluation_state::impl {
     merge_runs(std::move(fresh));
   }
 
+  // Merges the sorted, unique runs `other` into `runs` in place: runs grows to hold both, the larger
+  // keys are moved to the back from both ends (a backward two-way merge, so no second list is
+  // allocated), and a run of one (key, code) in both lists is summed; the gap such sums leave
+  // between the untouched front and the merged back is then closed.
   void merge_runs(std::vector<run>&& other) {
     if (runs.empty()) {
       runs = std::move(other);
       return;
     }
-    std::vector<run> out;
-    out.reserve(runs.size() + other.size());
-    std::size_t i = 0, j = 0;
+    if (other.empty()) return;
     auto before = [](const run& a, const run& b) { return a.key != b.key ? a.key < b.key : a.code < b.code; };
-    while (i < runs.size() || j < other.size()) {
-      if (j == other.size() || (i < runs.size() && before(runs[i], other[j]))) {
-        out.push_back(std::move(runs[i++]));
-      } else if (i == runs.size() || before(other[j], runs[i])) {
-        out.push_back(std::move(other[j++]));
+    std::size_t i = runs.size(), j = other.size();
+    runs.resize(i + j);
+    std::size_t k = runs.size();  // k == i + j + (runs summed so far) > i while j > 0
+    while (j > 0) {
+      if (i > 0 && before(other[j - 1], runs[i - 1])) {
+        runs[--k] = std::move(runs[--i]);
+      } else if (i > 0 && !before(runs[i - 1], other[j - 1])) {  // the same key and code
+        runs[i - 1].t.add(other[--j].t);
+        runs[--k] = std::move(runs[--i]);
       } else {
-        runs[i].t.add(other[j].t);
-        out.push_back(std::move(runs[i++]));
-        ++j;
+        runs[--k] = std::move(other[--j]);
       }
     }
-    runs = std::move(out);
+    if (k > i) {
+      std::move(runs.begin() + static_cast<std::ptrdiff_t>(k), runs.end(), runs.begin() + static_cast<std::ptrdiff_t>(i));
+      runs.resize(runs.size() - (k - i));
+    }
   }
 };
 

@@ -39,7 +39,8 @@ evaluation_state merge_randomly(std::vector<evaluation_state> s, std::mt19937_64
     std::size_t b = u(g);
     if (a == b) continue;
     evaluation_state other = (g() & 1) ? read_state(s[b].serialize()) : s[b];
-    s[a].merge(other);
+    if (g() & 1) s[a].merge(std::move(other));  // takes other's runs
+    else s[a].merge(other);
     s.erase(s.begin() + static_cast<std::ptrdiff_t>(b));
   }
   return std::move(s[0]);
@@ -166,6 +167,22 @@ TEST(EvaluationState, ScoresEqualEvaluateForAnyPartitioningAndMergeOrder) {
         for (int rep = 0; rep < 3; ++rep) {
           EXPECT_EQ(state_json(d, o, parts, g), want) << "weighted " << weighted << " parts " << parts;
         }
+      }
+    }
+  }
+}
+
+TEST(EvaluationState, LargeBatchesEqualEvaluate) {
+  // Batches of more than 2^16 rows: the compaction's radix sort on several threads (from 2^17) and
+  // its per-key ordering by spelling, with heavy ties over three spellings, and distinct scores.
+  std::mt19937_64 g(17);
+  for (bool weighted : {false, true}) {
+    for (int levels : {40, 1000000}) {
+      const data d = make(300000, 31 + levels, {"0", "1", "1.0"}, weighted, levels);
+      const state_options o = opts(prediction_kind::scores, weighted);
+      const std::string want = evaluate_json(d, o);
+      for (std::size_t parts : {1, 3}) {
+        EXPECT_EQ(state_json(d, o, parts, g), want) << "weighted " << weighted << " levels " << levels;
       }
     }
   }

@@ -157,6 +157,9 @@ class evaluation_state {
 
   /// Adds the rows of `other` (same options, else assay::error naming the first field that differs).
   void merge(const evaluation_state& other);
+  /// As merge(const evaluation_state&), taking `other`'s score runs instead of copying them (a merge
+  /// of large states, e.g. one just read with read_state); `other` is left valid but unspecified.
+  void merge(evaluation_state&& other);
 
   /// The state as bytes: magic "ASSAYST\0", format version, assay version, options fingerprint, the
   /// content, and a 64-bit checksum of everything before it. Canonical: equal states give equal bytes.
