@@ -519,7 +519,13 @@ void evaluation_state::update(const row_batch& b) {
   const std::size_t T = yt.spellings.size(), Pn = scores ? 2 : yp.spellings.size();
   const bool dense = T * Pn <= (std::size_t{1} << 16);
   std::vector<tally> local(dense ? T * Pn : 0);
-  std::vector<losses> local_loss(scores ? T : 0);
+  // The batch's loss and reliability sums: chunked_sum, the same exact value as exact_sum at a few
+  // integer additions a term (the in-memory weighted_loss_sum's accumulator), folded in once.
+  struct batch_losses {
+    assay::detail::chunked_sum log_loss[2], brier[2];
+  };
+  std::vector<batch_losses> local_loss(scores ? T : 0);
+  std::vector<assay::detail::chunked_sum> local_ws(scores ? calibration_bins : 0);
   std::vector<tally> local_calib(scores ? T * calibration_bins : 0);
   std::vector<std::uint8_t> has_loss(scores ? T : 0, 0);
   const proba_view pv = proba_view::scores(b.y_score);
@@ -541,12 +547,12 @@ void evaluation_state::update(const row_batch& b) {
         tally& c = local_calib[bt * calibration_bins + bin];
         ++c.n;
         if (o.weighted) c.w.add(w);
-        s.calib_ws[bin].add(w * x);
+        local_ws[bin].add(w * x);
       }
       if (w != 0) {
         // As evaluate: the terms of weighted_loss_sum (w * term, rows of weight 0 left out), for
         // either class of the row, the class being decided in finish().
-        losses& l = local_loss[bt];
+        batch_losses& l = local_loss[bt];
         has_loss[bt] = 1;
         for (std::size_t k = 0; k < 2; ++k) {
           l.log_loss[k].add(w * log_loss_term(pv, i, k));
@@ -580,8 +586,16 @@ void evaluation_state::update(const row_batch& b) {
       if (!skip[i]) s.total_weight.add(b.sample_weight[i]);
     }
   }
+  for (std::size_t bin = 0; bin < local_ws.size(); ++bin) s.calib_ws[bin].add(local_ws[bin].result());
   for (std::size_t bt = 0; bt < local_loss.size(); ++bt) {
-    if (has_loss[bt]) s.loss[tmap[bt]].add(local_loss[bt]);
+    if (has_loss[bt]) {
+      losses l;
+      for (std::size_t k = 0; k < 2; ++k) {
+        l.log_loss[k] = local_loss[bt].log_loss[k].result();
+        l.brier[k] = local_loss[bt].brier[k].result();
+      }
+      s.loss[tmap[bt]].add(l);
+    }
     for (std::size_t bin = 0; bin < calibration_bins; ++bin) {
       const tally& c = local_calib[bt * calibration_bins + bin];
       if (c.n > 0) s.calib[{tmap[bt], static_cast<std::uint32_t>(bin)}].add(c);
