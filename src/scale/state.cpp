@@ -512,8 +512,14 @@ void evaluation_state::update(const row_batch& b) {
   for (std::size_t k = 0; k < yt.spellings.size(); ++k) tmap[k] = s.code_of(yt.spellings[k]);
   for (std::size_t k = 0; k < yp.spellings.size(); ++k) pmap[k] = s.code_of(yp.spellings[k]);
 
-  if (scores && s.keep_runs) s.buffer.reserve(s.buffer.size() + n - skipped);
-  if (o.row_ids) s.kept.reserve(s.kept.size() + n - skipped);
+  // Room for the batch, growing geometrically (an exact reserve per batch would copy the whole
+  // buffer at every batch).
+  auto make_room = [&](auto& v) {
+    const std::size_t need = v.size() + (n - skipped);
+    if (need > v.capacity()) v.reserve(std::max(need, 2 * v.capacity()));
+  };
+  if (scores && s.keep_runs) make_room(s.buffer);
+  if (o.row_ids) make_room(s.kept);
   // Tallies of the batch by (batch true spelling, batch predicted spelling or score side), folded
   // into the state's maps once per batch; exact sums, so the folding order does not matter.
   const std::size_t T = yt.spellings.size(), Pn = scores ? 2 : yp.spellings.size();
@@ -527,6 +533,10 @@ void evaluation_state::update(const row_batch& b) {
   std::vector<batch_losses> local_loss(scores ? T : 0);
   std::vector<assay::detail::chunked_sum> local_ws(scores ? calibration_bins : 0);
   std::vector<tally> local_calib(scores ? T * calibration_bins : 0);
+  // Weighted scores: the weight sums of those tallies in chunked_sum too (2 + 10 per spelling).
+  const bool chunked_weights = scores && o.weighted && dense;
+  std::vector<assay::detail::chunked_sum> local_w(chunked_weights ? T * Pn : 0);
+  std::vector<assay::detail::chunked_sum> local_calib_w(chunked_weights ? T * calibration_bins : 0);
   std::vector<std::uint8_t> has_loss(scores ? T : 0, 0);
   const proba_view pv = proba_view::scores(b.y_score);
   for (std::size_t i = 0; i < n; ++i) {
@@ -546,7 +556,8 @@ void evaluation_state::update(const row_batch& b) {
         const std::size_t bin = curves::uniform_bin_of(x, calibration_bins);
         tally& c = local_calib[bt * calibration_bins + bin];
         ++c.n;
-        if (o.weighted) c.w.add(w);
+        if (chunked_weights) local_calib_w[bt * calibration_bins + bin].add(w);
+        else if (o.weighted) c.w.add(w);
         local_ws[bin].add(w * x);
       }
       if (w != 0) {
@@ -570,7 +581,12 @@ void evaluation_state::update(const row_batch& b) {
     tally& c = dense ? local[bt * Pn + bp]
                      : s.cells[{tmap[bt], scores ? static_cast<std::uint32_t>(bp) : pmap[bp]}];
     ++c.n;
-    if (o.weighted) c.w.add(w);
+    if (chunked_weights) local_w[bt * Pn + bp].add(w);
+    else if (o.weighted) c.w.add(w);
+  }
+  if (chunked_weights) {
+    for (std::size_t k = 0; k < local.size(); ++k) local[k].w = local_w[k].result();
+    for (std::size_t k = 0; k < local_calib.size(); ++k) local_calib[k].w = local_calib_w[k].result();
   }
   if (dense) {
     for (std::size_t bt = 0; bt < T; ++bt) {
