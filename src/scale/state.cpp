@@ -619,7 +619,7 @@ void evaluation_state::update(const row_batch& b) {
   }
   s.rows += n - skipped;
   s.missing += skipped;
-  if (s.buffer.size() >= std::max<std::size_t>(s.runs.size(), std::size_t{1} << 16)) s.compact();
+  if (s.buffer.size() >= s.compact_at) s.compact();
 }
 
 void evaluation_state::merge(const evaluation_state& other) {

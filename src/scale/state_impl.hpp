@@ -96,6 +96,7 @@ struct evaluation_state::impl {
   std::vector<run> runs;                 // scores: sorted by (key, code), unique
   std::vector<pending> buffer;           // scores: rows not yet in `runs`
   bool keep_runs = true;                 // false: the out-of-core reader keeps the score runs on disk
+  std::size_t compact_at = std::size_t{1} << 16;  // update() compacts once the buffer holds this many rows
   // Scores in [0, 1], for the reliability curve (keep_curves): per (true spelling, uniform bin) a row
   // count and exact weight sum; per bin the exact sum of the terms w_i s_i.
   std::map<std::pair<std::uint32_t, std::uint32_t>, tally> calib;
@@ -165,8 +166,15 @@ struct evaluation_state::impl {
         fresh.push_back(std::move(r));
       }
     }
+    const std::size_t rows = buffer.size(), made = fresh.size();
     buffer.clear();
     merge_runs(std::move(fresh));
+    // The next compaction: where runs fold rows (ties: a quarter or more fewer runs than rows), once
+    // the buffer is as long as the run list, so memory stays within about twice the runs; where they
+    // do not (distinct scores, a run being larger than a pending row), after four times as many rows,
+    // so that the run list is merged and regrown a few times rather than at every doubling.
+    compact_at = 4 * made <= 3 * rows ? std::max<std::size_t>(runs.size(), std::size_t{1} << 16)
+                                      : std::max<std::size_t>(4 * rows, runs.size());
   }
 
   // Merges the sorted, unique runs `other` into `runs` in place: runs grows to hold both, the larger
