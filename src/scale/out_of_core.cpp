@@ -418,8 +418,9 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   }
   std::vector<record> recs;
   std::map<std::uint32_t, detail::tally> codes_seen;
-  std::function<void(spill_file&, const detail::run_visitor&, int)> visit_part =
-      [&](spill_file& f, const detail::run_visitor& g, int depth) {
+  // Visits a partition's runs, highest key first, or lowest first when `up`.
+  std::function<void(spill_file&, const detail::run_visitor&, int, bool)> visit_part =
+      [&](spill_file& f, const detail::run_visitor& g, int depth, bool up) {
         const std::uint64_t n = f.count();
         if (n == 0) return;
         if (n > cap_records && depth < 6) {
@@ -441,7 +442,9 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
               p->flush();
               inf.spilled_bytes += p->written();
             }
-            for (std::size_t p = sub.parts.size(); p > 0; --p) visit_part(*sub.parts[p - 1], g, depth + 1);
+            for (std::size_t p = 0; p < sub.parts.size(); ++p) {
+              visit_part(*sub.parts[up ? p : sub.parts.size() - 1 - p], g, depth + 1, up);
+            }
             return;
           }
         }
@@ -459,7 +462,11 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
               if (so.weighted) t.w.add(r.w);
             }
           }
-          for (const auto& [k, t] : agg) g(k.first, k.second, t);
+          if (up) {
+            for (auto it = agg.rbegin(); it != agg.rend(); ++it) g(it->first.first, it->first.second, it->second);
+          } else {
+            for (const auto& [k, t] : agg) g(k.first, k.second, t);
+          }
           return;
         }
         recs.clear();
@@ -467,27 +474,43 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
         inf.largest_partition = std::max<std::uint64_t>(inf.largest_partition, n);
         for (auto& r : recs) r.id = code_of_id[r.id];
         sort_by_key(recs);
-        // Highest key first; within a key, one tally per spelling (in any order: the walk sums a key's
-        // spellings exactly).
-        for (std::size_t i = recs.size(); i > 0;) {
-          const std::uint64_t key = recs[i - 1].key;
-          std::size_t j = i;
-          while (j > 0 && recs[j - 1].key == key) --j;
+        // Highest key first (lowest when up); within a key, one tally per spelling (in any order: the
+        // walk sums a key's spellings exactly).
+        auto emit = [&](std::size_t j, std::size_t i) {  // the records [j, i) of one key
           codes_seen.clear();
           for (std::size_t k = j; k < i; ++k) {
             auto [it, fresh] = codes_seen.emplace(recs[k].id, detail::tally{});
             ++it->second.n;
             if (so.weighted) it->second.w.add(recs[k].w);
           }
-          for (const auto& [code, t] : codes_seen) g(key, code, t);
-          i = j;
+          for (const auto& [code, t] : codes_seen) g(recs[j].key, code, t);
+        };
+        if (up) {
+          for (std::size_t j = 0; j < recs.size();) {
+            std::size_t i = j + 1;
+            while (i < recs.size() && recs[i].key == recs[j].key) ++i;
+            emit(j, i);
+            j = i;
+          }
+        } else {
+          for (std::size_t i = recs.size(); i > 0;) {
+            std::size_t j = i - 1;
+            while (j > 0 && recs[j - 1].key == recs[i - 1].key) --j;
+            emit(j, i);
+            i = j;
+          }
         }
         recs = std::vector<record>();
       };
-  return detail::finish_state(s, eo, [&](const detail::run_visitor& g) {
+  auto walk = [&](const detail::run_visitor& g, bool up) {
     if (!parts) return;
-    for (std::size_t p = parts->parts.size(); p > 0; --p) visit_part(*parts->parts[p - 1], g, 0);
-  });
+    const std::size_t m = parts->parts.size();
+    for (std::size_t p = 0; p < m; ++p) visit_part(*parts->parts[up ? p : m - 1 - p], g, 0, up);
+  };
+  // The ascending walk lets an unweighted finish stream the other class's areas instead of holding
+  // the sweep of every distinct score (a pass 2 more over the partitions, within the cap).
+  const detail::run_source ascending = [&](const detail::run_visitor& g) { walk(g, true); };
+  return detail::finish_state(s, eo, [&](const detail::run_visitor& g) { walk(g, false); }, &ascending);
 }
 
 }  // namespace assay::scale

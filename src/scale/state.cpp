@@ -948,9 +948,15 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
 report evaluation_state::finish(const evaluate_options& q) const {
   impl& s = *impl_;
   s.compact();
-  return detail::finish_state(s, q, [&s](const detail::run_visitor& g) {
-    for (std::size_t i = s.runs.size(); i > 0; --i) g(s.runs[i - 1].key, s.runs[i - 1].code, s.runs[i - 1].t);
-  });
+  const detail::run_source ascending = [&s](const detail::run_visitor& g) {
+    for (const auto& r : s.runs) g(r.key, r.code, r.t);
+  };
+  return detail::finish_state(
+      s, q,
+      [&s](const detail::run_visitor& g) {
+        for (std::size_t i = s.runs.size(); i > 0; --i) g(s.runs[i - 1].key, s.runs[i - 1].code, s.runs[i - 1].t);
+      },
+      &ascending);
 }
 
 namespace detail {
@@ -1084,7 +1090,8 @@ void keep_state_curves(const evaluation_state::impl& s, const evaluate_options& 
 
 }  // namespace
 
-report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs_descending) {
+report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs_descending,
+                    const run_source* runs_ascending) {
   const state_options& o = s.o;
   if (q.ci_level && o.kind == prediction_kind::values) {
     throw_usage("evaluation_state::finish: ci_level is set; the state does not give intervals of regression yet");
@@ -1283,12 +1290,34 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
     // ranked by -score, the complement of the sweep (curves::complement), read by the same kernels
     // evaluate uses (the summary walk for counts, the sweep functions with weights).
     if (r.positive && r.by_class.size() == 2) {
-      const curves::score_sweep other = curves::complement(sweep());
       value other_auc, other_ap;
-      if (o.weighted) {
+      if (!o.weighted && !have_forward && runs_ascending != nullptr) {
+        // The complement of the sweep (curves::complement) entry by entry, lowest score first: at
+        // distinct score t, threshold -t, "tp" the negatives and "fp" the positives with score <= t.
+        // Counts are integers, exact in doubles, so these are complement()'s values to the bit.
+        const curves::ranking_summary s2 = curves::summarize_walk(N, P, [&](auto&& f) {
+          std::uint64_t below_p = 0, below_n = 0, key = 0;
+          bool open = false;
+          auto close = [&] {
+            if (open) f(-(assay::detail::from_order_key(key) + 0.0) + 0.0, static_cast<double>(below_n),
+                        static_cast<double>(below_p));
+          };
+          (*runs_ascending)([&](std::uint64_t k, std::uint32_t code, const tally& t) {
+            if (open && k != key) close();
+            open = true;
+            key = k;
+            (is_pos(code) ? below_p : below_n) += t.n;
+          });
+          close();
+        });
+        other_auc = s2.roc_auc;
+        other_ap = s2.average_precision;
+      } else if (o.weighted) {
+        const curves::score_sweep other = curves::complement(sweep());
         other_auc = curves::roc_auc(other);
         other_ap = curves::average_precision(other);
       } else {
+        const curves::score_sweep other = curves::complement(sweep());
         const curves::ranking_summary s2 = curves::summarize_walk(N, P, [&](auto&& f) {
           for (std::size_t k = 0; k < other.size(); ++k) f(other.thresholds[k], other.tp[k], other.fp[k]);
         });

@@ -222,7 +222,11 @@ struct state_access {
 };
 
 /// evaluation_state::finish on `s` with the score runs given by `runs` (s.runs are not read).
-report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs);
+/// `runs_ascending`, when given, visits the same runs in ascending key order: an unweighted report
+/// then streams the other class's areas (ranked by -score) from it instead of building the sweep of
+/// every distinct score in memory (the out-of-core reader's cap).
+report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs,
+                    const run_source* runs_ascending = nullptr);
 
 }  // namespace detail
 }  // namespace assay::scale
