@@ -417,7 +417,7 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
     code_of_id[k] = static_cast<std::uint32_t>(std::lower_bound(s.dict.begin(), s.dict.end(), ids[k]) - s.dict.begin());
   }
   std::vector<record> recs;
-  std::map<std::uint32_t, detail::tally> codes_seen;
+  std::vector<std::pair<std::uint32_t, detail::tally>> codes_seen;  // one key's tallies by spelling (few)
   // Visits a partition's runs, highest key first, or lowest first when `up`.
   std::function<void(spill_file&, const detail::run_visitor&, int, bool)> visit_part =
       [&](spill_file& f, const detail::run_visitor& g, int depth, bool up) {
@@ -477,9 +477,17 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
         // Highest key first (lowest when up); within a key, one tally per spelling (in any order: the
         // walk sums a key's spellings exactly).
         auto emit = [&](std::size_t j, std::size_t i) {  // the records [j, i) of one key
+          if (i - j == 1) {  // a distinct score: its one record
+            detail::tally t;
+            t.n = 1;
+            if (so.weighted) t.w.add(recs[j].w);
+            g(recs[j].key, recs[j].id, t);
+            return;
+          }
           codes_seen.clear();
           for (std::size_t k = j; k < i; ++k) {
-            auto [it, fresh] = codes_seen.emplace(recs[k].id, detail::tally{});
+            auto it = std::find_if(codes_seen.begin(), codes_seen.end(), [&](const auto& c) { return c.first == recs[k].id; });
+            if (it == codes_seen.end()) it = codes_seen.emplace(codes_seen.end(), recs[k].id, detail::tally{});
             ++it->second.n;
             if (so.weighted) it->second.w.add(recs[k].w);
           }
@@ -508,9 +516,39 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
     for (std::size_t p = 0; p < m; ++p) visit_part(*parts->parts[up ? p : m - 1 - p], g, 0, up);
   };
   // The ascending walk lets an unweighted finish stream the other class's areas instead of holding
-  // the sweep of every distinct score (a pass 2 more over the partitions, within the cap).
-  const detail::run_source ascending = [&](const detail::run_visitor& g) { walk(g, true); };
-  return detail::finish_state(s, eo, [&](const detail::run_visitor& g) { walk(g, false); }, &ascending);
+  // the sweep of every distinct score. Unweighted, the first descending walk also writes its runs
+  // (key, spelling, count: 20 bytes a run, at most 20 bytes a row) to a file that the ascending walk
+  // then reads backwards, instead of reading and sorting the partitions again.
+  std::unique_ptr<spill_file> walked;
+  bool recorded = false;
+  const detail::run_source descending = [&](const detail::run_visitor& g) {
+    if (so.weighted || recorded || walked) return walk(g, false);
+    walked = std::make_unique<spill_file>(dir, spill_buffers, true);
+    walk([&](std::uint64_t key, std::uint32_t code, const detail::tally& t) {
+      walked->add({key, code, static_cast<double>(t.n)});  // a count below 2^53: exact
+      g(key, code, t);
+    }, false);
+    walked->flush();
+    inf.spilled_bytes += walked->written();
+    recorded = true;
+  };
+  const detail::run_source ascending = [&](const detail::run_visitor& g) {
+    if (!recorded) return walk(g, true);
+    std::vector<record> chunk;
+    const std::uint64_t step = std::max<std::uint64_t>(cap_records / 4, 1);
+    for (std::uint64_t end = walked->count(); end > 0;) {
+      const std::uint64_t from = end > step ? end - step : 0;
+      chunk.clear();
+      walked->read(from, end - from, chunk);
+      for (std::size_t k = chunk.size(); k > 0; --k) {
+        detail::tally t;
+        t.n = static_cast<std::uint64_t>(chunk[k - 1].w);
+        g(chunk[k - 1].key, chunk[k - 1].id, t);
+      }
+      end = from;
+    }
+  };
+  return detail::finish_state(s, eo, descending, &ascending);
 }
 
 }  // namespace assay::scale
