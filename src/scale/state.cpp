@@ -443,7 +443,8 @@ std::uint64_t evaluation_state::missing() const { return impl_->missing; }
 
 std::size_t evaluation_state::memory_bytes() const {
   const impl& s = *impl_;
-  std::size_t bytes = sizeof(impl) + s.runs.capacity() * sizeof(run) + s.buffer.capacity() * sizeof(pending);
+  std::size_t bytes = sizeof(impl) + (s.runs.capacity() + s.fresh_runs.capacity()) * sizeof(run) +
+                      (s.buffer.capacity() + s.sort_scratch.capacity()) * sizeof(pending);
   for (const auto& d : s.dict) bytes += d.capacity() + sizeof(std::string);
   bytes += s.cells.size() * (sizeof(tally) + 48) + s.loss.size() * (sizeof(losses) + 48);
   bytes += s.kept.capacity() * sizeof(kept_row) + s.calib.size() * (sizeof(tally) + 48);
