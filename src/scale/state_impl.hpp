@@ -151,7 +151,7 @@ struct evaluation_state::impl {
 
   // Moves the pending rows into the sorted run list: the shared radix kernel sorts them by score key
   // (assay::detail::stable_sort_by_key, as the in-memory sort of the scores); the rows of one key,
-  // few but for heavy ties, are then ordered by spelling code and folded into one run per (key, code).
+  // few but for heavy ties, are then folded into one run per (key, code), in code order.
   void compact() {
     if (buffer.empty()) return;
     assay::detail::stable_sort_by_key(buffer, sort_scratch);
@@ -160,10 +160,31 @@ struct evaluation_state::impl {
     fresh.clear();
     fresh.reserve(buffer.size());
     const auto by_code = [](const pending& a, const pending& b) { return a.code < b.code; };
+    const auto run_by_code = [](const run& a, const run& b) { return a.code < b.code; };
     for (std::size_t i = 0; i < buffer.size();) {
       std::size_t end = i + 1;
       while (end < buffer.size() && buffer[end].key == buffer[i].key) ++end;
-      if (end - i > 1) std::sort(buffer.begin() + static_cast<std::ptrdiff_t>(i), buffer.begin() + static_cast<std::ptrdiff_t>(end), by_code);
+      // The key's rows are tallied by spelling in place (a key holds few spellings: scores are of
+      // a binary task), the tallies then put in code order; past 8 spellings, the rows are sorted.
+      const std::size_t first = fresh.size();
+      std::size_t k = i;
+      for (; k < end; ++k) {
+        auto it = std::find_if(fresh.begin() + static_cast<std::ptrdiff_t>(first), fresh.end(),
+                               [&](const run& r) { return r.code == buffer[k].code; });
+        if (it == fresh.end()) {
+          if (fresh.size() - first == 8) break;
+          it = fresh.insert(fresh.end(), run{buffer[k].key, buffer[k].code, {}});
+        }
+        ++it->t.n;
+        if (o.weighted) it->t.w.add(buffer[k].w);
+      }
+      if (k == end) {
+        std::sort(fresh.begin() + static_cast<std::ptrdiff_t>(first), fresh.end(), run_by_code);
+        i = end;
+        continue;
+      }
+      fresh.resize(first);  // many spellings: sort the key's rows by code, then fold
+      std::sort(buffer.begin() + static_cast<std::ptrdiff_t>(i), buffer.begin() + static_cast<std::ptrdiff_t>(end), by_code);
       while (i < end) {
         run r{buffer[i].key, buffer[i].code, {}};
         for (; i < end && buffer[i].code == r.code; ++i) {
