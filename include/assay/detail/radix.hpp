@@ -3,7 +3,8 @@
 // goes MSD first instead, as plain doubles need no stability) and the (score, index, label) record
 // sort of the statistics (stats/detail/radix_sort.hpp); and, through stable_sort_by_key below, the
 // (score key, signed weight) record sort of the weighted sweeps (curves/sweep.cpp, the core's; and
-// curves/sklearn_compat.cpp, scikit-learn's to the bit).
+// curves/sklearn_compat.cpp, scikit-learn's to the bit) and the (score key, spelling, weight) record
+// sort of the mergeable state's compaction (src/scale/state_impl.hpp).
 //
 // Method (LSD radix sort, Knuth TAOCP vol. 3, 5.2.5): the caller puts the records in buffer `a`, in
 // one or two runs (e.g. positives then negatives) that are sorted independently, and passes the bits
@@ -307,7 +308,7 @@ struct member_key {
 /// Digits on which every key agrees are skipped. The result does not depend on the thread count.
 /// `scratch`: the second buffer of the large sorts, kept by a caller that sorts again and again (its
 /// capacity is reused; a fresh buffer per sort costs its page faults, which at 10^6-10^7 records
-/// rival the sort itself); the overload without it allocates one per call.
+/// rival the sort itself); without it (or with a null `scratch`), one is allocated per call.
 template <class Rec>
 void stable_sort_by_key(std::vector<Rec>& recs, std::vector<Rec>* scratch);
 
