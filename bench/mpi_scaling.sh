@@ -29,7 +29,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 wrap=()
 [ "${SETSID:-0}" = 1 ] && wrap=(setsid -w)
 [ -f "$data" ] || /usr/bin/python3 "$here/scale/gen_scores.py" "$rows" "$data" --levels "$levels"
-echo "file: $data ($(du -h "$data" | cut -f1)), $reps runs each, ASSAY_NUM_THREADS=$threads per process," \
+echo "file: $data ($(du -hL "$data" | cut -f1)), $reps runs each, ASSAY_NUM_THREADS=$threads per process," \
      "$(nproc) cores, autogroup $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo '?'), SETSID=${SETSID:-0}"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }

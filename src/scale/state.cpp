@@ -133,24 +133,61 @@ batch_labels resolve(const label_column& c, std::size_t n, const char* name) {
 
 // ---- bytes -----------------------------------------------------------------------------------------
 
-std::uint64_t fnv1a(std::string_view s) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ULL;  // odd: each step is a bijection, so any one changed byte changes the hash
+// Little-endian bytes of an unsigned integer, written or read whole (one store or load on a
+// little-endian host).
+template <class U>
+void put_le(char* p, U v) {
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(p, &v, sizeof v);
+  } else {
+    for (std::size_t k = 0; k < sizeof v; ++k) p[k] = static_cast<char>((v >> (8 * k)) & 0xff);
   }
+}
+template <class U>
+U get_le(const char* p) {
+  U v = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(&v, p, sizeof v);
+  } else {
+    for (std::size_t k = 0; k < sizeof v; ++k) v |= static_cast<U>(static_cast<unsigned char>(p[k])) << (8 * k);
+  }
+  return v;
+}
+
+// The blob's checksum: FNV-1a's step x -> (x ^ v) * P (Fowler, Noll & Vo; P the 64-bit FNV prime),
+// on little-endian 64-bit words instead of bytes, in four independent lanes (words 4j + l go to lane
+// l; the last n % 32 bytes, byte by byte, to lane 0), each step followed by a rotation that carries
+// the product's high bits down; the lanes and the length are then folded by the same step. Every
+// step is a bijection of the lane (xor, multiplication by an odd number, rotation), and the fold is a
+// bijection of each lane for fixed others, so any one changed byte changes the checksum, as with
+// byte-wise FNV-1a; the four lanes run in parallel, about 20 times faster on large blobs.
+std::uint64_t checksum(std::string_view s) {
+  constexpr std::uint64_t prime = 1099511628211ULL, basis = 1469598103934665603ULL;
+  const auto step = [](std::uint64_t x, std::uint64_t v) { return std::rotl((x ^ v) * prime, 31); };
+  std::uint64_t lane[4] = {basis, basis + 1, basis + 2, basis + 3};
+  const char* p = s.data();
+  const std::size_t n = s.size();
+  std::size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    for (std::size_t l = 0; l < 4; ++l) lane[l] = step(lane[l], get_le<std::uint64_t>(p + i + 8 * l));
+  }
+  for (; i < n; ++i) lane[0] = step(lane[0], static_cast<unsigned char>(p[i]));
+  std::uint64_t h = step(basis, n);
+  for (const std::uint64_t x : lane) h = step(h, x);
   return h;
 }
 
 struct writer {
   std::string out;
   void u8(std::uint8_t v) { out.push_back(static_cast<char>(v)); }
-  void u32(std::uint32_t v) {
-    for (int k = 0; k < 4; ++k) out.push_back(static_cast<char>((v >> (8 * k)) & 0xff));
+  template <class U>
+  void le(U v) {
+    char b[sizeof v];
+    put_le(b, v);
+    out.append(b, sizeof v);
   }
-  void u64(std::uint64_t v) {
-    for (int k = 0; k < 8; ++k) out.push_back(static_cast<char>((v >> (8 * k)) & 0xff));
-  }
+  void u32(std::uint32_t v) { le(v); }
+  void u64(std::uint64_t v) { le(v); }
   void f64(double v) { u64(std::bit_cast<std::uint64_t>(v)); }
   void str(std::string_view s) {
     u64(s.size());
@@ -182,14 +219,14 @@ struct reader {
   }
   std::uint32_t u32() {
     need(4);
-    std::uint32_t v = 0;
-    for (int k = 0; k < 4; ++k) v |= static_cast<std::uint32_t>(static_cast<unsigned char>(in[at++])) << (8 * k);
+    const auto v = get_le<std::uint32_t>(in.data() + at);
+    at += 4;
     return v;
   }
   std::uint64_t u64() {
     need(8);
-    std::uint64_t v = 0;
-    for (int k = 0; k < 8; ++k) v |= static_cast<std::uint64_t>(static_cast<unsigned char>(in[at++])) << (8 * k);
+    const auto v = get_le<std::uint64_t>(in.data() + at);
+    at += 8;
     return v;
   }
   double f64() { return std::bit_cast<double>(u64()); }
@@ -817,7 +854,8 @@ std::uint64_t evaluation_state::missing() const { return impl_->missing; }
 
 std::size_t evaluation_state::memory_bytes() const {
   const impl& s = *impl_;
-  std::size_t bytes = sizeof(impl) + s.runs.capacity() * sizeof(run) + s.buffer.capacity() * sizeof(pending);
+  std::size_t bytes = sizeof(impl) + (s.runs.capacity() + s.fresh_runs.capacity()) * sizeof(run) +
+                      (s.buffer.capacity() + s.sort_scratch.capacity()) * sizeof(pending);
   for (const auto& d : s.dict) bytes += d.capacity() + sizeof(std::string);
   bytes += s.cells.size() * (sizeof(tally) + 48) + s.loss.size() * (sizeof(losses) + 48);
   bytes += s.kept.capacity() * sizeof(kept_row) + s.calib.size() * (sizeof(tally) + 48);
@@ -921,15 +959,31 @@ void evaluation_state::update(const row_batch& b) {
   for (std::size_t k = 0; k < yt.spellings.size(); ++k) tmap[k] = s.code_of(yt.spellings[k]);
   for (std::size_t k = 0; k < yp.spellings.size(); ++k) pmap[k] = s.code_of(yp.spellings[k]);
 
-  if (scores && s.keep_runs) s.buffer.reserve(s.buffer.size() + n - skipped);
-  if (o.row_ids) s.kept.reserve(s.kept.size() + n - skipped);
+  // Room for the batch, growing geometrically (an exact reserve per batch would copy the whole
+  // buffer at every batch).
+  auto make_room = [&](auto& v) {
+    const std::size_t need = v.size() + (n - skipped);
+    if (need > v.capacity()) v.reserve(std::max(need, 2 * v.capacity()));
+  };
+  if (scores && s.keep_runs) make_room(s.buffer);
+  if (o.row_ids) make_room(s.kept);
   // Tallies of the batch by (batch true spelling, batch predicted spelling or score side), folded
   // into the state's maps once per batch; exact sums, so the folding order does not matter.
   const std::size_t T = yt.spellings.size(), Pn = scores ? 2 : yp.spellings.size();
   const bool dense = T * Pn <= (std::size_t{1} << 16);
   std::vector<tally> local(dense ? T * Pn : 0);
-  std::vector<losses> local_loss(scores ? T : 0);
+  // The batch's loss and reliability sums: chunked_sum, the same exact value as exact_sum at a few
+  // integer additions a term (the in-memory weighted_loss_sum's accumulator), folded in once.
+  struct batch_losses {
+    assay::detail::chunked_sum log_loss[2], brier[2];
+  };
+  std::vector<batch_losses> local_loss(scores ? T : 0);
+  std::vector<assay::detail::chunked_sum> local_ws(scores ? calibration_bins : 0);
   std::vector<tally> local_calib(scores ? T * calibration_bins : 0);
+  // Weighted scores: the weight sums of those tallies in chunked_sum too (2 + 10 per spelling).
+  const bool chunked_weights = scores && o.weighted && dense;
+  std::vector<assay::detail::chunked_sum> local_w(chunked_weights ? T * Pn : 0);
+  std::vector<assay::detail::chunked_sum> local_calib_w(chunked_weights ? T * calibration_bins : 0);
   std::vector<std::uint8_t> has_loss(scores ? T : 0, 0);
   const proba_view pv = proba_view::scores(b.y_score);
   for (std::size_t i = 0; i < n; ++i) {
@@ -949,13 +1003,14 @@ void evaluation_state::update(const row_batch& b) {
         const std::size_t bin = curves::uniform_bin_of(x, calibration_bins);
         tally& c = local_calib[bt * calibration_bins + bin];
         ++c.n;
-        if (o.weighted) c.w.add(w);
-        s.calib_ws[bin].add(w * x);
+        if (chunked_weights) local_calib_w[bt * calibration_bins + bin].add(w);
+        else if (o.weighted) c.w.add(w);
+        local_ws[bin].add(w * x);
       }
       if (w != 0) {
         // As evaluate: the terms of weighted_loss_sum (w * term, rows of weight 0 left out), for
         // either class of the row, the class being decided in finish().
-        losses& l = local_loss[bt];
+        batch_losses& l = local_loss[bt];
         has_loss[bt] = 1;
         for (std::size_t k = 0; k < 2; ++k) {
           l.log_loss[k].add(w * log_loss_term(pv, i, k));
@@ -973,7 +1028,12 @@ void evaluation_state::update(const row_batch& b) {
     tally& c = dense ? local[bt * Pn + bp]
                      : s.cells[{tmap[bt], scores ? static_cast<std::uint32_t>(bp) : pmap[bp]}];
     ++c.n;
-    if (o.weighted) c.w.add(w);
+    if (chunked_weights) local_w[bt * Pn + bp].add(w);
+    else if (o.weighted) c.w.add(w);
+  }
+  if (chunked_weights) {
+    for (std::size_t k = 0; k < local.size(); ++k) local[k].w = local_w[k].result();
+    for (std::size_t k = 0; k < local_calib.size(); ++k) local_calib[k].w = local_calib_w[k].result();
   }
   if (dense) {
     for (std::size_t bt = 0; bt < T; ++bt) {
@@ -989,8 +1049,16 @@ void evaluation_state::update(const row_batch& b) {
       if (!skip[i]) s.total_weight.add(b.sample_weight[i]);
     }
   }
+  for (std::size_t bin = 0; bin < local_ws.size(); ++bin) s.calib_ws[bin].add(local_ws[bin].result());
   for (std::size_t bt = 0; bt < local_loss.size(); ++bt) {
-    if (has_loss[bt]) s.loss[tmap[bt]].add(local_loss[bt]);
+    if (has_loss[bt]) {
+      losses l;
+      for (std::size_t k = 0; k < 2; ++k) {
+        l.log_loss[k] = local_loss[bt].log_loss[k].result();
+        l.brier[k] = local_loss[bt].brier[k].result();
+      }
+      s.loss[tmap[bt]].add(l);
+    }
     for (std::size_t bin = 0; bin < calibration_bins; ++bin) {
       const tally& c = local_calib[bt * calibration_bins + bin];
       if (c.n > 0) s.calib[{tmap[bt], static_cast<std::uint32_t>(bin)}].add(c);
@@ -998,7 +1066,7 @@ void evaluation_state::update(const row_batch& b) {
   }
   s.rows += n - skipped;
   s.missing += skipped;
-  if (s.buffer.size() >= std::max<std::size_t>(s.runs.size(), std::size_t{1} << 16)) s.compact();
+  if (s.buffer.size() >= s.compact_at) s.compact();
 }
 
 void evaluation_state::merge(const evaluation_state& other) {
@@ -1048,6 +1116,24 @@ void evaluation_state::merge(const evaluation_state& other) {
   if (t.min_fractional_weight && (!s.min_fractional_weight || *t.min_fractional_weight < *s.min_fractional_weight)) {
     s.min_fractional_weight = t.min_fractional_weight;
   }
+}
+
+void evaluation_state::merge(evaluation_state&& other) {
+  if (this == &other || other.impl_->o.kind != prediction_kind::scores ||
+      differing_option(impl_->o, other.impl_->o) != nullptr) {
+    merge(static_cast<const evaluation_state&>(other));  // nothing to take, or the error
+    return;
+  }
+  impl& t = *other.impl_;
+  t.compact();
+  std::vector<run> taken = std::move(t.runs);
+  t.runs.clear();
+  merge(static_cast<const evaluation_state&>(other));  // everything but the runs; t.dict is now in s.dict
+  impl& s = *impl_;
+  std::vector<std::uint32_t> map(t.dict.size());
+  for (std::size_t k = 0; k < t.dict.size(); ++k) map[k] = s.code_of(t.dict[k]);
+  for (auto& r : taken) r.code = map[r.code];  // monotone: still sorted
+  s.merge_runs(std::move(taken));
 }
 
 std::string evaluation_state::serialize() const {
@@ -1111,6 +1197,9 @@ std::string evaluation_state::serialize() const {
   w.sum(s.reg_spe);
   w.u8(s.first_zero_target ? 1 : 0);
   w.u64(s.first_zero_target.value_or(0));
+  // The run list (and the kept rows) are most of a large blob: one allocation for them.
+  w.out.reserve(w.out.size() + 8 + s.runs.size() * (20 + (o.weighted ? 9 : 0)) +
+                (o.row_ids ? 8 + s.kept.size() * (24 + (o.weighted ? 8 : 0)) : 0) + 8);
   w.u64(s.runs.size());
   for (const auto& r : s.runs) {
     w.u64(r.key);
@@ -1131,7 +1220,7 @@ std::string evaluation_state::serialize() const {
     }
   }
   if (s.proba) write_proba(w, s);
-  w.u64(fnv1a(w.out));
+  w.u64(checksum(w.out));
   return std::move(w.out);
 }
 
@@ -1140,7 +1229,7 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
     throw_data("read_state: the blob is not an assay evaluation state (its first bytes are not \"ASSAYST\")");
   }
   reader tail{blob.substr(blob.size() - 8)};
-  if (tail.u64() != fnv1a(blob.substr(0, blob.size() - 8))) {
+  if (tail.u64() != checksum(blob.substr(0, blob.size() - 8))) {
     throw_data("read_state: the blob is corrupt: its checksum does not match its content");
   }
   reader r{blob.substr(0, blob.size() - 8), sizeof magic};
@@ -1319,9 +1408,15 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
 report evaluation_state::finish(const evaluate_options& q) const {
   impl& s = *impl_;
   s.compact();
-  return detail::finish_state(s, q, [&s](const detail::run_visitor& g) {
-    for (std::size_t i = s.runs.size(); i > 0; --i) g(s.runs[i - 1].key, s.runs[i - 1].code, s.runs[i - 1].t);
-  });
+  const detail::run_source ascending = [&s](const detail::run_visitor& g) {
+    for (const auto& r : s.runs) g(r.key, r.code, r.t);
+  };
+  return detail::finish_state(
+      s, q,
+      [&s](const detail::run_visitor& g) {
+        for (std::size_t i = s.runs.size(); i > 0; --i) g(s.runs[i - 1].key, s.runs[i - 1].code, s.runs[i - 1].t);
+      },
+      &ascending);
 }
 
 namespace detail {
@@ -1700,7 +1795,8 @@ report finish_proba(evaluation_state::impl& s, const evaluate_options& q) {
 
 }  // namespace
 
-report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs_descending) {
+report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs_descending,
+                    const run_source* runs_ascending) {
   const state_options& o = s.o;
   if (q.ci_level && o.kind == prediction_kind::values) {
     throw_usage("evaluation_state::finish: ci_level is set; the state does not give intervals of regression yet");
@@ -1869,12 +1965,34 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
     // ranked by -score, the complement of the sweep (curves::complement), read by the same kernels
     // evaluate uses (the summary walk for counts, the sweep functions with weights).
     if (r.positive && r.by_class.size() == 2) {
-      const curves::score_sweep other = curves::complement(sweep());
       value other_auc, other_ap;
-      if (o.weighted) {
+      if (!o.weighted && !have_forward && runs_ascending != nullptr) {
+        // The complement of the sweep (curves::complement) entry by entry, lowest score first: at
+        // distinct score t, threshold -t, "tp" the negatives and "fp" the positives with score <= t.
+        // Counts are integers, exact in doubles, so these are complement()'s values to the bit.
+        const curves::ranking_summary s2 = curves::summarize_walk(N, P, [&](auto&& f) {
+          std::uint64_t below_p = 0, below_n = 0, key = 0;
+          bool open = false;
+          auto close = [&] {
+            if (open) f(-(assay::detail::from_order_key(key) + 0.0) + 0.0, static_cast<double>(below_n),
+                        static_cast<double>(below_p));
+          };
+          (*runs_ascending)([&](std::uint64_t k, std::uint32_t code, const tally& t) {
+            if (open && k != key) close();
+            open = true;
+            key = k;
+            (is_pos(code) ? below_p : below_n) += t.n;
+          });
+          close();
+        });
+        other_auc = s2.roc_auc;
+        other_ap = s2.average_precision;
+      } else if (o.weighted) {
+        const curves::score_sweep other = curves::complement(sweep());
         other_auc = curves::roc_auc(other);
         other_ap = curves::average_precision(other);
       } else {
+        const curves::score_sweep other = curves::complement(sweep());
         const curves::ranking_summary s2 = curves::summarize_walk(N, P, [&](auto&& f) {
           for (std::size_t k = 0; k < other.size(); ++k) f(other.thresholds[k], other.tp[k], other.fp[k]);
         });

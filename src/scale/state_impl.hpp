@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "assay/detail/exact_sum.hpp"
+#include "assay/detail/radix.hpp"
 #include "assay/scale/state.hpp"
 
 namespace assay::scale {
@@ -149,6 +150,12 @@ struct evaluation_state::impl {
   std::vector<run> runs;                 // scores: sorted by (key, code), unique
   std::vector<pending> buffer;           // scores: rows not yet in `runs`
   bool keep_runs = true;                 // false: the out-of-core reader keeps the score runs on disk
+  std::size_t compact_at = std::size_t{1} << 16;  // update() compacts once the buffer holds this many rows
+  // Reused by every compaction (empty between them, their capacity kept): the radix sort's second
+  // buffer and the runs made from the buffer. Fresh buffers per compaction cost their page faults,
+  // about a quarter of the CPU of the per-part path at 10^7 distinct scores.
+  std::vector<pending> sort_scratch;
+  std::vector<run> fresh_runs;
   // Scores in [0, 1], for the reliability curve (keep_curves): per (true spelling, uniform bin) a row
   // count and exact weight sum; per bin the exact sum of the terms w_i s_i.
   std::map<std::pair<std::uint32_t, std::uint32_t>, tally> calib;
@@ -198,45 +205,91 @@ struct evaluation_state::impl {
     return at;
   }
 
-  // Moves the pending rows into the sorted run list.
+  // Moves the pending rows into the sorted run list: the shared radix kernel sorts them by score key
+  // (assay::detail::stable_sort_by_key, as the in-memory sort of the scores); the rows of one key,
+  // few but for heavy ties, are then folded into one run per (key, code), in code order.
   void compact() {
     if (buffer.empty()) return;
-    std::sort(buffer.begin(), buffer.end(),
-              [](const pending& a, const pending& b) { return a.key != b.key ? a.key < b.key : a.code < b.code; });
-    std::vector<run> fresh;
+    assay::detail::stable_sort_by_key(buffer, sort_scratch);
+    sort_scratch.clear();
+    std::vector<run>& fresh = fresh_runs;
+    fresh.clear();
+    fresh.reserve(buffer.size());
+    const auto by_code = [](const pending& a, const pending& b) { return a.code < b.code; };
+    const auto run_by_code = [](const run& a, const run& b) { return a.code < b.code; };
     for (std::size_t i = 0; i < buffer.size();) {
-      run r{buffer[i].key, buffer[i].code, {}};
-      for (; i < buffer.size() && buffer[i].key == r.key && buffer[i].code == r.code; ++i) {
-        ++r.t.n;
-        if (o.weighted) r.t.w.add(buffer[i].w);
+      std::size_t end = i + 1;
+      while (end < buffer.size() && buffer[end].key == buffer[i].key) ++end;
+      // The key's rows are tallied by spelling in place (a key holds few spellings: scores are of
+      // a binary task), the tallies then put in code order; past 8 spellings, the rows are sorted.
+      const std::size_t first = fresh.size();
+      std::size_t k = i;
+      for (; k < end; ++k) {
+        auto it = std::find_if(fresh.begin() + static_cast<std::ptrdiff_t>(first), fresh.end(),
+                               [&](const run& r) { return r.code == buffer[k].code; });
+        if (it == fresh.end()) {
+          if (fresh.size() - first == 8) break;
+          it = fresh.insert(fresh.end(), run{buffer[k].key, buffer[k].code, {}});
+        }
+        ++it->t.n;
+        if (o.weighted) it->t.w.add(buffer[k].w);
       }
-      fresh.push_back(std::move(r));
+      if (k == end) {
+        std::sort(fresh.begin() + static_cast<std::ptrdiff_t>(first), fresh.end(), run_by_code);
+        i = end;
+        continue;
+      }
+      fresh.resize(first);  // many spellings: sort the key's rows by code, then fold
+      std::sort(buffer.begin() + static_cast<std::ptrdiff_t>(i), buffer.begin() + static_cast<std::ptrdiff_t>(end), by_code);
+      while (i < end) {
+        run r{buffer[i].key, buffer[i].code, {}};
+        for (; i < end && buffer[i].code == r.code; ++i) {
+          ++r.t.n;
+          if (o.weighted) r.t.w.add(buffer[i].w);
+        }
+        fresh.push_back(std::move(r));
+      }
     }
+    const std::size_t rows = buffer.size(), made = fresh.size();
     buffer.clear();
     merge_runs(std::move(fresh));
+    fresh.clear();
+    // The next compaction: where runs fold rows (ties: a quarter or more fewer runs than rows), once
+    // the buffer is as long as the run list, so memory stays within about twice the runs; where they
+    // do not (distinct scores, a run being larger than a pending row), after four times as many rows,
+    // so that the run list is merged and regrown a few times rather than at every doubling.
+    compact_at = 4 * made <= 3 * rows ? std::max<std::size_t>(runs.size(), std::size_t{1} << 16)
+                                      : std::max<std::size_t>(4 * rows, runs.size());
   }
 
+  // Merges the sorted, unique runs `other` into `runs` in place: runs grows to hold both, the larger
+  // keys are moved to the back from both ends (a backward two-way merge, so no second list is
+  // allocated), and a run of one (key, code) in both lists is summed; the gap such sums leave
+  // between the untouched front and the merged back is then closed.
   void merge_runs(std::vector<run>&& other) {
     if (runs.empty()) {
       runs = std::move(other);
       return;
     }
-    std::vector<run> out;
-    out.reserve(runs.size() + other.size());
-    std::size_t i = 0, j = 0;
+    if (other.empty()) return;
     auto before = [](const run& a, const run& b) { return a.key != b.key ? a.key < b.key : a.code < b.code; };
-    while (i < runs.size() || j < other.size()) {
-      if (j == other.size() || (i < runs.size() && before(runs[i], other[j]))) {
-        out.push_back(std::move(runs[i++]));
-      } else if (i == runs.size() || before(other[j], runs[i])) {
-        out.push_back(std::move(other[j++]));
+    std::size_t i = runs.size(), j = other.size();
+    runs.resize(i + j);
+    std::size_t k = runs.size();  // k == i + j + (runs summed so far) > i while j > 0
+    while (j > 0) {
+      if (i > 0 && before(other[j - 1], runs[i - 1])) {
+        runs[--k] = std::move(runs[--i]);
+      } else if (i > 0 && !before(runs[i - 1], other[j - 1])) {  // the same key and code
+        runs[i - 1].t.add(other[--j].t);
+        runs[--k] = std::move(runs[--i]);
       } else {
-        runs[i].t.add(other[j].t);
-        out.push_back(std::move(runs[i++]));
-        ++j;
+        runs[--k] = std::move(other[--j]);
       }
     }
-    runs = std::move(out);
+    if (k > i) {
+      std::move(runs.begin() + static_cast<std::ptrdiff_t>(k), runs.end(), runs.begin() + static_cast<std::ptrdiff_t>(i));
+      runs.resize(runs.size() - (k - i));
+    }
   }
 };
 
@@ -254,7 +307,11 @@ struct state_access {
 };
 
 /// evaluation_state::finish on `s` with the score runs given by `runs` (s.runs are not read).
-report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs);
+/// `runs_ascending`, when given, visits the same runs in ascending key order: an unweighted report
+/// then streams the other class's areas (ranked by -score) from it instead of building the sweep of
+/// every distinct score in memory (the out-of-core reader's cap).
+report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs,
+                    const run_source* runs_ascending = nullptr);
 
 }  // namespace detail
 }  // namespace assay::scale

@@ -39,7 +39,8 @@ evaluation_state merge_randomly(std::vector<evaluation_state> s, std::mt19937_64
     std::size_t b = u(g);
     if (a == b) continue;
     evaluation_state other = (g() & 1) ? read_state(s[b].serialize()) : s[b];
-    s[a].merge(other);
+    if (g() & 1) s[a].merge(std::move(other));  // takes other's runs
+    else s[a].merge(other);
     s.erase(s.begin() + static_cast<std::ptrdiff_t>(b));
   }
   return std::move(s[0]);
@@ -168,6 +169,53 @@ TEST(EvaluationState, ScoresEqualEvaluateForAnyPartitioningAndMergeOrder) {
         }
       }
     }
+  }
+}
+
+TEST(EvaluationState, LargeBatchesEqualEvaluate) {
+  // Batches of more than 2^16 rows: the compaction's radix sort on several threads (from 2^17) and
+  // its per-key ordering by spelling, with heavy ties over three spellings, and distinct scores.
+  std::mt19937_64 g(17);
+  for (bool weighted : {false, true}) {
+    for (int levels : {40, 1000000}) {
+      const data d = make(300000, 31 + levels, {"0", "1", "1.0"}, weighted, levels);
+      const state_options o = opts(prediction_kind::scores, weighted);
+      const std::string want = evaluate_json(d, o);
+      for (std::size_t parts : {1, 3}) {
+        EXPECT_EQ(state_json(d, o, parts, g), want) << "weighted " << weighted << " levels " << levels;
+      }
+    }
+  }
+}
+
+TEST(EvaluationState, ManySpellingsOfTwoClassesAtTiedScores) {
+  // Ten spellings of the two classes at five scores: each score key holds up to ten spellings, more
+  // than the compaction tallies in place (8), so its rows are sorted by spelling instead.
+  std::mt19937_64 g(18);
+  const std::vector<std::string> spellings{"0", "0.0", "0.00", "0e0", "0.000", "1", "1.0", "1.00", "1e0", "1.000"};
+  for (bool weighted : {false, true}) {
+    data d = make(20000, 41, spellings, weighted, 5);
+    std::uniform_int_distribution<int> lvl(0, 4);
+    for (double& x : d.score) x = lvl(g) / 4.0;  // the scores shared by every spelling
+    const state_options o = opts(prediction_kind::scores, weighted);
+    const std::string want = evaluate_json(d, o);
+    for (std::size_t parts : {1, 3}) EXPECT_EQ(state_json(d, o, parts, g), want) << "weighted " << weighted;
+    // The run list itself: one state of all rows and two merged halves give the same canonical bytes,
+    // which read back (runs checked sorted and unique) into evaluate's report.
+    auto state_of = [&](std::size_t b, std::size_t e) {
+      evaluation_state st(o);
+      row_batch rb;
+      rb.y_true = label_column::of_text(piece(d.y, b, e));
+      rb.y_score = piece(d.score, b, e);
+      if (weighted) rb.sample_weight = piece(d.w, b, e);
+      st.update(rb);
+      return st;
+    };
+    evaluation_state all = state_of(0, d.y.size()), half = state_of(0, 7000);
+    half.merge(state_of(7000, d.y.size()));
+    const std::string bytes = all.serialize();
+    EXPECT_EQ(half.serialize(), bytes);
+    EXPECT_EQ(to_json(read_state(bytes).finish()), want);
   }
 }
 

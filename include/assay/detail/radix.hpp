@@ -3,7 +3,8 @@
 // goes MSD first instead, as plain doubles need no stability) and the (score, index, label) record
 // sort of the statistics (stats/detail/radix_sort.hpp); and, through stable_sort_by_key below, the
 // (score key, signed weight) record sort of the weighted sweeps (curves/sweep.cpp, the core's; and
-// curves/sklearn_compat.cpp, scikit-learn's to the bit).
+// curves/sklearn_compat.cpp, scikit-learn's to the bit) and the (score key, spelling, weight) record
+// sort of the mergeable state's compaction (src/scale/state_impl.hpp).
 //
 // Method (LSD radix sort, Knuth TAOCP vol. 3, 5.2.5): the caller puts the records in buffer `a`, in
 // one or two runs (e.g. positives then negatives) that are sorted independently, and passes the bits
@@ -305,8 +306,24 @@ struct member_key {
 /// beyond one table (radix_sorter's tables cost tens of microseconds per call); from 2^16 the
 /// radix_sorter above, on every core (team_threads) from 2^17; beyond 2^32 - 1 records std::stable_sort.
 /// Digits on which every key agrees are skipped. The result does not depend on the thread count.
+/// `scratch`: the second buffer of the large sorts, kept by a caller that sorts again and again (its
+/// capacity is reused; a fresh buffer per sort costs its page faults, which at 10^6-10^7 records
+/// rival the sort itself); without it (or with a null `scratch`), one is allocated per call.
+template <class Rec>
+void stable_sort_by_key(std::vector<Rec>& recs, std::vector<Rec>* scratch);
+
 template <class Rec>
 void stable_sort_by_key(std::vector<Rec>& recs) {
+  stable_sort_by_key(recs, static_cast<std::vector<Rec>*>(nullptr));
+}
+
+template <class Rec>
+void stable_sort_by_key(std::vector<Rec>& recs, std::vector<Rec>& scratch) {
+  stable_sort_by_key(recs, &scratch);
+}
+
+template <class Rec>
+void stable_sort_by_key(std::vector<Rec>& recs, std::vector<Rec>* scratch) {
   const std::size_t n = recs.size();
   if (n < 2) return;
   if (n > 0xFFFFFFFFu) {
@@ -345,8 +362,19 @@ void stable_sort_by_key(std::vector<Rec>& recs) {
     return;
   }
   const unsigned T = n < (std::size_t{1} << 17) ? 1u : team_threads(8);
-  std::unique_ptr<Rec[]> spare(new Rec[n]);  // not value-initialised: no wasted page touches
-  radix_sorter<Rec, member_key> sorter(recs.data(), spare.get(), n, T, 1);
+  std::unique_ptr<Rec[]> spare;
+  Rec* second = nullptr;
+  if (scratch != nullptr) {
+    if (scratch->size() < n) {  // grows once to the largest sort, then reused
+      scratch->clear();
+      scratch->resize(n);
+    }
+    second = scratch->data();
+  } else {
+    spare.reset(new Rec[n]);  // not value-initialised: no wasted page touches
+    second = spare.get();
+  }
+  radix_sorter<Rec, member_key> sorter(recs.data(), second, n, T, 1);
   std::uint64_t o = 0, d = ~std::uint64_t{0};
   for (const Rec& r : recs) o |= r.key, d &= r.key;
   sorter.plan(n, o ^ d);

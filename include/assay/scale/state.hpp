@@ -70,8 +70,9 @@ namespace assay::scale {
 
 /// The format version written by serialize(); read_state refuses any other.
 /// Version 2: state_options::row_ids and the kept rows; 3: the reliability curve's per-bin sums;
-/// 4: regression (prediction_kind::values); 5: class probabilities (prediction_kind::proba).
-inline constexpr std::uint32_t state_format_version = 5;
+/// 4: regression (prediction_kind::values); 5: class probabilities (prediction_kind::proba); 6: the
+/// word-wise four-lane checksum instead of byte-wise FNV-1a.
+inline constexpr std::uint32_t state_format_version = 6;
 
 /// What the rows predict.
 enum class prediction_kind {
@@ -176,6 +177,9 @@ class evaluation_state {
 
   /// Adds the rows of `other` (same options, else assay::error naming the first field that differs).
   void merge(const evaluation_state& other);
+  /// As merge(const evaluation_state&), taking `other`'s score runs instead of copying them (a merge
+  /// of large states, e.g. one just read with read_state); `other` is left valid but unspecified.
+  void merge(evaluation_state&& other);
 
   /// The state as bytes: magic "ASSAYST\0", format version, assay version, options fingerprint, the
   /// content, and a 64-bit checksum of everything before it. Canonical: equal states give equal bytes.
