@@ -497,6 +497,13 @@ void compact_column(evaluation_state::impl& s, std::size_t c) {
   s.compact();
   std::swap(s.runs, p.runs[c]);
   std::swap(s.buffer, p.buffer[c]);
+  // Memory between batches: the compaction's reused scratch (sized for the largest batch) is not
+  // kept here, as the K columns' pending rows already hold that much each; and a run list that folded
+  // many rows into few runs (ties: the usual case for probabilities) gives back the room its merge
+  // took. Out of core the state must stay within a quarter of the cap.
+  std::vector<pending>().swap(s.sort_scratch);
+  std::vector<run>().swap(s.fresh_runs);
+  if (p.runs[c].capacity() > 2 * p.runs[c].size() + 64) p.runs[c].shrink_to_fit();
 }
 
 void compact_proba(evaluation_state::impl& s) {
