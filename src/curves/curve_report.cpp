@@ -188,6 +188,7 @@ struct loaded {
   std::vector<std::int32_t> y_class;  // multiclass: class index per row
   std::vector<double> proba;          // multiclass: n x K, class order of `labels`
   std::vector<double> weight;         // empty = unweighted
+  std::optional<std::uint64_t> missing;  // rows skipped for an empty cell (read with csv.drop_missing)
 };
 
 // The curves' view of a prediction table (data/predictions.hpp, where the class rules live): one
@@ -250,7 +251,11 @@ loaded load(const curve_request& q) {
                                  : fmt::format("{}{} and {} are alternatives: give one", in_function("make_curve"),
                                                param("scores"), param("proba")));
   }
-  return from_table(read_predictions(file_of(q)));
+  prediction_table t = read_predictions(file_of(q));
+  const std::uint64_t missing = t.missing;
+  loaded d = from_table(std::move(t));
+  if (q.csv.drop_missing) d.missing = missing;
+  return d;
 }
 
 json header(const loaded& d, const char* kind) {
@@ -262,6 +267,7 @@ json header(const loaded& d, const char* kind) {
   if (!d.multiclass) j["positive"] = d.positive;
   else j["one_vs_rest"] = true;
   j["weighted"] = !d.weight.empty();
+  if (d.missing) j["missing"] = *d.missing;
   return j;
 }
 

@@ -43,6 +43,7 @@ std::string to_json(const report& r) {
   j["source"] = r.source;
   j["task"] = task_name(r.task);
   j["n"] = r.rows;
+  if (r.missing) j["missing"] = *r.missing;
   j["weighted"] = r.weighted;
   if (r.weighted) j["total_weight"] = r.total_weight;
   if (r.task != task_kind::regression) {

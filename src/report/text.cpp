@@ -124,8 +124,9 @@ void operating_points_block(std::string& out, const curves::constrained_points& 
 
 std::string to_text(const report& r) {
   std::string out;
-  out += fmt::format("assay report: {} ({} rows{})\n", r.source, r.rows,
-                     r.weighted ? fmt::format(", total weight {}", number(r.total_weight)) : "");
+  out += fmt::format("assay report: {} ({} rows{}{})\n", r.source, r.rows,
+                     r.weighted ? fmt::format(", total weight {}", number(r.total_weight)) : "",
+                     r.missing ? fmt::format("; {} skipped for a missing value", *r.missing) : "");
   if (r.task == task_kind::regression) {
     out += fmt::format("task: regression; target '{}', prediction '{}'\n\n", r.label_column, r.prediction_column);
   } else {

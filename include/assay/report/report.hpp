@@ -134,6 +134,9 @@ struct report {
   task_kind task = task_kind::binary;
   std::string source;
   std::size_t rows = 0;
+  /// Rows skipped for a missing value (an empty cell, io::missing_rows), set when the file was read
+  /// with csv_options::drop_missing (0 when none had one); absent otherwise (such rows are refused).
+  std::optional<std::uint64_t> missing;
   bool weighted = false;
   double total_weight = 0;
   std::string label_column, prediction_column;  ///< for the header of the text report
