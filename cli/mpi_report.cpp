@@ -63,7 +63,11 @@ void report_by_parts(const report_request& q, const std::function<void(const rep
   });
   // Rank 0 finishes the report and writes it; agreed, so a failure there fails every rank.
   agreed([&] {
-    if (r == 0) on_root(state->finish(options_of(q)));
+    if (r == 0) {
+      report rep = state->finish(options_of(q));
+      if (q.csv.drop_missing) rep.missing = state->missing();  // rows skipped for an empty cell, all parts
+      on_root(rep);
+    }
   });
 }
 

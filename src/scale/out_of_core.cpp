@@ -336,7 +336,9 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   auto parse = [&](piece_text p) {
     try {
       io::csv_reader reader = io::csv_reader::from_string(std::move(p.text), q.path, csv);
-      return io::read_table(reader, specs);
+      io::table t = io::read_table(reader, specs, true);  // rows with an empty cell: counted, refused below
+      if (t.missing.rows > 0) t.missing.first_line += p.lines_before;
+      return t;
     } catch (const error& e) {
       detail::rethrow_with_line(e, name, p.lines_before);
     }
@@ -354,9 +356,11 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
     return true;
   };
   bool more = launch();
+  io::missing_rows missing;  // of the whole file
   while (more) {
     io::table t = ahead.get();
     more = launch();
+    missing.add(t.missing);
     ++inf.pieces;
     // The columns' header names, for the report's header (as read_predictions names them).
     s.o.label_name = t.columns[0].name;
@@ -389,6 +393,7 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
                                          so.weighted ? t.columns[2].numbers[i] : 1.0});
     }
   }
+  if (!q.csv.drop_missing) io::refuse_missing(missing, name);
   if (parts) {
     for (auto& p : parts->parts) {
       p->flush();
@@ -472,10 +477,12 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
         }
         recs = std::vector<record>();
       };
-  return detail::finish_state(s, eo, [&](const detail::run_visitor& g) {
+  report r = detail::finish_state(s, eo, [&](const detail::run_visitor& g) {
     if (!parts) return;
     for (std::size_t p = parts->parts.size(); p > 0; --p) visit_part(*parts->parts[p - 1], g, 0);
   });
+  if (q.csv.drop_missing) r.missing = missing.rows;
+  return r;
 }
 
 }  // namespace assay::scale

@@ -2,7 +2,7 @@
 // refused by default with the count and the first one's line and column, skipped and counted with
 // --drop-missing. The report with --drop-missing must be the report of the file with those rows
 // deleted (a file written here without them, not a number copied from our own output), in memory,
-// sliced, and for curve and compare.
+// with --max-memory, by parts (the MPI path on one process), sliced, and for curve and compare.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -187,6 +187,32 @@ TEST_F(missing_values, DroppedEqualsDeleted) {
   const auto kept = static_cast<std::size_t>(std::count(kept_text.begin(), kept_text.end(), '\n') - 1);
   EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
             fmt::format("assay report: with.csv ({} rows; {} skipped for a missing value)", kept, rows.size() - kept));
+}
+
+TEST_F(missing_values, DroppedEqualsDeletedOutOfCoreAndByParts) {
+  // Large enough for several pieces under --max-memory 1M (pieces of 64 KiB).
+  const std::vector<row> rows = make_rows(60000, 12);
+  file("with.csv", text_of(rows));
+  for (const args_t& extra : {args_t{"-s", "p", "-w", "w"}, args_t{"-s", "p", "--ci"}, args_t{"-p", "pred", "-w", "w"}}) {
+    const bool ci = std::find(extra.begin(), extra.end(), "--ci") != extra.end();  // not by parts yet (MPI)
+    expect_dropped_equals_deleted(*this, rows, extra, true, false);
+    if (!ci) expect_dropped_equals_deleted(*this, rows, extra, false, true);
+    // Refused alike, naming the count and the first row, in pieces too.
+    args_t refused{"report", "with.csv", "-l", "y", "--pos-label", "yes"};
+    refused.insert(refused.end(), extra.begin(), extra.end());
+    const cli_result whole = run(refused);
+    EXPECT_EQ(whole.exit_code, 3);
+    EXPECT_NE(whole.err.find("fill or remove them, or skip them with --drop-missing"), std::string::npos) << whole.err;
+    if (!ci) {
+      const cli_result parts = run(refused, {{"ASSAY_REPORT_BY_PARTS", "1"}});
+      EXPECT_EQ(parts.exit_code, 3);
+      EXPECT_EQ(parts.err, whole.err);
+    }
+    refused.insert(refused.end(), {"--max-memory", "1M"});
+    const cli_result pieces = run(refused);
+    EXPECT_EQ(pieces.exit_code, 3);
+    EXPECT_EQ(pieces.err, whole.err);
+  }
 }
 
 TEST_F(missing_values, CurveAndCompare) {
