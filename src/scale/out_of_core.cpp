@@ -394,6 +394,10 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
     }
   }
   if (!q.csv.drop_missing) io::refuse_missing(missing, name);
+  if (missing.rows > 0 && state.rows() == 0) {  // as read_table says it of the whole file
+    throw_data(fmt::format("{}: no data rows after the header but rows with a missing value ({} skipped, the first on "
+                           "line {})", name, missing.rows, missing.first_line));
+  }
   if (parts) {
     for (auto& p : parts->parts) {
       p->flush();

@@ -131,11 +131,15 @@ TEST_F(missing_values, OtherProblemsComeFirst) {
   EXPECT_EQ(r.err, "assay report: same_row.csv:3: column 'w': weight \"-1\" is negative (weights must be >= 0)\n");
   // Every row missing: nothing left to evaluate.
   file("all.csv", "y,s\n1,\n,0.2\n");
-  r = run({"report", "all.csv", "-l", "y", "-s", "s", "--drop-missing"});
-  EXPECT_EQ(r.exit_code, 3);
-  EXPECT_EQ(r.err,
-            "assay report: all.csv: no data rows after the header but rows with a missing value (2 skipped, the first on "
-            "line 2)\n");
+  for (const args_t& extra : {args_t{}, args_t{"--max-memory", "1M"}}) {
+    args_t a{"report", "all.csv", "-l", "y", "-s", "s", "--drop-missing"};
+    a.insert(a.end(), extra.begin(), extra.end());
+    r = run(a);
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_EQ(r.err,
+              "assay report: all.csv: no data rows after the header but rows with a missing value (2 skipped, the first "
+              "on line 2)\n");
+  }
 }
 
 // The report of `with.csv --drop-missing` against the report of the file without the rows that
