@@ -28,8 +28,20 @@ struct compare_cli_options {
   std::vector<std::string> scores, preds, metrics;
   std::int64_t replicates = 2000, permutations = 2000, threads = 0;
   std::uint64_t seed = 0;
+  bool drop_missing = false;  // --drop-missing
   stats::compare_options opts;
 };
+
+// Reads a prediction file (--drop-missing: rows with an empty cell skipped, and counted on stderr).
+prediction_table read_counted(prediction_file f, bool drop_missing) {
+  f.csv.drop_missing = drop_missing;
+  prediction_table t = read_predictions(f);
+  if (t.missing > 0) {
+    fmt::print(stderr, "assay compare: {}: skipped {} row{} with a missing value (an empty cell; --drop-missing)\n",
+               t.source, t.missing, t.missing == 1 ? "" : "s");
+  }
+  return t;
+}
 
 // Single-quotes an argument when the shell would split or expand it.
 std::string shell_arg(const std::string& a) {
@@ -106,14 +118,21 @@ void run_samples(compare_cli_options& o) {
       (scores ? f.scores : f.predictions) = cols;
       f.pos_label = pos;
       f.classes = class_set::truth;
-      t[k] = read_predictions(f);
+      t[k] = read_counted(f, o.drop_missing);
     }
     c = stats::compare_samples(t[0], t[1], o.opts);
   } else {
     std::vector<io::column_spec> specs{{o.label, io::column_type::label, "--label"},
                                        {cols[0], scores ? io::column_type::number : io::column_type::label, opt},
                                        {o.sample, io::column_type::label, "--sample"}};
-    c = stats::compare_samples_table(io::read_table(o.files[0], specs), scores, pos, o.opts);
+    io::csv_options csv;
+    csv.drop_missing = o.drop_missing;
+    io::table t = io::read_table(o.files[0], specs, csv);
+    if (t.missing.rows > 0) {
+      fmt::print(stderr, "assay compare: {}: skipped {} row{} with a missing value (an empty cell; --drop-missing)\n",
+                 t.source, t.missing.rows, t.missing.rows == 1 ? "" : "s");
+    }
+    c = stats::compare_samples_table(std::move(t), scores, pos, o.opts);
   }
   if (!o.html.empty()) {  // written first, so a failure to write it comes before any other output
     std::string command = "assay compare";
@@ -155,7 +174,7 @@ void run(compare_cli_options& o) {
   (scores ? f.scores : f.predictions) = scores ? o.scores : o.preds;
   if (!o.pos_label.empty()) f.pos_label = o.pos_label;
   f.classes = class_set::truth;  // compare's classes are the label's
-  const auto c = stats::compare_predictions(read_predictions(f), o.opts);
+  const auto c = stats::compare_predictions(read_counted(f, o.drop_missing), o.opts);
   const std::string out = o.format == "json" ? stats::to_json(c) : stats::to_text(c);
   // The page first: a failure to write it comes before any output.
   if (!o.html.empty()) write_output(o.html, html::compare_page(c, reproduce_command(c, o)));
@@ -218,6 +237,9 @@ void register_compare(CLI::App& app) {
   cmd->add_option("--permutations", o->permutations, "Permutations of the paired permutation test (default 2000)");
   cmd->add_option("--seed", o->seed, "Seed of the bootstrap and permutation streams (default 0)");
   cmd->add_option("--threads", o->threads, "Threads for resampling (default 0 = all); results do not depend on it");
+  cmd->add_flag("--drop-missing", o->drop_missing,
+                "Skip rows with an empty cell in a column that is read (counted on stderr); without it such rows are "
+                "refused");
   cmd->add_option("--format,-f", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("--output,-o", o->output, "Write the result to this file instead of standard output");
   cmd->add_option("--html", o->html, "Also write a self-contained HTML page (no network, no scripts) to this file")

@@ -172,6 +172,9 @@ void register_curve(CLI::App& app) {
   cmd->add_option("--strategy", o->strategy, "calibration: uniform or quantile bins")
       ->check(CLI::IsMember({"uniform", "quantile"}));
   cmd->add_option("--delimiter", o->delimiter, "Field separator (default: from the file; 'tab' for tab)");
+  cmd->add_flag("--drop-missing", o->q.csv.drop_missing,
+                "Skip rows with an empty cell in a column that is read (counted in the JSON header's \"missing\"); "
+                "without it such rows are refused");
   cmd->add_option("--format,-f", o->format, "csv or json")->check(CLI::IsMember({"csv", "json"}));
   cmd->add_option("--output,-o", o->output, "Write the CSV/JSON to this file instead of standard output");
   cmd->add_option("--plot", o->plot, "Write an SVG chart to this file");

@@ -83,7 +83,11 @@ void report_by_parts(const report_request& q, const std::function<void(const rep
   state_on_root(q, state);
   // Rank 0 finishes the report and writes it; agreed, so a failure there fails every rank.
   agreed([&] {
-    if (rank() == 0) on_root(state->finish(options_of(q)));
+    if (rank() == 0) {
+      report rep = state->finish(options_of(q));
+      if (q.csv.drop_missing) rep.missing = state->missing();  // rows skipped for an empty cell, all parts
+      on_root(rep);
+    }
   });
 }
 
@@ -111,6 +115,7 @@ void curve_by_parts(const curves::curve_request& c, const std::function<void(cur
       out.classes = s.classes;
       out.positive = s.classes[s.positive];
       out.weighted = o.weighted;
+      if (c.csv.drop_missing) out.missing = state->missing();  // the same rows in every column's pass
       out.models.emplace_back(o.prediction_name, std::move(s.sweep));
       out.negatives.push_back(std::move(s.negatives));
     });

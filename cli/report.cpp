@@ -96,6 +96,14 @@ class progress_line {
   bool tty_, shown_ = false;
 };
 
+// The note on standard error of rows skipped by --drop-missing (the count is also in the report).
+void note_missing(const report& r) {
+  if (r.missing && *r.missing > 0) {
+    fmt::print(stderr, "assay report: skipped {} row{} with a missing value (an empty cell; --drop-missing)\n",
+               *r.missing, *r.missing == 1 ? "" : "s");
+  }
+}
+
 // Under mpirun with several ranks (a build with MPI): each rank reads one part of the file, the
 // merged state gives the report on rank 0 (cli/mpi.hpp). What the state does not compute yet is
 // refused, naming the option.
@@ -114,7 +122,10 @@ void run_ranks(report_options& o) {
                             "not support it); run it as one process (mpirun -n 1, or without mpirun)",
                             refused, mpi::ranks(), mpi::ranks() == 1 ? "" : "s"));
   }
-  mpi::report_by_parts(q, [&](const report& r) { write_output(o.output, o.format == "json" ? to_json(r) : to_text(r)); });
+  mpi::report_by_parts(q, [&](const report& r) {
+    note_missing(r);
+    write_output(o.output, o.format == "json" ? to_json(r) : to_text(r));
+  });
 }
 
 void run(report_options& o) {
@@ -177,6 +188,7 @@ void run(report_options& o) {
     }
     if (!o.max_memory.empty()) throw_usage("--max-memory does not work with --by yet (slices are evaluated in memory)");
     const sliced_report r = make_sliced_report(q, o.by);
+    note_missing(r.overall);
     const std::string text = o.format == "json" ? to_json(r) : to_text(r);
     if (!o.html.empty()) write_output(o.html, to_html(r));
     write_output(o.output, text);
@@ -207,6 +219,7 @@ void run(report_options& o) {
   }
   q.progress = nullptr;
   progress.reset();  // ends the progress line before the report is written
+  note_missing(r);
   const std::string text = o.format == "json" ? to_json(r) : to_text(r);
   if (!o.html.empty()) {  // written first, so a failure to write it comes before any report output
     html_extras extras;
@@ -272,6 +285,9 @@ void register_report(CLI::App& app) {
       ->check(CLI::IsMember({"0", "1", "skip"}));
   cmd->add_option("--delimiter", o->delimiter, "Field separator, one character or 'tab' (default: from the file)")
       ->type_name("CHAR");
+  cmd->add_flag("--drop-missing", o->q.csv.drop_missing,
+                "Skip rows with an empty cell in a column that is read (counted: stderr, JSON \"missing\"); "
+                "without it such rows are refused");
   cmd->add_option("--max-fpr", o->max_fpr,
                   "With --score: the operating point of highest TPR with FPR <= A (Neyman-Pearson), and the NP umbrella "
                   "threshold (population FPR <= A with probability --confidence)")

@@ -159,7 +159,8 @@ def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=Non
     column names, one per class: named after the classes, or in sorted class order), and the rows stream
     batch by batch into one mergeable state (constant memory: the state holds one entry per distinct
     (score, class) pair). Rows with a missing value (null, NaN) are refused, or skipped and counted
-    (``report.missing``) with ``drop_missing=True``. Intervals (``ci``) are those of the rows in
+    (``report.missing``, and ``to_dict()["missing"]`` as ``assay report --drop-missing``) with
+    ``drop_missing=True``. Intervals (``ci``) are those of the rows in
     stream order (with weights or ``method='bootstrap'`` the state then keeps every row: about 20-28
     bytes a row). The kept curves (``keep_curves``, for the HTML page) come from the state too. Not yet on
     this path: intervals of class probabilities and of regression.

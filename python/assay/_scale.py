@@ -257,7 +257,10 @@ def _report(state, missing, spec):
     if missing and not spec.drop_missing:
         raise ValueError(f"{spec.where}: {missing} row(s) have a missing label, prediction or weight (null or "
                          "NaN); clean them or pass drop_missing=True to skip them")
-    r = Report(state.finish(**spec.finish_kw))
+    core = state.finish(**spec.finish_kw)
+    if spec.drop_missing:
+        core.missing = missing  # the JSON's "missing" (to_dict()["missing"]), as `assay report --drop-missing`
+    r = Report(core)
     r.missing = missing
     return r
 

@@ -82,7 +82,8 @@ void bind_report(nb::module_& m) {
   nb::class_<report>(m, "Report", "A computed report (internal: use assay.report).")
       .def("text", [](const report& r) { return to_text(r); })
       .def("json", [](const report& r) { return to_json(r); })
-      .def("html", [](const report& r) { return to_html(r); });
+      .def("html", [](const report& r) { return to_html(r); })
+      .def_rw("missing", &report::missing, "Rows skipped for a missing value (set with drop_missing; else None)");
 
   nb::class_<sliced_report>(m, "SlicedReport", "A computed sliced report (internal: use assay.report(by=...)).")
       .def("text", [](const sliced_report& r) { return to_text(r); })

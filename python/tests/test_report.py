@@ -179,6 +179,34 @@ def test_binary_score_ranks_the_other_class_by_minus_score(rng):
     assert "no ranking" in h["per_class"]["1"]["roc_auc_undefined"]
 
 
+def test_per_class_area_intervals_in_to_dict(rng, tmp_path):
+    # The per-class areas' intervals mirror the CLI's JSON (per_class.<c>.roc_auc_ci, ...): for a binary
+    # score the positive class's are the headline's (and the other class's ROC interval too); with
+    # probabilities every class has its own, DeLong and logit by default; the averages have none.
+    n = 300
+    y = rng.integers(0, 2, n)
+    s = np.round(np.clip(0.3 * y + rng.random(n) * 0.7, 0, 1), 2)
+    d = assay.report(y, y_score=s, ci=0.9).to_dict()
+    for c in ("0", "1"):
+        assert d["per_class"][c]["roc_auc_ci"] == d["roc_auc_ci"]
+        assert d["per_class"][c]["roc_auc_ci_method"] == "delong"
+    assert d["per_class"]["1"]["average_precision_ci"] == d["average_precision_ci"]
+    lo, hi = d["per_class"]["0"]["average_precision_ci"]
+    assert lo < d["per_class"]["0"]["average_precision"] < hi
+    same_report(d, cli_json(tmp_path, ["y", "s"], zip(y, s), "--label", "y", "--score", "s", "--ci", "0.9"))
+    classes = ["a", "b", "c"]
+    yc = rng.choice(classes, size=n, p=[0.5, 0.3, 0.2])
+    P = rng.dirichlet(np.ones(3), size=n)
+    P[np.arange(n), np.searchsorted(classes, yc)] += 0.5
+    P /= P.sum(axis=1, keepdims=True)
+    m = assay.report(yc, y_proba=P, ci=0.95, replicates=50).to_dict()
+    for c in classes:
+        e = m["per_class"][c]
+        assert e["roc_auc_ci_method"] == "delong" and e["average_precision_ci_method"] == "logit (Boyd et al. 2013)"
+        assert e["roc_auc_ci"][0] < e["roc_auc"] < e["roc_auc_ci"][1]
+    assert "roc_auc_ci" not in m["macro_avg"] and "roc_auc_ci" not in m["weighted_avg"]
+
+
 def test_operating_points_match_a_brute_force_scan():
     """report(max_fpr=..., min_recall=...) against every threshold scanned by hand in NumPy."""
     rng = np.random.default_rng(11)

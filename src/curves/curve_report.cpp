@@ -191,6 +191,7 @@ struct loaded {
   std::vector<double> proba;          // multiclass: n x K, class order of `labels`
   std::vector<double> weight;         // empty = unweighted
   bool weighted = false;              // weights given (even when `weight` is not held: swept models)
+  std::optional<std::uint64_t> missing;  // rows skipped for an empty cell (read with csv.drop_missing)
 };
 
 // The curves' view of a prediction table (data/predictions.hpp, where the class rules live): one
@@ -254,7 +255,11 @@ loaded load(const curve_request& q) {
                                  : fmt::format("{}{} and {} are alternatives: give one", in_function("make_curve"),
                                                param("scores"), param("proba")));
   }
-  return from_table(read_predictions(file_of(q)));
+  prediction_table t = read_predictions(file_of(q));
+  const std::uint64_t missing = t.missing;
+  loaded d = from_table(std::move(t));
+  if (q.csv.drop_missing) d.missing = missing;
+  return d;
 }
 
 json header(const loaded& d, const char* kind) {
@@ -266,6 +271,7 @@ json header(const loaded& d, const char* kind) {
   if (!d.multiclass) j["positive"] = d.positive;
   else j["one_vs_rest"] = true;
   j["weighted"] = d.weighted;
+  if (d.missing) j["missing"] = *d.missing;
   return j;
 }
 
@@ -1120,6 +1126,7 @@ void write_curve_of_sweeps(const curve_options& q, swept_models m, curve_format 
   d.labels = std::move(m.classes);
   d.positive = std::move(m.positive);
   d.weighted = m.weighted;
+  d.missing = m.missing;
   for (std::size_t k = 0; k < m.models.size(); ++k) {
     d.models.push_back({std::move(m.models[k].first), {}, {}, std::move(m.models[k].second),
                         k < m.negatives.size() ? std::move(m.negatives[k]) : std::vector<double>{}});

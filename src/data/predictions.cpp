@@ -77,6 +77,7 @@ prediction_table resolve(io::table&& t, const prediction_file& f, const layout& 
   p.source = t.source;
   p.rows = t.rows;
   p.threads = t.threads;
+  p.missing = t.missing.rows;
   io::column& truth = t.columns[0];
   p.label_name = truth.name;
 

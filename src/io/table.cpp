@@ -55,6 +55,24 @@ std::size_t find_column(const std::vector<std::string>& header, std::string_view
   return found;
 }
 
+void missing_rows::add(const missing_rows& later) {
+  if (later.rows == 0) return;
+  if (rows == 0) {
+    first_line = later.first_line;
+    first_column = later.first_column;
+  }
+  rows += later.rows;
+}
+
+void refuse_missing(const missing_rows& m, const std::string& source, std::string_view scope, bool offer_drop) {
+  if (m.rows == 0) return;
+  throw_data(fmt::format("{}:{}: column '{}': empty cell; {} row{}{} {} a missing value (an empty cell in a column that "
+                         "is read), this is the first; fill or remove them{}",
+                         source, m.first_line, m.first_column, m.rows, m.rows == 1 ? "" : "s", scope,
+                         m.rows == 1 ? "has" : "have",
+                         offer_drop ? ", or skip them with " + param("drop_missing") : std::string()));
+}
+
 namespace {
 
 std::size_t resolve(const csv_reader& reader, const column_spec& spec) {
@@ -77,6 +95,28 @@ std::size_t resolve(const csv_reader& reader, const column_spec& spec) {
   throw_usage(fmt::format("{}{}: no column named {} (columns: {})", who, reader.name(), quote_text(spec.ref), names));
 }
 
+// The number in cell `f` of column c on line `line`, checked against the column's rules (throws
+// assay::error naming the file, line, column and value).
+double checked_number(const table& t, const column& c, std::string_view f, std::size_t line) {
+  double x;
+  if (!parse_double(f, x)) {
+    throw_data(fmt::format("{}:{}: column '{}': cannot parse {} as a number", t.source, line, c.name, quote_text(f)));
+  }
+  switch (detail::broken_rule(c.type, x)) {
+    case detail::value_rule::ok: break;
+    case detail::value_rule::not_finite:
+      throw_data(fmt::format("{}:{}: column '{}': value {} is not a finite number", t.source, line, c.name,
+                             quote_text(f)));
+    case detail::value_rule::negative_weight:
+      throw_data(fmt::format("{}:{}: column '{}': weight {} is negative (weights must be >= 0)", t.source, line,
+                             c.name, quote_text(f)));
+    case detail::value_rule::outside_unit:
+      throw_data(fmt::format("{}:{}: column '{}': probability {} is outside [0, 1]", t.source, line, c.name,
+                             quote_text(f)));
+  }
+  return x;
+}
+
 // Appends every remaining record of `reader` to the columns of `t`. `expected_bytes`, when known,
 // sizes the columns up front (from the bytes per row of the first rows) so that they do not grow by
 // doubling, which would cost up to twice their size in memory.
@@ -87,36 +127,40 @@ void parse_rows(csv_reader& reader, const std::vector<std::size_t>& index, table
   const std::uint64_t start = reader.offset();
   std::vector<std::string_view> fields;
   while (reader.next(fields)) {
+    // A row with an empty cell in a column read is skipped whole (counted in t.missing), after the
+    // other cells are checked: any other problem of the row is an error, missing value or not.
+    std::size_t empty = index.size();
+    for (std::size_t k = 0; k < index.size(); ++k) {
+      if (fields[index[k]].empty() && empty == index.size()) empty = k;
+    }
+    if (empty < index.size()) {
+      for (std::size_t k = 0; k < index.size(); ++k) {
+        const std::string_view f = fields[index[k]];
+        const column& c = t.columns[k];
+        if (f.empty()) continue;
+        if (c.type == column_type::label) {
+          // Checked, not interned: a label seen only on skipped rows is no class.
+          require_utf8(f, fmt::format("{}:{}: column '{}'", t.source, reader.line(), c.name), "label");
+        } else {
+          (void)checked_number(t, c, f, reader.line());
+        }
+      }
+      if (t.missing.rows++ == 0) {
+        t.missing.first_line = reader.line();
+        t.missing.first_column = t.columns[empty].name;
+      }
+      continue;
+    }
     for (std::size_t k = 0; k < index.size(); ++k) {
       std::string_view f = fields[index[k]];
       column& c = t.columns[k];
       if (c.type == column_type::label) {
-        if (f.empty()) {
-          throw_data(fmt::format("{}:{}: column '{}': empty label", t.source, reader.line(), c.name));
-        }
         const std::int32_t code = interners[k].code(f);
         if (code < 0) require_utf8(f, fmt::format("{}:{}: column '{}'", t.source, reader.line(), c.name), "label");
         c.codes.push_back(code);
         continue;
       }
-      double x;
-      if (!parse_double(f, x)) {
-        throw_data(fmt::format("{}:{}: column '{}': cannot parse {} as a number", t.source, reader.line(), c.name,
-                               quote_text(f)));
-      }
-      switch (detail::broken_rule(c.type, x)) {
-        case detail::value_rule::ok: break;
-        case detail::value_rule::not_finite:
-          throw_data(fmt::format("{}:{}: column '{}': value {} is not a finite number", t.source, reader.line(),
-                                 c.name, quote_text(f)));
-        case detail::value_rule::negative_weight:
-          throw_data(fmt::format("{}:{}: column '{}': weight {} is negative (weights must be >= 0)", t.source,
-                                 reader.line(), c.name, quote_text(f)));
-        case detail::value_rule::outside_unit:
-          throw_data(fmt::format("{}:{}: column '{}': probability {} is outside [0, 1]", t.source, reader.line(),
-                                 c.name, quote_text(f)));
-      }
-      c.numbers.push_back(x);
+      c.numbers.push_back(checked_number(t, c, f, reader.line()));
     }
     ++t.rows;
     if (t.rows == 4096 && expected_bytes > 0) {
@@ -125,6 +169,13 @@ void parse_rows(csv_reader& reader, const std::vector<std::size_t>& index, table
       for (auto& c : t.columns) (c.type == column_type::label ? c.codes.reserve(rows) : c.numbers.reserve(rows));
     }
   }
+}
+
+// The end of the message for a table without rows: why, when every row had a missing value.
+std::string no_rows_left(const table& t) {
+  if (t.missing.rows == 0) return "";
+  return fmt::format(" but rows with a missing value ({} skipped, the first on line {})", t.missing.rows,
+                     t.missing.first_line);
 }
 
 table empty_table(const csv_reader& reader, const std::vector<column_spec>& specs, std::vector<std::size_t>& index) {
@@ -157,15 +208,20 @@ table read_table(const std::string& path, const std::vector<column_spec>& specs,
     bytes = static_cast<std::uint64_t>(st.st_size) - std::min<std::uint64_t>(reader.offset(), static_cast<std::uint64_t>(st.st_size));
   }
   parse_rows(reader, index, t, bytes);
-  if (t.rows == 0) throw_data(fmt::format("{}: no data rows after the header", t.source));
+  if (!options.drop_missing) refuse_missing(t.missing, t.source);
+  if (t.rows == 0) throw_data(fmt::format("{}: no data rows after the header{}", t.source, no_rows_left(t)));
   return t;
 }
 
-table read_table(csv_reader& reader, const std::vector<column_spec>& specs) {
+table read_table(csv_reader& reader, const std::vector<column_spec>& specs, bool drop_missing) {
   std::vector<std::size_t> index;
   table t = empty_table(reader, specs, index);
   parse_rows(reader, index, t, 0);
-  if (t.rows == 0) throw_data(fmt::format("{}: no data rows after the header", t.source));
+  if (!drop_missing) refuse_missing(t.missing, t.source, {}, false);
+  // A piece of a file (drop_missing) may hold only missing rows: its caller counts them.
+  if (t.rows == 0 && !(drop_missing && t.missing.rows > 0)) {
+    throw_data(fmt::format("{}: no data rows after the header{}", t.source, no_rows_left(t)));
+  }
   return t;
 }
 

@@ -68,6 +68,17 @@ std::string cell(const value& v, int decimals = 3) {
   return fmt::format("<td>{:.{}f}</td>", v.v, decimals);
 }
 
+// A cell with the value and, when given, its interval below it (the method in the tooltip).
+std::string cell_ci(const value& v, const std::optional<confidence_interval>& ci) {
+  if (!v.defined() || !ci) return cell(v);
+  if (!ci->lower.defined() || !ci->upper.defined()) {
+    return fmt::format("<td>{:.3f}<br><small class=\"undef\" title=\"{}\">no interval</small></td>", v.v,
+                       escape(ci->lower.defined() ? ci->upper.reason : ci->lower.reason));
+  }
+  return fmt::format("<td>{:.3f}<br><small title=\"{}\">[{:.3f}, {:.3f}]</small></td>", v.v, escape(ci->method),
+                     ci->lower.v, ci->upper.v);
+}
+
 std::string anchor(std::string_view id) {
   std::string out(id);
   for (char& c : out)
@@ -259,7 +270,8 @@ std::string per_class_table(const report& r, std::size_t max_rows) {
     const class_detail* d = detail_of(i);
     s += fmt::format("<tr><th scope=\"row\">{}</th>{}{}{}{}{}{}{}{}<td>{}</td></tr>", escape(r.labels[i]),
                      cell(c.tp_rate), cell(c.fp_rate), cell(c.precision), cell(c.recall), cell(c.f1), cell(c.mcc),
-                     cell(d ? d->roc_auc : no_detail), cell(d ? d->average_precision : no_detail), number(c.support));
+                     d ? cell_ci(d->roc_auc, d->roc_auc_ci) : cell(no_detail),
+                     d ? cell_ci(d->average_precision, d->average_precision_ci) : cell(no_detail), number(c.support));
   }
   s += "</tbody><tfoot>";
   auto avg = [&](const char* name, const averaged& a, const ranking_average* ra) {

@@ -117,6 +117,125 @@ confidence_interval from_bootstrap(const stats::bootstrap_result& b, std::size_t
   return {b.lower, b.upper, poisson_method(replicates)};
 }
 
+// The positives of a 0/1 truth counted as Kish's effective number (sum w)^2 / sum w^2 (their count
+// without weights): the n of Boyd et al.'s logit interval of the average precision.
+double effective_positives(std::span<const std::int32_t> y01, std::span<const double> w) {
+  double sw = 0, sw2 = 0;
+  for (std::size_t i = 0; i < y01.size(); ++i) {
+    if (!y01[i]) continue;
+    const double wi = w.empty() ? 1.0 : w[i];
+    sw += wi;
+    sw2 += wi * wi;
+  }
+  return sw2 > 0 ? sw * sw / sw2 : 0.0;
+}
+
+confidence_interval logit_ap_interval(double ap, double positives, double level) {
+  const auto ci = stats::average_precision_logit_ci(ap, positives, level);
+  return {ci.lower, ci.upper, "logit (Boyd et al. 2013)"};
+}
+
+confidence_interval delong_interval(std::span<const std::int32_t> y01, std::span<const double> score, double level) {
+  const auto ci = stats::delong_ci(y01, score, level);
+  return {ci.lower, ci.upper, "delong"};
+}
+
+const metric_result* metric_named(const report& r, std::string_view name) {
+  for (const auto& m : r.metrics)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+// The intervals of the per-class ROC and PR areas (report::by_class, one class against the rest), by
+// the methods of the headline ROC AUC and average precision and with their kernels: DeLong without
+// weights (else the Poisson bootstrap), the logit interval of AP, everything by the Poisson bootstrap
+// under ci_method::bootstrap (the same row weights poisson1(seed, b, row) for every class). Runs after
+// the headline intervals, which the binary score's classes reuse.
+void attach_class_intervals(report& r, const evaluate_options& q, const report_rows& rows,
+                            std::span<const std::int32_t> pos_of_row) {
+  const double level = *q.ci_level;
+  const bool everything_bootstrap = q.ci_method == ci_method::bootstrap;
+  stats::bootstrap_options o;
+  o.replicates = q.replicates;
+  o.level = level;
+  o.seed = q.seed;
+  const std::size_t n = rows.y_proba.empty() ? rows.y.size() : rows.y_proba.size();
+  // The Poisson bootstrap of one class's areas (truth y01, ranked by score), the ones asked for.
+  auto bootstrap = [&](std::span<const std::int32_t> y01, std::span<const double> score, class_detail& d, bool roc,
+                       bool ap) {
+    if (!roc && !ap) return;
+    stats::poisson_statistics st;
+    st.rows = n;
+    st.weight = rows.w;
+    st.row_ids = rows.row_ids;
+    st.y_true = y01;
+    st.y_score = score;
+    st.roc_auc = roc;
+    st.average_precision = ap;
+    const auto res = stats::poisson_bootstrap(st, o);
+    if (roc) d.roc_auc_ci = from_bootstrap(res[0], q.replicates);
+    if (ap) d.average_precision_ci = from_bootstrap(res[roc ? 1 : 0], q.replicates);
+  };
+
+  if (r.positive && r.by_class.size() == 2 && (rows.groups != nullptr || !pos_of_row.empty())) {
+    // A binary score: the positive class's areas are the headline's. The other class is ranked by
+    // -score: its ROC area is the same number (P(-s_neg > -s_pos) = P(s_pos > s_neg), ties counting
+    // one half alike), and so is each replicate's, so its interval is the headline's too; its AP is
+    // another number, with an interval of its own.
+    const metric_result* auc = metric_named(r, "roc_auc");
+    const metric_result* ap = metric_named(r, "average_precision");
+    class_detail& pos = r.by_class[*r.positive];
+    class_detail& neg = r.by_class[1 - *r.positive];
+    if (auc != nullptr && pos.roc_auc.defined()) pos.roc_auc_ci = auc->ci;
+    if (ap != nullptr && pos.average_precision.defined()) pos.average_precision_ci = ap->ci;
+    if (auc != nullptr && neg.roc_auc.defined()) neg.roc_auc_ci = auc->ci;
+    if (!neg.average_precision.defined()) return;
+    if (!everything_bootstrap) {
+      double negatives = 0;
+      if (rows.groups != nullptr) {
+        for (auto c : rows.groups->neg) negatives += static_cast<double>(c);
+      } else {
+        std::vector<std::int32_t> y_neg(pos_of_row.size());
+        for (std::size_t i = 0; i < y_neg.size(); ++i) y_neg[i] = 1 - pos_of_row[i];
+        negatives = effective_positives(y_neg, rows.w);
+      }
+      neg.average_precision_ci = logit_ap_interval(neg.average_precision.v, negatives, level);
+      return;
+    }
+    std::vector<std::int32_t> y_neg(pos_of_row.size());
+    std::vector<double> minus(rows.score.size());
+    for (std::size_t i = 0; i < y_neg.size(); ++i) {
+      y_neg[i] = 1 - pos_of_row[i];
+      minus[i] = -rows.score[i];
+    }
+    bootstrap(y_neg, minus, neg, false, true);
+    return;
+  }
+
+  if (rows.proba == nullptr || rows.proba->binary_score || rows.groups != nullptr) return;
+  // Class probabilities: class k (of the report's classes, the view's columns) against the rest, ranked
+  // by its column.
+  const proba_view& p = *rows.proba;
+  std::vector<std::int32_t> y01(n);
+  std::vector<double> column(n);
+  for (std::size_t k = 0; k < r.by_class.size() && k < p.cols; ++k) {
+    class_detail& d = r.by_class[k];
+    const bool roc = d.roc_auc.defined(), ap = d.average_precision.defined();
+    if (!roc && !ap) continue;
+    for (std::size_t i = 0; i < n; ++i) {
+      y01[i] = rows.y_proba[i] == static_cast<std::int32_t>(k);
+      column[i] = p(i, k);
+    }
+    if (everything_bootstrap) {
+      bootstrap(y01, column, d, roc, ap);
+      continue;
+    }
+    if (ap) d.average_precision_ci = logit_ap_interval(d.average_precision.v, effective_positives(y01, rows.w), level);
+    if (roc && rows.w.empty()) d.roc_auc_ci = delong_interval(y01, column, level);
+    else bootstrap(y01, column, d, roc, false);
+  }
+}
+
 }  // namespace
 
 stats::proportion_method proportion_method_of(ci_method m) {
@@ -203,9 +322,12 @@ void attach_intervals(report& r, const evaluate_options& q, const report_rows& r
         continue;
       }
       if (m.name == "roc_auc" && rows.w.empty()) {
-        const auto ci = groups != nullptr ? stats::delong_ci_grouped(groups->pos, groups->neg, level)
-                                          : stats::delong_ci(pos_of_row, rows.score, level);
-        m.ci = confidence_interval{ci.lower, ci.upper, "delong"};
+        if (groups != nullptr) {
+          const auto ci = stats::delong_ci_grouped(groups->pos, groups->neg, level);
+          m.ci = confidence_interval{ci.lower, ci.upper, "delong"};
+        } else {
+          m.ci = delong_interval(pos_of_row, rows.score, level);
+        }
         continue;
       }
       if (groups != nullptr && (m.name == "log_loss" || m.name == "brier_score_loss")) {
@@ -232,21 +354,12 @@ void attach_intervals(report& r, const evaluate_options& q, const report_rows& r
       if (m.name == "average_precision" && groups != nullptr) {
         double sw = 0;  // without weights: the count of positives (sum w = sum w^2)
         for (auto c : groups->pos) sw += static_cast<double>(c);
-        const auto ci = stats::average_precision_logit_ci(m.v.v, sw > 0 ? sw * sw / sw : 0.0, level);
-        m.ci = confidence_interval{ci.lower, ci.upper, "logit (Boyd et al. 2013)"};
+        m.ci = logit_ap_interval(m.v.v, sw > 0 ? sw * sw / sw : 0.0, level);
         continue;
       }
       if (m.name == "average_precision" && !pos_of_row.empty()) {
         // Positives counted as Kish's effective number (sum w)^2 / sum w^2 (= their count without weights).
-        double sw = 0, sw2 = 0;
-        for (std::size_t i = 0; i < pos_of_row.size(); ++i) {
-          if (!pos_of_row[i]) continue;
-          const double wi = rows.w.empty() ? 1.0 : rows.w[i];
-          sw += wi;
-          sw2 += wi * wi;
-        }
-        const auto ci = stats::average_precision_logit_ci(m.v.v, sw2 > 0 ? sw * sw / sw2 : 0.0, level);
-        m.ci = confidence_interval{ci.lower, ci.upper, "logit (Boyd et al. 2013)"};
+        m.ci = logit_ap_interval(m.v.v, effective_positives(pos_of_row, rows.w), level);
         continue;
       }
     }
@@ -332,6 +445,8 @@ void attach_intervals(report& r, const evaluate_options& q, const report_rows& r
     const auto res = stats::poisson_bootstrap_weighted(n, rows.w, rows.row_ids, infos.size(), stat, o);
     for (std::size_t k = 0; k < generic.size(); ++k) generic[k]->ci = from_bootstrap(res[k], q.replicates);
   }
+
+  if (r.task != task_kind::regression) attach_class_intervals(r, q, rows, pos_of_row);
 }
 
 }  // namespace assay::detail

@@ -35,6 +35,19 @@ json averages(const averaged& a, double support, const ranking_average* ranking 
   return j;
 }
 
+// The interval of number `name` (the headline's and the per-class areas' one spelling):
+// "<name>_ci": [lower, upper] or null with "<name>_ci_undefined", and "<name>_ci_method".
+void put_ci(json& j, const std::string& name, const std::optional<confidence_interval>& ci) {
+  if (!ci) return;
+  if (ci->lower.defined() && ci->upper.defined()) {
+    j[name + "_ci"] = {ci->lower.v, ci->upper.v};
+  } else {
+    j[name + "_ci"] = nullptr;
+    j[name + "_ci_undefined"] = ci->lower.defined() ? ci->upper.reason : ci->lower.reason;
+  }
+  j[name + "_ci_method"] = ci->method;
+}
+
 }  // namespace
 
 std::string to_json(const report& r) {
@@ -43,6 +56,7 @@ std::string to_json(const report& r) {
   j["source"] = r.source;
   j["task"] = task_name(r.task);
   j["n"] = r.rows;
+  if (r.missing) j["missing"] = *r.missing;
   j["weighted"] = r.weighted;
   if (r.weighted) j["total_weight"] = r.total_weight;
   if (r.task != task_kind::regression) {
@@ -72,14 +86,7 @@ std::string to_json(const report& r) {
   if (r.ci_level) j["ci_level"] = *r.ci_level;
   for (const auto& mr : r.metrics) {
     put(j, mr.name, mr.v);
-    if (!mr.ci) continue;
-    if (mr.ci->lower.defined() && mr.ci->upper.defined()) {
-      j[mr.name + "_ci"] = {mr.ci->lower.v, mr.ci->upper.v};
-    } else {
-      j[mr.name + "_ci"] = nullptr;
-      j[mr.name + "_ci_undefined"] = mr.ci->lower.defined() ? mr.ci->upper.reason : mr.ci->lower.reason;
-    }
-    j[mr.name + "_ci_method"] = mr.ci->method;
+    put_ci(j, mr.name, mr.ci);
   }
   if (r.operating_points) {  // the same spelling as `assay curve threshold`'s "best" object
     json op = json::object();
@@ -108,7 +115,9 @@ std::string to_json(const report& r) {
         put(e, "detection_prevalence", d.detection_prevalence);
         put(e, "balanced_accuracy", d.balanced_accuracy);
         put(e, "roc_auc", d.roc_auc);
+        put_ci(e, "roc_auc", d.roc_auc_ci);
         put(e, "average_precision", d.average_precision);
+        put_ci(e, "average_precision", d.average_precision_ci);
       }
       e["support"] = c.support;
       pc[r.labels[k]] = e;

@@ -546,7 +546,11 @@ prediction_file prediction_file_of(const report_request& request) {
 }
 
 report make_report(const report_request& request) {
-  return evaluate(read_predictions(prediction_file_of(request)), options_of(request));
+  prediction_table t = read_predictions(prediction_file_of(request));
+  const std::uint64_t missing = t.missing;
+  report r = evaluate(std::move(t), options_of(request));
+  if (request.csv.drop_missing) r.missing = missing;
+  return r;
 }
 
 }  // namespace assay

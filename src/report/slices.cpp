@@ -345,7 +345,10 @@ sliced_report make_sliced_report(const report_request& request, const std::vecto
     throw_usage(fmt::format("--by: the two slice columns are the same column ('{}'); give two different columns",
                             cols[0].name));
   }
-  return evaluate_slices(make_predictions(std::move(t), f), cols, options_of(request), slicing);
+  const std::uint64_t missing = t.missing.rows;
+  sliced_report r = evaluate_slices(make_predictions(std::move(t), f), cols, options_of(request), slicing);
+  if (request.csv.drop_missing) r.overall.missing = missing;
+  return r;
 }
 
 }  // namespace assay

@@ -70,6 +70,26 @@ void per_class_block(std::string& out, const report& r) {
     out += fmt::format("  (ROC and PRC areas: {})\n", r.by_class[0].roc_auc.reason);
   }
   out += "  (ROC area: ROC AUC of the class against the rest; PRC area: its average precision)\n";
+  // With intervals: those of the areas, a line per class (the table has no room for them).
+  const bool any_ci = std::any_of(r.by_class.begin(), r.by_class.end(),
+                                  [](const class_detail& d) { return d.roc_auc_ci || d.average_precision_ci; });
+  if (!r.ci_level || !any_ci) return;
+  auto span = [](const std::optional<confidence_interval>& ci) {
+    if (!ci) return std::string("-");
+    if (!ci->lower.defined() || !ci->upper.defined()) return std::string("undefined");
+    return fmt::format("[{:.3f}, {:.3f}]", ci->lower.v, ci->upper.v);
+  };
+  out += fmt::format("  {:g}% intervals of the areas:\n", *r.ci_level * 100);
+  std::string roc_method, pr_method;
+  for (std::size_t k = 0; k < r.by_class.size(); ++k) {
+    const auto& d = r.by_class[k];
+    out += fmt::format("    ROC area {:<16}  PRC area {:<16}  {}\n", span(d.roc_auc_ci), span(d.average_precision_ci),
+                       r.labels[k]);
+    if (d.roc_auc_ci && roc_method.empty()) roc_method = d.roc_auc_ci->method;
+    if (d.average_precision_ci && pr_method.empty()) pr_method = d.average_precision_ci->method;
+  }
+  out += fmt::format("  (methods: ROC area {}; PRC area {}; the averages have no interval)\n",
+                     roc_method.empty() ? "-" : roc_method, pr_method.empty() ? "-" : pr_method);
 }
 
 // R caret's confusionMatrix statistics by class, one class against the rest.
@@ -124,8 +144,9 @@ void operating_points_block(std::string& out, const curves::constrained_points& 
 
 std::string to_text(const report& r) {
   std::string out;
-  out += fmt::format("assay report: {} ({} rows{})\n", r.source, r.rows,
-                     r.weighted ? fmt::format(", total weight {}", number(r.total_weight)) : "");
+  out += fmt::format("assay report: {} ({} rows{}{})\n", r.source, r.rows,
+                     r.weighted ? fmt::format(", total weight {}", number(r.total_weight)) : "",
+                     r.missing ? fmt::format("; {} skipped for a missing value", *r.missing) : "");
   if (r.task == task_kind::regression) {
     out += fmt::format("task: regression; target '{}', prediction '{}'\n\n", r.label_column, r.prediction_column);
   } else {

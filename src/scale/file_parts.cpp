@@ -13,6 +13,7 @@
 #include "assay/data/predictions.hpp"
 #include "assay/error.hpp"
 #include "piece_lines.hpp"
+#include "state_impl.hpp"
 #include "assay/io/csv.hpp"
 #include "assay/io/table.hpp"
 
@@ -148,7 +149,7 @@ evaluation_state state_of_file_part(const report_request& q, const file_part& pa
   auto parse = [&](std::string text, std::uint64_t first_byte) {
     try {
       io::csv_reader reader = io::csv_reader::from_string(std::move(text), q.path, csv);
-      return io::read_table(reader, specs);
+      return io::read_table(reader, specs, true);  // rows with an empty cell: counted, refused below
     } catch (const error& e) {
       // Line numbers of the file: the data lines before this piece are counted only now (a failure).
       detail::rethrow_with_line(e, h.name, lines_in(q.path, h.data_start, first_byte));
@@ -198,6 +199,7 @@ evaluation_state state_of_file_part(const report_request& q, const file_part& pa
   std::uint64_t at = part.begin;  // the file's next unread byte
   std::uint64_t carry_from = part.begin;  // the file offset of carry's first byte
   std::uint64_t rows = 0;  // rows of the part read so far: ids from 0 (scale::evaluation_state::offset_row_ids)
+  io::missing_rows missing;  // of this part
   while (at < part.end || !carry.empty()) {
     piece.clear();
     piece.append(h.text);
@@ -234,8 +236,18 @@ evaluation_state state_of_file_part(const report_request& q, const file_part& pa
     if (piece.find_first_not_of("\r\n", h.text.size()) == std::string::npos) continue;  // blank lines only
     io::table t = parse(std::move(piece), first_byte);
     piece = std::string();
+    if (t.missing.rows > 0) {
+      if (missing.rows == 0) t.missing.first_line += lines_in(q.path, h.data_start, first_byte);
+      missing.add(t.missing);
+    }
     detail::update_with_piece(state, t, h.name, rows);
     rows += t.rows;
+  }
+  if (q.csv.drop_missing) {
+    detail::state_access::of(state).missing += missing.rows;  // merged with the states: evaluation_state::missing
+  } else if (missing.rows > 0) {
+    const bool whole = part.begin <= h.data_start && part.end >= fs::file_size(q.path);
+    io::refuse_missing(missing, h.name, whole ? "" : fmt::format(" in bytes {} to {} (this part)", part.begin, part.end));
   }
   return state;
 }

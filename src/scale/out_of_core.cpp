@@ -366,7 +366,9 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   auto parse = [&](piece_text p) {
     try {
       io::csv_reader reader = io::csv_reader::from_string(std::move(p.text), q.path, csv);
-      return io::read_table(reader, specs);
+      io::table t = io::read_table(reader, specs, true);  // rows with an empty cell: counted, refused below
+      if (t.missing.rows > 0) t.missing.first_line += p.lines_before;
+      return t;
     } catch (const error& e) {
       detail::rethrow_with_line(e, name, p.lines_before);
     }
@@ -384,9 +386,11 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
     return true;
   };
   bool more = launch();
+  io::missing_rows missing;  // of the whole file
   while (more) {
     io::table t = ahead.get();
     more = launch();
+    missing.add(t.missing);
     ++inf.pieces;
     // The columns' header names, for the report's header (as read_predictions names them).
     s.o.label_name = t.columns[0].name;
@@ -427,6 +431,11 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
       parts->parts[parts->of(key)]->add({key, level_id[static_cast<std::size_t>(lab.codes[i])],
                                          so.weighted ? t.columns[2].numbers[i] : 1.0});
     }
+  }
+  if (!q.csv.drop_missing) io::refuse_missing(missing, name);
+  if (missing.rows > 0 && state.rows() == 0) {  // as read_table says it of the whole file
+    throw_data(fmt::format("{}: no data rows after the header but rows with a missing value ({} skipped, the first on "
+                           "line {})", name, missing.rows, missing.first_line));
   }
   if (parts) {
     for (auto& p : parts->parts) {
@@ -575,7 +584,9 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
       end = from;
     }
   };
-  return detail::finish_state(s, eo, descending, &ascending);
+  report r = detail::finish_state(s, eo, descending, &ascending);
+  if (q.csv.drop_missing) r.missing = missing.rows;
+  return r;
 }
 
 }  // namespace assay::scale

@@ -234,7 +234,8 @@ TEST_F(report_errors, bad_probability_columns_and_labels) {
   expect_error({"report", file("pr2.csv", "y,a,b\nx,0.2,1.3\n"), "-l", "y", "--proba", "a", "b"}, 3,
                "assay report: pr2.csv:2: column 'b': probability \"1.3\" is outside [0, 1]\n");
   expect_error({"report", file("el.csv", "y,p\nyes,no\n,no\n"), "-l", "y", "-p", "p", "--pos-label", "yes"}, 3,
-               "assay report: el.csv:3: column 'y': empty label\n");
+               "assay report: el.csv:3: column 'y': empty cell; 1 row has a missing value (an empty cell in a column "
+               "that is read), this is the first; fill or remove them, or skip them with --drop-missing\n");
   expect_error({"report", "pr.csv", "-l", "y", "--proba", "a", "b", "c", "--delimiter", "ab"}, 2,
                "assay report: --delimiter: \"ab\" is not one character (use 'tab' for a tab)\n");
 }

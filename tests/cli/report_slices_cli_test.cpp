@@ -61,9 +61,11 @@ TEST_F(report_slices, OneValueIsAllowedWithANote) {
 }
 
 TEST_F(report_slices, EmptyKeyIsBadData) {
-  // A slice key must be given on every row: the reader refuses an empty cell (exit 3, bad data).
+  // A slice key must be given on every row: an empty cell is a missing value, refused (exit 3, bad
+  // data) unless --drop-missing.
   expect_error({"report", "empty_key.csv", "--label", "y", "--score", "s", "--by", "k"}, 3,
-               "assay report: empty_key.csv:3: column 'k': empty label\n");
+               "assay report: empty_key.csv:3: column 'k': empty cell; 2 rows have a missing value (an empty cell in a "
+               "column that is read), this is the first; fill or remove them, or skip them with --drop-missing\n");
 }
 
 TEST_F(report_slices, JsonByHand) {

@@ -115,6 +115,18 @@ def main():
     write(big, "y,s,w", rows)
     tiny = os.path.join(tmp, "tiny.csv")
     write(tiny, "y,s", [(1, 0.9), (0, 0.2), (1, 0.2)])  # fewer rows than ranks: empty parts
+    # Empty cells (missing values) in the label, score and weight columns, and in the unused id column.
+    holes = os.path.join(tmp, "holes.csv")
+    rows = []
+    for i in range(5000):
+        y = "spam" if rng.random() < 0.3 else "ham"
+        s = round(rng.random(), 2)
+        w = rng.choice([0.5, 1, 2])
+        cells = [f"id{i}" if rng.random() < 0.9 else "", y, s, w]
+        if rng.random() < 0.04:
+            cells[rng.choice([1, 2, 3])] = ""
+        rows.append(cells)
+    write(holes, "id,label,score,w", rows)
 
     cases = {
         "binary text": ["report", binary, "--label", "label", "--score", "score", "--pos-label", "spam"],
@@ -150,6 +162,13 @@ def main():
         "proba text": ["report", proba, "--label", "y", "--proba", "a", "b", "c"],
         "proba json weighted": ["report", proba, "--label", "y", "--proba", "c", "a", "b", "--weight", "w",
                                 "--top-k", "1", "--format", "json"],
+        # --drop-missing: the rows with an empty cell skipped in every part; "missing" counts them all.
+        "drop missing json weighted": ["report", holes, "--label", "label", "--score", "score", "--pos-label", "spam",
+                                       "--weight", "w", "--format", "json", "--drop-missing"],
+        "drop missing curve json": ["curve", "roc", holes, "--label", "label", "--score", "score", "--pos-label",
+                                    "spam", "--format", "json", "--drop-missing"],
+        "drop missing text": ["report", holes, "--label", "label", "--score", "score", "--pos-label", "spam",
+                              "--drop-missing"],
     }
     for name, args in cases.items():
         if not ONLY or name in ONLY:

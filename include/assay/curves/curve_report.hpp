@@ -87,6 +87,7 @@ struct swept_models {
   std::vector<std::string> classes;  ///< the two classes, sorted
   std::string positive;
   bool weighted = false;
+  std::optional<std::uint64_t> missing;  ///< rows skipped for an empty cell (csv drop_missing), as the header shows
   std::vector<std::pair<std::string, score_sweep>> models;  ///< (score column, sweep_scores of it)
   /// threshold with max_fpr, unweighted: each model's scores of the negative cases (any order), for
   /// the Neyman-Pearson umbrella threshold (an order statistic of them)

@@ -67,6 +67,9 @@ struct prediction_table {
   std::string source;       ///< the file name, or the function that built the table (for messages)
   std::size_t rows = 0;
   std::size_t threads = 1;  ///< how many threads read the file
+  /// Rows of the file skipped for a missing value (io::missing_rows; only when read with
+  /// csv_options::drop_missing, else they are refused). Not among `rows`.
+  std::uint64_t missing = 0;
   task_kind task = task_kind::binary;  ///< binary, multiclass or regression (never automatic)
   std::string label_name;   ///< the true-label column's name ("y_true" in memory)
 

@@ -28,6 +28,9 @@ struct csv_options {
   std::size_t max_record_bytes = std::size_t{64} << 20;
   /// Size of the read buffer (at least 16; it grows only for a record that does not fit in half of it).
   std::size_t chunk_bytes = std::size_t{4} << 20;
+  /// Not the tokenizer's: what io::read_table does with rows that have an empty cell in a column it
+  /// reads (io::missing_rows): refused (false, the default), or skipped and counted (true).
+  bool drop_missing = false;
 };
 
 /// Reads records one at a time. Construct from a path ("-" reads standard input) or, for tests and

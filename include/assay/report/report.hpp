@@ -121,6 +121,13 @@ struct class_detail {
   /// probability column, or for a binary score the score (positive class) or -score (the other).
   /// Undefined with the reason without scores or probabilities, or when the class has no cases.
   value roc_auc, average_precision;
+  /// With intervals (report::ci_level), those of roc_auc and average_precision by the methods of the
+  /// headline ones (docs/definitions/intervals.md, "Per-class areas"): DeLong for the ROC area without
+  /// weights, Boyd et al.'s logit interval for the PR area, the Poisson bootstrap with weights (ROC) or
+  /// ci_method::bootstrap (both). For a binary score the positive class's are the headline's, and the
+  /// other class's ROC interval too (its area, of -score, is the same number). Absent when the area is
+  /// undefined. The macro and weighted averages have none (see the same page).
+  std::optional<confidence_interval> roc_auc_ci, average_precision_ci;
 };
 
 /// The averages of the per-class ROC AUC and average precision over the classes: macro (unweighted
@@ -134,6 +141,9 @@ struct report {
   task_kind task = task_kind::binary;
   std::string source;
   std::size_t rows = 0;
+  /// Rows skipped for a missing value (an empty cell, io::missing_rows), set when the file was read
+  /// with csv_options::drop_missing (0 when none had one); absent otherwise (such rows are refused).
+  std::optional<std::uint64_t> missing;
   bool weighted = false;
   double total_weight = 0;
   std::string label_column, prediction_column;  ///< for the header of the text report
