@@ -1,6 +1,7 @@
 #include "assay/metrics/probabilistic.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
@@ -18,7 +19,10 @@ void check_shapes(const char* fn, std::span<const std::int32_t> y, proba_view p,
   if (p.rows != y.size()) throw_usage(fmt::format("{}: {} labels but {} rows of probabilities", fn, y.size(), p.rows));
   if (!w.empty() && w.size() != y.size()) throw_usage(fmt::format("{}: {} labels but {} weights", fn, y.size(), w.size()));
   if (p.cols < 2) throw_usage(fmt::format("{}: {} probability columns, need at least 2", fn, p.cols));
-  for (std::size_t i = 0; i < y.size(); ++i) {
+  // A branch-free scan first (it vectorises); the loop names the first index out of range.
+  bool ok = true;
+  for (const std::int32_t v : y) ok &= static_cast<std::uint32_t>(v) < p.cols;  // a negative v wraps above
+  for (std::size_t i = 0, n = ok ? 0 : y.size(); i < n; ++i) {
     if (y[i] < 0 || static_cast<std::size_t>(y[i]) >= p.cols) {
       throw_usage(fmt::format("{}: case {} has class index {} outside [0, {})", fn, i, y[i], p.cols));
     }
@@ -27,34 +31,45 @@ void check_shapes(const char* fn, std::span<const std::int32_t> y, proba_view p,
 
 inline double weight_at(std::span<const double> w, std::size_t i) { return w.empty() ? 1.0 : w[i]; }
 
-// (sum of w_i loss(i), sum of w_i) over cases of positive weight. From 2^20 cases on, the sums are
-// taken over two fixed halves and added, the halves running on two threads when there are two
-// cores: the split depends on n only, so the result does not depend on the thread count.
-template <class Loss>
-std::pair<double, double> weighted_loss_sum(std::size_t n, std::span<const double> w, Loss loss) {
+// (sum of w_i loss_k(i) for each of the M losses, sum of w_i) over cases of positive weight;
+// terms(i) gives the M losses of case i. From 2^20 cases on, the sums are taken over two fixed halves
+// and added, the halves running on two threads when there are two cores: the split depends on n
+// only, so the result does not depend on the thread count.
+template <std::size_t M, class Terms>
+std::array<double, M + 1> weighted_loss_sums(std::size_t n, std::span<const double> w, Terms terms) {
   // Exact sums of the terms w_i * loss(i) (each product rounded once) and of the weights, rounded
   // once at the end (detail/exact_sum.hpp): the result does not depend on the order of the cases,
-  // so a report merged from pieces of the data (scale/state.hpp) gives the same bits.
+  // so a report merged from pieces of the data (scale/state.hpp) gives the same bits, and several
+  // losses summed in one pass give each the value of its own pass.
+  using sums = std::pair<std::array<assay::detail::exact_sum, M>, assay::detail::exact_sum>;
   auto part = [&](std::size_t b, std::size_t e) {
-    assay::detail::chunked_sum losses;  // the same exact value as exact_sum, faster per term
-    assay::detail::exact_sum weights;   // unweighted: 1 + 1 + ... stays a plain double, already fast
+    std::array<assay::detail::chunked_sum, M> losses;  // the same exact value as exact_sum, faster per term
+    assay::detail::exact_sum weights;  // unweighted: 1 + 1 + ... stays a plain double, already fast
     for (std::size_t i = b; i < e; ++i) {
       const double wi = weight_at(w, i);
       if (wi == 0) continue;
-      losses.add(wi * loss(i));
+      const std::array<double, M> t = terms(i);
+      for (std::size_t k = 0; k < M; ++k) losses[k].add(wi * t[k]);
       weights.add(wi);
     }
-    return std::pair{losses.result(), std::move(weights)};
+    sums out;
+    for (std::size_t k = 0; k < M; ++k) out.first[k] = losses[k].result();
+    out.second = std::move(weights);
+    return out;
   };
+  sums all;
   if (n < (std::size_t{1} << 20)) {
-    const auto s = part(0, n);
-    return {s.first.value(), s.second.value()};
+    all = part(0, n);
+  } else {
+    sums second;
+    assay::detail::run_both([&] { all = part(0, n / 2); }, [&] { second = part(n / 2, n); });
+    for (std::size_t k = 0; k < M; ++k) all.first[k].add(second.first[k]);
+    all.second.add(second.second);
   }
-  std::pair<assay::detail::exact_sum, assay::detail::exact_sum> first, second;
-  assay::detail::run_both([&] { first = part(0, n / 2); }, [&] { second = part(n / 2, n); });
-  first.first.add(second.first);
-  first.second.add(second.second);
-  return {first.first.value(), first.second.value()};
+  std::array<double, M + 1> r{};
+  for (std::size_t k = 0; k < M; ++k) r[k] = all.first[k].value();
+  r[M] = all.second.value();
+  return r;
 }
 
 // The loss of row i in log_loss and in brier_score: the terms of its true class (probabilistic.hpp).
@@ -84,18 +99,27 @@ std::vector<double> brier_score_per_row(std::span<const std::int32_t> y, proba_v
 
 value log_loss(std::span<const std::int32_t> y, proba_view p, std::span<const double> w) {
   check_shapes("log_loss", y, p, w);
-  const auto [num, den] = weighted_loss_sum(y.size(), w, [&](std::size_t i) {
-    return log_loss_term(p, i, static_cast<std::size_t>(y[i]));
+  const auto s = weighted_loss_sums<1>(y.size(), w, [&](std::size_t i) {
+    return std::array<double, 1>{log_loss_row(y, p, i)};
   });
-  return ratio(num, den, "no cases");
+  return ratio(s[0], s[1], "no cases");
 }
 
 value brier_score(std::span<const std::int32_t> y, proba_view p, std::span<const double> w) {
   check_shapes("brier_score", y, p, w);
-  const auto [num, den] = weighted_loss_sum(y.size(), w, [&](std::size_t i) {
-    return brier_term(p, i, static_cast<std::size_t>(y[i]));
+  const auto s = weighted_loss_sums<1>(y.size(), w, [&](std::size_t i) {
+    return std::array<double, 1>{brier_row(y, p, i)};
   });
-  return ratio(num, den, "no cases");
+  return ratio(s[0], s[1], "no cases");
+}
+
+std::pair<value, value> log_loss_and_brier_score(std::span<const std::int32_t> y, proba_view p,
+                                                 std::span<const double> w) {
+  check_shapes("log_loss_and_brier_score", y, p, w);
+  const auto s = weighted_loss_sums<2>(y.size(), w, [&](std::size_t i) {
+    return std::array<double, 2>{log_loss_row(y, p, i), brier_row(y, p, i)};
+  });
+  return {ratio(s[0], s[2], "no cases"), ratio(s[1], s[2], "no cases")};
 }
 
 value top_k_accuracy(std::span<const std::int32_t> y, proba_view p, std::size_t k, std::span<const double> w) {

@@ -17,6 +17,7 @@
 #include "assemble.hpp"
 #include "assay/io/table.hpp"
 #include "assay/metrics/labels.hpp"
+#include "assay/metrics/probabilistic.hpp"
 #include "assay/metrics/registry.hpp"
 #include "assay/data/predictions.hpp"
 #include "assay/detail/parallel.hpp"
@@ -210,9 +211,17 @@ void check_table(const prediction_table& t) {
   }
   if (!t.values.empty()) throw_usage("evaluate: predicted values need a regression table");
   check("y", t.y.size(), t.rows);
-  for (std::size_t i = 0; i < t.rows; ++i) {
-    if (t.y[i] < 0 || static_cast<std::size_t>(t.y[i]) >= K) {
-      throw_usage(fmt::format("evaluate: y[{}] is {}; class indices must be in [0, {})", i, t.y[i], K));
+  // A branch-free scan first (it vectorises); the loop names the first index out of range.
+  auto in_range = [K](std::span<const std::int32_t> c) {
+    bool ok = true;
+    for (const std::int32_t v : c) ok &= static_cast<std::uint32_t>(v) < K;  // a negative v wraps above K
+    return ok;
+  };
+  if (!in_range(t.y)) {
+    for (std::size_t i = 0; i < t.rows; ++i) {
+      if (t.y[i] < 0 || static_cast<std::size_t>(t.y[i]) >= K) {
+        throw_usage(fmt::format("evaluate: y[{}] is {}; class indices must be in [0, {})", i, t.y[i], K));
+      }
     }
   }
   if (!t.scores.empty()) {
@@ -222,7 +231,7 @@ void check_table(const prediction_table& t) {
   if (!t.predictions.empty()) {
     const auto& c = t.predictions[0].codes;
     check("predictions", c.size(), t.rows);
-    for (std::size_t i = 0; i < c.size(); ++i) {
+    for (std::size_t i = 0, n = in_range(c) ? 0 : c.size(); i < n; ++i) {
       if (c[i] < 0 || static_cast<std::size_t>(c[i]) >= K) {
         throw_usage(fmt::format("evaluate: predictions[{}] is {}, not one of the table's {} classes (a class the "
                                 "true labels lack must be a class of the table: class_set::truth_and_predictions)",
@@ -348,12 +357,17 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
       if (!y01.empty()) kept_y01 = std::move(y01), ys = kept_y01;
       kept_ys = ys;
     }
-    for (auto name : {"log_loss", "brier_score_loss"}) {
-      const metric_info* m = find_metric(name, metric_kind::probabilistic);
-      value v = (binary_scores && !scores_are_probabilities)
-                    ? value::undefined("the scores are not probabilities (some are outside [0, 1])")
-                    : m->probabilistic(ys, pv, w, params);
-      r.metrics.push_back({std::string(name), std::string(m->title), std::move(v)});
+    {  // the registry's log_loss and brier_score_loss, computed in one pass over the cases
+      const bool defined = !binary_scores || scores_are_probabilities;
+      std::pair<value, value> both;
+      if (defined) both = log_loss_and_brier_score(ys, pv, w);
+      const std::pair<const char*, value*> losses[] = {{"log_loss", &both.first}, {"brier_score_loss", &both.second}};
+      for (const auto& [name, v] : losses) {
+        const metric_info* m = find_metric(name, metric_kind::probabilistic);
+        r.metrics.push_back({std::string(name), std::string(m->title),
+                             defined ? std::move(*v)
+                                     : value::undefined("the scores are not probabilities (some are outside [0, 1])")});
+      }
     }
     if (q.keep_curves && has_proba) {  // needs rows that sum to 1, as the multiclass AUCs
       if (const auto& bad = t.proba_row_off) {

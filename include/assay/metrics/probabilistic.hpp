@@ -7,6 +7,7 @@
 #include <limits>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "assay/value.hpp"
@@ -62,6 +63,10 @@ value log_loss(std::span<const std::int32_t> y, proba_view p, std::span<const do
 /// class 1. Multiclass (K > 2): Brier's original score (1/W) sum_i w_i sum_k (p_ik - [y_i = k])^2,
 /// which for K = 2 is twice the binary value. Brier (1950), Monthly Weather Review 78(1).
 value brier_score(std::span<const std::int32_t> y, proba_view p, std::span<const double> w = {});
+
+/// log_loss and brier_score of the same cases, the same two values, in one pass over the cases.
+std::pair<value, value> log_loss_and_brier_score(std::span<const std::int32_t> y, proba_view p,
+                                                 std::span<const double> w = {});
 
 /// The per-row losses whose weighted means are log_loss and brier_score (same clipping, same
 /// renormalisation, same binary/multiclass rule): out[i] = loss of row i, weights not applied. For
