@@ -242,7 +242,7 @@ sorted_runs sort_runs(std::span<double> v, std::size_t P, unsigned threads) {
   double* const big = first_larger ? a : a + P;
   double* const small = first_larger ? a + P : a;
   const std::size_t big_n = first_larger ? P : n - P, small_n = n - big_n;
-  out.buffer.reset(new double[big_n]);
+  out.buffer = assay::detail::make_buffer<double>(big_n);
   const double* big_sorted = sort_one(big, out.buffer.get(), big_n);
   // The larger run's place is free once its result is in the buffer: the smaller run's scratch.
   const double* small_sorted = sort_one(small, big_sorted == big ? out.buffer.get() : big, small_n);

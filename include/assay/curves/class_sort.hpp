@@ -119,7 +119,7 @@ std::optional<labelled_sorted> sort_labelled(std::span<const std::int32_t> y, st
 
 /// The two runs of sort_runs, each sorted ascending; each lies either in the input or in `buffer`.
 struct sorted_runs {
-  std::unique_ptr<double[]> buffer;
+  assay::detail::buffer_ptr<double> buffer;  // huge-page backed where the system allows (detail/buffer.hpp)
   std::span<const double> first, second;
 };
 
