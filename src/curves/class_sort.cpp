@@ -148,7 +148,6 @@ namespace {
 // buckets, largest first, and finish each in place (sort_bucket, a as scratch). Returns b.
 template <class E, class Key>
 E* msd_first(E* a, E* b, std::size_t n, std::size_t P, std::uint64_t varying, unsigned T) {
-  constexpr Key key_of{};
   const unsigned cell_bits = std::clamp(static_cast<unsigned>(std::bit_width(n)) - 4u, 10u, 16u);
   const std::size_t cells = std::size_t{1} << cell_bits;
   const auto top = static_cast<unsigned>(std::bit_width(varying));

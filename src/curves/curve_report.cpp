@@ -212,7 +212,7 @@ loaded from_table(prediction_table&& t) {
       for (auto& c : y) c = 1 - c;
     }
     for (std::size_t k = 0; k < t.scores.size(); ++k) {  // the last model takes y, the others copy it
-      d.models.push_back({t.scores[k].name, k + 1 < t.scores.size() ? y : std::move(y), std::move(t.scores[k].values)});
+      d.models.push_back({t.scores[k].name, k + 1 < t.scores.size() ? y : std::move(y), std::move(t.scores[k].values), {}, {}});
     }
     return d;
   }
@@ -225,7 +225,7 @@ loaded from_table(prediction_table&& t) {
   d.y_class = std::move(t.y);
   d.proba = std::move(t.proba);
   for (std::size_t c = 0; c < K; ++c) {
-    model m{d.labels[c], std::vector<std::int32_t>(t.rows), std::vector<double>(t.rows)};
+    model m{d.labels[c], std::vector<std::int32_t>(t.rows), std::vector<double>(t.rows), {}, {}};
     for (std::size_t i = 0; i < t.rows; ++i) {
       m.y[i] = d.y_class[i] == static_cast<std::int32_t>(c);
       m.score[i] = d.proba[i * K + c];

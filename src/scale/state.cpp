@@ -420,15 +420,22 @@ value regression_metric(const evaluation_state::impl& s, std::string_view name) 
   throw_usage(fmt::format("evaluation_state::finish: no regression metric {}", name));
 }
 
-report finish_regression(const evaluation_state::impl& s, const evaluate_options& q) {
+// The report's header, the same for every kind of prediction: the options, the source, the row
+// count, the label column and the total weight.
+void header_of(report& r, const evaluation_state::impl& s, const evaluate_options& q) {
   const state_options& o = s.o;
-  report r;
   r.zd = q.zero_division;
   r.source = o.source;
   r.rows = s.rows;
   r.label_column = o.label_name;
   r.weighted = o.weighted;
   r.total_weight = o.weighted ? s.total_weight.value() : static_cast<double>(s.rows);
+}
+
+report finish_regression(const evaluation_state::impl& s, const evaluate_options& q) {
+  const state_options& o = s.o;
+  report r;
+  header_of(r, s, q);
   r.task = task_kind::regression;
   r.prediction_column = o.prediction_name;
   for (const auto& m : metric_registry()) {
@@ -1653,12 +1660,7 @@ report finish_proba(evaluation_state::impl& s, const evaluate_options& q) {
   for (std::size_t k = 0; k < true_codes.size(); ++k) class_of[true_codes[k]] = t.y[k];
 
   report r;
-  r.zd = q.zero_division;
-  r.source = o.source;
-  r.rows = s.rows;
-  r.label_column = o.label_name;
-  r.weighted = o.weighted;
-  r.total_weight = o.weighted ? s.total_weight.value() : static_cast<double>(s.rows);
+  header_of(r, s, q);
   r.labels = t.classes;
   r.positive = t.positive;
   r.task = t.task;
@@ -1868,12 +1870,7 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
   }
 
   report r;
-  r.zd = q.zero_division;
-  r.source = o.source;
-  r.rows = s.rows;
-  r.label_column = o.label_name;
-  r.weighted = o.weighted;
-  r.total_weight = o.weighted ? s.total_weight.value() : static_cast<double>(s.rows);
+  header_of(r, s, q);
   r.labels = t.classes;
   r.positive = t.positive;
   r.task = t.task;
