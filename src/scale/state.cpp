@@ -420,6 +420,18 @@ value regression_metric(const evaluation_state::impl& s, std::string_view name) 
   throw_usage(fmt::format("evaluation_state::finish: no regression metric {}", name));
 }
 
+// The true spellings the cells hold, (true spelling, other) -> tally in key order: their codes,
+// ascending and unique, and their text: the rows from which the classes are decided.
+template <class Cells>
+std::pair<std::vector<std::uint32_t>, std::vector<std::string>> true_spellings(const Cells& cells,
+                                                                                const std::vector<std::string>& dict) {
+  std::pair<std::vector<std::uint32_t>, std::vector<std::string>> out;
+  for (const auto& [k, v] : cells) out.first.push_back(k.first);
+  out.first.erase(std::unique(out.first.begin(), out.first.end()), out.first.end());
+  for (auto c : out.first) out.second.push_back(dict[c]);
+  return out;
+}
+
 // The report's header, the same for every kind of prediction: the options, the source, the row
 // count, the label column and the total weight.
 void header_of(report& r, const evaluation_state::impl& s, const evaluate_options& q) {
@@ -1632,11 +1644,7 @@ report finish_proba(evaluation_state::impl& s, const evaluate_options& q) {
   const std::size_t K = o.proba_names.size();
   // The classes, by predictions_from_proba's rules on the union of the spellings and the columns'
   // names: one row per true spelling (uniform probabilities, which sum to 1).
-  std::vector<std::uint32_t> true_codes;
-  for (const auto& [k, v] : p.views[0].cells) true_codes.push_back(k.first);
-  true_codes.erase(std::unique(true_codes.begin(), true_codes.end()), true_codes.end());
-  std::vector<std::string> yt;
-  for (auto c : true_codes) yt.push_back(s.dict[c]);
+  const auto [true_codes, yt] = true_spellings(p.views[0].cells, s.dict);
   prediction_options po;
   po.pos_label = o.pos_label;
   po.task = o.task;
@@ -2033,11 +2041,7 @@ evaluation_state::scores_swept evaluation_state::sweep_of_scores(bool negatives)
   if (s.rows == 0) throw_usage("evaluation_state::sweep_of_scores: no rows were added; there is nothing to sweep");
   s.compact();
   // The classes, as finish() decides them (predictions_from_scores on the union of the spellings).
-  std::vector<std::uint32_t> true_codes;
-  for (const auto& [k, v] : s.cells) true_codes.push_back(k.first);
-  true_codes.erase(std::unique(true_codes.begin(), true_codes.end()), true_codes.end());
-  std::vector<std::string> yt;
-  for (auto c : true_codes) yt.push_back(s.dict[c]);
+  const auto [true_codes, yt] = true_spellings(s.cells, s.dict);
   prediction_options po;
   po.pos_label = o.pos_label;
   po.task = o.task;

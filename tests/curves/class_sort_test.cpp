@@ -346,6 +346,17 @@ TEST(RankingCurves, BadInputIsNamed) {
 }
 
 }  // namespace
+// The message of the assay::error that f() throws, or "no error".
+template <class F>
+std::string message(F&& f) {
+  try {
+    f();
+  } catch (const error& e) {
+    return std::string(e.what());
+  }
+  return std::string("no error");
+}
+
 // With check_as, sort_by_class checks the input as it reads it (a bad label before any case is
 // copied, which a label of 2 would send past its run) and names a bad value as check_binary_input does,
 // on one thread and on several, also when the scores' storage is the scratch.
@@ -362,14 +373,6 @@ TEST(ClassSort, ClassSortChecksTheInputWhenAsked) {
     const auto plain = sort_by_class(y, s, {}, 2);
     EXPECT_TRUE(std::equal(plain.pos().begin(), plain.pos().end(), checked.pos().begin(), checked.pos().end()));
     EXPECT_TRUE(std::equal(plain.neg().begin(), plain.neg().end(), checked.neg().begin(), checked.neg().end()));
-    auto message = [](auto&& f) {
-      try {
-        f();
-      } catch (const error& e) {
-        return std::string(e.what());
-      }
-      return std::string("no error");
-    };
     for (const unsigned threads : {1u, 2u}) {
       auto bad_s = s;
       bad_s[n - 2] = std::numeric_limits<double>::quiet_NaN();
@@ -402,14 +405,6 @@ TEST(ClassSort, LabelledSortChecksTheInputWhenAsked) {
   const auto checked = sort_labelled(y, s, 2, "caller");
   ASSERT_TRUE(plain && checked);
   EXPECT_TRUE(std::equal(plain->keys().begin(), plain->keys().end(), checked->keys().begin(), checked->keys().end()));
-  auto message = [](auto&& f) {
-    try {
-      f();
-    } catch (const error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   auto bad_s = s;
   bad_s[n - 1] = std::numeric_limits<double>::infinity();
   EXPECT_EQ(message([&] { (void)sort_labelled(y, bad_s, 2, "caller"); }),
