@@ -157,14 +157,7 @@ evaluation_state state_of_file_part(const report_request& q, const file_part& pa
   };
 
   // The columns' header names, for the report's header (as read_predictions names them).
-  const bool scores = q.score.has_value();
-  state_options so;
-  so.kind = scores ? prediction_kind::scores : q.pred ? prediction_kind::labels : prediction_kind::proba;
-  so.task = q.task;
-  so.pos_label = q.pos_label;
-  so.threshold = q.threshold;
-  so.weighted = q.weight.has_value();
-  so.source = h.name;
+  state_options so = detail::state_options_of(q, h.name);
   {
     // The prediction column (scores, predicted classes) or the probability columns (after the weight).
     const std::size_t first = so.kind == prediction_kind::proba ? (so.weighted ? 2 : 1) : 1;

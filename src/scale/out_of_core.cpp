@@ -276,13 +276,7 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   const std::uint64_t file_bytes = fs::file_size(q.path);
 
   const bool scores = q.score.has_value();
-  state_options so;
-  so.kind = scores ? prediction_kind::scores : q.pred ? prediction_kind::labels : prediction_kind::proba;
-  so.task = q.task;
-  so.pos_label = q.pos_label;
-  so.threshold = q.threshold;
-  so.weighted = q.weight.has_value();
-  so.source = name;
+  state_options so = detail::state_options_of(q, name);
   std::vector<io::column_spec> specs{{q.label, io::column_type::label, "--label"}};
   if (scores) specs.push_back({*q.score, io::column_type::number, "--score"});
   else if (q.pred) specs.push_back({*q.pred, io::column_type::label, "--pred"});

@@ -14,6 +14,20 @@
 
 namespace assay::scale::detail {
 
+/// The state's options for a report request read from a file: the kind of prediction (a score,
+/// predicted classes or class probabilities), task, positive class, threshold, weights, and the
+/// source's name. The column names are set from the file's header by the caller.
+inline state_options state_options_of(const report_request& q, const std::string& source) {
+  state_options so;
+  so.kind = q.score ? prediction_kind::scores : q.pred ? prediction_kind::labels : prediction_kind::proba;
+  so.task = q.task;
+  so.pos_label = q.pos_label;
+  so.threshold = q.threshold;
+  so.weighted = q.weight.has_value();
+  so.source = source;
+  return so;
+}
+
 /// Rethrows `e`, rewriting a leading "name:N: ..." (line N of a piece that holds the header line and
 /// then the piece's rows) into the file's line N + lines_before. Keeps the parameter marks.
 [[noreturn]] inline void rethrow_with_line(const error& e, const std::string& name, std::uint64_t lines_before) {
