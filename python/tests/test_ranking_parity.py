@@ -65,6 +65,27 @@ def test_areas_large_bit_identical(rng):
             assert am.average_precision_score(*args, sample_weight=w) == sk.average_precision_score(*args, sample_weight=w)
 
 
+def test_average_precision_two_halves(rng):
+    # From 2^19 cases the walk splits the sorted keys at a tie-group boundary near the middle and
+    # walks the halves on two threads; the lower half's terms move next to the upper half's when ties
+    # leave a gap. Cases: ties across the middle, a tie group holding the middle (no split possible),
+    # one score for every case, every case positive, few positives, distinct scores.
+    n = 2**19 + 7
+    y = rng.integers(0, 2, n)
+    few = (rng.random(n) < 0.001).astype(np.int64)
+    cases = [
+        (y, np.round(rng.random(n), 2)),
+        (y, (rng.random(n) < 0.7).astype(np.float64)),
+        (y, np.full(n, 0.25)),
+        (np.ones(n, dtype=np.int64), np.round(rng.random(n), 3)),
+        (few, rng.random(n)),
+        (y, rng.random(n)),
+        (y, np.concatenate([np.full(n // 2 + 3, 0.5), rng.random(n - n // 2 - 3)])),
+    ]
+    for yy, s in cases:
+        assert am.average_precision_score(yy, s) == sk.average_precision_score(yy, s)
+
+
 def test_sort_paths(rng):
     # Unweighted, the sweep sorts (score, +-1) records below 2^16 cases (8-bit digits below 4096, else
     # 11-bit) and each class's scores by the core's class sort from 2^16 (bucket sizes change at 2^24);

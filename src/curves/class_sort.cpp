@@ -454,7 +454,8 @@ std::optional<labelled_sorted> sort_labelled(std::span<const std::int32_t> y, st
     detail::run_team(sorter.threads(), [&](unsigned t, std::barrier<>& sync) { sorter.sort(t, sync); });
     result = sorter.result();
   }
-  if (result == b) out.own_ = std::move(second);
+  if (result == b) std::swap(out.own_, second);
+  out.spare_ = std::move(second);
   out.sorted_ = result;
   return out;
 }

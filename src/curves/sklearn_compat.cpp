@@ -10,6 +10,7 @@
 #include "assay/curves/sklearn_compat.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <memory>
 
@@ -53,7 +54,8 @@ void sweep_visit(std::span<const std::int32_t> y, std::span<const double> score,
     // at 3 x 10^5 no faster either); at 10^6 the labelled sort took 16 ms on two threads against 27
     // ms on one (wall clock, best of 15, on the shared 2-core machine).
     const unsigned threads = g_threads != 0 ? g_threads : y.size() < (std::size_t{1} << 19) ? 1u : 0u;
-    if (const auto labelled = sort_labelled(y, score, threads, "sweep")) {
+    if (auto labelled = sort_labelled(y, score, threads, "sweep")) {
+      labelled->take_scratch().reset();  // the walk's callers allocate their own buffers: free it first
       start(static_cast<double>(labelled->positives()), static_cast<double>(y.size() - labelled->positives()));
       walk_labelled(*labelled, f);
       return;
@@ -231,6 +233,80 @@ std::optional<double> roc_auc(std::span<const std::int32_t> y, std::span<const d
   return detail::numpy_sum(t, m);
 }
 
+// The walk of average_precision over labelled keys (sort_labelled), with the terms computed in the
+// walk: the k-th distinct score from the top gives (recall[k - 1] - recall[k]) * precision[k], recall
+// = tp / T and precision = tp / (tp + fp), the same roundings as the two-pass version below, into
+// numpy's position m - 1 - k. On two threads the keys split at a tie-group boundary near the middle:
+// one thread walks the upper half; the other first counts the upper half's positives (all it needs
+// of it: the cumulative counts there) and walks the lower half from them. Each half writes its terms
+// from the back of its own region of one buffer, so neither needs the other's number of groups; the
+// lower half's terms then move next to the upper half's when ties left a gap between them. The sum
+// splits where numpy's pairwise sum splits first (numpy_pairwise_sum), so the two halves' sums add to
+// numpy's bits.
+namespace {
+double average_precision_of(labelled_sorted& sorted, bool two_threads) {
+  const std::uint64_t* const k = sorted.keys().data();
+  const std::size_t n = sorted.size();
+  const double T = static_cast<double>(sorted.positives());
+  // The terms go to the sort's spare buffer (n x 8 bytes; malloc'd storage, only ever read as doubles
+  // here): its pages are already touched.
+  assay::detail::buffer_ptr<std::uint64_t> terms = sorted.take_scratch();
+  if (!terms) terms = assay::detail::make_buffer<std::uint64_t>(n);
+  double* const out = reinterpret_cast<double*>(terms.get());
+  // Walks keys [lo, hi) downwards from cumulative counts (tp, fp), writing the terms at out[end - 1],
+  // out[end - 2], ...; returns the number of groups.
+  auto walk = [&](std::size_t lo, std::size_t hi, std::uint64_t tp, std::uint64_t fp, std::size_t end) {
+    double prev_recall = static_cast<double>(tp) / T;  // 0 / T = 0 at the top
+    std::size_t groups = 0;
+    std::size_t i = hi;
+    while (i > lo) {
+      const std::uint64_t key = k[--i];
+      tp += key & 1u;
+      fp += ~key & 1u;
+      if (i == lo || (k[i - 1] >> 1) != (key >> 1)) {
+        const double tpd = static_cast<double>(tp);
+        const double ps = tpd + static_cast<double>(fp);
+        const double precision = ps != 0 ? tpd / ps : 0.0;
+        const double recall = tpd / T;
+        out[end - 1 - groups] = (prev_recall - recall) * precision;
+        prev_recall = recall;
+        ++groups;
+      }
+    }
+    return groups;
+  };
+  std::size_t h = two_threads && n >= (std::size_t{1} << 18) ? n / 2 : 0;
+  while (h > 0 && (k[h - 1] >> 1) == (k[h] >> 1)) --h;
+  std::size_t upper = 0, lower = 0;
+  if (h == 0) {
+    upper = walk(0, n, 0, 0, n);
+  } else {
+    assay::detail::run_both([&] { upper = walk(h, n, 0, 0, n); },
+                            [&] {
+                              std::uint64_t tp = 0;
+                              for (std::size_t i = h; i < n; ++i) tp += k[i] & 1u;
+                              lower = walk(0, h, tp, (n - h) - tp, h);
+                            });
+    if (h != n - upper) std::memmove(out + n - upper - lower, out + h - lower, lower * sizeof(double));
+  }
+  const std::size_t m = upper + lower;
+  const double* const a = out + (n - m);
+  double sum = 0;
+  if (two_threads && m >= (std::size_t{1} << 18)) {
+    std::size_t half = m / 2;
+    half -= half % 8;
+    double s1 = 0, s2 = 0;
+    assay::detail::run_both([&] { s1 = detail::numpy_pairwise_sum(a, half); },
+                            [&] { s2 = detail::numpy_pairwise_sum(a + half, m - half); });
+    sum = 0.0 + (s1 + s2);
+  } else {
+    sum = detail::numpy_sum(a, m);
+  }
+  const double v = -sum;
+  return v > 0.0 ? v : 0.0;  // Python's max(0.0, v)
+}
+}  // namespace
+
 // scikit-learn's binary average_precision_score: -sum(diff(recall) * precision[:-1]) over the
 // precision-recall points reversed (recall falling to a final 0, precision = tp / (tp + fp), 0 where
 // tp + fp is 0, recall = tp / P). The term of the k-th distinct score from the top is (recall[k - 1]
@@ -239,6 +315,13 @@ std::optional<double> roc_auc(std::span<const std::int32_t> y, std::span<const d
 // back (vectorised, two threads when long). nullopt when there is no positive weight.
 std::optional<double> average_precision(std::span<const std::int32_t> y, std::span<const double> score,
                                         std::span<const double> weight) {
+  if (weight.empty() && y.size() >= kSmall && y.size() == score.size()) {
+    const unsigned threads = g_threads != 0 ? g_threads : y.size() < (std::size_t{1} << 19) ? 1u : 0u;
+    if (auto labelled = sort_labelled(y, score, threads, "sweep")) {
+      if (labelled->positives() == 0) return std::nullopt;
+      return average_precision_of(*labelled, threads != 1);
+    }
+  }
   double T = 0;
   std::size_t m = 0;
   assay::detail::buffer_ptr<double> tps, fps;

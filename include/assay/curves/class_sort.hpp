@@ -74,6 +74,10 @@ class labelled_sorted {
   [[nodiscard]] std::span<const std::uint64_t> keys() const noexcept { return {sorted_, n_}; }
   [[nodiscard]] std::size_t positives() const noexcept { return positives_; }
   [[nodiscard]] std::size_t size() const noexcept { return n_; }
+  /// The sort's second buffer of size() keys (uninitialised; the sorted keys are not in it), handed
+  /// over once for a caller's own scratch, which then costs no fresh pages; empty after the first call
+  /// and for inputs of fewer than two cases.
+  [[nodiscard]] assay::detail::buffer_ptr<std::uint64_t> take_scratch() noexcept { return std::move(spare_); }
   /// The score of a key (+0.0 for either zero).
   [[nodiscard]] double score(std::uint64_t key) const noexcept {
     std::uint64_t k = key >> 1;
@@ -91,6 +95,7 @@ class labelled_sorted {
   friend std::optional<labelled_sorted> sort_labelled(std::span<const std::int32_t>, std::span<const double>,
                                                       unsigned, std::string_view);
   assay::detail::buffer_ptr<std::uint64_t> own_;  // the sort's result buffer
+  assay::detail::buffer_ptr<std::uint64_t> spare_;  // its other buffer (take_scratch)
   const std::uint64_t* sorted_ = nullptr;
   std::size_t n_ = 0, positives_ = 0;
   unsigned gap_ = 64;             // the order-key bit taken out; 64: none, offset_ subtracted instead
