@@ -1,6 +1,7 @@
 #include "assay/curves/summary.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "assay/detail/parallel.hpp"
 #include "assay/curves/accumulate.hpp"
@@ -17,13 +18,40 @@ ranking_summary summarize_sorted(std::span<const double> pos, std::span<const do
 
 namespace {
 
+struct walk_up_result {
+  ranking_areas complement;
+  value youden;  // class 1's best Youden threshold
+};
+
 // The complementary problem's areas (class 0 ranked by -score) from the ascending runs as they lie:
 // the walk up them gives the same calls, in the same order, as the usual walk down the runs of
-// (-neg, -pos) reversed would.
-ranking_areas complement_areas(std::span<const double> pos, std::span<const double> neg) {
-  return areas_walk(static_cast<double>(neg.size()), static_cast<double>(pos.size()), [&](auto&& f) {
-    walk_sorted_classes_up(neg, pos, [&](double t, double tp, double fp) { f(-t + 0.0, tp, fp); });
+// (-neg, -pos) reversed would. In the same walk, class 1's best Youden threshold: at a distinct
+// score t, the counts up to the previous score below t give "score >= t"'s tp = P - (positives
+// below t) and fp likewise, the same integers as the walk down counts, so the same J to the bit.
+// The walk down keeps the first threshold of the largest J from the top, (+inf, J = 0) first; the
+// walk up sees the thresholds in the opposite order with +inf last and keeps the last one (>=).
+walk_up_result walk_up(std::span<const double> pos, std::span<const double> neg) {
+  const double P = static_cast<double>(pos.size()), N = static_cast<double>(neg.size());
+  const bool defined = P > 0 && N > 0;
+  bool found = false;
+  double best = 0, threshold = 0, below_pos = 0, below_neg = 0;
+  auto consider = [&](double t, double tp, double fp) {
+    const double j = youden_j(tp, fp, P, N);
+    if (!found || j >= best) found = true, best = j, threshold = t;
+  };
+  walk_up_result r;
+  r.complement = areas_walk(N, P, [&](auto&& f) {
+    walk_sorted_classes_up(neg, pos, [&](double t, double cn, double cp) {
+      f(-t + 0.0, cn, cp);
+      if (defined) consider(t, P - below_pos, N - below_neg);
+      below_pos = cp, below_neg = cn;
+    });
   });
+  if (defined) consider(std::numeric_limits<double>::infinity(), 0, 0);
+  r.youden = defined ? value(threshold)
+                     : value::undefined(P == 0 ? "no positive cases: the ROC curve is undefined"
+                                               : "no negative cases: the ROC curve is undefined");
+  return r;
 }
 
 // Moves the positives (y[i] == 1) of score[b, e) to its front, adding 0.0 to each score (-0.0 becomes
@@ -69,8 +97,13 @@ class_summaries summarize_in_place(std::span<std::int32_t> y, std::span<double> 
   std::fill(y.begin() + static_cast<std::ptrdiff_t>(lo), y.end(), 0);
   const sorted_runs sorted = sort_runs(score, lo);
   class_summaries s;
-  auto down = [&] { s.positive = summarize_sorted(sorted.first, sorted.second); };
-  auto up = [&] { s.negative = complement_areas(sorted.first, sorted.second); };
+  walk_up_result up_result;
+  auto down = [&] {
+    s.positive = summarize_walk<false>(static_cast<double>(sorted.first.size()),
+                                       static_cast<double>(sorted.second.size()),
+                                       [&](auto&& f) { walk_sorted_classes(sorted.first, sorted.second, f); });
+  };
+  auto up = [&] { up_result = walk_up(sorted.first, sorted.second); };
   // Two walks of the same sorted runs, independent of each other: side by side when large.
   if (score.size() >= (std::size_t{1} << 16)) {
     assay::detail::run_both(down, up);
@@ -78,6 +111,8 @@ class_summaries summarize_in_place(std::span<std::int32_t> y, std::span<double> 
     down();
     up();
   }
+  s.negative = up_result.complement;
+  s.positive.best_threshold_youden = up_result.youden;
   return s;
 }
 

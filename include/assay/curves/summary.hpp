@@ -25,14 +25,16 @@ struct ranking_summary {
 /// f(t, tp, fp) once per distinct score t with the cumulative positive and negative weights scoring
 /// >= t; P and N are the totals. The one body of summarize_sorted and of the mergeable state's
 /// finish (scale/state.hpp), which walks its run-length list of scores instead of sorted arrays.
-template <typename Walk>
+/// With `WithYouden` false the walk leaves best_threshold_youden undefined (summarize_in_place finds
+/// it in its other walk).
+template <bool WithYouden = true, typename Walk>
 ranking_summary summarize_walk(double P, double N, Walk&& walk) {
   auc_sum auc;
   ap_step_sum ap;
   best_threshold<bool (*)(double, double)> youden{[](double a, double b) { return a > b; }};
   best_threshold<bool (*)(double, double)> f1{[](double a, double b) { return a > b; }};
   const double inf = std::numeric_limits<double>::infinity();
-  if (P > 0 && N > 0) youden.consider(inf, 0, 0, youden_j(0, 0, P, N));
+  if (WithYouden && P > 0 && N > 0) youden.consider(inf, 0, 0, youden_j(0, 0, P, N));
   if (P > 0) f1.consider(inf, 0, 0, 0.0);
   walk([&](double t, double tp, double fp) {
     auc.add(tp, fp);
@@ -42,7 +44,9 @@ ranking_summary summarize_walk(double P, double N, Walk&& walk) {
       // argument checks. Equal bit for bit to best_fbeta(sw, 1) (tests/curves/summary_test.cpp).
       f1.consider(t, tp, fp, 2 * tp / (2 * tp + (P - tp) + fp));
     }
-    if (P > 0 && N > 0) youden.consider(t, tp, fp, youden_j(tp, fp, P, N));
+    if constexpr (WithYouden) {
+      if (P > 0 && N > 0) youden.consider(t, tp, fp, youden_j(tp, fp, P, N));
+    }
   });
   ranking_summary s;
   const char* one_class = P == 0 ? "no positive cases: the ROC curve is undefined"
@@ -93,7 +97,9 @@ struct class_summaries {
 /// Splits `score` by class in place (y[i] == 1 is positive; both spans are permuted together),
 /// sorts each class (two threads on large inputs) and summarises both classes: one walk down the
 /// sorted runs for class 1 and one walk up the same runs for class 0, side by side on two threads
-/// from 2^16 cases. The inputs' order is lost.
+/// from 2^16 cases. Class 1's best Youden threshold is found in the walk up, which has fewer
+/// divisions of its own (the same values and the same winner as summarize_sorted's). The inputs'
+/// order is lost.
 class_summaries summarize_in_place(std::span<std::int32_t> y, std::span<double> score);
 
 }  // namespace assay::curves
