@@ -8,6 +8,8 @@
 #include <fstream>
 #include <random>
 
+#include <unistd.h>
+
 #include "assay/error.hpp"
 #include "assay/report/report.hpp"
 #include "assay/stats/asymptotic.hpp"
@@ -118,7 +120,7 @@ TEST(ReportCi, AutomaticMethodsOfLossesAndAveragePrecision) {
 // the class counts, the Poisson weights do not), which at 569 cases moves F1's or MCC's percentiles
 // by far less than the Monte Carlo error allowed here.
 TEST(ReportCi, MultinomialBootstrapAgreesWithRowBootstrap) {
-  const auto path = (std::filesystem::temp_directory_path() / "assay_ci_unit_weights.csv").string();
+  const auto path = (std::filesystem::temp_directory_path() / ("assay_ci_unit_weights_" + std::to_string(::getpid()) + ".csv")).string();
   {
     std::ifstream in(source_path("examples/breast_cancer_predictions.csv"));
     std::ofstream out(path);
@@ -147,7 +149,7 @@ TEST(ReportCi, MultinomialBootstrapAgreesWithRowBootstrap) {
 // known true accuracy of 0.8: 300 data sets of 200 cases. Percentile intervals cover ~94-95%; with
 // 300 trials the standard error is 1.3%, so [0.89, 0.99] fails with probability < 1e-4 if correct.
 TEST(ReportCi, BootstrapCoverageOfAKnownAccuracy) {
-  const auto path = (std::filesystem::temp_directory_path() / "assay_ci_coverage.csv").string();
+  const auto path = (std::filesystem::temp_directory_path() / ("assay_ci_coverage_" + std::to_string(::getpid()) + ".csv")).string();
   std::mt19937_64 gen(2026);
   int covered = 0;
   const int trials = 300;

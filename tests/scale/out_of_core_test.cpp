@@ -10,6 +10,8 @@
 #include <fstream>
 #include <random>
 
+#include <unistd.h>
+
 #include "assay/error.hpp"
 #include "assay/report/html.hpp"
 
@@ -18,7 +20,7 @@ namespace {
 
 // A CSV of `rows` rows: label (spelled "0"/"1"/"1.0", or text), score with ties or not, weight.
 std::string write_file(std::size_t rows, bool text_labels, int levels, std::uint64_t seed) {
-  const auto path = std::filesystem::temp_directory_path() / fmt::format("assay_ooc_{}_{}.csv", seed, rows);
+  const auto path = std::filesystem::temp_directory_path() / fmt::format("assay_ooc_{}_{}_{}.csv", ::getpid(), seed, rows);
   std::ofstream f(path);
   std::mt19937_64 g(seed);
   std::uniform_real_distribution<double> u(0, 1);
@@ -131,7 +133,7 @@ TEST(OutOfCore, KeptCurvesEqualInMemory) {
 }
 
 TEST(OutOfCore, ErrorsNameTheFilesLine) {
-  const auto path = std::filesystem::temp_directory_path() / "assay_ooc_bad.csv";
+  const auto path = std::filesystem::temp_directory_path() / fmt::format("assay_ooc_bad_{}.csv", ::getpid());
   {
     std::ofstream f(path);
     f << "y,score\n";
