@@ -20,6 +20,7 @@
 #include "assay/metrics/probabilistic.hpp"
 #include "assay/metrics/registry.hpp"
 #include "assay/data/predictions.hpp"
+#include "assay/detail/buffer.hpp"
 #include "assay/detail/parallel.hpp"
 
 namespace assay {
@@ -309,7 +310,9 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
   else r.prediction_column = fmt::format("argmax of {} probability columns", t.proba_names.size());
 
   const std::span<const std::int32_t> y = t.y;
-  std::vector<std::int32_t> yhat_own;
+  // Predicted classes made here: uninitialised memory (every element is written), not a vector's zero
+  // fill, a single-threaded pass over 4 bytes a row that the pass below overwrites.
+  assay::detail::buffer_ptr<std::int32_t> yhat_own;
   std::span<const std::int32_t> yhat;
   std::span<const double> s;
   std::optional<bool> scores_in_unit;  // every score in [0, 1] (binary scores), when already known
@@ -318,17 +321,17 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
     yhat = t.predictions[0].codes;
   } else if (binary_scores) {
     const auto pos = static_cast<std::int32_t>(*r.positive), neg = 1 - pos;
-    yhat_own.resize(t.rows);
-    scores_in_unit = predict_at_threshold(s, q.threshold, pos, neg, yhat_own);
-    yhat = yhat_own;
+    yhat_own = assay::detail::make_buffer<std::int32_t>(t.rows);
+    scores_in_unit = predict_at_threshold(s, q.threshold, pos, neg, {yhat_own.get(), t.rows});
+    yhat = {yhat_own.get(), t.rows};
     r.threshold = q.threshold;
   } else {  // argmax of the probabilities; the first of equal maxima (numpy's argmax)
-    yhat_own.resize(t.rows);
+    yhat_own = assay::detail::make_buffer<std::int32_t>(t.rows);
     for (std::size_t i = 0; i < t.rows; ++i) {
       const double* row = &t.proba[i * K];
       yhat_own[i] = static_cast<std::int32_t>(std::max_element(row, row + K) - row);
     }
-    yhat = yhat_own;
+    yhat = {yhat_own.get(), t.rows};
   }
 
   r.cm = confusion_matrix::from_labels(y, yhat, K, w);
@@ -414,7 +417,7 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
     // is sorted in place (a copy when the table is not ours) and summarised in one streaming pass (no
     // per-threshold arrays): the report's memory stays within twice its columns however many
     // distinct scores there are.
-    std::vector<std::int32_t>().swap(yhat_own);  // not read again on this path: its memory goes to the sort
+    yhat_own.reset();  // not read again on this path: freed before the sort takes its buffers
     std::vector<std::int32_t> y_copy;
     std::vector<double> s_copy;
     std::span<std::int32_t> labels01;
