@@ -46,6 +46,28 @@ class interner {
     return slow(s);
   }
 
+  /// Forgets the levels added after the first `n` (a reader that interned the labels of a row it then
+  /// skips): as if they had never been seen. O(levels removed), plus O(8) when few levels remain.
+  void keep_first(std::size_t n) {
+    auto& levels = col_->levels;
+    while (levels.size() > n) {
+      const std::string& s = levels.back();
+      if (s.size() == 1) byte_code_[static_cast<unsigned char>(s[0])] = -1;
+      if (!map_.empty()) map_.erase(s);
+      levels.pop_back();
+    }
+    if (levels.size() <= 16) map_.clear();  // slow() scans up to 16 levels, and rebuilds the map past them
+    small_ = levels.size() <= 8;
+    n_small_ = 0;
+    for (const auto& l : levels) {
+      if (!small_) break;
+      small_ = l.size() <= 8;
+      keys_[n_small_] = pack(l);
+      sizes_[n_small_++] = l.size();
+    }
+    last_ = -1;
+  }
+
  private:
   // Labels are short: an inline comparison beats a call to memcmp per cell (which cost ~7% of a
   // 10^7-row read).

@@ -263,13 +263,19 @@ struct plan {
   std::vector<int> first_use;               // per field: the first spec reading it, or -1
   std::vector<int> next_use;                // per spec: the next spec reading the same field, or -1
   std::vector<column_type> type;            // per spec
+  bool drop_missing = false;                // skip rows with an empty cell in a column read (else give up)
 };
 
 // Parses the records of one range into rows [row0, row0 + capacity) of the columns.
 class range_parser {
  public:
   range_parser(const plan& pl, table& t, std::size_t row0, std::size_t capacity)
-      : plan_(pl), capacity_(capacity), numbers_(pl.type.size()), codes_(pl.type.size()), levels_(pl.type.size()) {
+      : plan_(pl),
+        capacity_(capacity),
+        numbers_(pl.type.size()),
+        codes_(pl.type.size()),
+        levels_(pl.type.size()),
+        levels_before_(pl.type.size()) {
     interners_.reserve(pl.type.size());
     for (std::size_t s = 0; s < pl.type.size(); ++s) {
       column& c = t.columns[s];
@@ -296,10 +302,12 @@ class range_parser {
     double* const* const numbers = numbers_.data();
     std::int32_t* const* const codes = codes_.data();
     const bool nearest = rounds_to_nearest();
+    const bool drop_missing = plan_.drop_missing;
     std::size_t rows = rows_;
     while (p < e) {
       __builtin_prefetch(p + prefetch_distance);
       const char* const line = p;
+      ++lines_;
       // A blank line ("", or "\r" before a line feed or at the end of the file) is skipped.
       if (*p == '\n') {
         ++p;
@@ -308,6 +316,14 @@ class range_parser {
       if (*p == '\r' && (p + 1 == e ? at_eof : p[1] == '\n')) {
         p += p + 1 == e ? 1 : 2;
         continue;
+      }
+      // A row with an empty cell in a column read (drop_missing) is skipped whole once its other
+      // cells are checked as for any row; its labels must not become classes (a label seen only on
+      // skipped rows is none, and a class's code goes by its first kept row), so the levels it added
+      // are forgotten again.
+      std::size_t empty_spec = std::size_t(-1);
+      if (drop_missing) {
+        for (std::size_t s = 0; s < levels_.size(); ++s) levels_before_[s] = levels_[s].levels.size();
       }
       if (rows == capacity) return false;  // more records than line feeds: the file changed
       for (std::size_t f = 0; f < nf; ++f) {
@@ -354,8 +370,12 @@ class range_parser {
           const auto s = static_cast<std::size_t>(u);
           const std::string_view field(fb, static_cast<std::size_t>(fe - fb));
           const column_type type = types[s];
+          if (field.empty()) {
+            if (!drop_missing) return false;  // refused: the serial reader counts and names them
+            if (empty_spec == std::size_t(-1) || s < empty_spec) empty_spec = s;
+            continue;
+          }
           if (type == column_type::label) {
-            if (field.empty()) return false;
             const std::int32_t code = interners_[s].code(field);
             if (code < 0) return false;  // not UTF-8: the serial reader says where
             store(codes[s] + rows, code);
@@ -368,6 +388,13 @@ class range_parser {
         }
       }
       if (static_cast<std::size_t>(p - line) >= max_record) return false;
+      if (empty_spec != std::size_t(-1)) {
+        for (std::size_t s = 0; s < levels_.size(); ++s) {
+          if (levels_[s].levels.size() != levels_before_[s]) interners_[s].keep_first(levels_before_[s]);
+        }
+        if (missing_++ == 0) first_missing_line_ = lines_ - 1, first_missing_spec_ = empty_spec;
+        continue;
+      }
       ++rows;
     }
 #if defined(__SSE2__) && defined(__x86_64__)
@@ -383,6 +410,11 @@ class range_parser {
   }
 
   [[nodiscard]] std::size_t rows() const noexcept { return rows_; }
+  // Rows skipped for an empty cell (plan::drop_missing); the first one's line within the range
+  // (0-based, counting every line the parser passed, blank ones too) and its first empty cell's spec.
+  [[nodiscard]] std::size_t missing() const noexcept { return missing_; }
+  [[nodiscard]] std::size_t first_missing_line() const noexcept { return first_missing_line_; }
+  [[nodiscard]] std::size_t first_missing_spec() const noexcept { return first_missing_spec_; }
   // The levels of label spec s, in first-seen order within the range.
   [[nodiscard]] const std::vector<std::string>& levels(std::size_t s) const noexcept { return levels_[s].levels; }
 
@@ -390,6 +422,9 @@ class range_parser {
   const plan& plan_;
   std::size_t capacity_;
   std::size_t rows_ = 0;
+  std::size_t lines_ = 0;  // lines passed so far (records and blank lines)
+  std::size_t missing_ = 0, first_missing_line_ = 0, first_missing_spec_ = 0;
+  std::vector<std::size_t> levels_before_;  // per spec, at the start of the row (drop_missing)
   std::vector<double*> numbers_;
   std::vector<std::int32_t*> codes_;
   std::vector<column> levels_;
@@ -501,7 +536,8 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
   });
   if (failed) return std::nullopt;
 
-  const plan pl = make_plan(head, shape, index, settings.max_record_bytes);
+  plan pl = make_plan(head, shape, index, settings.max_record_bytes);
+  pl.drop_missing = settings.drop_missing;
   std::vector<std::unique_ptr<range_parser>> parsers(threads);
   for (std::size_t k = 0; k < threads; ++k) {
     parsers[k] = std::make_unique<range_parser>(pl, t, offset[k], offset[k + 1] - offset[k]);
@@ -585,7 +621,19 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
     }
     rows += n;
   }
-  if (rows == 0) return std::nullopt;
+  if (rows == 0) return std::nullopt;  // (every row missing, say): the serial reader says why
+  // Rows skipped for a missing value: their count, and the first one's physical line (the header's
+  // line, then each range's lines; records span one line each in a file without quotes).
+  std::size_t line0 = head.line() + 1;
+  for (std::size_t k = 0; k < threads; ++k) {
+    const range_parser& rp = *parsers[k];
+    if (rp.missing() > 0 && t.missing.rows == 0) {
+      t.missing.first_line = line0 + rp.first_missing_line();
+      t.missing.first_column = t.columns[rp.first_missing_spec()].name;
+    }
+    t.missing.rows += rp.missing();
+    line0 += scans[k].line_feeds;
+  }
   for (auto& col : t.columns) (col.type == column_type::label ? col.codes.resize(rows) : col.numbers.resize(rows));
   t.rows = rows;
   t.threads = threads;

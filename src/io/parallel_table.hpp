@@ -23,6 +23,9 @@ struct parallel_settings {
   /// (8 MiB: +10% for `assay curve roc` at 10^7 rows, the unmaps' TLB shootdowns), 64 MiB no faster.
   std::size_t window_bytes = std::size_t{32} << 20;
   std::size_t max_record_bytes = std::size_t{64} << 20;  ///< as csv_options::max_record_bytes
+  /// Rows with an empty cell in a column read are skipped and counted in table::missing (as
+  /// csv_options::drop_missing); without it, such a row makes the reader give up.
+  bool drop_missing = false;
 };
 
 /// Reads the data rows of the regular file `path` after the header that `head` has read, into the
@@ -32,7 +35,8 @@ struct parallel_settings {
 /// NUL bytes and lone CRs; each column is then allocated once and every thread writes its rows in place.
 /// Returns nothing (and the caller reads serially, which gives every error its exact line number)
 /// when the file is small, holds any quote (a line feed inside quotes would be a false cut), NUL
-/// byte or lone CR (a classic Mac OS line end: the cuts and row counts go by line feeds), or any record is not exactly what the serial reader would accept without an error.
+/// byte or lone CR (a classic Mac OS line end: the cuts and row counts go by line feeds), or any record is not exactly what the serial reader would accept without an error
+/// (with drop_missing, a skipped row's labels are checked but do not become classes, as there).
 std::optional<table> read_parallel(const std::string& path, const csv_reader& head, const table& shape,
                                    const std::vector<std::size_t>& index, const parallel_settings& settings);
 

@@ -201,6 +201,7 @@ table read_table(const std::string& path, const std::vector<column_spec>& specs,
   detail::parallel_settings settings;
   settings.max_threads = assay::detail::team_threads(8);  // within the thread cap (threads.hpp)
   settings.max_record_bytes = options.max_record_bytes;
+  settings.drop_missing = options.drop_missing;
   if (auto p = detail::read_parallel(path, reader, t, index, settings)) return std::move(*p);
   std::uint64_t bytes = 0;  // lets parse_rows size the columns once
   struct stat st {};

@@ -50,16 +50,20 @@ std::optional<table> parallel(const std::string& path, const std::vector<column_
   settings.min_bytes_per_thread = 1;
   settings.use_mmap = s.mmap;
   if (s.chunk > 0) settings.chunk_bytes = settings.window_bytes = s.chunk;  // windows: at least a page
+  settings.drop_missing = options.drop_missing;
   return detail::read_parallel(path, head, shape, index, settings);
 }
 
 table serial(const std::string& path, const std::vector<column_spec>& specs, const csv_options& options = {}) {
   csv_reader r(path, options);
-  return read_table(r, specs);
+  return read_table(r, specs, options.drop_missing);
 }
 
 void expect_same(const table& p, const table& s, const std::string& what) {
   ASSERT_EQ(p.rows, s.rows) << what;
+  EXPECT_EQ(p.missing.rows, s.missing.rows) << what;
+  EXPECT_EQ(p.missing.first_line, s.missing.first_line) << what;
+  EXPECT_EQ(p.missing.first_column, s.missing.first_column) << what;
   ASSERT_EQ(p.columns.size(), s.columns.size()) << what;
   for (std::size_t k = 0; k < s.columns.size(); ++k) {
     EXPECT_EQ(p.columns[k].levels, s.columns[k].levels) << what << " column " << k;
@@ -245,6 +249,69 @@ TEST(ParallelRanges, GivesUpOnAnythingTheSerialReaderWouldRefuseOrQuote) {
   expect_gives_up(head + rows + "p,-0.5\n" + rows, weight, "a negative weight");
   const std::vector<column_spec> prob{{"y", column_type::label, ""}, {"s", column_type::probability, ""}};
   expect_gives_up(head + rows + "p,1.5\n" + rows, prob, "a probability above 1");
+}
+
+// Rows with an empty cell in a column read, skipped with drop_missing: the same rows, numbers and
+// levels as the serial reader, and the same count, first line and first column of the skipped rows
+// (lines counted across ranges, blank lines and CRLF included). An empty cell in a column not read
+// is no missing value.
+TEST(ParallelRanges, SkipsRowsWithMissingValuesAsTheSerialReader) {
+  std::mt19937_64 rng(23);
+  const std::vector<column_spec> specs{{"y", column_type::label, ""},
+                                       {"s", column_type::number, ""},
+                                       {"w", column_type::weight, ""}};
+  for (int file = 0; file < 16; ++file) {
+    std::string text = "y,s,w,note\n";
+    const std::size_t rows = 50 + rng() % 400;
+    for (std::size_t i = 0; i < rows; ++i) {
+      if (rng() % 8 == 0) text += rng() % 2 ? "\n" : "\r\n";
+      std::string y = rng() % 2 ? "p" : "n", sc = fmt::format("{}", (rng() % 1000) * 0.001), w = "1", note = "x";
+      switch (rng() % 12) {
+        case 0: y.clear(); break;
+        case 1: sc.clear(); break;
+        case 2: w.clear(); break;
+        case 3: sc.clear(), w.clear(); break;
+        case 4: note.clear(); break;  // not read: not missing
+        default: break;
+      }
+      if (file % 4 == 0 && i == 0) sc.clear();  // the very first row
+      text += y + "," + sc + "," + w + "," + note + (rng() % 3 == 0 ? "\r\n" : "\n");
+    }
+    if (file % 4 == 1) text += ",0.5,1,x";  // the last row, without a line feed
+    csv_options o;
+    o.drop_missing = true;
+    temp_file f(".csv", text);
+    ASSERT_GT(serial(f.path(), specs, o).missing.rows, 0u) << file;
+    expect_parallel_same(text, specs, fmt::format("file {}", file), o);
+  }
+}
+
+// A label seen first on a skipped row is no class (the serial reader checks it without keeping it),
+// and a class's code goes by its first kept row: labels first seen on skipped rows, one byte or
+// longer, past 8 and past 16 levels (the interner's other lookups). A label that is not UTF-8 on a
+// skipped row is still refused (the parallel reader gives up; the serial one names it). Without
+// drop_missing any empty cell read makes it give up (the serial reader refuses, counting them).
+TEST(ParallelRanges, LabelsOfSkippedRowsAreNoClasses) {
+  std::string rows;
+  for (int i = 0; i < 200; ++i) rows += fmt::format("{},{}\n", i % 2 ? "p" : "n", i * 0.5);
+  for (const int extra : {0, 7, 20}) {
+    std::string text = "y,s\nfirst,\nq,\n" + rows + "new,\nnewer-than-eight,\n";
+    for (int i = 0; i < extra; ++i) text += fmt::format("L{},{}\n", i, i);  // more levels, kept
+    text += "x,\nq,1\nlong-label-seen-skipped,\n" + rows + "first,2\n";
+    csv_options o;
+    o.drop_missing = true;
+    expect_parallel_same(text, label_score, fmt::format("skipped labels, {} more levels", extra), o);
+    temp_file f(".csv", text);
+    csv_reader r(f.path(), o);
+    const table s = read_table(r, label_score, true);
+    EXPECT_EQ(s.columns[0].levels.front(), "n");
+    EXPECT_EQ(s.missing.rows, 6u);
+  }
+  expect_gives_up("y,s\n" + rows + "p,\n" + rows, label_score, "an empty cell without drop_missing");
+  temp_file bad(".csv", "y,s\n" + rows + "\xff,\n" + rows);
+  csv_options o;
+  o.drop_missing = true;
+  for (const auto& st : setups) EXPECT_FALSE(parallel(bad.path(), label_score, st, o).has_value()) << st.threads;
 }
 
 TEST(ParallelRanges, GivesUpOnAnOverlongRecord) {
