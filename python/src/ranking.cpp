@@ -4,6 +4,7 @@
 
 #include "assay/curves/sklearn_compat.hpp"
 #include "assay/detail/numpy_sum.hpp"
+#include "assay/detail/parallel.hpp"
 #include "common.hpp"
 
 #include <cmath>
@@ -20,27 +21,42 @@ nb::ndarray<nb::numpy, T, nb::ndim<1>> out(std::vector<T>&& v) {
 
 /// The 0/1 codes (1 = the greater label) of labels holding exactly two distinct values, written to
 /// `codes`; false when they hold one value, more than two, or (floats) a NaN, an infinity or a value
-/// that is not an integer (scikit-learn's type_of_target then says "continuous").
+/// that is not an integer (scikit-learn's type_of_target then says "continuous"). From 2^19 labels
+/// each pass runs on two halves side by side (the result does not depend on the split).
 template <typename T>
 bool two_class_codes(const T* y, std::size_t n, std::int32_t* codes, bool& greater_is_one) {
   if (n == 0) return false;
-  T lo = y[0], hi = y[0];
-  for (std::size_t i = 1; i < n; ++i) {  // min and max without a branch on the data (it vectorises)
-    lo = y[i] < lo ? y[i] : lo;
-    hi = y[i] > hi ? y[i] : hi;
-  }
+  const bool halves = n >= (std::size_t{1} << 19);
+  auto both = [&](auto&& part) {
+    if (!halves) return part(std::size_t{0}, n, 0);
+    assay::detail::run_both([&] { part(std::size_t{0}, n / 2, 0); }, [&] { part(n / 2, n, 1); });
+  };
+  T lows[2] = {y[0], y[0]}, highs[2] = {y[0], y[0]};
+  both([&](std::size_t b, std::size_t e, int h) {
+    T lo = y[b], hi = y[b];
+    for (std::size_t i = b; i < e; ++i) {  // min and max without a branch on the data (it vectorises)
+      lo = y[i] < lo ? y[i] : lo;
+      hi = y[i] > hi ? y[i] : hi;
+    }
+    lows[h] = lo, highs[h] = hi;
+  });
+  // (A NaN that the comparisons skipped fails the scan below.)
+  const T lo = lows[1] < lows[0] ? lows[1] : lows[0], hi = highs[1] > highs[0] ? highs[1] : highs[0];
   if constexpr (std::is_floating_point_v<T>) {
-    // A NaN never compares, so it may be skipped by min/max above: it fails the scan below.
     if (!std::isfinite(lo) || !std::isfinite(hi) || lo != std::trunc(lo) || hi != std::trunc(hi)) return false;
   }
   if (!(lo < hi)) return false;
-  bool ok = true;
-  for (std::size_t i = 0; i < n; ++i) {
-    ok &= (y[i] == lo) | (y[i] == hi);
-    codes[i] = static_cast<std::int32_t>(y[i] == hi);
-  }
+  bool oks[2] = {true, true};
+  both([&](std::size_t b, std::size_t e, int h) {
+    bool ok = true;
+    for (std::size_t i = b; i < e; ++i) {
+      ok &= (y[i] == lo) | (y[i] == hi);
+      codes[i] = static_cast<std::int32_t>(y[i] == hi);
+    }
+    oks[h] = ok;
+  });
   greater_is_one = hi == T(1);
-  return ok;
+  return oks[0] && oks[1];
 }
 
 using any_labels = nb::ndarray<nb::ro, nb::ndim<1>, nb::c_contig, nb::device::cpu>;

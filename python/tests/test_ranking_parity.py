@@ -86,6 +86,31 @@ def test_average_precision_two_halves(rng):
         assert am.average_precision_score(yy, s) == sk.average_precision_score(yy, s)
 
 
+def test_two_class_codes_in_halves(rng):
+    # From 2^19 labels the two-class test runs on two halves: a third value or a NaN in either half, and
+    # the labels {-1, 1} or {0., 1.} over both, must give scikit-learn's answer or its exception.
+    n = 2**19 + 3
+    s = rng.random(n)
+    y = rng.integers(0, 2, n)
+    assert am.average_precision_score(y * 2 - 1, s) == sk.average_precision_score(y * 2 - 1, s)
+    assert am.roc_auc_score(y.astype(np.float64), s) == sk.roc_auc_score(y.astype(np.float64), s)
+    for at in (3, n - 2):
+        y3 = y.copy()
+        y3[at] = 2
+        with pytest.raises(ValueError) as ours:
+            am.average_precision_score(y3, s)
+        with pytest.raises(ValueError) as theirs:
+            sk.average_precision_score(y3, s)
+        assert str(ours.value) == str(theirs.value)
+        yf = y.astype(np.float64)
+        yf[at] = np.nan
+        with pytest.raises(ValueError) as ours:
+            am.roc_auc_score(yf, s)
+        with pytest.raises(ValueError) as theirs:
+            sk.roc_auc_score(yf, s)
+        assert str(ours.value) == str(theirs.value)
+
+
 def test_sort_paths(rng):
     # Unweighted, the sweep sorts (score, +-1) records below 2^16 cases (8-bit digits below 4096, else
     # 11-bit) and each class's scores by the core's class sort from 2^16 (bucket sizes change at 2^24);
