@@ -11,6 +11,9 @@
 # Medians of 3 runs each.
 #
 #   bench/compare_curves.sh [ROWS]   (default 10000000; ASSAY=path/to/assay, BENCH=path/to/bench_curves)
+#   BASELINE=path/to/older/assay bench/compare_curves.sh   also times an older build's end-to-end run,
+#     just before each of ours (issue 12's "no regression", measured in one run rather than against a
+#     ratio from another day: the peer's own time moves with the machine)
 #
 # The `label,score` CSV (bench/compare_sklearn.py generate) and the arrays file go to ${TMPDIR:-/tmp}.
 # Needs /usr/bin/time (scripts/install-deps.sh). Python's times cover the work only, not the
@@ -45,8 +48,13 @@ echo "  all_curves ${ours_ms} ms, floor_float_sort ${floor_ms} ms (medians)"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 echo "== end to end: assay curve roc FILE --drop-intermediate > /dev/null (3 runs; scikit-learn's points) =="
-a_wall=() a_rss=()
+a_wall=() a_rss=() b_wall=()
 for i in 1 2 3; do
+  if [[ -n "${BASELINE:-}" ]]; then  # an older build, run just before ours: "no regression" in one run
+    /usr/bin/time -v -o "$log" "$BASELINE" curve roc "$data" --label label --score score --drop-intermediate >/dev/null
+    b_wall+=("$(wall_s "$log")")
+    echo "  run $i: baseline wall ${b_wall[-1]} s"
+  fi
   /usr/bin/time -v -o "$log" "$assay" curve roc "$data" --label label --score score --drop-intermediate >/dev/null
   wall=$(wall_s "$log") rss=$(rss_kib "$log")
   a_wall+=("$wall") a_rss+=("$rss")
@@ -77,7 +85,9 @@ skm=$(printf '%s\n' "${sk[@]}" | median)
 aw=$(printf '%s\n' "${a_wall[@]}" | median) pw=$(printf '%s\n' "${p_wall[@]}" | median)
 fw=$(printf '%s\n' "${f_wall[@]}" | median)
 rss=$(printf '%s\n' "${a_rss[@]}" | max)
-awk -v skm="$skm" -v ours="$ours_ms" -v floor="$floor_ms" -v aw="$aw" -v fw="$fw" -v pw="$pw" -v rss="$rss" -v rows="$rows" 'BEGIN {
+bw=0
+[[ -n "${BASELINE:-}" ]] && bw=$(printf '%s\n' "${b_wall[@]}" | median)
+awk -v skm="$skm" -v ours="$ours_ms" -v floor="$floor_ms" -v aw="$aw" -v fw="$fw" -v pw="$pw" -v rss="$rss" -v rows="$rows" -v bw="$bw" 'BEGIN {
   printf "\nrows: %d (medians of 3)\n", rows
   printf "in memory   sklearn roc_auc_score + average_precision_score  %8.3f s\n", skm
   printf "            assay ROC + AUC + PR + AP (one sort)              %8.3f s   speed-up %5.1fx (target >= 20x)\n", ours / 1000, skm * 1000 / ours
@@ -85,6 +95,7 @@ awk -v skm="$skm" -v ours="$ours_ms" -v floor="$floor_ms" -v aw="$aw" -v fw="$fw
   printf "end to end  pandas.read_csv + roc_curve + roc_auc_score       %8.3f s\n", pw
   printf "            assay curve roc FILE --drop-intermediate          %8.3f s   speed-up %5.1fx (target >= 15x)\n", aw, pw / aw
   printf "            assay curve roc FILE (a point per distinct score) %7.3f s   speed-up %5.1fx\n", fw, pw / fw
+  if (bw > 0) printf "            baseline (BASELINE) --drop-intermediate           %8.3f s   speed-up %5.1fx; this build / baseline %4.2fx\n", bw, pw / bw, aw / bw
   printf "            assay peak RSS (largest run) %.1f MB = %.1f bytes/row; beyond the parsed columns (12 bytes/row): %.1f bytes/row (target <= ~24)\n",
          rss * 1024 / 1e6, rss * 1024 / rows, rss * 1024 / rows - 12
 }'
