@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""assay report and assay cv under mpirun: the output of N ranks equals the one-process run, byte for
+"""assay report, curve, compare and cv under mpirun: the output of N ranks equals the one-process run, byte for
 byte; a bad row read by rank 1 fails the run with a clear message, a nonzero exit and no output file;
 what the merged state cannot do is refused, naming the option.
 
@@ -115,6 +115,8 @@ def main():
     write(big, "y,s,w", rows)
     tiny = os.path.join(tmp, "tiny.csv")
     write(tiny, "y,s", [(1, 0.9), (0, 0.2), (1, 0.2)])  # fewer rows than ranks: empty parts
+    tiny2 = os.path.join(tmp, "tiny2.csv")  # as few rows as ranks (-n 4): a comparison needs 2 of each class
+    write(tiny2, "y,s,t", [(1, 0.9, 0.8), (0, 0.2, 0.3), (1, 0.2, 0.6), (0, 0.5, 0.1)])
     # Empty cells (missing values) in the label, score and weight columns, and in the unused id column.
     holes = os.path.join(tmp, "holes.csv")
     rows = []
@@ -127,6 +129,28 @@ def main():
             cells[rng.choice([1, 2, 3])] = ""
         rows.append(cells)
     write(holes, "id,label,score,w", rows)
+
+    # Models on the same cases (assay compare): three score columns with ties (one of them rounded
+    # coarsely), two predicted-class columns; and a multiclass label with three predicted-class
+    # columns, one of which predicts a class the label does not have.
+    models = os.path.join(tmp, "models.csv")
+    rows = []
+    for i in range(5000):
+        y = "spam" if rng.random() < 0.3 else "ham"
+        a = round(min(1.0, max(0.0, rng.gauss(0.62 if y == "spam" else 0.4, 0.2))), 2)
+        b = round(min(1.0, max(0.0, rng.gauss(0.58 if y == "spam" else 0.42, 0.2))), 3)
+        c = round(rng.random() * 0.5 + (0.3 if y == "spam" else 0.2), 1)
+        rows.append((f"id{i}", y, a, b, c, "spam" if a >= 0.5 else "ham", "spam" if b >= 0.45 else "ham"))
+    write(models, "id,label,a,b,c,pa,pb", rows)
+    multi3 = os.path.join(tmp, "multi3.csv")
+    rows = []
+    for i in range(4000):
+        y = rng.choice(classes)
+        preds = [y if rng.random() < acc else rng.choice(classes) for acc in (0.7, 0.6, 0.5)]
+        if rng.random() < 0.02:
+            preds[2] = "other"
+        rows.append((y, *preds))
+    write(multi3, "truth,m1,m2,m3", rows)
 
     cases = {
         "binary text": ["report", binary, "--label", "label", "--score", "score", "--pos-label", "spam"],
@@ -167,6 +191,20 @@ def main():
                                        "--weight", "w", "--format", "json", "--drop-missing"],
         "drop missing curve json": ["curve", "roc", holes, "--label", "label", "--score", "score", "--pos-label",
                                     "spam", "--format", "json", "--drop-missing"],
+        "compare scores text metrics": ["compare", models, "--label", "label", "--pos-label", "spam", "--score", "a",
+                                        "--score", "b", "--metric", "f1", "--metric", "roc_auc", "--replicates", "300",
+                                        "--permutations", "300", "--seed", "5"],
+        "compare three scores json": ["compare", models, "--label", "label", "--pos-label", "spam", "--score", "a",
+                                      "--score", "b", "--score", "c", "--threshold", "0.45", "--format", "json",
+                                      "--adjust", "fdr_bh"],
+        "compare preds json": ["compare", models, "--label", "label", "--pos-label", "spam", "--pred", "pa", "--pred",
+                               "pb", "--format", "json", "--metric", "precision"],
+        "compare multiclass preds text": ["compare", multi3, "--label", "truth", "--pred", "m1", "--pred", "m2",
+                                          "--pred", "m3", "--metric", "f1_macro", "--replicates", "200",
+                                          "--permutations", "200"],
+        "compare tiny": ["compare", tiny2, "--label", "y", "--score", "s", "--score", "t"],
+        "compare drop missing json": ["compare", holes, "--label", "label", "--pos-label", "spam", "--score", "score",
+                                      "--score", "w", "--format", "json", "--drop-missing"],
         "drop missing text": ["report", holes, "--label", "label", "--score", "score", "--pos-label", "spam",
                               "--drop-missing"],
     }
@@ -181,6 +219,33 @@ def main():
         run(args + ["--output", one])
         code, out, err = run(args + ["--output", many], 2)
         check("output file -n 2", code == 0 and out == b"" and open(one, "rb").read() == open(many, "rb").read(), err)
+
+    # --html (and --output): the files rank 0 writes equal the one-process files; the drop-missing note
+    # on standard error too.
+    if not ONLY or "compare files" in ONLY:
+        for n in RANKS:
+            args = ["compare", holes, "--label", "label", "--pos-label", "spam", "--score", "score", "--score", "w",
+                    "--drop-missing"]
+            files1 = [os.path.join(tmp, f"cmp1.{x}") for x in ("html", "txt")]
+            files = [os.path.join(tmp, f"cmp{n}.{x}") for x in ("html", "txt")]
+            code1, out1, err1 = run(args + ["--html", files1[0], "--output", files1[1]])
+            code, out, err = run(args + ["--html", files[0], "--output", files[1]], n)
+            same = all(open(a, "rb").read() == open(b, "rb").read() for a, b in zip(files1, files))
+            check(f"compare --html --output -n {n}", code1 == 0 and code == 0 and out == out1 == b"" and same
+                  and "skipped" in err1 and err1 in err, f"exit {code}; stderr: {err[-1500:]}")
+
+    # Failures of the comparison itself (rank 0, on all the rows): the one-process message and exit code.
+    if not ONLY or "compare errors" in ONLY:
+        empty = os.path.join(tmp, "empty.csv")
+        write(empty, "y,s,t", [])
+        for args in (["compare", empty, "--label", "y", "--score", "s", "--score", "t"],
+                     ["compare", models, "--label", "label", "--score", "a", "--score", "b"],
+                     ["compare", models, "--label", "label", "--score", "a", "--score", "nope", "--pos-label", "spam"]):
+            code1, _, err1 = run(args)
+            for n in RANKS:
+                code, out, err = run(args, n)
+                check(f"compare error {args[-1]} -n {n}", code1 != 0 and code == code1 and out == b""
+                      and err.startswith(err1), f"exit {code} vs {code1}; {err[-800:]} vs {err1}")
 
     # A bad row in the part rank 1 reads (at 1.5/N of the file): exit 3, rank 1's message with the
     # file's line number (the one-process message), and no output file. With 4 ranks rank 3's part has
@@ -208,8 +273,21 @@ def main():
                   code == 3 and f"assay report: rank 1 of {n}: {expected}" in err
                   and out == b"" and not os.path.exists(out_path) and not os.path.exists(out_path + ".assay-tmp"),
                   f"exit {code}; expected {expected!r}; stderr: {err[-1500:]}")
+            # assay compare: the same row refused by rank 1 with the one-process message; neither the
+            # output file nor the HTML page is written.
+            args = ["compare", bad, "--label", "label", "--score", "score", "--score", "w", "--pos-label", "spam"]
+            code1, _, err1 = run(args)
+            expected = err1.strip().split("assay compare: ", 1)[-1]
+            check(f"compare bad row, one process ({n})", code1 == 3 and f"bad{n}.csv:{ats[0] + 1}:" in err1, err1)
+            html_path = os.path.join(tmp, f"bad-{n}.html")
+            code, out, err = run(args + ["--output", out_path, "--html", html_path], n)
+            check(f"compare bad row -n {n}: exit 3, rank 1's message with the file's line, no output",
+                  code == 3 and f"assay compare: rank 1 of {n}: {expected}" in err and out == b""
+                  and not any(os.path.exists(p) for p in (out_path, out_path + ".assay-tmp", html_path,
+                                                           html_path + ".assay-tmp")),
+                  f"exit {code}; expected {expected!r}; stderr: {err[-1500:]}")
 
-    # Refused under several ranks, naming the option; curve and compare refused as commands.
+    # Refused under several ranks, naming the option or the kind of curve or comparison.
     if not ONLY or "refused" in ONLY:
         base = ["report", binary, "--label", "label", "--score", "score", "--pos-label", "spam"]
         for extra, option in ((["--ci"], "--ci"), (["--by", "w"], "--by"), (["--html", os.path.join(tmp, "x.html")], "--html"),
@@ -222,9 +300,12 @@ def main():
                            (["curve", "calibration", binary] + curve, "assay curve calibration does not work on several"),
                            (["curve", "roc", binary] + curve + ["--plot", os.path.join(tmp, "x.svg")], "(2 ranks: --plot)"),
                            (["curve", "roc", proba, "--label", "y", "--proba", "a", "b", "c"], "(2 ranks: --proba"),
-                           (["compare", binary, "--label", "label", "--score", "score", "--score", "w",
-                             "--pos-label", "spam"], "assay compare does not run on several MPI ranks (2 ranks): its "
-                                                     "paired tests")):
+                           (["compare", binary, binary, "--label", "label", "--score", "score", "--pos-label", "spam"],
+                            "assay compare: two files (two independent samples) does not work on several MPI ranks"),
+                           (["compare", binary, "--sample", "w", "--label", "label", "--score", "score",
+                             "--pos-label", "spam"], "assay compare: --sample does not work on several MPI ranks"),
+                           (["compare", "-", "--label", "label", "--score", "score", "--score", "w"],
+                            "assay compare: standard input ('-') does not work on several MPI ranks")):
             code, out, err = run(args, 2)
             check(f"refused {' '.join(args[:2])} -n 2", code == 2 and what in err and out == b"", err[-800:])
         quoted = os.path.join(tmp, "quoted.csv")

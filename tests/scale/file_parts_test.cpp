@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -294,6 +295,133 @@ TEST(FileParts, RefusesQuotesAndWhatTheStateDoesNotDo) {
   EXPECT_EQ(message_of([&] { (void)part_of_file(q, 0, 1); }),
             "part_of_file: standard input cannot be cut into parts (give a file)");
   std::remove(path.c_str());
+}
+
+// The columns of `count` parts, joined in file order (half of the parts through their bytes).
+io::table joined_parts(const std::string& path, const io::csv_options& csv, const std::vector<io::column_spec>& specs,
+                       std::size_t count, std::size_t piece_bytes) {
+  std::optional<io::table> all;
+  for (std::size_t k = 0; k < count; ++k) {
+    io::table t = table_of_file_part(path, csv, specs, part_of_file(path, csv, k, count), piece_bytes);
+    if (k % 2 == 1) t = read_table_bytes(serialize_table(t));
+    if (!all) all.emplace(std::move(t));
+    else append_rows(*all, std::move(t));
+  }
+  return std::move(*all);
+}
+
+void expect_same_columns(const io::table& a, const io::table& b, const std::string& what) {
+  EXPECT_EQ(a.source, b.source) << what;
+  EXPECT_EQ(a.rows, b.rows) << what;
+  EXPECT_EQ(a.missing.rows, b.missing.rows) << what;
+  ASSERT_EQ(a.columns.size(), b.columns.size()) << what;
+  for (std::size_t c = 0; c < a.columns.size(); ++c) {
+    EXPECT_EQ(a.columns[c].name, b.columns[c].name) << what;
+    EXPECT_EQ(a.columns[c].type, b.columns[c].type) << what;
+    EXPECT_EQ(a.columns[c].levels, b.columns[c].levels) << what << " column " << c;  // first-seen order too
+    EXPECT_EQ(a.columns[c].codes, b.columns[c].codes) << what << " column " << c;
+    ASSERT_EQ(a.columns[c].numbers.size(), b.columns[c].numbers.size()) << what;
+    for (std::size_t i = 0; i < a.columns[c].numbers.size(); ++i) {  // bits (-0.0 too)
+      ASSERT_EQ(std::bit_cast<std::uint64_t>(a.columns[c].numbers[i]), std::bit_cast<std::uint64_t>(b.columns[c].numbers[i]))
+          << what << " column " << c << " row " << i;
+    }
+  }
+}
+
+// assay compare under MPI: the parts' columns joined in file order are read_table's columns of the
+// whole file (labels spelled 1 and 1.0, string labels, CRLF, ties, empty parts, missing cells skipped).
+TEST(FileParts, ColumnsOfPartsJoinedAreTheFilesColumns) {
+  const std::string distinct = write_file("cols_distinct.csv", 5000, false, 0, 11);
+  const std::string ties = write_file("cols_ties.csv", 5000, true, 20, 12);
+  const std::string crlf = write_file("cols_crlf.csv", 3000, false, 10, 13, "\r\n");
+  const std::vector<io::column_spec> specs{{"y", io::column_type::label, "label"},
+                                           {"score", io::column_type::number, "scores"},
+                                           {"pred", io::column_type::label, "predictions"},
+                                           {"4", io::column_type::label, "predictions"},  // by index, again
+                                           {"w", io::column_type::weight, "weight"}};
+  for (const std::string& path : {distinct, ties, crlf}) {
+    const io::table one = io::read_table(path, specs);
+    for (std::size_t count : {1, 2, 3, 7, 17}) {
+      expect_same_columns(joined_parts(path, {}, specs, count, 4096), one, fmt::format("{} {} parts", path, count));
+    }
+  }
+  // Empty cells skipped with drop_missing: the same rows and count; the first one's line is the file's.
+  const std::string holes = temp_path("cols_holes.csv");
+  {
+    std::ofstream f(holes);
+    f << "y,score\n";
+    for (int i = 0; i < 3000; ++i) f << (i % 3 == 0 ? "a" : "b") << ',' << (i % 97 == 5 ? "" : "0.5") << '\n';
+  }
+  io::csv_options drop;
+  drop.drop_missing = true;
+  const std::vector<io::column_spec> two{{"y", io::column_type::label, "label"}, {"score", io::column_type::number, "scores"}};
+  const io::table one = io::read_table(holes, two, drop);
+  for (std::size_t count : {1, 2, 5, 17}) {
+    const io::table t = joined_parts(holes, drop, two, count, 4096);
+    expect_same_columns(t, one, fmt::format("holes, {} parts", count));
+    EXPECT_EQ(t.missing.first_line, one.missing.first_line);
+  }
+  // Without drop_missing a part refuses its own rows with an empty cell (the whole file's message for one part).
+  EXPECT_EQ(message_of([&] { (void)table_of_file_part(holes, {}, two, part_of_file(holes, {}, 0, 1)); }),
+            message_of([&] { (void)io::read_table(holes, two); }));
+  // More parts than rows: empty parts give the columns without rows; a file without rows is refused
+  // with read_table's message when joined.
+  const std::string tiny = temp_path("cols_tiny.csv");
+  std::ofstream(tiny) << "y,score\n1,0.9\n0,0.2\n";
+  expect_same_columns(joined_parts(tiny, {}, two, 17, 4096), io::read_table(tiny, two), "tiny");
+  const std::string empty = temp_path("cols_empty.csv");
+  std::ofstream(empty) << "y,score\n";
+  const io::table none = joined_parts(empty, {}, two, 3, 4096);
+  EXPECT_EQ(none.rows, 0u);
+  EXPECT_EQ(message_of([&] { check_rows(none); }), message_of([&] { (void)io::read_table(empty, two); }));
+  // A column that does not exist: read_table's message, from a part with rows or without.
+  const std::vector<io::column_spec> wrong{{"y", io::column_type::label, "label"}, {"nope", io::column_type::number, "scores"}};
+  const std::string no_column = message_of([&] { (void)io::read_table(tiny, wrong); });
+  EXPECT_NE(no_column.find("nope"), std::string::npos);
+  EXPECT_EQ(message_of([&] { (void)table_of_file_part(tiny, {}, wrong, part_of_file(tiny, {}, 0, 1)); }), no_column);
+  EXPECT_EQ(message_of([&] { (void)table_of_file_part(tiny, {}, wrong, part_of_file(tiny, {}, 16, 17)); }), no_column);
+  for (const auto& p : {distinct, ties, crlf, holes, tiny, empty}) std::remove(p.c_str());
+}
+
+// A bad row in a later part names the file's line, as read_table does; bytes that are not a table
+// are an error (every truncation, every byte flipped in the structure), never a crash.
+TEST(FileParts, ColumnsOfAPartNameTheFilesLineAndBadBytesAreRefused) {
+  const std::string path = temp_path("cols_bad.csv");
+  {
+    std::ofstream f(path);
+    f << "y,score\n";
+    for (int i = 0; i < 1000; ++i) f << (i % 3 == 0 ? 1 : 0) << ',' << (i == 800 ? "0.7.1" : "0.25") << '\n';
+  }
+  const std::vector<io::column_spec> specs{{"y", io::column_type::label, "label"}, {"score", io::column_type::number, "scores"}};
+  const std::string one = message_of([&] { (void)io::read_table(path, specs); });
+  ASSERT_NE(one.find(":802:"), std::string::npos) << one;
+  EXPECT_EQ(message_of([&] { (void)table_of_file_part(path, {}, specs, part_of_file(path, {}, 1, 2), 4096); }), one);
+
+  const std::string good = temp_path("cols_good.csv");
+  std::ofstream(good) << "y,score\nspam,0.5\nham,0.25\nspam,-0\n";
+  const io::table t = table_of_file_part(good, {}, specs, part_of_file(good, {}, 0, 1));
+  const std::string bytes = serialize_table(t);
+  expect_same_columns(read_table_bytes(bytes), t, "round trip");
+  for (std::size_t n = 0; n < bytes.size(); ++n) {
+    EXPECT_NE(message_of([&] { (void)read_table_bytes(std::string_view(bytes).substr(0, n)); }), "(no error)") << n;
+  }
+  // Flipping a byte of the magic, version, counts, types or codes is refused; a flipped byte of a
+  // number or a name may read as another table (the bytes are not checksummed), but never crashes.
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    std::string b = bytes;
+    b[i] = static_cast<char>(b[i] ^ 0x40);
+    try {
+      (void)read_table_bytes(b);
+    } catch (const error&) {
+    }
+  }
+  EXPECT_NE(message_of([&] { (void)read_table_bytes(bytes + "x"); }).find("1 bytes after the end"), std::string::npos);
+  io::table other = t;
+  other.columns[1].name = "s";
+  EXPECT_EQ(message_of([&] { append_rows(other, io::table(t)); }),
+            "append_rows: column 2 is 's' in the table and 'score' in the rows to append");
+  std::remove(path.c_str());
+  std::remove(good.c_str());
 }
 
 }  // namespace
