@@ -25,10 +25,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// What the state evaluates; the same refusals as the out-of-core reader, for the same reasons.
+// What the state evaluates (kept curves are not kept by parts: the curves' pointwise bands and the
+// reliability diagram of a part would need its runs, not wired).
 void check_supported(const report_request& q, const char* fn) {
-  if (q.task == task_kind::regression) throw_usage(fmt::format("{}: regression is not evaluated by parts yet", fn));
-  if (q.ci_level) throw_usage(fmt::format("{}: intervals are not computed by parts yet", fn));
   if (q.keep_curves) throw_usage(fmt::format("{}: curves are not kept by parts yet", fn));
   if (q.path == "-") throw_usage(fmt::format("{}: standard input cannot be cut into parts (give a file)", fn));
   if ((q.score ? 1 : 0) + (q.pred ? 1 : 0) + (q.proba.empty() ? 0 : 1) != 1) {

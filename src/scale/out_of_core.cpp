@@ -238,12 +238,10 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   if (options.max_memory < (std::uint64_t{1} << 20)) {
     throw_usage(fmt::format("{}: max_memory is {} bytes; it must be at least 1 MiB", fn, options.max_memory));
   }
-  if (!q.proba.empty() && q.ci_level) {
-    throw_usage(fmt::format("{}: intervals of class probabilities are not computed out of core yet", fn));
-  }
   if (q.task == task_kind::regression) throw_usage(fmt::format("{}: regression is not evaluated out of core yet", fn));
-  if (q.ci_level && (q.weight || q.ci == ci_method::bootstrap)) {
-    // The Poisson bootstrap weighs every row by its id: the state would have to keep every row.
+  if (q.ci_level && q.proba.empty() && (q.weight || q.ci == ci_method::bootstrap)) {
+    // The Poisson bootstrap weighs every row by its id: the state would have to keep every row. (Class
+    // probabilities keep their rows for every interval, in memory, within a quarter of the cap.)
     throw_usage(fmt::format("{}: intervals with {} resample rows, which needs every row in memory: they are not "
                             "computed out of core", fn, q.weight ? "weights" : "ci_method bootstrap"));
   }
@@ -394,11 +392,14 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
     rows_before += t.rows;
     if (so.kind == prediction_kind::proba && state.memory_bytes() > budget / 4) {
       // The probability columns' runs are held in memory (not spilled as a score's are), and a merge
-      // of a column's runs briefly holds them twice: a quarter of the cap.
-      throw_data(fmt::format("{}: the class probabilities have too many distinct values to be evaluated within {} KiB "
-                             "(their state holds {} KiB after {} rows, more than a quarter of it): raise max_memory or "
-                             "read the file in memory",
-                             name, budget >> 10, state.memory_bytes() >> 10, rows_before));
+      // of a column's runs briefly holds them twice: a quarter of the cap. With intervals, the rows
+      // kept for them are held too (every interval of class probabilities reads every row).
+      throw_data(fmt::format("{}: the class probabilities {} to be evaluated within {} KiB (their state holds {} KiB "
+                             "after {} rows, more than a quarter of it): raise max_memory or read the file in memory",
+                             name,
+                             so.row_ids ? "and the rows kept for their intervals (every row) are too many"
+                                        : "have too many distinct values",
+                             budget >> 10, state.memory_bytes() >> 10, rows_before));
     }
     if (!scores) continue;
     // The score records, by key range.

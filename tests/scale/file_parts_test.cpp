@@ -287,14 +287,106 @@ TEST(FileParts, RefusesQuotesAndWhatTheStateDoesNotDo) {
             fmt::format("{}: the file has quote characters; it cannot be cut into parts at line ends (a quoted field "
                         "may hold a line break): read it as one part",
                         path));
-  q.ci_level = 0.95;
+  q.keep_curves = true;
   EXPECT_EQ(message_of([&] { (void)state_of_file_part(q, part_of_file(q, 0, 1)); }),
-            "state_of_file_part: intervals are not computed by parts yet");
-  q.ci_level.reset();
+            "state_of_file_part: curves are not kept by parts yet");
+  q.keep_curves = false;
   q.path = "-";
   EXPECT_EQ(message_of([&] { (void)part_of_file(q, 0, 1); }),
             "part_of_file: standard input cannot be cut into parts (give a file)");
   std::remove(path.c_str());
+}
+
+// The report of `count` parts whose row ids are offset by the rows of the parts before them (as the
+// MPI ranks do), merged in a shuffled order, half of them through bytes.
+report by_parts_with_ids(const report_request& q, std::size_t count, std::uint64_t shuffle_seed) {
+  std::vector<evaluation_state> states;
+  std::uint64_t before = 0;
+  for (std::size_t k = 0; k < count; ++k) {
+    evaluation_state s = state_of_file_part(q, part_of_file(q, k, count), 4096);
+    s.offset_row_ids(before);
+    before += s.rows();
+    if (k % 2 == 1) s = read_state(s.serialize(), s.options());
+    states.push_back(std::move(s));
+  }
+  std::mt19937_64 g(shuffle_seed);
+  std::shuffle(states.begin(), states.end(), g);
+  for (std::size_t k = 1; k < states.size(); ++k) states[0].merge(std::move(states[k]));
+  return states[0].finish(options_of(q));
+}
+
+// Intervals by parts (what `mpirun -n N assay report --ci` does): analytic ones from the merged
+// counts, those that resample rows from the kept rows, every interval of class probabilities and of
+// regression; with drop_missing the skipped rows have no id. make_report's JSON and text, 1 to 17 parts.
+TEST(FileParts, IntervalsAndRegressionByPartsGiveMakeReport) {
+  const std::string scores = write_file("ci_scores.csv", 3000, true, 20, 21);
+  const std::string proba = temp_path("ci_proba.csv");
+  const std::string values = temp_path("ci_values.csv");
+  const std::string holes = temp_path("ci_holes.csv");
+  {
+    std::mt19937_64 g(22);
+    std::uniform_int_distribution<int> lvl(0, 5), cls(0, 2);
+    std::uniform_real_distribution<double> u(0, 1);
+    std::ofstream p(proba), v(values), h(holes);
+    p << "y,pb,w,pa,pc\n";
+    v << "y,yhat,w\n";
+    h << "y,score,w\n";
+    for (int i = 0; i < 2500; ++i) {
+      const int c = cls(g);
+      double x[3];
+      for (int k = 0; k < 3; ++k) x[k] = lvl(g) + (k == c ? 3 : 0) + (k == 0 ? 0.5 : 0);
+      const double sum = x[0] + x[1] + x[2];
+      p << "abc"[c] << ',' << fmt::format("{}", x[1] / sum) << ',' << std::round(u(g) * 4) * 0.5 << ','
+        << fmt::format("{}", x[0] / sum) << ',' << fmt::format("{}", x[2] / sum) << '\n';
+      const double y = std::round(u(g) * 40) * 0.5 - 5;
+      v << fmt::format("{}", y) << ',' << fmt::format("{}", y + std::round((u(g) - 0.5) * 30) * 0.1) << ','
+        << std::round(u(g) * 4) * 0.5 << '\n';
+      h << (u(g) < 0.3 ? "1" : "0") << ',' << (i % 41 == 7 ? std::string() : fmt::format("{}", std::round(u(g) * 50) / 50))
+        << ',' << std::round(u(g) * 4) * 0.5 + 0.5 << '\n';
+    }
+  }
+  std::vector<report_request> requests;
+  for (bool weighted : {false, true}) {
+    for (ci_method m : {ci_method::automatic, ci_method::bootstrap}) {
+      report_request q = request(scores, weighted, true, true);
+      q.ci = m;
+      requests.push_back(q);
+      report_request p;
+      p.path = proba;
+      p.label = "y";
+      p.proba = {"pc", "pa", "pb"};
+      if (weighted) p.weight = "w";
+      p.ci = m;
+      requests.push_back(p);
+      report_request v;
+      v.path = values;
+      v.label = "y";
+      v.pred = "yhat";
+      v.task = task_kind::regression;
+      if (weighted) v.weight = "w";
+      v.ci = m;
+      requests.push_back(v);
+      report_request h = request(holes, weighted, true, false);
+      h.csv.drop_missing = true;
+      h.ci = m;
+      requests.push_back(h);
+    }
+  }
+  for (report_request q : requests) {
+    q.ci_level = 0.9;
+    q.bootstrap_replicates = 60;
+    q.seed = 3;
+    const report one = make_report(q);
+    ASSERT_TRUE(one.ci_level.has_value());
+    for (std::size_t count : {1, 2, 3, 17}) {
+      report r = by_parts_with_ids(q, count, count + 5);
+      if (q.csv.drop_missing) r.missing = one.missing;  // the CLI sets it from the merged states' count
+      EXPECT_EQ(to_json(r), to_json(one)) << q.path << " ci " << int(q.ci) << " weighted " << q.weight.has_value()
+                                          << " parts " << count;
+      EXPECT_EQ(to_text(r), to_text(one)) << q.path << " parts " << count;
+    }
+  }
+  for (const auto& p : {scores, proba, values, holes}) std::remove(p.c_str());
 }
 
 // The columns of `count` parts, joined in file order (half of the parts through their bytes).

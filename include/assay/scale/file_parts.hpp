@@ -48,9 +48,12 @@ file_part part_of_file(const std::string& path, const io::csv_options& csv, std:
 /// over all parts and finished with options_of(request), it gives make_report(request), byte for byte
 /// in JSON and text. The part's rows have ids 0, 1, ... (the row a message names, e.g. the first whose
 /// class probabilities do not sum to 1): add the rows of the parts before it with
-/// evaluation_state::offset_row_ids before merging. Supports what the state supports: refuses
-/// (assay::error, usage, naming the request field) regression, intervals, kept curves and standard
-/// input; refuses (data) a part with a quote character. A part with no rows gives an empty state.
+/// evaluation_state::offset_row_ids before merging (the rows read by the parts before it: rows
+/// skipped for an empty cell have no id, as evaluate's row indices skip them). With intervals
+/// (request.ci_level) that need every row (any interval of regression or class probabilities, with
+/// weights or the bootstrap method) the state keeps its rows (state_options::row_ids). Refuses
+/// (assay::error, usage, naming the request field) kept curves and standard input; refuses (data) a
+/// part with a quote character. A part with no rows gives an empty state.
 evaluation_state state_of_file_part(const report_request& request, const file_part& part,
                                     std::size_t piece_bytes = std::size_t{64} << 20);
 
