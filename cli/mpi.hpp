@@ -1,8 +1,9 @@
 // assay CLI under mpirun: the MPI glue of the command-line tool (docs/scaling.md, "MPI"). The core
 // library knows nothing of MPI; this front end starts MPI when the process was launched by mpirun
-// (only in a build with MPI: ASSAY_HAVE_MPI), and with more than one rank `assay report` reads one
-// part of the file per rank and merges the ranks' evaluation states on rank 0, and `assay cv` spreads
-// its splits over the ranks. Rank 0 alone writes output and messages.
+// (only in a build with MPI: ASSAY_HAVE_MPI), and with more than one rank `assay report` (and `assay
+// curve roc|pr|threshold|cost` of scores) reads one part of the file per rank and merges the ranks'
+// evaluation states on rank 0, `assay compare` and the other curves gather the parts' parsed columns on
+// rank 0, and `assay cv` spreads its splits over the ranks. Rank 0 alone writes output and messages.
 //
 // Failures: every step that may fail on some ranks only is followed by an agreement (an allreduce of
 // the lowest failing rank, which then broadcasts its message), so either every rank goes on or every
@@ -61,7 +62,8 @@ void report_by_parts(const report_request& request, const std::function<void(con
 void curve_by_parts(const curves::curve_request& request,
                     const std::function<void(curves::swept_models)>& on_root);
 
-/// `assay compare` over the ranks: rank r reads the columns `specs` of part r of the file
+/// `assay compare` (and `assay curve` where the sweeps do not suffice) over the ranks: rank r reads
+/// the columns `specs` of part r of the file
 /// (scale::table_of_file_part: the parallel part), sends them to rank 0 (scale::serialize_table, point
 /// to point), which joins them in file order (scale::append_rows) and calls `on_root` with the columns
 /// io::read_table gives on the whole file. Agreed: an error on any rank (a bad row in its part: "rank R

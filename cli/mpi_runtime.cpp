@@ -88,8 +88,8 @@ int rank() { return my_rank; }
 int ranks() { return my_ranks; }
 
 void check_command(std::string_view command) {
-  // curve: roc, pr, threshold and cost of scores from the merged states (assay curve refuses the rest);
-  // compare: the parts' columns gathered on rank 0.
+  // curve: roc, pr, threshold and cost of scores from the merged states, the rest from the parts'
+  // columns gathered on rank 0; compare: the columns gathered too.
   if (my_ranks <= 1 || command == "report" || command == "cv" || command == "curve" || command == "compare") return;
   if (command.empty() || command.front() == '-') return;  // --help, --version: answered by rank 0
   throw_usage(fmt::format("this command does not run on several MPI ranks ({} ranks): run it as one process. Only "

@@ -105,6 +105,8 @@ def main():
             p[0] = min(1.0, p[0] + 0.4)
         rows.append(("abc"[c], p[2], rng.choice([0, 0.5, 1, 2]), p[0], p[1]))
     write(proba, "y,c,w,a,b", rows)
+    proba_ok = os.path.join(tmp, "proba_ok.csv")  # every row sums to 1 (the curves refuse one that does not)
+    write(proba_ok, "y,c,w,a,b", rows[:3500] + rows[3501:])
     # Many distinct scores (more than the 2^15 points from which one process formats a curve in pieces
     # on several threads, thinned piece by piece with --drop-intermediate).
     big = os.path.join(tmp, "big.csv")
@@ -223,6 +225,22 @@ def main():
         "regression weighted ci text": ["report", regression, "--task", "regression", "--label", "y", "--pred",
                                         "yhat", "--weight", "w", "--ci", "--ci-method", "bootstrap", "--replicates",
                                         "150"],
+        # Curves that need every row (rejection, calibration), of class probabilities, or drawn: rank 0
+        # gathers the parsed columns.
+        "curve rejection csv weighted": ["curve", "rejection", binary, "--label", "label", "--score", "score",
+                                         "--pos-label", "spam", "--weight", "w"],
+        "curve rejection proba json": ["curve", "rejection", proba_ok, "--label", "y", "--proba", "a", "b", "c",
+                                       "--format", "json"],
+        "curve calibration uniform json": ["curve", "calibration", big, "--label", "y", "--score", "s", "--bins", "7",
+                                           "--format", "json"],
+        "curve calibration quantile weighted": ["curve", "calibration", binary, "--label", "label", "--score",
+                                                "score", "--pos-label", "spam", "--weight", "w", "--strategy",
+                                                "quantile", "--bins", "5"],
+        "curve calibration proba json": ["curve", "calibration", proba_ok, "--label", "y", "--proba", "c", "a", "b",
+                                         "--weight", "w", "--format", "json"],
+        "curve roc proba json": ["curve", "roc", proba_ok, "--label", "y", "--proba", "a", "b", "c", "--format", "json"],
+        "curve calibration drop missing": ["curve", "calibration", holes, "--label", "label", "--score", "score",
+                                           "--pos-label", "spam", "--format", "json", "--drop-missing"],
         "compare scores text metrics": ["compare", models, "--label", "label", "--pos-label", "spam", "--score", "a",
                                         "--score", "b", "--metric", "f1", "--metric", "roc_auc", "--replicates", "300",
                                         "--permutations", "300", "--seed", "5"],
@@ -279,6 +297,29 @@ def main():
                 check(f"compare error {args[-1]} -n {n}", code1 != 0 and code == code1 and out == b""
                       and err.startswith(err1), f"exit {code} vs {code1}; {err[-800:]} vs {err1}")
 
+    # A row of class probabilities that does not sum to 1: the one-process message (no rank: rank 0's
+    # check of all the rows), exit 3.
+    if not ONLY or "curve proba off" in ONLY:
+        args = ["curve", "roc", proba, "--label", "y", "--proba", "a", "b", "c"]
+        code1, _, err1 = run(args)
+        for n in RANKS:
+            code, out, err = run(args, n)
+            check(f"curve proba off 1 -n {n}", code1 == 3 and code == 3 and out == b"" and err.startswith(err1),
+                  f"exit {code}; {err[-800:]} vs {err1}")
+
+    # --plot: the SVG rank 0 draws equals the one-process SVG (and --output with it).
+    if not ONLY or "curve plots" in ONLY:
+        for n in RANKS:
+            for kind in ("roc", "calibration"):
+                args = ["curve", kind, binary, "--label", "label", "--score", "score", "--pos-label", "spam"]
+                files1 = [os.path.join(tmp, f"plot1.{x}") for x in ("svg", "csv")]
+                files = [os.path.join(tmp, f"plot{n}.{x}") for x in ("svg", "csv")]
+                code1, out1, err1 = run(args + ["--plot", files1[0], "--output", files1[1]])
+                code, out, err = run(args + ["--plot", files[0], "--output", files[1]], n)
+                same = all(open(a, "rb").read() == open(b, "rb").read() for a, b in zip(files1, files))
+                check(f"curve {kind} --plot --output -n {n}", code1 == 0 and code == 0 and out == out1 == b"" and same,
+                      f"exit {code}; stderr: {err[-1500:]}")
+
     # A bad row in the part rank 1 reads (at 1.5/N of the file): exit 3, rank 1's message with the
     # file's line number (the one-process message), and no output file. With 4 ranks rank 3's part has
     # a bad row too: the lowest failing rank's message is the one shown.
@@ -328,10 +369,8 @@ def main():
             check(f"refused {option} -n 2", code == 2 and f"assay report: {option} does not work on several MPI ranks" in err
                   and out == b"", f"exit {code}; {err[-800:]}")
         curve = ["--label", "label", "--score", "score", "--pos-label", "spam"]
-        for args, what in ((["curve", "rejection", binary] + curve, "assay curve rejection does not work on several MPI"),
-                           (["curve", "calibration", binary] + curve, "assay curve calibration does not work on several"),
-                           (["curve", "roc", binary] + curve + ["--plot", os.path.join(tmp, "x.svg")], "(2 ranks: --plot)"),
-                           (["curve", "roc", proba, "--label", "y", "--proba", "a", "b", "c"], "(2 ranks: --proba"),
+        for args, what in ((["curve", "roc", "-"] + curve, "assay curve roc does not work on several MPI ranks with "
+                                                           "standard input"),
                            (["compare", binary, binary, "--label", "label", "--score", "score", "--pos-label", "spam"],
                             "assay compare: two files (two independent samples) does not work on several MPI ranks"),
                            (["compare", binary, "--sample", "w", "--label", "label", "--score", "score",

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "assay/curves/curve_report.hpp"
+#include "assay/plot/svg.hpp"
 #include "assay/error.hpp"
 
 namespace assay::scale {
@@ -248,6 +249,9 @@ TEST(FileParts, EmptyPartsAndColumnsByIndex) {
   std::remove(path.c_str());
 }
 
+io::table joined_parts(const std::string& path, const io::csv_options& csv, const std::vector<io::column_spec>& specs,
+                       std::size_t count, std::size_t piece_bytes);
+
 std::string message_of(const std::function<void()>& f) {
   try {
     f();
@@ -295,6 +299,61 @@ TEST(FileParts, RefusesQuotesAndWhatTheStateDoesNotDo) {
   EXPECT_EQ(message_of([&] { (void)part_of_file(q, 0, 1); }),
             "part_of_file: standard input cannot be cut into parts (give a file)");
   std::remove(path.c_str());
+}
+
+// assay curve rejection|calibration (and class probabilities, charts) under MPI: rank 0 draws the
+// curve from the parts' columns joined in file order; the same CSV, JSON and SVG as make_curve on the
+// file, for 1, 2, 3 and 17 parts.
+TEST(FileParts, CurvesFromJoinedColumnsGiveMakeCurve) {
+  const std::string ties = write_file("jcurve_ties.csv", 6000, true, 20, 31);
+  const std::string proba = temp_path("jcurve_proba.csv");
+  {
+    std::mt19937_64 g(32);
+    std::uniform_int_distribution<int> lvl(0, 5), cls(0, 2);
+    std::ofstream p(proba);
+    p << "y,pb,pa,pc\n";
+    for (int i = 0; i < 3000; ++i) {
+      const int c = cls(g);
+      double x[3];
+      for (int k = 0; k < 3; ++k) x[k] = lvl(g) + (k == c ? 3 : 0) + 1;
+      const double sum = x[0] + x[1] + x[2];
+      p << "abc"[c] << ',' << fmt::format("{}", x[1] / sum) << ',' << fmt::format("{}", x[0] / sum) << ','
+        << fmt::format("{}", x[2] / sum) << '\n';
+    }
+  }
+  std::vector<curves::curve_request> requests;
+  for (auto kind : {curves::curve_kind::rejection, curves::curve_kind::calibration, curves::curve_kind::roc}) {
+    for (bool weighted : {false, true}) {
+      curves::curve_request c;
+      c.kind = kind;
+      c.path = ties;
+      c.label = "y";
+      c.scores = {"score"};
+      c.pos_label = "spam";
+      if (weighted) c.weight = "w";
+      c.bins = weighted ? 7 : 10;
+      c.strategy = weighted ? curves::bin_strategy::quantile : curves::bin_strategy::uniform;
+      requests.push_back(c);
+      curves::curve_request m;
+      m.kind = kind;
+      m.path = proba;
+      m.label = "y";
+      m.proba = {"pc", "pa", "pb"};
+      requests.push_back(m);
+    }
+  }
+  for (const curves::curve_request& c : requests) {
+    const curves::curve_document want = curves::make_curve(c);
+    const std::string want_svg = plot::render_svg(want.chart);
+    const std::vector<io::column_spec> specs = column_specs(curves::prediction_file_of(c));
+    for (std::size_t count : {1, 2, 3, 17}) {
+      const curves::curve_document got = curves::make_curve(joined_parts(c.path, c.csv, specs, count, 4096), c);
+      EXPECT_EQ(got.csv, want.csv) << c.path << " kind " << int(c.kind) << " parts " << count;
+      EXPECT_EQ(got.json, want.json) << c.path << " kind " << int(c.kind) << " parts " << count;
+      EXPECT_EQ(plot::render_svg(got.chart), want_svg) << c.path << " kind " << int(c.kind) << " parts " << count;
+    }
+  }
+  for (const auto& p : {ties, proba}) std::remove(p.c_str());
 }
 
 // The report of `count` parts whose row ids are offset by the rows of the parts before them (as the
