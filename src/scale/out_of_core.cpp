@@ -11,6 +11,7 @@
 #include "assay/scale/out_of_core.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <barrier>
 #include <map>
 #include <cstdio>
@@ -579,7 +580,30 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
       end = from;
     }
   };
-  report r = detail::finish_state(s, eo, descending, &ascending);
+  // Weighted: the other class's areas read the forward sweep's running sums backwards; they go to
+  // one more temporary file (20 bytes a distinct score: the record's key holds tp's bits, its weight
+  // fp) instead of a sweep in memory.
+  std::unique_ptr<spill_file> sums;
+  detail::sweep_store store;
+  store.put = [&](double tp, double fp) {
+    if (!sums) sums = std::make_unique<spill_file>(dir, spill_buffers, true);
+    sums->add({std::bit_cast<std::uint64_t>(tp), 0, fp});
+  };
+  store.backwards = [&](const std::function<void(double, double)>& g) {
+    if (!sums) return;
+    sums->flush();
+    inf.spilled_bytes += sums->written();
+    std::vector<record> chunk;
+    const std::uint64_t step = std::max<std::uint64_t>(cap_records / 4, 1);
+    for (std::uint64_t end = sums->count(); end > 0;) {
+      const std::uint64_t from = end > step ? end - step : 0;
+      chunk.clear();
+      sums->read(from, end - from, chunk);
+      for (std::size_t k = chunk.size(); k > 0; --k) g(std::bit_cast<double>(chunk[k - 1].key), chunk[k - 1].w);
+      end = from;
+    }
+  };
+  report r = detail::finish_state(s, eo, descending, &ascending, so.weighted ? &store : nullptr);
   if (q.csv.drop_missing) r.missing = missing.rows;
   return r;
 }

@@ -15,6 +15,7 @@
 #include "../report/by_class.hpp"
 #include "../report/intervals.hpp"
 #include "../report/kept_curves.hpp"
+#include "assay/curves/accumulate.hpp"
 #include "assay/curves/calibration.hpp"
 #include "assay/curves/roc.hpp"
 #include "assay/curves/pr.hpp"
@@ -1884,7 +1885,7 @@ report finish_proba(evaluation_state::impl& s, const evaluate_options& q) {
 }  // namespace
 
 report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs_descending,
-                    const run_source* runs_ascending) {
+                    const run_source* runs_ascending, sweep_store* store) {
   const state_options& o = s.o;
   if (q.ci_level && (o.kind == prediction_kind::values || o.kind == prediction_kind::proba) && !o.row_ids) {
     throw_usage(fmt::format("evaluation_state::finish: ci_level is set; the intervals of {} need every row (the normal "
@@ -2073,6 +2074,29 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
         });
         other_auc = s2.roc_auc;
         other_ap = s2.average_precision;
+      } else if (o.weighted && !have_forward && store != nullptr) {
+        // The complement of the sweep without holding it: entry k (ascending scores) of the complement
+        // is entry j = m - 1 - k of the sweep, (N - fp[j - 1], P - tp[j - 1]), and (N, P) for j = 0:
+        // the forward running sums read backwards, one entry late. The same numbers, in the same order,
+        // as curves::complement, fed to the same accumulators as roc_auc and average_precision (step).
+        walk([&](double, double tp, double fp) { store->put(tp, fp); });
+        curves::auc_sum auc;
+        curves::ap_step_sum ap;
+        bool last = true;  // the forward sweep's last entry (all rows) has no complement entry of its own
+        const auto add = [&](double tp, double fp) {
+          auc.add(tp, fp);
+          ap.add(tp, fp, N);
+        };
+        store->backwards([&](double tp, double fp) {
+          if (last) {
+            last = false;
+            return;
+          }
+          add(N - fp, P - tp);
+        });
+        add(N - 0.0, P - 0.0);
+        other_auc = value(auc.auc(N, P));
+        other_ap = value(ap.sum);
       } else if (o.weighted) {
         const curves::score_sweep other = curves::complement(sweep());
         other_auc = curves::roc_auc(other);

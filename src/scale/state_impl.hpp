@@ -330,12 +330,21 @@ struct state_access {
   static evaluation_state::impl& of(evaluation_state& s) { return *s.impl_; }
 };
 
+/// Somewhere to put the running sums (tp, fp) of a descending walk, one entry per distinct score, and
+/// to read them back lowest score first: the out-of-core reader keeps them in a temporary file.
+struct sweep_store {
+  std::function<void(double tp, double fp)> put;
+  std::function<void(const std::function<void(double tp, double fp)>&)> backwards;
+};
+
 /// evaluation_state::finish on `s` with the score runs given by `runs` (s.runs are not read).
 /// `runs_ascending`, when given, visits the same runs in ascending key order: an unweighted report
 /// then streams the other class's areas (ranked by -score) from it instead of building the sweep of
-/// every distinct score in memory (the out-of-core reader's cap).
+/// every distinct score in memory (the out-of-core reader's cap). `store`, when given, does the same
+/// for a weighted report: the other class's areas are the complement of the sweep (curves::complement),
+/// whose entries are the forward running sums read backwards, so they are put there and read back.
 report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs,
-                    const run_source* runs_ascending = nullptr);
+                    const run_source* runs_ascending = nullptr, sweep_store* store = nullptr);
 
 }  // namespace detail
 }  // namespace assay::scale
