@@ -17,6 +17,7 @@
 #include "assay/stats/compare_models.hpp"
 #include "assay/stats/compare_samples.hpp"
 #include "commands.hpp"
+#include "mpi.hpp"
 
 namespace assay::cli {
 
@@ -32,14 +33,19 @@ struct compare_cli_options {
   stats::compare_options opts;
 };
 
-// Reads a prediction file (--drop-missing: rows with an empty cell skipped, and counted on stderr).
-prediction_table read_counted(prediction_file f, bool drop_missing) {
-  f.csv.drop_missing = drop_missing;
-  prediction_table t = read_predictions(f);
+// The note on standard error of rows skipped by --drop-missing.
+void note_missing(const prediction_table& t) {
   if (t.missing > 0) {
     fmt::print(stderr, "assay compare: {}: skipped {} row{} with a missing value (an empty cell; --drop-missing)\n",
                t.source, t.missing, t.missing == 1 ? "" : "s");
   }
+}
+
+// Reads a prediction file (--drop-missing: rows with an empty cell skipped, and counted on stderr).
+prediction_table read_counted(prediction_file f, bool drop_missing) {
+  f.csv.drop_missing = drop_missing;
+  prediction_table t = read_predictions(f);
+  note_missing(t);
   return t;
 }
 
@@ -155,6 +161,11 @@ void run(compare_cli_options& o) {
     throw_usage("--sample: splits one file into two samples; with two files each file is a sample");
   }
   if (o.files.size() == 2 || !o.sample.empty()) {
+    if (mpi::ranks() > 1) {
+      throw_usage(fmt::format("{} does not work on several MPI ranks yet ({} ranks: only the models of one file are "
+                              "compared by parts); run it as one process (mpirun -n 1, or without mpirun)",
+                              o.files.size() == 2 ? "two files (two independent samples)" : "--sample", mpi::ranks()));
+    }
     run_samples(o);
     return;
   }
@@ -174,11 +185,28 @@ void run(compare_cli_options& o) {
   (scores ? f.scores : f.predictions) = scores ? o.scores : o.preds;
   if (!o.pos_label.empty()) f.pos_label = o.pos_label;
   f.classes = class_set::truth;  // compare's classes are the label's
-  const auto c = stats::compare_predictions(read_counted(f, o.drop_missing), o.opts);
-  const std::string out = o.format == "json" ? stats::to_json(c) : stats::to_text(c);
-  // The page first: a failure to write it comes before any output.
-  if (!o.html.empty()) write_output(o.html, html::compare_page(c, reproduce_command(c, o)));
-  write_output(o.output, out);
+  f.csv.drop_missing = o.drop_missing;
+  const auto compare_and_write = [&](prediction_table&& t) {
+    note_missing(t);
+    const auto c = stats::compare_predictions(t, o.opts);
+    const std::string out = o.format == "json" ? stats::to_json(c) : stats::to_text(c);
+    // The page first: a failure to write it comes before any output.
+    if (!o.html.empty()) write_output(o.html, html::compare_page(c, reproduce_command(c, o)));
+    write_output(o.output, out);
+  };
+  if (mpi::ranks() > 1) {
+    // Under mpirun: each rank parses one part of the file, rank 0 joins the columns in file order and
+    // compares them as one process does (cli/mpi.hpp).
+    if (o.path == "-") {
+      throw_usage(fmt::format("standard input ('-') does not work on several MPI ranks ({} ranks: it cannot be cut "
+                              "into parts); give a file, or run it as one process (mpirun -n 1, or without mpirun)",
+                              mpi::ranks()));
+    }
+    mpi::columns_by_parts(f.path, f.csv, column_specs(f),
+                          [&](io::table&& t) { compare_and_write(make_predictions(std::move(t), f)); });
+    return;
+  }
+  compare_and_write(read_predictions(f));
 }
 
 }  // namespace

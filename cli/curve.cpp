@@ -86,24 +86,32 @@ void run(curve_options& o) {
     else throw_usage(fmt::format("--delimiter: \"{}\" is not one character (use 'tab' for a tab)", o.delimiter));
   }
   if (mpi::ranks() > 1) {
-    // Under mpirun: roc, pr, threshold and cost of score columns from the merged states (cli/mpi.hpp); what the
-    // states cannot give is refused, naming it.
-    const char* refused = q.kind == curves::curve_kind::rejection || q.kind == curves::curve_kind::calibration
-                              ? "rejection and calibration curves need every row (the per-row confidence order, "
-                                "quantile bins); roc, pr, threshold and cost are made from the merged states"
-                          : !q.proba.empty() ? "--proba (the multiclass AUCs need every row's probabilities)"
-                          : !o.plot.empty()  ? "--plot"
-                          : q.path == "-"    ? "standard input ('-')"
-                                             : nullptr;
-    if (refused != nullptr) {
-      throw_usage(fmt::format("assay curve {} does not work on several MPI ranks yet ({} ranks: {}); run it as one "
-                              "process (mpirun -n 1, or without mpirun)",
-                              o.kind, mpi::ranks(), refused));
+    if (q.path == "-") {
+      throw_usage(fmt::format("assay curve {} does not work on several MPI ranks with standard input ('-') ({} ranks: it "
+                              "cannot be cut into parts); give a file, or run it as one process (mpirun -n 1, or "
+                              "without mpirun)",
+                              o.kind, mpi::ranks()));
     }
-    if (q.scores.empty()) throw_usage("give the predictions with --score COL... (binary) or --proba COL... (multiclass)");
     const auto format = o.format == "json" ? curves::curve_format::json : curves::curve_format::csv;
-    mpi::curve_by_parts(q, [&](curves::swept_models m) {
-      stream_output(o.output, [&](const curves::text_sink& sink) { curves::write_curve_of_sweeps(q, std::move(m), format, sink); });
+    const bool sweeps = (q.kind == curves::curve_kind::roc || q.kind == curves::curve_kind::pr ||
+                         q.kind == curves::curve_kind::threshold || q.kind == curves::curve_kind::cost) &&
+                        !q.scores.empty() && q.proba.empty() && o.plot.empty();
+    if (sweeps) {
+      // Under mpirun: roc, pr, threshold and cost of score columns from the merged states (cli/mpi.hpp).
+      mpi::curve_by_parts(q, [&](curves::swept_models m) {
+        stream_output(o.output, [&](const curves::text_sink& sink) { curves::write_curve_of_sweeps(q, std::move(m), format, sink); });
+      });
+      return;
+    }
+    // The rest (rejection and calibration, which need every row's order or bins of every row; class
+    // probabilities; the chart) from the columns: each rank parses its part, rank 0 gathers them and
+    // draws the curve as one process does (cli/mpi.hpp).
+    mpi::columns_by_parts(q.path, q.csv, column_specs(curves::prediction_file_of(q)), [&](io::table&& t) {
+      const curves::curve_document doc = curves::make_curve(std::move(t), q);
+      if (!o.plot.empty()) write_output(o.plot, plot::render_svg(doc.chart));
+      if (o.plot.empty() || !o.output.empty()) {
+        stream_output(o.output, [&](const curves::text_sink& sink) { sink(format == curves::curve_format::json ? doc.json : doc.csv); });
+      }
     });
     return;
   }

@@ -1,8 +1,9 @@
 // assay CLI under mpirun: the MPI glue of the command-line tool (docs/scaling.md, "MPI"). The core
 // library knows nothing of MPI; this front end starts MPI when the process was launched by mpirun
-// (only in a build with MPI: ASSAY_HAVE_MPI), and with more than one rank `assay report` reads one
-// part of the file per rank and merges the ranks' evaluation states on rank 0, and `assay cv` spreads
-// its splits over the ranks. Rank 0 alone writes output and messages.
+// (only in a build with MPI: ASSAY_HAVE_MPI), and with more than one rank `assay report` (and `assay
+// curve roc|pr|threshold|cost` of scores) reads one part of the file per rank and merges the ranks'
+// evaluation states on rank 0, `assay compare` and the other curves gather the parts' parsed columns on
+// rank 0, and `assay cv` spreads its splits over the ranks. Rank 0 alone writes output and messages.
 //
 // Failures: every step that may fail on some ranks only is followed by an agreement (an allreduce of
 // the lowest failing rank, which then broadcasts its message), so either every rank goes on or every
@@ -14,8 +15,10 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "assay/curves/curve_report.hpp"
+#include "assay/io/table.hpp"
 #include "assay/report/report.hpp"
 #include "assay/validation/engine.hpp"
 
@@ -36,7 +39,7 @@ int rank();
 int ranks();
 
 /// Under more than one rank, refuses (usage error) a command that does not spread its work over
-/// ranks: `command` is its name as typed (argv[1]); nothing happens for report and cv.
+/// ranks: `command` is its name as typed (argv[1]); nothing happens for report, curve, compare and cv.
 void check_command(std::string_view command);
 
 /// Runs `local` on every rank, then agrees: when it threw on some rank, every rank throws the error
@@ -58,6 +61,16 @@ void report_by_parts(const report_request& request, const std::function<void(con
 /// curves::write_curve_of_sweeps writes make_curve's bytes. One pass over the part per score column.
 void curve_by_parts(const curves::curve_request& request,
                     const std::function<void(curves::swept_models)>& on_root);
+
+/// `assay compare` (and `assay curve` where the sweeps do not suffice) over the ranks: rank r reads
+/// the columns `specs` of part r of the file
+/// (scale::table_of_file_part: the parallel part), sends them to rank 0 (scale::serialize_table, point
+/// to point), which joins them in file order (scale::append_rows) and calls `on_root` with the columns
+/// io::read_table gives on the whole file. Agreed: an error on any rank (a bad row in its part: "rank R
+/// of N: ...") is thrown on every rank; so is a failure in `on_root` (the whole file's: no rank named). Bytes moved: each rank's columns once (8 bytes a row
+/// per number column, 4 per label column, plus its levels); rank 0 holds every row, as one process does.
+void columns_by_parts(const std::string& path, const io::csv_options& csv, const std::vector<io::column_spec>& specs,
+                      const std::function<void(io::table&&)>& on_root);
 
 /// cross_validate over the ranks: rank r runs the splits s with s % ranks() == r (run_splits), the
 /// outcomes are sent to rank 0, which returns summarize_splits' result: the same as cross_validate's on

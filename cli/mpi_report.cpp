@@ -21,9 +21,11 @@ namespace {
 void state_on_root(const report_request& q, std::optional<scale::evaluation_state>& state) {
   const int r = rank(), n = ranks();
   agreed([&] { state.emplace(scale::state_of_file_part(q, scale::part_of_file(q, r, n))); });
-  // A part's rows have ids from 0; its first row's index in the file is the rows of the parts before
-  // it (the row a message names, e.g. the first whose class probabilities do not sum to 1).
-  const std::uint64_t before = sum_over_lower_ranks(state->rows() + state->missing());
+  // A part's rows have ids from 0; its first row's index among the file's rows is the rows of the parts
+  // before it (the row a message names, e.g. the first whose class probabilities do not sum to 1, and
+  // the ids the Poisson bootstrap draws on). Rows skipped for an empty cell (--drop-missing) have no
+  // index, as in the one-process table, which does not hold them.
+  const std::uint64_t before = sum_over_lower_ranks(state->rows());
   agreed([&] { state->offset_row_ids(before); });
   // Merge along a binary tree: at step s (1, 2, 4, ...) rank r with r % 2s == s sends its state to
   // rank r - s, which merges it into its own; after ceil(log2 n) steps rank 0 holds every row. Each

@@ -53,13 +53,15 @@ std::uint64_t size_option(const char* option, const std::string& text) {
   return std::stoull(text.substr(0, end)) << it->second;
 }
 
-// Whether the request is one the out-of-core reader evaluates (scale/out_of_core.hpp).
-bool out_of_core_supported(const report_request& q) {
-  // Intervals that resample rows (with weights, or --ci-method bootstrap) would need every row in memory.
-  const bool ci_ok = !q.ci_level || (!q.weight && q.ci != ci_method::bootstrap);
+// Whether the request is one the out-of-core reader evaluates (scale/out_of_core.hpp); `automatic`: by
+// itself, without --max-memory.
+bool out_of_core_supported(const report_request& q, bool automatic) {
+  // Intervals that resample rows (with weights, or --ci-method bootstrap) would need every row in memory;
+  // so do all the intervals of class probabilities, whose rows are then kept within a quarter of the
+  // cap: only when asked for (a file too large for memory would not fit there either).
+  const bool ci_ok = !q.ci_level || (q.proba.empty() ? !q.weight && q.ci != ci_method::bootstrap : !automatic);
   const int predictions = (q.score ? 1 : 0) + (q.pred ? 1 : 0) + (q.proba.empty() ? 0 : 1);
-  return q.task != task_kind::regression && ci_ok && (q.proba.empty() || !q.ci_level) && !q.constraints.any() &&
-         q.path != "-" && predictions == 1;
+  return q.task != task_kind::regression && ci_ok && !q.constraints.any() && q.path != "-" && predictions == 1;
 }
 
 double number_option(const char* option, const std::string& text) {
@@ -110,8 +112,6 @@ void note_missing(const report& r) {
 void run_ranks(report_options& o) {
   const auto& q = o.q;
   const char* refused = !o.by.empty()                     ? "--by"
-                        : q.task == task_kind::regression ? "--task regression"
-                        : q.ci_level                      ? "--ci"
                         : q.constraints.any()             ? "--max-fpr/--min-tpr/--min-precision/--min-recall"
                         : !o.html.empty()                 ? "--html"
                         : !o.max_memory.empty()           ? "--max-memory"
@@ -196,7 +196,7 @@ void run(report_options& o) {
   }
   std::optional<std::uint64_t> max_memory;
   if (!o.max_memory.empty()) max_memory = size_option("--max-memory", o.max_memory);
-  if (!max_memory && out_of_core_supported(q)) {
+  if (!max_memory && out_of_core_supported(q, true)) {
     // A file that may not fit in memory switches to the out-of-core reader by itself.
     const std::uint64_t need = scale::in_memory_estimate(q.path), have = scale::available_memory();
     if (have > 0 && need > have) {
@@ -205,9 +205,10 @@ void run(report_options& o) {
                  "in pieces within {} MiB (as --max-memory)\n", q.path, need >> 20, have >> 20, *max_memory >> 20);
     }
   }
-  if (max_memory && !out_of_core_supported(q)) {
-    throw_usage("--max-memory works with --score, --pred or --proba on a file (not --task regression, --ci with --weight, "
-                "--ci-method bootstrap or --proba, --max-fpr/--min-tpr/--min-precision/--min-recall, or standard input)");
+  if (max_memory && !out_of_core_supported(q, false)) {
+    throw_usage("--max-memory works with --score, --pred or --proba on a file (not --task regression, --ci with --weight "
+                "or --ci-method bootstrap but with --proba, --max-fpr/--min-tpr/--min-precision/--min-recall, or "
+                "standard input)");
   }
   report r;
   if (max_memory) {

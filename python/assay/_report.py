@@ -162,8 +162,9 @@ def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=Non
     (``report.missing``, and ``to_dict()["missing"]`` as ``assay report --drop-missing``) with
     ``drop_missing=True``. Intervals (``ci``) are those of the rows in
     stream order (with weights or ``method='bootstrap'`` the state then keeps every row: about 20-28
-    bytes a row). The kept curves (``keep_curves``, for the HTML page) come from the state too. Not yet on
-    this path: intervals of class probabilities and of regression.
+    bytes a row). The kept curves (``keep_curves``, for the HTML page) come from the state too. Every interval
+    of class probabilities and of regression keeps the rows too (their normal intervals read each row's
+    loss, the rest is the Poisson bootstrap).
     """
     from assay import _scale
 

@@ -56,15 +56,14 @@ class Spec:
                 raise ValueError(f"{where}: proba is {proba!r}; it must be a list of at least 2 column names (one "
                                  "per class: named after the classes, or in sorted class order)")
             proba = list(proba)
-            if ci is not None:
-                raise ValueError(f"{where}: intervals of class probabilities (ci with proba) are not computed by the "
-                                 "mergeable state yet")
         if task not in ("auto", "binary", "multiclass", "regression"):
             raise ValueError(f"{where}: task is {task!r}; it must be 'auto', 'binary', 'multiclass' or 'regression'")
         self.regression = task == "regression"
-        if self.regression and (pred is None or ci is not None):
-            raise ValueError(f"{where}: task='regression' needs pred (the predicted values) and no score; "
-                             "intervals of regression are not computed by the mergeable state yet")
+        if self.regression and pred is None:
+            raise ValueError(f"{where}: task='regression' needs pred (the predicted values) and no score")
+        # Every interval of regression and of class probabilities reads every row (the per-row losses of
+        # the normal intervals, the Poisson bootstrap of the rest): the state keeps them too.
+        resample = resample or (ci is not None and (self.regression or proba is not None))
         zd = _ZD.get(zero_division, "nan" if isinstance(zero_division, float) and math.isnan(zero_division)
                      else None)
         if zd is None:

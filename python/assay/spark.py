@@ -73,7 +73,7 @@ def evaluate(df, *, label, score=None, pred=None, proba=None, weight=None, pos_l
     Python once more), and the DataFrame must give the same rows in the same order twice (cache a
     DataFrame built by a random repartition).
     ``keep_curves=True`` keeps the ROC, PR, threshold and reliability curves for ``save_html``.
-    Not yet: intervals of class probabilities and of regression.
+    Intervals of class probabilities and of regression keep every row in the states (as with weights).
     """
     spec = _scale.Spec("assay.spark.evaluate", label=label, score=score, pred=pred, proba=proba, weight=weight,
                        pos_label=pos_label, threshold=threshold, task=task, drop_missing=drop_missing, ci=ci,

@@ -229,6 +229,37 @@ def test_regression_from_any_partitioning(rng, weighted):
     assert got.to_dict() == expected
 
 
+@pytest.mark.parametrize("method", ["auto", "bootstrap"])
+def test_intervals_of_class_probabilities_and_regression(rng, method):
+    # Every interval (the normal ones of the mean losses, DeLong per class, the Poisson bootstrap of
+    # the rest) from the rows the states keep, drawn on their indices among all rows: the single-process
+    # report's, from any partitioning and merge order, weighted or not.
+    ci = dict(ci=0.9, method=method, replicates=60, random_state=4)
+    t = proba_table(rng, 900)
+    n = 900
+    y = np.round(rng.normal(0, 20, n), 1)
+    r = pa.table({"y": y, "p": y + np.round(rng.normal(0, 3, n), 2), "w": rng.integers(0, 5, n) / 4.0})
+    for weight in (None, "w"):
+        cases = ((t, dict(proba=["c", "a", "b"]), dict(y_proba=["c", "a", "b"])),
+                 (r, dict(pred="p", task="regression"), dict(y_pred="p", task="regression")))
+        for table, spec_kw, report_kw in cases:
+            expected = assay.report(table, label="y", sample_weight=weight, **report_kw, **ci).to_dict()
+            assert "poisson bootstrap" in str(expected)
+            spec = _spec(weight=weight, **spec_kw, **ci)
+            for k in (1, 2, 3, 17):
+                pieces = split(table, k, rng)
+                offsets = np.cumsum([0] + [p.num_rows for p in pieces])
+                parts = [_scale.state_of_batches(p.to_batches(max_chunksize=100), spec, int(o))
+                         for p, o in zip(pieces, offsets)]
+                order = rng.permutation(len(parts))
+                assert _scale.finish([parts[i] for i in order], spec).to_dict() == expected
+    # ... and equal to the in-memory report on the columns as arrays
+    kw = dict(sample_weight=r.column("w").to_numpy(), task="regression", **ci)
+    want = assay.report(r.column("y").to_numpy(), y_pred=r.column("p").to_numpy(), **kw).to_dict()
+    want["source"] = "arrow"
+    assert assay.report(r, label="y", y_pred="p", sample_weight="w", task="regression", **ci).to_dict() == want
+
+
 def test_dropped_rows_keep_the_indices_of_the_rows_left(rng):
     # With drop_missing, the rows left keep their indices among all rows (their Poisson weights do not
     # shift): the intervals do not depend on how the stream is cut into batches or partitions.
@@ -294,7 +325,5 @@ def test_class_probabilities_refusals(rng):
     t = proba_table(rng, 50)
     with pytest.raises(ValueError, match="proba is 'a'"):
         assay.report(t, label="y", y_proba="a")
-    with pytest.raises(ValueError, match="intervals of class probabilities"):
-        assay.report(t, label="y", y_proba=["a", "b", "c"], ci=0.95)
     with pytest.raises(ValueError, match="leave classes out"):
         assay.report(t, label="y", y_proba=["a", "b", "c"], classes=["a", "b", "c"])

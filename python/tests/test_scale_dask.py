@@ -97,6 +97,27 @@ def test_resampled_intervals_on_row_indices(client):
     assert "poisson bootstrap" in got["roc_auc_ci_method"]
 
 
+def test_intervals_of_class_probabilities_and_regression(client):
+    # Every interval of class probabilities and of regression reads every row: the states keep them,
+    # each partition numbering its rows from its first row's index among all rows.
+    rng = np.random.default_rng(11)
+    ci = dict(ci=0.9, replicates=60, random_state=7)
+    t = proba_table(rng, 1200)
+    ddf = dd.from_pandas(t.to_pandas(), npartitions=3, sort=False)
+    for weight in (None, "w"):
+        got = assay.dask.evaluate(ddf, label="y", proba=["c", "a", "b"], weight=weight, **ci).to_dict()
+        assert got == proba_reference(t, ["c", "a", "b"], weight=weight, source="dask", **ci)
+        assert "normal, from the variance" in str(got) and "poisson bootstrap" in str(got)
+    y = np.round(rng.normal(0, 20, 1500), 1)
+    frame = pd.DataFrame({"y": y, "p": y + np.round(rng.normal(0, 3, 1500), 2), "w": rng.integers(0, 5, 1500) / 4.0})
+    got = assay.dask.evaluate(dd.from_pandas(frame, npartitions=4, sort=False), label="y", pred="p", weight="w",
+                              task="regression", **ci).to_dict()
+    want = assay.report(frame["y"].to_numpy(), y_pred=frame["p"].to_numpy(), sample_weight=frame["w"].to_numpy(),
+                        task="regression", **ci).to_dict()
+    want["source"] = "dask"
+    assert got == want
+
+
 @pytest.mark.parametrize("k", [1, 3, 17])
 def test_class_probabilities(client, k):
     # Columns named after the classes in another order than theirs, weights with zeros, ties.

@@ -248,6 +248,14 @@ prediction_file file_of(const curve_request& q) {
   return f;
 }
 
+// The table read for request `q` (read_predictions(file_of(q)), or the same columns read elsewhere).
+loaded loaded_of(prediction_table&& t, const curve_request& q) {
+  const std::uint64_t missing = t.missing;
+  loaded d = from_table(std::move(t));
+  if (q.csv.drop_missing) d.missing = missing;
+  return d;
+}
+
 loaded load(const curve_request& q) {
   if (q.scores.empty() == q.proba.empty()) {
     throw_usage(q.scores.empty() ? fmt::format("{}give the predictions with {} COL... (binary) or {} COL... (multiclass)",
@@ -255,11 +263,7 @@ loaded load(const curve_request& q) {
                                  : fmt::format("{}{} and {} are alternatives: give one", in_function("make_curve"),
                                                param("scores"), param("proba")));
   }
-  prediction_table t = read_predictions(file_of(q));
-  const std::uint64_t missing = t.missing;
-  loaded d = from_table(std::move(t));
-  if (q.csv.drop_missing) d.missing = missing;
-  return d;
+  return loaded_of(read_predictions(file_of(q)), q);
 }
 
 json header(const loaded& d, const char* kind) {
@@ -1070,6 +1074,14 @@ curve_document document(const loaded& d, const curve_options& q) {
 curve_document make_curve(const curve_request& q) {
   check_request(q);
   return document(load(q), q);
+}
+
+prediction_file prediction_file_of(const curve_request& request) { return file_of(request); }
+
+curve_document make_curve(io::table&& columns, const curve_request& q) {
+  check_request(q);
+  if (q.scores.empty() == q.proba.empty()) (void)load(q);  // its message (nothing is read)
+  return document(loaded_of(make_predictions(std::move(columns), file_of(q)), q), q);
 }
 
 curve_document make_curve(const prediction_table& table, const curve_options& q) {

@@ -5,10 +5,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <unordered_map>
 
 #include "assay/data/predictions.hpp"
 #include "assay/error.hpp"
@@ -23,42 +25,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// What the state evaluates; the same refusals as the out-of-core reader, for the same reasons.
+// What the state evaluates (kept curves are not kept by parts: the curves' pointwise bands and the
+// reliability diagram of a part would need its runs, not wired).
 void check_supported(const report_request& q, const char* fn) {
-  if (q.task == task_kind::regression) throw_usage(fmt::format("{}: regression is not evaluated by parts yet", fn));
-  if (q.ci_level) throw_usage(fmt::format("{}: intervals are not computed by parts yet", fn));
   if (q.keep_curves) throw_usage(fmt::format("{}: curves are not kept by parts yet", fn));
   if (q.path == "-") throw_usage(fmt::format("{}: standard input cannot be cut into parts (give a file)", fn));
   if ((q.score ? 1 : 0) + (q.pred ? 1 : 0) + (q.proba.empty() ? 0 : 1) != 1) {
     throw_usage(fmt::format("{}: give exactly one of a score column, a predicted-class column and class-probability "
                             "columns", fn));
   }
-}
-
-// The header's bytes (as the CSV reader reads them: byte-order mark, delimiter detection), ended by a
-// line feed, the first data byte and the reader's display name.
-struct header_info {
-  std::vector<std::string> fields;
-  std::string text;
-  std::uint64_t data_start = 0;
-  std::string name;
-};
-
-header_info read_header(const report_request& q) {
-  header_info h;
-  {
-    io::csv_reader head(q.path, q.csv);
-    h.data_start = head.offset();
-    h.name = head.name();
-    h.fields = head.header();
-  }
-  std::ifstream f(q.path, std::ios::binary);
-  if (!f) throw_io(fmt::format("{}: cannot open {}", q.path, q.path));
-  h.text.assign(h.data_start, '\0');
-  f.read(h.text.data(), static_cast<std::streamsize>(h.data_start));
-  if (static_cast<std::uint64_t>(f.gcount()) != h.data_start) throw_io(fmt::format("{}: cannot read its header", h.name));
-  if (!h.text.empty() && h.text.back() != '\n') h.text.push_back('\n');
-  return h;
 }
 
 // The first byte after the first line feed at or after byte `from`; `size` when there is none.
@@ -103,21 +78,149 @@ std::uint64_t lines_in(const std::string& path, std::uint64_t from, std::uint64_
 }
 
 
+// The header's bytes (as the CSV reader reads them: byte-order mark, delimiter detection), ended by a
+// line feed, the first data byte and the reader's display name.
+struct header_info {
+  std::vector<std::string> fields;
+  std::string text;
+  std::uint64_t data_start = 0;
+  std::string name;
+};
+
+header_info read_header(const std::string& path, const io::csv_options& csv) {
+  header_info h;
+  {
+    io::csv_reader head(path, csv);
+    h.data_start = head.offset();
+    h.name = head.name();
+    h.fields = head.header();
+  }
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw_io(fmt::format("{}: cannot open {}", path, path));
+  h.text.assign(h.data_start, '\0');
+  f.read(h.text.data(), static_cast<std::streamsize>(h.data_start));
+  if (static_cast<std::uint64_t>(f.gcount()) != h.data_start) throw_io(fmt::format("{}: cannot read its header", h.name));
+  if (!h.text.empty() && h.text.back() != '\n') h.text.push_back('\n');
+  return h;
+}
+
+void check_part(const file_part& part, const char* fn) {
+  if (part.begin > part.end) {
+    throw_usage(fmt::format("{}: the part begins at byte {}, after its end {}", fn, part.begin, part.end));
+  }
+}
+
+// Reads the records of a part of a file in pieces of about `piece_bytes` bytes, each with the header
+// line in front, parsed by io::read_table as the whole file would be (line numbers of the file in its
+// messages). What the state of a part (state_of_file_part) and the columns of a part
+// (table_of_file_part) share.
+struct part_reader {
+  std::string path;
+  io::csv_options csv;  // the caller's, with chunks no larger than a quarter of a piece
+  std::vector<io::column_spec> specs;
+  std::size_t piece_bytes;
+  header_info header;
+
+  part_reader(const std::string& p, const io::csv_options& c, std::vector<io::column_spec> s, std::size_t piece)
+      : path(p), csv(c), specs(std::move(s)), piece_bytes(std::max<std::size_t>(piece, 4096)), header(read_header(p, c)) {
+    csv.chunk_bytes = std::min<std::size_t>(csv.chunk_bytes, std::max<std::size_t>(piece_bytes / 4, 1 << 16));
+  }
+
+  // The rows of `text` (the header line, then records that start at the file's byte `first_byte`);
+  // rows with an empty cell are counted (refused or skipped by the caller, for the whole part).
+  io::table parse(std::string text, std::uint64_t first_byte) const {
+    try {
+      io::csv_reader reader = io::csv_reader::from_string(std::move(text), path, csv);
+      return io::read_table(reader, specs, true);
+    } catch (const error& e) {
+      // Line numbers of the file: the data lines before this piece are counted only now (a failure).
+      detail::rethrow_with_line(e, header.name, lines_in(path, header.data_start, first_byte));
+    }
+  }
+
+  // Calls on_piece(io::table&&) with the rows of each piece of `part`, in file order; returns the
+  // part's rows with an empty cell (the first one's line a line of the file). A quote character is
+  // refused (data): a cut at a line end is then not known to be a record boundary.
+  template <class OnPiece>
+  io::missing_rows read(const file_part& part, OnPiece&& on_piece) const {
+    const header_info& h = header;
+    std::ifstream file(path, std::ios::binary);
+    if (!file) throw_io(fmt::format("{}: cannot open {}", path, path));
+    file.seekg(static_cast<std::streamoff>(part.begin));
+    std::string carry, piece;
+    std::uint64_t at = part.begin;          // the file's next unread byte
+    std::uint64_t carry_from = part.begin;  // the file offset of carry's first byte
+    io::missing_rows missing;               // of this part
+    while (at < part.end || !carry.empty()) {
+      piece.clear();
+      piece.append(h.text);
+      piece.append(carry);
+      const std::uint64_t first_byte = carry_from;
+      carry.clear();
+      bool last = at >= part.end;
+      if (!last) {
+        const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(piece_bytes, part.end - at));
+        const std::size_t from = piece.size();
+        piece.resize(from + want);
+        file.read(piece.data() + from, static_cast<std::streamsize>(want));
+        const auto got = static_cast<std::size_t>(file.gcount());
+        if (got != want) throw_io(fmt::format("{}: cannot read bytes {} to {}", h.name, at, at + want));
+        at += got;
+        last = at >= part.end;
+      }
+      if (!last) {  // cut after the last line feed; the rest waits for the next piece
+        const std::size_t c = piece.rfind('\n');
+        if (c == std::string::npos || c < h.text.size()) {
+          carry.assign(piece, h.text.size());  // one record longer than a piece: read on
+          carry_from = first_byte;
+          continue;
+        }
+        carry.assign(piece, c + 1);
+        carry_from = first_byte + (c + 1 - h.text.size());
+        piece.resize(c + 1);
+      }
+      if (piece.find('"', h.text.size()) != std::string::npos) {
+        throw_data(fmt::format("{}: the file has quote characters; it cannot be cut into parts at line ends (a quoted "
+                               "field may hold a line break): read it as one part",
+                               h.name));
+      }
+      if (piece.find_first_not_of("\r\n", h.text.size()) == std::string::npos) continue;  // blank lines only
+      io::table t = parse(std::move(piece), first_byte);
+      piece = std::string();
+      if (t.missing.rows > 0) {
+        if (missing.rows == 0) t.missing.first_line += lines_in(path, h.data_start, first_byte);
+        missing.add(t.missing);
+      }
+      on_piece(std::move(t));
+    }
+    return missing;
+  }
+
+  // Refuses the part's rows with an empty cell (without drop_missing): the whole file's message when
+  // the part is the whole file, else naming the part's bytes.
+  void refuse_missing(const io::missing_rows& missing, const file_part& part) const {
+    if (missing.rows == 0) return;
+    const bool whole = part.begin <= header.data_start && part.end >= fs::file_size(path);
+    io::refuse_missing(missing, header.name,
+                       whole ? "" : fmt::format(" in bytes {} to {} (this part)", part.begin, part.end));
+  }
+};
+
 }  // namespace
 
-file_part part_of_file(const report_request& q, std::size_t index, std::size_t count) {
+file_part part_of_file(const std::string& path, const io::csv_options& csv, std::size_t index, std::size_t count) {
   const char* fn = "part_of_file";
-  if (q.path == "-") throw_usage(fmt::format("{}: standard input cannot be cut into parts (give a file)", fn));
+  if (path == "-") throw_usage(fmt::format("{}: standard input cannot be cut into parts (give a file)", fn));
   if (count == 0 || index >= count) {
     throw_usage(fmt::format("{}: index is {} and count is {}; index must be below count", fn, index, count));
   }
-  const header_info h = read_header(q);
+  const header_info h = read_header(path, csv);
   std::error_code ec;
-  const std::uint64_t size = fs::file_size(q.path, ec);
+  const std::uint64_t size = fs::file_size(path, ec);
   if (ec) throw_io(fmt::format("{}: cannot read its size: {}", h.name, ec.message()));
   const std::uint64_t d = std::min(h.data_start, size), data = size - d;
-  std::ifstream f(q.path, std::ios::binary);
-  if (!f) throw_io(fmt::format("{}: cannot open {}", q.path, q.path));
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw_io(fmt::format("{}: cannot open {}", path, path));
   // s_k = d + floor(data * k / count) without overflow: data = q * count + rem with rem < count, so
   // data * k / count = q * k + rem * k / count (count below 2^32).
   if (count >= (std::size_t{1} << 32)) throw_usage(fmt::format("{}: count is {}; it must be below 2^32", fn, count));
@@ -134,27 +237,17 @@ file_part part_of_file(const report_request& q, std::size_t index, std::size_t c
   return {cut(index), cut(index + 1)};
 }
 
+file_part part_of_file(const report_request& q, std::size_t index, std::size_t count) {
+  return part_of_file(q.path, q.csv, index, count);
+}
+
 evaluation_state state_of_file_part(const report_request& q, const file_part& part, std::size_t piece_bytes) {
   const char* fn = "state_of_file_part";
   const prediction_file pf = prediction_file_of(q);  // make_report's checks of the request, its messages
   check_supported(q, fn);
-  if (part.begin > part.end) {
-    throw_usage(fmt::format("{}: the part begins at byte {}, after its end {}", fn, part.begin, part.end));
-  }
-  piece_bytes = std::max<std::size_t>(piece_bytes, 4096);
-  const header_info h = read_header(q);
-  const std::vector<io::column_spec> specs = column_specs(pf);
-  io::csv_options csv = q.csv;
-  csv.chunk_bytes = std::min<std::size_t>(csv.chunk_bytes, std::max<std::size_t>(piece_bytes / 4, 1 << 16));
-  auto parse = [&](std::string text, std::uint64_t first_byte) {
-    try {
-      io::csv_reader reader = io::csv_reader::from_string(std::move(text), q.path, csv);
-      return io::read_table(reader, specs, true);  // rows with an empty cell: counted, refused below
-    } catch (const error& e) {
-      // Line numbers of the file: the data lines before this piece are counted only now (a failure).
-      detail::rethrow_with_line(e, h.name, lines_in(q.path, h.data_start, first_byte));
-    }
-  };
+  check_part(part, fn);
+  const part_reader in(q.path, q.csv, column_specs(pf), piece_bytes);
+  const header_info& h = in.header;
 
   // The columns' header names, for the report's header (as read_predictions names them).
   state_options so = detail::state_options_of(q, h.name);
@@ -165,15 +258,15 @@ evaluation_state state_of_file_part(const report_request& q, const file_part& pa
     std::size_t label = h.fields.size(), prediction = h.fields.size();
     std::vector<std::size_t> columns;
     try {
-      label = io::find_column(h.fields, specs[0].ref, h.name);
-      for (std::size_t k = 0; k < count; ++k) columns.push_back(io::find_column(h.fields, specs[first + k].ref, h.name));
+      label = io::find_column(h.fields, in.specs[0].ref, h.name);
+      for (std::size_t k = 0; k < count; ++k) columns.push_back(io::find_column(h.fields, in.specs[first + k].ref, h.name));
       prediction = *std::max_element(columns.begin(), columns.end());
     } catch (const error&) {  // an ambiguous name: read_table's message below
     }
     if (std::max(label, prediction) >= h.fields.size()) {
       // read_table resolves the columns before it reads rows: its message for a column that does
       // not exist or is ambiguous.
-      (void)parse(h.text, h.data_start);
+      (void)in.parse(h.text, h.data_start);
       throw_usage(fmt::format("{}: cannot find the label or prediction column", fn));
     }
     so.label_name = h.fields[label];
@@ -184,65 +277,252 @@ evaluation_state state_of_file_part(const report_request& q, const file_part& pa
     }
   }
   evaluation_state state(so);
-
-  std::ifstream file(q.path, std::ios::binary);
-  if (!file) throw_io(fmt::format("{}: cannot open {}", q.path, q.path));
-  file.seekg(static_cast<std::streamoff>(part.begin));
-  std::string carry, piece;
-  std::uint64_t at = part.begin;  // the file's next unread byte
-  std::uint64_t carry_from = part.begin;  // the file offset of carry's first byte
   std::uint64_t rows = 0;  // rows of the part read so far: ids from 0 (scale::evaluation_state::offset_row_ids)
-  io::missing_rows missing;  // of this part
-  while (at < part.end || !carry.empty()) {
-    piece.clear();
-    piece.append(h.text);
-    piece.append(carry);
-    const std::uint64_t first_byte = carry_from;
-    carry.clear();
-    bool last = at >= part.end;
-    if (!last) {
-      const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(piece_bytes, part.end - at));
-      const std::size_t from = piece.size();
-      piece.resize(from + want);
-      file.read(piece.data() + from, static_cast<std::streamsize>(want));
-      const auto got = static_cast<std::size_t>(file.gcount());
-      if (got != want) throw_io(fmt::format("{}: cannot read bytes {} to {}", h.name, at, at + want));
-      at += got;
-      last = at >= part.end;
-    }
-    if (!last) {  // cut after the last line feed; the rest waits for the next piece
-      const std::size_t c = piece.rfind('\n');
-      if (c == std::string::npos || c < h.text.size()) {
-        carry.assign(piece, h.text.size());  // one record longer than a piece: read on
-        carry_from = first_byte;
-        continue;
-      }
-      carry.assign(piece, c + 1);
-      carry_from = first_byte + (c + 1 - h.text.size());
-      piece.resize(c + 1);
-    }
-    if (piece.find('"', h.text.size()) != std::string::npos) {
-      throw_data(fmt::format("{}: the file has quote characters; it cannot be cut into parts at line ends (a quoted "
-                             "field may hold a line break): read it as one part",
-                             h.name));
-    }
-    if (piece.find_first_not_of("\r\n", h.text.size()) == std::string::npos) continue;  // blank lines only
-    io::table t = parse(std::move(piece), first_byte);
-    piece = std::string();
-    if (t.missing.rows > 0) {
-      if (missing.rows == 0) t.missing.first_line += lines_in(q.path, h.data_start, first_byte);
-      missing.add(t.missing);
-    }
+  const io::missing_rows missing = in.read(part, [&](io::table&& t) {
     detail::update_with_piece(state, t, h.name, rows);
     rows += t.rows;
-  }
+  });
   if (q.csv.drop_missing) {
     detail::state_access::of(state).missing += missing.rows;  // merged with the states: evaluation_state::missing
-  } else if (missing.rows > 0) {
-    const bool whole = part.begin <= h.data_start && part.end >= fs::file_size(q.path);
-    io::refuse_missing(missing, h.name, whole ? "" : fmt::format(" in bytes {} to {} (this part)", part.begin, part.end));
+  } else {
+    in.refuse_missing(missing, part);
   }
   return state;
+}
+
+io::table table_of_file_part(const std::string& path, const io::csv_options& csv,
+                             const std::vector<io::column_spec>& specs, const file_part& part, std::size_t piece_bytes) {
+  const char* fn = "table_of_file_part";
+  if (path == "-") throw_usage(fmt::format("{}: standard input cannot be cut into parts (give a file)", fn));
+  check_part(part, fn);
+  const part_reader in(path, csv, specs, piece_bytes);
+  const header_info& h = in.header;
+  // The columns with no rows yet (what a part without rows gives): resolved by name or index as
+  // read_table resolves them, whose message a column that does not exist or is ambiguous gets (on
+  // every part alike).
+  io::table all;
+  all.source = h.name;
+  for (const io::column_spec& spec : specs) {
+    std::size_t at = h.fields.size();
+    try {
+      at = io::find_column(h.fields, spec.ref, h.name);
+    } catch (const error&) {  // ambiguous: read_table's message below
+    }
+    if (at >= h.fields.size()) {
+      (void)in.parse(h.text, h.data_start);
+      throw_usage(fmt::format("{}: cannot find the column '{}'", fn, spec.ref));
+    }
+    io::column c;
+    c.name = h.fields[at];
+    c.type = spec.type;
+    all.columns.push_back(std::move(c));
+  }
+  const io::missing_rows missing = in.read(part, [&](io::table&& t) { append_rows(all, std::move(t)); });
+  all.missing = missing;
+  if (!csv.drop_missing) in.refuse_missing(missing, part);
+  return all;
+}
+
+void check_rows(const io::table& t) {
+  if (t.rows > 0) return;
+  const std::string left = t.missing.rows == 0 ? ""
+                                               : fmt::format(" but rows with a missing value ({} skipped, the first on "
+                                                             "line {})", t.missing.rows, t.missing.first_line);
+  throw_data(fmt::format("{}: no data rows after the header{}", t.source, left));
+}
+
+void append_rows(io::table& into, io::table&& t) {
+  const char* fn = "append_rows";
+  if (t.columns.size() != into.columns.size()) {
+    throw_usage(fmt::format("{}: the table has {} columns and the rows to append {}", fn, into.columns.size(),
+                            t.columns.size()));
+  }
+  for (std::size_t c = 0; c < t.columns.size(); ++c) {
+    io::column& a = into.columns[c];
+    io::column& b = t.columns[c];
+    if (a.type != b.type || a.name != b.name) {
+      throw_usage(fmt::format("{}: column {} is '{}' in the table and '{}' in the rows to append", fn, c + 1, a.name,
+                              b.name));
+    }
+    const bool label = a.type == io::column_type::label;
+    if ((label ? b.codes.size() : b.numbers.size()) != t.rows) {
+      throw_usage(fmt::format("{}: column '{}' of the rows to append has {} entries for {} rows", fn, b.name,
+                              label ? b.codes.size() : b.numbers.size(), t.rows));
+    }
+    if (!label) {
+      a.numbers.insert(a.numbers.end(), b.numbers.begin(), b.numbers.end());
+      continue;
+    }
+    // b's levels as codes of a (first-seen order kept: a level new to `into` is appended in b's order,
+    // which is its order of first appearance in the rows of both).
+    std::unordered_map<std::string, std::int32_t> known;
+    for (std::size_t l = 0; l < a.levels.size(); ++l) known.emplace(a.levels[l], static_cast<std::int32_t>(l));
+    std::vector<std::int32_t> map(b.levels.size());
+    for (std::size_t l = 0; l < b.levels.size(); ++l) {
+      const auto [it, fresh] = known.emplace(b.levels[l], static_cast<std::int32_t>(a.levels.size()));
+      if (fresh) a.levels.push_back(b.levels[l]);
+      map[l] = it->second;
+    }
+    a.codes.reserve(a.codes.size() + b.codes.size());
+    for (const std::int32_t code : b.codes) {
+      if (code < 0 || static_cast<std::size_t>(code) >= map.size()) {
+        throw_usage(fmt::format("{}: column '{}' of the rows to append has the code {} for {} levels", fn, b.name,
+                                code, map.size()));
+      }
+      a.codes.push_back(map[static_cast<std::size_t>(code)]);
+    }
+  }
+  into.rows += t.rows;
+  into.missing.add(t.missing);
+}
+
+// ---- a table as bytes --------------------------------------------------------------------------------
+
+namespace {
+
+constexpr char table_magic[8] = {'A', 'S', 'S', 'A', 'Y', 'T', 'B', '\0'};
+constexpr std::uint32_t table_format_version = 1;
+
+// Little-endian fixed-width values, and arrays of them (one copy on a little-endian host).
+template <class T>
+void put(std::string& out, const T* v, std::size_t n) {
+  const std::size_t at = out.size();
+  out.resize(at + n * sizeof(T));
+  if constexpr (std::endian::native == std::endian::little) {
+    if (n > 0) std::memcpy(out.data() + at, v, n * sizeof(T));
+  } else {
+    for (std::size_t i = 0; i < n; ++i) {
+      auto u = std::bit_cast<std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>>(v[i]);
+      for (std::size_t k = 0; k < sizeof(T); ++k) out[at + i * sizeof(T) + k] = static_cast<char>((u >> (8 * k)) & 0xff);
+    }
+  }
+}
+void put_u64(std::string& out, std::uint64_t v) { put(out, &v, 1); }
+void put_str(std::string& out, std::string_view s) {
+  put_u64(out, s.size());
+  out.append(s);
+}
+
+struct table_reader {
+  std::string_view in;
+  std::size_t at = 0;
+  [[noreturn]] static void malformed(const std::string& what) {
+    throw_data(fmt::format("read_table_bytes: the bytes are not a table: {}", what));
+  }
+  void need(std::uint64_t n) {
+    if (in.size() - at < n) malformed("they end early (truncated)");
+  }
+  template <class T>
+  void get(T* v, std::uint64_t n) {
+    if (n > (in.size() - at) / sizeof(T)) malformed("they end early (truncated)");
+    if constexpr (std::endian::native == std::endian::little) {
+      if (n > 0) std::memcpy(v, in.data() + at, n * sizeof(T));
+    } else {
+      using U = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+      for (std::size_t i = 0; i < n; ++i) {
+        U u = 0;
+        for (std::size_t k = 0; k < sizeof(T); ++k) {
+          u |= static_cast<U>(static_cast<unsigned char>(in[at + i * sizeof(T) + k])) << (8 * k);
+        }
+        v[i] = std::bit_cast<T>(u);
+      }
+    }
+    at += n * sizeof(T);
+  }
+  std::uint64_t u64() {
+    std::uint64_t v = 0;
+    get(&v, 1);
+    return v;
+  }
+  std::uint8_t u8() {
+    need(1);
+    return static_cast<std::uint8_t>(in[at++]);
+  }
+  std::string str() {
+    const std::uint64_t n = u64();
+    need(n);
+    std::string s(in.substr(at, n));
+    at += n;
+    return s;
+  }
+};
+
+}  // namespace
+
+std::string serialize_table(const io::table& t) {
+  std::string out(table_magic, sizeof table_magic);
+  const std::uint32_t version = table_format_version;
+  put(out, &version, 1);
+  put_str(out, t.source);
+  put_u64(out, t.rows);
+  put_u64(out, t.columns.size());
+  for (const io::column& c : t.columns) {
+    put_str(out, c.name);
+    out.push_back(static_cast<char>(c.type));
+    if (c.type == io::column_type::label) {
+      if (c.codes.size() != t.rows) throw_usage(fmt::format("serialize_table: column '{}' has {} codes for {} rows", c.name, c.codes.size(), t.rows));
+      put_u64(out, c.levels.size());
+      for (const std::string& l : c.levels) put_str(out, l);
+      put(out, c.codes.data(), c.codes.size());
+    } else {
+      if (c.numbers.size() != t.rows) throw_usage(fmt::format("serialize_table: column '{}' has {} numbers for {} rows", c.name, c.numbers.size(), t.rows));
+      put(out, c.numbers.data(), c.numbers.size());
+    }
+  }
+  put_u64(out, t.missing.rows);
+  put_u64(out, t.missing.first_line);
+  put_str(out, t.missing.first_column);
+  return out;
+}
+
+io::table read_table_bytes(std::string_view bytes) {
+  table_reader r{bytes};
+  r.need(sizeof table_magic);
+  if (bytes.substr(0, sizeof table_magic) != std::string_view(table_magic, sizeof table_magic)) {
+    r.malformed("no table magic");
+  }
+  r.at = sizeof table_magic;
+  std::uint32_t version = 0;
+  r.get(&version, 1);
+  if (version != table_format_version) {
+    r.malformed(fmt::format("format version {}; this assay reads version {}", version, table_format_version));
+  }
+  io::table t;
+  t.source = r.str();
+  const std::uint64_t rows = r.u64(), columns = r.u64();
+  if (columns > bytes.size()) r.malformed("more columns than bytes");
+  t.rows = static_cast<std::size_t>(rows);
+  for (std::uint64_t k = 0; k < columns; ++k) {
+    io::column c;
+    c.name = r.str();
+    const std::uint8_t type = r.u8();
+    if (type > static_cast<std::uint8_t>(io::column_type::label)) r.malformed(fmt::format("column type {}", type));
+    c.type = static_cast<io::column_type>(type);
+    if (c.type == io::column_type::label) {
+      const std::uint64_t levels = r.u64();
+      if (levels > (bytes.size() - r.at) / 8 || levels > std::uint64_t{INT32_MAX}) r.malformed("more levels than bytes");
+      c.levels.reserve(levels);
+      for (std::uint64_t l = 0; l < levels; ++l) c.levels.push_back(r.str());
+      if (rows > (bytes.size() - r.at) / 4) r.malformed("they end early (truncated)");
+      c.codes.resize(rows);
+      r.get(c.codes.data(), rows);
+      for (const std::int32_t code : c.codes) {
+        if (code < 0 || static_cast<std::uint64_t>(code) >= levels) {
+          r.malformed(fmt::format("column '{}' has the code {} for {} levels", c.name, code, levels));
+        }
+      }
+    } else {
+      if (rows > (bytes.size() - r.at) / 8) r.malformed("they end early (truncated)");
+      c.numbers.resize(rows);
+      r.get(c.numbers.data(), rows);
+    }
+    t.columns.push_back(std::move(c));
+  }
+  t.missing.rows = r.u64();
+  t.missing.first_line = r.u64();
+  t.missing.first_column = r.str();
+  if (r.at != bytes.size()) r.malformed(fmt::format("{} bytes after the end", bytes.size() - r.at));
+  return t;
 }
 
 }  // namespace assay::scale

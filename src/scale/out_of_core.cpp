@@ -11,6 +11,7 @@
 #include "assay/scale/out_of_core.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <barrier>
 #include <map>
 #include <cstdio>
@@ -238,12 +239,10 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   if (options.max_memory < (std::uint64_t{1} << 20)) {
     throw_usage(fmt::format("{}: max_memory is {} bytes; it must be at least 1 MiB", fn, options.max_memory));
   }
-  if (!q.proba.empty() && q.ci_level) {
-    throw_usage(fmt::format("{}: intervals of class probabilities are not computed out of core yet", fn));
-  }
   if (q.task == task_kind::regression) throw_usage(fmt::format("{}: regression is not evaluated out of core yet", fn));
-  if (q.ci_level && (q.weight || q.ci == ci_method::bootstrap)) {
-    // The Poisson bootstrap weighs every row by its id: the state would have to keep every row.
+  if (q.ci_level && q.proba.empty() && (q.weight || q.ci == ci_method::bootstrap)) {
+    // The Poisson bootstrap weighs every row by its id: the state would have to keep every row. (Class
+    // probabilities keep their rows for every interval, in memory, within a quarter of the cap.)
     throw_usage(fmt::format("{}: intervals with {} resample rows, which needs every row in memory: they are not "
                             "computed out of core", fn, q.weight ? "weights" : "ci_method bootstrap"));
   }
@@ -394,11 +393,14 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
     rows_before += t.rows;
     if (so.kind == prediction_kind::proba && state.memory_bytes() > budget / 4) {
       // The probability columns' runs are held in memory (not spilled as a score's are), and a merge
-      // of a column's runs briefly holds them twice: a quarter of the cap.
-      throw_data(fmt::format("{}: the class probabilities have too many distinct values to be evaluated within {} KiB "
-                             "(their state holds {} KiB after {} rows, more than a quarter of it): raise max_memory or "
-                             "read the file in memory",
-                             name, budget >> 10, state.memory_bytes() >> 10, rows_before));
+      // of a column's runs briefly holds them twice: a quarter of the cap. With intervals, the rows
+      // kept for them are held too (every interval of class probabilities reads every row).
+      throw_data(fmt::format("{}: the class probabilities {} to be evaluated within {} KiB (their state holds {} KiB "
+                             "after {} rows, more than a quarter of it): raise max_memory or read the file in memory",
+                             name,
+                             so.row_ids ? "and the rows kept for their intervals (every row) are too many"
+                                        : "have too many distinct values",
+                             budget >> 10, state.memory_bytes() >> 10, rows_before));
     }
     if (!scores) continue;
     // The score records, by key range.
@@ -578,7 +580,30 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
       end = from;
     }
   };
-  report r = detail::finish_state(s, eo, descending, &ascending);
+  // Weighted: the other class's areas read the forward sweep's running sums backwards; they go to
+  // one more temporary file (20 bytes a distinct score: the record's key holds tp's bits, its weight
+  // fp) instead of a sweep in memory.
+  std::unique_ptr<spill_file> sums;
+  detail::sweep_store store;
+  store.put = [&](double tp, double fp) {
+    if (!sums) sums = std::make_unique<spill_file>(dir, spill_buffers, true);
+    sums->add({std::bit_cast<std::uint64_t>(tp), 0, fp});
+  };
+  store.backwards = [&](const std::function<void(double, double)>& g) {
+    if (!sums) return;
+    sums->flush();
+    inf.spilled_bytes += sums->written();
+    std::vector<record> chunk;
+    const std::uint64_t step = std::max<std::uint64_t>(cap_records / 4, 1);
+    for (std::uint64_t end = sums->count(); end > 0;) {
+      const std::uint64_t from = end > step ? end - step : 0;
+      chunk.clear();
+      sums->read(from, end - from, chunk);
+      for (std::size_t k = chunk.size(); k > 0; --k) g(std::bit_cast<double>(chunk[k - 1].key), chunk[k - 1].w);
+      end = from;
+    }
+  };
+  report r = detail::finish_state(s, eo, descending, &ascending, so.weighted ? &store : nullptr);
   if (q.csv.drop_missing) r.missing = missing.rows;
   return r;
 }

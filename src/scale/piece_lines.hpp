@@ -15,16 +15,24 @@
 namespace assay::scale::detail {
 
 /// The state's options for a report request read from a file: the kind of prediction (a score,
-/// predicted classes or class probabilities), task, positive class, threshold, weights, and the
-/// source's name. The column names are set from the file's header by the caller.
+/// predicted classes, class probabilities or, for regression, predicted values), task, positive class,
+/// threshold, weights, whether rows are kept for the intervals, and the source's name. The column names are set from the file's header by the caller.
 inline state_options state_options_of(const report_request& q, const std::string& source) {
   state_options so;
-  so.kind = q.score ? prediction_kind::scores : q.pred ? prediction_kind::labels : prediction_kind::proba;
+  so.kind = q.task == task_kind::regression ? prediction_kind::values
+            : q.score                       ? prediction_kind::scores
+            : q.pred                        ? prediction_kind::labels
+                                            : prediction_kind::proba;
   so.task = q.task;
   so.pos_label = q.pos_label;
   so.threshold = q.threshold;
   so.weighted = q.weight.has_value();
   so.source = source;
+  // The rows are kept (ids: their index among the file's rows that are read) for the intervals that
+  // need them: any interval of regression or class probabilities, and with weights or the bootstrap
+  // method (evaluation_state::finish).
+  so.row_ids = q.ci_level.has_value() && (so.kind == prediction_kind::values || so.kind == prediction_kind::proba ||
+                                          so.weighted || q.ci == ci_method::bootstrap);
   return so;
 }
 
@@ -44,8 +52,9 @@ inline state_options state_options_of(const report_request& q, const std::string
   throw e;
 }
 
-/// Adds the rows of a piece, read as the columns {label, score or predicted class, weight when
-/// weighted, one probability column per class} (the order of column_specs), to `state`, the piece's
+/// Adds the rows of a piece, read as the columns {label (numbers for regression), score, predicted class
+/// or predicted value, weight when weighted, one probability column per class} (the order of
+/// column_specs), to `state`, the piece's
 /// first row having the id `first_row_id`. A refused row is an error that names the file `name` first.
 inline void update_with_piece(evaluation_state& state, const io::table& t, const std::string& name,
                               std::uint64_t first_row_id) {
@@ -55,8 +64,13 @@ inline void update_with_piece(evaluation_state& state, const io::table& t, const
   row_batch b;
   b.y_true = label_column::of_codes(lab.codes, lab.levels);
   b.first_row_id = first_row_id;
+  if (o.kind == prediction_kind::values) {  // regression: the target and the predicted value are numbers
+    b.y_true = label_column::of_numbers(lab.numbers);
+    b.y_value = t.columns[1].numbers;
+  }
   std::size_t at = 1;
-  if (o.kind == prediction_kind::scores) b.y_score = t.columns[at++].numbers;
+  if (o.kind == prediction_kind::values) ++at;
+  else if (o.kind == prediction_kind::scores) b.y_score = t.columns[at++].numbers;
   else if (o.kind == prediction_kind::labels) b.y_pred = label_column::of_codes(t.columns[at].codes, t.columns[at].levels), ++at;
   if (o.weighted) b.sample_weight = t.columns[at++].numbers;
   std::vector<std::span<const double>> proba;

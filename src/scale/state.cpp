@@ -15,6 +15,7 @@
 #include "../report/by_class.hpp"
 #include "../report/intervals.hpp"
 #include "../report/kept_curves.hpp"
+#include "assay/curves/accumulate.hpp"
 #include "assay/curves/calibration.hpp"
 #include "assay/curves/roc.hpp"
 #include "assay/curves/pr.hpp"
@@ -55,10 +56,6 @@ void check_options(const state_options& o) {
           throw_usage(fmt::format("evaluation_state: proba_names names \"{}\" twice", o.proba_names[i]));
         }
       }
-    }
-    if (o.row_ids) {
-      throw_usage("evaluation_state: row_ids with class probabilities is not supported yet (the state does not keep "
-                  "rows of probabilities)");
     }
   } else if (!o.proba_names.empty()) {
     throw_usage("evaluation_state: proba_names is given, but kind is not proba");
@@ -302,6 +299,12 @@ void update_values(evaluation_state::impl& s, const row_batch& b) {
     const double y = b.y_true.numbers[i], p = b.y_value[i];
     const double w = o.weighted ? b.sample_weight[i] : 1.0;
     const auto wb = std::bit_cast<std::uint64_t>(w);
+    if (o.row_ids) {  // for the intervals, which resample rows
+      s.kept.push_back({b.first_row_id + i, 0, 0, 0, w});
+      s.kept_x.push_back(y);
+      s.kept_x.push_back(p);
+      s.kept_sorted = false;
+    }
     ++s.reg_y[{assay::detail::order_key(y), wb}];
     ++s.reg_r[{assay::detail::order_key(y - p), wb}];
     if (o.weighted) s.total_weight.add(w);
@@ -606,6 +609,11 @@ void update_proba(evaluation_state::impl& s, const row_batch& b, const batch_lab
     for (std::size_t c = 0; c < K; ++c) {
       p.buffer[c].push_back({assay::detail::order_key(b.y_proba[c][i]), tmap[bt], w});
     }
+    if (o.row_ids) {  // for the intervals, which resample rows
+      s.kept.push_back({b.first_row_id + i, 0, tmap[bt], 0, w});
+      for (std::size_t c = 0; c < K; ++c) s.kept_x.push_back(b.y_proba[c][i]);
+      s.kept_sorted = false;
+    }
     for (std::size_t v = 0; v < p.views.size(); ++v) {
       const auto& order = p.views[v].order;
       local_view& L = lv[v];
@@ -884,7 +892,8 @@ std::size_t evaluation_state::memory_bytes() const {
                       (s.buffer.capacity() + s.sort_scratch.capacity()) * sizeof(pending);
   for (const auto& d : s.dict) bytes += d.capacity() + sizeof(std::string);
   bytes += s.cells.size() * (sizeof(tally) + 48) + s.loss.size() * (sizeof(losses) + 48);
-  bytes += s.kept.capacity() * sizeof(kept_row) + s.calib.size() * (sizeof(tally) + 48);
+  bytes += s.kept.capacity() * sizeof(kept_row) + s.kept_x.capacity() * sizeof(double) +
+           s.calib.size() * (sizeof(tally) + 48);
   bytes += (s.reg_y.size() + s.reg_r.size()) * (sizeof(std::uint64_t) * 3 + 48);
   if (s.proba) {
     const std::size_t K = s.o.proba_names.size();
@@ -1132,7 +1141,9 @@ void evaluation_state::merge(const evaluation_state& other) {
   s.compact();
   if (!t.kept.empty()) {
     s.kept.reserve(s.kept.size() + t.kept.size());
-    for (const auto& k : t.kept) s.kept.push_back({k.id, k.key, map[k.t], labels ? map[k.p] : k.p, k.w});
+    const bool values = s.o.kind == prediction_kind::values;  // no spellings
+    for (const auto& k : t.kept) s.kept.push_back({k.id, k.key, values ? k.t : map[k.t], labels ? map[k.p] : k.p, k.w});
+    s.kept_x.insert(s.kept_x.end(), t.kept_x.begin(), t.kept_x.end());
     s.kept_sorted = false;
   }
   s.rows += t.rows;
@@ -1235,14 +1246,17 @@ std::string evaluation_state::serialize() const {
   }
   if (o.row_ids) {
     s.sort_kept();
-    const bool labels = o.kind == prediction_kind::labels;
+    const bool labels = o.kind == prediction_kind::labels, scores = o.kind == prediction_kind::scores;
+    const std::size_t m = s.kept_stride();
     w.u64(s.kept.size());
-    for (const auto& k : s.kept) {
+    for (std::size_t i = 0; i < s.kept.size(); ++i) {
+      const kept_row& k = s.kept[i];
       w.u64(k.id);
       if (labels) w.u32(k.p);
-      else w.u64(k.key);
-      w.u32(k.t);
+      else if (scores) w.u64(k.key);
+      if (o.kind != prediction_kind::values) w.u32(k.t);
       if (o.weighted) w.f64(k.w);
+      for (std::size_t j = 0; j < m; ++j) w.f64(s.kept_x[i * m + j]);  // regression, class probabilities
     }
   }
   if (s.proba) write_proba(w, s);
@@ -1404,16 +1418,24 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
     const std::uint64_t nk = r.count(16);
     if (nk != s.rows) reader::malformed("the kept rows do not add up to the rows");
     s.kept.reserve(nk);
+    const bool scores = o.kind == prediction_kind::scores, values = o.kind == prediction_kind::values;
+    const std::size_t m = s.kept_stride();
+    s.kept_x.reserve(nk * m);
     for (std::uint64_t k = 0; k < nk; ++k) {
       kept_row x{r.u64(), 0, 0, 0, 1.0};
       if (labels) x.p = r.u32();
-      else x.key = r.u64();
-      x.t = r.u32();
+      else if (scores) x.key = r.u64();
+      if (!values) x.t = r.u32();
       if (o.weighted) x.w = r.f64();
-      if (x.t >= nd || (labels && x.p >= nd)) reader::malformed("a kept row names a class outside the dictionary");
+      if ((!values && x.t >= nd) || (labels && x.p >= nd)) reader::malformed("a kept row names a class outside the dictionary");
       if (!(x.w >= 0 && std::isfinite(x.w))) reader::malformed("a kept row has a weight that is negative or not finite");
-      if (!labels && !std::isfinite(assay::detail::from_order_key(x.key))) {
+      if (scores && !std::isfinite(assay::detail::from_order_key(x.key))) {
         reader::malformed("a kept row has a score that is not a finite number");
+      }
+      for (std::size_t j = 0; j < m; ++j) {
+        const double v = r.f64();
+        if (!std::isfinite(v)) reader::malformed("a kept row has a value or probability that is not a finite number");
+        s.kept_x.push_back(v);
       }
       if (!s.kept.empty() && !(s.kept.back().tie() <= x.tie())) reader::malformed("kept rows are not sorted");
       s.kept.push_back(x);
@@ -1521,6 +1543,55 @@ void attach_state_intervals(evaluation_state::impl& s, const evaluate_options& q
       rows.y_proba = y;
     }
   }
+  assay::detail::attach_intervals(r, q, rows);
+}
+
+// The intervals of evaluate on the kept rows of regression or class probabilities, in id order (the
+// Poisson weights drawn on the ids): the rows evaluate would have, i.e. the targets and predicted
+// values, or the classes (class_of: spelling code -> class), the probabilities in class order (order:
+// class -> batch column) and their argmax (the first of equal maxima), with the weights.
+void attach_kept_intervals(evaluation_state::impl& s, const evaluate_options& q, report& r,
+                           const std::vector<std::int32_t>& class_of, const std::vector<std::uint32_t>& order) {
+  const state_options& o = s.o;
+  s.sort_kept();
+  const std::size_t n = s.kept.size(), m = s.kept_stride();
+  std::vector<std::uint64_t> ids(n);
+  std::vector<double> w;
+  if (o.weighted) w.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const kept_row& k = s.kept[i];
+    if (i > 0 && s.kept[i - 1].id == k.id) {
+      throw_data(fmt::format("evaluation_state::finish: row id {} is given to two rows; each batch's first_row_id must "
+                             "be its first row's index among all rows", k.id));
+    }
+    ids[i] = k.id;
+    if (o.weighted) w[i] = k.w;
+  }
+  assay::detail::report_rows rows;
+  rows.w = w;
+  rows.row_ids = ids;
+  if (o.kind == prediction_kind::values) {
+    std::vector<double> target(n), predicted(n);
+    for (std::size_t i = 0; i < n; ++i) target[i] = s.kept_x[2 * i], predicted[i] = s.kept_x[2 * i + 1];
+    rows.target = target;
+    rows.predicted = predicted;
+    assay::detail::attach_intervals(r, q, rows);
+    return;
+  }
+  std::vector<std::int32_t> y(n), yhat(n);
+  std::vector<double> matrix(n * m);
+  for (std::size_t i = 0; i < n; ++i) {
+    y[i] = class_of[s.kept[i].t];
+    const double* x = &s.kept_x[i * m];
+    double* row = &matrix[i * m];
+    for (std::size_t c = 0; c < m; ++c) row[c] = x[order[c]];
+    yhat[i] = static_cast<std::int32_t>(std::max_element(row, row + m) - row);
+  }
+  const proba_view pv = proba_view::matrix(matrix, m);
+  rows.y = y;
+  rows.yhat = yhat;
+  rows.proba = &pv;
+  rows.y_proba = y;
   assay::detail::attach_intervals(r, q, rows);
 }
 
@@ -1807,20 +1878,20 @@ report finish_proba(evaluation_state::impl& s, const evaluate_options& q) {
   }
   assay::detail::set_ranking_averages(r);
   assay::detail::add_undefined_notes(r, q);
+  if (q.ci_level) attach_kept_intervals(s, q, r, class_of, order);
   return r;
 }
 
 }  // namespace
 
 report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs_descending,
-                    const run_source* runs_ascending) {
+                    const run_source* runs_ascending, sweep_store* store) {
   const state_options& o = s.o;
-  if (q.ci_level && o.kind == prediction_kind::values) {
-    throw_usage("evaluation_state::finish: ci_level is set; the state does not give intervals of regression yet");
-  }
-  if (q.ci_level && o.kind == prediction_kind::proba) {
-    throw_usage("evaluation_state::finish: ci_level is set; the state does not give intervals of class probabilities "
-                "yet");
+  if (q.ci_level && (o.kind == prediction_kind::values || o.kind == prediction_kind::proba) && !o.row_ids) {
+    throw_usage(fmt::format("evaluation_state::finish: ci_level is set; the intervals of {} need every row (the normal "
+                            "interval of a mean loss reads each row's loss, the Poisson bootstrap of the other numbers "
+                            "resamples rows): build the state with row_ids",
+                            o.kind == prediction_kind::values ? "regression" : "class probabilities"));
   }
   if (q.ci_level && assay::detail::intervals_need_rows(q, o.weighted) && !o.row_ids) {
     throw_usage(fmt::format("evaluation_state::finish: ci_level with {} resamples rows (the Poisson bootstrap), which "
@@ -1840,7 +1911,11 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
     throw_data(fmt::format("{}: sample_weight: every weight is 0; there is nothing to evaluate", o.source));
   }
   const bool scores = o.kind == prediction_kind::scores;
-  if (o.kind == prediction_kind::values) return finish_regression(s, q);
+  if (o.kind == prediction_kind::values) {
+    report r = finish_regression(s, q);
+    if (q.ci_level) attach_kept_intervals(s, q, r, {}, {});
+    return r;
+  }
   if (o.kind == prediction_kind::proba) return finish_proba(s, q);
 
   // The classes, by the prediction table's rules on the union of the spellings (data/predictions.hpp).
@@ -1999,6 +2074,29 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
         });
         other_auc = s2.roc_auc;
         other_ap = s2.average_precision;
+      } else if (o.weighted && !have_forward && store != nullptr) {
+        // The complement of the sweep without holding it: entry k (ascending scores) of the complement
+        // is entry j = m - 1 - k of the sweep, (N - fp[j - 1], P - tp[j - 1]), and (N, P) for j = 0:
+        // the forward running sums read backwards, one entry late. The same numbers, in the same order,
+        // as curves::complement, fed to the same accumulators as roc_auc and average_precision (step).
+        walk([&](double, double tp, double fp) { store->put(tp, fp); });
+        curves::auc_sum auc;
+        curves::ap_step_sum ap;
+        bool last = true;  // the forward sweep's last entry (all rows) has no complement entry of its own
+        const auto add = [&](double tp, double fp) {
+          auc.add(tp, fp);
+          ap.add(tp, fp, N);
+        };
+        store->backwards([&](double tp, double fp) {
+          if (last) {
+            last = false;
+            return;
+          }
+          add(N - fp, P - tp);
+        });
+        add(N - 0.0, P - 0.0);
+        other_auc = value(auc.auc(N, P));
+        other_ap = value(ap.sum);
       } else if (o.weighted) {
         const curves::score_sweep other = curves::complement(sweep());
         other_auc = curves::roc_auc(other);

@@ -168,11 +168,35 @@ struct evaluation_state::impl {
   std::optional<std::uint64_t> first_zero_target;
   std::optional<detail::proba_state> proba;  // prediction_kind::proba
   std::vector<kept_row> kept;            // row_ids: every row; sorted by tie() when kept_sorted
+  // row_ids of regression and class probabilities: kept_stride() numbers per kept row, in the order of
+  // `kept` (regression: the target and the predicted value; class probabilities: the row's
+  // probabilities in the batch's column order).
+  std::vector<double> kept_x;
   bool kept_sorted = true;
+
+  [[nodiscard]] std::size_t kept_stride() const {
+    return o.kind == prediction_kind::values ? 2 : o.kind == prediction_kind::proba ? o.proba_names.size() : 0;
+  }
 
   void sort_kept() {
     if (kept_sorted) return;
-    std::sort(kept.begin(), kept.end(), [](const kept_row& a, const kept_row& b) { return a.tie() < b.tie(); });
+    const auto before = [](const kept_row& a, const kept_row& b) { return a.tie() < b.tie(); };
+    const std::size_t m = kept_stride();
+    if (m == 0) {
+      std::sort(kept.begin(), kept.end(), before);
+    } else {  // the rows' numbers move with them
+      std::vector<std::size_t> order(kept.size());
+      for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return before(kept[a], kept[b]); });
+      std::vector<kept_row> rows(kept.size());
+      std::vector<double> x(kept_x.size());
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        rows[i] = kept[order[i]];
+        std::copy_n(kept_x.begin() + static_cast<std::ptrdiff_t>(order[i] * m), m, x.begin() + static_cast<std::ptrdiff_t>(i * m));
+      }
+      kept = std::move(rows);
+      kept_x = std::move(x);
+    }
     kept_sorted = true;
   }
 
@@ -306,12 +330,21 @@ struct state_access {
   static evaluation_state::impl& of(evaluation_state& s) { return *s.impl_; }
 };
 
+/// Somewhere to put the running sums (tp, fp) of a descending walk, one entry per distinct score, and
+/// to read them back lowest score first: the out-of-core reader keeps them in a temporary file.
+struct sweep_store {
+  std::function<void(double tp, double fp)> put;
+  std::function<void(const std::function<void(double tp, double fp)>&)> backwards;
+};
+
 /// evaluation_state::finish on `s` with the score runs given by `runs` (s.runs are not read).
 /// `runs_ascending`, when given, visits the same runs in ascending key order: an unweighted report
 /// then streams the other class's areas (ranked by -score) from it instead of building the sweep of
-/// every distinct score in memory (the out-of-core reader's cap).
+/// every distinct score in memory (the out-of-core reader's cap). `store`, when given, does the same
+/// for a weighted report: the other class's areas are the complement of the sweep (curves::complement),
+/// whose entries are the forward running sums read backwards, so they are put there and read back.
 report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs,
-                    const run_source* runs_ascending = nullptr);
+                    const run_source* runs_ascending = nullptr, sweep_store* store = nullptr);
 
 }  // namespace detail
 }  // namespace assay::scale

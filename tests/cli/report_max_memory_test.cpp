@@ -74,9 +74,27 @@ TEST(ReportMaxMemory, ClassProbabilitiesSameAsInMemory) {
     EXPECT_EQ(capped.err, "");
     EXPECT_NE(mem.out.find("data row 40001 sum"), std::string::npos) << mem.out;
   }
-  // Intervals of class probabilities are not computed out of core.
-  cli_result r = run_assay({"report", path, "--label", "y", "--proba", "pa", "pb", "pc", "--ci", "--max-memory", "1M"});
-  EXPECT_EQ(r.exit_code, 2);
+  // Intervals of class probabilities: from the rows kept in memory (row_ids), the in-memory report's,
+  // weighted or not, any method; a cap too small for the kept rows is an error naming them.
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{"--ci", "--replicates", "50", "--format", "json"},
+        std::vector<std::string>{"--weight", "w", "--ci", "--replicates", "50", "--seed", "3"},
+        std::vector<std::string>{"--ci", "--ci-method", "bootstrap", "--replicates", "40", "--format", "json"}}) {
+    std::vector<std::string> args{"report", path, "--label", "y", "--proba", "pc", "pa", "pb"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const cli_result mem = run_assay(args);
+    args.insert(args.end(), {"--max-memory", "48M"});
+    const cli_result capped = run_assay(args);
+    EXPECT_EQ(mem.exit_code, 0) << mem.err;
+    EXPECT_EQ(capped.exit_code, 0) << capped.err;
+    EXPECT_EQ(capped.out, mem.out);
+    EXPECT_NE(mem.out.find("poisson bootstrap"), std::string::npos);
+  }
+  cli_result r = run_assay({"report", path, "--label", "y", "--proba", "pa", "pb", "pc", "--ci", "--max-memory", "4M"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("the class probabilities and the rows kept for their intervals (every row) are too many to be "
+                       "evaluated within 4096 KiB"), std::string::npos) << r.err;
   // A cap whose quarter the state passes: an error naming the cause, no output.
   r = run_assay({"report", path, "--label", "y", "--proba", "pa", "pb", "pc", "--max-memory", "1M"});
   EXPECT_EQ(r.exit_code, 3);
@@ -94,7 +112,7 @@ TEST(ReportMaxMemory, OptionErrors) {
                   "--ci-method", "bootstrap"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "assay report: --max-memory works with --score, --pred or --proba on a file (not --task "
-                   "regression, --ci with --weight, --ci-method bootstrap or --proba, "
+                   "regression, --ci with --weight or --ci-method bootstrap but with --proba, "
                    "--max-fpr/--min-tpr/--min-precision/--min-recall, or standard input)\n");
 }
 

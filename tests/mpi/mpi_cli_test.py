@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""assay report and assay cv under mpirun: the output of N ranks equals the one-process run, byte for
+"""assay report, curve, compare and cv under mpirun: the output of N ranks equals the one-process run, byte for
 byte; a bad row read by rank 1 fails the run with a clear message, a nonzero exit and no output file;
 what the merged state cannot do is refused, naming the option.
 
@@ -105,6 +105,8 @@ def main():
             p[0] = min(1.0, p[0] + 0.4)
         rows.append(("abc"[c], p[2], rng.choice([0, 0.5, 1, 2]), p[0], p[1]))
     write(proba, "y,c,w,a,b", rows)
+    proba_ok = os.path.join(tmp, "proba_ok.csv")  # every row sums to 1 (the curves refuse one that does not)
+    write(proba_ok, "y,c,w,a,b", rows[:3500] + rows[3501:])
     # Many distinct scores (more than the 2^15 points from which one process formats a curve in pieces
     # on several threads, thinned piece by piece with --drop-intermediate).
     big = os.path.join(tmp, "big.csv")
@@ -115,6 +117,8 @@ def main():
     write(big, "y,s,w", rows)
     tiny = os.path.join(tmp, "tiny.csv")
     write(tiny, "y,s", [(1, 0.9), (0, 0.2), (1, 0.2)])  # fewer rows than ranks: empty parts
+    tiny2 = os.path.join(tmp, "tiny2.csv")  # as few rows as ranks (-n 4): a comparison needs 2 of each class
+    write(tiny2, "y,s,t", [(1, 0.9, 0.8), (0, 0.2, 0.3), (1, 0.2, 0.6), (0, 0.5, 0.1)])
     # Empty cells (missing values) in the label, score and weight columns, and in the unused id column.
     holes = os.path.join(tmp, "holes.csv")
     rows = []
@@ -127,6 +131,37 @@ def main():
             cells[rng.choice([1, 2, 3])] = ""
         rows.append(cells)
     write(holes, "id,label,score,w", rows)
+
+    # Models on the same cases (assay compare): three score columns with ties (one of them rounded
+    # coarsely), two predicted-class columns; and a multiclass label with three predicted-class
+    # columns, one of which predicts a class the label does not have.
+    models = os.path.join(tmp, "models.csv")
+    rows = []
+    for i in range(5000):
+        y = "spam" if rng.random() < 0.3 else "ham"
+        a = round(min(1.0, max(0.0, rng.gauss(0.62 if y == "spam" else 0.4, 0.2))), 2)
+        b = round(min(1.0, max(0.0, rng.gauss(0.58 if y == "spam" else 0.42, 0.2))), 3)
+        c = round(rng.random() * 0.5 + (0.3 if y == "spam" else 0.2), 1)
+        rows.append((f"id{i}", y, a, b, c, "spam" if a >= 0.5 else "ham", "spam" if b >= 0.45 else "ham"))
+    write(models, "id,label,a,b,c,pa,pb", rows)
+    multi3 = os.path.join(tmp, "multi3.csv")
+    rows = []
+    for i in range(4000):
+        y = rng.choice(classes)
+        preds = [y if rng.random() < acc else rng.choice(classes) for acc in (0.7, 0.6, 0.5)]
+        if rng.random() < 0.02:
+            preds[2] = "other"
+        rows.append((y, *preds))
+    write(multi3, "truth,m1,m2,m3", rows)
+
+    # Regression: targets with ties and a zero target (MAPE undefined, naming its row, in a later part),
+    # predictions near them, weights with zeros.
+    regression = os.path.join(tmp, "regression.csv")
+    rows = []
+    for i in range(4000):
+        y = round(rng.uniform(-5, 20), 1) if i != 3100 else 0
+        rows.append((y, round(y + rng.gauss(0, 2), 2), rng.choice([0, 1, 2.5])))
+    write(regression, "y,yhat,w", rows)
 
     cases = {
         "binary text": ["report", binary, "--label", "label", "--score", "score", "--pos-label", "spam"],
@@ -167,6 +202,59 @@ def main():
                                        "--weight", "w", "--format", "json", "--drop-missing"],
         "drop missing curve json": ["curve", "roc", holes, "--label", "label", "--score", "score", "--pos-label",
                                     "spam", "--format", "json", "--drop-missing"],
+        # Intervals: analytic from the merged counts and runs, or from the rows kept with their index
+        # in the file (the Poisson bootstrap: weights, --ci-method bootstrap; every interval of class
+        # probabilities and of regression); with --drop-missing the skipped rows have no index.
+        "ci binary text": ["report", binary, "--label", "label", "--score", "score", "--pos-label", "spam", "--ci"],
+        "ci binary weighted json": ["report", binary, "--label", "label", "--score", "score", "--pos-label", "spam",
+                                    "--weight", "w", "--ci", "0.9", "--replicates", "200", "--seed", "4", "--format",
+                                    "json"],
+        "ci pred bootstrap json": ["report", multi, "--label", "truth", "--pred", "pred", "--ci", "--ci-method",
+                                   "bootstrap", "--replicates", "150", "--format", "json"],
+        "ci proba text": ["report", proba, "--label", "y", "--proba", "a", "b", "c", "--ci", "--replicates", "150"],
+        "ci proba weighted json": ["report", proba, "--label", "y", "--proba", "c", "a", "b", "--weight", "w", "--ci",
+                                   "--replicates", "150", "--format", "json"],
+        "ci drop missing weighted json": ["report", holes, "--label", "label", "--score", "score", "--pos-label",
+                                          "spam", "--weight", "w", "--ci", "--replicates", "150", "--format", "json",
+                                          "--drop-missing"],
+        "regression text": ["report", regression, "--task", "regression", "--label", "y", "--pred", "yhat"],
+        "regression weighted json": ["report", regression, "--task", "regression", "--label", "y", "--pred", "yhat",
+                                     "--weight", "w", "--format", "json"],
+        "regression ci json": ["report", regression, "--task", "regression", "--label", "y", "--pred", "yhat", "--ci",
+                               "--replicates", "150", "--format", "json"],
+        "regression weighted ci text": ["report", regression, "--task", "regression", "--label", "y", "--pred",
+                                        "yhat", "--weight", "w", "--ci", "--ci-method", "bootstrap", "--replicates",
+                                        "150"],
+        # Curves that need every row (rejection, calibration), of class probabilities, or drawn: rank 0
+        # gathers the parsed columns.
+        "curve rejection csv weighted": ["curve", "rejection", binary, "--label", "label", "--score", "score",
+                                         "--pos-label", "spam", "--weight", "w"],
+        "curve rejection proba json": ["curve", "rejection", proba_ok, "--label", "y", "--proba", "a", "b", "c",
+                                       "--format", "json"],
+        "curve calibration uniform json": ["curve", "calibration", big, "--label", "y", "--score", "s", "--bins", "7",
+                                           "--format", "json"],
+        "curve calibration quantile weighted": ["curve", "calibration", binary, "--label", "label", "--score",
+                                                "score", "--pos-label", "spam", "--weight", "w", "--strategy",
+                                                "quantile", "--bins", "5"],
+        "curve calibration proba json": ["curve", "calibration", proba_ok, "--label", "y", "--proba", "c", "a", "b",
+                                         "--weight", "w", "--format", "json"],
+        "curve roc proba json": ["curve", "roc", proba_ok, "--label", "y", "--proba", "a", "b", "c", "--format", "json"],
+        "curve calibration drop missing": ["curve", "calibration", holes, "--label", "label", "--score", "score",
+                                           "--pos-label", "spam", "--format", "json", "--drop-missing"],
+        "compare scores text metrics": ["compare", models, "--label", "label", "--pos-label", "spam", "--score", "a",
+                                        "--score", "b", "--metric", "f1", "--metric", "roc_auc", "--replicates", "300",
+                                        "--permutations", "300", "--seed", "5"],
+        "compare three scores json": ["compare", models, "--label", "label", "--pos-label", "spam", "--score", "a",
+                                      "--score", "b", "--score", "c", "--threshold", "0.45", "--format", "json",
+                                      "--adjust", "fdr_bh"],
+        "compare preds json": ["compare", models, "--label", "label", "--pos-label", "spam", "--pred", "pa", "--pred",
+                               "pb", "--format", "json", "--metric", "precision"],
+        "compare multiclass preds text": ["compare", multi3, "--label", "truth", "--pred", "m1", "--pred", "m2",
+                                          "--pred", "m3", "--metric", "f1_macro", "--replicates", "200",
+                                          "--permutations", "200"],
+        "compare tiny": ["compare", tiny2, "--label", "y", "--score", "s", "--score", "t"],
+        "compare drop missing json": ["compare", holes, "--label", "label", "--pos-label", "spam", "--score", "score",
+                                      "--score", "w", "--format", "json", "--drop-missing"],
         "drop missing text": ["report", holes, "--label", "label", "--score", "score", "--pos-label", "spam",
                               "--drop-missing"],
     }
@@ -181,6 +269,56 @@ def main():
         run(args + ["--output", one])
         code, out, err = run(args + ["--output", many], 2)
         check("output file -n 2", code == 0 and out == b"" and open(one, "rb").read() == open(many, "rb").read(), err)
+
+    # --html (and --output): the files rank 0 writes equal the one-process files; the drop-missing note
+    # on standard error too.
+    if not ONLY or "compare files" in ONLY:
+        for n in RANKS:
+            args = ["compare", holes, "--label", "label", "--pos-label", "spam", "--score", "score", "--score", "w",
+                    "--drop-missing"]
+            files1 = [os.path.join(tmp, f"cmp1.{x}") for x in ("html", "txt")]
+            files = [os.path.join(tmp, f"cmp{n}.{x}") for x in ("html", "txt")]
+            code1, out1, err1 = run(args + ["--html", files1[0], "--output", files1[1]])
+            code, out, err = run(args + ["--html", files[0], "--output", files[1]], n)
+            same = all(open(a, "rb").read() == open(b, "rb").read() for a, b in zip(files1, files))
+            check(f"compare --html --output -n {n}", code1 == 0 and code == 0 and out == out1 == b"" and same
+                  and "skipped" in err1 and err1 in err, f"exit {code}; stderr: {err[-1500:]}")
+
+    # Failures of the comparison itself (rank 0, on all the rows): the one-process message and exit code.
+    if not ONLY or "compare errors" in ONLY:
+        empty = os.path.join(tmp, "empty.csv")
+        write(empty, "y,s,t", [])
+        for args in (["compare", empty, "--label", "y", "--score", "s", "--score", "t"],
+                     ["compare", models, "--label", "label", "--score", "a", "--score", "b"],
+                     ["compare", models, "--label", "label", "--score", "a", "--score", "nope", "--pos-label", "spam"]):
+            code1, _, err1 = run(args)
+            for n in RANKS:
+                code, out, err = run(args, n)
+                check(f"compare error {args[-1]} -n {n}", code1 != 0 and code == code1 and out == b""
+                      and err.startswith(err1), f"exit {code} vs {code1}; {err[-800:]} vs {err1}")
+
+    # A row of class probabilities that does not sum to 1: the one-process message (no rank: rank 0's
+    # check of all the rows), exit 3.
+    if not ONLY or "curve proba off" in ONLY:
+        args = ["curve", "roc", proba, "--label", "y", "--proba", "a", "b", "c"]
+        code1, _, err1 = run(args)
+        for n in RANKS:
+            code, out, err = run(args, n)
+            check(f"curve proba off 1 -n {n}", code1 == 3 and code == 3 and out == b"" and err.startswith(err1),
+                  f"exit {code}; {err[-800:]} vs {err1}")
+
+    # --plot: the SVG rank 0 draws equals the one-process SVG (and --output with it).
+    if not ONLY or "curve plots" in ONLY:
+        for n in RANKS:
+            for kind in ("roc", "calibration"):
+                args = ["curve", kind, binary, "--label", "label", "--score", "score", "--pos-label", "spam"]
+                files1 = [os.path.join(tmp, f"plot1.{x}") for x in ("svg", "csv")]
+                files = [os.path.join(tmp, f"plot{n}.{x}") for x in ("svg", "csv")]
+                code1, out1, err1 = run(args + ["--plot", files1[0], "--output", files1[1]])
+                code, out, err = run(args + ["--plot", files[0], "--output", files[1]], n)
+                same = all(open(a, "rb").read() == open(b, "rb").read() for a, b in zip(files1, files))
+                check(f"curve {kind} --plot --output -n {n}", code1 == 0 and code == 0 and out == out1 == b"" and same,
+                      f"exit {code}; stderr: {err[-1500:]}")
 
     # A bad row in the part rank 1 reads (at 1.5/N of the file): exit 3, rank 1's message with the
     # file's line number (the one-process message), and no output file. With 4 ranks rank 3's part has
@@ -208,23 +346,37 @@ def main():
                   code == 3 and f"assay report: rank 1 of {n}: {expected}" in err
                   and out == b"" and not os.path.exists(out_path) and not os.path.exists(out_path + ".assay-tmp"),
                   f"exit {code}; expected {expected!r}; stderr: {err[-1500:]}")
+            # assay compare: the same row refused by rank 1 with the one-process message; neither the
+            # output file nor the HTML page is written.
+            args = ["compare", bad, "--label", "label", "--score", "score", "--score", "w", "--pos-label", "spam"]
+            code1, _, err1 = run(args)
+            expected = err1.strip().split("assay compare: ", 1)[-1]
+            check(f"compare bad row, one process ({n})", code1 == 3 and f"bad{n}.csv:{ats[0] + 1}:" in err1, err1)
+            html_path = os.path.join(tmp, f"bad-{n}.html")
+            code, out, err = run(args + ["--output", out_path, "--html", html_path], n)
+            check(f"compare bad row -n {n}: exit 3, rank 1's message with the file's line, no output",
+                  code == 3 and f"assay compare: rank 1 of {n}: {expected}" in err and out == b""
+                  and not any(os.path.exists(p) for p in (out_path, out_path + ".assay-tmp", html_path,
+                                                           html_path + ".assay-tmp")),
+                  f"exit {code}; expected {expected!r}; stderr: {err[-1500:]}")
 
-    # Refused under several ranks, naming the option; curve and compare refused as commands.
+    # Refused under several ranks, naming the option or the kind of curve or comparison.
     if not ONLY or "refused" in ONLY:
         base = ["report", binary, "--label", "label", "--score", "score", "--pos-label", "spam"]
-        for extra, option in ((["--ci"], "--ci"), (["--by", "w"], "--by"), (["--html", os.path.join(tmp, "x.html")], "--html"),
+        for extra, option in ((["--by", "w"], "--by"), (["--html", os.path.join(tmp, "x.html")], "--html"),
                               (["--max-memory", "64M"], "--max-memory")):
             code, out, err = run(base + extra, 2)
             check(f"refused {option} -n 2", code == 2 and f"assay report: {option} does not work on several MPI ranks" in err
                   and out == b"", f"exit {code}; {err[-800:]}")
         curve = ["--label", "label", "--score", "score", "--pos-label", "spam"]
-        for args, what in ((["curve", "rejection", binary] + curve, "assay curve rejection does not work on several MPI"),
-                           (["curve", "calibration", binary] + curve, "assay curve calibration does not work on several"),
-                           (["curve", "roc", binary] + curve + ["--plot", os.path.join(tmp, "x.svg")], "(2 ranks: --plot)"),
-                           (["curve", "roc", proba, "--label", "y", "--proba", "a", "b", "c"], "(2 ranks: --proba"),
-                           (["compare", binary, "--label", "label", "--score", "score", "--score", "w",
-                             "--pos-label", "spam"], "assay compare does not run on several MPI ranks (2 ranks): its "
-                                                     "paired tests")):
+        for args, what in ((["curve", "roc", "-"] + curve, "assay curve roc does not work on several MPI ranks with "
+                                                           "standard input"),
+                           (["compare", binary, binary, "--label", "label", "--score", "score", "--pos-label", "spam"],
+                            "assay compare: two files (two independent samples) does not work on several MPI ranks"),
+                           (["compare", binary, "--sample", "w", "--label", "label", "--score", "score",
+                             "--pos-label", "spam"], "assay compare: --sample does not work on several MPI ranks"),
+                           (["compare", "-", "--label", "label", "--score", "score", "--score", "w"],
+                            "assay compare: standard input ('-') does not work on several MPI ranks")):
             code, out, err = run(args, 2)
             check(f"refused {' '.join(args[:2])} -n 2", code == 2 and what in err and out == b"", err[-800:])
         quoted = os.path.join(tmp, "quoted.csv")

@@ -728,8 +728,70 @@ TEST(EvaluationStateRegression, BytesRoundTripCorruptionAndRefusals) {
     (void)s.finish(ci);
     ADD_FAILURE();
   } catch (const error& e) {
-    EXPECT_STREQ(e.what(), "evaluation_state::finish: ci_level is set; the state does not give intervals of regression "
-                           "yet");
+    EXPECT_STREQ(e.what(), "evaluation_state::finish: ci_level is set; the intervals of regression need every row (the "
+                           "normal interval of a mean loss reads each row's loss, the Poisson bootstrap of the other "
+                           "numbers resamples rows): build the state with row_ids");
+  }
+  // With row_ids the kept rows round-trip, every flipped byte of them is an error too.
+  state_options ids = values_opts(true);
+  ids.row_ids = true;
+  evaluation_state k(ids);
+  b.first_row_id = 100;
+  k.update(b);
+  const std::string kept = k.serialize();
+  EXPECT_EQ(read_state(kept).serialize(), kept);
+  EXPECT_GT(kept.size(), blob.size() + d.y.size() * 32);  // id, weight, target and predicted value a row
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    std::string bad = kept;
+    bad[i] = static_cast<char>(static_cast<unsigned char>(bad[i]) ^ 0x10);
+    EXPECT_THROW((void)read_state(bad), error) << "byte " << i;
+  }
+}
+
+// The intervals of regression (the normal interval of MAE and MSE from the per-row losses, the Poisson
+// bootstrap of the others) from the kept rows, in id order: evaluate's, from 1, 2, 3 and 17 parts
+// merged in random trees (some through bytes), weighted or not, any method.
+std::string values_state_json_ci(const values_data& d, const state_options& o, std::size_t parts, std::mt19937_64& g,
+                                 const evaluate_options& eo) {
+  const auto c = cuts(d.y.size(), parts, g);
+  std::vector<evaluation_state> states;
+  for (std::size_t k = 0; k + 1 < c.size(); ++k) {
+    evaluation_state s(o);
+    const std::size_t mid = c[k] + (c[k + 1] - c[k]) / 3;
+    for (auto [b, e] : {std::pair{mid, c[k + 1]}, std::pair{c[k], mid}}) {  // two batches, the second first
+      row_batch rb;
+      rb.y_true = label_column::of_numbers(piece(d.y, b, e));
+      rb.y_value = piece(d.yhat, b, e);
+      if (o.weighted) rb.sample_weight = piece(d.w, b, e);
+      rb.first_row_id = b;
+      s.update(rb);
+    }
+    states.push_back(std::move(s));
+  }
+  std::shuffle(states.begin(), states.end(), g);
+  return to_json(merge_randomly(std::move(states), g).finish(eo));
+}
+
+TEST(EvaluationStateRegression, IntervalsFromKeptRowsEqualEvaluate) {
+  std::mt19937_64 g(84);
+  for (bool weighted : {false, true}) {
+    for (ci_method m : {ci_method::automatic, ci_method::bootstrap}) {
+      for (int levels : {4, 1000000}) {
+        const values_data d = make_values(700, 85 + levels, levels, levels == 4);
+        prediction_options po;
+        if (weighted) po.sample_weight = d.w;
+        const evaluate_options eo = with_ci(m, 64, 11);
+        const std::string want = to_json(evaluate(predictions_from_values(d.y, d.yhat, po), eo));
+        ASSERT_NE(want.find("poisson bootstrap"), std::string::npos);
+        if (m == ci_method::automatic) ASSERT_NE(want.find("normal, from the variance"), std::string::npos);
+        state_options o = values_opts(weighted);
+        o.row_ids = true;
+        for (std::size_t parts : {1, 2, 3, 17}) {
+          EXPECT_EQ(values_state_json_ci(d, o, parts, g, eo), want)
+              << "weighted " << weighted << " method " << int(m) << " levels " << levels << " parts " << parts;
+        }
+      }
+    }
   }
 }
 

@@ -59,6 +59,14 @@ struct curve_document {
 /// the option and the value.
 curve_document make_curve(const curve_request& request);
 
+/// The prediction file `request` reads (read_predictions): its columns are column_specs of it.
+prediction_file prediction_file_of(const curve_request& request);
+
+/// make_curve(request) on the file's columns read already: `columns` as io::read_table gives them for
+/// column_specs(prediction_file_of(request)) (e.g. the parts of the file joined in file order, as
+/// `assay curve` under MPI gathers them on rank 0). The same document, byte for byte.
+curve_document make_curve(io::table&& columns, const curve_request& request);
+
 /// The curves of a prediction table (data/predictions.hpp): one per score column of a binary table,
 /// or one-vs-rest per class of class probabilities (also the multiclass AUCs and, for calibration, the
 /// top-label curve). A table of predicted classes has no curve. The same document as make_curve on a

@@ -18,7 +18,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
 
+#include "assay/io/table.hpp"
 #include "assay/report/report.hpp"
 #include "assay/scale/state.hpp"
 
@@ -34,6 +38,8 @@ struct file_part {
 /// at most one record around each end of the part. Throws assay::error (usage) when index >= count or
 /// the path is standard input, (io) when the file cannot be read.
 file_part part_of_file(const report_request& request, std::size_t index, std::size_t count);
+/// The same for a file `path` read with the reader options `csv` (header detection, delimiter).
+file_part part_of_file(const std::string& path, const io::csv_options& csv, std::size_t index, std::size_t count);
 
 /// The evaluation state of the rows of `part`, read in pieces of about `piece_bytes` bytes (each with
 /// the header line in front, parsed by io::read_table as make_report parses the whole file: the same
@@ -42,10 +48,46 @@ file_part part_of_file(const report_request& request, std::size_t index, std::si
 /// over all parts and finished with options_of(request), it gives make_report(request), byte for byte
 /// in JSON and text. The part's rows have ids 0, 1, ... (the row a message names, e.g. the first whose
 /// class probabilities do not sum to 1): add the rows of the parts before it with
-/// evaluation_state::offset_row_ids before merging. Supports what the state supports: refuses
-/// (assay::error, usage, naming the request field) regression, intervals, kept curves and standard
-/// input; refuses (data) a part with a quote character. A part with no rows gives an empty state.
+/// evaluation_state::offset_row_ids before merging (the rows read by the parts before it: rows
+/// skipped for an empty cell have no id, as evaluate's row indices skip them). With intervals
+/// (request.ci_level) that need every row (any interval of regression or class probabilities, with
+/// weights or the bootstrap method) the state keeps its rows (state_options::row_ids). Refuses
+/// (assay::error, usage, naming the request field) kept curves and standard input; refuses (data) a
+/// part with a quote character. A part with no rows gives an empty state.
 evaluation_state state_of_file_part(const report_request& request, const file_part& part,
                                     std::size_t piece_bytes = std::size_t{64} << 20);
+
+/// The columns `specs` of the rows of `part` of `path`, read in pieces as state_of_file_part reads them:
+/// the same typed columns io::read_table gives on the whole file, restricted to the part's rows (label
+/// levels in their order of first appearance in the part), the same messages with the file's line
+/// numbers. Rows with an empty cell in a column read: skipped and counted in table::missing with
+/// csv.drop_missing, else refused naming the part's bytes (the whole file's message when the part is
+/// the whole file). Joined in file order with append_rows, the parts give the whole file's columns:
+/// what `assay compare` under MPI gathers on rank 0 (docs/scaling.md, "MPI"). A part without rows gives
+/// the columns with no rows (check_rows on the joined table refuses a file without rows). Throws assay::error
+/// (usage) for standard input, (data) for a part with a quote character, as state_of_file_part.
+io::table table_of_file_part(const std::string& path, const io::csv_options& csv,
+                             const std::vector<io::column_spec>& specs, const file_part& part,
+                             std::size_t piece_bytes = std::size_t{64} << 20);
+
+/// Throws io::read_table's error (data) for a file without rows ("no data rows after the header", and
+/// the rows skipped for a missing value, if any) when `t`, a file's parts joined, has no rows.
+void check_rows(const io::table& t);
+
+/// Appends the rows of `rows` (the same columns: names and types, in the same order) to `into`, label
+/// codes recoded into `into`'s levels (a level new to `into` appended, so first-seen order is kept when
+/// the rows follow `into`'s in the file); adds the missing-row counts (the first kept). Throws
+/// assay::error (usage) naming the column when the columns differ.
+void append_rows(io::table& into, io::table&& rows);
+
+/// A table as bytes, to move a part's columns between processes: magic "ASSAYTB\0", format version 1,
+/// then source, rows, and per column its name, type, levels and codes (labels) or numbers (8 bytes
+/// a row), little-endian, and the missing-row count. Not checksummed (for the transport of one job's
+/// processes); read_table_bytes checks the structure.
+std::string serialize_table(const io::table& t);
+
+/// Reads serialize_table's bytes. Throws assay::error (data) naming what is wrong: no magic, another
+/// format version, truncated, a code outside its column's levels, bytes after the end.
+io::table read_table_bytes(std::string_view bytes);
 
 }  // namespace assay::scale

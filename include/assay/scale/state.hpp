@@ -47,10 +47,11 @@
 //     probabilities do not sum to 1. O(K^2) work per row; O(K x distinct probabilities) memory.
 //
 // Supported today: binary scores (`assay report --score`), predicted classes, binary or multiclass
-// (`--pred`), class probabilities (`--proba`), weighted or not; intervals (evaluate_options::ci_level):
-// without weights and with an analytic method from the counts and runs, else from the kept rows
-// (state_options::row_ids); kept curves (evaluate_options::keep_curves); regression without
-// intervals. Not yet: intervals of regression and of class probabilities (finish() refuses them).
+// (`--pred`), class probabilities (`--proba`), regression, weighted or not; intervals
+// (evaluate_options::ci_level): of scores and predicted classes without weights and with an analytic
+// method from the counts and runs, else from the kept rows (state_options::row_ids); of regression and
+// class probabilities always from the kept rows (their normal intervals read each row's loss, the rest
+// is the Poisson bootstrap); kept curves (evaluate_options::keep_curves).
 #pragma once
 
 #include <cstddef>
@@ -71,8 +72,9 @@ namespace assay::scale {
 /// The format version written by serialize(); read_state refuses any other.
 /// Version 2: state_options::row_ids and the kept rows; 3: the reliability curve's per-bin sums;
 /// 4: regression (prediction_kind::values); 5: class probabilities (prediction_kind::proba); 6: the
-/// word-wise four-lane checksum instead of byte-wise FNV-1a.
-inline constexpr std::uint32_t state_format_version = 6;
+/// word-wise four-lane checksum instead of byte-wise FNV-1a; 7: kept rows (row_ids) of regression
+/// (target, predicted value) and of class probabilities (spelling, probabilities), for their intervals.
+inline constexpr std::uint32_t state_format_version = 7;
 
 /// What the rows predict.
 enum class prediction_kind {
@@ -101,7 +103,10 @@ struct state_options {
   /// and weight, so that finish() can give the intervals that resample rows (the Poisson bootstrap:
   /// any interval with weights, or evaluate_options::ci_method bootstrap) exactly as evaluate() on the
   /// rows in id order: memory and bytes then grow by about 20 bytes a row (28 weighted). Not needed
-  /// for unweighted intervals of the other methods (they come from the counts and the score runs).
+  /// for unweighted intervals of scores and predicted classes with the other methods (they come from
+  /// the counts and the score runs). Needed for every interval of regression (the target and the
+  /// predicted value are kept: 24 bytes a row) and of class probabilities (the true spelling and the
+  /// K probabilities: 12 + 8K bytes a row), 8 more bytes a row when weighted.
   bool row_ids = false;
   std::string label_name = "y_true";     ///< shown in the report's header (report::label_column)
   std::string prediction_name;           ///< report::prediction_column; empty: "y_score" or "y_pred"
@@ -187,7 +192,8 @@ class evaluation_state {
 
   /// The report evaluate() gives on all the rows added, with the same options (`options.threshold`
   /// must equal state_options::threshold). Intervals (options.ci_level) with weights or ci_method
-  /// bootstrap need state_options::row_ids; they are evaluate()'s on the rows in id order. Kept
+  /// bootstrap, and every interval of regression or class probabilities, need state_options::row_ids;
+  /// they are evaluate()'s on the rows in id order. Kept
   /// curves (options.keep_curves) are evaluate()'s too. Throws assay::error (usage) for intervals
   /// that need row ids the state did not keep, a repeated row id, and what evaluate refuses (no
   /// rows, classes evaluate cannot decide), with evaluate's rules.
