@@ -880,7 +880,7 @@ std::uint64_t evaluation_state::missing() const { return impl_->missing; }
 
 std::size_t evaluation_state::memory_bytes() const {
   const impl& s = *impl_;
-  std::size_t bytes = sizeof(impl) + (s.runs.capacity() + s.fresh_runs.capacity()) * sizeof(run) +
+  std::size_t bytes = sizeof(impl) + (s.runs.capacity() + s.held.capacity() + s.fresh_runs.capacity()) * sizeof(run) +
                       (s.buffer.capacity() + s.sort_scratch.capacity()) * sizeof(pending);
   for (const auto& d : s.dict) bytes += d.capacity() + sizeof(std::string);
   bytes += s.cells.size() * (sizeof(tally) + 48) + s.loss.size() * (sizeof(losses) + 48);
@@ -1092,7 +1092,7 @@ void evaluation_state::update(const row_batch& b) {
   }
   s.rows += n - skipped;
   s.missing += skipped;
-  if (s.buffer.size() >= s.compact_at) s.compact();
+  if (s.buffer.size() >= s.compact_at) s.compact_buffer();  // held runs (of a merge) stay apart
 }
 
 void evaluation_state::merge(const evaluation_state& other) {
@@ -1102,6 +1102,7 @@ void evaluation_state::merge(const evaluation_state& other) {
     return;
   }
   impl& s = *impl_;
+  other.impl_->compact();  // its held runs and pending rows into its run list (as serialize() does)
   const impl& t = *other.impl_;
   if (const char* f = differing_option(s.o, t.o)) {
     throw_usage(fmt::format("evaluation_state::merge: the states differ in their option {}; only states with the "
@@ -1159,7 +1160,10 @@ void evaluation_state::merge(evaluation_state&& other) {
   std::vector<std::uint32_t> map(t.dict.size());
   for (std::size_t k = 0; k < t.dict.size(); ++k) map[k] = s.code_of(t.dict[k]);
   for (auto& r : taken) r.code = map[r.code];  // monotone: still sorted
-  s.merge_runs(std::move(taken));
+  // Held apart until something needs one list (compact()); finish() walks both (s.held is empty
+  // here: merge(const&) compacted).
+  if (s.held.empty()) s.held = std::move(taken);
+  else s.merge_runs(std::move(taken));
 }
 
 std::string evaluation_state::serialize() const {
@@ -1433,16 +1437,66 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
 
 report evaluation_state::finish(const evaluate_options& q) const {
   impl& s = *impl_;
-  s.compact();
-  const detail::run_source ascending = [&s](const detail::run_visitor& g) {
-    for (const auto& r : s.runs) g(r.key, r.code, r.t);
+  s.compact_buffer();  // the held runs stay apart: the walks merge them with s.runs as they go
+  if (s.held.empty()) {
+    const detail::run_source ascending = [&s](const detail::run_visitor& g) {
+      for (const auto& r : s.runs) g(r.key, r.code, r.t);
+    };
+    return detail::finish_state(
+        s, q,
+        [&s](const detail::run_visitor& g) {
+          for (std::size_t i = s.runs.size(); i > 0; --i) g(s.runs[i - 1].key, s.runs[i - 1].code, s.runs[i - 1].t);
+        },
+        &ascending);
+  }
+  // Two sorted lists of unique (key, code) runs: visited as their merge would be, a (key, code) in
+  // both as one run of the two tallies added. The list to take from is chosen without a branch
+  // (which one holds the next key is a coin flip for distinct scores); equal runs are rare.
+  const std::vector<run>& a = s.runs;
+  const std::vector<run>& b = s.held;
+  auto before = [](const run& x, const run& y) { return x.key < y.key || (x.key == y.key && x.code < y.code); };
+  auto same = [](const run& x, const run& y) { return x.key == y.key && x.code == y.code; };
+  auto both = [](const run& x, const run& y) {
+    tally t = x.t;
+    t.add(y.t);
+    return t;
   };
-  return detail::finish_state(
-      s, q,
-      [&s](const detail::run_visitor& g) {
-        for (std::size_t i = s.runs.size(); i > 0; --i) g(s.runs[i - 1].key, s.runs[i - 1].code, s.runs[i - 1].t);
-      },
-      &ascending);
+  const detail::run_source ascending = [&](const detail::run_visitor& g) {
+    const run *x = a.data(), *xe = x + a.size(), *y = b.data(), *ye = y + b.size();
+    while (x != xe && y != ye) {
+      if (same(*x, *y)) {
+        g(x->key, x->code, both(*x, *y));
+        ++x, ++y;
+        continue;
+      }
+      const bool take_x = before(*x, *y);
+      const run* r = take_x ? x : y;
+      x += take_x;
+      y += !take_x;
+      g(r->key, r->code, r->t);
+    }
+    for (; x != xe; ++x) g(x->key, x->code, x->t);
+    for (; y != ye; ++y) g(y->key, y->code, y->t);
+  };
+  const detail::run_source descending = [&](const detail::run_visitor& g) {
+    const run *x = a.data() + a.size(), *y = b.data() + b.size();
+    const run *xb = a.data(), *yb = b.data();
+    while (x != xb && y != yb) {
+      if (same(x[-1], y[-1])) {
+        --x, --y;
+        g(x->key, x->code, both(*x, *y));
+        continue;
+      }
+      const bool take_x = before(y[-1], x[-1]);
+      x -= take_x;
+      y -= !take_x;
+      const run* r = take_x ? x : y;
+      g(r->key, r->code, r->t);
+    }
+    while (x != xb) --x, g(x->key, x->code, x->t);
+    while (y != yb) --y, g(y->key, y->code, y->t);
+  };
+  return detail::finish_state(s, q, descending, &ascending);
 }
 
 namespace detail {

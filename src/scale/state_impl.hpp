@@ -7,6 +7,7 @@
 #include <array>
 #include <bit>
 #include <tuple>
+#include <utility>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -149,6 +150,10 @@ struct evaluation_state::impl {
   std::map<std::uint32_t, losses> loss;  // scores: per true spelling
   std::vector<run> runs;                 // scores: sorted by (key, code), unique
   std::vector<pending> buffer;           // scores: rows not yet in `runs`
+  // Scores: the runs taken from a state merged in (merge(evaluation_state&&)), sorted and unique like
+  // `runs` but not yet merged into them: finish() walks the two lists together, so the last merge
+  // before it (rank 0's under MPI) builds no merged list; anything else merges them first (compact()).
+  std::vector<run> held;
   bool keep_runs = true;                 // false: the out-of-core reader keeps the score runs on disk
   std::size_t compact_at = std::size_t{1} << 16;  // update() compacts once the buffer holds this many rows
   // Reused by every compaction (empty between them, their capacity kept): the radix sort's second
@@ -205,10 +210,16 @@ struct evaluation_state::impl {
     return at;
   }
 
+  // Moves the held runs and the pending rows into the sorted run list.
+  void compact() {
+    if (!held.empty()) merge_runs(std::exchange(held, {}));
+    compact_buffer();
+  }
+
   // Moves the pending rows into the sorted run list: the shared radix kernel sorts them by score key
   // (assay::detail::stable_sort_by_key, as the in-memory sort of the scores); the rows of one key,
   // few but for heavy ties, are then folded into one run per (key, code), in code order.
-  void compact() {
+  void compact_buffer() {
     if (buffer.empty()) return;
     assay::detail::stable_sort_by_key(buffer, sort_scratch);
     sort_scratch.clear();
