@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "assay/detail/exact_sum.hpp"
+#include "assay/detail/msd_sort.hpp"
+#include "assay/detail/parallel.hpp"
 #include "assay/detail/radix.hpp"
 #include "assay/scale/state.hpp"
 
@@ -216,13 +218,45 @@ struct evaluation_state::impl {
     compact_buffer();
   }
 
-  // Moves the pending rows into the sorted run list: the shared radix kernel sorts them by score key
-  // (assay::detail::stable_sort_by_key, as the in-memory sort of the scores); the rows of one key,
-  // few but for heavy ties, are then folded into one run per (key, code), in code order.
+  // Sorts the pending rows by score key. The order of the rows of one key does not matter (they are
+  // tallied by spelling, with exact sums). From 2^16 rows whose keys vary in more than a top digit,
+  // the curves' MSD-first kernel (assay/detail/msd_sort.hpp: one pass into buckets of neighbouring
+  // keys, each finished in cache; the sorted rows end in the scratch buffer, which becomes the
+  // buffer); else the shared LSD kernel (stable_sort_by_key). Measured on 4 x 10^6 rows of distinct
+  // scores, one thread: the LSD kernel's five passes of 13 bits over records that do not fit in
+  // cache cost about twice the MSD-first sort.
+  void sort_buffer() {
+    namespace msd = assay::detail::msd;
+    const std::size_t n = buffer.size();
+    std::uint64_t o = 0, d = ~std::uint64_t{0};
+    for (const pending& p : buffer) o |= p.key, d &= p.key;
+    const std::uint64_t varying = o ^ d;
+    if (n < msd::kMsdMinCases || n > 0xFFFFFFFFu ||
+        std::bit_width(varying) <= msd::kTopBits + static_cast<unsigned>(std::countr_zero(varying))) {
+      assay::detail::stable_sort_by_key(buffer, sort_scratch);
+      sort_scratch.clear();
+      return;
+    }
+    if (sort_scratch.size() < n) {  // grows once to the largest compaction, then reused
+      sort_scratch.clear();
+      sort_scratch.resize(n);
+    }
+    const unsigned T = n < (std::size_t{1} << 17) ? 1u : assay::detail::team_threads(8);
+    struct key_of {
+      std::uint64_t operator()(const pending& p) const noexcept { return p.key; }
+    };
+    pending* sorted = msd::msd_first<pending, key_of>(buffer.data(), sort_scratch.data(), n, n, varying, T);
+    if (sorted == sort_scratch.data()) {
+      std::swap(buffer, sort_scratch);
+      buffer.resize(n);
+    }
+  }
+
+  // Moves the pending rows into the sorted run list: sorted by score key (sort_buffer); the rows of
+  // one key, few but for heavy ties, are then folded into one run per (key, code), in code order.
   void compact_buffer() {
     if (buffer.empty()) return;
-    assay::detail::stable_sort_by_key(buffer, sort_scratch);
-    sort_scratch.clear();
+    sort_buffer();
     std::vector<run>& fresh = fresh_runs;
     fresh.clear();
     fresh.reserve(buffer.size());
