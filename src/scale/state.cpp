@@ -1168,7 +1168,7 @@ void evaluation_state::merge(evaluation_state&& other) {
 
 std::string evaluation_state::serialize() const {
   impl& s = *impl_;
-  s.compact();
+  s.compact_buffer();  // the held runs are written as their merge with s.runs (for_each_run)
   writer w;
   w.out.append(magic, sizeof magic);
   w.u32(state_format_version);
@@ -1228,15 +1228,18 @@ std::string evaluation_state::serialize() const {
   w.u8(s.first_zero_target ? 1 : 0);
   w.u64(s.first_zero_target.value_or(0));
   // The run list (and the kept rows) are most of a large blob: one allocation for them.
-  w.out.reserve(w.out.size() + 8 + s.runs.size() * (20 + (o.weighted ? 9 : 0)) +
+  std::size_t nr = 0;  // runs of the merge of s.runs and s.held
+  if (s.held.empty()) nr = s.runs.size();
+  else s.for_each_run(false, [&nr](std::uint64_t, std::uint32_t, const tally&) { ++nr; });
+  w.out.reserve(w.out.size() + 8 + nr * (20 + (o.weighted ? 9 : 0)) +
                 (o.row_ids ? 8 + s.kept.size() * (24 + (o.weighted ? 8 : 0)) : 0) + 8);
-  w.u64(s.runs.size());
-  for (const auto& r : s.runs) {
-    w.u64(r.key);
-    w.u32(r.code);
-    w.u64(r.t.n);
-    if (o.weighted) w.sum(r.t.w);
-  }
+  w.u64(nr);
+  s.for_each_run(false, [&w, &o](std::uint64_t key, std::uint32_t code, const tally& t) {
+    w.u64(key);
+    w.u32(code);
+    w.u64(t.n);
+    if (o.weighted) w.sum(t.w);
+  });
   if (o.row_ids) {
     s.sort_kept();
     const bool labels = o.kind == prediction_kind::labels;
@@ -1437,66 +1440,9 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
 
 report evaluation_state::finish(const evaluate_options& q) const {
   impl& s = *impl_;
-  s.compact_buffer();  // the held runs stay apart: the walks merge them with s.runs as they go
-  if (s.held.empty()) {
-    const detail::run_source ascending = [&s](const detail::run_visitor& g) {
-      for (const auto& r : s.runs) g(r.key, r.code, r.t);
-    };
-    return detail::finish_state(
-        s, q,
-        [&s](const detail::run_visitor& g) {
-          for (std::size_t i = s.runs.size(); i > 0; --i) g(s.runs[i - 1].key, s.runs[i - 1].code, s.runs[i - 1].t);
-        },
-        &ascending);
-  }
-  // Two sorted lists of unique (key, code) runs: visited as their merge would be, a (key, code) in
-  // both as one run of the two tallies added. The list to take from is chosen without a branch
-  // (which one holds the next key is a coin flip for distinct scores); equal runs are rare.
-  const std::vector<run>& a = s.runs;
-  const std::vector<run>& b = s.held;
-  auto before = [](const run& x, const run& y) { return x.key < y.key || (x.key == y.key && x.code < y.code); };
-  auto same = [](const run& x, const run& y) { return x.key == y.key && x.code == y.code; };
-  auto both = [](const run& x, const run& y) {
-    tally t = x.t;
-    t.add(y.t);
-    return t;
-  };
-  const detail::run_source ascending = [&](const detail::run_visitor& g) {
-    const run *x = a.data(), *xe = x + a.size(), *y = b.data(), *ye = y + b.size();
-    while (x != xe && y != ye) {
-      if (same(*x, *y)) {
-        g(x->key, x->code, both(*x, *y));
-        ++x, ++y;
-        continue;
-      }
-      const bool take_x = before(*x, *y);
-      const run* r = take_x ? x : y;
-      x += take_x;
-      y += !take_x;
-      g(r->key, r->code, r->t);
-    }
-    for (; x != xe; ++x) g(x->key, x->code, x->t);
-    for (; y != ye; ++y) g(y->key, y->code, y->t);
-  };
-  const detail::run_source descending = [&](const detail::run_visitor& g) {
-    const run *x = a.data() + a.size(), *y = b.data() + b.size();
-    const run *xb = a.data(), *yb = b.data();
-    while (x != xb && y != yb) {
-      if (same(x[-1], y[-1])) {
-        --x, --y;
-        g(x->key, x->code, both(*x, *y));
-        continue;
-      }
-      const bool take_x = before(y[-1], x[-1]);
-      x -= take_x;
-      y -= !take_x;
-      const run* r = take_x ? x : y;
-      g(r->key, r->code, r->t);
-    }
-    while (x != xb) --x, g(x->key, x->code, x->t);
-    while (y != yb) --y, g(y->key, y->code, y->t);
-  };
-  return detail::finish_state(s, q, descending, &ascending);
+  s.compact_buffer();  // the held runs stay apart: the walks read them with s.runs as their merge
+  const detail::run_source ascending = [&s](const detail::run_visitor& g) { s.for_each_run(false, g); };
+  return detail::finish_state(s, q, [&s](const detail::run_visitor& g) { s.for_each_run(true, g); }, &ascending);
 }
 
 namespace detail {

@@ -152,9 +152,12 @@ struct evaluation_state::impl {
   std::map<std::uint32_t, losses> loss;  // scores: per true spelling
   std::vector<run> runs;                 // scores: sorted by (key, code), unique
   std::vector<pending> buffer;           // scores: rows not yet in `runs`
-  // Scores: the runs taken from a state merged in (merge(evaluation_state&&)), sorted and unique like
-  // `runs` but not yet merged into them: finish() walks the two lists together, so the last merge
-  // before it (rank 0's under MPI) builds no merged list; anything else merges them first (compact()).
+  // Scores: a second sorted, unique run list not yet merged into `runs`: the runs of the latest
+  // compaction (merged into `runs` at the next one) or those taken from a state merged in
+  // (merge(evaluation_state&&)). finish() and serialize() read the two lists as their merge
+  // (for_each_run), so the last compaction and the last merge before them build no merged list (at
+  // 10^7 distinct scores a list of 10^7 runs of 48 bytes, and its page faults); anything else merges
+  // them first (compact()).
   std::vector<run> held;
   bool keep_runs = true;                 // false: the out-of-core reader keeps the score runs on disk
   std::size_t compact_at = std::size_t{1} << 16;  // update() compacts once the buffer holds this many rows
@@ -212,10 +215,70 @@ struct evaluation_state::impl {
     return at;
   }
 
-  // Moves the held runs and the pending rows into the sorted run list.
+  // Moves the pending rows and the held runs into the sorted run list.
   void compact() {
-    if (!held.empty()) merge_runs(std::exchange(held, {}));
     compact_buffer();
+    settle();
+  }
+
+  // Merges the held runs into `runs` (held keeps its capacity for the next compaction).
+  void settle() {
+    if (held.empty()) return;
+    if (runs.empty()) {
+      std::swap(runs, held);
+      return;
+    }
+    merge_runs(std::move(held));
+    held.clear();
+  }
+
+  // Visits every run of `runs` and `held` as their merge would hold them, ascending by (key, code) or
+  // descending: g(key, code, tally), a (key, code) in both lists once with the two tallies added (in
+  // the order merge_runs adds them). Which list holds the next run is a coin flip for distinct
+  // scores: chosen without a branch; equal runs are rare.
+  template <class G>
+  void for_each_run(bool descending, G&& g) const {
+    const run *x = runs.data(), *xe = x + runs.size(), *y = held.data(), *ye = y + held.size();
+    auto same = [](const run& a, const run& b) { return a.key == b.key && a.code == b.code; };
+    auto before = [](const run& a, const run& b) { return a.key < b.key || (a.key == b.key && a.code < b.code); };
+    auto both = [](const run& a, const run& b) {
+      tally t = a.t;
+      t.add(b.t);
+      return t;
+    };
+    if (!descending) {
+      while (x != xe && y != ye) {
+        if (same(*x, *y)) {
+          g(x->key, x->code, both(*x, *y));
+          ++x, ++y;
+          continue;
+        }
+        const bool take_x = before(*x, *y);
+        const run* r = take_x ? x : y;
+        x += take_x;
+        y += !take_x;
+        g(r->key, r->code, r->t);
+      }
+      for (; x != xe; ++x) g(x->key, x->code, x->t);
+      for (; y != ye; ++y) g(y->key, y->code, y->t);
+      return;
+    }
+    const run *xb = x, *yb = y;
+    x = xe, y = ye;
+    while (x != xb && y != yb) {
+      if (same(x[-1], y[-1])) {
+        --x, --y;
+        g(x->key, x->code, both(*x, *y));
+        continue;
+      }
+      const bool take_x = before(y[-1], x[-1]);
+      x -= take_x;
+      y -= !take_x;
+      const run* r = take_x ? x : y;
+      g(r->key, r->code, r->t);
+    }
+    while (x != xb) --x, g(x->key, x->code, x->t);
+    while (y != yb) --y, g(y->key, y->code, y->t);
   }
 
   // Sorts the pending rows by score key. The order of the rows of one key does not matter (they are
@@ -297,14 +360,20 @@ struct evaluation_state::impl {
     }
     const std::size_t rows = buffer.size(), made = fresh.size();
     buffer.clear();
-    merge_runs(std::move(fresh));
+    // The previous compaction's runs into `runs`; these are held (merged at the next compaction, or
+    // read as the merge by finish() and serialize()). The lists' storage rotates: no allocation
+    // once they have grown.
+    settle();
+    if (runs.empty()) std::swap(runs, fresh);
+    else std::swap(held, fresh);
     fresh.clear();
     // The next compaction: where runs fold rows (ties: a quarter or more fewer runs than rows), once
     // the buffer is as long as the run list, so memory stays within about twice the runs; where they
     // do not (distinct scores, a run being larger than a pending row), after four times as many rows,
     // so that the run list is merged and regrown a few times rather than at every doubling.
-    compact_at = 4 * made <= 3 * rows ? std::max<std::size_t>(runs.size(), std::size_t{1} << 16)
-                                      : std::max<std::size_t>(4 * rows, runs.size());
+    const std::size_t all = runs.size() + held.size();
+    compact_at = 4 * made <= 3 * rows ? std::max<std::size_t>(all, std::size_t{1} << 16)
+                                      : std::max<std::size_t>(4 * rows, all);
   }
 
   // Merges the sorted, unique runs `other` into `runs` in place: runs grows to hold both, the larger
