@@ -1975,14 +1975,15 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
     }
     // The per-class areas, as evaluate: the positive class's are the headline's; the other class is
     // ranked by -score, the complement of the sweep (curves::complement), read by the same kernels
-    // evaluate uses (the summary walk for counts, the sweep functions with weights).
+    // evaluate uses (counts: the areas of the summary walk, as summarize_in_place, its thresholds
+    // being read by nobody; weights: the sweep functions).
     if (r.positive && r.by_class.size() == 2) {
       value other_auc, other_ap;
       if (!o.weighted && !have_forward && runs_ascending != nullptr) {
         // The complement of the sweep (curves::complement) entry by entry, lowest score first: at
         // distinct score t, threshold -t, "tp" the negatives and "fp" the positives with score <= t.
         // Counts are integers, exact in doubles, so these are complement()'s values to the bit.
-        const curves::ranking_summary s2 = curves::summarize_walk(N, P, [&](auto&& f) {
+        const curves::ranking_areas s2 = curves::areas_walk(N, P, [&](auto&& f) {
           std::uint64_t below_p = 0, below_n = 0, key = 0;
           bool open = false;
           auto close = [&] {
@@ -2005,7 +2006,7 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
         other_ap = curves::average_precision(other);
       } else {
         const curves::score_sweep other = curves::complement(sweep());
-        const curves::ranking_summary s2 = curves::summarize_walk(N, P, [&](auto&& f) {
+        const curves::ranking_areas s2 = curves::areas_walk(N, P, [&](auto&& f) {
           for (std::size_t k = 0; k < other.size(); ++k) f(other.thresholds[k], other.tp[k], other.fp[k]);
         });
         other_auc = s2.roc_auc;
