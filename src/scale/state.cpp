@@ -522,6 +522,7 @@ void compact_column(evaluation_state::impl& s, std::size_t c) {
   // took. Out of core the state must stay within a quarter of the cap.
   std::vector<pending>().swap(s.sort_scratch);
   std::vector<run>().swap(s.fresh_runs);
+  std::vector<run>().swap(s.held);  // empty after compact(); its capacity is the compaction's list
   if (p.runs[c].capacity() > 2 * p.runs[c].size() + 64) p.runs[c].shrink_to_fit();
 }
 
