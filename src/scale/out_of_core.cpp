@@ -201,7 +201,8 @@ void sort_by_key(std::vector<record>& recs, std::vector<record>& scratch) {
   std::uint64_t o = 0, d = ~std::uint64_t{0};
   for (const record& r : recs) o |= r.key, d &= r.key;
   const std::uint64_t varying = o ^ d;
-  if (n >= msd::kMsdMinCases && std::bit_width(varying) > msd::kTopBits + static_cast<unsigned>(std::countr_zero(varying))) {
+  const bool wide = std::bit_width(varying) > msd::kTopBits + static_cast<unsigned>(std::countr_zero(varying));
+  if (n >= msd::kMsdMinCases && wide) {
     record* sorted = msd::msd_first<record, record_key>(recs.data(), scratch.data(), n, n, varying, T);
     if (sorted == scratch.data()) {
       std::swap(recs, scratch);
