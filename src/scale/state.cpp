@@ -1167,6 +1167,12 @@ void evaluation_state::merge(evaluation_state&& other) {
   else s.merge_runs(std::move(taken));
 }
 
+void evaluation_state::compact() {
+  impl& s = *impl_;
+  s.compact();
+  if (s.proba) compact_proba(s);
+}
+
 std::string evaluation_state::serialize() const {
   impl& s = *impl_;
   s.compact_buffer();  // the held runs are written as their merge with s.runs (for_each_run)

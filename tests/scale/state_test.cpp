@@ -621,6 +621,10 @@ TEST(EvaluationState, HeldRunsOfAMergeByMoveEqualEvaluate) {
       a.merge(std::move(b));
       batch(a, 2000, 3000);
       batch(copy, 2000, 3000);
+      evaluation_state compacted = a;  // compact() changes no result and no byte
+      compacted.compact();
+      EXPECT_EQ(to_json(compacted.finish(eo)), to_json(want)) << "weighted " << weighted << " levels " << levels;
+      EXPECT_EQ(compacted.serialize(), copy.serialize()) << "weighted " << weighted << " levels " << levels;
       const report got = a.finish(eo);
       EXPECT_EQ(to_json(got), to_json(want)) << "weighted " << weighted << " levels " << levels;
       EXPECT_EQ(curves_text(got), curves_text(want)) << "weighted " << weighted << " levels " << levels;
