@@ -49,6 +49,16 @@ void state_on_root(const report_request& q, std::optional<scale::evaluation_stat
         break;
       }
       if (r % (2 * step) == 0 && r + step < n) {
+        // While the sender serialises its state, this rank merges its own run lists (else the merge
+        // below would, after the bytes arrive: 0.18 s of rank 0's tail at 10^7 distinct scores).
+        if (!failed) {
+          try {
+            state->compact();
+          } catch (...) {
+            failed = true;
+            first = std::current_exception();
+          }
+        }
         std::string blob;
         const bool got = receive_bytes(blob, r + step);
         if (failed) continue;

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "assay/detail/parallel.hpp"
+#include "assay/detail/msd_sort.hpp"
 #include "assay/detail/radix.hpp"
 #include "assay/error.hpp"
 #include "piece_lines.hpp"
@@ -182,21 +183,36 @@ struct record_key {
   std::uint64_t operator()(const record& r) const noexcept { return r.key; }
 };
 
-// Sorts by key, ascending: the shared parallel radix kernel (detail/radix.hpp), on every core from
-// 2^17 records; std::sort beyond its 2^32 - 1 limit.
-void sort_by_key(std::vector<record>& recs) {
+// Sorts by key, ascending (the order of equal keys does not matter: a key's records are tallied by
+// spelling with exact sums). From 2^16 records whose keys vary in more than a top digit, the
+// curves' MSD-first kernel (detail/msd_sort.hpp: one pass into buckets of neighbouring keys, each
+// finished in cache), which leaves the records in `scratch` (the two are then swapped); else the
+// shared LSD kernel (detail/radix.hpp); std::sort beyond its 2^32 - 1 limit. `scratch` keeps its
+// capacity from one partition to the next (a fresh buffer per partition costs its page faults).
+void sort_by_key(std::vector<record>& recs, std::vector<record>& scratch) {
+  namespace msd = assay::detail::msd;
   const std::size_t n = recs.size();
   if (n < 2) return;
   if (n > 0xFFFFFFFFu) {
     std::sort(recs.begin(), recs.end(), [](const record& a, const record& b) { return a.key < b.key; });
     return;
   }
+  if (scratch.size() < n) scratch.resize(n);
   const unsigned T = n < (std::size_t{1} << 17) ? 1u : assay::detail::team_threads(8);
-  std::unique_ptr<record[]> spare(new record[n]);
-  assay::detail::radix_sorter<record, record_key> sorter(recs.data(), spare.get(), n, T, 1);
   std::uint64_t o = 0, d = ~std::uint64_t{0};
   for (const record& r : recs) o |= r.key, d &= r.key;
-  sorter.plan(n, o ^ d);
+  const std::uint64_t varying = o ^ d;
+  const bool wide = std::bit_width(varying) > msd::kTopBits + static_cast<unsigned>(std::countr_zero(varying));
+  if (n >= msd::kMsdMinCases && wide) {
+    record* sorted = msd::msd_first<record, record_key>(recs.data(), scratch.data(), n, n, varying, T);
+    if (sorted == scratch.data()) {
+      std::swap(recs, scratch);
+      recs.resize(n);
+    }
+    return;
+  }
+  assay::detail::radix_sorter<record, record_key> sorter(recs.data(), scratch.data(), n, T, 1);
+  sorter.plan(n, varying);
   assay::detail::run_team(sorter.threads(), [&sorter](unsigned t, std::barrier<>& sync) { sorter.sort(t, sync); });
   if (sorter.result() != recs.data()) std::copy(sorter.result(), sorter.result() + n, recs.data());
 }
@@ -448,7 +464,7 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   for (std::size_t k = 0; k < ids.size(); ++k) {
     code_of_id[k] = static_cast<std::uint32_t>(std::lower_bound(s.dict.begin(), s.dict.end(), ids[k]) - s.dict.begin());
   }
-  std::vector<record> recs;
+  std::vector<record> recs, sort_scratch;  // one partition's records and the sort's second buffer, reused
   std::vector<std::pair<std::uint32_t, detail::tally>> codes_seen;  // one key's tallies by spelling (few)
   // Visits a partition's runs, highest key first, or lowest first when `up`.
   std::function<void(spill_file&, const detail::run_visitor&, int, bool)> visit_part =
@@ -505,7 +521,7 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
         f.read(0, n, recs);
         inf.largest_partition = std::max<std::uint64_t>(inf.largest_partition, n);
         for (auto& r : recs) r.id = code_of_id[r.id];
-        sort_by_key(recs);
+        sort_by_key(recs, sort_scratch);
         // Highest key first (lowest when up); within a key, one tally per spelling (in any order: the
         // walk sums a key's spellings exactly).
         auto emit = [&](std::size_t j, std::size_t i) {  // the records [j, i) of one key
@@ -540,7 +556,7 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
             i = j;
           }
         }
-        recs = std::vector<record>();
+        recs.clear();  // its capacity (at most one partition) serves the next partition
       };
   auto walk = [&](const detail::run_visitor& g, bool up) {
     if (!parts) return;

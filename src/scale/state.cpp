@@ -525,6 +525,7 @@ void compact_column(evaluation_state::impl& s, std::size_t c) {
   // took. Out of core the state must stay within a quarter of the cap.
   std::vector<pending>().swap(s.sort_scratch);
   std::vector<run>().swap(s.fresh_runs);
+  std::vector<run>().swap(s.held);  // empty after compact(); its capacity is the compaction's list
   if (p.runs[c].capacity() > 2 * p.runs[c].size() + 64) p.runs[c].shrink_to_fit();
 }
 
@@ -888,7 +889,7 @@ std::uint64_t evaluation_state::missing() const { return impl_->missing; }
 
 std::size_t evaluation_state::memory_bytes() const {
   const impl& s = *impl_;
-  std::size_t bytes = sizeof(impl) + (s.runs.capacity() + s.fresh_runs.capacity()) * sizeof(run) +
+  std::size_t bytes = sizeof(impl) + (s.runs.capacity() + s.held.capacity() + s.fresh_runs.capacity()) * sizeof(run) +
                       (s.buffer.capacity() + s.sort_scratch.capacity()) * sizeof(pending);
   for (const auto& d : s.dict) bytes += d.capacity() + sizeof(std::string);
   bytes += s.cells.size() * (sizeof(tally) + 48) + s.loss.size() * (sizeof(losses) + 48);
@@ -1101,7 +1102,7 @@ void evaluation_state::update(const row_batch& b) {
   }
   s.rows += n - skipped;
   s.missing += skipped;
-  if (s.buffer.size() >= s.compact_at) s.compact();
+  if (s.buffer.size() >= s.compact_at) s.compact_buffer();  // held runs (of a merge) stay apart
 }
 
 void evaluation_state::merge(const evaluation_state& other) {
@@ -1111,6 +1112,7 @@ void evaluation_state::merge(const evaluation_state& other) {
     return;
   }
   impl& s = *impl_;
+  other.impl_->compact();  // its held runs and pending rows into its run list (as serialize() does)
   const impl& t = *other.impl_;
   if (const char* f = differing_option(s.o, t.o)) {
     throw_usage(fmt::format("evaluation_state::merge: the states differ in their option {}; only states with the "
@@ -1170,12 +1172,21 @@ void evaluation_state::merge(evaluation_state&& other) {
   std::vector<std::uint32_t> map(t.dict.size());
   for (std::size_t k = 0; k < t.dict.size(); ++k) map[k] = s.code_of(t.dict[k]);
   for (auto& r : taken) r.code = map[r.code];  // monotone: still sorted
-  s.merge_runs(std::move(taken));
+  // Held apart until something needs one list (compact()); finish() walks both (s.held is empty
+  // here: merge(const&) compacted).
+  if (s.held.empty()) s.held = std::move(taken);
+  else s.merge_runs(std::move(taken));
+}
+
+void evaluation_state::compact() {
+  impl& s = *impl_;
+  s.compact();
+  if (s.proba) compact_proba(s);
 }
 
 std::string evaluation_state::serialize() const {
   impl& s = *impl_;
-  s.compact();
+  s.compact_buffer();  // the held runs are written as their merge with s.runs (for_each_run)
   writer w;
   w.out.append(magic, sizeof magic);
   w.u32(state_format_version);
@@ -1235,15 +1246,18 @@ std::string evaluation_state::serialize() const {
   w.u8(s.first_zero_target ? 1 : 0);
   w.u64(s.first_zero_target.value_or(0));
   // The run list (and the kept rows) are most of a large blob: one allocation for them.
-  w.out.reserve(w.out.size() + 8 + s.runs.size() * (20 + (o.weighted ? 9 : 0)) +
+  std::size_t nr = 0;  // runs of the merge of s.runs and s.held
+  if (s.held.empty()) nr = s.runs.size();
+  else s.for_each_run(false, [&nr](std::uint64_t, std::uint32_t, const tally&) { ++nr; });
+  w.out.reserve(w.out.size() + 8 + nr * (20 + (o.weighted ? 9 : 0)) +
                 (o.row_ids ? 8 + s.kept.size() * (24 + (o.weighted ? 8 : 0)) : 0) + 8);
-  w.u64(s.runs.size());
-  for (const auto& r : s.runs) {
-    w.u64(r.key);
-    w.u32(r.code);
-    w.u64(r.t.n);
-    if (o.weighted) w.sum(r.t.w);
-  }
+  w.u64(nr);
+  s.for_each_run(false, [&w, &o](std::uint64_t key, std::uint32_t code, const tally& t) {
+    w.u64(key);
+    w.u32(code);
+    w.u64(t.n);
+    if (o.weighted) w.sum(t.w);
+  });
   if (o.row_ids) {
     s.sort_kept();
     const bool labels = o.kind == prediction_kind::labels, scores = o.kind == prediction_kind::scores;
@@ -1455,16 +1469,9 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
 
 report evaluation_state::finish(const evaluate_options& q) const {
   impl& s = *impl_;
-  s.compact();
-  const detail::run_source ascending = [&s](const detail::run_visitor& g) {
-    for (const auto& r : s.runs) g(r.key, r.code, r.t);
-  };
-  return detail::finish_state(
-      s, q,
-      [&s](const detail::run_visitor& g) {
-        for (std::size_t i = s.runs.size(); i > 0; --i) g(s.runs[i - 1].key, s.runs[i - 1].code, s.runs[i - 1].t);
-      },
-      &ascending);
+  s.compact_buffer();  // the held runs stay apart: the walks read them with s.runs as their merge
+  const detail::run_source ascending = [&s](const detail::run_visitor& g) { s.for_each_run(false, g); };
+  return detail::finish_state(s, q, [&s](const detail::run_visitor& g) { s.for_each_run(true, g); }, &ascending);
 }
 
 namespace detail {
@@ -2050,14 +2057,15 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
     }
     // The per-class areas, as evaluate: the positive class's are the headline's; the other class is
     // ranked by -score, the complement of the sweep (curves::complement), read by the same kernels
-    // evaluate uses (the summary walk for counts, the sweep functions with weights).
+    // evaluate uses (counts: the areas of the summary walk, as summarize_in_place, its thresholds
+    // being read by nobody; weights: the sweep functions).
     if (r.positive && r.by_class.size() == 2) {
       value other_auc, other_ap;
       if (!o.weighted && !have_forward && runs_ascending != nullptr) {
         // The complement of the sweep (curves::complement) entry by entry, lowest score first: at
         // distinct score t, threshold -t, "tp" the negatives and "fp" the positives with score <= t.
         // Counts are integers, exact in doubles, so these are complement()'s values to the bit.
-        const curves::ranking_summary s2 = curves::summarize_walk(N, P, [&](auto&& f) {
+        const curves::ranking_areas s2 = curves::areas_walk(N, P, [&](auto&& f) {
           std::uint64_t below_p = 0, below_n = 0, key = 0;
           bool open = false;
           auto close = [&] {
@@ -2103,7 +2111,7 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
         other_ap = curves::average_precision(other);
       } else {
         const curves::score_sweep other = curves::complement(sweep());
-        const curves::ranking_summary s2 = curves::summarize_walk(N, P, [&](auto&& f) {
+        const curves::ranking_areas s2 = curves::areas_walk(N, P, [&](auto&& f) {
           for (std::size_t k = 0; k < other.size(); ++k) f(other.thresholds[k], other.tp[k], other.fp[k]);
         });
         other_auc = s2.roc_auc;

@@ -593,6 +593,46 @@ TEST(EvaluationStateCurves, KeptCurvesEqualEvaluate) {
   }
 }
 
+TEST(EvaluationState, HeldRunsOfAMergeByMoveEqualEvaluate) {
+  // merge(evaluation_state&&) keeps the runs it takes apart, and finish() walks both lists together
+  // (a (score, spelling) in both counted once, with both tallies); rows added after the merge go to the
+  // receiver's own list. Three pieces: the receiver's rows, the moved state's, then more rows.
+  for (bool weighted : {false, true}) {
+    for (int levels : {5, 1000000}) {
+      const data d = make(3000, 90 + levels, {"ham", "spam"}, weighted, levels);
+      state_options o = opts(prediction_kind::scores, weighted, "spam");
+      evaluate_options eo = with_ci(ci_method::wilson, 40);
+      eo.keep_curves = true;
+      o.row_ids = weighted;
+      const report want = evaluate_report(d, o, eo);
+      auto batch = [&](evaluation_state& s, std::size_t b, std::size_t e) {
+        row_batch rb;
+        rb.y_true = label_column::of_text(piece(d.y, b, e));
+        rb.y_score = piece(d.score, b, e);
+        if (weighted) rb.sample_weight = piece(d.w, b, e);
+        rb.first_row_id = b;
+        s.update(rb);
+      };
+      evaluation_state a(o), b(o);
+      batch(a, 0, 1000);
+      batch(b, 1000, 2000);
+      evaluation_state copy = a;
+      copy.merge(b);
+      a.merge(std::move(b));
+      batch(a, 2000, 3000);
+      batch(copy, 2000, 3000);
+      evaluation_state compacted = a;  // compact() changes no result and no byte
+      compacted.compact();
+      EXPECT_EQ(to_json(compacted.finish(eo)), to_json(want)) << "weighted " << weighted << " levels " << levels;
+      EXPECT_EQ(compacted.serialize(), copy.serialize()) << "weighted " << weighted << " levels " << levels;
+      const report got = a.finish(eo);
+      EXPECT_EQ(to_json(got), to_json(want)) << "weighted " << weighted << " levels " << levels;
+      EXPECT_EQ(curves_text(got), curves_text(want)) << "weighted " << weighted << " levels " << levels;
+      EXPECT_EQ(a.serialize(), copy.serialize()) << "weighted " << weighted << " levels " << levels;
+    }
+  }
+}
+
 TEST(EvaluationStateCurves, ScoresOutsideZeroOneAndPredictedClasses) {
   std::mt19937_64 g(72);
   data d = make(800, 73, {"0", "1"}, true, 50);

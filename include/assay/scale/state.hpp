@@ -186,6 +186,12 @@ class evaluation_state {
   /// of large states, e.g. one just read with read_state); `other` is left valid but unspecified.
   void merge(evaluation_state&& other);
 
+  /// Merges what the state keeps apart for speed (rows not yet sorted into its run list, the runs of
+  /// its last compaction or of a state merged in) into one sorted run list now; merge, serialize and
+  /// finish would do it when they need it. Changes no result and no byte: for a caller that is idle
+  /// now and busy later, e.g. an MPI rank waiting for another rank's state to merge.
+  void compact();
+
   /// The state as bytes: magic "ASSAYST\0", format version, assay version, options fingerprint, the
   /// content, and a 64-bit checksum of everything before it. Canonical: equal states give equal bytes.
   [[nodiscard]] std::string serialize() const;
