@@ -51,21 +51,51 @@ def _count_rows(batches):
                                      names=["partition", "rows"])
 
 
-# The sample that decides aggregate='auto': the first rows of the DataFrame, and how many distinct
-# rows (tuples of the evaluated columns) it may hold for the groups to be worth their shuffle.
+# aggregate='auto' looks at the first _SAMPLE_ROWS rows and groups when they repeat enough to put
+# the number of distinct rows of the DataFrame at most _MAX_GROUPS (estimated from the sample).
 _SAMPLE_ROWS = 1 << 16
-_MAX_DISTINCT_FRACTION = 0.5
+_MAX_GROUPS = 1 << 19
+
+
+def _distinct_estimate(m, d):
+    """The number D of equally likely distinct values for which m draws show d distinct ones on
+    average, D (1 - exp(-m / D)) = d (the occupancy estimator; Good (1953), "The population
+    frequencies of species and the estimation of population parameters", Biometrika 40): infinite
+    when every draw is distinct."""
+    import math
+
+    if d >= m:
+        return math.inf
+    lo, hi = float(d), float(d)
+    while hi * -math.expm1(-m / hi) < d:
+        hi *= 2
+    for _ in range(100):  # bisection: the left side grows with D
+        mid = (lo + hi) / 2
+        if mid * -math.expm1(-m / mid) < d:
+            lo = mid
+        else:
+            hi = mid
+    return hi
 
 
 def _groups_pay(selected, columns):
-    """aggregate='auto': whether the first _SAMPLE_ROWS rows repeat enough (at most half of them
-    distinct) for grouping to move less than the rows. A heuristic of speed only: both paths give
-    the same report."""
+    """aggregate='auto': whether the JVM should group the rows first. The first _SAMPLE_ROWS rows are
+    collected and their distinct rows (tuples of the evaluated columns) counted: a DataFrame that has
+    fewer rows is grouped when at most half of them are distinct; else when the estimated number of
+    distinct rows of the whole DataFrame is at most _MAX_GROUPS (then the shuffle of the groups is
+    cheap whatever the number of rows, and it replaces moving every row to Python). A heuristic of
+    speed only: both paths give the same report. The first rows stand for all of them: a DataFrame
+    sorted by score can fool it (pass aggregate=False or True)."""
     import pyarrow as pa
 
     sample = selected.limit(_SAMPLE_ROWS)
     t = sample.toArrow() if hasattr(sample, "toArrow") else pa.Table.from_batches(sample._collect_as_arrow())
-    return t.num_rows > 0 and t.group_by(columns).aggregate([]).num_rows <= _MAX_DISTINCT_FRACTION * t.num_rows
+    if t.num_rows == 0:
+        return False
+    d = t.group_by(columns).aggregate([]).num_rows
+    if t.num_rows < _SAMPLE_ROWS:
+        return 2 * d <= t.num_rows
+    return _distinct_estimate(t.num_rows, d) <= _MAX_GROUPS
 
 
 def _count_column(columns):
@@ -103,8 +133,8 @@ def evaluate(df, *, label, score=None, pred=None, proba=None, weight=None, pos_l
     the Python workers (a group of c identical rows counts as c rows, exactly: the report is
     byte for byte the one of the rows). ``False``: every row crosses to Python. ``'auto'`` (default):
     groups when the report needs no row index (no weighted or ``'bootstrap'`` intervals, no
-    regression, no ``proba``) and the first 65536 rows repeat (at most half of them distinct rows),
-    e.g. rounded scores; otherwise rows. ``True`` where a row index is needed is an error.
+    regression, no ``proba``) and the first 65536 rows repeat enough to estimate at most 2^19
+    distinct rows in the DataFrame (e.g. rounded scores); otherwise rows. ``True`` where a row index is needed is an error.
     Not yet: intervals of class probabilities and of regression.
     """
     spec = _scale.Spec("assay.spark.evaluate", label=label, score=score, pred=pred, proba=proba, weight=weight,
