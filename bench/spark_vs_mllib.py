@@ -9,7 +9,8 @@ continuous (one state entry per row: the worst case for the state's size). Print
 the ratio, and both AUCs (MLlib's evaluator bins the scores into 1000 bins by default, so its AUC
 is approximate; ours is exact). --aggregate is assay.spark.evaluate's `aggregate` (auto: the JVM
 groups identical rows first when the first rows repeat; true; false: every row crosses to Python);
---also-rows times aggregate=False too, in the same run.
+--also-rows times aggregate=False too, in the same run. --warmup runs each first, untimed (the
+first call pays the JIT and the Python workers' start for either).
 """
 
 import argparse
@@ -28,6 +29,7 @@ def main():
     ap.add_argument("--driver-memory", default="4g")
     ap.add_argument("--aggregate", choices=["auto", "true", "false"], default="auto")
     ap.add_argument("--also-rows", action="store_true")
+    ap.add_argument("--warmup", type=int, default=1, help="untimed runs of each first (JIT, Python workers)")
     a = ap.parse_args()
 
     os.environ["PYSPARK_PYTHON"] = sys.executable
@@ -54,6 +56,11 @@ def main():
     ev = BinaryClassificationEvaluator(rawPredictionCol="score", labelCol="label", metricName="areaUnderROC")
     agg = {"auto": "auto", "true": True, "false": False}[a.aggregate]
     t_ml, t_as, t_rows = [], [], []
+    for _ in range(a.warmup):
+        ev.evaluate(df)
+        assay.spark.evaluate(df, label="label", score="score", pos_label=1, aggregate=agg)
+        if a.also_rows:
+            assay.spark.evaluate(df, label="label", score="score", pos_label=1, aggregate=False)
     for _ in range(a.repeats):
         t0 = time.perf_counter()
         auc_ml = ev.evaluate(df)
@@ -70,7 +77,7 @@ def main():
     m_ml, m_as = statistics.median(t_ml), statistics.median(t_as)
     runs = lambda ts: ", ".join(f"{x:.3f}" for x in ts)
     print(f"rows {n}, partitions {a.partitions}, scores rounded to {a.decimals or 'no'} decimals, "
-          f"{a.repeats} repeats, assay {assay.__version__}, pyspark {spark.version}, load average before "
+          f"{a.repeats} repeats after {a.warmup} warm-up, assay {assay.__version__}, pyspark {spark.version}, load average before "
           f"{os.getloadavg()[0]:.1f}")
     print(f"MLlib BinaryClassificationEvaluator areaUnderROC: median {m_ml:.3f} s (runs {runs(t_ml)}), AUC {auc_ml:.12f}")
     print(f"assay.spark.evaluate aggregate={a.aggregate}: median {m_as:.3f} s (runs {runs(t_as)}), AUC {auc:.12f}")

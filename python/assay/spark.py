@@ -7,6 +7,12 @@ bytes. The driver reads the few blobs, merges them (merge is associative and com
 canonical, so neither the partitioning nor the order of the merges changes a bit of the result) and
 finishes the :class:`~assay.Report` that ``assay.report`` gives on all rows in one process.
 
+Rows that repeat (rounded scores, predicted classes) are first grouped by Spark itself
+(``groupBy(<every evaluated column>).count()``: a hash aggregation in generated JVM code on each
+partition), and only the groups cross to Python, each with its row count; the state counts a group of
+c rows as c rows, exactly, so the report is byte for byte the one of the rows (``aggregate=``; see
+:func:`evaluate` and docs/scaling.md, "Engines").
+
 A task that fails and is retried by Spark contributes exactly one state: a task's output is its
 single blob, emitted only after the whole partition was read, so a retried attempt replaces the failed
 one and nothing is counted twice.
