@@ -161,14 +161,23 @@ def _missing_mask(batch, spec):
     return mask
 
 
-def update(state, batch, spec, first_row_id=0):
+def update(state, batch, spec, first_row_id=0, counts=None):
     """Adds one Arrow RecordBatch, whose first row has index `first_row_id` among all rows, to `state`;
-    returns the number of rows skipped as missing."""
+    returns the number of rows skipped as missing. With `counts` (the name of an integer column, each
+    value >= 1), row i of the batch stands for counts[i] identical rows (the groups of a GROUP BY over
+    every evaluated column): the state is the one of the rows repeated, and a missing group skips
+    counts[i] rows."""
     missing = 0
     mask = _missing_mask(batch, spec)
     if mask is not None:
         import pyarrow.compute as pc
 
+        if counts is not None:
+            missing = int(pc.sum(pc.if_else(mask, batch.column(counts), 0)).as_py() or 0)
+            if missing:
+                batch = batch.filter(pc.invert(mask))
+            _update_rows(state, batch, spec, first_row_id, counts)
+            return missing
         missing = int(pc.sum(mask).as_py() or 0)
         if missing and spec.needs_row_ids:
             # The rows left keep their indices: each run of consecutive rows goes in with its own.
@@ -180,12 +189,12 @@ def update(state, batch, spec, first_row_id=0):
             return missing
         if missing:
             batch = batch.filter(pc.invert(mask))
-    _update_rows(state, batch, spec, first_row_id)
+    _update_rows(state, batch, spec, first_row_id, counts)
     return missing
 
 
-def _update_rows(state, batch, spec, first_row_id):
-    """Adds a batch without missing values."""
+def _update_rows(state, batch, spec, first_row_id, counts=None):
+    """Adds a batch without missing values (with `counts`: rows with multiplicities, see update)."""
     where = spec.where
     y = {"num": _numbers(batch.column(spec.label), spec.label, where)} if spec.regression else \
         _labels(batch.column(spec.label), spec.label, where)
@@ -202,6 +211,11 @@ def _update_rows(state, batch, spec, first_row_id):
         kw.update(p_num=p.get("num"), p_codes=p.get("codes"), p_dict=p.get("dict"))
     if spec.weight is not None:
         kw["weight"] = _numbers(batch.column(spec.weight), spec.weight, where)
+    if counts is not None:
+        c = batch.column(counts)
+        if c.null_count or not _pa().types.is_integer(c.type):
+            raise ValueError(f"{where}: the row counts {counts!r} must be integers without nulls; got {c.type}")
+        kw["counts"] = np.ascontiguousarray(c.to_numpy(zero_copy_only=False), dtype=np.int64).view(np.uint64)
     state.update(**kw)
 
 
@@ -211,15 +225,16 @@ def check_columns(names, spec):
         raise ValueError(f"{spec.where}: column(s) {absent} not in the data (columns: {list(names)})")
 
 
-def state_of_batches(batches, spec, first_row=0):
+def state_of_batches(batches, spec, first_row=0, counts=None):
     """(blob, missing rows) of an iterable of Arrow RecordBatches: one worker's partition, whose first
-    row has index `first_row` among all rows (when known)."""
+    row has index `first_row` among all rows (when known); with `counts`, the name of the column of
+    each row's multiplicity (see update)."""
     state = spec.new_state()
     missing = 0
     row = first_row
     for b in batches:
         check_columns(b.schema.names, spec)
-        missing += update(state, b, spec, row)
+        missing += update(state, b, spec, row, counts)
         row += b.num_rows
     return state.serialize(), missing
 

@@ -7,6 +7,12 @@ bytes. The driver reads the few blobs, merges them (merge is associative and com
 canonical, so neither the partitioning nor the order of the merges changes a bit of the result) and
 finishes the :class:`~assay.Report` that ``assay.report`` gives on all rows in one process.
 
+Rows that repeat (rounded scores, predicted classes) are first grouped by Spark itself
+(``groupBy(<every evaluated column>).count()``: a hash aggregation in generated JVM code on each
+partition), and only the groups cross to Python, each with its row count; the state counts a group of
+c rows as c rows, exactly, so the report is byte for byte the one of the rows (``aggregate=``; see
+:func:`evaluate` and docs/scaling.md, "Engines").
+
 A task that fails and is retried by Spark contributes exactly one state: a task's output is its
 single blob, emitted only after the whole partition was read, so a retried attempt replaces the failed
 one and nothing is counted twice.
@@ -23,7 +29,7 @@ from assay import _scale
 __all__ = ["evaluate"]
 
 
-def _partition_function(spec, first_rows=None):
+def _partition_function(spec, first_rows=None, counts=None):
     def run(batches):
         import pyarrow as pa
 
@@ -34,7 +40,7 @@ def _partition_function(spec, first_rows=None):
             from pyspark import TaskContext
 
             first = first_rows.get(TaskContext.get().partitionId(), 0)
-        blob, missing = scale.state_of_batches(batches, spec, first)
+        blob, missing = scale.state_of_batches(batches, spec, first, counts)
         yield pa.RecordBatch.from_arrays([pa.array([blob], pa.binary()), pa.array([missing], pa.int64())],
                                          names=["state", "missing"])
 
@@ -51,9 +57,63 @@ def _count_rows(batches):
                                      names=["partition", "rows"])
 
 
+# aggregate='auto' looks at the first _SAMPLE_ROWS rows and groups when they repeat enough to put
+# the number of distinct rows of the DataFrame at most _MAX_GROUPS (estimated from the sample).
+_SAMPLE_ROWS = 1 << 16
+_MAX_GROUPS = 1 << 19
+
+
+def _distinct_estimate(m, d):
+    """The number D of equally likely distinct values for which m draws show d distinct ones on
+    average, D (1 - exp(-m / D)) = d (the occupancy estimator; Good (1953), "The population
+    frequencies of species and the estimation of population parameters", Biometrika 40): infinite
+    when every draw is distinct."""
+    import math
+
+    if d >= m:
+        return math.inf
+    lo, hi = float(d), float(d)
+    while hi * -math.expm1(-m / hi) < d:
+        hi *= 2
+    for _ in range(100):  # bisection: the left side grows with D
+        mid = (lo + hi) / 2
+        if mid * -math.expm1(-m / mid) < d:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+def _groups_pay(selected, columns):
+    """aggregate='auto': whether the JVM should group the rows first. The first _SAMPLE_ROWS rows are
+    collected and their distinct rows (tuples of the evaluated columns) counted: a DataFrame that has
+    fewer rows is grouped when at most half of them are distinct; else when the estimated number of
+    distinct rows of the whole DataFrame is at most _MAX_GROUPS (then the shuffle of the groups is
+    cheap whatever the number of rows, and it replaces moving every row to Python). A heuristic of
+    speed only: both paths give the same report. The first rows stand for all of them: a DataFrame
+    sorted by score can fool it (pass aggregate=False or True)."""
+    import pyarrow as pa
+
+    sample = selected.limit(_SAMPLE_ROWS)
+    t = sample.toArrow() if hasattr(sample, "toArrow") else pa.Table.from_batches(sample._collect_as_arrow())
+    if t.num_rows == 0:
+        return False
+    d = t.group_by(columns).aggregate([]).num_rows
+    if t.num_rows < _SAMPLE_ROWS:
+        return 2 * d <= t.num_rows
+    return _distinct_estimate(t.num_rows, d) <= _MAX_GROUPS
+
+
+def _count_column(columns):
+    name = "__assay_rows"
+    while name in columns:
+        name += "_"
+    return name
+
+
 def evaluate(df, *, label, score=None, pred=None, proba=None, weight=None, pos_label=None, threshold=0.5, task="auto",
              ci=None, method="auto", replicates=2000, random_state=0, drop_missing=False, beta=None, top_k=2,
-             zero_division=0, keep_curves=False):
+             zero_division=0, keep_curves=False, aggregate="auto"):
     """The exact report of a PySpark DataFrame (the report of ``assay.report`` on all its rows).
 
     ``label`` names the label column (numbers, strings or booleans), and exactly one of ``score``
@@ -74,13 +134,38 @@ def evaluate(df, *, label, score=None, pred=None, proba=None, weight=None, pos_l
     DataFrame built by a random repartition).
     ``keep_curves=True`` keeps the ROC, PR, threshold and reliability curves for ``save_html``.
     Intervals of class probabilities and of regression keep every row in the states (as with weights).
+    ``aggregate`` chooses how the rows reach the states. ``True``: Spark first groups the rows by
+    every evaluated column (``groupBy(...).count()``, a partial hash aggregation in the JVM on each
+    partition, then a shuffle of the groups) and only the groups, each with its row count, cross to
+    the Python workers (a group of c identical rows counts as c rows, exactly: the report is
+    byte for byte the one of the rows). ``False``: every row crosses to Python. ``'auto'`` (default):
+    groups when the report needs no row index (no weighted or ``'bootstrap'`` intervals, no
+    regression, no ``proba``) and the first 65536 rows repeat enough to estimate at most 2^19
+    distinct rows in the DataFrame (e.g. rounded scores); otherwise rows. ``True`` where a row index is needed is an error.
     """
     spec = _scale.Spec("assay.spark.evaluate", label=label, score=score, pred=pred, proba=proba, weight=weight,
                        pos_label=pos_label, threshold=threshold, task=task, drop_missing=drop_missing, ci=ci,
                        method=method, replicates=replicates, random_state=random_state, beta=beta, top_k=top_k,
                        zero_division=zero_division, keep_curves=keep_curves)
     _scale.check_columns(df.columns, spec)
+    if aggregate not in ("auto", True, False):
+        raise ValueError(f"assay.spark.evaluate: aggregate is {aggregate!r}; it must be 'auto', True or False")
+    if aggregate is True and spec.needs_row_ids:
+        raise ValueError("assay.spark.evaluate: aggregate=True cannot be used here: intervals with sample weights or "
+                         "method='bootstrap', task='regression' and proba need each row's index among all rows, "
+                         "which groups of rows do not have")
     selected = df.select(*spec.columns)
+    if aggregate is not False and not spec.needs_row_ids and (aggregate is True or _groups_pay(selected, spec.columns)):
+        # Pre-aggregated in the JVM: the most distinct column first (Spark's hash aggregation is
+        # faster so on rounded scores), then the label and weight.
+        from pyspark.sql import functions as F
+
+        keys = [c for c in (spec.score, spec.pred) if c is not None] + [c for c in spec.columns
+                                                                        if c not in (spec.score, spec.pred)]
+        count = _count_column(spec.columns)
+        groups = selected.groupBy(*keys).agg(F.count(F.lit(1)).alias(count))
+        states = groups.mapInArrow(_partition_function(spec, None, count), "state binary, missing long")
+        return _scale.finish(((bytes(r["state"]), r["missing"]) for r in states.collect()), spec)
     first_rows = None
     if spec.needs_row_ids:
         # Counted by the same plan as the states (mapInArrow), so the partitions are the same ones:

@@ -79,7 +79,7 @@ void bind_scale(nb::module_& m) {
              std::optional<std::vector<std::string>> p_text, std::optional<in_array<std::int32_t>> p_codes,
              std::optional<std::vector<std::string>> p_dict, std::optional<in_array<double>> weight,
              std::uint64_t first_row_id, std::optional<in_array<double>> value,
-             std::optional<std::vector<in_array<double>>> proba) {
+             std::optional<std::vector<in_array<double>>> proba, std::optional<in_array<std::uint64_t>> counts) {
             const labels_in y{y_num, y_text, y_codes, y_dict};
             const labels_in p{p_num, p_text, p_codes, p_dict};
             scale::row_batch b;
@@ -89,6 +89,7 @@ void bind_scale(nb::module_& m) {
             b.sample_weight = view(weight);
             b.first_row_id = first_row_id;
             b.y_value = view(value);
+            b.counts = view(counts);
             std::vector<std::span<const double>> columns;
             if (proba) {
               for (const auto& c : *proba) columns.push_back(view(c));
@@ -100,7 +101,8 @@ void bind_scale(nb::module_& m) {
           nb::arg("y_num").none(), nb::arg("y_text").none(), nb::arg("y_codes").none(), nb::arg("y_dict").none(),
           nb::arg("score").none(), nb::arg("p_num").none(), nb::arg("p_text").none(), nb::arg("p_codes").none(),
           nb::arg("p_dict").none(), nb::arg("weight").none(), nb::arg("first_row_id") = 0,
-          nb::arg("value").none() = nb::none(), nb::arg("proba").none() = nb::none())
+          nb::arg("value").none() = nb::none(), nb::arg("proba").none() = nb::none(),
+          nb::arg("counts").none() = nb::none())
       .def(
           "merge",
           [](evaluation_state& s, const evaluation_state& other) {

@@ -462,6 +462,141 @@ report finish_regression(const evaluation_state::impl& s, const evaluate_options
 
 }  // namespace
 
+// ---- rows with multiplicities (row_batch::counts) ---------------------------------------------------
+
+namespace {
+
+// evaluation_state::update for a batch whose row i stands for counts[i] identical rows (scores and
+// predicted classes, without row ids): every tally and exact sum the row path adds once per row is
+// added counts[i] times here (exact_sum::add_times: exact for any count), and the score runs are made
+// directly from the batch (one run per (score key, true spelling), its count and exact weight), so
+// the state equals, bit for bit, the one updated with the rows repeated. The batch's columns were
+// checked for length by update().
+void update_counted(evaluation_state::impl& s, const row_batch& b) {
+  const state_options& o = s.o;
+  const bool scores = o.kind == prediction_kind::scores;
+  const std::size_t n = b.y_true.size();
+  if (b.counts.size() != n) {
+    throw_usage(fmt::format("evaluation_state::update: counts has {} entries, but y_true has {}", b.counts.size(), n));
+  }
+  if (!scores && o.kind != prediction_kind::labels) {
+    throw_usage("evaluation_state::update: counts (rows with multiplicities) are taken for scores and predicted "
+                "classes only, not for regression or class probabilities");
+  }
+  if (o.row_ids) {
+    throw_usage("evaluation_state::update: counts cannot be given to a state that keeps row ids (row_ids: each "
+                "row needs its own id)");
+  }
+  const batch_labels yt = resolve(b.y_true, n, "y_true");
+  batch_labels yp;
+  if (!scores) yp = resolve(b.y_pred, n, "y_pred");
+  std::vector<std::uint8_t> skip(n, 0);
+  std::uint64_t rows = 0, skipped = 0;
+  constexpr std::uint64_t top = std::numeric_limits<std::uint64_t>::max();
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t c = b.counts[i];
+    if (c == 0) throw_usage(fmt::format("evaluation_state::update: counts[{}] is 0; a count must be at least 1", i));
+    const char* what = nullptr;
+    double v = 0;
+    if (yt.codes[i] < 0) what = "y_true", v = b.y_true.numbers[i];
+    else if (!scores && yp.codes[i] < 0) what = "y_pred", v = b.y_pred.numbers[i];
+    else if (scores && std::isnan(b.y_score[i])) what = "y_score", v = b.y_score[i];
+    else if (o.weighted && std::isnan(b.sample_weight[i])) what = "sample_weight", v = b.sample_weight[i];
+    if (what != nullptr) {
+      if (!o.drop_missing) {
+        throw_data(fmt::format("evaluation_state::update: {}[{}] is {}; missing values are refused (set drop_missing "
+                               "to skip such rows)", what, i, v));
+      }
+      skip[i] = 1;
+      if (c > top - skipped - s.missing) throw_usage("evaluation_state::update: the counts overflow a 64-bit row count");
+      skipped += c;
+      continue;
+    }
+    if (scores && !std::isfinite(b.y_score[i])) {
+      throw_data(fmt::format("evaluation_state::update: y_score[{}] is {}; scores must be finite", i, b.y_score[i]));
+    }
+    if (o.weighted && !(b.sample_weight[i] >= 0 && std::isfinite(b.sample_weight[i]))) {
+      throw_data(fmt::format("evaluation_state::update: sample_weight[{}] is {}; weights must be finite and >= 0", i,
+                             b.sample_weight[i]));
+    }
+    if (c > top - rows - s.rows) throw_usage("evaluation_state::update: the counts overflow a 64-bit row count");
+    rows += c;
+  }
+  // The batch's spellings, as update() maps them (every spelling of the batch enters the dictionary).
+  for (const auto& t : yt.spellings) s.code_of(t);
+  for (const auto& t : yp.spellings) s.code_of(t);
+  std::vector<std::uint32_t> tmap(yt.spellings.size()), pmap(yp.spellings.size());
+  for (std::size_t k = 0; k < tmap.size(); ++k) tmap[k] = s.code_of(yt.spellings[k]);
+  for (std::size_t k = 0; k < pmap.size(); ++k) pmap[k] = s.code_of(yp.spellings[k]);
+
+  std::vector<run> fresh;
+  if (scores && s.keep_runs) fresh.reserve(n);
+  const proba_view pv = proba_view::scores(b.y_score);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (skip[i]) continue;
+    const std::uint64_t c = b.counts[i];
+    const double w = o.weighted ? b.sample_weight[i] : 1.0;
+    if (w != std::floor(w) && (!s.min_fractional_weight || w < *s.min_fractional_weight)) {
+      s.min_fractional_weight = w;
+    }
+    const auto bt = static_cast<std::size_t>(yt.codes[i]);
+    std::uint32_t side_or_pred;
+    if (scores) {
+      const double x = b.y_score[i];
+      side_or_pred = x >= o.threshold ? 1 : 0;
+      s.all_probabilities = s.all_probabilities && x >= 0 && x <= 1;
+      if (s.keep_runs) {
+        run r{assay::detail::order_key(x), tmap[bt], {}};
+        r.t.n = c;
+        if (o.weighted) r.t.w.add_times(w, c);
+        fresh.push_back(std::move(r));
+      }
+      if (x >= 0 && x <= 1) {  // the reliability curve's sums (as curves::reliability_curve)
+        const auto bin = static_cast<std::uint32_t>(curves::uniform_bin_of(x, calibration_bins));
+        tally& k = s.calib[{tmap[bt], bin}];
+        k.n += c;
+        if (o.weighted) k.w.add_times(w, c);
+        s.calib_ws[bin].add_times(w * x, c);
+      }
+      if (w != 0) {  // the terms of weighted_loss_sum, for either class of the row (as update())
+        losses& l = s.loss[tmap[bt]];
+        for (std::size_t k = 0; k < 2; ++k) {
+          l.log_loss[k].add_times(w * log_loss_term(pv, i, k), c);
+          l.brier[k].add_times(w * brier_term(pv, i, k), c);
+        }
+      }
+    } else {
+      side_or_pred = pmap[static_cast<std::size_t>(yp.codes[i])];
+    }
+    tally& cell = s.cells[{tmap[bt], side_or_pred}];
+    cell.n += c;
+    if (o.weighted) {
+      cell.w.add_times(w, c);
+      s.total_weight.add_times(w, c);
+    }
+  }
+  if (!fresh.empty()) {  // sorted by (key, code), a run per pair, then merged into the state's runs
+    std::sort(fresh.begin(), fresh.end(),
+              [](const run& x, const run& y) { return x.key != y.key ? x.key < y.key : x.code < y.code; });
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < fresh.size(); ++i) {
+      if (out > 0 && fresh[out - 1].key == fresh[i].key && fresh[out - 1].code == fresh[i].code) {
+        fresh[out - 1].t.add(fresh[i].t);
+      } else if (out != i) {
+        fresh[out++] = std::move(fresh[i]);
+      } else {
+        ++out;
+      }
+    }
+    fresh.resize(out);
+    s.merge_runs(std::move(fresh));
+  }
+  s.rows += rows;
+  s.missing += skipped;
+}
+
+}  // namespace
+
 // ---- class probabilities ------------------------------------------------------------------------------
 
 namespace {
@@ -950,6 +1085,10 @@ void evaluation_state::update(const row_batch& b) {
   if (b.first_row_id > std::numeric_limits<std::uint64_t>::max() - (n - 1)) {
     throw_usage(fmt::format("evaluation_state::update: first_row_id {} + {} rows overflows a 64-bit row id",
                             b.first_row_id, n));
+  }
+  if (!b.counts.empty()) {
+    update_counted(s, b);
+    return;
   }
   if (o.kind == prediction_kind::values) {
     update_values(s, b);

@@ -158,6 +158,14 @@ struct row_batch {
   /// prediction_kind::proba: one column of probabilities (in [0, 1]) per state_options::proba_names,
   /// each with one entry per row.
   std::span<const std::span<const double>> y_proba;
+  /// Rows with multiplicities: when not empty, one count (>= 1) per row, and row i stands for
+  /// counts[i] identical rows (e.g. the groups of a `GROUP BY` over every evaluated column: Spark's
+  /// pre-aggregation in assay.spark.evaluate). The state is then bit for bit the one updated with
+  /// each row repeated counts[i] times: counts and exact weight and loss sums are multiplied exactly
+  /// (exact_sum::add_times), a missing row skips counts[i] rows. For prediction_kind::scores and
+  /// labels without state_options::row_ids only (a repeated row would need an id per copy); update()
+  /// throws assay::error (usage) otherwise, and for a count of 0.
+  std::span<const std::uint64_t> counts;
 };
 
 namespace detail {
