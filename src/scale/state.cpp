@@ -472,6 +472,24 @@ namespace {
 // directly from the batch (one run per (score key, true spelling), its count and exact weight), so
 // the state equals, bit for bit, the one updated with the rows repeated. The batch's columns were
 // checked for length by update().
+// The column of row i of a scores or predicted-classes batch that holds a missing value (a null
+// label, a NaN score or weight), or nullptr; without drop_missing such a row is refused, naming the
+// column, the row and the value. The rule of update's row loop and of its rows with counts.
+const char* missing_in(const row_batch& b, const batch_labels& yt, const batch_labels& yp, bool scores,
+                       const state_options& o, std::size_t i) {
+  const char* what = nullptr;
+  double v = 0;
+  if (yt.codes[i] < 0) what = "y_true", v = b.y_true.numbers[i];
+  else if (!scores && yp.codes[i] < 0) what = "y_pred", v = b.y_pred.numbers[i];
+  else if (scores && std::isnan(b.y_score[i])) what = "y_score", v = b.y_score[i];
+  else if (o.weighted && std::isnan(b.sample_weight[i])) what = "sample_weight", v = b.sample_weight[i];
+  if (what != nullptr && !o.drop_missing) {
+    throw_data(fmt::format("evaluation_state::update: {}[{}] is {}; missing values are refused (set drop_missing "
+                           "to skip such rows)", what, i, v));
+  }
+  return what;
+}
+
 void update_counted(evaluation_state::impl& s, const row_batch& b) {
   const state_options& o = s.o;
   const bool scores = o.kind == prediction_kind::scores;
@@ -496,17 +514,8 @@ void update_counted(evaluation_state::impl& s, const row_batch& b) {
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t c = b.counts[i];
     if (c == 0) throw_usage(fmt::format("evaluation_state::update: counts[{}] is 0; a count must be at least 1", i));
-    const char* what = nullptr;
-    double v = 0;
-    if (yt.codes[i] < 0) what = "y_true", v = b.y_true.numbers[i];
-    else if (!scores && yp.codes[i] < 0) what = "y_pred", v = b.y_pred.numbers[i];
-    else if (scores && std::isnan(b.y_score[i])) what = "y_score", v = b.y_score[i];
-    else if (o.weighted && std::isnan(b.sample_weight[i])) what = "sample_weight", v = b.sample_weight[i];
+    const char* what = missing_in(b, yt, yp, scores, o, i);
     if (what != nullptr) {
-      if (!o.drop_missing) {
-        throw_data(fmt::format("evaluation_state::update: {}[{}] is {}; missing values are refused (set drop_missing "
-                               "to skip such rows)", what, i, v));
-      }
       skip[i] = 1;
       if (c > top - skipped - s.missing) throw_usage("evaluation_state::update: the counts overflow a 64-bit row count");
       skipped += c;
@@ -1104,17 +1113,8 @@ void evaluation_state::update(const row_batch& b) {
   std::vector<std::uint8_t> skip(n, 0);
   std::uint64_t skipped = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const char* what = nullptr;
-    double v = 0;
-    if (yt.codes[i] < 0) what = "y_true", v = b.y_true.numbers[i];
-    else if (!scores && yp.codes[i] < 0) what = "y_pred", v = b.y_pred.numbers[i];
-    else if (scores && std::isnan(b.y_score[i])) what = "y_score", v = b.y_score[i];
-    else if (o.weighted && std::isnan(b.sample_weight[i])) what = "sample_weight", v = b.sample_weight[i];
+    const char* what = missing_in(b, yt, yp, scores, o, i);
     if (what != nullptr) {
-      if (!o.drop_missing) {
-        throw_data(fmt::format("evaluation_state::update: {}[{}] is {}; missing values are refused (set drop_missing "
-                               "to skip such rows)", what, i, v));
-      }
       skip[i] = 1;
       ++skipped;
       continue;
