@@ -545,9 +545,7 @@ void update_counted(evaluation_state::impl& s, const row_batch& b) {
     if (skip[i]) continue;
     const std::uint64_t c = b.counts[i];
     const double w = o.weighted ? b.sample_weight[i] : 1.0;
-    if (w != std::floor(w) && (!s.min_fractional_weight || w < *s.min_fractional_weight)) {
-      s.min_fractional_weight = w;
-    }
+    s.note_weight(w);
     const auto bt = static_cast<std::size_t>(yt.codes[i]);
     std::uint32_t side_or_pred;
     if (scores) {
@@ -749,7 +747,7 @@ void update_proba(evaluation_state::impl& s, const row_batch& b, const batch_lab
   for (std::size_t i = 0; i < n; ++i) {
     if (skip[i]) continue;
     const double w = o.weighted ? b.sample_weight[i] : 1.0;
-    if (w != std::floor(w) && (!s.min_fractional_weight || w < *s.min_fractional_weight)) s.min_fractional_weight = w;
+    s.note_weight(w);
     const auto bt = static_cast<std::size_t>(yt.codes[i]);
     for (std::size_t c = 0; c < K; ++c) {
       p.buffer[c].push_back({assay::detail::order_key(b.y_proba[c][i]), tmap[bt], w});
@@ -1164,9 +1162,7 @@ void evaluation_state::update(const row_batch& b) {
   for (std::size_t i = 0; i < n; ++i) {
     if (skip[i]) continue;
     const double w = o.weighted ? b.sample_weight[i] : 1.0;
-    if (w != std::floor(w) && (!s.min_fractional_weight || w < *s.min_fractional_weight)) {
-      s.min_fractional_weight = w;
-    }
+    s.note_weight(w);
     const auto bt = static_cast<std::size_t>(yt.codes[i]);
     std::size_t bp;
     if (scores) {

@@ -8,6 +8,7 @@
 #include <bit>
 #include <tuple>
 #include <utility>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -147,6 +148,10 @@ struct evaluation_state::impl {
   exact_sum total_weight;
   bool all_probabilities = true;        // every score in [0, 1]
   std::optional<double> min_fractional_weight;  // the smallest weight that is not whole (caret's tests)
+  // Notes weight w for min_fractional_weight (the rule of report's smallest_fractional_weight, row by row).
+  void note_weight(double w) {
+    if (w != std::floor(w) && (!min_fractional_weight || w < *min_fractional_weight)) min_fractional_weight = w;
+  }
   std::vector<std::string> dict;        // spellings, sorted by bytes, unique
   std::map<std::pair<std::uint32_t, std::uint32_t>, tally> cells;  // (true, predicted spelling or side)
   std::map<std::uint32_t, losses> loss;  // scores: per true spelling
