@@ -310,9 +310,11 @@ double average_precision_of(labelled_sorted& sorted, bool two_threads) {
 // scikit-learn's binary average_precision_score: -sum(diff(recall) * precision[:-1]) over the
 // precision-recall points reversed (recall falling to a final 0, precision = tp / (tp + fp), 0 where
 // tp + fp is 0, recall = tp / P). The term of the k-th distinct score from the top is (recall[k - 1]
-// - recall[k]) * precision[k] and sits at m - 1 - k in numpy's array. Two passes as roc_auc: the walk
-// keeps the counts of every point; then the terms, each from its own two points, written from the
-// back (vectorised, two threads when long). nullopt when there is no positive weight.
+// - recall[k]) * precision[k] and sits at m - 1 - k in numpy's array. Unweighted from 2^16 cases,
+// over labelled keys: the terms computed in the walk (average_precision_of, two threads from 2^19).
+// Otherwise two passes as roc_auc: the walk keeps the counts of every point; then the terms, each
+// from its own two points, written from the back (vectorised, two threads when long). nullopt when
+// there is no positive weight.
 std::optional<double> average_precision(std::span<const std::int32_t> y, std::span<const double> score,
                                         std::span<const double> weight) {
   if (weight.empty() && y.size() >= kSmall && y.size() == score.size()) {
