@@ -112,6 +112,27 @@ TEST(ChunkedSum, MatchesTheReferenceAndExactSum) {
   }
 }
 
+// The counter of one exponent overflows its 64-bit low word after about 2^11 significands near 2^53;
+// the carries must be kept (the sum of n copies of (2^53 - 1) 2^k is exact in __float128 up to 2^60
+// copies). Reading the sum twice, and adding after a read, give the running exact sum.
+TEST(ChunkedSum, KeepsTheCarriesOfOneExponentAndCanBeReadTwice) {
+  for (const int k : {-1074 + 0, -1022 - 52 + 1, -40, 0, 900}) {
+    const double v = std::ldexp(9007199254740991.0, k);  // 2^53 - 1 at unit 2^k (subnormal for the first)
+    if (!(v > 0)) continue;
+    chunked_sum c;
+    __float128 ref = 0;
+    for (int n = 0; n < 100000; ++n) {
+      c.add(v);
+      ref += v;
+    }
+    EXPECT_EQ(c.result().value(), static_cast<double>(ref)) << "k = " << k;
+    EXPECT_EQ(c.result().value(), static_cast<double>(ref)) << "k = " << k << ", read twice";
+    c.add(std::ldexp(1.0, k + 3));
+    ref += std::ldexp(1.0, k + 3);
+    EXPECT_EQ(c.result().value(), static_cast<double>(ref)) << "k = " << k << ", added after a read";
+  }
+}
+
 TEST(SignedExactSum, MatchesIntegerArithmeticAndIgnoresOrder) {
   // Terms k * 2^-20 with |k| < 2^40 of both signs: their sum is exact in 64-bit integers.
   std::mt19937_64 g(9);

@@ -30,22 +30,34 @@ struct proba_view {
   }
 };
 
+/// The log-loss term of a binary score column's case of score x and true class k (0 or 1): as
+/// log_loss_term below for a score view (the two clipped probabilities summed class 0 first).
+inline double binary_log_loss_term(double x, std::size_t k) {
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  const double p1 = std::clamp(x, eps, 1 - eps), p0 = std::clamp(1.0 - x, eps, 1 - eps);
+  return -std::log((k == 1 ? p1 : p0) / (p0 + p1));
+}
+
 /// The log-loss term of case i of true class k: -log of p(i, k) clipped to [eps, 1 - eps] (eps =
 /// 2^-52) over the row's clipped sum. One definition for log_loss and the mergeable state
 /// (scale/state.hpp), which needs the term of both classes before it knows which is positive.
 inline double log_loss_term(const proba_view& p, std::size_t i, std::size_t k) {
+  if (p.binary_score) return binary_log_loss_term(p.data[i], k);
   constexpr double eps = std::numeric_limits<double>::epsilon();
   double row = 0;
   for (std::size_t c = 0; c < p.cols; ++c) row += std::clamp(p(i, c), eps, 1 - eps);
   return -std::log(std::clamp(p(i, k), eps, 1 - eps) / row);
 }
 
+/// The Brier term of a binary case of probability x of class 1 and true class k: (x - [k = 1])^2.
+inline double binary_brier_term(double x, std::size_t k) {
+  const double d = x - (k == 1 ? 1.0 : 0.0);
+  return d * d;
+}
+
 /// The Brier term of case i of true class k (binary: (p(i, 1) - [k = 1])^2; else the sum over classes).
 inline double brier_term(const proba_view& p, std::size_t i, std::size_t k) {
-  if (p.cols == 2) {
-    const double d = p(i, 1) - (k == 1 ? 1.0 : 0.0);
-    return d * d;
-  }
+  if (p.cols == 2) return binary_brier_term(p(i, 1), k);
   double loss = 0;
   for (std::size_t c = 0; c < p.cols; ++c) {
     const double d = p(i, c) - (k == c ? 1.0 : 0.0);
