@@ -272,10 +272,10 @@ class range_parser {
   range_parser(const plan& pl, table& t, std::size_t row0, std::size_t capacity)
       : plan_(pl),
         capacity_(capacity),
+        levels_before_(pl.type.size()),
         numbers_(pl.type.size()),
         codes_(pl.type.size()),
-        levels_(pl.type.size()),
-        levels_before_(pl.type.size()) {
+        levels_(pl.type.size()) {
     interners_.reserve(pl.type.size());
     for (std::size_t s = 0; s < pl.type.size(); ++s) {
       column& c = t.columns[s];
