@@ -49,6 +49,17 @@ confusion_matrix confusion_matrix::from_labels(std::span<const std::int32_t> act
   return cm;
 }
 
+confusion_matrix confusion_matrix::from_cells(std::size_t classes, std::vector<double> cells) {
+  if (cells.size() != classes * classes) {
+    throw_usage(fmt::format("confusion_matrix: {} cells for {} classes, need {}", cells.size(), classes,
+                            classes * classes));
+  }
+  confusion_matrix cm;
+  cm.k_ = classes;
+  cm.m_ = std::move(cells);
+  return cm;
+}
+
 confusion_matrix& confusion_matrix::operator+=(const confusion_matrix& other) {
   if (k_ == 0 && m_.empty()) {
     k_ = other.k_;

@@ -48,6 +48,16 @@ void count_cells(std::size_t n, std::size_t k, Code&& code, label_tally& t) {
   }
 }
 
+// Adds the tally of a second half of the cases (exact: unweighted counts are integers below 2^53).
+void add_half(label_tally& t, const label_tally& second) {
+  for (std::size_t j = 0; j < t.cells.size(); ++j) t.cells[j] += second.cells[j];
+  for (std::size_t a = 0; a < t.classes; ++a) {
+    t.actual[a] += second.actual[a];
+    t.predicted[a] += second.predicted[a];
+    t.correct[a] += second.correct[a];
+  }
+}
+
 // Weighted: case by case, in order, into every sum the case belongs to.
 template <typename Pair>
 void sum_weights(std::size_t n, std::size_t k, std::span<const double> weight, Pair&& pair, label_tally& t) {
@@ -132,18 +142,60 @@ label_tally tally_codes(std::span<const std::int32_t> actual, std::span<const st
     bool ok_first = true, ok_second = true;
     assay::detail::run_both([&] { ok_first = part(0, n / 2, t); }, [&] { ok_second = part(n / 2, n, second); });
     if (!ok_first || !ok_second) name_bad_case();
-    for (std::size_t j = 0; j < t.cells.size(); ++j) t.cells[j] += second.cells[j];  // exact: integers below 2^53
-    for (std::size_t a = 0; a < classes; ++a) {
-      t.actual[a] += second.actual[a];
-      t.predicted[a] += second.predicted[a];
-      t.correct[a] += second.correct[a];
-    }
+    add_half(t, second);
     return t;
   }
   name_bad_case();
   sum_weights(n, classes, weight, [&](std::size_t i) {
     return std::pair{static_cast<std::size_t>(actual[i]), static_cast<std::size_t>(predicted[i])};
   }, t);
+  return t;
+}
+
+label_tally tally_at_threshold(std::span<const std::int32_t> actual, std::span<const double> scores, double threshold,
+                               std::int32_t positive, bool& scores_in_unit, std::string_view caller) {
+  check_lengths("tally_at_threshold", actual.size(), scores.size(), 0);
+  if (positive != 0 && positive != 1) {
+    throw_usage(fmt::format("{}: the positive class index is {}, not 0 or 1", caller, positive));
+  }
+  const std::size_t n = actual.size();
+  const auto pos = static_cast<std::uint32_t>(positive), neg = 1 - pos;
+  // As tally_codes: the check rides along the count, and two fixed halves go to two threads from
+  // 2^20 cases (exact integer counts).
+  auto part = [&](std::size_t b, std::size_t e, label_tally& into, bool& unit) {
+    bool ok = true, in_unit = true;
+    count_cells(e - b, 2, [&](std::size_t j) {
+      const std::size_t i = b + j;
+      const auto a = static_cast<std::uint32_t>(actual[i]);
+      const double s = scores[i];
+      const std::uint32_t p = s >= threshold ? pos : neg;
+      in_unit &= (s >= 0) & (s <= 1);
+      ok &= a < 2;
+      return a < 2 ? static_cast<std::size_t>(a) * 2 + p : 0;
+    }, into);
+    unit = in_unit;
+    return ok;
+  };
+  auto name_bad_case = [&] {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (static_cast<std::uint32_t>(actual[i]) >= 2) {
+        throw_usage(fmt::format("{}: case {} has class index {} outside [0, 2)", caller, i, actual[i]));
+      }
+    }
+  };
+  label_tally t;
+  t.classes = 2;
+  if (n < (std::size_t{1} << 20)) {
+    if (!part(0, n, t, scores_in_unit)) name_bad_case();
+    return t;
+  }
+  label_tally second;
+  bool ok_first = true, ok_second = true, unit_first = true, unit_second = true;
+  assay::detail::run_both([&] { ok_first = part(0, n / 2, t, unit_first); },
+                          [&] { ok_second = part(n / 2, n, second, unit_second); });
+  if (!ok_first || !ok_second) name_bad_case();
+  scores_in_unit = unit_first && unit_second;
+  add_half(t, second);
   return t;
 }
 

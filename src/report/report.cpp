@@ -16,6 +16,7 @@
 #include "kept_curves.hpp"
 #include "assemble.hpp"
 #include "assay/io/table.hpp"
+#include "assay/metrics/label_tally.hpp"
 #include "assay/metrics/labels.hpp"
 #include "assay/metrics/probabilistic.hpp"
 #include "assay/metrics/registry.hpp"
@@ -316,9 +317,19 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
   std::span<const std::int32_t> yhat;
   std::span<const double> s;
   std::optional<bool> scores_in_unit;  // every score in [0, 1] (binary scores), when already known
+  bool counted = false;                // r.cm counted already (binary scores, no array of predictions)
   if (binary_scores) s = t.scores[0].values;
   if (!t.predictions.empty()) {
     yhat = t.predictions[0].codes;
+  } else if (binary_scores && w.empty() && !q.ci_level) {
+    // Nothing later reads the predicted classes (the intervals would): the matrix is counted at the
+    // threshold directly, without an array of 4 bytes a row to allocate, fault in and write.
+    bool unit = true;
+    label_tally at = tally_at_threshold(y, s, q.threshold, static_cast<std::int32_t>(*r.positive), unit, "evaluate");
+    r.cm = confusion_matrix::from_cells(K, std::move(at.cells));
+    counted = true;
+    scores_in_unit = unit;
+    r.threshold = q.threshold;
   } else if (binary_scores) {
     const auto pos = static_cast<std::int32_t>(*r.positive), neg = 1 - pos;
     yhat_own = assay::detail::make_buffer<std::int32_t>(t.rows);
@@ -334,7 +345,7 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
     yhat = {yhat_own.get(), t.rows};
   }
 
-  r.cm = confusion_matrix::from_labels(y, yhat, K, w);
+  if (!counted) r.cm = confusion_matrix::from_labels(y, yhat, K, w);
   detail::add_confusion_metrics(r, q, detail::not_counts_reason(detail::smallest_fractional_weight(w)));
   metric_params params;
   params.zd = q.zero_division;

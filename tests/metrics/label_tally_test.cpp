@@ -1,6 +1,7 @@
 // The one-pass label tally (include/assay/metrics/label_tally.hpp).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 #include <string>
 
@@ -108,6 +109,46 @@ TEST(LabelTally, LargeCountsEqualAPlainCountAndNameABadCase) {
     }
   }
   EXPECT_THROW((void)tally_codes(std::vector<std::int32_t>{0}, std::vector<std::int32_t>{0}, 0), error);
+}
+
+// The tally at a threshold equals a plain count of (actual, score >= threshold ? pos : 1 - pos), on
+// both sides of the two-thread size, with scores on the threshold, outside [0, 1] and NaN (never >=,
+// so predicted 1 - pos, and not in [0, 1]); a class index other than 0 or 1 is named.
+TEST(LabelTally, AtThresholdEqualsAPlainCount) {
+  std::mt19937_64 rng(4);
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, (std::size_t{1} << 20) + 3}) {
+    for (const std::int32_t pos : {0, 1}) {
+      for (const bool unit : {true, false}) {
+        std::vector<std::int32_t> a(n);
+        std::vector<double> s(n);
+        std::vector<double> want(4, 0.0);
+        bool want_unit = true;
+        for (std::size_t i = 0; i < n; ++i) {
+          a[i] = static_cast<std::int32_t>(rng() % 2);
+          s[i] = static_cast<double>(rng() % 11) / 10;  // 0.5 (the threshold) among them
+          if (!unit && i == n / 2) s[i] = i % 2 ? std::nan("") : 1.5;
+          want_unit &= s[i] >= 0 && s[i] <= 1;
+          const std::int32_t p = s[i] >= 0.5 ? pos : 1 - pos;
+          want[static_cast<std::size_t>(a[i]) * 2 + static_cast<std::size_t>(p)] += 1;
+        }
+        bool in_unit = !want_unit;
+        const label_tally t = tally_at_threshold(a, s, 0.5, pos, in_unit, "evaluate");
+        EXPECT_EQ(t.cells, want) << n << " " << pos;
+        EXPECT_EQ(in_unit, want_unit) << n << " " << pos;
+        EXPECT_EQ(t.correct[1], want[3]);
+        EXPECT_EQ(t.predicted[0], want[0] + want[2]);
+        if (n > 2) {
+          a[n - 2] = 2;
+          try {
+            (void)tally_at_threshold(a, s, 0.5, pos, in_unit, "evaluate");
+            ADD_FAILURE() << "no error";
+          } catch (const error& e) {
+            EXPECT_EQ(std::string(e.what()), "evaluate: case " + std::to_string(n - 2) + " has class index 2 outside [0, 2)");
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST(LabelTally, IndicatorCountsPerLabelAndPerCase) {

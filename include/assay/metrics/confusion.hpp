@@ -21,6 +21,10 @@ class confusion_matrix {
   static confusion_matrix from_labels(std::span<const std::int32_t> actual, std::span<const std::int32_t> predicted,
                                       std::size_t classes, std::span<const double> weight = {});
 
+  /// The matrix of given cells (classes x classes, row-major, row = actual class), e.g. a
+  /// label_tally's. Throws assay::error (usage) when their number is not classes^2.
+  static confusion_matrix from_cells(std::size_t classes, std::vector<double> cells);
+
   void add(std::size_t actual, std::size_t predicted, double w = 1.0) { m_[actual * k_ + predicted] += w; }
 
   /// Adds `other` cell by cell: pooling the per-fold matrices of a cross-validation gives the matrix

@@ -32,6 +32,14 @@ label_tally tally_codes(std::span<const std::int32_t> actual, std::span<const st
                         std::size_t classes, std::span<const double> weight = {},
                         std::string_view caller = "tally_codes");
 
+/// The unweighted 2 x 2 tally of binary class indices `actual` (0 or 1) against the classes a score
+/// predicts at a threshold (`positive` when score >= threshold, else 1 - positive), counted as
+/// tally_codes counts them but without an array of predicted classes; `scores_in_unit` is set to
+/// whether every score lies in [0, 1]. Throws assay::error (usage), the message starting with
+/// `caller`, on a length mismatch or an index that is not 0 or 1.
+label_tally tally_at_threshold(std::span<const std::int32_t> actual, std::span<const double> scores, double threshold,
+                               std::int32_t positive, bool& scores_in_unit, std::string_view caller);
+
 /// Integer labels tallied as they are, with no coding pass: the classes are the distinct values of
 /// both arrays together in increasing order.
 struct integer_label_tally {
