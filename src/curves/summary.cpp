@@ -72,9 +72,8 @@ std::size_t partition_block(std::span<const std::int32_t> y, std::span<double> s
 
 }  // namespace
 
-class_summaries summarize_in_place(std::span<std::int32_t> y, std::span<double> score) {
-  // Positives to the front of `score`; only the class of each slot matters afterwards, so y is then
-  // rewritten as a block of 1s and a block of 0s. From 2^20 cases the two halves are partitioned side
+class_summaries summarize_in_place(std::span<const std::int32_t> y, std::span<double> score) {
+  // Positives to the front of `score` (y is only read). From 2^20 cases the two halves are partitioned side
   // by side, then the negatives of the first half and the positives of the second trade places (the
   // shorter block with the far end of the other). The order within a class is lost either way: the
   // sort that follows does not depend on it.
@@ -93,8 +92,6 @@ class_summaries summarize_in_place(std::span<std::int32_t> y, std::span<double> 
     else std::swap_ranges(v + h, v + j2, v + j1);
     lo = j1 + b;
   }
-  std::fill(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(lo), 1);
-  std::fill(y.begin() + static_cast<std::ptrdiff_t>(lo), y.end(), 0);
   const sorted_runs sorted = sort_runs(score, lo);
   class_summaries s;
   walk_up_result up_result;

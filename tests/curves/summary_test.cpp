@@ -125,10 +125,7 @@ TEST(RankingSummary, HalvesPartitionedSideBySideGiveTheSweepsNumbers) {
     expect_same(got.positive.best_threshold_f1, threshold_of(best_fbeta(sw, 1)), "f1");
     expect_same(got.negative.roc_auc, roc_auc(other), "other roc_auc");
     expect_same(got.negative.average_precision, average_precision(other), "other average_precision");
-    const auto positives = static_cast<std::size_t>(std::count(y.begin(), y.end(), 1));
-    EXPECT_EQ(static_cast<std::size_t>(std::count(y2.begin(), y2.begin() + static_cast<std::ptrdiff_t>(positives), 1)),
-              positives);  // y2 is a block of 1s, then 0s
-    EXPECT_EQ(std::count(y2.begin(), y2.end(), 1), static_cast<std::ptrdiff_t>(positives));
+    EXPECT_EQ(y2, y);  // only read
   }
 }
 

@@ -94,12 +94,12 @@ struct class_summaries {
   ranking_areas negative;
 };
 
-/// Splits `score` by class in place (y[i] == 1 is positive; both spans are permuted together),
+/// Splits `score` by class in place (y[i] == 1 is positive; y is only read),
 /// sorts each class (two threads on large inputs) and summarises both classes: one walk down the
 /// sorted runs for class 1 and one walk up the same runs for class 0, side by side on two threads
 /// from 2^16 cases. Class 1's best Youden threshold is found in the walk up, which has fewer
 /// divisions of its own (the same values and the same winner as summarize_sorted's). The inputs'
 /// order is lost.
-class_summaries summarize_in_place(std::span<std::int32_t> y, std::span<double> score);
+class_summaries summarize_in_place(std::span<const std::int32_t> y, std::span<double> score);
 
 }  // namespace assay::curves
