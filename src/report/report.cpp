@@ -429,21 +429,23 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
     // per-threshold arrays): the report's memory stays within twice its columns however many
     // distinct scores there are.
     yhat_own.reset();  // not read again on this path: freed before the sort takes its buffers
+    // The sort reorders the scores (a copy when the table is not ours) and only reads the labels,
+    // which are copied only to flip them when class 0 is the positive one.
     std::vector<std::int32_t> y_copy;
     std::vector<double> s_copy;
-    std::span<std::int32_t> labels01;
+    std::span<const std::int32_t> labels01 = y;
     std::span<double> scores;
     if (own) {
-      labels01 = t.y;
       scores = t.scores[0].values;
     } else {
-      y_copy.assign(y.begin(), y.end());
       s_copy.assign(s.begin(), s.end());
-      labels01 = y_copy;
       scores = s_copy;
     }
     if (*r.positive == 0) {
-      for (auto& v : labels01) v = 1 - v;
+      std::span<std::int32_t> flipped = t.y;
+      if (!own) y_copy.assign(y.begin(), y.end()), flipped = y_copy;
+      for (auto& v : flipped) v = 1 - v;
+      labels01 = flipped;
     }
     // The per-class areas: the positive class's are the summary's; the other class is ranked by -score.
     const curves::class_summaries both = curves::summarize_in_place(labels01, scores);
