@@ -35,15 +35,15 @@ inline double weight_at(std::span<const double> w, std::size_t i) { return w.emp
 // terms(i) gives the M losses of case i. From 2^20 cases on, the sums are taken over two fixed halves
 // and added, the halves running on two threads when there are two cores: the split depends on n
 // only, so the result does not depend on the thread count.
-template <std::size_t M, class Terms>
-std::array<double, M + 1> weighted_loss_sums(std::size_t n, std::span<const double> w, Terms terms) {
+template <std::size_t M, class Accumulator, class Terms>
+std::array<double, M + 1> loss_sums_with(std::size_t n, std::span<const double> w, Terms terms) {
   // Exact sums of the terms w_i * loss(i) (each product rounded once) and of the weights, rounded
   // once at the end (detail/exact_sum.hpp): the result does not depend on the order of the cases,
   // so a report merged from pieces of the data (scale/state.hpp) gives the same bits, and several
   // losses summed in one pass give each the value of its own pass.
   using sums = std::pair<std::array<assay::detail::exact_sum, M>, assay::detail::exact_sum>;
   auto part = [&](std::size_t b, std::size_t e) {
-    std::array<assay::detail::chunked_sum, M> losses;  // the same exact value as exact_sum, faster per term
+    std::array<Accumulator, M> losses;  // the same exact value as exact_sum, faster per term
     assay::detail::exact_sum weights;
     if (w.empty()) {  // every weight 1: no case is left out, and the weights sum to the count
       for (std::size_t i = b; i < e; ++i) {
@@ -78,6 +78,14 @@ std::array<double, M + 1> weighted_loss_sums(std::size_t n, std::span<const doub
   for (std::size_t k = 0; k < M; ++k) r[k] = all.first[k].value();
   r[M] = all.second.value();
   return r;
+}
+
+template <std::size_t M, class Terms>
+std::array<double, M + 1> weighted_loss_sums(std::size_t n, std::span<const double> w, Terms terms) {
+  // Both accumulators hold the exact sum: the larger one is faster per term but costs microseconds to
+  // set up and read, so it takes the long sums only. The result does not depend on the choice.
+  if (n >= (std::size_t{1} << 16)) return loss_sums_with<M, assay::detail::binned_sum>(n, w, terms);
+  return loss_sums_with<M, assay::detail::chunked_sum>(n, w, terms);
 }
 
 // The loss of row i in log_loss and in brier_score: the terms of its true class (probabilistic.hpp).

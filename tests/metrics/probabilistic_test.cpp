@@ -58,5 +58,38 @@ TEST(ProbabilisticLosses, OnePassGivesEachLossItsOwnValue) {
   }
 }
 
+// The sums are exact whichever accumulator takes them (binned_sum from 2^16 cases, chunked_sum
+// below): against a __float128 sum of the per-row terms rounded once to double (113 bits: the terms
+// span about 45 binades, so its own rounding stays far below a double's last bit), weighted and not,
+// on both sides of 2^16, with scores of several magnitudes (the log-loss terms of 1e-12 and 1 - 1e-12).
+TEST(ProbabilisticLosses, LongSumsAreTheExactSumRoundedOnce) {
+  std::mt19937_64 g(33);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (const std::size_t n : {(std::size_t{1} << 16) - 1, (std::size_t{1} << 16) + 9}) {
+    std::vector<std::int32_t> y(n);
+    std::vector<double> s(n), w(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      y[i] = static_cast<std::int32_t>(g() % 2);
+      const double r = u(g);
+      s[i] = i % 7 == 0 ? 1e-12 : i % 11 == 0 ? 1 - 1e-12 : r;
+      w[i] = static_cast<double>(g() % 5) * 0.25;
+    }
+    const proba_view pv = proba_view::scores(s);
+    for (const bool weighted : {false, true}) {
+      __float128 ll = 0, br = 0, ws = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const double wi = weighted ? w[i] : 1.0;
+        if (wi == 0) continue;
+        ll += static_cast<__float128>(wi * log_loss_term(pv, i, static_cast<std::size_t>(y[i])));
+        br += static_cast<__float128>(wi * brier_term(pv, i, static_cast<std::size_t>(y[i])));
+        ws += wi;
+      }
+      const auto both = log_loss_and_brier_score(y, pv, weighted ? std::span<const double>(w) : std::span<const double>());
+      EXPECT_EQ(both.first.v, static_cast<double>(ll) / static_cast<double>(ws)) << n << " " << weighted;
+      EXPECT_EQ(both.second.v, static_cast<double>(br) / static_cast<double>(ws)) << n << " " << weighted;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace assay

@@ -65,11 +65,12 @@ TEST(ExactSum, KnownValues) {
   EXPECT_FALSE(neg.exact_double());
 }
 
-// chunked_sum is the same exact sum by another route: against the __float128 reference on its
-// domain, and against exact_sum (value and exact_double) on terms spread over the whole double range,
+// chunked_sum and binned_sum are the same exact sum by other routes: against the __float128
+// reference on its domain, and against exact_sum (value and exact_double) on terms spread over the whole double range,
 // subnormals and the largest doubles included; a negative or non-finite term switches it to a plain
 // sum exactly as it switches exact_sum.
-TEST(ChunkedSum, MatchesTheReferenceAndExactSum) {
+template <class Sum>
+void matches_the_reference_and_exact_sum() {
   std::mt19937_64 g(5);
   std::uniform_real_distribution<double> u(0, 1);
   std::uniform_int_distribution<int> e(-20, 20);
@@ -81,14 +82,14 @@ TEST(ChunkedSum, MatchesTheReferenceAndExactSum) {
       v = std::ldexp(u(g), lo + 30 + e(g));
       ref += v;
     }
-    chunked_sum c;
+    Sum c;
     for (double v : x) c.add(v);
     EXPECT_EQ(c.result().value(), static_cast<double>(ref)) << "trial " << trial;
   }
   std::uniform_int_distribution<int> any_exp(-1074, 1020);
   for (int trial = 0; trial < 300; ++trial) {
     exact_sum s;
-    chunked_sum c;
+    Sum c;
     const int terms = 1 + trial * 7;
     for (int k = 0; k < terms; ++k) {
       const double v = trial % 4 == 0 ? std::ldexp(1.0, any_exp(g)) * (1 + u(g)) : std::ldexp(u(g), any_exp(g) / 4);
@@ -101,7 +102,7 @@ TEST(ChunkedSum, MatchesTheReferenceAndExactSum) {
   }
   for (double bad : {-1.0, std::nan(""), HUGE_VAL}) {
     exact_sum s;
-    chunked_sum c;
+    Sum c;
     for (double v : {0.1, 0.2, bad, 0.3}) {
       s.add(v);
       c.add(v);
@@ -115,11 +116,12 @@ TEST(ChunkedSum, MatchesTheReferenceAndExactSum) {
 // The counter of one exponent overflows its 64-bit low word after about 2^11 significands near 2^53;
 // the carries must be kept (the sum of n copies of (2^53 - 1) 2^k is exact in __float128 up to 2^60
 // copies). Reading the sum twice, and adding after a read, give the running exact sum.
-TEST(ChunkedSum, KeepsTheCarriesOfOneExponentAndCanBeReadTwice) {
+template <class Sum>
+void keeps_the_carries_of_one_exponent() {
   for (const int k : {-1074 + 0, -1022 - 52 + 1, -40, 0, 900}) {
     const double v = std::ldexp(9007199254740991.0, k);  // 2^53 - 1 at unit 2^k (subnormal for the first)
     if (!(v > 0)) continue;
-    chunked_sum c;
+    Sum c;
     __float128 ref = 0;
     for (int n = 0; n < 100000; ++n) {
       c.add(v);
@@ -132,6 +134,11 @@ TEST(ChunkedSum, KeepsTheCarriesOfOneExponentAndCanBeReadTwice) {
     EXPECT_EQ(c.result().value(), static_cast<double>(ref)) << "k = " << k << ", added after a read";
   }
 }
+
+TEST(ChunkedSum, MatchesTheReferenceAndExactSum) { matches_the_reference_and_exact_sum<chunked_sum>(); }
+TEST(BinnedSum, MatchesTheReferenceAndExactSum) { matches_the_reference_and_exact_sum<binned_sum>(); }
+TEST(ChunkedSum, KeepsTheCarriesAndCanBeReadTwice) { keeps_the_carries_of_one_exponent<chunked_sum>(); }
+TEST(BinnedSum, KeepsTheCarriesOfOneExponentAndCanBeReadTwice) { keeps_the_carries_of_one_exponent<binned_sum>(); }
 
 TEST(SignedExactSum, MatchesIntegerArithmeticAndIgnoresOrder) {
   // Terms k * 2^-20 with |k| < 2^40 of both signs: their sum is exact in 64-bit integers.
