@@ -66,9 +66,9 @@ TEST(ExactSum, KnownValues) {
 }
 
 // chunked_sum and binned_sum are the same exact sum by other routes: against the __float128
-// reference on its domain, and against exact_sum (value and exact_double) on terms spread over the whole double range,
-// subnormals and the largest doubles included; a negative or non-finite term switches it to a plain
-// sum exactly as it switches exact_sum.
+// reference on its domain, and against exact_sum (value and exact_double) on terms spread over the
+// whole double range, subnormals and the largest doubles included; a negative or non-finite term
+// switches either to a plain sum exactly as it switches exact_sum.
 template <class Sum>
 void matches_the_reference_and_exact_sum() {
   std::mt19937_64 g(5);
