@@ -305,8 +305,10 @@ void update_values(evaluation_state::impl& s, const row_batch& b) {
       s.kept_x.push_back(p);
       s.kept_sorted = false;
     }
-    ++s.reg_y[{assay::detail::order_key(y), wb}];
-    ++s.reg_r[{assay::detail::order_key(y - p), wb}];
+    if (s.keep_runs) {  // else the out-of-core reader spills them (regression_sums)
+      ++s.reg_y[{assay::detail::order_key(y), wb}];
+      ++s.reg_r[{assay::detail::order_key(y - p), wb}];
+    }
     if (o.weighted) s.total_weight.add(w);
     if (w == 0) continue;
     if (y == 0) {
@@ -328,32 +330,76 @@ void add_times(assay::detail::signed_exact_sum& s, double x, std::uint64_t n) {
   else s.negative().add_times(-x, n);
 }
 
-// The regression numbers of metrics/regression.cpp from the state's counts, term for term.
-value regression_metric(const evaluation_state::impl& s, std::string_view name) {
+}  // namespace
+
+namespace detail {
+
+void regression_sums::add_target(double y, double w, std::uint64_t n) {
+  if (w == 0) return;
+  add_times(sum_y, w * y, n);
+  if (!seen) first = y, seen = true;
+  else if (y != first) constant = false;
+}
+
+void regression_sums::add_residual(double r, double w, std::uint64_t n) {
+  if (w == 0) return;
+  den.add_times(w, n);
+  add_times(sum_r, w * r, n);
+  sum_abs.add_times(w * std::abs(r), n);
+  sum_sq.add_times(w * (r * r), n);
+  max_abs = std::max(max_abs, std::abs(r));
+}
+
+value regression_sums::mean_target() const { return ratio(sum_y.value(), den.value(), "no cases"); }
+value regression_sums::mean_residual() const { return ratio(sum_r.value(), den.value(), "no cases"); }
+
+void regression_sums::spread_target(double y, double w, std::uint64_t n, double mean_y) {
+  const double d = y - mean_y;
+  tot.add_times(w * d * d, n);
+}
+
+void regression_sums::spread_residual(double r, double w, std::uint64_t n, double mean_r) {
+  res.add_times(w * r * r, n);
+  const double c = r - mean_r;
+  vr.add_times(w * c * c, n);
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::regression_sums;
+
+// The regression sums of the state's counts: the targets and residuals of its maps (keep_runs), then
+// their spreads about the means, then the median of |residual| by (|residual|, weight).
+regression_sums regression_sums_of(const evaluation_state::impl& s) {
   auto weight_of = [](std::uint64_t bits) { return std::bit_cast<double>(bits); };
-  assay::detail::exact_sum den;
-  assay::detail::signed_exact_sum sum_y, sum_r;
-  assay::detail::exact_sum sum_abs, sum_sq;
-  double max_abs = -1;
+  using assay::detail::from_order_key;
+  regression_sums t;
+  for (const auto& [k, n] : s.reg_y) t.add_target(from_order_key(k.first), weight_of(k.second), n);
+  for (const auto& [k, n] : s.reg_r) t.add_residual(from_order_key(k.first), weight_of(k.second), n);
+  if (!t.seen) return t;
+  const double mean_y = t.mean_target().v, mean_r = t.mean_residual().v;
+  for (const auto& [k, n] : s.reg_y) t.spread_target(from_order_key(k.first), weight_of(k.second), n, mean_y);
+  for (const auto& [k, n] : s.reg_r) t.spread_residual(from_order_key(k.first), weight_of(k.second), n, mean_r);
+  // (|error|, weight) pairs of positive weight in ascending order, each row's weight added in turn.
+  std::map<std::pair<double, double>, std::uint64_t> e;
   for (const auto& [k, n] : s.reg_r) {
-    const double w = weight_of(k.second), r = assay::detail::from_order_key(k.first);
-    if (w == 0) continue;
-    den.add_times(w, n);
-    add_times(sum_r, w * r, n);
-    sum_abs.add_times(w * std::abs(r), n);
-    sum_sq.add_times(w * (r * r), n);
-    max_abs = std::max(max_abs, std::abs(r));
+    const double w = weight_of(k.second);
+    if (w != 0) e[{std::abs(from_order_key(k.first)), w}] += n;
   }
-  bool constant = true, seen = false;
-  double first = 0;
-  for (const auto& [k, n] : s.reg_y) {
-    const double w = weight_of(k.second), y = assay::detail::from_order_key(k.first);
-    if (w == 0) continue;
-    add_times(sum_y, w * y, n);
-    if (!seen) first = y, seen = true;
-    else if (y != first) constant = false;
+  detail::median_walk m(t.den.value());
+  for (const auto& [xw, n] : e) {
+    for (std::uint64_t c = 0; c < n && !m.done; ++c) m.add(xw.first, xw.second);
+    if (m.done) break;
   }
-  const double total = den.value();
+  t.median = m.result();
+  return t;
+}
+
+// The regression numbers of metrics/regression.cpp from the sums, term for term.
+value regression_metric(const evaluation_state::impl& s, const regression_sums& t, std::string_view name) {
+  const double total = t.den.value();
   auto mean_of = [&](double num) { return ratio(num, total, "no cases"); };
   auto sqrt_of = [](value v) {
     if (v.defined()) v.v = std::sqrt(v.v);
@@ -363,63 +409,22 @@ value regression_metric(const evaluation_state::impl& s, std::string_view name) 
     if (!s.first_zero_target) return std::nullopt;
     return value::undefined(fmt::format("the target is 0 in case {}", *s.first_zero_target + 1));
   };
-  if (name == "mean_absolute_error") return mean_of(sum_abs.value());
-  if (name == "mean_squared_error") return mean_of(sum_sq.value());
-  if (name == "root_mean_squared_error") return sqrt_of(mean_of(sum_sq.value()));
+  if (name == "mean_absolute_error") return mean_of(t.sum_abs.value());
+  if (name == "mean_squared_error") return mean_of(t.sum_sq.value());
+  if (name == "root_mean_squared_error") return sqrt_of(mean_of(t.sum_sq.value()));
   if (name == "mean_absolute_percentage_error") return zero_target().value_or(mean_of(s.reg_ape.value()));
   if (name == "mean_squared_percentage_error") return zero_target().value_or(mean_of(s.reg_spe.value()));
   if (name == "root_mean_squared_percentage_error") return zero_target().value_or(sqrt_of(mean_of(s.reg_spe.value())));
-  if (name == "max_error") return max_abs < 0 ? value::undefined("no cases") : value(max_abs);
+  if (name == "max_error") return t.max_abs < 0 ? value::undefined("no cases") : value(t.max_abs);
   if (name == "r2" || name == "explained_variance") {
-    const value mean = mean_of(sum_y.value());
+    const value mean = t.mean_target();
     if (!mean) return mean;
-    if (constant) return value::undefined("the target is constant");
-    assay::detail::exact_sum tot, res;
-    for (const auto& [k, n] : s.reg_y) {
-      const double w = weight_of(k.second), d = assay::detail::from_order_key(k.first) - mean.v;
-      tot.add_times(w * d * d, n);
-    }
-    const value mean_r = mean_of(sum_r.value());
-    for (const auto& [k, n] : s.reg_r) {
-      const double w = weight_of(k.second), r = assay::detail::from_order_key(k.first);
-      if (name == "r2") {
-        res.add_times(w * r * r, n);
-      } else {
-        const double c = r - mean_r.v;
-        res.add_times(w * c * c, n);
-      }
-    }
-    const double ss_tot = tot.value(), ss_res = res.value();
+    if (t.constant) return value::undefined("the target is constant");
+    const double ss_tot = t.tot.value(), ss_res = name == "r2" ? t.res.value() : t.vr.value();
     if (ss_tot == 0) return value::undefined("the target is constant");
     return value(1 - ss_res / ss_tot);
   }
-  if (name == "median_absolute_error") {
-    // (|error|, weight) pairs of positive weight in ascending order, each row's weight added in turn.
-    std::map<std::pair<double, double>, std::uint64_t> e;
-    for (const auto& [k, n] : s.reg_r) {
-      const double w = weight_of(k.second);
-      if (w != 0) e[{std::abs(assay::detail::from_order_key(k.first)), w}] += n;
-    }
-    if (e.empty()) return value::undefined("no cases");
-    const double half = total / 2;
-    double cum = 0, lower = e.rbegin()->first.first, upper = lower;
-    bool have_lower = false, done = false;
-    for (const auto& [xw, n] : e) {
-      for (std::uint64_t c = 0; c < n && !done; ++c) {
-        cum += xw.second;
-        if (!have_lower && cum >= half) {
-          lower = xw.first;
-          have_lower = true;
-        }
-        if (cum > half) {
-          upper = xw.first;
-          done = true;
-        }
-      }
-      if (done) break;
-    }
-    return value((lower + upper) / 2);
-  }
+  if (name == "median_absolute_error") return t.seen ? value(t.median) : value::undefined("no cases");
   throw_usage(fmt::format("evaluation_state::finish: no regression metric {}", name));
 }
 
@@ -447,7 +452,7 @@ void header_of(report& r, const evaluation_state::impl& s, const evaluate_option
   r.total_weight = o.weighted ? s.total_weight.value() : static_cast<double>(s.rows);
 }
 
-report finish_regression(const evaluation_state::impl& s, const evaluate_options& q) {
+report finish_regression(const evaluation_state::impl& s, const evaluate_options& q, const regression_sums& sums) {
   const state_options& o = s.o;
   report r;
   header_of(r, s, q);
@@ -455,7 +460,7 @@ report finish_regression(const evaluation_state::impl& s, const evaluate_options
   r.prediction_column = o.prediction_name;
   for (const auto& m : metric_registry()) {
     if (m.kind != metric_kind::regression) continue;
-    r.metrics.push_back({std::string(m.name), std::string(m.title), regression_metric(s, m.name)});
+    r.metrics.push_back({std::string(m.name), std::string(m.title), regression_metric(s, sums, m.name)});
   }
   return r;
 }
@@ -2027,7 +2032,7 @@ report finish_proba(evaluation_state::impl& s, const evaluate_options& q) {
 }  // namespace
 
 report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs_descending,
-                    const run_source* runs_ascending, sweep_store* store) {
+                    const run_source* runs_ascending, sweep_store* store, const regression_sums* values) {
   const state_options& o = s.o;
   if (q.ci_level && (o.kind == prediction_kind::values || o.kind == prediction_kind::proba) && !o.row_ids) {
     throw_usage(fmt::format("evaluation_state::finish: ci_level is set; the intervals of {} need every row (the normal "
@@ -2054,7 +2059,7 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
   }
   const bool scores = o.kind == prediction_kind::scores;
   if (o.kind == prediction_kind::values) {
-    report r = finish_regression(s, q);
+    report r = finish_regression(s, q, values != nullptr ? *values : regression_sums_of(s));
     if (q.ci_level) attach_kept_intervals(s, q, r, {}, {});
     return r;
   }
