@@ -1622,14 +1622,32 @@ namespace {
 // groups when no interval resamples rows, else from the kept rows in id order (the Poisson weights
 // drawn on the ids).
 void attach_state_intervals(evaluation_state::impl& s, const evaluate_options& q, report& r,
-                            const std::vector<std::int32_t>& class_of, const run_source& runs_descending) {
+                            const std::vector<std::int32_t>& class_of, const run_source& runs_descending,
+                            const run_source* runs_ascending) {
   const state_options& o = s.o;
   const bool scores = o.kind == prediction_kind::scores;
   const auto pos = r.positive ? static_cast<std::int32_t>(*r.positive) : -1;
   assay::detail::report_rows rows;
   if (!assay::detail::intervals_need_rows(q, o.weighted)) {
     assay::detail::score_groups groups;
-    if (scores) {
+    if (scores && runs_ascending != nullptr) {
+      // The groups visited from the ascending runs each time they are asked for, not held (the
+      // out-of-core reader's cap: they are read back from its file of runs).
+      groups.ascending = [&](const std::function<void(double, std::uint64_t, std::uint64_t)>& f) {
+        bool open = false;
+        std::uint64_t key = 0, np = 0, nn = 0;
+        (*runs_ascending)([&](std::uint64_t k, std::uint32_t code, const tally& t) {
+          if (open && k != key) {
+            f(assay::detail::from_order_key(key) + 0.0, np, nn);
+            np = nn = 0;
+          }
+          open = true;
+          key = k;
+          (class_of[code] == pos ? np : nn) += t.n;
+        });
+        if (open) f(assay::detail::from_order_key(key) + 0.0, np, nn);
+      };
+    } else if (scores) {
       bool open = false;
       std::uint64_t key = 0;
       runs_descending([&](std::uint64_t k, std::uint32_t code, const tally& t) {
@@ -2176,10 +2194,13 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
       }
       return forward;
     };
-    if ((o.weighted && (P == 0 || N == 0)) || q.ci_level || q.keep_curves) {
+    const bool one_class = P == 0 || N == 0;
+    if ((one_class && (o.weighted || q.ci_level)) || (q.ci_level && o.weighted) || q.keep_curves) {
       // One class only: evaluate's weighted path reads the sweep functions, whose reasons for the
       // undefined values differ from the streaming summary's; build the sweep as it does. With
-      // intervals or kept curves evaluate reads the sweep functions too.
+      // intervals or kept curves evaluate reads the sweep functions too: unweighted, with both
+      // classes, their numbers are the streaming summary's (counts: exact running sums, the same
+      // accumulators), so intervals without weights stream (the out-of-core reader's cap).
       const curves::score_sweep& sw = sweep();
       auto threshold_of = [](const curves::operating_point& p) {
         return p.criterion.defined() ? value(p.threshold) : p.criterion;
@@ -2272,7 +2293,7 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
     if (q.keep_curves) keep_state_curves(s, q, r, sweep(), is_pos);
   }
   assay::detail::add_undefined_notes(r, q);
-  if (q.ci_level) attach_state_intervals(s, q, r, class_of, runs_descending);
+  if (q.ci_level) attach_state_intervals(s, q, r, class_of, runs_descending, runs_ascending);
   return r;
 }
 

@@ -105,6 +105,20 @@ TEST(OutOfCore, IntervalsWithoutWeightsEqualInMemory) {
     if (scores) ASSERT_NE(want.find("delong"), std::string::npos);
     EXPECT_EQ(to_json(make_report_out_of_core(q, o)), want) << "scores " << scores;
   }
+  // Tied scores and text labels: DeLong's tie groups and the loss terms' groups, read back from the
+  // file of runs (not held), and the headline areas from the streaming summary.
+  const std::string ties = write_file(300000, true, 40, 6);
+  for (bool scores : {true, false}) {
+    report_request q = request(ties, false, scores, true);
+    q.ci_level = 0.9;
+    q.ci = ci_method::wilson;
+    out_of_core_options small;
+    small.max_memory = 1 << 20;
+    const std::string want = to_json(make_report(q));
+    if (scores) ASSERT_NE(want.find("from the variance of the per-row losses"), std::string::npos);
+    EXPECT_EQ(to_json(make_report_out_of_core(q, small)), want) << "scores " << scores;
+  }
+  std::remove(ties.c_str());
   report_request q = request(path, true, true, false);
   q.ci_level = 0.95;
   try {
