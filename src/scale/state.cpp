@@ -1763,31 +1763,152 @@ void attach_kept_intervals(evaluation_state::impl& s, const evaluate_options& q,
 // The curves evaluate keeps for a binary score (report.cpp): ROC, PR (with pointwise bands when
 // intervals are asked for), the threshold sweep, and the reliability curve of probabilities from the
 // state's per-bin sums.
+// The entries of a sweep of `full` entries that the kept curves read, as a sweep of their own (a
+// subsequence of a sweep is a sweep, with the same counts at its thresholds): entry j of `sw` is
+// entry index[j] of the full sweep (index empty: all of them, in order).
+struct sparse_sweep {
+  const curves::score_sweep* sw = nullptr;
+  std::vector<std::size_t> index;
+  std::size_t full = 0;
+  curves::score_sweep owned;  // the kept entries, when not the full sweep
+  // The position in `sw` of the full sweep's entry i (one of the kept).
+  [[nodiscard]] std::size_t at(std::size_t i) const {
+    if (index.empty()) return i;
+    return static_cast<std::size_t>(std::lower_bound(index.begin(), index.end(), i) - index.begin());
+  }
+};
+
+// The points curve_sample::thin keeps of a curve of n points: thinned_index(k, n, min(n, max_points)).
+template <class F>
+void each_kept_point(std::size_t n, F&& f) {
+  const std::size_t kept = std::min(n, curve_sample::max_points);
+  for (std::size_t k = 0; k < kept; ++k) f(assay::detail::thinned_index(k, n, kept));
+}
+
+// The sweep entries keep_state_curves reads, from two walks of the sweep (`walk(f)`: f(t, tp, fp)
+// per distinct score, highest first) instead of the sweep: the first counts the entries and finds,
+// chunk by chunk of 2^16 entries, each chunk's best thresholds by F1 and by Youden's J
+// (curves::best_fbeta, best_youden: the first best of a chunk); the second keeps the entries of the
+// thinned ROC curve, PR curve and threshold sweep and those candidates. The first best of the whole
+// sweep is the first best of its chunk, and no earlier kept entry beats it, so the functions give the
+// same best thresholds on the kept entries. Memory: O(max_points + entries / 2^16).
+template <class Walk>
+sparse_sweep kept_entries(double P, double N, Walk&& walk) {
+  std::vector<std::size_t> need;
+  std::size_t m = 0, chunk_start = 0;
+  curves::score_sweep chunk;
+  chunk.positives = P;
+  chunk.negatives = N;
+  auto flush = [&] {
+    for (const curves::operating_point& op : {curves::best_fbeta(chunk, 1), curves::best_youden(chunk)}) {
+      if (!op.criterion.defined() || !std::isfinite(op.threshold)) continue;
+      const auto it = std::find(chunk.thresholds.begin(), chunk.thresholds.end(), op.threshold);
+      if (it != chunk.thresholds.end()) need.push_back(chunk_start + static_cast<std::size_t>(it - chunk.thresholds.begin()));
+    }
+    chunk_start += chunk.size();
+    chunk.thresholds.clear();
+    chunk.tp.clear();
+    chunk.fp.clear();
+  };
+  walk([&](double t, double tp, double fp) {
+    chunk.thresholds.push_back(t);
+    chunk.tp.push_back(tp);
+    chunk.fp.push_back(fp);
+    ++m;
+    if (chunk.size() == (std::size_t{1} << 16)) flush();
+  });
+  flush();
+  each_kept_point(m + 1, [&](std::size_t i) {  // ROC: point 0 the origin, point i entry i - 1
+    if (i > 0) need.push_back(i - 1);
+  });
+  each_kept_point(m + 1, [&](std::size_t j) {  // PR: point j < m entry m - 1 - j, point m the closing one
+    if (j < m) need.push_back(m - 1 - j);
+  });
+  each_kept_point(m, [&](std::size_t i) { need.push_back(i); });  // the threshold sweep
+  std::sort(need.begin(), need.end());
+  need.erase(std::unique(need.begin(), need.end()), need.end());
+  sparse_sweep out;
+  out.full = m;
+  out.owned.positives = P;
+  out.owned.negatives = N;
+  std::size_t i = 0, p = 0;
+  walk([&](double t, double tp, double fp) {
+    if (p < need.size() && need[p] == i) {
+      out.owned.thresholds.push_back(t);
+      out.owned.tp.push_back(tp);
+      out.owned.fp.push_back(fp);
+      ++p;
+    }
+    ++i;
+  });
+  out.index = std::move(need);
+  if (out.index.empty()) out.index.push_back(0);  // no entries: at() is never asked
+  return out;
+}
+
+// keep_state_curves on the whole sweep.
+sparse_sweep sparse_of(const curves::score_sweep& sw) {
+  sparse_sweep out;
+  out.sw = &sw;
+  out.full = sw.size();
+  return out;
+}
+
+// The curves evaluate keeps (report.cpp: ROC and PR thinned by curve_sample::thin, their pointwise
+// bands, the threshold sweep, the reliability curve) from the kept entries of the sweep.
 template <class IsPositive>
 void keep_state_curves(const evaluation_state::impl& s, const evaluate_options& q, report& r,
-                       const curves::score_sweep& sw, const IsPositive& is_pos) {
+                       const sparse_sweep& t, const IsPositive& is_pos) {
   const auto band_method = assay::detail::proportion_method_of(q.ci_method);
+  const curves::score_sweep& sw = t.sw != nullptr ? *t.sw : t.owned;
+  const std::size_t m = t.full;
   const auto roc = curves::roc_curve(sw);
   if (roc.undefined.empty()) {
-    r.roc = curve_sample::thin(roc.fpr, roc.tpr);
+    // Point i of the full ROC curve: the origin (i = 0) or entry i - 1.
+    auto at = [&](std::size_t i) { return i == 0 ? 0 : t.at(i - 1) + 1; };
+    curve_sample c;
+    c.points = m + 1;
+    each_kept_point(m + 1, [&](std::size_t i) {
+      c.x.push_back(roc.fpr[at(i)]);
+      c.y.push_back(roc.tpr[at(i)]);
+    });
+    r.roc = std::move(c);
     if (q.ci_level)
-      assay::detail::set_proportion_band(*r.roc, [&](std::size_t i) { return std::pair{roc.tps[i], sw.positives}; },
+      assay::detail::set_proportion_band(*r.roc, [&](std::size_t i) { return std::pair{roc.tps[at(i)], sw.positives}; },
                                          *q.ci_level, band_method);
   }
   const auto pr = curves::precision_recall_curve(sw);
   if (pr.undefined.empty()) {
-    r.pr = curve_sample::thin(pr.recall, pr.precision);
+    // Point j of the full PR curve: entry m - 1 - j, or the closing point (j = m).
+    const std::size_t ms = sw.size();
+    auto at = [&](std::size_t j) { return j >= m ? ms : ms - 1 - t.at(m - 1 - j); };
+    curve_sample c;
+    c.points = m + 1;
+    each_kept_point(m + 1, [&](std::size_t j) {
+      c.x.push_back(pr.recall[at(j)]);
+      c.y.push_back(pr.precision[at(j)]);
+    });
+    r.pr = std::move(c);
     if (q.ci_level)
       assay::detail::set_proportion_band(
           *r.pr,
           [&](std::size_t j) {
-            if (j >= sw.size()) return std::pair{0.0, 0.0};
-            const std::size_t k = sw.size() - 1 - j;
+            if (j >= m) return std::pair{0.0, 0.0};
+            const std::size_t k = t.at(m - 1 - j);
             return std::pair{sw.tp[k], sw.tp[k] + sw.fp[k]};
           },
           *q.ci_level, band_method);
   }
-  r.thresholds = assay::detail::keep_threshold_sweep(sw);
+  curves::score_sweep thin;
+  thin.positives = sw.positives;
+  thin.negatives = sw.negatives;
+  each_kept_point(m, [&](std::size_t i) {
+    const std::size_t k = t.at(i);
+    thin.thresholds.push_back(sw.thresholds[k]);
+    thin.tp.push_back(sw.tp[k]);
+    thin.fp.push_back(sw.fp[k]);
+  });
+  r.thresholds = assay::detail::keep_threshold_sample(thin, m, curves::best_fbeta(sw, 1), curves::best_youden(sw));
   if (!s.all_probabilities) return;
   std::vector<std::uint64_t> count(calibration_bins, 0);
   std::vector<exact_sum> w(calibration_bins), wy(calibration_bins);
@@ -2195,12 +2316,13 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
       return forward;
     };
     const bool one_class = P == 0 || N == 0;
-    if ((one_class && (o.weighted || q.ci_level)) || (q.ci_level && o.weighted) || q.keep_curves) {
+    if ((one_class && (o.weighted || q.ci_level || q.keep_curves)) || (q.ci_level && o.weighted)) {
       // One class only: evaluate's weighted path reads the sweep functions, whose reasons for the
       // undefined values differ from the streaming summary's; build the sweep as it does. With
-      // intervals or kept curves evaluate reads the sweep functions too: unweighted, with both
-      // classes, their numbers are the streaming summary's (counts: exact running sums, the same
-      // accumulators), so intervals without weights stream (the out-of-core reader's cap).
+      // intervals or kept curves evaluate reads the sweep functions too: with both classes their
+      // numbers are the streaming summary's (the same running sums and accumulators; weighted
+      // reports without either already take them from it), so kept curves and intervals without
+      // weights stream (the out-of-core reader's cap); weighted intervals keep every row anyway.
       const curves::score_sweep& sw = sweep();
       auto threshold_of = [](const curves::operating_point& p) {
         return p.criterion.defined() ? value(p.threshold) : p.criterion;
@@ -2290,7 +2412,12 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
       r.by_class[1 - positive].average_precision = other_ap;
       assay::detail::set_ranking_averages(r);
     }
-    if (q.keep_curves) keep_state_curves(s, q, r, sweep(), is_pos);
+    if (q.keep_curves) {
+      // With both classes and no sweep built, from the entries the curves read (two more walks),
+      // not the sweep of every distinct score (the out-of-core reader's cap).
+      if (have_forward || one_class) keep_state_curves(s, q, r, sparse_of(sweep()), is_pos);
+      else keep_state_curves(s, q, r, kept_entries(P, N, walk), is_pos);
+    }
   }
   assay::detail::add_undefined_notes(r, q);
   if (q.ci_level) attach_state_intervals(s, q, r, class_of, runs_descending, runs_ascending);

@@ -146,6 +146,29 @@ TEST(OutOfCore, KeptCurvesEqualInMemory) {
     EXPECT_EQ(to_json(got), to_json(want));
     EXPECT_EQ(to_html(got), to_html(want)) << "weighted " << weighted;
   }
+  // With intervals (the curves' pointwise bands): from the kept entries of the sweep (walked, not
+  // held: 12 chunks of candidates for the best thresholds here), and with ties and text labels (41
+  // distinct scores: every point kept).
+  {
+    report_request q = request(path, false, true, false);
+    q.keep_curves = true;
+    q.ci_level = 0.9;
+    const report want = make_report(q);
+    ASSERT_TRUE(want.roc && !want.roc->y_lo.empty());
+    EXPECT_EQ(to_html(make_report_out_of_core(q, o)), to_html(want));
+  }
+  const std::string ties = write_file(300000, true, 40, 7);
+  out_of_core_options small;
+  small.max_memory = 1 << 20;
+  for (bool weighted : {false, true}) {
+    report_request q = request(ties, weighted, true, true);
+    q.keep_curves = true;
+    if (!weighted) q.ci_level = 0.9;
+    const report want = make_report(q);
+    ASSERT_TRUE(want.roc && want.roc->points < curve_sample::max_points);
+    EXPECT_EQ(to_html(make_report_out_of_core(q, small)), to_html(want)) << "weighted " << weighted;
+  }
+  std::remove(ties.c_str());
   std::remove(path.c_str());
 }
 
