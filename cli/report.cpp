@@ -57,11 +57,12 @@ std::uint64_t size_option(const char* option, const std::string& text) {
 // itself, without --max-memory.
 bool out_of_core_supported(const report_request& q, bool automatic) {
   // Intervals that resample rows (with weights, or --ci-method bootstrap) would need every row in memory;
-  // so do all the intervals of class probabilities, whose rows are then kept within a quarter of the
-  // cap: only when asked for (a file too large for memory would not fit there either).
-  const bool ci_ok = !q.ci_level || (q.proba.empty() ? !q.weight && q.ci != ci_method::bootstrap : !automatic);
+  // so do all the intervals of class probabilities and of regression, whose rows are then kept within a
+  // quarter of the cap: only when asked for (a file too large for memory would not fit there either).
+  const bool rows_kept = !q.proba.empty() || q.task == task_kind::regression;
+  const bool ci_ok = !q.ci_level || (rows_kept ? !automatic : !q.weight && q.ci != ci_method::bootstrap);
   const int predictions = (q.score ? 1 : 0) + (q.pred ? 1 : 0) + (q.proba.empty() ? 0 : 1);
-  return q.task != task_kind::regression && ci_ok && !q.constraints.any() && q.path != "-" && predictions == 1;
+  return ci_ok && !q.constraints.any() && q.path != "-" && predictions == 1;
 }
 
 double number_option(const char* option, const std::string& text) {
@@ -206,8 +207,8 @@ void run(report_options& o) {
     }
   }
   if (max_memory && !out_of_core_supported(q, false)) {
-    throw_usage("--max-memory works with --score, --pred or --proba on a file (not --task regression, --ci with --weight "
-                "or --ci-method bootstrap but with --proba, --max-fpr/--min-tpr/--min-precision/--min-recall, or "
+    throw_usage("--max-memory works with --score, --pred or --proba on a file (not --ci with --weight or --ci-method "
+                "bootstrap but with --proba or --task regression, --max-fpr/--min-tpr/--min-precision/--min-recall, or "
                 "standard input)");
   }
   report r;

@@ -193,7 +193,7 @@ void attach_class_intervals(report& r, const evaluate_options& q, const report_r
     if (!everything_bootstrap) {
       double negatives = 0;
       if (rows.groups != nullptr) {
-        for (auto c : rows.groups->neg) negatives += static_cast<double>(c);
+        rows.groups->each([&](double, std::uint64_t, std::uint64_t c) { negatives += static_cast<double>(c); });
       } else {
         std::vector<std::int32_t> y_neg(pos_of_row.size());
         for (std::size_t i = 0; i < y_neg.size(); ++i) y_neg[i] = 1 - pos_of_row[i];
@@ -323,7 +323,14 @@ void attach_intervals(report& r, const evaluate_options& q, const report_rows& r
       }
       if (m.name == "roc_auc" && rows.w.empty()) {
         if (groups != nullptr) {
-          const auto ci = stats::delong_ci_grouped(groups->pos, groups->neg, level);
+          std::uint64_t n_pos = 0, n_neg = 0;
+          groups->each([&](double, std::uint64_t p, std::uint64_t n) { n_pos += p, n_neg += n; });
+          const auto ci = stats::delong_ci_grouped(
+              n_pos, n_neg,
+              [&](const std::function<void(std::uint64_t, std::uint64_t)>& f) {
+                groups->each([&](double, std::uint64_t p, std::uint64_t n) { f(p, n); });
+              },
+              level);
           m.ci = confidence_interval{ci.lower, ci.upper, "delong"};
         } else {
           m.ci = delong_interval(pos_of_row, rows.score, level);
@@ -333,16 +340,18 @@ void attach_intervals(report& r, const evaluate_options& q, const report_rows& r
       if (groups != nullptr && (m.name == "log_loss" || m.name == "brier_score_loss")) {
         // Each group's positive and negative cases: the per-row terms of their class (1 = positive, as
         // the score's probability view counts them), a count of each.
-        std::vector<double> values;
-        std::vector<std::uint64_t> counts;
-        for (std::size_t g = 0; g < groups->score.size(); ++g) {
-          const proba_view pv = proba_view::scores(std::span<const double>(&groups->score[g], 1));
-          for (std::size_t k = 0; k < 2; ++k) {
-            values.push_back(m.name == "log_loss" ? log_loss_term(pv, 0, k) : brier_term(pv, 0, k));
-            counts.push_back(k == 1 ? groups->pos[g] : groups->neg[g]);
-          }
-        }
-        const auto ci = stats::mean_normal_ci_grouped(values, counts, level, 0.0);
+        // Visited, not held (24 bytes a distinct score read twice instead of 32 held).
+        const bool log_loss = m.name == "log_loss";
+        const auto ci = stats::mean_normal_ci_grouped(
+            [&](const std::function<void(double, std::uint64_t)>& f) {
+              groups->each([&](double score, std::uint64_t p, std::uint64_t n) {
+                const proba_view pv = proba_view::scores(std::span<const double>(&score, 1));
+                for (std::size_t k = 0; k < 2; ++k) {
+                  f(log_loss ? log_loss_term(pv, 0, k) : brier_term(pv, 0, k), k == 1 ? p : n);
+                }
+              });
+            },
+            level, 0.0);
         m.ci = confidence_interval{ci.lower, ci.upper, "normal, from the variance of the per-row losses"};
         continue;
       }
@@ -353,7 +362,7 @@ void attach_intervals(report& r, const evaluate_options& q, const report_rows& r
       }
       if (m.name == "average_precision" && groups != nullptr) {
         double sw = 0;  // without weights: the count of positives (sum w = sum w^2)
-        for (auto c : groups->pos) sw += static_cast<double>(c);
+        groups->each([&](double, std::uint64_t c, std::uint64_t) { sw += static_cast<double>(c); });
         m.ci = logit_ap_interval(m.v.v, sw > 0 ? sw * sw / sw : 0.0, level);
         continue;
       }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -13,10 +14,19 @@ namespace assay::detail {
 
 /// The tie groups of a binary score without weights, in ascending score order: what a mergeable
 /// evaluation state (scale/state.hpp) keeps instead of the rows. score[g] is scored by pos[g]
-/// positive and neg[g] negative cases.
+/// positive and neg[g] negative cases; or, when `ascending` is set, the groups are visited by it
+/// (f(score, pos, neg) per group, in the same order, as often as asked: the out-of-core reader reads
+/// them back from a file instead of holding them).
 struct score_groups {
   std::vector<double> score;
   std::vector<std::uint64_t> pos, neg;
+  std::function<void(const std::function<void(double, std::uint64_t, std::uint64_t)>&)> ascending;
+
+  /// Calls f(score, pos, neg) for every group, lowest score first.
+  void each(const std::function<void(double, std::uint64_t, std::uint64_t)>& f) const {
+    if (ascending) return ascending(f);
+    for (std::size_t g = 0; g < score.size(); ++g) f(score[g], pos[g], neg[g]);
+  }
 };
 
 /// The rows a report was computed from, for resampling.

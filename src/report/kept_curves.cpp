@@ -41,6 +41,11 @@ threshold_sample keep_threshold_sweep(const curves::score_sweep& sw) {
     thin.tp.push_back(sw.tp[i]);
     thin.fp.push_back(sw.fp[i]);
   }
+  return keep_threshold_sample(thin, n, curves::best_fbeta(sw, 1), curves::best_youden(sw));
+}
+
+threshold_sample keep_threshold_sample(const curves::score_sweep& thin, std::size_t n,
+                                       const curves::operating_point& f1, const curves::operating_point& j) {
   const curves::threshold_table t = curves::threshold_counts(thin);
   const std::vector<double> x(t.thresholds.begin() + 1, t.thresholds.end());  // without +inf
   const auto sample = [&](const char* metric) {
@@ -52,10 +57,8 @@ threshold_sample keep_threshold_sweep(const curves::score_sweep& sw) {
     return c;
   };
   threshold_sample s{sample("f1"), sample("precision"), sample("recall"), sample("fpr"), {}, {}, {}, {}, {}};
-  const curves::operating_point f1 = curves::best_fbeta(sw, 1);
   if (f1.criterion.defined() && std::isfinite(f1.threshold))
     s.max_f1_threshold = f1.threshold, s.max_f1 = f1.criterion.v;
-  const curves::operating_point j = curves::best_youden(sw);
   if (j.criterion.defined() && std::isfinite(j.threshold)) {
     s.youden_threshold = j.threshold, s.youden_tpr = j.tpr, s.youden_fpr = j.fpr;
   }

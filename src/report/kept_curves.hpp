@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "assay/curves/sweep.hpp"
+#include "assay/curves/threshold.hpp"
 #include "assay/metrics/probabilistic.hpp"
 #include "assay/report/report.hpp"
 #include "assay/stats/proportion.hpp"
@@ -30,6 +31,13 @@ void set_proportion_band(curve_sample& c, const std::function<std::pair<double, 
 /// F1, precision, recall and FPR at up to curve_sample::max_points thresholds of the sweep (evenly
 /// along it; exact values there), and the best thresholds by max F1 and Youden's J.
 threshold_sample keep_threshold_sweep(const curves::score_sweep& sw);
+
+/// keep_threshold_sweep of a sweep of `n` entries given by what it reads: `thin`, the sweep's entries
+/// at thinned_index(k, n, min(n, max_points)) in order, and the best thresholds of the whole sweep
+/// (curves::best_fbeta(sw, 1), curves::best_youden(sw)). The mergeable state's finish gives them
+/// from walks of its runs without holding the sweep.
+threshold_sample keep_threshold_sample(const curves::score_sweep& thin, std::size_t n,
+                                       const curves::operating_point& f1, const curves::operating_point& youden);
 
 /// Reliability curve of a binary probability (y 0/1), 10 uniform bins, and its ECE.
 calibration_sample keep_calibration(std::span<const std::int32_t> y, std::span<const double> prob,

@@ -22,6 +22,7 @@
 #include <fstream>
 #include <future>
 #include <optional>
+#include <cmath>
 #include <malloc.h>
 #include <memory>
 #include <unordered_map>
@@ -217,6 +218,160 @@ void sort_by_key(std::vector<record>& recs, std::vector<record>& scratch) {
   if (sorter.result() != recs.data()) std::copy(sorter.result(), sorter.result() + n, recs.data());
 }
 
+
+// What the regression pass needs of make_report_out_of_core's budget.
+struct spill_plan {
+  fs::path dir;
+  std::size_t spill_buffers;   // bytes of write buffers for one split
+  std::uint64_t cap_records;   // records sorted in memory at once
+  bool weighted;
+};
+
+// Calls g(record) for every record of `f`, in chunks of a quarter of the records held at once.
+template <class G>
+void each_record(spill_file& f, std::uint64_t cap_records, G&& g) {
+  std::vector<record> chunk;
+  const std::uint64_t step = std::max<std::uint64_t>(cap_records / 4, 1);
+  for (std::uint64_t from = 0, n = f.count(); from < n; from += step) {
+    chunk.clear();
+    f.read(from, std::min(n - from, step), chunk);
+    for (const record& r : chunk) g(r);
+  }
+}
+
+// Visits the residual records of `f` (key: order key of |residual|, id: its sign, w: weight > 0) in
+// ascending order of (|residual|, weight), median_absolute_error's order: g(key, id, w). A file of
+// more than cap_records records is split again by the quantiles of an evenly spread sample of its
+// keys; one whose sample is one key k (ties) is split three ways, below k, at k and above k, and the
+// records at k are visited by weight (their key replaced by the weight's bits, `at_key` = k), or as
+// they come when their weights are equal too. Memory: cap_records records and the sort's second buffer.
+class residual_walk {
+ public:
+  residual_walk(const spill_plan& plan, out_of_core_info& inf) : plan_(plan), inf_(inf) {}
+
+  template <class G>
+  void visit(spill_file& f, G& g, int depth = 0, std::optional<std::uint64_t> at_key = std::nullopt) {
+    const std::uint64_t n = f.count();
+    if (n == 0) return;
+    auto emit = [&](const record& r) {
+      if (at_key) g(*at_key, r.id, r.w);
+      else g(r.key, r.id, r.w);
+    };
+    if (n <= plan_.cap_records) {
+      recs_.clear();
+      f.read(0, n, recs_);
+      inf_.largest_partition = std::max<std::uint64_t>(inf_.largest_partition, n);
+      sort_by_key(recs_, scratch_);
+      if (plan_.weighted && !at_key) {  // a key's records by weight (positive: their bits are in order)
+        for (std::size_t j = 0; j < recs_.size();) {
+          std::size_t i = j + 1;
+          while (i < recs_.size() && recs_[i].key == recs_[j].key) ++i;
+          if (i - j > 1) {
+            std::sort(recs_.begin() + static_cast<std::ptrdiff_t>(j), recs_.begin() + static_cast<std::ptrdiff_t>(i),
+                      [](const record& a, const record& b) { return a.w < b.w; });
+          }
+          j = i;
+        }
+      }
+      for (const record& r : recs_) emit(r);
+      return;
+    }
+    // An evenly spread sample of the keys (a sequential read of the file).
+    const std::uint64_t want = std::max<std::uint64_t>(plan_.cap_records / 4, 2);
+    const std::uint64_t stride = n / want + 1;
+    std::vector<std::uint64_t> keys;
+    std::uint64_t i = 0;
+    each_record(f, plan_.cap_records, [&](const record& r) {
+      if (i++ % stride == 0) keys.push_back(r.key);
+    });
+    std::sort(keys.begin(), keys.end());
+    if (depth < 8 && keys.front() != keys.back()) {
+      partitioned sub = make_partitions(keys, static_cast<std::size_t>(2 * n / plan_.cap_records + 2), plan_.dir,
+                                        plan_.spill_buffers, plan_.weighted);
+      if (!sub.splitters.empty()) {
+        split(f, sub);
+        for (auto& p : sub.parts) visit(*p, g, depth + 1, at_key);
+        return;
+      }
+    }
+    // The most frequent key of the sample: below it, at it, above it.
+    std::uint64_t k = keys.front();
+    std::size_t best = 0;
+    for (std::size_t j = 0; j < keys.size();) {
+      std::size_t e = j;
+      while (e < keys.size() && keys[e] == keys[j]) ++e;
+      if (e - j > best) best = e - j, k = keys[j];
+      j = e;
+    }
+    const bool by_weight = plan_.weighted && !at_key;  // else the records at k are equal but for the sign
+    partitioned three;
+    three.splitters = {k, k + 1};
+    if (k == ~std::uint64_t{0}) three.splitters.pop_back();
+    for (std::size_t p = 0; p <= three.splitters.size(); ++p) {
+      three.parts.push_back(std::make_unique<spill_file>(plan_.dir, plan_.spill_buffers / 3, plan_.weighted));
+    }
+    std::vector<record> chunk;
+    const std::uint64_t step = std::max<std::uint64_t>(plan_.cap_records / 4, 1);
+    for (std::uint64_t from = 0; from < n; from += step) {
+      chunk.clear();
+      f.read(from, std::min(n - from, step), chunk);
+      for (record r : chunk) {
+        const std::size_t p = three.of(r.key);
+        if (p == 1 && by_weight) r.key = std::bit_cast<std::uint64_t>(r.w);
+        three.parts[p]->add(r);
+      }
+    }
+    for (auto& p : three.parts) {
+      p->flush();
+      inf_.spilled_bytes += p->written();
+    }
+    visit(*three.parts[0], g, depth + 1, at_key);
+    if (by_weight) {
+      visit(*three.parts[1], g, depth + 1, at_key ? at_key : std::optional<std::uint64_t>(k));
+    } else {
+      each_record(*three.parts[1], plan_.cap_records, emit);
+    }
+    if (three.parts.size() > 2) visit(*three.parts[2], g, depth + 1, at_key);
+  }
+
+ private:
+  void split(spill_file& f, partitioned& sub) {
+    each_record(f, plan_.cap_records, [&](const record& r) { sub.parts[sub.of(r.key)]->add(r); });
+    for (auto& p : sub.parts) {
+      p->flush();
+      inf_.spilled_bytes += p->written();
+    }
+  }
+  spill_plan plan_;
+  out_of_core_info& inf_;
+  std::vector<record> recs_, scratch_;
+};
+
+// Regression's second pass: the spreads of the targets and residuals about their means (any order)
+// and the median absolute error (the residuals in ascending (|residual|, weight) order, partition by
+// partition from the lowest range; once the median is found, the rest are only summed, unsorted).
+void regression_pass_2(detail::regression_sums& sums, spill_file& targets, partitioned& residuals,
+                       const spill_plan& plan, out_of_core_info& inf) {
+  const double mean_y = sums.mean_target().v, mean_r = sums.mean_residual().v;
+  each_record(targets, plan.cap_records,
+              [&](const record& r) { sums.spread_target(std::bit_cast<double>(r.key), r.w, 1, mean_y); });
+  detail::median_walk median(sums.den.value());
+  auto residual = [&](std::uint64_t key, std::uint32_t sign, double w) {
+    const double a = assay::detail::from_order_key(key);
+    sums.spread_residual(sign != 0 ? -a : a, w, 1, mean_r);
+    if (!median.done) median.add(a, w);
+  };
+  residual_walk walk(plan, inf);
+  for (auto& p : residuals.parts) {
+    if (!median.done) {
+      walk.visit(*p, residual);
+    } else {
+      each_record(*p, plan.cap_records, [&](const record& r) { residual(r.key, r.id, r.w); });
+    }
+  }
+  sums.median = median.result();
+}
+
 }  // namespace
 
 std::uint64_t available_memory() {
@@ -255,17 +410,18 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   if (options.max_memory < (std::uint64_t{1} << 20)) {
     throw_usage(fmt::format("{}: max_memory is {} bytes; it must be at least 1 MiB", fn, options.max_memory));
   }
-  if (q.task == task_kind::regression) throw_usage(fmt::format("{}: regression is not evaluated out of core yet", fn));
-  if (q.ci_level && q.proba.empty() && (q.weight || q.ci == ci_method::bootstrap)) {
+  const bool regression = q.task == task_kind::regression;
+  if (q.ci_level && q.proba.empty() && !regression && (q.weight || q.ci == ci_method::bootstrap)) {
     // The Poisson bootstrap weighs every row by its id: the state would have to keep every row. (Class
-    // probabilities keep their rows for every interval, in memory, within a quarter of the cap.)
+    // probabilities and regression keep their rows for every interval, in memory, within a quarter of
+    // the cap.)
     throw_usage(fmt::format("{}: intervals with {} resample rows, which needs every row in memory: they are not "
                             "computed out of core", fn, q.weight ? "weights" : "ci_method bootstrap"));
   }
   if (q.path == "-") throw_usage(fmt::format("{}: standard input cannot be read out of core (give a file)", fn));
-  if ((q.score ? 1 : 0) + (q.pred ? 1 : 0) + (q.proba.empty() ? 0 : 1) != 1) {
+  if ((q.score ? 1 : 0) + (q.pred ? 1 : 0) + (q.proba.empty() ? 0 : 1) != 1 || (regression && !q.pred)) {
     throw_usage(fmt::format("{}: give exactly one of a score column, a predicted-class column and class-probability "
-                            "columns", fn));
+                            "columns (a predicted-value column for regression)", fn));
   }
   const evaluate_options eo = options_of(q);
   const std::uint64_t budget = options.max_memory;
@@ -292,9 +448,11 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
 
   const bool scores = q.score.has_value();
   state_options so = detail::state_options_of(q, name);
-  std::vector<io::column_spec> specs{{q.label, io::column_type::label, "--label"}};
+  // Regression reads the target and the predicted value as numbers (data/predictions.hpp's column_specs).
+  const io::column_type label_type = regression ? io::column_type::number : io::column_type::label;
+  std::vector<io::column_spec> specs{{q.label, label_type, "--label"}};
   if (scores) specs.push_back({*q.score, io::column_type::number, "--score"});
-  else if (q.pred) specs.push_back({*q.pred, io::column_type::label, "--pred"});
+  else if (q.pred) specs.push_back({*q.pred, label_type, "--pred"});
   if (so.weighted) specs.push_back({*q.weight, io::column_type::weight, "--weight"});
   if (!q.proba.empty()) {
     // The probability columns' header names (the state's proba_names, as read_predictions names them);
@@ -323,6 +481,11 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   std::vector<std::string> ids;  // label spellings by first-seen id
   std::unordered_map<std::string, std::uint32_t> id_of;
   std::unique_ptr<partitioned> parts;
+  // Regression: the sums of every row (detail::regression_sums, first stage), the targets of the rows
+  // of positive weight (record key: the target's bits) and their residuals y - yhat by range of
+  // |residual| (key: the order key of |residual|, id: its sign), for the spreads and the median.
+  detail::regression_sums rsum;
+  std::unique_ptr<spill_file> targets;
 
   io::csv_options csv = q.csv;
   csv.chunk_bytes = std::min<std::size_t>(csv.chunk_bytes, std::max<std::size_t>(piece_bytes / 4, 1 << 16));
@@ -418,6 +581,39 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
                                         : "have too many distinct values",
                              budget >> 10, state.memory_bytes() >> 10, rows_before));
     }
+    if (regression && state.memory_bytes() > budget / 4) {
+      // Only the rows kept for the intervals (every interval of regression resamples rows) grow.
+      throw_data(fmt::format("{}: the rows kept for the intervals of regression (every row) are too many to be "
+                             "evaluated within {} KiB (the state holds {} KiB after {} rows, more than a quarter of "
+                             "it): raise max_memory, or drop ci_level",
+                             name, budget >> 10, state.memory_bytes() >> 10, rows_before));
+    }
+    if (regression) {
+      const auto& y = t.columns[0].numbers;
+      const auto& yhat = t.columns[1].numbers;
+      const double* wt = so.weighted ? t.columns[2].numbers.data() : nullptr;
+      if (!parts) {
+        std::vector<std::uint64_t> sample(y.size());
+        for (std::size_t i = 0; i < y.size(); ++i) sample[i] = assay::detail::order_key(std::abs(y[i] - yhat[i]));
+        const double rows_est = static_cast<double>(t.rows) * static_cast<double>(file_bytes) /
+                                static_cast<double>(std::min<std::uint64_t>(file_bytes, piece_bytes) + 1);
+        const auto want = static_cast<std::size_t>(std::clamp(rows_est / static_cast<double>(cap_records) * 3, 1.0, 4096.0));
+        parts = std::make_unique<partitioned>(make_partitions(std::move(sample), want, dir, spill_buffers / 2, so.weighted));
+        targets = std::make_unique<spill_file>(dir, spill_buffers / 2, so.weighted);
+      }
+      for (std::size_t i = 0; i < y.size(); ++i) {
+        const double w = wt != nullptr ? wt[i] : 1.0;
+        if (std::isnan(y[i]) || std::isnan(yhat[i]) || std::isnan(w)) continue;  // skipped by the state (drop_missing)
+        const double r = y[i] - yhat[i];
+        rsum.add_target(y[i], w, 1);
+        rsum.add_residual(r, w, 1);
+        if (w == 0) continue;  // no term of the spreads or the median
+        targets->add({std::bit_cast<std::uint64_t>(y[i]), 0, w});
+        const std::uint64_t key = assay::detail::order_key(std::abs(r));
+        parts->parts[parts->of(key)]->add({key, std::signbit(r) ? 1U : 0U, w});
+      }
+      continue;
+    }
     if (!scores) continue;
     // The score records, by key range.
     const io::column& lab = t.columns[0];
@@ -458,6 +654,16 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   }
 
   malloc_trim(0);  // give pass 1's buffers back before pass 2 allocates its own
+  if (regression) {
+    if (targets) {
+      targets->flush();
+      inf.spilled_bytes += targets->written();
+    }
+    if (rsum.seen) regression_pass_2(rsum, *targets, *parts, {dir, spill_buffers, cap_records, so.weighted}, inf);
+    report r = detail::finish_state(s, eo, [](const detail::run_visitor&) {}, nullptr, nullptr, &rsum);
+    if (q.csv.drop_missing) r.missing = missing.rows;
+    return r;
+  }
 
   // Pass 2: the partitions, highest range first, each sorted in memory (split again when too big).
   std::vector<std::uint32_t> code_of_id(ids.size());

@@ -305,8 +305,10 @@ void update_values(evaluation_state::impl& s, const row_batch& b) {
       s.kept_x.push_back(p);
       s.kept_sorted = false;
     }
-    ++s.reg_y[{assay::detail::order_key(y), wb}];
-    ++s.reg_r[{assay::detail::order_key(y - p), wb}];
+    if (s.keep_runs) {  // else the out-of-core reader spills them (regression_sums)
+      ++s.reg_y[{assay::detail::order_key(y), wb}];
+      ++s.reg_r[{assay::detail::order_key(y - p), wb}];
+    }
     if (o.weighted) s.total_weight.add(w);
     if (w == 0) continue;
     if (y == 0) {
@@ -328,32 +330,76 @@ void add_times(assay::detail::signed_exact_sum& s, double x, std::uint64_t n) {
   else s.negative().add_times(-x, n);
 }
 
-// The regression numbers of metrics/regression.cpp from the state's counts, term for term.
-value regression_metric(const evaluation_state::impl& s, std::string_view name) {
+}  // namespace
+
+namespace detail {
+
+void regression_sums::add_target(double y, double w, std::uint64_t n) {
+  if (w == 0) return;
+  add_times(sum_y, w * y, n);
+  if (!seen) first = y, seen = true;
+  else if (y != first) constant = false;
+}
+
+void regression_sums::add_residual(double r, double w, std::uint64_t n) {
+  if (w == 0) return;
+  den.add_times(w, n);
+  add_times(sum_r, w * r, n);
+  sum_abs.add_times(w * std::abs(r), n);
+  sum_sq.add_times(w * (r * r), n);
+  max_abs = std::max(max_abs, std::abs(r));
+}
+
+value regression_sums::mean_target() const { return ratio(sum_y.value(), den.value(), "no cases"); }
+value regression_sums::mean_residual() const { return ratio(sum_r.value(), den.value(), "no cases"); }
+
+void regression_sums::spread_target(double y, double w, std::uint64_t n, double mean_y) {
+  const double d = y - mean_y;
+  tot.add_times(w * d * d, n);
+}
+
+void regression_sums::spread_residual(double r, double w, std::uint64_t n, double mean_r) {
+  res.add_times(w * r * r, n);
+  const double c = r - mean_r;
+  vr.add_times(w * c * c, n);
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::regression_sums;
+
+// The regression sums of the state's counts: the targets and residuals of its maps (keep_runs), then
+// their spreads about the means, then the median of |residual| by (|residual|, weight).
+regression_sums regression_sums_of(const evaluation_state::impl& s) {
   auto weight_of = [](std::uint64_t bits) { return std::bit_cast<double>(bits); };
-  assay::detail::exact_sum den;
-  assay::detail::signed_exact_sum sum_y, sum_r;
-  assay::detail::exact_sum sum_abs, sum_sq;
-  double max_abs = -1;
+  using assay::detail::from_order_key;
+  regression_sums t;
+  for (const auto& [k, n] : s.reg_y) t.add_target(from_order_key(k.first), weight_of(k.second), n);
+  for (const auto& [k, n] : s.reg_r) t.add_residual(from_order_key(k.first), weight_of(k.second), n);
+  if (!t.seen) return t;
+  const double mean_y = t.mean_target().v, mean_r = t.mean_residual().v;
+  for (const auto& [k, n] : s.reg_y) t.spread_target(from_order_key(k.first), weight_of(k.second), n, mean_y);
+  for (const auto& [k, n] : s.reg_r) t.spread_residual(from_order_key(k.first), weight_of(k.second), n, mean_r);
+  // (|error|, weight) pairs of positive weight in ascending order, each row's weight added in turn.
+  std::map<std::pair<double, double>, std::uint64_t> e;
   for (const auto& [k, n] : s.reg_r) {
-    const double w = weight_of(k.second), r = assay::detail::from_order_key(k.first);
-    if (w == 0) continue;
-    den.add_times(w, n);
-    add_times(sum_r, w * r, n);
-    sum_abs.add_times(w * std::abs(r), n);
-    sum_sq.add_times(w * (r * r), n);
-    max_abs = std::max(max_abs, std::abs(r));
+    const double w = weight_of(k.second);
+    if (w != 0) e[{std::abs(from_order_key(k.first)), w}] += n;
   }
-  bool constant = true, seen = false;
-  double first = 0;
-  for (const auto& [k, n] : s.reg_y) {
-    const double w = weight_of(k.second), y = assay::detail::from_order_key(k.first);
-    if (w == 0) continue;
-    add_times(sum_y, w * y, n);
-    if (!seen) first = y, seen = true;
-    else if (y != first) constant = false;
+  detail::median_walk m(t.den.value());
+  for (const auto& [xw, n] : e) {
+    for (std::uint64_t c = 0; c < n && !m.done; ++c) m.add(xw.first, xw.second);
+    if (m.done) break;
   }
-  const double total = den.value();
+  t.median = m.result();
+  return t;
+}
+
+// The regression numbers of metrics/regression.cpp from the sums, term for term.
+value regression_metric(const evaluation_state::impl& s, const regression_sums& t, std::string_view name) {
+  const double total = t.den.value();
   auto mean_of = [&](double num) { return ratio(num, total, "no cases"); };
   auto sqrt_of = [](value v) {
     if (v.defined()) v.v = std::sqrt(v.v);
@@ -363,63 +409,22 @@ value regression_metric(const evaluation_state::impl& s, std::string_view name) 
     if (!s.first_zero_target) return std::nullopt;
     return value::undefined(fmt::format("the target is 0 in case {}", *s.first_zero_target + 1));
   };
-  if (name == "mean_absolute_error") return mean_of(sum_abs.value());
-  if (name == "mean_squared_error") return mean_of(sum_sq.value());
-  if (name == "root_mean_squared_error") return sqrt_of(mean_of(sum_sq.value()));
+  if (name == "mean_absolute_error") return mean_of(t.sum_abs.value());
+  if (name == "mean_squared_error") return mean_of(t.sum_sq.value());
+  if (name == "root_mean_squared_error") return sqrt_of(mean_of(t.sum_sq.value()));
   if (name == "mean_absolute_percentage_error") return zero_target().value_or(mean_of(s.reg_ape.value()));
   if (name == "mean_squared_percentage_error") return zero_target().value_or(mean_of(s.reg_spe.value()));
   if (name == "root_mean_squared_percentage_error") return zero_target().value_or(sqrt_of(mean_of(s.reg_spe.value())));
-  if (name == "max_error") return max_abs < 0 ? value::undefined("no cases") : value(max_abs);
+  if (name == "max_error") return t.max_abs < 0 ? value::undefined("no cases") : value(t.max_abs);
   if (name == "r2" || name == "explained_variance") {
-    const value mean = mean_of(sum_y.value());
+    const value mean = t.mean_target();
     if (!mean) return mean;
-    if (constant) return value::undefined("the target is constant");
-    assay::detail::exact_sum tot, res;
-    for (const auto& [k, n] : s.reg_y) {
-      const double w = weight_of(k.second), d = assay::detail::from_order_key(k.first) - mean.v;
-      tot.add_times(w * d * d, n);
-    }
-    const value mean_r = mean_of(sum_r.value());
-    for (const auto& [k, n] : s.reg_r) {
-      const double w = weight_of(k.second), r = assay::detail::from_order_key(k.first);
-      if (name == "r2") {
-        res.add_times(w * r * r, n);
-      } else {
-        const double c = r - mean_r.v;
-        res.add_times(w * c * c, n);
-      }
-    }
-    const double ss_tot = tot.value(), ss_res = res.value();
+    if (t.constant) return value::undefined("the target is constant");
+    const double ss_tot = t.tot.value(), ss_res = name == "r2" ? t.res.value() : t.vr.value();
     if (ss_tot == 0) return value::undefined("the target is constant");
     return value(1 - ss_res / ss_tot);
   }
-  if (name == "median_absolute_error") {
-    // (|error|, weight) pairs of positive weight in ascending order, each row's weight added in turn.
-    std::map<std::pair<double, double>, std::uint64_t> e;
-    for (const auto& [k, n] : s.reg_r) {
-      const double w = weight_of(k.second);
-      if (w != 0) e[{std::abs(assay::detail::from_order_key(k.first)), w}] += n;
-    }
-    if (e.empty()) return value::undefined("no cases");
-    const double half = total / 2;
-    double cum = 0, lower = e.rbegin()->first.first, upper = lower;
-    bool have_lower = false, done = false;
-    for (const auto& [xw, n] : e) {
-      for (std::uint64_t c = 0; c < n && !done; ++c) {
-        cum += xw.second;
-        if (!have_lower && cum >= half) {
-          lower = xw.first;
-          have_lower = true;
-        }
-        if (cum > half) {
-          upper = xw.first;
-          done = true;
-        }
-      }
-      if (done) break;
-    }
-    return value((lower + upper) / 2);
-  }
+  if (name == "median_absolute_error") return t.seen ? value(t.median) : value::undefined("no cases");
   throw_usage(fmt::format("evaluation_state::finish: no regression metric {}", name));
 }
 
@@ -447,7 +452,7 @@ void header_of(report& r, const evaluation_state::impl& s, const evaluate_option
   r.total_weight = o.weighted ? s.total_weight.value() : static_cast<double>(s.rows);
 }
 
-report finish_regression(const evaluation_state::impl& s, const evaluate_options& q) {
+report finish_regression(const evaluation_state::impl& s, const evaluate_options& q, const regression_sums& sums) {
   const state_options& o = s.o;
   report r;
   header_of(r, s, q);
@@ -455,7 +460,7 @@ report finish_regression(const evaluation_state::impl& s, const evaluate_options
   r.prediction_column = o.prediction_name;
   for (const auto& m : metric_registry()) {
     if (m.kind != metric_kind::regression) continue;
-    r.metrics.push_back({std::string(m.name), std::string(m.title), regression_metric(s, m.name)});
+    r.metrics.push_back({std::string(m.name), std::string(m.title), regression_metric(s, sums, m.name)});
   }
   return r;
 }
@@ -1617,14 +1622,32 @@ namespace {
 // groups when no interval resamples rows, else from the kept rows in id order (the Poisson weights
 // drawn on the ids).
 void attach_state_intervals(evaluation_state::impl& s, const evaluate_options& q, report& r,
-                            const std::vector<std::int32_t>& class_of, const run_source& runs_descending) {
+                            const std::vector<std::int32_t>& class_of, const run_source& runs_descending,
+                            const run_source* runs_ascending) {
   const state_options& o = s.o;
   const bool scores = o.kind == prediction_kind::scores;
   const auto pos = r.positive ? static_cast<std::int32_t>(*r.positive) : -1;
   assay::detail::report_rows rows;
   if (!assay::detail::intervals_need_rows(q, o.weighted)) {
     assay::detail::score_groups groups;
-    if (scores) {
+    if (scores && runs_ascending != nullptr) {
+      // The groups visited from the ascending runs each time they are asked for, not held (the
+      // out-of-core reader's cap: they are read back from its file of runs).
+      groups.ascending = [&](const std::function<void(double, std::uint64_t, std::uint64_t)>& f) {
+        bool open = false;
+        std::uint64_t key = 0, np = 0, nn = 0;
+        (*runs_ascending)([&](std::uint64_t k, std::uint32_t code, const tally& t) {
+          if (open && k != key) {
+            f(assay::detail::from_order_key(key) + 0.0, np, nn);
+            np = nn = 0;
+          }
+          open = true;
+          key = k;
+          (class_of[code] == pos ? np : nn) += t.n;
+        });
+        if (open) f(assay::detail::from_order_key(key) + 0.0, np, nn);
+      };
+    } else if (scores) {
       bool open = false;
       std::uint64_t key = 0;
       runs_descending([&](std::uint64_t k, std::uint32_t code, const tally& t) {
@@ -1740,31 +1763,152 @@ void attach_kept_intervals(evaluation_state::impl& s, const evaluate_options& q,
 // The curves evaluate keeps for a binary score (report.cpp): ROC, PR (with pointwise bands when
 // intervals are asked for), the threshold sweep, and the reliability curve of probabilities from the
 // state's per-bin sums.
+// The entries of a sweep of `full` entries that the kept curves read, as a sweep of their own (a
+// subsequence of a sweep is a sweep, with the same counts at its thresholds): entry j of `sw` is
+// entry index[j] of the full sweep (index empty: all of them, in order).
+struct sparse_sweep {
+  const curves::score_sweep* sw = nullptr;
+  std::vector<std::size_t> index;
+  std::size_t full = 0;
+  curves::score_sweep owned;  // the kept entries, when not the full sweep
+  // The position in `sw` of the full sweep's entry i (one of the kept).
+  [[nodiscard]] std::size_t at(std::size_t i) const {
+    if (index.empty()) return i;
+    return static_cast<std::size_t>(std::lower_bound(index.begin(), index.end(), i) - index.begin());
+  }
+};
+
+// The points curve_sample::thin keeps of a curve of n points: thinned_index(k, n, min(n, max_points)).
+template <class F>
+void each_kept_point(std::size_t n, F&& f) {
+  const std::size_t kept = std::min(n, curve_sample::max_points);
+  for (std::size_t k = 0; k < kept; ++k) f(assay::detail::thinned_index(k, n, kept));
+}
+
+// The sweep entries keep_state_curves reads, from two walks of the sweep (`walk(f)`: f(t, tp, fp)
+// per distinct score, highest first) instead of the sweep: the first counts the entries and finds,
+// chunk by chunk of 2^16 entries, each chunk's best thresholds by F1 and by Youden's J
+// (curves::best_fbeta, best_youden: the first best of a chunk); the second keeps the entries of the
+// thinned ROC curve, PR curve and threshold sweep and those candidates. The first best of the whole
+// sweep is the first best of its chunk, and no earlier kept entry beats it, so the functions give the
+// same best thresholds on the kept entries. Memory: O(max_points + entries / 2^16).
+template <class Walk>
+sparse_sweep kept_entries(double P, double N, Walk&& walk) {
+  std::vector<std::size_t> need;
+  std::size_t m = 0, chunk_start = 0;
+  curves::score_sweep chunk;
+  chunk.positives = P;
+  chunk.negatives = N;
+  auto flush = [&] {
+    for (const curves::operating_point& op : {curves::best_fbeta(chunk, 1), curves::best_youden(chunk)}) {
+      if (!op.criterion.defined() || !std::isfinite(op.threshold)) continue;
+      const auto it = std::find(chunk.thresholds.begin(), chunk.thresholds.end(), op.threshold);
+      if (it != chunk.thresholds.end()) need.push_back(chunk_start + static_cast<std::size_t>(it - chunk.thresholds.begin()));
+    }
+    chunk_start += chunk.size();
+    chunk.thresholds.clear();
+    chunk.tp.clear();
+    chunk.fp.clear();
+  };
+  walk([&](double t, double tp, double fp) {
+    chunk.thresholds.push_back(t);
+    chunk.tp.push_back(tp);
+    chunk.fp.push_back(fp);
+    ++m;
+    if (chunk.size() == (std::size_t{1} << 16)) flush();
+  });
+  flush();
+  each_kept_point(m + 1, [&](std::size_t i) {  // ROC: point 0 the origin, point i entry i - 1
+    if (i > 0) need.push_back(i - 1);
+  });
+  each_kept_point(m + 1, [&](std::size_t j) {  // PR: point j < m entry m - 1 - j, point m the closing one
+    if (j < m) need.push_back(m - 1 - j);
+  });
+  each_kept_point(m, [&](std::size_t i) { need.push_back(i); });  // the threshold sweep
+  std::sort(need.begin(), need.end());
+  need.erase(std::unique(need.begin(), need.end()), need.end());
+  sparse_sweep out;
+  out.full = m;
+  out.owned.positives = P;
+  out.owned.negatives = N;
+  std::size_t i = 0, p = 0;
+  walk([&](double t, double tp, double fp) {
+    if (p < need.size() && need[p] == i) {
+      out.owned.thresholds.push_back(t);
+      out.owned.tp.push_back(tp);
+      out.owned.fp.push_back(fp);
+      ++p;
+    }
+    ++i;
+  });
+  out.index = std::move(need);
+  if (out.index.empty()) out.index.push_back(0);  // no entries: at() is never asked
+  return out;
+}
+
+// keep_state_curves on the whole sweep.
+sparse_sweep sparse_of(const curves::score_sweep& sw) {
+  sparse_sweep out;
+  out.sw = &sw;
+  out.full = sw.size();
+  return out;
+}
+
+// The curves evaluate keeps (report.cpp: ROC and PR thinned by curve_sample::thin, their pointwise
+// bands, the threshold sweep, the reliability curve) from the kept entries of the sweep.
 template <class IsPositive>
 void keep_state_curves(const evaluation_state::impl& s, const evaluate_options& q, report& r,
-                       const curves::score_sweep& sw, const IsPositive& is_pos) {
+                       const sparse_sweep& t, const IsPositive& is_pos) {
   const auto band_method = assay::detail::proportion_method_of(q.ci_method);
+  const curves::score_sweep& sw = t.sw != nullptr ? *t.sw : t.owned;
+  const std::size_t m = t.full;
   const auto roc = curves::roc_curve(sw);
   if (roc.undefined.empty()) {
-    r.roc = curve_sample::thin(roc.fpr, roc.tpr);
+    // Point i of the full ROC curve: the origin (i = 0) or entry i - 1.
+    auto at = [&](std::size_t i) { return i == 0 ? 0 : t.at(i - 1) + 1; };
+    curve_sample c;
+    c.points = m + 1;
+    each_kept_point(m + 1, [&](std::size_t i) {
+      c.x.push_back(roc.fpr[at(i)]);
+      c.y.push_back(roc.tpr[at(i)]);
+    });
+    r.roc = std::move(c);
     if (q.ci_level)
-      assay::detail::set_proportion_band(*r.roc, [&](std::size_t i) { return std::pair{roc.tps[i], sw.positives}; },
+      assay::detail::set_proportion_band(*r.roc, [&](std::size_t i) { return std::pair{roc.tps[at(i)], sw.positives}; },
                                          *q.ci_level, band_method);
   }
   const auto pr = curves::precision_recall_curve(sw);
   if (pr.undefined.empty()) {
-    r.pr = curve_sample::thin(pr.recall, pr.precision);
+    // Point j of the full PR curve: entry m - 1 - j, or the closing point (j = m).
+    const std::size_t ms = sw.size();
+    auto at = [&](std::size_t j) { return j >= m ? ms : ms - 1 - t.at(m - 1 - j); };
+    curve_sample c;
+    c.points = m + 1;
+    each_kept_point(m + 1, [&](std::size_t j) {
+      c.x.push_back(pr.recall[at(j)]);
+      c.y.push_back(pr.precision[at(j)]);
+    });
+    r.pr = std::move(c);
     if (q.ci_level)
       assay::detail::set_proportion_band(
           *r.pr,
           [&](std::size_t j) {
-            if (j >= sw.size()) return std::pair{0.0, 0.0};
-            const std::size_t k = sw.size() - 1 - j;
+            if (j >= m) return std::pair{0.0, 0.0};
+            const std::size_t k = t.at(m - 1 - j);
             return std::pair{sw.tp[k], sw.tp[k] + sw.fp[k]};
           },
           *q.ci_level, band_method);
   }
-  r.thresholds = assay::detail::keep_threshold_sweep(sw);
+  curves::score_sweep thin;
+  thin.positives = sw.positives;
+  thin.negatives = sw.negatives;
+  each_kept_point(m, [&](std::size_t i) {
+    const std::size_t k = t.at(i);
+    thin.thresholds.push_back(sw.thresholds[k]);
+    thin.tp.push_back(sw.tp[k]);
+    thin.fp.push_back(sw.fp[k]);
+  });
+  r.thresholds = assay::detail::keep_threshold_sample(thin, m, curves::best_fbeta(sw, 1), curves::best_youden(sw));
   if (!s.all_probabilities) return;
   std::vector<std::uint64_t> count(calibration_bins, 0);
   std::vector<exact_sum> w(calibration_bins), wy(calibration_bins);
@@ -2027,7 +2171,7 @@ report finish_proba(evaluation_state::impl& s, const evaluate_options& q) {
 }  // namespace
 
 report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs_descending,
-                    const run_source* runs_ascending, sweep_store* store) {
+                    const run_source* runs_ascending, sweep_store* store, const regression_sums* values) {
   const state_options& o = s.o;
   if (q.ci_level && (o.kind == prediction_kind::values || o.kind == prediction_kind::proba) && !o.row_ids) {
     throw_usage(fmt::format("evaluation_state::finish: ci_level is set; the intervals of {} need every row (the normal "
@@ -2054,7 +2198,7 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
   }
   const bool scores = o.kind == prediction_kind::scores;
   if (o.kind == prediction_kind::values) {
-    report r = finish_regression(s, q);
+    report r = finish_regression(s, q, values != nullptr ? *values : regression_sums_of(s));
     if (q.ci_level) attach_kept_intervals(s, q, r, {}, {});
     return r;
   }
@@ -2171,10 +2315,14 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
       }
       return forward;
     };
-    if ((o.weighted && (P == 0 || N == 0)) || q.ci_level || q.keep_curves) {
+    const bool one_class = P == 0 || N == 0;
+    if ((one_class && (o.weighted || q.ci_level || q.keep_curves)) || (q.ci_level && o.weighted)) {
       // One class only: evaluate's weighted path reads the sweep functions, whose reasons for the
       // undefined values differ from the streaming summary's; build the sweep as it does. With
-      // intervals or kept curves evaluate reads the sweep functions too.
+      // intervals or kept curves evaluate reads the sweep functions too: with both classes their
+      // numbers are the streaming summary's (the same running sums and accumulators; weighted
+      // reports without either already take them from it), so kept curves and intervals without
+      // weights stream (the out-of-core reader's cap); weighted intervals keep every row anyway.
       const curves::score_sweep& sw = sweep();
       auto threshold_of = [](const curves::operating_point& p) {
         return p.criterion.defined() ? value(p.threshold) : p.criterion;
@@ -2264,10 +2412,15 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
       r.by_class[1 - positive].average_precision = other_ap;
       assay::detail::set_ranking_averages(r);
     }
-    if (q.keep_curves) keep_state_curves(s, q, r, sweep(), is_pos);
+    if (q.keep_curves) {
+      // With both classes and no sweep built, from the entries the curves read (two more walks),
+      // not the sweep of every distinct score (the out-of-core reader's cap).
+      if (have_forward || one_class) keep_state_curves(s, q, r, sparse_of(sweep()), is_pos);
+      else keep_state_curves(s, q, r, kept_entries(P, N, walk), is_pos);
+    }
   }
   assay::detail::add_undefined_notes(r, q);
-  if (q.ci_level) attach_state_intervals(s, q, r, class_of, runs_descending);
+  if (q.ci_level) attach_state_intervals(s, q, r, class_of, runs_descending, runs_ascending);
   return r;
 }
 

@@ -164,7 +164,9 @@ struct evaluation_state::impl {
   // 10^7 distinct scores a list of 10^7 runs of 48 bytes, and its page faults); anything else merges
   // them first (compact()).
   std::vector<run> held;
-  bool keep_runs = true;                 // false: the out-of-core reader keeps the score runs on disk
+  // false: the out-of-core reader keeps the score runs, or regression's targets and residuals (reg_y,
+  // reg_r, then not filled), on disk
+  bool keep_runs = true;
   std::size_t compact_at = std::size_t{1} << 16;  // update() compacts once the buffer holds this many rows
   // Reused by every compaction (empty between them, their capacity kept): the radix sort's second
   // buffer and the runs made from the buffer. Fresh buffers per compaction cost their page faults,
@@ -457,14 +459,58 @@ struct sweep_store {
   std::function<void(const std::function<void(double tp, double fp)>&)> backwards;
 };
 
+/// The sums behind the regression metrics, term for term those of metrics/regression.cpp (each term
+/// rounded once and summed exactly, so any order of the rows gives the same bits). First the rows'
+/// targets and residuals y - yhat (add_target, add_residual; rows of weight 0 are left out), then,
+/// once the means are known, their spreads about them (spread_target, spread_residual: sum w (y -
+/// mean y)^2 for R^2 and explained variance, sum w r^2 and sum w (r - mean r)^2), and the median
+/// absolute error (median_walk). The state fills it from its maps; the out-of-core reader from the
+/// targets and residuals it spills (scale/out_of_core.hpp), which is why the pieces are separate.
+struct regression_sums {
+  exact_sum den;                                   // weights > 0
+  assay::detail::signed_exact_sum sum_y, sum_r;    // w y, w r
+  exact_sum sum_abs, sum_sq;                       // w |r|, w r^2
+  double max_abs = -1;                             // max |r|; -1: no rows of positive weight
+  bool seen = false, constant = true;              // a row of positive weight; all their targets equal
+  double first = 0;                                // the first such target seen
+  exact_sum tot, res, vr;                          // w (y - mean y)^2, w r^2, w (r - mean r)^2
+  double median = 0;                               // the median absolute error, when seen
+  void add_target(double y, double w, std::uint64_t n);
+  void add_residual(double r, double w, std::uint64_t n);
+  [[nodiscard]] value mean_target() const;
+  [[nodiscard]] value mean_residual() const;
+  void spread_target(double y, double w, std::uint64_t n, double mean_y);
+  void spread_residual(double r, double w, std::uint64_t n, double mean_r);
+};
+
+/// median_absolute_error's rule (metrics/regression.cpp): the cases of positive weight in ascending
+/// order of (|error|, weight), each case's weight added in turn to a running floating-point sum; the
+/// lower median is the first value where the sum reaches half the total weight, the upper the first
+/// where it passes it, the result their mean (the largest value for one never reached). The running
+/// sum is rounded after each case, so the cases must come in exactly this order.
+struct median_walk {
+  explicit median_walk(double total) : half(total / 2) {}
+  void add(double x, double w) {
+    cum += w;
+    last = x;
+    if (!have_lower && cum >= half) lower = x, have_lower = true;
+    if (cum > half) upper = x, done = true;
+  }
+  [[nodiscard]] double result() const { return ((have_lower ? lower : last) + (done ? upper : last)) / 2; }
+  double half, cum = 0, lower = 0, upper = 0, last = 0;
+  bool have_lower = false, done = false;  ///< done: add no more cases
+};
+
 /// evaluation_state::finish on `s` with the score runs given by `runs` (s.runs are not read).
 /// `runs_ascending`, when given, visits the same runs in ascending key order: an unweighted report
 /// then streams the other class's areas (ranked by -score) from it instead of building the sweep of
 /// every distinct score in memory (the out-of-core reader's cap). `store`, when given, does the same
 /// for a weighted report: the other class's areas are the complement of the sweep (curves::complement),
 /// whose entries are the forward running sums read backwards, so they are put there and read back.
+/// `values`, when given, are the regression sums of every row (the state's maps are then not read).
 report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs,
-                    const run_source* runs_ascending = nullptr, sweep_store* store = nullptr);
+                    const run_source* runs_ascending = nullptr, sweep_store* store = nullptr,
+                    const regression_sums* values = nullptr);
 
 }  // namespace detail
 }  // namespace assay::scale

@@ -70,20 +70,29 @@ asymptotic_interval mean_normal_ci_grouped(std::span<const double> values, std::
   if (counts.size() != values.size()) {
     throw_usage(fmt::format("mean_normal_ci_grouped: {} values but {} counts", values.size(), counts.size()));
   }
+  return mean_normal_ci_grouped(
+      [&](const std::function<void(double, std::uint64_t)>& f) {
+        for (std::size_t g = 0; g < values.size(); ++g) f(values[g], counts[g]);
+      },
+      level, lower_bound);
+}
+
+asymptotic_interval mean_normal_ci_grouped(const value_group_source& groups, double level, double lower_bound) {
+  check_level("mean_normal_ci_grouped", level);
   // The sums of mean_normal_ci over the rows, each group's count of equal terms added at once.
   assay::detail::exact_sum swl;
   std::uint64_t n = 0;
-  for (std::size_t g = 0; g < values.size(); ++g) {
-    swl.add_times(values[g], counts[g]);
-    n += counts[g];
-  }
+  groups([&](double v, std::uint64_t c) {
+    swl.add_times(v, c);
+    n += c;
+  });
   if (n < 2) return too_few(n);
   const double total = static_cast<double>(n), mean = swl.value() / total;
   assay::detail::exact_sum ss;
-  for (std::size_t g = 0; g < values.size(); ++g) {
-    const double d = values[g] - mean;
-    ss.add_times(d * d, counts[g]);
-  }
+  groups([&](double v, std::uint64_t c) {
+    const double d = v - mean;
+    ss.add_times(d * d, c);
+  });
   return normal_of_sums(n, total, mean, ss.value(), level, lower_bound);
 }
 

@@ -216,17 +216,27 @@ auc_interval delong_ci_grouped(std::span<const std::uint64_t> positives, std::sp
   if (positives.size() != negatives.size()) {
     throw_usage(fmt::format("{}: {} groups of positives but {} of negatives", fn, positives.size(), negatives.size()));
   }
-  std::size_t n_pos = 0, n_neg = 0;
+  std::uint64_t n_pos = 0, n_neg = 0;
   for (std::size_t g = 0; g < positives.size(); ++g) {
     n_pos += positives[g];
     n_neg += negatives[g];
   }
-  return interval_of(totals_of_groups(n_pos, n_neg,
+  return delong_ci_grouped(
+      n_pos, n_neg,
+      [&](const std::function<void(std::uint64_t, std::uint64_t)>& f) {
+        for (std::size_t g = 0; g < positives.size(); ++g) f(positives[g], negatives[g]);
+      },
+      level);
+}
+
+auc_interval delong_ci_grouped(std::uint64_t n_pos, std::uint64_t n_neg, const tie_group_source& groups, double level) {
+  if (!(level > 0 && level < 1)) throw_usage(fmt::format("delong_ci_grouped: level must be in (0, 1); got {}", level));
+  return interval_of(totals_of_groups(static_cast<std::size_t>(n_pos), static_cast<std::size_t>(n_neg),
                                       [&](auto&& f) {
-                                        for (std::size_t g = 0; g < positives.size(); ++g) {
-                                          if (positives[g] + negatives[g] == 0) continue;
-                                          f(static_cast<double>(positives[g]), static_cast<double>(negatives[g]));
-                                        }
+                                        groups([&](std::uint64_t p, std::uint64_t n) {
+                                          if (p + n == 0) return;
+                                          f(static_cast<double>(p), static_cast<double>(n));
+                                        });
                                       }),
                      level);
 }

@@ -103,6 +103,35 @@ TEST(ReportMaxMemory, ClassProbabilitiesSameAsInMemory) {
             std::string::npos) << r.err;
 }
 
+TEST(ReportMaxMemory, RegressionSameAsInMemory) {
+  // --task regression out of core (it was refused): targets and predictions with ties, weights with
+  // zeros, text and JSON; with --ci, the rows kept for the intervals within a quarter of the cap.
+  temp_dir dir;
+  std::string text = "y,yhat,w\n";
+  std::mt19937_64 g(7);
+  std::normal_distribution<double> z(0, 1);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int i = 0; i < 120000; ++i) {
+    const double y = std::round((10 + 3 * z(g)) * 4) / 4;
+    text += fmt::format("{},{},{}\n", y, std::round((y + z(g)) * 8) / 8, std::round(u(g) * 20) * 0.1);
+  }
+  const std::string path = dir.file("house.csv", text);
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{}, std::vector<std::string>{"--weight", "w", "--format", "json"},
+        std::vector<std::string>{"--ci", "--replicates", "50", "--format", "json"}}) {
+    std::vector<std::string> args{"report", path, "--task", "regression", "--label", "y", "--pred", "yhat"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const cli_result mem = run_assay(args);
+    args.insert(args.end(), {"--max-memory", extra.size() > 2 ? "64M" : "1M"});
+    const cli_result capped = run_assay(args);
+    EXPECT_EQ(mem.exit_code, 0) << mem.err;
+    EXPECT_EQ(capped.exit_code, 0) << capped.err;
+    EXPECT_EQ(capped.out, mem.out);
+    EXPECT_EQ(capped.err, "");
+    EXPECT_NE(mem.out.find("median"), std::string::npos) << mem.out;
+  }
+}
+
 TEST(ReportMaxMemory, OptionErrors) {
   const std::string data = std::string(ASSAY_SOURCE_DIR) + "/examples/data/asah.csv";
   cli_result r = run_assay({"report", data, "--label", "label", "--score", "s100b", "--max-memory", "lots"});
@@ -111,8 +140,8 @@ TEST(ReportMaxMemory, OptionErrors) {
   r = run_assay({"report", data, "--label", "label", "--score", "s100b", "--max-memory", "1M", "--ci",
                   "--ci-method", "bootstrap"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "assay report: --max-memory works with --score, --pred or --proba on a file (not --task "
-                   "regression, --ci with --weight or --ci-method bootstrap but with --proba, "
+  EXPECT_EQ(r.err, "assay report: --max-memory works with --score, --pred or --proba on a file (not --ci with --weight "
+                   "or --ci-method bootstrap but with --proba or --task regression, "
                    "--max-fpr/--min-tpr/--min-precision/--min-recall, or standard input)\n");
 }
 

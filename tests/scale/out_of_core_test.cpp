@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
@@ -12,6 +14,7 @@
 
 #include <unistd.h>
 
+#include "assay/detail/exact_sum.hpp"
 #include "assay/error.hpp"
 #include "assay/report/html.hpp"
 
@@ -102,6 +105,20 @@ TEST(OutOfCore, IntervalsWithoutWeightsEqualInMemory) {
     if (scores) ASSERT_NE(want.find("delong"), std::string::npos);
     EXPECT_EQ(to_json(make_report_out_of_core(q, o)), want) << "scores " << scores;
   }
+  // Tied scores and text labels: DeLong's tie groups and the loss terms' groups, read back from the
+  // file of runs (not held), and the headline areas from the streaming summary.
+  const std::string ties = write_file(300000, true, 40, 6);
+  for (bool scores : {true, false}) {
+    report_request q = request(ties, false, scores, true);
+    q.ci_level = 0.9;
+    q.ci = ci_method::wilson;
+    out_of_core_options small;
+    small.max_memory = 1 << 20;
+    const std::string want = to_json(make_report(q));
+    if (scores) ASSERT_NE(want.find("from the variance of the per-row losses"), std::string::npos);
+    EXPECT_EQ(to_json(make_report_out_of_core(q, small)), want) << "scores " << scores;
+  }
+  std::remove(ties.c_str());
   report_request q = request(path, true, true, false);
   q.ci_level = 0.95;
   try {
@@ -128,6 +145,208 @@ TEST(OutOfCore, KeptCurvesEqualInMemory) {
     const report got = make_report_out_of_core(q, o);
     EXPECT_EQ(to_json(got), to_json(want));
     EXPECT_EQ(to_html(got), to_html(want)) << "weighted " << weighted;
+  }
+  // With intervals (the curves' pointwise bands): from the kept entries of the sweep (walked, not
+  // held: 12 chunks of candidates for the best thresholds here), and with ties and text labels (41
+  // distinct scores: every point kept).
+  {
+    report_request q = request(path, false, true, false);
+    q.keep_curves = true;
+    q.ci_level = 0.9;
+    const report want = make_report(q);
+    ASSERT_TRUE(want.roc && !want.roc->y_lo.empty());
+    EXPECT_EQ(to_html(make_report_out_of_core(q, o)), to_html(want));
+  }
+  const std::string ties = write_file(300000, true, 40, 7);
+  out_of_core_options small;
+  small.max_memory = 1 << 20;
+  for (bool weighted : {false, true}) {
+    report_request q = request(ties, weighted, true, true);
+    q.keep_curves = true;
+    if (!weighted) q.ci_level = 0.9;
+    const report want = make_report(q);
+    ASSERT_TRUE(want.roc && want.roc->points < curve_sample::max_points);
+    EXPECT_EQ(to_html(make_report_out_of_core(q, small)), to_html(want)) << "weighted " << weighted;
+  }
+  std::remove(ties.c_str());
+  std::remove(path.c_str());
+}
+
+// A regression CSV of `rows` rows: an id, target y, prediction pred, weight w. `levels` > 0: targets and
+// predictions on a grid of that many steps per unit (heavy ties of the residuals); `fine_weights`:
+// weights of full precision (a tied residual's rows all differ in weight), else multiples of 0.1 with
+// zeros; `zero_targets`: some targets are 0 (the percentage errors are undefined).
+std::string write_regression(std::size_t rows, int levels, bool fine_weights, bool zero_targets, std::uint64_t seed) {
+  const auto path =
+      std::filesystem::temp_directory_path() / fmt::format("assay_ooc_reg_{}_{}_{}.csv", ::getpid(), seed, rows);
+  std::ofstream f(path);
+  std::mt19937_64 g(seed);
+  std::normal_distribution<double> z(0, 1);
+  std::uniform_real_distribution<double> u(0, 1);
+  f << "id,y,pred,w\n";
+  for (std::size_t i = 0; i < rows; ++i) {
+    double y = 3 + 2 * z(g), p = y + 0.7 * z(g);
+    if (levels > 0) y = std::round(y * levels) / levels, p = std::round(p * levels) / levels;
+    if (!zero_targets && y == 0) y = 0.5;
+    if (zero_targets && u(g) < 0.001) y = 0;
+    const double w = fine_weights ? u(g) * 3 + 1e-9 : std::round(u(g) * 30) * 0.1;
+    f << fmt::format("{},{},{},{}\n", 1000000 + i, y, p, w);
+  }
+  return path.string();
+}
+
+report_request regression_request(const std::string& path, bool weighted) {
+  report_request q;
+  q.path = path;
+  q.label = "y";
+  q.pred = "pred";
+  q.task = task_kind::regression;
+  if (weighted) q.weight = "w";
+  return q;
+}
+
+TEST(OutOfCore, RegressionCapTwentyTimesSmallerThanTheDataGivesTheSameJson) {
+  // Distinct values (the residuals' partitions sorted one by one), ties on a grid of 1/8 (partitions
+  // split again, then three ways at a tied |residual|, its rows by weight) and on a grid of 1
+  // (a handful of residuals: every partition split three ways); weights with zeros, or all distinct.
+  struct file_case {
+    int levels;
+    bool fine_weights, zero_targets;
+  };
+  for (const file_case c : {file_case{0, false, false}, file_case{8, false, true}, file_case{1, true, false},
+                            file_case{1, false, false}}) {
+    const std::string path = write_regression(c.levels == 0 ? 700000 : 1500000, c.levels, c.fine_weights,
+                                              c.zero_targets, 10 + c.levels);
+    out_of_core_options o;
+    o.max_memory = std::filesystem::file_size(path) / 20;
+    ASSERT_GE(o.max_memory, 1U << 20);
+    for (bool weighted : {false, true}) {
+      const report_request q = regression_request(path, weighted);
+      out_of_core_info info;
+      const std::string want = to_json(make_report(q));
+      EXPECT_EQ(to_json(make_report_out_of_core(q, o, &info)), want)
+          << "levels " << c.levels << " fine " << c.fine_weights << " weighted " << weighted;
+      EXPECT_GT(info.pieces, 10U);
+      EXPECT_GT(info.partitions, 1U);
+      EXPECT_LE(info.largest_partition, o.max_memory / 8 / 24);
+      // Every metric is a number here (the percentage errors too when no target is 0).
+      EXPECT_EQ(want.find("undefined") == std::string::npos, !c.zero_targets) << want;
+    }
+    std::remove(path.c_str());
+  }
+}
+
+TEST(OutOfCore, RegressionEdgeCasesEqualInMemory) {
+  // One row; every weight 0 but one; a constant target (R^2 undefined); rows with an empty cell
+  // skipped with drop_missing (the JSON's missing count).
+  const auto path = std::filesystem::temp_directory_path() / fmt::format("assay_ooc_reg_edge_{}.csv", ::getpid());
+  auto check = [&](const std::string& text, bool weighted, bool drop) {
+    {
+      std::ofstream f(path);
+      f << text;
+    }
+    report_request q = regression_request(path.string(), weighted);
+    q.csv.drop_missing = drop;
+    out_of_core_options o;
+    o.max_memory = 1 << 20;
+    EXPECT_EQ(to_json(make_report_out_of_core(q, o)), to_json(make_report(q))) << text.substr(0, 60);
+  };
+  check("y,pred,w\n2.5,1,3\n", true, false);
+  check("y,pred,w\n2.5,1,0\n-1,4,0\n7,7.5,0.25\n", true, false);
+  std::string constant = "y,pred,w\n";
+  std::string gaps = "y,pred,w\n";
+  for (int i = 0; i < 200000; ++i) {
+    constant += fmt::format("4,{},1\n", i % 17);
+    gaps += i % 1000 == 7 ? fmt::format("{},,1\n", i % 5) : fmt::format("{},{},{}\n", i % 5, (i * 7) % 11, i % 3);
+  }
+  check(constant, false, false);
+  check(gaps, true, true);
+  std::filesystem::remove(path);
+}
+
+TEST(OutOfCore, RegressionMedianAddsTiedWeightsInAscendingOrder) {
+  // median_absolute_error adds the weights in ascending (|error|, weight) order to a running sum
+  // rounded after each case (metrics/regression.cpp). Here n rows have |error| 1, written in
+  // descending order of weight, and one row |error| 2 whose weight puts half the total exactly at the
+  // running sum of the first group in one of the two orders: the median is 1 in one order and 1.5 in
+  // the other. n = 3000 rows fit in a partition (sorted in memory); n = 60000 are split three ways at
+  // the tied |error| and then by weight (a cap of 1 MiB holds 5461 records).
+  for (const std::size_t n : {std::size_t{3000}, std::size_t{60000}}) {
+    std::mt19937_64 g(n);
+    std::uniform_real_distribution<double> u(0.05, 3);
+    std::vector<double> w(n);
+    for (double& x : w) x = u(g);
+    std::sort(w.begin(), w.end(), std::greater<>());
+    auto running = [](const std::vector<double>& v) {
+      double c = 0;
+      for (double x : v) c += x;
+      return c;
+    };
+    const double descending = running(w);
+    std::vector<double> up(w.rbegin(), w.rend());
+    const double ascending = running(up);
+    ASSERT_NE(ascending, descending);  // else the case cannot tell the orders apart
+    const double half = std::min(ascending, descending);
+    const double want_median = ascending > half ? 1.0 : 1.5;  // ascending passes half in the first group, or ends on it
+    // The last row's weight: the exact total (detail/exact_sum.hpp, as the metric sums it) is 2 * half.
+    assay::detail::exact_sum first;
+    for (double x : w) first.add(x);
+    double last = 2 * half - first.value();
+    bool found = false;
+    for (int k = 0; k < 64 && !found; ++k) {
+      assay::detail::exact_sum total = first;
+      total.add(last);
+      if (total.value() == 2 * half) found = true;
+      else last = std::nextafter(last, total.value() < 2 * half ? 1e300 : 0.0);
+    }
+    ASSERT_TRUE(found);
+    const auto path = std::filesystem::temp_directory_path() / fmt::format("assay_ooc_reg_median_{}.csv", ::getpid());
+    {
+      std::ofstream f(path);
+      f << "y,pred,w\n";
+      for (double x : w) f << fmt::format("5,4,{}\n", x);
+      f << fmt::format("5,3,{}\n", last);
+    }
+    const report_request q = regression_request(path.string(), true);
+    const report mem = make_report(q);
+    const auto median = std::find_if(mem.metrics.begin(), mem.metrics.end(),
+                                      [](const auto& m) { return m.name == "median_absolute_error"; });
+    ASSERT_NE(median, mem.metrics.end());
+    EXPECT_EQ(median->v.v, want_median);
+    out_of_core_options o;
+    o.max_memory = 1 << 20;
+    out_of_core_info info;
+    EXPECT_EQ(to_json(make_report_out_of_core(q, o, &info)), to_json(mem)) << n;
+    EXPECT_LE(info.largest_partition, o.max_memory / 8 / 24);
+    std::filesystem::remove(path);
+  }
+}
+
+TEST(OutOfCore, RegressionIntervalsFromRowsKeptWithinTheCap) {
+  // Every interval of regression resamples rows: they are kept in memory (within a quarter of the
+  // cap), and the intervals equal the in-memory run's; a cap too small for them is an error.
+  const std::string path = write_regression(60000, 8, false, false, 21);
+  for (bool weighted : {false, true}) {
+    report_request q = regression_request(path, weighted);
+    q.ci_level = 0.9;
+    q.bootstrap_replicates = 100;
+    q.seed = 5;
+    out_of_core_options o;
+    o.max_memory = 32 << 20;
+    const std::string want = to_json(make_report(q));
+    ASSERT_NE(want.find("\"median_absolute_error_ci\""), std::string::npos) << want;
+    EXPECT_EQ(to_json(make_report_out_of_core(q, o)), want) << "weighted " << weighted;
+  }
+  report_request q = regression_request(path, false);
+  q.ci_level = 0.9;
+  out_of_core_options o;
+  o.max_memory = 1 << 20;
+  try {
+    (void)make_report_out_of_core(q, o);
+    ADD_FAILURE();
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("the rows kept for the intervals of regression (every row) are too many to be "
+                                         "evaluated within 1024 KiB"), std::string::npos) << e.what();
   }
   std::remove(path.c_str());
 }

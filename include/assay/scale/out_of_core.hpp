@@ -27,9 +27,13 @@ struct out_of_core_info {
 };
 
 /// make_report(request) read in pieces within options.max_memory. The same report, byte for byte in
-/// JSON. Supports what the state supports (--score or --pred, weights, --pos-label, --threshold,
-/// --beta, --zero-division); refuses --proba, regression and --ci (assay::error, usage, naming the
-/// request field), and a file with quote characters (its records cannot be cut at line ends).
+/// JSON. Supports a score, predicted classes, class probabilities and regression (task regression,
+/// the predicted values in `pred`: targets and residuals spilled, the median absolute error by an
+/// external sort of (|residual|, weight)), weights, --pos-label, --threshold, --beta,
+/// --zero-division, analytic intervals; intervals that resample rows (weighted or bootstrap scores
+/// and predicted classes) are refused (assay::error, usage), those of class probabilities and of
+/// regression keep the rows in memory within a quarter of the cap (else assay::error, data). A
+/// file with quote characters is refused (its records cannot be cut at line ends).
 report make_report_out_of_core(const report_request& request, const out_of_core_options& options = {},
                                out_of_core_info* info = nullptr);
 

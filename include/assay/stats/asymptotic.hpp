@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <span>
 
@@ -34,6 +35,15 @@ asymptotic_interval mean_normal_ci(std::span<const double> values, std::span<con
 /// any order; the mergeable evaluation state (scale/state.hpp) uses it on its runs of equal scores.
 asymptotic_interval mean_normal_ci_grouped(std::span<const double> values, std::span<const std::uint64_t> counts,
                                            double level,
+                                           double lower_bound = -std::numeric_limits<double>::infinity());
+
+/// Visits groups of equal values: f(value, count) once per group.
+using value_group_source = std::function<void(const std::function<void(double, std::uint64_t)>&)>;
+
+/// mean_normal_ci_grouped with the groups visited instead of held: `groups` is called twice (the
+/// mean, then the sum of squares about it), each time with the same groups. The same interval, bit
+/// for bit; memory O(1) (groups read back from a file: scale/out_of_core.hpp).
+asymptotic_interval mean_normal_ci_grouped(const value_group_source& groups, double level,
                                            double lower_bound = -std::numeric_limits<double>::infinity());
 
 /// The logit interval of an average precision (area under the precision-recall curve) of Boyd, Eng &

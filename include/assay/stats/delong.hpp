@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -57,6 +58,16 @@ auc_interval delong_ci(std::span<const std::int32_t> y_true, std::span<const dou
 /// skipped). The same numbers, bit for bit, as delong_ci on the cases; what a mergeable evaluation
 /// state (scale/state.hpp) keeps is enough for it.
 auc_interval delong_ci_grouped(std::span<const std::uint64_t> positives, std::span<const std::uint64_t> negatives,
+                               double level = 0.95);
+
+/// Visits tie groups in ascending score order: f(positives, negatives) once per distinct score.
+using tie_group_source = std::function<void(const std::function<void(std::uint64_t, std::uint64_t)>&)>;
+
+/// delong_ci_grouped with the groups visited instead of held: `groups` is called twice (the AUC, then
+/// the variance about it), each time with the same groups in the same ascending order; n_pos and
+/// n_neg are their totals. The same numbers, bit for bit; memory O(1), so groups read back from a
+/// file serve a report out of core (scale/out_of_core.hpp).
+auc_interval delong_ci_grouped(std::uint64_t n_pos, std::uint64_t n_neg, const tie_group_source& groups,
                                double level = 0.95);
 
 /// The comparison of two AUCs.
