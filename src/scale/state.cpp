@@ -1033,7 +1033,8 @@ std::uint64_t evaluation_state::missing() const { return impl_->missing; }
 std::size_t evaluation_state::memory_bytes() const {
   const impl& s = *impl_;
   std::size_t bytes = sizeof(impl) + (s.runs.capacity() + s.held.capacity() + s.fresh_runs.capacity()) * sizeof(run) +
-                      (s.buffer.capacity() + s.sort_scratch.capacity()) * sizeof(pending);
+                      (s.buffer.capacity() + s.sort_scratch.capacity()) * sizeof(pending) +
+                      s.table.capacity() * sizeof(key_tally);
   for (const auto& d : s.dict) bytes += d.capacity() + sizeof(std::string);
   bytes += s.cells.size() * (sizeof(tally) + 48) + s.loss.size() * (sizeof(losses) + 48);
   bytes += s.kept.capacity() * sizeof(kept_row) + s.kept_x.capacity() * sizeof(double) +
@@ -1170,7 +1171,10 @@ void evaluation_state::update(const row_batch& b) {
       const double x = b.y_score[i];
       bp = x >= o.threshold ? 1 : 0;
       s.all_probabilities = s.all_probabilities && x >= 0 && x <= 1;
-      if (s.keep_runs) s.buffer.push_back({assay::detail::order_key(x), tmap[bt], w});
+      if (s.keep_runs) {
+        const std::uint64_t key = assay::detail::order_key(x);
+        if (!s.tally_in_table(key, tmap[bt], w)) s.buffer.push_back({key, tmap[bt], w});
+      }
       if (x >= 0 && x <= 1) {  // the reliability curve's sums (as curves::reliability_curve)
         const std::size_t bin = curves::uniform_bin_of(x, calibration_bins);
         tally& c = local_calib[bt * calibration_bins + bin];
