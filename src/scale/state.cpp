@@ -1171,26 +1171,40 @@ void evaluation_state::update(const row_batch& b) {
       const double x = b.y_score[i];
       bp = x >= o.threshold ? 1 : 0;
       s.all_probabilities = s.all_probabilities && x >= 0 && x <= 1;
+      // Unweighted, a tabled row's reliability and loss terms are those of its (score, spelling):
+      // added as count x term when the table is flushed (impl::take_table), the same exact sums.
+      // Weighted, its terms and bin are computed once per (score, spelling) in the table.
+      bool deferred = false;
+      key_tally* e = nullptr;
       if (s.keep_runs) {
         const std::uint64_t key = assay::detail::order_key(x);
-        if (!s.tally_in_table(key, tmap[bt], w)) s.buffer.push_back({key, tmap[bt], w});
+        e = s.tally_in_table(key, tmap[bt], w);
+        if (e == nullptr) {
+          s.buffer.push_back({key, tmap[bt], w});
+        } else if (!o.weighted) {
+          deferred = true;
+        } else if (!e->has_terms) {
+          e->has_terms = true;
+          for (std::size_t k = 0; k < 2; ++k) e->log_loss[k] = log_loss_term(pv, i, k), e->brier[k] = brier_term(pv, i, k);
+          e->bin = x >= 0 && x <= 1 ? curves::uniform_bin_of(x, calibration_bins) : 0;
+        }
       }
-      if (x >= 0 && x <= 1) {  // the reliability curve's sums (as curves::reliability_curve)
-        const std::size_t bin = curves::uniform_bin_of(x, calibration_bins);
+      if (!deferred && x >= 0 && x <= 1) {  // the reliability curve's sums (as curves::reliability_curve)
+        const std::size_t bin = e != nullptr ? e->bin : curves::uniform_bin_of(x, calibration_bins);
         tally& c = local_calib[bt * calibration_bins + bin];
         ++c.n;
         if (chunked_weights) local_calib_w[bt * calibration_bins + bin].add(w);
         else if (o.weighted) c.w.add(w);
         local_ws[bin].add(w * x);
       }
-      if (w != 0) {
+      if (!deferred && w != 0) {
         // As evaluate: the terms of weighted_loss_sum (w * term, rows of weight 0 left out), for
         // either class of the row, the class being decided in finish().
         batch_losses& l = local_loss[bt];
         has_loss[bt] = 1;
         for (std::size_t k = 0; k < 2; ++k) {
-          l.log_loss[k].add(w * log_loss_term(pv, i, k));
-          l.brier[k].add(w * brier_term(pv, i, k));
+          l.log_loss[k].add(w * (e != nullptr ? e->log_loss[k] : log_loss_term(pv, i, k)));
+          l.brier[k].add(w * (e != nullptr ? e->brier[k] : brier_term(pv, i, k)));
         }
       }
     } else {

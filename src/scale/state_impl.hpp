@@ -19,6 +19,8 @@
 #include "assay/detail/msd_sort.hpp"
 #include "assay/detail/parallel.hpp"
 #include "assay/detail/radix.hpp"
+#include "assay/curves/calibration.hpp"
+#include "assay/metrics/probabilistic.hpp"
 #include "assay/scale/state.hpp"
 
 namespace assay::scale {
@@ -52,7 +54,12 @@ struct key_tally {
   std::uint64_t key = 0;
   std::uint32_t code = 0;
   bool used = false;
+  bool has_terms = false;  // weighted: the terms below are set (by the first row's update)
   tally t;
+  // Weighted: the score's log-loss and Brier terms for either class and its reliability bin, computed
+  // once for the (score, spelling): each row then adds w * term, as evaluate's w * term of the row.
+  double log_loss[2] = {0, 0}, brier[2] = {0, 0};
+  std::size_t bin = 0;
 };
 
 // A pending row of the score list, before compaction.
@@ -193,10 +200,10 @@ struct evaluation_state::impl {
   std::uint64_t table_offered = 0, table_missed = 0;
   bool table_off = false;
 
-  // Tallies a row of score key `key` and spelling `code` in the table; false when it must go to the
-  // buffer (the table is full, or no longer used).
-  bool tally_in_table(std::uint64_t key, std::uint32_t code, double w) {
-    if (table_off) return false;
+  // Tallies a row of score key `key` and spelling `code` in the table: its entry, or nullptr when it
+  // must go to the buffer (the table is full, or no longer used).
+  key_tally* tally_in_table(std::uint64_t key, std::uint32_t code, double w) {
+    if (table_off) return nullptr;
     if (table.empty()) table.resize(table_slots);
     ++table_offered;
     std::size_t h = static_cast<std::size_t>(((key ^ (std::uint64_t{code} << 59)) * 0x9E3779B97F4A7C15ULL) >>
@@ -207,7 +214,7 @@ struct evaluation_state::impl {
       if (e.used) continue;
       if (table_used == table_most) {
         if (++table_missed * 2 > table_offered && table_offered >= (std::uint64_t{1} << 16)) table_off = true;
-        return false;
+        return nullptr;
       }
       e.used = true;
       e.key = key;
@@ -218,7 +225,25 @@ struct evaluation_state::impl {
     key_tally& e = table[h];
     ++e.t.n;
     if (o.weighted) e.t.w.add(w);
-    return true;
+    return &e;
+  }
+
+  // Unweighted, what update() leaves out for a tabled row: its reliability bin's count and score
+  // sum, and its log-loss and Brier terms for either class, n times (w = 1, so each row's term is the
+  // term itself; exact sums, so n copies added one by one or at once are the same sum).
+  void add_deferred_sums(std::uint64_t key, std::uint32_t code, std::uint64_t n) {
+    const double x = assay::detail::from_order_key(key);
+    if (x >= 0 && x <= 1) {
+      const std::size_t bin = curves::uniform_bin_of(x, calibration_bins);
+      calib[{code, static_cast<std::uint32_t>(bin)}].n += n;
+      calib_ws[bin].add_times(x, n);
+    }
+    const proba_view pv = proba_view::scores(std::span<const double>(&x, 1));
+    losses& l = loss[code];
+    for (std::size_t k = 0; k < 2; ++k) {
+      l.log_loss[k].add_times(log_loss_term(pv, 0, k), n);
+      l.brier[k].add_times(brier_term(pv, 0, k), n);
+    }
   }
 
   // The table's tallies as runs sorted by (key, code); the table emptied.
@@ -228,6 +253,7 @@ struct evaluation_state::impl {
     out.reserve(table_used);
     for (key_tally& e : table) {
       if (!e.used) continue;
+      if (!o.weighted) add_deferred_sums(e.key, e.code, e.t.n);
       out.push_back({e.key, e.code, std::move(e.t)});
       e = key_tally{};
     }

@@ -662,11 +662,16 @@ TEST(EvaluationState, RepeatedScoresTalliedAsTheyComeEqualEvaluate) {
     };
     for (const auto& [what, d] : cases) {
       const state_options o = opts(prediction_kind::scores, weighted);
-      const std::string want = evaluate_json(d, o);
+      evaluate_options eo;
+      eo.keep_curves = true;  // the reliability curve: the per-bin sums a tabled row adds late
+      const report want_report = evaluate_report(d, o, eo);
+      const std::string want = to_json(want_report), want_curves = curves_text(want_report);
       evaluation_state one(o);
       one.update({label_column::of_text(d.y), d.score, {}, weighted ? std::span<const double>(d.w) : std::span<const double>{}, 0});
       const std::string blob = one.serialize();
-      EXPECT_EQ(to_json(one.finish()), want) << what << ", weighted " << weighted;
+      const report got = one.finish(eo);
+      EXPECT_EQ(to_json(got), want) << what << ", weighted " << weighted;
+      EXPECT_EQ(curves_text(got), want_curves) << what << ", weighted " << weighted;
       for (std::size_t parts : {2, 3, 4}) {
         const auto c = cuts(d.y.size(), parts, g);
         std::vector<evaluation_state> states;
@@ -683,7 +688,9 @@ TEST(EvaluationState, RepeatedScoresTalliedAsTheyComeEqualEvaluate) {
         std::shuffle(states.begin(), states.end(), g);
         evaluation_state merged = merge_randomly(std::move(states), g);
         EXPECT_EQ(merged.serialize(), blob) << what << ", weighted " << weighted << ", parts " << parts;
-        EXPECT_EQ(to_json(merged.finish()), want) << what << ", weighted " << weighted << ", parts " << parts;
+        const report got_parts = merged.finish(eo);
+        EXPECT_EQ(to_json(got_parts), want) << what << ", weighted " << weighted << ", parts " << parts;
+        EXPECT_EQ(curves_text(got_parts), want_curves) << what << ", weighted " << weighted << ", parts " << parts;
       }
     }
   }
