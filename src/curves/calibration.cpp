@@ -109,14 +109,6 @@ reliability_result reliability_curve(std::span<const std::int32_t> y, std::span<
   return reliability_from_bins(std::move(edges), count, ww, yy, p);
 }
 
-std::size_t uniform_bin_of(double p, std::size_t n_bins) {
-  // The inner edges of bin_edges(uniform): i * (1 / n_bins), i = 1 .. n_bins - 1.
-  const double step = 1.0 / static_cast<double>(n_bins);
-  std::size_t b = 0;
-  while (b + 1 < n_bins && static_cast<double>(b + 1) * step < p) ++b;
-  return b;
-}
-
 std::vector<double> uniform_bin_edges(std::size_t n_bins) {
   return bin_edges({}, {}, n_bins, bin_strategy::uniform);
 }

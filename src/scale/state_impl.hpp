@@ -19,6 +19,8 @@
 #include "assay/detail/msd_sort.hpp"
 #include "assay/detail/parallel.hpp"
 #include "assay/detail/radix.hpp"
+#include "assay/curves/calibration.hpp"
+#include "assay/metrics/probabilistic.hpp"
 #include "assay/scale/state.hpp"
 
 namespace assay::scale {
@@ -44,6 +46,20 @@ struct run {
   std::uint64_t key;
   std::uint32_t code;
   tally t;
+};
+
+// A (score key, true spelling) of the score list tallied as its rows come (evaluation_state::impl::
+// tally_in_table), or an empty slot.
+struct key_tally {
+  std::uint64_t key = 0;
+  std::uint32_t code = 0;
+  bool used = false;
+  bool has_terms = false;  // weighted: the terms below are set (by the first row's update)
+  tally t;
+  // Weighted: the score's log-loss and Brier terms for either class and its reliability bin, computed
+  // once for the (score, spelling): each row then adds w * term, as evaluate's w * term of the row.
+  double log_loss[2] = {0, 0}, brier[2] = {0, 0};
+  std::size_t bin = 0;
 };
 
 // A pending row of the score list, before compaction.
@@ -137,6 +153,7 @@ struct proba_state {
 using detail::tally;
 using detail::run;
 using detail::pending;
+using detail::key_tally;
 using detail::losses;
 using detail::kept_row;
 using detail::calibration_bins;
@@ -173,6 +190,80 @@ struct evaluation_state::impl {
   // about a quarter of the CPU of the per-part path at 10^7 distinct scores.
   std::vector<pending> sort_scratch;
   std::vector<run> fresh_runs;
+  // Scores with few distinct values (rounded probabilities, tree ensembles): the rows of a (key,
+  // spelling) already seen are tallied at once in a small open-addressing table (linear probing, at
+  // most half full), so they are never sorted; rows of other keys go to `buffer` as before. The
+  // table is flushed into the run list by compact_buffer(); its tallies are exact (counts, exact
+  // weight sums), so the runs, and every byte and number, are those of the rows sorted. After 2^16
+  // rows of which more than half missed it (many distinct scores) the state stops using it.
+  static constexpr std::size_t table_slots = std::size_t{1} << 13, table_most = table_slots / 2;
+  std::vector<key_tally> table;
+  std::size_t table_used = 0;
+  std::uint64_t table_offered = 0, table_missed = 0;
+  bool table_off = false;
+
+  // Tallies a row of score key `key` and spelling `code` in the table: its entry, or nullptr when it
+  // must go to the buffer (the table is full, or no longer used).
+  key_tally* tally_in_table(std::uint64_t key, std::uint32_t code, double w) {
+    if (table_off) return nullptr;
+    if (table.empty()) table.resize(table_slots);
+    ++table_offered;
+    std::size_t h = static_cast<std::size_t>(((key ^ (std::uint64_t{code} << 59)) * 0x9E3779B97F4A7C15ULL) >>
+                                                 (64 - std::countr_zero(table_slots)));
+    for (;; h = (h + 1) & (table_slots - 1)) {
+      key_tally& e = table[h];
+      if (e.used && e.key == key && e.code == code) break;
+      if (e.used) continue;
+      if (table_used == table_most) {
+        if (++table_missed * 2 > table_offered && table_offered >= (std::uint64_t{1} << 16)) table_off = true;
+        return nullptr;
+      }
+      e.used = true;
+      e.key = key;
+      e.code = code;
+      ++table_used;
+      break;
+    }
+    key_tally& e = table[h];
+    ++e.t.n;
+    if (o.weighted) e.t.w.add(w);
+    return &e;
+  }
+
+  // Unweighted, what update() leaves out for a tabled row: its reliability bin's count and score
+  // sum, and its log-loss and Brier terms for either class, n times (w = 1, so each row's term is the
+  // term itself; exact sums, so n copies added one by one or at once are the same sum).
+  void add_deferred_sums(std::uint64_t key, std::uint32_t code, std::uint64_t n) {
+    const double x = assay::detail::from_order_key(key);
+    if (x >= 0 && x <= 1) {
+      const std::size_t bin = curves::uniform_bin_of(x, calibration_bins);
+      calib[{code, static_cast<std::uint32_t>(bin)}].n += n;
+      calib_ws[bin].add_times(x, n);
+    }
+    const proba_view pv = proba_view::scores(std::span<const double>(&x, 1));
+    losses& l = loss[code];
+    for (std::size_t k = 0; k < 2; ++k) {
+      l.log_loss[k].add_times(log_loss_term(pv, 0, k), n);
+      l.brier[k].add_times(brier_term(pv, 0, k), n);
+    }
+  }
+
+  // The table's tallies as runs sorted by (key, code); the table emptied.
+  std::vector<run> take_table() {
+    std::vector<run> out;
+    if (table_used == 0) return out;
+    out.reserve(table_used);
+    for (key_tally& e : table) {
+      if (!e.used) continue;
+      if (!o.weighted) add_deferred_sums(e.key, e.code, e.t.n);
+      out.push_back({e.key, e.code, std::move(e.t)});
+      e = key_tally{};
+    }
+    table_used = 0;
+    std::sort(out.begin(), out.end(),
+              [](const run& a, const run& b) { return a.key != b.key ? a.key < b.key : a.code < b.code; });
+    return out;
+  }
   // Scores in [0, 1], for the reliability curve (keep_curves): per (true spelling, uniform bin) a row
   // count and exact weight sum; per bin the exact sum of the terms w_i s_i.
   std::map<std::pair<std::uint32_t, std::uint32_t>, tally> calib;
@@ -350,8 +441,9 @@ struct evaluation_state::impl {
   // Moves the pending rows into the sorted run list: sorted by score key (sort_buffer); the rows of
   // one key, few but for heavy ties, are then folded into one run per (key, code), in code order.
   void compact_buffer() {
-    if (buffer.empty()) return;
-    sort_buffer();
+    if (buffer.empty() && table_used == 0) return;
+    std::vector<run> tabled = take_table();
+    if (!buffer.empty()) sort_buffer();
     std::vector<run>& fresh = fresh_runs;
     fresh.clear();
     fresh.reserve(buffer.size());
@@ -392,6 +484,7 @@ struct evaluation_state::impl {
     }
     const std::size_t rows = buffer.size(), made = fresh.size();
     buffer.clear();
+    merge_into(fresh, std::move(tabled));
     // The previous compaction's runs into `runs`; these are held (merged at the next compaction, or
     // read as the merge by finish() and serialize()). The lists' storage rotates: no allocation
     // once they have grown.
@@ -412,7 +505,10 @@ struct evaluation_state::impl {
   // keys are moved to the back from both ends (a backward two-way merge, so no second list is
   // allocated), and a run of one (key, code) in both lists is summed; the gap such sums leave
   // between the untouched front and the merged back is then closed.
-  void merge_runs(std::vector<run>&& other) {
+  void merge_runs(std::vector<run>&& other) { merge_into(runs, std::move(other)); }
+
+  // merge_runs into the sorted, unique list `runs` (a member or not).
+  static void merge_into(std::vector<run>& runs, std::vector<run>&& other) {
     if (runs.empty()) {
       runs = std::move(other);
       return;

@@ -4,6 +4,8 @@
 // chance).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <random>
 
 #include "assay/curves/calibration.hpp"
@@ -113,6 +115,30 @@ TEST(WeightedQuantileBins, HandExampleAndTotalWeightBelowOne) {
   }
   // Uniform bins take any weights.
   EXPECT_EQ(reliability_curve(y, p, std::vector<double>{0.25, 0.5}, 4).weight.size(), 2u);
+}
+
+// uniform_bin_of (a first guess corrected by steps) against the scan of the inner edges of
+// bin_edges(uniform) it replaced, on the edges themselves, their neighbours and random values.
+TEST(UniformBinOf, EqualsTheScanOfTheEdges) {
+  const auto scan = [](double p, std::size_t n) {
+    const double step = 1.0 / static_cast<double>(n);
+    std::size_t b = 0;
+    while (b + 1 < n && static_cast<double>(b + 1) * step < p) ++b;
+    return b;
+  };
+  std::mt19937_64 g(17);
+  std::uniform_real_distribution<double> u(-0.1, 1.1);
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  for (std::size_t n = 1; n <= 40; ++n) {
+    std::vector<double> ps = {0.0, -0.0, 1.0, -1.0, inf, -inf, nan, 1e-300, 0.5, 1.0 / 3, 2.0 / 3};
+    for (std::size_t i = 0; i <= n; ++i) {
+      const double e = static_cast<double>(i) * (1.0 / static_cast<double>(n));
+      const double f = static_cast<double>(i) / static_cast<double>(n);
+      for (double x : {e, f}) ps.insert(ps.end(), {x, std::nextafter(x, -inf), std::nextafter(x, inf)});
+    }
+    for (int k = 0; k < 2000; ++k) ps.push_back(u(g));
+    for (double p : ps) ASSERT_EQ(uniform_bin_of(p, n), scan(p, n)) << "p = " << p << ", n_bins = " << n;
+  }
 }
 
 }  // namespace

@@ -633,6 +633,69 @@ TEST(EvaluationState, HeldRunsOfAMergeByMoveEqualEvaluate) {
   }
 }
 
+// The rows of a (score, spelling) seen before are tallied in a small table as they come (at most
+// 4096 pairs), the rest sorted as before; the table is left after 2^16 rows of which most missed it.
+// Every path gives the bytes and the report of the rows sorted: few distinct scores (the table
+// only), more pairs than the table holds (both), distinct scores then few (the table given up, then
+// the buffer alone), few then distinct; 1 to 4 parts merged in any order, some through bytes.
+TEST(EvaluationState, RepeatedScoresTalliedAsTheyComeEqualEvaluate) {
+  std::mt19937_64 g(23);
+  auto concat = [](std::vector<data> ds) {
+    data all;
+    for (const data& d : ds) {
+      all.y.insert(all.y.end(), d.y.begin(), d.y.end());
+      all.score.insert(all.score.end(), d.score.begin(), d.score.end());
+      all.pred.insert(all.pred.end(), d.pred.begin(), d.pred.end());
+      all.w.insert(all.w.end(), d.w.begin(), d.w.end());
+    }
+    return all;
+  };
+  const std::vector<std::string> spellings{"0", "1", "1.0"};
+  for (bool weighted : {false, true}) {
+    const std::vector<std::pair<const char*, data>> cases = {
+        {"20 levels", make(150000, 3, spellings, weighted, 20)},
+        {"3000 levels", make(150000, 4, spellings, weighted, 3000)},
+        {"distinct, then 20 levels",
+         concat({make(100000, 5, spellings, weighted, 1000000000), make(60000, 6, spellings, weighted, 20)})},
+        {"20 levels, then distinct",
+         concat({make(60000, 7, spellings, weighted, 20), make(100000, 8, spellings, weighted, 1000000000)})},
+    };
+    for (const auto& [what, d] : cases) {
+      const state_options o = opts(prediction_kind::scores, weighted);
+      evaluate_options eo;
+      eo.keep_curves = true;  // the reliability curve: the per-bin sums a tabled row adds late
+      const report want_report = evaluate_report(d, o, eo);
+      const std::string want = to_json(want_report), want_curves = curves_text(want_report);
+      evaluation_state one(o);
+      one.update({label_column::of_text(d.y), d.score, {}, weighted ? std::span<const double>(d.w) : std::span<const double>{}, 0});
+      const std::string blob = one.serialize();
+      const report got = one.finish(eo);
+      EXPECT_EQ(to_json(got), want) << what << ", weighted " << weighted;
+      EXPECT_EQ(curves_text(got), want_curves) << what << ", weighted " << weighted;
+      for (std::size_t parts : {2, 3, 4}) {
+        const auto c = cuts(d.y.size(), parts, g);
+        std::vector<evaluation_state> states;
+        for (std::size_t k = 0; k + 1 < c.size(); ++k) {
+          evaluation_state st(o);
+          // In batches of 7000 rows: compactions between them, with the table's tallies pending.
+          for (std::size_t b = c[k]; b < c[k + 1]; b += 7000) {
+            const std::size_t e = std::min(c[k + 1], b + 7000);
+            st.update({label_column::of_text(piece(d.y, b, e)), piece(d.score, b, e), {},
+                       weighted ? piece(d.w, b, e) : std::span<const double>{}, b});
+          }
+          states.push_back(std::move(st));
+        }
+        std::shuffle(states.begin(), states.end(), g);
+        evaluation_state merged = merge_randomly(std::move(states), g);
+        EXPECT_EQ(merged.serialize(), blob) << what << ", weighted " << weighted << ", parts " << parts;
+        const report got_parts = merged.finish(eo);
+        EXPECT_EQ(to_json(got_parts), want) << what << ", weighted " << weighted << ", parts " << parts;
+        EXPECT_EQ(curves_text(got_parts), want_curves) << what << ", weighted " << weighted << ", parts " << parts;
+      }
+    }
+  }
+}
+
 TEST(EvaluationStateCurves, ScoresOutsideZeroOneAndPredictedClasses) {
   std::mt19937_64 g(72);
   data d = make(800, 73, {"0", "1"}, true, 50);

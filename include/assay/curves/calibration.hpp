@@ -43,7 +43,20 @@ reliability_result reliability_curve(std::span<const std::int32_t> y, std::span<
 /// The bin of a probability p among n_bins uniform bins: the number of inner edges i / n_bins
 /// strictly below p (numpy.searchsorted, side "left"), as reliability_curve. A mergeable state
 /// (scale/state.hpp) keeps the per-bin sums of 10 uniform bins with it.
-std::size_t uniform_bin_of(double p, std::size_t n_bins);
+/// Inline: the mergeable state calls it once per row. The edges are those of bin_edges(uniform),
+/// i * (1 / n_bins) for i = 1 .. n_bins - 1, increasing in i, so the count is found from a first guess
+/// floor(p n_bins), corrected by at most a step each way (a scan of the edges cost up to n_bins - 1
+/// comparisons a row).
+inline std::size_t uniform_bin_of(double p, std::size_t n_bins) {
+  if (n_bins <= 1 || !(p > 0)) return 0;  // no edge is below 0 or NaN (every edge is > 0)
+  const double step = 1.0 / static_cast<double>(n_bins), g = p * static_cast<double>(n_bins);
+  std::size_t b = g >= static_cast<double>(n_bins - 1) ? n_bins - 1 : static_cast<std::size_t>(g);
+  // Invariant after both loops: edges 1..b are below p (b == 0 or edge b is), edge b + 1 is not (or
+  // there is none): b edges below p.
+  while (b > 0 && !(static_cast<double>(b) * step < p)) --b;
+  while (b + 1 < n_bins && static_cast<double>(b + 1) * step < p) ++b;
+  return b;
+}
 /// The n_bins + 1 edges of uniform bins (numpy.linspace(0, 1, n_bins + 1), as reliability_curve).
 std::vector<double> uniform_bin_edges(std::size_t n_bins);
 
