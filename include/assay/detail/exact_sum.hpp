@@ -252,23 +252,15 @@ class exact_sum {
   bool plain_ = false;
 };
 
-/// An exact sum for long loops of additions: the same value as exact_sum (the exact sum, rounded once
-/// when read; a negative or non-finite term turns it into a plain floating sum from there on, as
-/// exact_sum does), several times faster per term. Each term's 53-bit significand is split over
-/// 32-bit chunks held in 64-bit counters, so an addition is two or three integer additions with no
-/// carry to propagate; the chunks are carried into a long_accumulator only every 2^31 terms and at
-/// the end. This is Neal's "small superaccumulator" (arXiv:1505.05571, section 3) with unsigned
-/// chunks, as every term is >= 0.
-class chunked_sum {
+/// The counters of chunked_sum (Neal's "small superaccumulator", arXiv:1505.05571, section 3, with
+/// unsigned chunks as every term is >= 0): each term's 53-bit significand is split over 32-bit chunks
+/// held in 64-bit counters, so an addition is two or three integer additions with no carry to
+/// propagate; the chunks are carried into the long accumulator every 2^31 terms and when read. Under
+/// 1 KB: cheap to create and to read.
+class chunk_counters {
  public:
-  // Always inlined: called once or more per row in the hot loops of evaluate and of the mergeable
-  // state's update, where GCC otherwise keeps it out of line (a call per term: 8% of the state's
-  // per-part path at 10^7 distinct scores, perf).
-  [[gnu::always_inline]] void add(double x) {
-    if (delegated_ || !(x >= 0) || !std::isfinite(x)) [[unlikely]] {
-      add_rare(x);
-      return;
-    }
+  /// Adds x (finite, >= 0).
+  void add(double x, long_accumulator& acc) noexcept {
     const auto [m, p] = fixed_point(x);
     const unsigned i = p / 32, off = p % 32;
     constexpr std::uint64_t low32 = 0xffffffffU;
@@ -280,12 +272,79 @@ class chunked_sum {
       chunk_[i + 1] += (m >> (32 - off)) & low32;
       chunk_[i + 2] += m >> (64 - off);
     }
-    if (++terms_ == max_terms) [[unlikely]] carry();
+    if (++terms_ == max_terms) [[unlikely]] carry(acc);
+  }
+  /// Moves the counters into acc.
+  void carry(long_accumulator& acc) noexcept {
+    for (unsigned i = 0; i < chunks; ++i) {
+      if (chunk_[i] != 0) acc.add_bits(chunk_[i], 32 * i);
+      chunk_[i] = 0;
+    }
+    terms_ = 0;
+  }
+
+ private:
+  static constexpr std::size_t chunks = 66;  // bits 2^-1074 .. 2^1038: every finite double's bits
+  static constexpr std::uint64_t max_terms = std::uint64_t{1} << 31;  // chunks stay below 2^63
+  std::array<std::uint64_t, chunks> chunk_{};
+  std::uint64_t terms_ = 0;
+};
+
+/// The counters of binned_sum (Neal's "large superaccumulator", arXiv:1505.05571, section 4, with a
+/// carry word per exponent instead of a count of additions, as every term is >= 0): each term's
+/// 53-bit significand is added, unshifted, into a 64-bit counter chosen by the term's biased exponent
+/// (2048 of them), whose carries are counted in a second word; an addition is one integer addition
+/// and a rarely taken branch, with no shift and no carry to propagate. 32 KiB, all of it scanned when
+/// read (microseconds).
+class exponent_counters {
+ public:
+  /// Adds x (finite, >= 0; -0.0 has the sign bit, which the exponent's mask drops).
+  void add(double x, long_accumulator&) noexcept {
+    const auto bits = std::bit_cast<std::uint64_t>(x);
+    const unsigned e = static_cast<unsigned>(bits >> 52) & 0x7ff;
+    const std::uint64_t m = (bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{e != 0} << 52);
+    const std::uint64_t s = low_[e] + m;
+    if (s < m) [[unlikely]] ++high_[e];
+    low_[e] = s;
+  }
+  /// Moves the counters into acc: the counter of biased exponent e holds significands of unit
+  /// 2^(max(e, 1) - 1075), i.e. bit position max(e, 1) - 1 of the accumulator (fixed_point).
+  void carry(long_accumulator& acc) noexcept {
+    for (unsigned e = 0; e < exponents; ++e) {
+      const unsigned p = e == 0 ? 0 : e - 1;
+      if (low_[e] != 0) acc.add_bits(low_[e], p);
+      if (high_[e] != 0) acc.add_bits(high_[e], p + 64);
+      low_[e] = high_[e] = 0;
+    }
+  }
+
+ private:
+  static constexpr unsigned exponents = 2048;
+  std::array<std::uint64_t, exponents> low_{};
+  std::array<std::uint64_t, exponents> high_{};
+};
+
+/// An exact sum for long loops of additions: the same value as exact_sum (the exact sum, rounded once
+/// when read; a negative or non-finite term turns it into a plain floating sum from there on, as
+/// exact_sum does), several times faster per term. The counters are carried into a long_accumulator
+/// when read, so result() may be called more than once, and terms added after it.
+template <class Counters>
+class fast_exact_sum {
+ public:
+  // Always inlined: called once or more per row in the hot loops of evaluate and of the mergeable
+  // state's update, where GCC otherwise keeps it out of line (a call per term: 8% of the state's
+  // per-part path at 10^7 distinct scores, perf).
+  [[gnu::always_inline]] void add(double x) {
+    if (delegated_ || !(x >= 0) || !std::isfinite(x)) [[unlikely]] {
+      add_rare(x);
+      return;
+    }
+    counters_.add(x, acc_);
   }
   /// The sum as an exact_sum (to merge with others or read).
   [[nodiscard]] exact_sum result() {
     if (delegated_) return rest_;
-    carry();
+    counters_.carry(acc_);
     exact_sum r;
     r.set_words(acc_.words());
     return r;
@@ -300,79 +359,17 @@ class chunked_sum {
     }
     rest_.add(x);
   }
-  static constexpr std::size_t chunks = 66;  // bits 2^-1074 .. 2^1038: every finite double's bits
-  static constexpr std::uint64_t max_terms = std::uint64_t{1} << 31;  // chunks stay below 2^63
-  void carry() noexcept {
-    for (unsigned i = 0; i < chunks; ++i) {
-      if (chunk_[i] != 0) acc_.add_bits(chunk_[i], 32 * i);
-      chunk_[i] = 0;
-    }
-    terms_ = 0;
-  }
-  std::array<std::uint64_t, chunks> chunk_{};
-  std::uint64_t terms_ = 0;
+  Counters counters_;
   long_accumulator acc_;
   exact_sum rest_;
   bool delegated_ = false;
 };
 
-/// An exact sum for the longest loops of additions: the same value as exact_sum and chunked_sum, a
-/// third faster per term than chunked_sum, but 32 KiB to create and to read (microseconds), so for
-/// sums of very many terms only (the in-memory report's loss sums over all rows; the state's
-/// per-batch sums stay chunked_sum). Each term's 53-bit significand is added, unshifted, into a
-/// 64-bit counter chosen by the term's biased exponent (2048 of them), whose carries are counted in
-/// a second word: an addition is one integer addition and a rarely taken branch, with no shift and
-/// no carry to propagate. The counters are carried into a long_accumulator when read. This is
-/// Neal's "large superaccumulator" (arXiv:1505.05571, section 4), with a carry word per exponent
-/// instead of a count of additions, as every term is >= 0.
-class binned_sum {
- public:
-  binned_sum() = default;
-  void add(double x) {
-    if (delegated_) {
-      rest_.add(x);
-      return;
-    }
-    if (!(x >= 0) || !(x <= std::numeric_limits<double>::max())) {  // exact_sum's rule from here on
-      rest_ = result();
-      delegated_ = true;
-      rest_.add(x);
-      return;
-    }
-    const auto bits = std::bit_cast<std::uint64_t>(x);  // x >= 0: the sign bit is 0, or x is -0.0
-    const unsigned e = static_cast<unsigned>(bits >> 52) & 0x7ff;
-    const std::uint64_t m = (bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{e != 0} << 52);
-    const std::uint64_t s = low_[e] + m;
-    if (s < m) [[unlikely]] ++high_[e];
-    low_[e] = s;
-  }
-  /// The sum as an exact_sum (to merge with others or read).
-  [[nodiscard]] exact_sum result() {
-    if (delegated_) return rest_;
-    carry();
-    exact_sum r;
-    r.set_words(acc_.words());
-    return r;
-  }
-
- private:
-  static constexpr unsigned exponents = 2048;
-  // Moves the counters into acc_: the counter of biased exponent e holds significands of unit
-  // 2^(max(e, 1) - 1075), i.e. bit position max(e, 1) - 1 of the accumulator (fixed_point).
-  void carry() noexcept {
-    for (unsigned e = 0; e < exponents; ++e) {
-      const unsigned p = e == 0 ? 0 : e - 1;
-      if (low_[e] != 0) acc_.add_bits(low_[e], p);
-      if (high_[e] != 0) acc_.add_bits(high_[e], p + 64);
-      low_[e] = high_[e] = 0;
-    }
-  }
-  std::array<std::uint64_t, exponents> low_{};
-  std::array<std::uint64_t, exponents> high_{};
-  long_accumulator acc_;
-  exact_sum rest_;
-  bool delegated_ = false;
-};
+/// The small superaccumulator: under 1 KB, for sums created often (the state's per-batch sums).
+using chunked_sum = fast_exact_sum<chunk_counters>;
+/// The large one: a third faster per term than chunked_sum but 32 KiB to create and to read, so for
+/// sums of very many terms only (evaluate's log-loss and Brier sums from 2^16 rows).
+using binned_sum = fast_exact_sum<exponent_counters>;
 
 /// An exact sum of doubles of any sign, rounded once when read: the non-negative terms and the
 /// magnitudes of the negative ones are summed apart (exact_sum) and their difference is formed
