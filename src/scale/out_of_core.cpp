@@ -31,6 +31,7 @@
 #include "assay/detail/msd_sort.hpp"
 #include "assay/detail/radix.hpp"
 #include "assay/error.hpp"
+#include "../io/parallel_table.hpp"
 #include "piece_lines.hpp"
 #include "assay/io/csv.hpp"
 #include "assay/io/table.hpp"
@@ -75,19 +76,23 @@ class spill_file {
 
   [[nodiscard]] std::size_t record_bytes() const { return weighted_ ? 20 : 12; }
   void add(const record& r) {
-    char* p = put(record_bytes());
+    const std::size_t rb = record_bytes();
+    if (used_ + rb > cap_) flush();
+    if (!buf_) buf_ = std::make_unique_for_overwrite<char[]>(cap_);  // on first use: empty partitions cost nothing
+    char* p = buf_.get() + used_;
     std::memcpy(p, &r.key, 8);
     std::memcpy(p + 8, &r.id, 4);
     if (weighted_) std::memcpy(p + 12, &r.w, 8);
+    used_ += rb;
     ++count_;
   }
   void flush() {
-    if (buf_.empty()) return;
-    if (std::fwrite(buf_.data(), 1, buf_.size(), f_) != buf_.size()) {
+    if (used_ == 0) return;
+    if (std::fwrite(buf_.get(), 1, used_, f_) != used_) {
       throw_io(fmt::format("make_report_out_of_core: cannot write the temporary file {} (disk full?)", path_));
     }
-    written_ += buf_.size();
-    buf_.clear();
+    written_ += used_;
+    used_ = 0;
   }
   /// Reads records [from, from + n) into `out` (appended).
   void read(std::uint64_t from, std::uint64_t n, std::vector<record>& out) {
@@ -116,14 +121,10 @@ class spill_file {
   [[nodiscard]] std::uint64_t written() const { return written_; }
 
  private:
-  char* put(std::size_t n) {
-    if (buf_.size() + n > cap_) flush();
-    buf_.resize(buf_.size() + n);
-    return buf_.data() + buf_.size() - n;
-  }
   bool weighted_;
   std::size_t cap_;
-  std::vector<char> buf_;
+  std::unique_ptr<char[]> buf_;  // the records not yet written: used_ bytes of cap_
+  std::size_t used_ = 0;
   std::string path_;
   std::FILE* f_ = nullptr;
   std::uint64_t count_ = 0, written_ = 0;
@@ -326,100 +327,95 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
 
   io::csv_options csv = q.csv;
   csv.chunk_bytes = std::min<std::size_t>(csv.chunk_bytes, std::max<std::size_t>(piece_bytes / 4, 1 << 16));
-  std::string carry, piece;
   std::uint64_t lines_before = 0;  // data lines before the next piece
   std::uint64_t rows_before = 0;   // rows of the pieces added so far: the next row's index
-  bool eof = false;
-  // The next piece's text (header line first) and the data lines before it; nullopt at the end.
-  struct piece_text {
-    std::string text;
-    std::uint64_t lines_before;
+  std::uint64_t next_byte = data_start;  // where the next piece starts
+  bool first_piece = true;
+  struct piece_range {
+    std::uint64_t first, last;  // bytes of the file
   };
-  auto next_piece = [&]() -> std::optional<piece_text> {
-    while (!eof || !carry.empty()) {
-      piece.clear();
-      piece.append(header);
-      piece.append(carry);
-      carry.clear();
-      if (!eof) {
-        const std::size_t at = piece.size();
-        piece.resize(at + piece_bytes);
-        file.read(piece.data() + at, static_cast<std::streamsize>(piece_bytes));
+  // The next piece: from next_byte to just after the first line feed at or after piece_bytes further
+  // on (a record longer than that is read whole), or to the end of the file; nullopt at the end. The
+  // first piece is returned even when the file has no data bytes (read_table then says so).
+  std::vector<char> probe(std::size_t{1} << 16);
+  auto next_piece = [&]() -> std::optional<piece_range> {
+    if (next_byte >= file_bytes && !first_piece) return std::nullopt;
+    first_piece = false;
+    const std::uint64_t first = std::min(next_byte, file_bytes);
+    std::uint64_t last = file_bytes;
+    if (file_bytes - first > piece_bytes) {
+      std::uint64_t pos = first + piece_bytes - 1;
+      file.clear();
+      file.seekg(static_cast<std::streamoff>(pos));
+      while (pos < file_bytes) {
+        file.read(probe.data(), static_cast<std::streamsize>(std::min<std::uint64_t>(probe.size(), file_bytes - pos)));
         const auto got = static_cast<std::size_t>(file.gcount());
-        if (got < piece_bytes) eof = true;
-        piece.resize(at + got);
-      }
-      // Cut after the last line feed; the rest waits for the next piece (or is the last line).
-      if (!eof) {
-        const std::size_t cut = piece.rfind('\n');
-        if (cut == std::string::npos || cut < header.size()) {
-          carry.assign(piece, header.size());  // one record longer than a piece: read on
-          continue;
+        if (got == 0) break;  // the file was cut shorter: the parse says what it finds
+        if (const void* nl = std::memchr(probe.data(), '\n', got)) {
+          last = pos + static_cast<std::uint64_t>(static_cast<const char*>(nl) - probe.data()) + 1;
+          break;
         }
-        carry.assign(piece, cut + 1);
-        piece.resize(cut + 1);
+        pos += got;
       }
-      if (piece.find('"', header.size()) != std::string::npos) {
-        throw_data(fmt::format("{}: the file has quote characters; it cannot be read out of core (its records cannot "
-                               "be cut at line ends): read it in memory", name));
-      }
-      const auto lines = static_cast<std::uint64_t>(
-          std::count(piece.begin() + static_cast<std::ptrdiff_t>(header.size()), piece.end(), '\n'));
-      piece_text out{std::move(piece), lines_before};
-      piece = std::string();
-      lines_before += lines;
-      return out;
     }
-    return std::nullopt;
+    next_byte = last;
+    return piece_range{first, last};
   };
-  auto parse = [&](piece_text p) {
+  // A piece's rows, parsed in parallel by the in-memory reader's parser (io::read_table's, on a byte
+  // range of the file: each thread maps its part of the piece and writes its rows in place), and
+  // the piece's line feeds. Where that parser gives up (a quote, an odd byte, any error, one thread
+  // allowed) the piece is read serially with the header line in front, exactly as read_table reads a
+  // file, which gives every message its line (shifted to the file's). Both give the same table.
+  struct parsed {
+    io::table t;
+    std::uint64_t lines = 0;
+  };
+  io::csv_reader head(q.path, csv);  // the header, as the parallel parser needs it (read-only while pieces are parsed)
+  io::detail::parallel_settings ps;
+  ps.max_threads = assay::detail::team_threads(8);
+  ps.min_bytes_per_thread = std::max<std::uint64_t>(piece_bytes / 8, 4096);
+  ps.max_record_bytes = q.csv.max_record_bytes;
+  auto parse = [&, ps](piece_range r, std::uint64_t lines_before) -> parsed {
+    parsed out;
     try {
-      io::csv_reader reader = io::csv_reader::from_string(std::move(p.text), q.path, csv);
-      io::table t = io::read_table(reader, specs, true);  // rows with an empty cell: counted, refused below
-      if (t.missing.rows > 0) t.missing.first_line += p.lines_before;
-      return t;
+      if (auto t = io::detail::read_range_parallel(q.path, head, specs, r.first, r.last, ps, &out.lines)) {
+        out.t = std::move(*t);
+      } else {
+        std::string text = header;
+        text.resize(header.size() + (r.last - r.first));
+        std::ifstream in(q.path, std::ios::binary);
+        in.seekg(static_cast<std::streamoff>(r.first));
+        in.read(text.data() + header.size(), static_cast<std::streamsize>(r.last - r.first));
+        text.resize(header.size() + static_cast<std::size_t>(in.gcount()));
+        if (text.find('"', header.size()) != std::string::npos) {
+          throw_data(fmt::format("{}: the file has quote characters; it cannot be read out of core (its records "
+                                 "cannot be cut at line ends): read it in memory", name));
+        }
+        out.lines = static_cast<std::uint64_t>(
+            std::count(text.begin() + static_cast<std::ptrdiff_t>(header.size()), text.end(), '\n'));
+        io::csv_reader reader = io::csv_reader::from_string(std::move(text), q.path, csv);
+        out.t = io::read_table(reader, specs, true);  // rows with an empty cell: counted, refused below
+      }
+      if (out.t.missing.rows > 0) out.t.missing.first_line += lines_before;
+      return out;
     } catch (const error& e) {
-      detail::rethrow_with_line(e, name, p.lines_before);
+      detail::rethrow_with_line(e, name, lines_before);
     }
   };
   // Two pieces in flight when two threads are allowed: the next one is parsed while this one is
   // added to the state and spilled (the order of the pieces is kept, so messages and results are
   // those of the serial reading).
   const bool pipelined = assay::max_threads() >= 2;
-  std::future<io::table> ahead;
+  std::future<parsed> ahead;
   auto launch = [&] {
-    std::optional<piece_text> p = next_piece();
+    std::optional<piece_range> p = next_piece();
     if (!p) return false;
-    ahead = pipelined ? std::async(std::launch::async, parse, std::move(*p))
-                      : std::async(std::launch::deferred, parse, std::move(*p));
+    ahead = pipelined ? std::async(std::launch::async, parse, *p, lines_before)
+                      : std::async(std::launch::deferred, parse, *p, lines_before);
     return true;
   };
-  bool more = launch();
-  io::missing_rows missing;  // of the whole file
-  while (more) {
-    io::table t = ahead.get();
-    more = launch();
-    missing.add(t.missing);
-    ++inf.pieces;
-    // The columns' header names, for the report's header (as read_predictions names them).
-    s.o.label_name = t.columns[0].name;
-    if (so.kind != prediction_kind::proba) s.o.prediction_name = t.columns[1].name;
-    if (t.rows == 0) continue;
-    detail::update_with_piece(state, t, name, rows_before);
-    rows_before += t.rows;
-    if (so.kind == prediction_kind::proba && state.memory_bytes() > budget / 4) {
-      // The probability columns' runs are held in memory (not spilled as a score's are), and a merge
-      // of a column's runs briefly holds them twice: a quarter of the cap. With intervals, the rows
-      // kept for them are held too (every interval of class probabilities reads every row).
-      throw_data(fmt::format("{}: the class probabilities {} to be evaluated within {} KiB (their state holds {} KiB "
-                             "after {} rows, more than a quarter of it): raise max_memory or read the file in memory",
-                             name,
-                             so.row_ids ? "and the rows kept for their intervals (every row) are too many"
-                                        : "have too many distinct values",
-                             budget >> 10, state.memory_bytes() >> 10, rows_before));
-    }
-    if (!scores) continue;
-    // The score records, by key range.
+  // Appends a piece's score records to the partitions (made from the first piece's keys).
+  auto spill_piece = [&](const io::table& t) {
     const io::column& lab = t.columns[0];
     std::vector<std::uint32_t> level_id(lab.levels.size());
     for (std::size_t k = 0; k < lab.levels.size(); ++k) {
@@ -442,6 +438,47 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
       const std::uint64_t key = assay::detail::order_key(sc[i]);
       parts->parts[parts->of(key)]->add({key, level_id[static_cast<std::size_t>(lab.codes[i])],
                                          so.weighted ? t.columns[2].numbers[i] : 1.0});
+    }
+  };
+  bool more = launch();
+  io::missing_rows missing;  // of the whole file
+  while (more) {
+    parsed got = ahead.get();
+    lines_before += got.lines;
+    more = launch();
+    io::table& t = got.t;
+    missing.add(t.missing);
+    ++inf.pieces;
+    // The columns' header names, for the report's header (as read_predictions names them).
+    s.o.label_name = t.columns[0].name;
+    if (so.kind != prediction_kind::proba) s.o.prediction_name = t.columns[1].name;
+    if (t.rows == 0) continue;
+    // The piece's score records go to the partitions by key range while the state adds its rows: the
+    // two read the piece's columns and write nothing the other reads, so they run at the same time
+    // (each keeps the order of the rows, so the result is the serial one). An error of the spill is
+    // rethrown only after the state's, as the serial order would have it.
+    std::exception_ptr spill_error;
+    auto spill = [&] {
+      if (!scores) return;
+      try {
+        spill_piece(t);
+      } catch (...) {
+        spill_error = std::current_exception();
+      }
+    };
+    assay::detail::run_both([&] { detail::update_with_piece(state, t, name, rows_before); }, spill);
+    if (spill_error) std::rethrow_exception(spill_error);
+    rows_before += t.rows;
+    if (so.kind == prediction_kind::proba && state.memory_bytes() > budget / 4) {
+      // The probability columns' runs are held in memory (not spilled as a score's are), and a merge
+      // of a column's runs briefly holds them twice: a quarter of the cap. With intervals, the rows
+      // kept for them are held too (every interval of class probabilities reads every row).
+      throw_data(fmt::format("{}: the class probabilities {} to be evaluated within {} KiB (their state holds {} KiB "
+                             "after {} rows, more than a quarter of it): raise max_memory or read the file in memory",
+                             name,
+                             so.row_ids ? "and the rows kept for their intervals (every row) are too many"
+                                        : "have too many distinct values",
+                             budget >> 10, state.memory_bytes() >> 10, rows_before));
     }
   }
   if (!q.csv.drop_missing) io::refuse_missing(missing, name);
