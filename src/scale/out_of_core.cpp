@@ -503,6 +503,51 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   }
   std::vector<record> recs, sort_scratch;  // one partition's records and the sort's second buffer, reused
   std::vector<std::pair<std::uint32_t, detail::tally>> codes_seen;  // one key's tallies by spelling (few)
+  // Reads a partition's records into `recs` with their spellings' codes and sorts them by key.
+  auto load_sorted = [&](spill_file& f, std::vector<record>& recs, std::vector<record>& scratch) {
+    recs.clear();
+    f.read(0, f.count(), recs);
+    for (auto& r : recs) r.id = code_of_id[r.id];
+    sort_by_key(recs, scratch);
+  };
+  // Hands the runs of sorted records `recs` to g: highest key first (lowest when up); within a key,
+  // one tally per spelling (in any order: the walk sums a key's spellings exactly). Leaves `recs`
+  // empty (its capacity serves the next partition).
+  auto emit_sorted = [&](std::vector<record>& recs, const detail::run_visitor& g, bool up) {
+    auto emit = [&](std::size_t j, std::size_t i) {  // the records [j, i) of one key
+      if (i - j == 1) {  // a distinct score: its one record
+        detail::tally t;
+        t.n = 1;
+        if (so.weighted) t.w.add(recs[j].w);
+        g(recs[j].key, recs[j].id, t);
+        return;
+      }
+      codes_seen.clear();
+      for (std::size_t k = j; k < i; ++k) {
+        auto it = std::find_if(codes_seen.begin(), codes_seen.end(), [&](const auto& c) { return c.first == recs[k].id; });
+        if (it == codes_seen.end()) it = codes_seen.emplace(codes_seen.end(), recs[k].id, detail::tally{});
+        ++it->second.n;
+        if (so.weighted) it->second.w.add(recs[k].w);
+      }
+      for (const auto& [code, t] : codes_seen) g(recs[j].key, code, t);
+    };
+    if (up) {
+      for (std::size_t j = 0; j < recs.size();) {
+        std::size_t i = j + 1;
+        while (i < recs.size() && recs[i].key == recs[j].key) ++i;
+        emit(j, i);
+        j = i;
+      }
+    } else {
+      for (std::size_t i = recs.size(); i > 0;) {
+        std::size_t j = i - 1;
+        while (j > 0 && recs[j - 1].key == recs[i - 1].key) --j;
+        emit(j, i);
+        i = j;
+      }
+    }
+    recs.clear();
+  };
   // Visits a partition's runs, highest key first, or lowest first when `up`.
   std::function<void(spill_file&, const detail::run_visitor&, int, bool)> visit_part =
       [&](spill_file& f, const detail::run_visitor& g, int depth, bool up) {
@@ -554,51 +599,40 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
           }
           return;
         }
-        recs.clear();
-        f.read(0, n, recs);
         inf.largest_partition = std::max<std::uint64_t>(inf.largest_partition, n);
-        for (auto& r : recs) r.id = code_of_id[r.id];
-        sort_by_key(recs, sort_scratch);
-        // Highest key first (lowest when up); within a key, one tally per spelling (in any order: the
-        // walk sums a key's spellings exactly).
-        auto emit = [&](std::size_t j, std::size_t i) {  // the records [j, i) of one key
-          if (i - j == 1) {  // a distinct score: its one record
-            detail::tally t;
-            t.n = 1;
-            if (so.weighted) t.w.add(recs[j].w);
-            g(recs[j].key, recs[j].id, t);
-            return;
-          }
-          codes_seen.clear();
-          for (std::size_t k = j; k < i; ++k) {
-            auto it = std::find_if(codes_seen.begin(), codes_seen.end(), [&](const auto& c) { return c.first == recs[k].id; });
-            if (it == codes_seen.end()) it = codes_seen.emplace(codes_seen.end(), recs[k].id, detail::tally{});
-            ++it->second.n;
-            if (so.weighted) it->second.w.add(recs[k].w);
-          }
-          for (const auto& [code, t] : codes_seen) g(recs[j].key, code, t);
-        };
-        if (up) {
-          for (std::size_t j = 0; j < recs.size();) {
-            std::size_t i = j + 1;
-            while (i < recs.size() && recs[i].key == recs[j].key) ++i;
-            emit(j, i);
-            j = i;
-          }
-        } else {
-          for (std::size_t i = recs.size(); i > 0;) {
-            std::size_t j = i - 1;
-            while (j > 0 && recs[j - 1].key == recs[i - 1].key) --j;
-            emit(j, i);
-            i = j;
-          }
-        }
-        recs.clear();  // its capacity (at most one partition) serves the next partition
+        load_sorted(f, recs, sort_scratch);
+        emit_sorted(recs, g, up);
       };
+  // Pass 2 overlaps the partitions: while the runs of one are walked (on this thread: the finish's
+  // accumulators are serial), the next one that fits in memory is read and sorted on a second thread
+  // into a second buffer (the sort's second buffer is the helper's; the partition walked keeps its
+  // own). The runs handed to the finish are the same, in the same order: only the time they are
+  // sorted at changes. Memory: three partitions' worth of records instead of two (docs/scaling.md).
+  std::vector<record> ahead_recs;
   auto walk = [&](const detail::run_visitor& g, bool up) {
     if (!parts) return;
     const std::size_t m = parts->parts.size();
-    for (std::size_t p = 0; p < m; ++p) visit_part(*parts->parts[up ? p : m - 1 - p], g, 0, up);
+    auto at = [&](std::size_t p) -> spill_file& { return *parts->parts[up ? p : m - 1 - p]; };
+    auto fits = [&](std::size_t p) { return at(p).count() <= cap_records; };
+    std::future<void> next;  // reads and sorts partition p + 1 into ahead_recs
+    for (std::size_t p = 0; p < m; ++p) {
+      bool loaded = false;
+      if (next.valid()) {
+        next.get();
+        std::swap(recs, ahead_recs);
+        loaded = true;
+      }
+      if (!fits(p)) {  // split again or tallied, on this thread alone (it uses both buffers)
+        visit_part(at(p), g, 0, up);
+        continue;
+      }
+      if (!loaded) load_sorted(at(p), recs, sort_scratch);
+      inf.largest_partition = std::max<std::uint64_t>(inf.largest_partition, at(p).count());
+      if (pipelined && p + 1 < m && fits(p + 1) && at(p + 1).count() > 0) {
+        next = std::async(std::launch::async, [&, q = p + 1] { load_sorted(at(q), ahead_recs, sort_scratch); });
+      }
+      emit_sorted(recs, g, up);
+    }
   };
   // The ascending walk lets an unweighted finish stream the other class's areas instead of holding
   // the sweep of every distinct score. Unweighted, the first descending walk also writes its runs
