@@ -199,7 +199,8 @@ struct record_key {
 // finished in cache), which leaves the records in `scratch` (the two are then swapped); else the
 // shared LSD kernel (detail/radix.hpp); std::sort beyond its 2^32 - 1 limit. `scratch` keeps its
 // capacity from one partition to the next (a fresh buffer per partition costs its page faults).
-void sort_by_key(std::vector<record>& recs, std::vector<record>& scratch) {
+// `threads`: the team of the radix kernels (from 2^17 records).
+void sort_by_key(std::vector<record>& recs, std::vector<record>& scratch, unsigned threads) {
   namespace msd = assay::detail::msd;
   const std::size_t n = recs.size();
   if (n < 2) return;
@@ -208,7 +209,7 @@ void sort_by_key(std::vector<record>& recs, std::vector<record>& scratch) {
     return;
   }
   if (scratch.size() < n) scratch.resize(n);
-  const unsigned T = n < (std::size_t{1} << 17) ? 1u : assay::detail::team_threads(8);
+  const unsigned T = n < (std::size_t{1} << 17) ? 1u : threads;
   std::uint64_t o = 0, d = ~std::uint64_t{0};
   for (const record& r : recs) o |= r.key, d &= r.key;
   const std::uint64_t varying = o ^ d;
@@ -512,12 +513,15 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   }
   std::vector<record> recs, sort_scratch;  // one partition's records and the sort's second buffer, reused
   std::vector<std::pair<std::uint32_t, detail::tally>> codes_seen;  // one key's tallies by spelling (few)
+  // The sort's team, decided here: the helper thread that sorts the next partition does not carry the
+  // caller's thread_limit (threads.hpp).
+  const unsigned sort_threads = assay::detail::team_threads(8);
   // Reads a partition's records into `recs` with their spellings' codes and sorts them by key.
   auto load_sorted = [&](spill_file& f, std::vector<record>& recs, std::vector<record>& scratch) {
     recs.clear();
     f.read(0, f.count(), recs);
     for (auto& r : recs) r.id = code_of_id[r.id];
-    sort_by_key(recs, scratch);
+    sort_by_key(recs, scratch, sort_threads);
   };
   // Hands the runs of sorted records `recs` to g: highest key first (lowest when up); within a key,
   // one tally per spelling (in any order: the walk sums a key's spellings exactly). Leaves `recs`
