@@ -1,13 +1,16 @@
 // `assay report` out of core; see include/assay/scale/out_of_core.hpp and docs/scaling.md.
 //
-// Pass 1 reads the file in pieces cut at line ends; each piece (with the header line in front) is
-// parsed by io::read_table, exactly as the in-memory reader parses the whole file, and added to an
-// evaluation state that keeps everything but the score runs (cells, loss sums, classes). The score
-// of every row becomes a record (order key, label id, weight) appended to one of P partition files
-// by key range; the ranges are quantiles of the first piece's keys, so partitions are about equal.
-// Pass 2 (twice when weighted) loads the partitions from the highest range down, sorts each in
-// memory and hands its runs, highest key first, to the state's finish. A partition larger than its
-// share of memory is split again by the quantiles of a sample of its own keys.
+// Pass 1 reads the file in pieces cut at line ends; each piece is parsed by the in-memory reader's
+// parallel parser on its byte range of the file (or serially with the header line in front, where
+// that parser gives up: the same table, and every message), one piece ahead, and added to an
+// evaluation state that keeps everything but the score runs (cells, loss sums, classes), while on a
+// second thread the score of every row becomes a record (order key, label id, weight) appended to
+// one of P partition files by key range; the ranges are quantiles of the first piece's keys, so
+// partitions are about equal. Pass 2 (twice when weighted, or unweighted with two threads) loads the
+// partitions from the highest range down (lowest first for the ascending walk), sorts each in memory
+// (the next one on a second thread while this one is walked) and hands its runs, highest key first,
+// to the state's finish. A partition larger than its share of memory is split again by the
+// quantiles of a sample of its own keys.
 #include "assay/scale/out_of_core.hpp"
 
 #include <algorithm>
