@@ -131,6 +131,35 @@ class spill_file {
   }
   [[nodiscard]] std::uint64_t count() const { return count_; }
   [[nodiscard]] std::uint64_t written() const { return written_; }
+  /// Overwrites the records (all count() of them) with `recs`, the same records sorted by key with
+  /// their spellings' codes in place of the ids, so that a later walk reads them without sorting
+  /// again. Returns the bytes written.
+  std::uint64_t rewrite_sorted(const std::vector<record>& recs) {
+    flush();
+    const std::size_t rb = record_bytes();
+    if (std::fseek(f_, 0, SEEK_SET) != 0) throw_io("make_report_out_of_core: seek failed");
+    std::vector<char> chunk(std::min<std::size_t>(recs.size(), 1 << 16) * rb);
+    for (std::size_t from = 0; from < recs.size();) {
+      const std::size_t k = std::min(recs.size() - from, chunk.size() / rb);
+      char* c = chunk.data();
+      for (std::size_t i = 0; i < k; ++i, c += rb) {
+        const record& r = recs[from + i];
+        std::memcpy(c, &r.key, 8);
+        std::memcpy(c + 8, &r.id, 4);
+        if (weighted_) std::memcpy(c + 12, &r.w, 8);
+      }
+      if (std::fwrite(chunk.data(), 1, k * rb, f_) != k * rb) {
+        throw_io(fmt::format("make_report_out_of_core: cannot write the temporary file {} (disk full?)", path_));
+      }
+      from += k;
+    }
+    std::fseek(f_, 0, SEEK_END);
+    sorted_ = true;
+    written_ += recs.size() * rb;
+    return recs.size() * rb;
+  }
+  /// Whether the records are sorted and carry codes (rewrite_sorted).
+  [[nodiscard]] bool sorted() const { return sorted_; }
 
  private:
   bool weighted_;
@@ -140,6 +169,7 @@ class spill_file {
   std::string path_;
   std::FILE* f_ = nullptr;
   std::uint64_t count_ = 0, written_ = 0;
+  bool sorted_ = false;
 };
 
 // Records split by key range: partition p holds splitters[p - 1] <= key < splitters[p].
@@ -519,13 +549,22 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   // The sort's team, decided here: the helper thread that sorts the next partition does not carry the
   // caller's thread_limit (threads.hpp).
   const unsigned sort_threads = assay::detail::team_threads(8);
-  // Reads a partition's records into `recs` with their spellings' codes and sorts them by key.
-  auto load_sorted = [&](spill_file& f, std::vector<record>& recs, std::vector<record>& scratch) {
+  // Reads a partition's records into `recs` with their spellings' codes, sorted by key. A partition
+  // is sorted once: with `write_back` (another walk will read it) the sorted records replace the
+  // file's, which later walks read as they are (writing 12 bytes a record costs less than a second
+  // sort). Returns the bytes written.
+  auto load_sorted = [&](spill_file& f, std::vector<record>& recs, std::vector<record>& scratch,
+                         bool write_back) -> std::uint64_t {
     recs.clear();
     f.read(0, f.count(), recs);
+    if (f.sorted()) return 0;
     for (auto& r : recs) r.id = code_of_id[r.id];
     sort_by_key(recs, scratch, sort_threads);
+    return write_back ? f.rewrite_sorted(recs) : 0;
   };
+  // Partitions are walked again after the first walk with two threads (the ascending walk) and when
+  // weighted (the totals, then the sweep); unweighted on one thread the runs file serves instead.
+  const bool write_back = pipelined || so.weighted;
   // Hands the runs of sorted records `recs` to g: highest key first (lowest when up); within a key,
   // one tally per spelling (in any order: the walk sums a key's spellings exactly). Leaves `recs`
   // empty (its capacity serves the next partition).
@@ -616,7 +655,7 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
           return;
         }
         inf.largest_partition = std::max<std::uint64_t>(inf.largest_partition, n);
-        load_sorted(f, recs, sort_scratch);
+        load_sorted(f, recs, sort_scratch, false);  // a piece of a split partition: split again next walk
         emit_sorted(recs, g, up);
       };
   // Pass 2 overlaps the partitions: while the runs of one are walked (on this thread: the finish's
@@ -630,11 +669,11 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
     const std::size_t m = parts->parts.size();
     auto at = [&](std::size_t p) -> spill_file& { return *parts->parts[up ? p : m - 1 - p]; };
     auto fits = [&](std::size_t p) { return at(p).count() <= cap_records; };
-    std::future<void> next;  // reads and sorts partition p + 1 into ahead_recs
+    std::future<std::uint64_t> next;  // reads and sorts partition p + 1 into ahead_recs
     for (std::size_t p = 0; p < m; ++p) {
       bool loaded = false;
       if (next.valid()) {
-        next.get();
+        inf.spilled_bytes += next.get();
         std::swap(recs, ahead_recs);
         loaded = true;
       }
@@ -642,10 +681,11 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
         visit_part(at(p), g, 0, up);
         continue;
       }
-      if (!loaded) load_sorted(at(p), recs, sort_scratch);
+      if (!loaded) inf.spilled_bytes += load_sorted(at(p), recs, sort_scratch, write_back);
       inf.largest_partition = std::max<std::uint64_t>(inf.largest_partition, at(p).count());
       if (pipelined && p + 1 < m && fits(p + 1) && at(p + 1).count() > 0) {
-        next = std::async(std::launch::async, [&, q = p + 1] { load_sorted(at(q), ahead_recs, sort_scratch); });
+        next = std::async(std::launch::async,
+                          [&, q = p + 1] { return load_sorted(at(q), ahead_recs, sort_scratch, write_back); });
       }
       emit_sorted(recs, g, up);
     }
