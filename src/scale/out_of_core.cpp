@@ -483,6 +483,14 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
                                          so.weighted ? t.columns[2].numbers[i] : 1.0});
     }
   };
+  // Scores (no rows kept) with two threads: the update of a piece is shared between two states
+  // (above), which give the same report merged as one state given all rows (evaluation_state::merge:
+  // exact sums and counts; tests/scale/state_test.cpp checks any partition and merge order).
+  const bool halves = pipelined && so.kind == prediction_kind::scores && !so.row_ids;
+  std::optional<evaluation_state> state2;
+  if (halves) state2.emplace(so);
+  auto& s2 = detail::state_access::of(halves ? *state2 : state);
+  s2.keep_runs = false;
   bool more = launch();
   io::missing_rows missing;  // of the whole file
   while (more) {
@@ -495,6 +503,8 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
     // The columns' header names, for the report's header (as read_predictions names them).
     s.o.label_name = t.columns[0].name;
     if (so.kind != prediction_kind::proba) s.o.prediction_name = t.columns[1].name;
+    s2.o.label_name = s.o.label_name;  // the second state's (the same state when there is none)
+    s2.o.prediction_name = s.o.prediction_name;
     if (t.rows == 0) continue;
     // The piece's score records go to the partitions by key range while the state adds its rows: the
     // two read the piece's columns and write nothing the other reads, so they run at the same time
@@ -509,7 +519,28 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
         spill_error = std::current_exception();
       }
     };
-    assay::detail::run_both([&] { detail::update_with_piece(state, t, name, rows_before); }, spill);
+    if (halves) {
+      // The state's update is the longest of the three (two logarithms and exact sums a row): its
+      // rows are shared between two states, each half in the order of the file, merged after pass 1.
+      // A half's error is rethrown in the order of the rows (the first half's first).
+      const std::size_t h = t.rows / 2;
+      std::exception_ptr second_error;
+      assay::detail::run_both(
+          [&] {
+            assay::detail::run_both([&] { detail::update_with_piece(state, t, name, rows_before, 0, h); },
+                                    [&] {
+                                      try {
+                                        detail::update_with_piece(*state2, t, name, rows_before, h);
+                                      } catch (...) {
+                                        second_error = std::current_exception();
+                                      }
+                                    });
+          },
+          spill);
+      if (second_error) std::rethrow_exception(second_error);
+    } else {
+      assay::detail::run_both([&] { detail::update_with_piece(state, t, name, rows_before); }, spill);
+    }
     if (spill_error) std::rethrow_exception(spill_error);
     rows_before += t.rows;
     if (so.kind == prediction_kind::proba && state.memory_bytes() > budget / 4) {
@@ -523,6 +554,10 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
                                         : "have too many distinct values",
                              budget >> 10, state.memory_bytes() >> 10, rows_before));
     }
+  }
+  if (halves) {
+    state.merge(std::move(*state2));
+    state2.reset();
   }
   if (!q.csv.drop_missing) io::refuse_missing(missing, name);
   if (missing.rows > 0 && state.rows() == 0) {  // as read_table says it of the whole file
