@@ -174,17 +174,17 @@ TEST(OutOfCore, SameReportWhateverTheThreadLimit) {
     std::ofstream f(path, std::ios::binary);
     std::mt19937_64 g(7);
     f << "y,score,w\r\n";
-    for (int i = 0; i < 120000; ++i) {
+    for (int i = 0; i < 500000; ++i) {
       if (g() % 50 == 0) f << (g() % 2 ? "\n" : "\r\n");
       const bool pos = g() % 10 < 3;
       const int level = static_cast<int>(g() % 500) + (pos ? 150 : 0);
-      const bool missing = i > 90000 && g() % 5000 == 0;
+      const bool missing = i > 300000 && g() % 20000 == 0;
       f << (pos ? (g() % 2 ? "1" : "1.0") : "0") << ',' << (missing ? "" : fmt::format("{}", level / 650.0)) << ','
         << (g() % 4) << (g() % 3 == 0 ? "\r\n" : "\n");
     }
   }
   out_of_core_options o;
-  o.max_memory = 1 << 20;  // pieces of 64 KiB: ~50 of them
+  o.max_memory = 8 << 20;  // pieces of 512 KiB (~12 of them), parsed in parallel from 2 threads
   for (bool drop : {false, true}) {
     for (bool weighted : {false, true}) {
       report_request q = request(path.string(), weighted, true, false);
