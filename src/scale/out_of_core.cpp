@@ -728,8 +728,9 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
     }
   };
   // The ascending walk lets an unweighted finish stream the other class's areas instead of holding
-  // the sweep of every distinct score. With two threads it reads and sorts the partitions again,
-  // lowest range first, the sorts on the second thread (above), so this thread only walks. On one
+  // the sweep of every distinct score. With two threads it reads the partitions again, lowest range
+  // first, as the first walk rewrote them sorted, on the second thread (above), so this thread only
+  // walks. On one
   // thread, unweighted, the first descending walk instead writes its runs (key, spelling, count: 20
   // bytes a run, at most 20 bytes a row) to a file that the ascending walk then reads backwards: less
   // CPU than a second sort, but all of it on the one thread that also walks (measured at 10^7 rows,
