@@ -455,7 +455,8 @@ plan make_plan(const csv_reader& head, const table& shape, const std::vector<std
 }  // namespace
 
 std::optional<table> read_parallel(const std::string& path, const csv_reader& head, const table& shape,
-                                   const std::vector<std::size_t>& index, const parallel_settings& settings) {
+                                   const std::vector<std::size_t>& index, const parallel_settings& settings,
+                                   std::uint64_t* line_feeds) {
   if (path == "-" || head.saw_quote() || settings.max_record_bytes < 16 || settings.min_bytes_per_thread == 0) {
     return std::nullopt;
   }
@@ -464,10 +465,12 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
   struct stat st {};
   if (src.fd < 0 || ::fstat(src.fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
   src.size = static_cast<std::uint64_t>(st.st_size);
-  const std::uint64_t first = head.offset();
-  if (first >= src.size) return std::nullopt;
+  const bool ranged = settings.first_byte != 0 || settings.last_byte != 0;
+  const std::uint64_t first = ranged ? settings.first_byte : head.offset();
+  const std::uint64_t last = ranged ? std::min(settings.last_byte, src.size) : src.size;
+  if (first >= last || first < head.offset()) return std::nullopt;
   const auto threads = static_cast<std::size_t>(
-      std::min<std::uint64_t>(settings.max_threads, (src.size - first) / settings.min_bytes_per_thread));
+      std::min<std::uint64_t>(settings.max_threads, (last - first) / settings.min_bytes_per_thread));
   if (threads < 2) return std::nullopt;
   src.windows = settings.use_mmap;
   const std::size_t piece_bytes = src.windows ? settings.window_bytes : settings.chunk_bytes;
@@ -475,9 +478,9 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
   // Cut points: just after the first line feed at or after each even share.
   std::vector<std::uint64_t> cut{first};
   for (std::size_t k = 1; k < threads; ++k) {
-    cut.push_back(src.after_line_feed(std::max(cut.back(), first + (src.size - first) * k / threads)));
+    cut.push_back(std::min(last, src.after_line_feed(std::max(cut.back(), first + (last - first) * k / threads))));
   }
-  cut.push_back(src.size);
+  cut.push_back(last);
 
   std::atomic<bool> failed{false};
   std::vector<scan_result> scans(threads);
@@ -637,6 +640,10 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
   for (auto& col : t.columns) (col.type == column_type::label ? col.codes.resize(rows) : col.numbers.resize(rows));
   t.rows = rows;
   t.threads = threads;
+  if (line_feeds != nullptr) {
+    *line_feeds = 0;
+    for (const auto& sc : scans) *line_feeds += sc.line_feeds;
+  }
   return t;
 }
 

@@ -26,6 +26,10 @@ struct parallel_settings {
   /// Rows with an empty cell in a column read are skipped and counted in table::missing (as
   /// csv_options::drop_missing); without it, such a row makes the reader give up.
   bool drop_missing = false;
+  /// The bytes to read, [first_byte, last_byte) of the file: a range that starts a line and ends just
+  /// after a line feed or at the end of the file (a piece of a file read out of core). Both 0: the
+  /// data after the header (head.offset()) to the end of the file.
+  std::uint64_t first_byte = 0, last_byte = 0;
 };
 
 /// Reads the data rows of the regular file `path` after the header that `head` has read, into the
@@ -37,7 +41,23 @@ struct parallel_settings {
 /// when the file is small, holds any quote (a line feed inside quotes would be a false cut), NUL
 /// byte or lone CR (a classic Mac OS line end: the cuts and row counts go by line feeds), or any record is not exactly what the serial reader would accept without an error
 /// (with drop_missing, a skipped row's labels are checked but do not become classes, as there).
+/// `line_feeds`, when not null, receives the line feeds of the bytes read (when a table is returned).
 std::optional<table> read_parallel(const std::string& path, const csv_reader& head, const table& shape,
-                                   const std::vector<std::size_t>& index, const parallel_settings& settings);
+                                   const std::vector<std::size_t>& index, const parallel_settings& settings,
+                                   std::uint64_t* line_feeds = nullptr);
+
+/// The rows of the bytes [first_byte, last_byte) of the regular file `path` (a range that starts a
+/// line and ends just after a line feed or at the end of the file) whose header `head` has read, as
+/// read_table(reader, specs, true) reads them from a reader of the header line followed by those
+/// bytes (the same columns, codes in first-seen order of the range, rows with an empty cell counted
+/// and skipped; line numbers of such rows counted from the header's, as there), parsed in parallel
+/// by read_parallel with `settings` (its range is set here). Returns nothing where read_parallel
+/// gives up or a column cannot be resolved: the caller then reads the range serially, which gives
+/// every message. `line_feeds` receives the line feeds of the range. The readers of a file in pieces
+/// (out of core) use it: one parser for the whole file and for its pieces.
+std::optional<table> read_range_parallel(const std::string& path, const csv_reader& head,
+                                         const std::vector<column_spec>& specs, std::uint64_t first_byte,
+                                         std::uint64_t last_byte, parallel_settings settings,
+                                         std::uint64_t* line_feeds);
 
 }  // namespace assay::io::detail

@@ -214,6 +214,24 @@ table read_table(const std::string& path, const std::vector<column_spec>& specs,
   return t;
 }
 
+std::optional<table> detail::read_range_parallel(const std::string& path, const csv_reader& head,
+                                                 const std::vector<column_spec>& specs, std::uint64_t first_byte,
+                                                 std::uint64_t last_byte, parallel_settings settings,
+                                                 std::uint64_t* line_feeds) {
+  if (first_byte >= last_byte) return std::nullopt;
+  std::vector<std::size_t> index;
+  table shape;
+  try {
+    shape = empty_table(head, specs, index);
+  } catch (const error&) {  // a column that does not resolve: the serial reader's message
+    return std::nullopt;
+  }
+  settings.first_byte = first_byte;
+  settings.last_byte = last_byte;
+  settings.drop_missing = true;
+  return read_parallel(path, head, shape, index, settings, line_feeds);
+}
+
 table read_table(csv_reader& reader, const std::vector<column_spec>& specs, bool drop_missing) {
   std::vector<std::size_t> index;
   table t = empty_table(reader, specs, index);

@@ -1,13 +1,16 @@
 // `assay report` out of core; see include/assay/scale/out_of_core.hpp and docs/scaling.md.
 //
-// Pass 1 reads the file in pieces cut at line ends; each piece (with the header line in front) is
-// parsed by io::read_table, exactly as the in-memory reader parses the whole file, and added to an
-// evaluation state that keeps everything but the score runs (cells, loss sums, classes). The score
-// of every row becomes a record (order key, label id, weight) appended to one of P partition files
-// by key range; the ranges are quantiles of the first piece's keys, so partitions are about equal.
-// Pass 2 (twice when weighted) loads the partitions from the highest range down, sorts each in
-// memory and hands its runs, highest key first, to the state's finish. A partition larger than its
-// share of memory is split again by the quantiles of a sample of its own keys.
+// Pass 1 reads the file in pieces cut at line ends; each piece is parsed by the in-memory reader's
+// parallel parser on its byte range of the file (or serially with the header line in front, where
+// that parser gives up: the same table, and every message), one piece ahead, and added to an
+// evaluation state that keeps everything but the score runs (cells, loss sums, classes), while on a
+// second thread the score of every row becomes a record (order key, label id, weight) appended to
+// one of P partition files by key range; the ranges are quantiles of the first piece's keys, so
+// partitions are about equal. Pass 2 (twice when weighted, or unweighted with two threads) loads the
+// partitions from the highest range down (lowest first for the ascending walk), sorts each in memory
+// (the next one on a second thread while this one is walked) and hands its runs, highest key first,
+// to the state's finish. A partition larger than its share of memory is split again by the
+// quantiles of a sample of its own keys.
 #include "assay/scale/out_of_core.hpp"
 
 #include <algorithm>
@@ -32,6 +35,7 @@
 #include "assay/detail/msd_sort.hpp"
 #include "assay/detail/radix.hpp"
 #include "assay/error.hpp"
+#include "../io/parallel_table.hpp"
 #include "piece_lines.hpp"
 #include "assay/io/csv.hpp"
 #include "assay/io/table.hpp"
@@ -76,19 +80,23 @@ class spill_file {
 
   [[nodiscard]] std::size_t record_bytes() const { return weighted_ ? 20 : 12; }
   void add(const record& r) {
-    char* p = put(record_bytes());
+    const std::size_t rb = record_bytes();
+    if (used_ + rb > cap_) flush();
+    if (!buf_) buf_ = std::make_unique_for_overwrite<char[]>(cap_);  // on first use: empty partitions cost nothing
+    char* p = buf_.get() + used_;
     std::memcpy(p, &r.key, 8);
     std::memcpy(p + 8, &r.id, 4);
     if (weighted_) std::memcpy(p + 12, &r.w, 8);
+    used_ += rb;
     ++count_;
   }
   void flush() {
-    if (buf_.empty()) return;
-    if (std::fwrite(buf_.data(), 1, buf_.size(), f_) != buf_.size()) {
+    if (used_ == 0) return;
+    if (std::fwrite(buf_.get(), 1, used_, f_) != used_) {
       throw_io(fmt::format("make_report_out_of_core: cannot write the temporary file {} (disk full?)", path_));
     }
-    written_ += buf_.size();
-    buf_.clear();
+    written_ += used_;
+    used_ = 0;
   }
   /// Reads records [from, from + n) into `out` (appended).
   void read(std::uint64_t from, std::uint64_t n, std::vector<record>& out) {
@@ -101,13 +109,22 @@ class spill_file {
       if (std::fread(chunk.data(), 1, k * rb, f_) != k * rb) {
         throw_io(fmt::format("make_report_out_of_core: cannot read the temporary file {}", path_));
       }
-      for (std::uint64_t i = 0; i < k; ++i) {
-        record r{};
-        std::memcpy(&r.key, chunk.data() + i * rb, 8);
-        std::memcpy(&r.id, chunk.data() + i * rb + 8, 4);
-        r.w = 1.0;
-        if (weighted_) std::memcpy(&r.w, chunk.data() + i * rb + 12, 8);
-        out.push_back(r);
+      const std::size_t at = out.size();
+      out.resize(at + k);
+      record* o = out.data() + at;
+      const char* c = chunk.data();
+      if (weighted_) {
+        for (std::uint64_t i = 0; i < k; ++i, c += 20) {
+          std::memcpy(&o[i].key, c, 8);
+          std::memcpy(&o[i].id, c + 8, 4);
+          std::memcpy(&o[i].w, c + 12, 8);
+        }
+      } else {
+        for (std::uint64_t i = 0; i < k; ++i, c += 12) {
+          std::memcpy(&o[i].key, c, 8);
+          std::memcpy(&o[i].id, c + 8, 4);
+          o[i].w = 1.0;
+        }
       }
       n -= k;
     }
@@ -115,19 +132,45 @@ class spill_file {
   }
   [[nodiscard]] std::uint64_t count() const { return count_; }
   [[nodiscard]] std::uint64_t written() const { return written_; }
+  /// Overwrites the records (all count() of them) with `recs`, the same records sorted by key with
+  /// their spellings' codes in place of the ids, so that a later walk reads them without sorting
+  /// again. Returns the bytes written.
+  std::uint64_t rewrite_sorted(const std::vector<record>& recs) {
+    flush();
+    const std::size_t rb = record_bytes();
+    if (std::fseek(f_, 0, SEEK_SET) != 0) throw_io("make_report_out_of_core: seek failed");
+    std::vector<char> chunk(std::min<std::size_t>(recs.size(), 1 << 16) * rb);
+    for (std::size_t from = 0; from < recs.size();) {
+      const std::size_t k = std::min(recs.size() - from, chunk.size() / rb);
+      char* c = chunk.data();
+      for (std::size_t i = 0; i < k; ++i, c += rb) {
+        const record& r = recs[from + i];
+        std::memcpy(c, &r.key, 8);
+        std::memcpy(c + 8, &r.id, 4);
+        if (weighted_) std::memcpy(c + 12, &r.w, 8);
+      }
+      if (std::fwrite(chunk.data(), 1, k * rb, f_) != k * rb) {
+        throw_io(fmt::format("make_report_out_of_core: cannot write the temporary file {} (disk full?)", path_));
+      }
+      from += k;
+    }
+    std::fseek(f_, 0, SEEK_END);
+    sorted_ = true;
+    written_ += recs.size() * rb;
+    return recs.size() * rb;
+  }
+  /// Whether the records are sorted and carry codes (rewrite_sorted).
+  [[nodiscard]] bool sorted() const { return sorted_; }
 
  private:
-  char* put(std::size_t n) {
-    if (buf_.size() + n > cap_) flush();
-    buf_.resize(buf_.size() + n);
-    return buf_.data() + buf_.size() - n;
-  }
   bool weighted_;
   std::size_t cap_;
-  std::vector<char> buf_;
+  std::unique_ptr<char[]> buf_;  // the records not yet written: used_ bytes of cap_
+  std::size_t used_ = 0;
   std::string path_;
   std::FILE* f_ = nullptr;
   std::uint64_t count_ = 0, written_ = 0;
+  bool sorted_ = false;
 };
 
 // Records split by key range: partition p holds splitters[p - 1] <= key < splitters[p].
@@ -190,7 +233,8 @@ struct record_key {
 // finished in cache), which leaves the records in `scratch` (the two are then swapped); else the
 // shared LSD kernel (detail/radix.hpp); std::sort beyond its 2^32 - 1 limit. `scratch` keeps its
 // capacity from one partition to the next (a fresh buffer per partition costs its page faults).
-void sort_by_key(std::vector<record>& recs, std::vector<record>& scratch) {
+// `threads`: the team of the radix kernels (from 2^17 records).
+void sort_by_key(std::vector<record>& recs, std::vector<record>& scratch, unsigned threads) {
   namespace msd = assay::detail::msd;
   const std::size_t n = recs.size();
   if (n < 2) return;
@@ -199,7 +243,7 @@ void sort_by_key(std::vector<record>& recs, std::vector<record>& scratch) {
     return;
   }
   if (scratch.size() < n) scratch.resize(n);
-  const unsigned T = n < (std::size_t{1} << 17) ? 1u : assay::detail::team_threads(8);
+  const unsigned T = n < (std::size_t{1} << 17) ? 1u : threads;
   std::uint64_t o = 0, d = ~std::uint64_t{0};
   for (const record& r : recs) o |= r.key, d &= r.key;
   const std::uint64_t varying = o ^ d;
@@ -247,7 +291,8 @@ void each_record(spill_file& f, std::uint64_t cap_records, G&& g) {
 // they come when their weights are equal too. Memory: cap_records records and the sort's second buffer.
 class residual_walk {
  public:
-  residual_walk(const spill_plan& plan, out_of_core_info& inf) : plan_(plan), inf_(inf) {}
+  residual_walk(const spill_plan& plan, out_of_core_info& inf)
+      : plan_(plan), inf_(inf), threads_(assay::detail::team_threads(8)) {}
 
   template <class G>
   void visit(spill_file& f, G& g, int depth = 0, std::optional<std::uint64_t> at_key = std::nullopt) {
@@ -261,7 +306,7 @@ class residual_walk {
       recs_.clear();
       f.read(0, n, recs_);
       inf_.largest_partition = std::max<std::uint64_t>(inf_.largest_partition, n);
-      sort_by_key(recs_, scratch_);
+      sort_by_key(recs_, scratch_, threads_);
       if (plan_.weighted && !at_key) {  // a key's records by weight (positive: their bits are in order)
         for (std::size_t j = 0; j < recs_.size();) {
           std::size_t i = j + 1;
@@ -344,6 +389,7 @@ class residual_walk {
   }
   spill_plan plan_;
   out_of_core_info& inf_;
+  unsigned threads_;  // the sorts' team, decided on the calling thread
   std::vector<record> recs_, scratch_;
 };
 
@@ -489,133 +535,124 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
 
   io::csv_options csv = q.csv;
   csv.chunk_bytes = std::min<std::size_t>(csv.chunk_bytes, std::max<std::size_t>(piece_bytes / 4, 1 << 16));
-  std::string carry, piece;
   std::uint64_t lines_before = 0;  // data lines before the next piece
   std::uint64_t rows_before = 0;   // rows of the pieces added so far: the next row's index
-  bool eof = false;
-  // The next piece's text (header line first) and the data lines before it; nullopt at the end.
-  struct piece_text {
-    std::string text;
-    std::uint64_t lines_before;
+  std::uint64_t next_byte = data_start;  // where the next piece starts
+  bool first_piece = true;
+  struct piece_range {
+    std::uint64_t first, last;  // bytes of the file
   };
-  auto next_piece = [&]() -> std::optional<piece_text> {
-    while (!eof || !carry.empty()) {
-      piece.clear();
-      piece.append(header);
-      piece.append(carry);
-      carry.clear();
-      if (!eof) {
-        const std::size_t at = piece.size();
-        piece.resize(at + piece_bytes);
-        file.read(piece.data() + at, static_cast<std::streamsize>(piece_bytes));
+  // The next piece: from next_byte to just after the first line feed at or after piece_bytes further
+  // on (a record longer than that is read whole), or to the end of the file; nullopt at the end. The
+  // first piece is returned even when the file has no data bytes (read_table then says so).
+  std::vector<char> probe(std::size_t{1} << 16);
+  auto next_piece = [&]() -> std::optional<piece_range> {
+    if (next_byte >= file_bytes && !first_piece) return std::nullopt;
+    first_piece = false;
+    const std::uint64_t first = std::min(next_byte, file_bytes);
+    std::uint64_t last = file_bytes;
+    if (file_bytes - first > piece_bytes) {
+      std::uint64_t pos = first + piece_bytes - 1;
+      file.clear();
+      file.seekg(static_cast<std::streamoff>(pos));
+      while (pos < file_bytes) {
+        file.read(probe.data(), static_cast<std::streamsize>(std::min<std::uint64_t>(probe.size(), file_bytes - pos)));
         const auto got = static_cast<std::size_t>(file.gcount());
-        if (got < piece_bytes) eof = true;
-        piece.resize(at + got);
-      }
-      // Cut after the last line feed; the rest waits for the next piece (or is the last line).
-      if (!eof) {
-        const std::size_t cut = piece.rfind('\n');
-        if (cut == std::string::npos || cut < header.size()) {
-          carry.assign(piece, header.size());  // one record longer than a piece: read on
-          continue;
+        if (got == 0) break;  // the file was cut shorter: the parse says what it finds
+        if (const void* nl = std::memchr(probe.data(), '\n', got)) {
+          last = pos + static_cast<std::uint64_t>(static_cast<const char*>(nl) - probe.data()) + 1;
+          break;
         }
-        carry.assign(piece, cut + 1);
-        piece.resize(cut + 1);
+        pos += got;
       }
-      if (piece.find('"', header.size()) != std::string::npos) {
-        throw_data(fmt::format("{}: the file has quote characters; it cannot be read out of core (its records cannot "
-                               "be cut at line ends): read it in memory", name));
-      }
-      const auto lines = static_cast<std::uint64_t>(
-          std::count(piece.begin() + static_cast<std::ptrdiff_t>(header.size()), piece.end(), '\n'));
-      piece_text out{std::move(piece), lines_before};
-      piece = std::string();
-      lines_before += lines;
-      return out;
     }
-    return std::nullopt;
+    next_byte = last;
+    return piece_range{first, last};
   };
-  auto parse = [&](piece_text p) {
+  // A piece's rows, parsed in parallel by the in-memory reader's parser (io::read_table's, on a byte
+  // range of the file: each thread maps its part of the piece and writes its rows in place), and
+  // the piece's line feeds. Where that parser gives up (a quote, an odd byte, any error, one thread
+  // allowed) the piece is read serially with the header line in front, exactly as read_table reads a
+  // file, which gives every message its line (shifted to the file's). Both give the same table.
+  struct parsed {
+    io::table t;
+    std::uint64_t lines = 0;
+  };
+  io::csv_reader head(q.path, csv);  // the header, as the parallel parser needs it (read-only while pieces are parsed)
+  io::detail::parallel_settings ps;
+  ps.max_threads = assay::detail::team_threads(8);
+  // At least 256 KiB a thread: a smaller piece is parsed serially faster than threads start (at a cap
+  // of 1 MiB, pieces of 64 KiB in parallel made the run 1.5x slower).
+  ps.min_bytes_per_thread = std::max<std::uint64_t>(piece_bytes / 8, std::uint64_t{256} << 10);
+  ps.max_record_bytes = q.csv.max_record_bytes;
+  auto parse = [&, ps](piece_range r, std::uint64_t lines_before) -> parsed {
+    parsed out;
     try {
-      io::csv_reader reader = io::csv_reader::from_string(std::move(p.text), q.path, csv);
-      io::table t = io::read_table(reader, specs, true);  // rows with an empty cell: counted, refused below
-      if (t.missing.rows > 0) t.missing.first_line += p.lines_before;
-      return t;
+      if (auto t = io::detail::read_range_parallel(q.path, head, specs, r.first, r.last, ps, &out.lines)) {
+        out.t = std::move(*t);
+      } else {
+        std::string text = header;
+        text.resize(header.size() + (r.last - r.first));
+        std::ifstream in(q.path, std::ios::binary);
+        in.seekg(static_cast<std::streamoff>(r.first));
+        in.read(text.data() + header.size(), static_cast<std::streamsize>(r.last - r.first));
+        text.resize(header.size() + static_cast<std::size_t>(in.gcount()));
+        if (text.find('"', header.size()) != std::string::npos) {
+          throw_data(fmt::format("{}: the file has quote characters; it cannot be read out of core (its records "
+                                 "cannot be cut at line ends): read it in memory", name));
+        }
+        out.lines = static_cast<std::uint64_t>(
+            std::count(text.begin() + static_cast<std::ptrdiff_t>(header.size()), text.end(), '\n'));
+        io::csv_reader reader = io::csv_reader::from_string(std::move(text), q.path, csv);
+        out.t = io::read_table(reader, specs, true);  // rows with an empty cell: counted, refused below
+      }
+      if (out.t.missing.rows > 0) out.t.missing.first_line += lines_before;
+      return out;
     } catch (const error& e) {
-      detail::rethrow_with_line(e, name, p.lines_before);
+      detail::rethrow_with_line(e, name, lines_before);
     }
   };
   // Two pieces in flight when two threads are allowed: the next one is parsed while this one is
   // added to the state and spilled (the order of the pieces is kept, so messages and results are
   // those of the serial reading).
   const bool pipelined = assay::max_threads() >= 2;
-  std::future<io::table> ahead;
+  std::future<parsed> ahead;
   auto launch = [&] {
-    std::optional<piece_text> p = next_piece();
+    std::optional<piece_range> p = next_piece();
     if (!p) return false;
-    ahead = pipelined ? std::async(std::launch::async, parse, std::move(*p))
-                      : std::async(std::launch::deferred, parse, std::move(*p));
+    ahead = pipelined ? std::async(std::launch::async, parse, *p, lines_before)
+                      : std::async(std::launch::deferred, parse, *p, lines_before);
     return true;
   };
-  bool more = launch();
-  io::missing_rows missing;  // of the whole file
-  while (more) {
-    io::table t = ahead.get();
-    more = launch();
-    missing.add(t.missing);
-    ++inf.pieces;
-    // The columns' header names, for the report's header (as read_predictions names them).
-    s.o.label_name = t.columns[0].name;
-    if (so.kind != prediction_kind::proba) s.o.prediction_name = t.columns[1].name;
-    if (t.rows == 0) continue;
-    detail::update_with_piece(state, t, name, rows_before);
-    rows_before += t.rows;
-    if (so.kind == prediction_kind::proba && state.memory_bytes() > budget / 4) {
-      // The probability columns' runs are held in memory (not spilled as a score's are), and a merge
-      // of a column's runs briefly holds them twice: a quarter of the cap. With intervals, the rows
-      // kept for them are held too (every interval of class probabilities reads every row).
-      throw_data(fmt::format("{}: the class probabilities {} to be evaluated within {} KiB (their state holds {} KiB "
-                             "after {} rows, more than a quarter of it): raise max_memory or read the file in memory",
-                             name,
-                             so.row_ids ? "and the rows kept for their intervals (every row) are too many"
-                                        : "have too many distinct values",
-                             budget >> 10, state.memory_bytes() >> 10, rows_before));
+  // Appends a piece's regression rows: their sums (first stage), the targets of the rows of positive
+  // weight, and their residuals to the partitions by range of |residual| (made from the first piece's).
+  auto spill_regression_piece = [&](const io::table& t) {
+    const auto& y = t.columns[0].numbers;
+    const auto& yhat = t.columns[1].numbers;
+    const double* wt = so.weighted ? t.columns[2].numbers.data() : nullptr;
+    if (!parts) {
+      std::vector<std::uint64_t> sample(y.size());
+      for (std::size_t i = 0; i < y.size(); ++i) sample[i] = assay::detail::order_key(std::abs(y[i] - yhat[i]));
+      const double rows_est = static_cast<double>(t.rows) * static_cast<double>(file_bytes) /
+                              static_cast<double>(std::min<std::uint64_t>(file_bytes, piece_bytes) + 1);
+      const auto want = static_cast<std::size_t>(std::clamp(rows_est / static_cast<double>(cap_records) * 3, 1.0, 4096.0));
+      parts = std::make_unique<partitioned>(make_partitions(std::move(sample), want, dir, spill_buffers / 2, so.weighted));
+      targets = std::make_unique<spill_file>(dir, spill_buffers / 2, so.weighted);
     }
-    if (regression && state.memory_bytes() > budget / 4) {
-      // Only the rows kept for the intervals (every interval of regression resamples rows) grow.
-      throw_data(fmt::format("{}: the rows kept for the intervals of regression (every row) are too many to be "
-                             "evaluated within {} KiB (the state holds {} KiB after {} rows, more than a quarter of "
-                             "it): raise max_memory, or drop ci_level",
-                             name, budget >> 10, state.memory_bytes() >> 10, rows_before));
+    for (std::size_t i = 0; i < y.size(); ++i) {
+      const double w = wt != nullptr ? wt[i] : 1.0;
+      if (std::isnan(y[i]) || std::isnan(yhat[i]) || std::isnan(w)) continue;  // skipped by the state (drop_missing)
+      const double r = y[i] - yhat[i];
+      rsum.add_target(y[i], w, 1);
+      rsum.add_residual(r, w, 1);
+      if (w == 0) continue;  // no term of the spreads or the median
+      targets->add({std::bit_cast<std::uint64_t>(y[i]), 0, w});
+      const std::uint64_t key = assay::detail::order_key(std::abs(r));
+      parts->parts[parts->of(key)]->add({key, std::signbit(r) ? 1U : 0U, w});
     }
-    if (regression) {
-      const auto& y = t.columns[0].numbers;
-      const auto& yhat = t.columns[1].numbers;
-      const double* wt = so.weighted ? t.columns[2].numbers.data() : nullptr;
-      if (!parts) {
-        std::vector<std::uint64_t> sample(y.size());
-        for (std::size_t i = 0; i < y.size(); ++i) sample[i] = assay::detail::order_key(std::abs(y[i] - yhat[i]));
-        const double rows_est = static_cast<double>(t.rows) * static_cast<double>(file_bytes) /
-                                static_cast<double>(std::min<std::uint64_t>(file_bytes, piece_bytes) + 1);
-        const auto want = static_cast<std::size_t>(std::clamp(rows_est / static_cast<double>(cap_records) * 3, 1.0, 4096.0));
-        parts = std::make_unique<partitioned>(make_partitions(std::move(sample), want, dir, spill_buffers / 2, so.weighted));
-        targets = std::make_unique<spill_file>(dir, spill_buffers / 2, so.weighted);
-      }
-      for (std::size_t i = 0; i < y.size(); ++i) {
-        const double w = wt != nullptr ? wt[i] : 1.0;
-        if (std::isnan(y[i]) || std::isnan(yhat[i]) || std::isnan(w)) continue;  // skipped by the state (drop_missing)
-        const double r = y[i] - yhat[i];
-        rsum.add_target(y[i], w, 1);
-        rsum.add_residual(r, w, 1);
-        if (w == 0) continue;  // no term of the spreads or the median
-        targets->add({std::bit_cast<std::uint64_t>(y[i]), 0, w});
-        const std::uint64_t key = assay::detail::order_key(std::abs(r));
-        parts->parts[parts->of(key)]->add({key, std::signbit(r) ? 1U : 0U, w});
-      }
-      continue;
-    }
-    if (!scores) continue;
-    // The score records, by key range.
+  };
+  // Appends a piece's score records to the partitions (made from the first piece's keys).
+  auto spill_piece = [&](const io::table& t) {
     const io::column& lab = t.columns[0];
     std::vector<std::uint32_t> level_id(lab.levels.size());
     for (std::size_t k = 0; k < lab.levels.size(); ++k) {
@@ -639,6 +676,90 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
       parts->parts[parts->of(key)]->add({key, level_id[static_cast<std::size_t>(lab.codes[i])],
                                          so.weighted ? t.columns[2].numbers[i] : 1.0});
     }
+  };
+  // Scores (no rows kept) with two threads: the update of a piece is shared between two states
+  // (above), which give the same report merged as one state given all rows (evaluation_state::merge:
+  // exact sums and counts; tests/scale/state_test.cpp checks any partition and merge order).
+  const bool halves = pipelined && so.kind == prediction_kind::scores && !so.row_ids;
+  std::optional<evaluation_state> state2;
+  if (halves) state2.emplace(so);
+  auto& s2 = detail::state_access::of(halves ? *state2 : state);
+  s2.keep_runs = false;
+  bool more = launch();
+  io::missing_rows missing;  // of the whole file
+  while (more) {
+    parsed got = ahead.get();
+    lines_before += got.lines;
+    more = launch();
+    io::table& t = got.t;
+    missing.add(t.missing);
+    ++inf.pieces;
+    // The columns' header names, for the report's header (as read_predictions names them).
+    s.o.label_name = t.columns[0].name;
+    if (so.kind != prediction_kind::proba) s.o.prediction_name = t.columns[1].name;
+    s2.o.label_name = s.o.label_name;  // the second state's (the same state when there is none)
+    s2.o.prediction_name = s.o.prediction_name;
+    if (t.rows == 0) continue;
+    // The piece's score records go to the partitions by key range while the state adds its rows: the
+    // two read the piece's columns and write nothing the other reads, so they run at the same time
+    // (each keeps the order of the rows, so the result is the serial one). An error of the spill is
+    // rethrown only after the state's, as the serial order would have it.
+    std::exception_ptr spill_error;
+    auto spill = [&] {
+      if (!scores && !regression) return;
+      try {
+        if (scores) spill_piece(t);
+        else spill_regression_piece(t);
+      } catch (...) {
+        spill_error = std::current_exception();
+      }
+    };
+    if (halves) {
+      // The state's update is the longest of the three (two logarithms and exact sums a row): its
+      // rows are shared between two states, each half in the order of the file, merged after pass 1.
+      // A half's error is rethrown in the order of the rows (the first half's first).
+      const std::size_t h = t.rows / 2;
+      std::exception_ptr second_error;
+      assay::detail::run_both(
+          [&] {
+            assay::detail::run_both([&] { detail::update_with_piece(state, t, name, rows_before, 0, h); },
+                                    [&] {
+                                      try {
+                                        detail::update_with_piece(*state2, t, name, rows_before, h);
+                                      } catch (...) {
+                                        second_error = std::current_exception();
+                                      }
+                                    });
+          },
+          spill);
+      if (second_error) std::rethrow_exception(second_error);
+    } else {
+      assay::detail::run_both([&] { detail::update_with_piece(state, t, name, rows_before); }, spill);
+    }
+    if (spill_error) std::rethrow_exception(spill_error);
+    rows_before += t.rows;
+    if (so.kind == prediction_kind::proba && state.memory_bytes() > budget / 4) {
+      // The probability columns' runs are held in memory (not spilled as a score's are), and a merge
+      // of a column's runs briefly holds them twice: a quarter of the cap. With intervals, the rows
+      // kept for them are held too (every interval of class probabilities reads every row).
+      throw_data(fmt::format("{}: the class probabilities {} to be evaluated within {} KiB (their state holds {} KiB "
+                             "after {} rows, more than a quarter of it): raise max_memory or read the file in memory",
+                             name,
+                             so.row_ids ? "and the rows kept for their intervals (every row) are too many"
+                                        : "have too many distinct values",
+                             budget >> 10, state.memory_bytes() >> 10, rows_before));
+    }
+    if (regression && state.memory_bytes() > budget / 4) {
+      // Only the rows kept for the intervals (every interval of regression resamples rows) grow.
+      throw_data(fmt::format("{}: the rows kept for the intervals of regression (every row) are too many to be "
+                             "evaluated within {} KiB (the state holds {} KiB after {} rows, more than a quarter of "
+                             "it): raise max_memory, or drop ci_level",
+                             name, budget >> 10, state.memory_bytes() >> 10, rows_before));
+    }
+  }
+  if (halves) {
+    state.merge(std::move(*state2));
+    state2.reset();
   }
   if (!q.csv.drop_missing) io::refuse_missing(missing, name);
   if (missing.rows > 0 && state.rows() == 0) {  // as read_table says it of the whole file
@@ -672,6 +793,63 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   }
   std::vector<record> recs, sort_scratch;  // one partition's records and the sort's second buffer, reused
   std::vector<std::pair<std::uint32_t, detail::tally>> codes_seen;  // one key's tallies by spelling (few)
+  // The sort's team, decided here: the helper thread that sorts the next partition does not carry the
+  // caller's thread_limit (threads.hpp).
+  const unsigned sort_threads = assay::detail::team_threads(8);
+  // Reads a partition's records into `recs` with their spellings' codes, sorted by key. A partition
+  // is sorted once: with `write_back` (another walk will read it) the sorted records replace the
+  // file's, which later walks read as they are (writing 12 bytes a record costs less than a second
+  // sort). Returns the bytes written.
+  auto load_sorted = [&](spill_file& f, std::vector<record>& recs, std::vector<record>& scratch,
+                         bool write_back) -> std::uint64_t {
+    recs.clear();
+    f.read(0, f.count(), recs);
+    if (f.sorted()) return 0;
+    for (auto& r : recs) r.id = code_of_id[r.id];
+    sort_by_key(recs, scratch, sort_threads);
+    return write_back ? f.rewrite_sorted(recs) : 0;
+  };
+  // Partitions are walked again after the first walk with two threads (the ascending walk) and when
+  // weighted (the totals, then the sweep); unweighted on one thread the runs file serves instead.
+  const bool write_back = pipelined || so.weighted;
+  // Hands the runs of sorted records `recs` to g: highest key first (lowest when up); within a key,
+  // one tally per spelling (in any order: the walk sums a key's spellings exactly). Leaves `recs`
+  // empty (its capacity serves the next partition).
+  auto emit_sorted = [&](std::vector<record>& recs, const detail::run_visitor& g, bool up) {
+    auto emit = [&](std::size_t j, std::size_t i) {  // the records [j, i) of one key
+      if (i - j == 1) {  // a distinct score: its one record
+        detail::tally t;
+        t.n = 1;
+        if (so.weighted) t.w.add(recs[j].w);
+        g(recs[j].key, recs[j].id, t);
+        return;
+      }
+      codes_seen.clear();
+      for (std::size_t k = j; k < i; ++k) {
+        auto it = std::find_if(codes_seen.begin(), codes_seen.end(), [&](const auto& c) { return c.first == recs[k].id; });
+        if (it == codes_seen.end()) it = codes_seen.emplace(codes_seen.end(), recs[k].id, detail::tally{});
+        ++it->second.n;
+        if (so.weighted) it->second.w.add(recs[k].w);
+      }
+      for (const auto& [code, t] : codes_seen) g(recs[j].key, code, t);
+    };
+    if (up) {
+      for (std::size_t j = 0; j < recs.size();) {
+        std::size_t i = j + 1;
+        while (i < recs.size() && recs[i].key == recs[j].key) ++i;
+        emit(j, i);
+        j = i;
+      }
+    } else {
+      for (std::size_t i = recs.size(); i > 0;) {
+        std::size_t j = i - 1;
+        while (j > 0 && recs[j - 1].key == recs[i - 1].key) --j;
+        emit(j, i);
+        i = j;
+      }
+    }
+    recs.clear();
+  };
   // Visits a partition's runs, highest key first, or lowest first when `up`.
   std::function<void(spill_file&, const detail::run_visitor&, int, bool)> visit_part =
       [&](spill_file& f, const detail::run_visitor& g, int depth, bool up) {
@@ -723,60 +901,54 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
           }
           return;
         }
-        recs.clear();
-        f.read(0, n, recs);
         inf.largest_partition = std::max<std::uint64_t>(inf.largest_partition, n);
-        for (auto& r : recs) r.id = code_of_id[r.id];
-        sort_by_key(recs, sort_scratch);
-        // Highest key first (lowest when up); within a key, one tally per spelling (in any order: the
-        // walk sums a key's spellings exactly).
-        auto emit = [&](std::size_t j, std::size_t i) {  // the records [j, i) of one key
-          if (i - j == 1) {  // a distinct score: its one record
-            detail::tally t;
-            t.n = 1;
-            if (so.weighted) t.w.add(recs[j].w);
-            g(recs[j].key, recs[j].id, t);
-            return;
-          }
-          codes_seen.clear();
-          for (std::size_t k = j; k < i; ++k) {
-            auto it = std::find_if(codes_seen.begin(), codes_seen.end(), [&](const auto& c) { return c.first == recs[k].id; });
-            if (it == codes_seen.end()) it = codes_seen.emplace(codes_seen.end(), recs[k].id, detail::tally{});
-            ++it->second.n;
-            if (so.weighted) it->second.w.add(recs[k].w);
-          }
-          for (const auto& [code, t] : codes_seen) g(recs[j].key, code, t);
-        };
-        if (up) {
-          for (std::size_t j = 0; j < recs.size();) {
-            std::size_t i = j + 1;
-            while (i < recs.size() && recs[i].key == recs[j].key) ++i;
-            emit(j, i);
-            j = i;
-          }
-        } else {
-          for (std::size_t i = recs.size(); i > 0;) {
-            std::size_t j = i - 1;
-            while (j > 0 && recs[j - 1].key == recs[i - 1].key) --j;
-            emit(j, i);
-            i = j;
-          }
-        }
-        recs.clear();  // its capacity (at most one partition) serves the next partition
+        load_sorted(f, recs, sort_scratch, false);  // a piece of a split partition: split again next walk
+        emit_sorted(recs, g, up);
       };
+  // Pass 2 overlaps the partitions: while the runs of one are walked (on this thread: the finish's
+  // accumulators are serial), the next one that fits in memory is read and sorted on a second thread
+  // into a second buffer (the sort's second buffer is the helper's; the partition walked keeps its
+  // own). The runs handed to the finish are the same, in the same order: only the time they are
+  // sorted at changes. Memory: three partitions' worth of records instead of two (docs/scaling.md).
+  std::vector<record> ahead_recs;
   auto walk = [&](const detail::run_visitor& g, bool up) {
     if (!parts) return;
     const std::size_t m = parts->parts.size();
-    for (std::size_t p = 0; p < m; ++p) visit_part(*parts->parts[up ? p : m - 1 - p], g, 0, up);
+    auto at = [&](std::size_t p) -> spill_file& { return *parts->parts[up ? p : m - 1 - p]; };
+    auto fits = [&](std::size_t p) { return at(p).count() <= cap_records; };
+    std::future<std::uint64_t> next;  // reads and sorts partition p + 1 into ahead_recs
+    for (std::size_t p = 0; p < m; ++p) {
+      bool loaded = false;
+      if (next.valid()) {
+        inf.spilled_bytes += next.get();
+        std::swap(recs, ahead_recs);
+        loaded = true;
+      }
+      if (!fits(p)) {  // split again or tallied, on this thread alone (it uses both buffers)
+        visit_part(at(p), g, 0, up);
+        continue;
+      }
+      if (!loaded) inf.spilled_bytes += load_sorted(at(p), recs, sort_scratch, write_back);
+      inf.largest_partition = std::max<std::uint64_t>(inf.largest_partition, at(p).count());
+      if (pipelined && p + 1 < m && fits(p + 1) && at(p + 1).count() > 0) {
+        next = std::async(std::launch::async,
+                          [&, q = p + 1] { return load_sorted(at(q), ahead_recs, sort_scratch, write_back); });
+      }
+      emit_sorted(recs, g, up);
+    }
   };
   // The ascending walk lets an unweighted finish stream the other class's areas instead of holding
-  // the sweep of every distinct score. Unweighted, the first descending walk also writes its runs
-  // (key, spelling, count: 20 bytes a run, at most 20 bytes a row) to a file that the ascending walk
-  // then reads backwards, instead of reading and sorting the partitions again.
+  // the sweep of every distinct score. With two threads it reads the partitions again, lowest range
+  // first, as the first walk rewrote them sorted, on the second thread (above), so this thread only
+  // walks. On one
+  // thread, unweighted, the first descending walk instead writes its runs (key, spelling, count: 20
+  // bytes a run, at most 20 bytes a row) to a file that the ascending walk then reads backwards: less
+  // CPU than a second sort, but all of it on the one thread that also walks (measured at 10^7 rows,
+  // 32M: the walking thread's share of the CPU fell from 57% to 42% without the file).
   std::unique_ptr<spill_file> walked;
   bool recorded = false;
   const detail::run_source descending = [&](const detail::run_visitor& g) {
-    if (so.weighted || recorded || walked) return walk(g, false);
+    if (so.weighted || pipelined || recorded || walked) return walk(g, false);
     walked = std::make_unique<spill_file>(dir, spill_buffers, true);
     walk([&](std::uint64_t key, std::uint32_t code, const detail::tally& t) {
       walked->add({key, code, static_cast<double>(t.n)});  // a count below 2^53: exact

@@ -5,7 +5,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "assay/error.hpp"
@@ -56,26 +58,29 @@ inline state_options state_options_of(const report_request& q, const std::string
 /// or predicted value, weight when weighted, one probability column per class} (the order of
 /// column_specs), to `state`, the piece's
 /// first row having the id `first_row_id`. A refused row is an error that names the file `name` first.
+/// Only the rows [from, from + count) of the piece when given (count clipped to the piece).
 inline void update_with_piece(evaluation_state& state, const io::table& t, const std::string& name,
-                              std::uint64_t first_row_id) {
-  if (t.rows == 0) return;
+                              std::uint64_t first_row_id, std::size_t from = 0, std::size_t count = SIZE_MAX) {
+  if (from >= t.rows) return;
+  count = std::min(count, t.rows - from);
+  const auto rows = [&](const auto& v) { return std::span(v).subspan(from, count); };
   const state_options& o = state.options();
   const io::column& lab = t.columns[0];
   row_batch b;
-  b.y_true = label_column::of_codes(lab.codes, lab.levels);
-  b.first_row_id = first_row_id;
+  b.y_true = label_column::of_codes(rows(lab.codes), lab.levels);
+  b.first_row_id = first_row_id + from;
   if (o.kind == prediction_kind::values) {  // regression: the target and the predicted value are numbers
-    b.y_true = label_column::of_numbers(lab.numbers);
-    b.y_value = t.columns[1].numbers;
+    b.y_true = label_column::of_numbers(rows(lab.numbers));
+    b.y_value = rows(t.columns[1].numbers);
   }
   std::size_t at = 1;
   if (o.kind == prediction_kind::values) ++at;
-  else if (o.kind == prediction_kind::scores) b.y_score = t.columns[at++].numbers;
-  else if (o.kind == prediction_kind::labels) b.y_pred = label_column::of_codes(t.columns[at].codes, t.columns[at].levels), ++at;
-  if (o.weighted) b.sample_weight = t.columns[at++].numbers;
+  else if (o.kind == prediction_kind::scores) b.y_score = rows(t.columns[at++].numbers);
+  else if (o.kind == prediction_kind::labels) b.y_pred = label_column::of_codes(rows(t.columns[at].codes), t.columns[at].levels), ++at;
+  if (o.weighted) b.sample_weight = rows(t.columns[at++].numbers);
   std::vector<std::span<const double>> proba;
   if (o.kind == prediction_kind::proba) {
-    for (std::size_t k = 0; k < o.proba_names.size(); ++k) proba.emplace_back(t.columns[at + k].numbers);
+    for (std::size_t k = 0; k < o.proba_names.size(); ++k) proba.emplace_back(rows(t.columns[at + k].numbers));
     b.y_proba = proba;
   }
   try {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <optional>
 #include <random>
@@ -330,6 +331,82 @@ TEST(ParallelRanges, GivesUpOnAnOverlongRecord) {
   EXPECT_FALSE(detail::read_parallel(f.path(), head, shape, {0, 1}, settings).has_value());
   settings.max_record_bytes = 200;
   EXPECT_TRUE(detail::read_parallel(f.path(), head, shape, {0, 1}, settings).has_value());
+}
+
+// A piece of a file (read_range_parallel: the readers of a file in pieces, out of core): the file cut
+// into two pieces at every line start, and into a middle piece between random line starts. Each
+// piece gives the table the serial reader gives for the header line followed by the piece's bytes
+// (rows with an empty cell skipped and counted, their first line counted from the header's as
+// there), and its line feeds; it gives up only on a piece the serial reader finds no row in.
+TEST(ParallelRanges, APieceOfTheFileCutAtEveryLineStartAsTheSerialReaderReadsIt) {
+  std::mt19937_64 rng(31);
+  const std::vector<column_spec> specs{{"y", column_type::label, ""},
+                                       {"s", column_type::number, ""},
+                                       {"w", column_type::weight, ""}};
+  for (int file = 0; file < 6; ++file) {
+    std::string text = "y,s,w,note\n";
+    const std::size_t header = text.size();
+    const std::size_t rows = 40 + rng() % 60;
+    for (std::size_t i = 0; i < rows; ++i) {
+      if (rng() % 8 == 0) text += rng() % 2 ? "\n" : "\r\n";
+      const std::size_t level = rng() % (file % 2 ? 30 : 3);  // past 16 levels in odd files
+      std::string y = fmt::format("c{}", level), sc = fmt::format("{}", (rng() % 1000) * 0.001), w = "1";
+      if (rng() % 10 == 0) sc.clear();  // a missing value
+      text += y + "," + sc + "," + w + ",x" + (rng() % 3 == 0 ? "\r\n" : "\n");
+    }
+    if (file % 3 == 1) text += "c1,0.5,1,x";  // the last row without a line feed
+    temp_file f(".csv", text);
+    csv_options o;
+    o.drop_missing = true;
+    csv_reader head(f.path(), o);
+    ASSERT_EQ(head.offset(), header);
+    std::vector<std::size_t> starts{header};
+    for (std::size_t i = header; i < text.size(); ++i) {
+      if (text[i] == '\n') starts.push_back(i + 1);  // the last one may be the end of the file
+    }
+    if (starts.back() != text.size()) starts.push_back(text.size());
+    auto check = [&](std::size_t a, std::size_t b, const setup& st) {
+      const std::string what = fmt::format("file {} bytes [{}, {}) threads {} mmap {}", file, a, b, st.threads, st.mmap);
+      detail::parallel_settings settings;
+      settings.max_threads = st.threads;
+      settings.min_bytes_per_thread = 1;
+      settings.use_mmap = st.mmap;
+      if (st.chunk > 0) settings.chunk_bytes = settings.window_bytes = st.chunk;
+      std::uint64_t lines = ~std::uint64_t{0};
+      const auto p = detail::read_range_parallel(f.path(), head, specs, a, b, settings, &lines);
+      auto r = csv_reader::from_string(text.substr(0, header) + text.substr(a, b - a), "piece.csv", o);
+      const table s = read_table(r, specs, true);  // a piece of blank lines only throws: caught below
+      if (!p) {
+        EXPECT_EQ(s.rows, 0u) << what << ": gave up on a piece with rows";
+        return;
+      }
+      EXPECT_EQ(lines, static_cast<std::uint64_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(a),
+                                                              text.begin() + static_cast<std::ptrdiff_t>(b), '\n')))
+          << what;
+      expect_same(*p, s, what);
+    };
+    auto check_or_none = [&](std::size_t a, std::size_t b, const setup& st) {
+      try {
+        check(a, b, st);
+      } catch (const error&) {  // the serial reader finds no row: the parallel one must have given up
+        detail::parallel_settings settings;
+        settings.max_threads = st.threads;
+        settings.min_bytes_per_thread = 1;
+        EXPECT_FALSE(detail::read_range_parallel(f.path(), head, specs, a, b, settings, nullptr).has_value())
+            << "file " << file << " [" << a << ", " << b << ")";
+      }
+    };
+    for (const std::size_t c : starts) {
+      const setup& st = setups[rng() % setups.size()];
+      if (c > header) check_or_none(header, c, st);
+      if (c < text.size()) check_or_none(c, text.size(), st);
+    }
+    for (int k = 0; k < 40; ++k) {
+      std::size_t a = starts[rng() % starts.size()], b = starts[rng() % starts.size()];
+      if (a > b) std::swap(a, b);
+      if (a < b) check_or_none(a, b, setups[rng() % setups.size()]);
+    }
+  }
 }
 
 }  // namespace

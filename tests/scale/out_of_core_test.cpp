@@ -17,6 +17,7 @@
 #include "assay/detail/exact_sum.hpp"
 #include "assay/error.hpp"
 #include "assay/report/html.hpp"
+#include "assay/threads.hpp"
 
 namespace assay::scale {
 namespace {
@@ -378,6 +379,56 @@ TEST(OutOfCore, ErrorsNameTheFilesLine) {
   }
   EXPECT_NE(want, "");
   EXPECT_EQ(got, want);
+  std::filesystem::remove(path);
+}
+
+// The pieces are parsed in parallel (the in-memory reader's parser on each piece's byte range) or,
+// with one thread, serially; the next partition is sorted on a second thread while this one is
+// walked. Whatever the thread limit (1, 2, 3), the report is make_report's: a file with CRLF and blank
+// lines, tied scores, "1" and "1.0", and rows with an empty cell (refused with make_report's message,
+// which names the first one's line, in a later piece; skipped with drop_missing).
+TEST(OutOfCore, SameReportWhateverTheThreadLimit) {
+  const auto path = std::filesystem::temp_directory_path() / fmt::format("assay_ooc_threads_{}.csv", ::getpid());
+  {
+    std::ofstream f(path, std::ios::binary);
+    std::mt19937_64 g(7);
+    f << "y,score,w\r\n";
+    for (int i = 0; i < 500000; ++i) {
+      if (g() % 50 == 0) f << (g() % 2 ? "\n" : "\r\n");
+      const bool pos = g() % 10 < 3;
+      const int level = static_cast<int>(g() % 500) + (pos ? 150 : 0);
+      const bool missing = i > 300000 && g() % 20000 == 0;
+      f << (pos ? (g() % 2 ? "1" : "1.0") : "0") << ',' << (missing ? "" : fmt::format("{}", level / 650.0)) << ','
+        << (g() % 4) << (g() % 3 == 0 ? "\r\n" : "\n");
+    }
+  }
+  out_of_core_options o;
+  o.max_memory = 8 << 20;  // pieces of 512 KiB (~12 of them), parsed in parallel from 2 threads
+  for (bool drop : {false, true}) {
+    for (bool weighted : {false, true}) {
+      report_request q = request(path.string(), weighted, true, false);
+      q.csv.drop_missing = drop;
+      std::string want;
+      try {
+        want = to_json(make_report(q));
+      } catch (const error& e) {
+        want = e.what();
+      }
+      if (!drop) ASSERT_NE(want.find("empty cell"), std::string::npos) << want;
+      for (unsigned threads : {1u, 2u, 3u}) {
+        const thread_limit limit(threads);
+        std::string got;
+        out_of_core_info info;
+        try {
+          got = to_json(make_report_out_of_core(q, o, &info));
+        } catch (const error& e) {
+          got = e.what();
+        }
+        EXPECT_EQ(got, want) << "drop " << drop << " weighted " << weighted << " threads " << threads;
+        if (drop) EXPECT_GT(info.partitions, 2U);
+      }
+    }
+  }
   std::filesystem::remove(path);
 }
 
