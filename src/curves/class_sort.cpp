@@ -318,6 +318,11 @@ std::optional<labelled_sorted> sort_labelled(std::span<const std::int32_t> y, st
   constexpr std::size_t kBlock = 1024;        // cases between two looks at the give-up rules
   constexpr std::size_t kJudgeFrom = 8192;    // cases a thread reads before the rule of 15/16
   constexpr double max = std::numeric_limits<double>::max();
+  // The keys' buffer (its pages untouched, so free of cost, when the cases end up grouped). The
+  // plain read writes the labelled keys of scores of one sign, whose order keys share their top bit:
+  // that bit taken out leaves room for the class; scores of both signs are written again below.
+  auto first = assay::detail::make_buffer<std::uint64_t>(n);
+  std::uint64_t* const a = first.get();
   detail::run_team(T, [&](unsigned t, std::barrier<>& sync) {
     const std::size_t lo = n * t / T, hi = n * (t + 1) / T;
     auto plain = [&] {
@@ -326,11 +331,13 @@ std::optional<labelled_sorted> sort_labelled(std::span<const std::int32_t> y, st
       bool ok = true;
       for (std::size_t i = lo; i < hi; ++i) {
         const std::uint64_t k = detail::order_bits(score[i] + 0.0);
+        const auto label = static_cast<std::uint64_t>(static_cast<std::uint32_t>(y[i]));
+        a[i] = (k << 1) | (label & 1u);
         o |= k, d &= k;
         mn = k < mn ? k : mn;
         mx = k > mx ? k : mx;
-        count += static_cast<std::size_t>(y[i]);
-        ok &= (static_cast<std::uint32_t>(y[i]) <= 1u) & (std::fabs(score[i]) <= max);
+        count += label;
+        ok &= (label <= 1u) & (std::fabs(score[i]) <= max);
       }
       ors[t] = o, ands[t] = d, mins[t] = mn, maxs[t] = mx, positives[t] = count, valid[t] = ok;
     };
@@ -401,9 +408,11 @@ std::optional<labelled_sorted> sort_labelled(std::span<const std::int32_t> y, st
     mn = std::min(mn, mins[t]), mx = std::max(mx, maxs[t]);
   }
   const std::uint64_t constant = ~(o ^ d);
-  const bool offset = mx - mn < (std::uint64_t{1} << 63);
+  const bool one_sign = (constant >> 63) != 0;  // the keys written by the first read serve
+  const bool offset = !one_sign && mx - mn < (std::uint64_t{1} << 63);
   if (!offset && constant == 0) return std::nullopt;
-  // Offset when the range allows; else the highest constant bit is taken out.
+  // The sign bit taken out when it is constant (the keys are written); else an offset when the range
+  // allows; else the highest constant bit is taken out.
   const unsigned gap = offset ? 64u : 63u - static_cast<unsigned>(std::countl_zero(constant));
   out.gap_ = gap;
   out.gap_value_ = offset ? 0 : (d >> gap) & 1u;
@@ -420,23 +429,25 @@ std::optional<labelled_sorted> sort_labelled(std::span<const std::int32_t> y, st
     }
     return (k << 1) | static_cast<std::uint64_t>(label);
   };
-  out.own_ = assay::detail::make_buffer<std::uint64_t>(n);
+  out.own_ = std::move(first);
   auto second = assay::detail::make_buffer<std::uint64_t>(n);
-  std::uint64_t* const a = out.own_.get();
   std::uint64_t* const b = second.get();
-  detail::run_team(T, [&](unsigned t, std::barrier<>&) {
-    const std::size_t lo = n * t / T, hi = n * (t + 1) / T;
-    std::uint64_t to = 0, td = ~std::uint64_t{0};
-    for (std::size_t i = lo; i < hi; ++i) {
-      const std::uint64_t k = labelled(score[i], y[i]);
-      a[i] = k;
-      to |= k, td &= k;
-    }
-    ors[t] = to, ands[t] = td;
-  });
-  o = 0, d = ~std::uint64_t{0};
-  for (unsigned t = 0; t < T; ++t) o |= ors[t], d &= ands[t];
-  const std::uint64_t varying = (o ^ d) >> 1;  // of the keys without their class bit
+  std::uint64_t varying = (o ^ d) & (~std::uint64_t{0} >> 1);  // of the keys without their class bit
+  if (!one_sign) {
+    detail::run_team(T, [&](unsigned t, std::barrier<>&) {
+      const std::size_t lo = n * t / T, hi = n * (t + 1) / T;
+      std::uint64_t to = 0, td = ~std::uint64_t{0};
+      for (std::size_t i = lo; i < hi; ++i) {
+        const std::uint64_t k = labelled(score[i], y[i]);
+        a[i] = k;
+        to |= k, td &= k;
+      }
+      ors[t] = to, ands[t] = td;
+    });
+    o = 0, d = ~std::uint64_t{0};
+    for (unsigned t = 0; t < T; ++t) o |= ors[t], d &= ands[t];
+    varying = (o ^ d) >> 1;
+  }
   const std::uint64_t* result = a;
   if (n >= kMsdMinCases && std::bit_width(varying) > kTopBits + static_cast<unsigned>(std::countr_zero(varying))) {
     result = msd_first<std::uint64_t, order_of_labelled>(a, b, n, n, varying, T);

@@ -72,9 +72,9 @@ struct score_group {
 /// - grouped (grouped() true, when the scores take few distinct values): groups() holds one
 ///   score_group per distinct score, ascending; keys() is empty;
 /// - keys: one ascending run of 64-bit labelled keys: the score's order key
-/// (detail::order_bits of score + 0.0) made to fit in 63 bits without changing the order (minus the
-/// smallest key when the keys span less than 2^63, as they do when the scores have one sign or a
-/// moderate range; else with a bit that is the same in every key taken out), shifted left by one,
+/// (detail::order_bits of score + 0.0) made to fit in 63 bits without changing the order (the sign
+/// bit taken out when the scores have one sign; else minus the smallest key when the keys span less
+/// than 2^63, as they do for a moderate range; else with a bit that is the same in every key taken out), shifted left by one,
 /// and the class in the lowest bit (1 = positive). The run is ascending in key >> 1 (the score):
 /// the keys of equal scores are neighbours, their classes in no particular order (the walk counts
 /// them; not ordering them spares the sort the work of heavy ties). A walk over this one run needs no merge of two runs
@@ -148,11 +148,13 @@ inline constexpr std::size_t kMaxScoreGroups = std::size_t{1} << 15;
 /// holds per thread: up to `threads` times as many distinct scores may be grouped in all.
 ///
 /// Keys: one parallel read takes the smallest and largest order key, their OR and AND (so the bits
-/// that vary) and counts the positives; one parallel pass writes the labelled keys; then sort_by_class's sort of one
+/// that vary), counts the positives and writes the labelled keys as if the scores had one sign; when
+/// they have both, one more parallel pass writes the labelled keys; then sort_by_class's sort of one
 /// run by key >> 1 (MSD first from 2^16 cases, LSD counting passes below). Which class comes first
 /// within a group of equal scores may depend on the thread count; the groups and their counts, all
 /// that walk_labelled reads, do not. Cost: O(n) time, 2 x 8
-/// bytes per case.
+/// bytes per case (grouped: 16 bytes per distinct score per thread; the keys' buffer is allocated
+/// but its pages are never touched).
 ///
 /// With `check_as` given, the input is checked in the first read instead of by the caller (one read
 /// of the data fewer): labels other than 0 and 1 or a score that is not finite throw as
