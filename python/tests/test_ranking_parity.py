@@ -111,6 +111,23 @@ def test_two_class_codes_in_halves(rng):
         assert str(ours.value) == str(theirs.value)
 
 
+def test_two_class_codes_one_pass(rng):
+    # Integer labels of minimum 0 and maximum 1 keep the codes written by the first pass (labels == 1);
+    # any other pair of values takes the second pass. Against numpy: codes = (y == max), greater = (max == 1).
+    for n in (5, 2**19 + 3):
+        base = rng.integers(0, 2, n)
+        base[:2] = (0, 1)
+        for y in (base, base.astype(np.int32), base.astype(np.int8), base.astype(np.uint8), base.astype(bool),
+                  base * 2 - 1, base + 1, base * 3, base.astype(np.float64)):
+            got = _core.two_class_codes(y)
+            assert got is not None
+            np.testing.assert_array_equal(got[0], (y == y.max()).astype(np.int32), strict=True)
+            assert got[1] == (y.max() == 1)
+        for y in (np.where(np.arange(n) == n - 1, 2, base), np.where(np.arange(n) == 0, -1, base), np.zeros(n, np.int64),
+                  np.ones(n, np.uint8)):
+            assert _core.two_class_codes(y) is None
+
+
 def test_sort_paths(rng):
     # Unweighted, the sweep sorts (score, +-1) records below 2^16 cases (8-bit digits below 4096, else
     # 11-bit) and each class's scores by the core's class sort from 2^16 (bucket sizes change at 2^24);
