@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <string>
 #include <map>
+#include <utility>
 #include <random>
 #include <vector>
 
@@ -147,21 +148,25 @@ data load(const char* path) {
 
 // The pieces of the Python package's binary roc_auc_score / average_precision_score (scikit-learn to
 // the bit) at 10^6 cases, uniform scores and balanced classes as bench/python_ranking.py draws them;
-// range(1) = sort threads (0 = the kernel's choice).
-const data& uniform(std::size_t n) {
-  static std::map<std::size_t, data> cache;
-  auto& d = cache[n];
+// range(1) = sort threads (0 = the kernel's choice); range(2), when > 0: the scores rounded to
+// that many decimals (10^range(2) + 1 distinct values: python_ranking.py's "ties" at 3), else continuous.
+const data& uniform(std::size_t n, int decimals = 0) {
+  static std::map<std::pair<std::size_t, int>, data> cache;
+  auto& d = cache[{n, decimals}];
   if (d.y.empty()) {
     std::mt19937_64 rng(3);
     d.y.resize(n);
     d.s.resize(n);
+    const double scale = std::pow(10.0, decimals);
     for (std::size_t i = 0; i < n; ++i) {
       d.y[i] = static_cast<std::int32_t>(rng() & 1u);
       d.s[i] = std::uniform_real_distribution<double>(0, 1)(rng);
+      if (decimals > 0) d.s[i] = std::round(d.s[i] * scale) / scale;
     }
   }
   return d;
 }
+int decimals(const benchmark::State& st) { return static_cast<int>(st.range(2)); }
 
 void sklearn_check(benchmark::State& st) {
   const data& d = uniform(rows(st));
@@ -170,7 +175,7 @@ void sklearn_check(benchmark::State& st) {
 }
 
 void sklearn_sort_labelled(benchmark::State& st) {
-  const data& d = uniform(rows(st));
+  const data& d = uniform(rows(st), decimals(st));
   for (auto _ : st) {
     auto r = assay::curves::sort_labelled(d.y, d.s, static_cast<unsigned>(st.range(1)));
     benchmark::DoNotOptimize(r->keys().data());
@@ -178,8 +183,29 @@ void sklearn_sort_labelled(benchmark::State& st) {
   st.SetItemsProcessed(st.iterations() * st.range(0));
 }
 
+// sort_labelled on n = range(0) scores taking D = range(2) distinct values, threads = range(1), with
+// grouping up to range(3) distinct scores (0: never): where counting per distinct score pays.
+void sklearn_sort_labelled_groups(benchmark::State& st) {
+  const auto n = static_cast<std::size_t>(st.range(0)), D = static_cast<std::size_t>(st.range(2));
+  static std::map<std::pair<std::size_t, std::size_t>, data> cache;
+  auto& d = cache[{n, D}];
+  if (d.y.empty()) {
+    std::mt19937_64 rng(5);
+    for (std::size_t i = 0; i < n; ++i) {
+      d.y.push_back(static_cast<std::int32_t>(rng() & 1u));
+      d.s.push_back(static_cast<double>(rng() % D) / static_cast<double>(D) + 0.25);
+    }
+  }
+  for (auto _ : st) {
+    auto r = assay::curves::sort_labelled(d.y, d.s, static_cast<unsigned>(st.range(1)), {},
+                                          static_cast<std::size_t>(st.range(3)));
+    benchmark::DoNotOptimize(r->keys().data());
+  }
+  st.SetItemsProcessed(st.iterations() * st.range(0));
+}
+
 void sklearn_roc_auc(benchmark::State& st) {
-  const data& d = uniform(rows(st));
+  const data& d = uniform(rows(st), decimals(st));
   assay::curves::sklearn::set_sort_threads(static_cast<unsigned>(st.range(1)));
   for (auto _ : st) benchmark::DoNotOptimize(assay::curves::sklearn::roc_auc(d.y, d.s, {}));
   assay::curves::sklearn::set_sort_threads(0);
@@ -187,7 +213,7 @@ void sklearn_roc_auc(benchmark::State& st) {
 }
 
 void sklearn_average_precision(benchmark::State& st) {
-  const data& d = uniform(rows(st));
+  const data& d = uniform(rows(st), decimals(st));
   assay::curves::sklearn::set_sort_threads(static_cast<unsigned>(st.range(1)));
   for (auto _ : st) benchmark::DoNotOptimize(assay::curves::sklearn::average_precision(d.y, d.s, {}));
   assay::curves::sklearn::set_sort_threads(0);
@@ -197,9 +223,12 @@ void sklearn_average_precision(benchmark::State& st) {
 }  // namespace
 
 BENCHMARK(sklearn_check)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(sklearn_sort_labelled)->Args({1'000'000, 1})->Args({1'000'000, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(sklearn_roc_auc)->Args({1'000'000, 1})->Args({1'000'000, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(sklearn_average_precision)->Args({1'000'000, 1})->Args({1'000'000, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(sklearn_sort_labelled)->Args({1'000'000, 1, 0})->Args({1'000'000, 0, 0})->Args({1'000'000, 1, 3})->Args({1'000'000, 0, 3})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(sklearn_sort_labelled_groups)
+    ->ArgsProduct({{1'000'000, 100'000}, {1}, {1000, 4000, 16000, 32768, 65536}, {0, 1 << 17}})
+    ->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(sklearn_roc_auc)->Args({1'000'000, 1, 0})->Args({1'000'000, 0, 0})->Args({1'000'000, 1, 3})->Args({1'000'000, 0, 3})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(sklearn_average_precision)->Args({1'000'000, 1, 0})->Args({1'000'000, 0, 0})->Args({1'000'000, 1, 3})->Args({1'000'000, 0, 3})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(floor_float_sort)->Arg(10'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(floor_std_sort)->Arg(10'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(class_sort_only)->Arg(10'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();

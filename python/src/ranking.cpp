@@ -22,7 +22,8 @@ nb::ndarray<nb::numpy, T, nb::ndim<1>> out(std::vector<T>&& v) {
 /// The 0/1 codes (1 = the greater label) of labels holding exactly two distinct values, written to
 /// `codes`; false when they hold one value, more than two, or (floats) a NaN, an infinity or a value
 /// that is not an integer (scikit-learn's type_of_target then says "continuous"). From 2^19 labels
-/// each pass runs on two halves side by side (the result does not depend on the split).
+/// each pass runs on two halves side by side (the result does not depend on the split). The first
+/// pass writes the codes of labels {0, 1}; integer labels of minimum 0 and maximum 1 need no second.
 template <typename T>
 bool two_class_codes(const T* y, std::size_t n, std::int32_t* codes, bool& greater_is_one) {
   if (n == 0) return false;
@@ -37,11 +38,18 @@ bool two_class_codes(const T* y, std::size_t n, std::int32_t* codes, bool& great
     for (std::size_t i = b; i < e; ++i) {  // min and max without a branch on the data (it vectorises)
       lo = y[i] < lo ? y[i] : lo;
       hi = y[i] > hi ? y[i] : hi;
+      codes[i] = static_cast<std::int32_t>(y[i] == T(1));  // the codes if the labels are {0, 1}
     }
     lows[h] = lo, highs[h] = hi;
   });
   // (A NaN that the comparisons skipped fails the scan below.)
   const T lo = lows[1] < lows[0] ? lows[1] : lows[0], hi = highs[1] > highs[0] ? highs[1] : highs[0];
+  if constexpr (std::is_integral_v<T>) {
+    if (lo == T(0) && hi == T(1)) {  // integers between 0 and 1 are 0 or 1: the codes are written
+      greater_is_one = true;
+      return true;
+    }
+  }
   if constexpr (std::is_floating_point_v<T>) {
     if (!std::isfinite(lo) || !std::isfinite(hi) || lo != std::trunc(lo) || hi != std::trunc(hi)) return false;
   }

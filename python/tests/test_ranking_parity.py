@@ -111,6 +111,23 @@ def test_two_class_codes_in_halves(rng):
         assert str(ours.value) == str(theirs.value)
 
 
+def test_two_class_codes_one_pass(rng):
+    # Integer labels of minimum 0 and maximum 1 keep the codes written by the first pass (labels == 1);
+    # any other pair of values takes the second pass. Against numpy: codes = (y == max), greater = (max == 1).
+    for n in (5, 2**19 + 3):
+        base = rng.integers(0, 2, n)
+        base[:2] = (0, 1)
+        for y in (base, base.astype(np.int32), base.astype(np.int8), base.astype(np.uint8), base.astype(bool),
+                  base * 2 - 1, base + 1, base * 3, base.astype(np.float64)):
+            got = _core.two_class_codes(y)
+            assert got is not None
+            np.testing.assert_array_equal(got[0], (y == y.max()).astype(np.int32), strict=True)
+            assert got[1] == (y.max() == 1)
+        for y in (np.where(np.arange(n) == n - 1, 2, base), np.where(np.arange(n) == 0, -1, base), np.zeros(n, np.int64),
+                  np.ones(n, np.uint8)):
+            assert _core.two_class_codes(y) is None
+
+
 def test_sort_paths(rng):
     # Unweighted, the sweep sorts (score, +-1) records below 2^16 cases (8-bit digits below 4096, else
     # 11-bit) and each class's scores by the core's class sort from 2^16 (bucket sizes change at 2^24);
@@ -167,6 +184,38 @@ def test_labelled_sort_paths(rng):
                     np.testing.assert_array_equal(a, b, strict=True)
             for a, b in zip(am.precision_recall_curve(y, s), sk.precision_recall_curve(y, s)):
                 np.testing.assert_array_equal(a, b, strict=True)
+
+
+def test_grouped_sort_paths(rng):
+    # From 2^16 cases, unweighted, scores of few distinct values are counted per distinct score (at most
+    # max(1024, share / 32) of them per thread's share of the cases: one thread below 2^19 cases, two
+    # from 2^19 on a machine of two cores or more) instead of sorted; more distinct scores (from the
+    # start, or only late in the input) make the grouping give up to the sort. Every value occurs, so
+    # the counts cross the bound exactly (4096 at 2^17 + 3 cases, 8192 at 2^19 + 7 on two threads).
+    def same(y, s):
+        assert am.roc_auc_score(y, s) == sk.roc_auc_score(y, s)
+        assert am.average_precision_score(y, s) == sk.average_precision_score(y, s)
+        for drop in (True, False):
+            for a, b in zip(am.roc_curve(y, s, drop_intermediate=drop), sk.roc_curve(y, s, drop_intermediate=drop)):
+                np.testing.assert_array_equal(a, b, strict=True)
+        for a, b in zip(am.precision_recall_curve(y, s), sk.precision_recall_curve(y, s)):
+            np.testing.assert_array_equal(a, b, strict=True)
+
+    for n, distinct in ((2**17 + 3, (4095, 4096, 4097)), (2**19 + 7, (1001, 8192, 8193))):
+        y = rng.integers(0, 2, n)
+        for d in distinct:
+            values = np.unique(np.round(rng.standard_normal(3 * d), 6))[:d]
+            assert values.shape[0] == d
+            same(y, values[rng.permutation(np.arange(n) % d)])
+        # Few distinct scores in the first 90%, all distinct after: the grouping gives up late.
+        s = np.round(rng.random(n), 2)
+        s[9 * n // 10:] = rng.random(n - 9 * n // 10)
+        same(y, s)
+        # Both signs, far apart, -0.0 and +0.0: grouped whether or not the keys would leave room for the class.
+        s = np.round(rng.standard_normal(n) * 1e3, 0) * 10.0 ** rng.integers(-300, 300, n).clip(-2, 2)
+        s[rng.random(n) < 0.01] = -0.0
+        same(y, s)
+        same(np.zeros(n, dtype=np.int64) + (np.arange(n) == 5), np.round(rng.random(n), 3))  # one positive
 
 
 def test_numpy_sum_order(rng):

@@ -194,8 +194,107 @@ class_sorted sort_by_class(std::span<const std::int32_t> y, std::span<const doub
   return out;
 }
 
+namespace {
+
+// One thread's counts per order key for sort_labelled's grouping: open addressing with linear
+// probing, at most half full (it doubles first). Key 0 marks an empty slot: it is the order key of a
+// NaN only (all bits set), which no valid input holds.
+class group_table {
+ public:
+  struct slot {
+    std::uint64_t key;
+    std::uint32_t cases, positives;
+  };
+  static constexpr unsigned kMaxProbes = 64;  // a longer chain means keys built to collide: give up
+
+  group_table() { resize(12); }
+  // Counts the cases [b, e) of (y, score); adds their positives to `count` and clears `ok` on a label
+  // other than 0 and 1 or a score that is not finite. False (the counts then incomplete) when a chain
+  // grows too long or the table would hold more than `limit` keys. The table's pointer, mask and
+  // shift are held in locals (reloaded after an insertion only): the loop's stores to the slots
+  // could otherwise alias them.
+  bool count(const std::int32_t* y, const double* score, std::size_t b, std::size_t e, std::size_t limit,
+             std::size_t& positives, bool& ok) {
+    constexpr double max = std::numeric_limits<double>::max();
+    slot* slots = slots_.data();
+    std::size_t mask = slots_.size() - 1;
+    unsigned shift = 64 - bits_;
+    std::size_t pos = 0;
+    bool good = true, fits = true;
+    for (std::size_t i = b; i < e; ++i) {
+      const double v = score[i] + 0.0;  // -0.0 -> +0.0
+      const auto label = static_cast<std::uint32_t>(y[i]);
+      good &= (label <= 1u) & (std::fabs(v) <= max);
+      pos += label;
+      const std::uint64_t k = detail::order_bits(v);
+      std::size_t h = index(k, shift);
+      unsigned probes = 0;
+      while (slots[h].key != k) {
+        if (slots[h].key == 0) {
+          if (!insert(k, h, limit)) {
+            fits = false;
+            break;
+          }
+          slots = slots_.data(), mask = slots_.size() - 1, shift = 64 - bits_;
+          h = index(k, shift);
+          continue;
+        }
+        if (++probes > kMaxProbes) {
+          fits = false;
+          break;
+        }
+        h = (h + 1) & mask;
+      }
+      if (!fits) break;
+      slots[h].cases += 1;
+      slots[h].positives += label;
+    }
+    positives += pos;
+    ok = ok && good;
+    return fits;
+  }
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  [[nodiscard]] const std::vector<slot>& slots() const noexcept { return slots_; }
+
+ private:
+  // Multiplicative (Fibonacci) hashing of the key with its high half folded in (Knuth TAOCP vol. 3,
+  // 6.4); shift = 64 - log2(slots).
+  static std::size_t index(std::uint64_t k, unsigned shift) noexcept {
+    return static_cast<std::size_t>(((k ^ (k >> 29)) * 0x9E3779B97F4A7C15ULL) >> shift);
+  }
+  // Puts the new key k, with no cases yet, at the empty slot h, the table first doubled (and rehashed)
+  // when it would be over half full; false when it would hold more than `limit` keys.
+  [[gnu::noinline]] bool insert(std::uint64_t k, std::size_t h, std::size_t limit) {
+    if (size_ + 1 > limit) return false;
+    if ((size_ + 1) * 2 > slots_.size()) {
+      resize(bits_ + 1);
+      h = index(k, 64 - bits_);
+      while (slots_[h].key != 0) h = (h + 1) & (slots_.size() - 1);
+    }
+    slots_[h] = {k, 0, 0};
+    ++size_;
+    return true;
+  }
+  void resize(unsigned bits) {
+    std::vector<slot> old(std::size_t{1} << bits, slot{0, 0, 0});
+    old.swap(slots_);
+    bits_ = bits;
+    for (const slot& s : old) {
+      if (s.key == 0) continue;
+      std::size_t h = index(s.key, 64 - bits_);
+      while (slots_[h].key != 0) h = (h + 1) & (slots_.size() - 1);
+      slots_[h] = s;
+    }
+  }
+  std::vector<slot> slots_;
+  std::size_t size_ = 0;
+  unsigned bits_ = 0;
+};
+
+}  // namespace
+
 std::optional<labelled_sorted> sort_labelled(std::span<const std::int32_t> y, std::span<const double> score,
-                                             unsigned threads, std::string_view check_as) {
+                                             unsigned threads, std::string_view check_as, std::size_t max_groups) {
   const std::size_t n = y.size();
   labelled_sorted out;
   out.n_ = n;
@@ -207,28 +306,100 @@ std::optional<labelled_sorted> sort_labelled(std::span<const std::int32_t> y, st
   unsigned T = threads;
   if (T == 0) T = n < (std::size_t{1} << 16) ? 1u : assay::detail::team_threads(8);
   T = static_cast<unsigned>(std::min<std::size_t>(T, n));
-  // The range of the scores' keys, the bits that vary among them, and the positives.
+  // The first read: the cases counted per distinct score while they are few (grouping); else (or
+  // once grouping gives up) the range of the scores' keys, the bits that vary among them, and the
+  // positives.
   std::vector<std::uint64_t> ors(T, 0), ands(T, ~std::uint64_t{0}), mins(T, ~std::uint64_t{0}), maxs(T, 0);
   std::vector<std::size_t> positives(T, 0);
   std::vector<unsigned char> valid(T, 1);
-  detail::run_team(T, [&](unsigned t, std::barrier<>&) {
+  const bool grouping = max_groups > 0;
+  std::vector<group_table> tables(grouping ? T : 0);
+  std::atomic<bool> give_up{!grouping};
+  constexpr std::size_t kBlock = 1024;        // cases between two looks at the give-up rules
+  constexpr std::size_t kJudgeFrom = 8192;    // cases a thread reads before the rule of 15/16
+  constexpr double max = std::numeric_limits<double>::max();
+  // The keys' buffer (its pages untouched, so free of cost, when the cases end up grouped). The
+  // plain read writes the labelled keys of scores of one sign, whose order keys share their top bit:
+  // that bit taken out leaves room for the class; scores of both signs are written again below.
+  auto first = assay::detail::make_buffer<std::uint64_t>(n);
+  std::uint64_t* const a = first.get();
+  detail::run_team(T, [&](unsigned t, std::barrier<>& sync) {
     const std::size_t lo = n * t / T, hi = n * (t + 1) / T;
-    std::uint64_t o = 0, d = ~std::uint64_t{0}, mn = ~std::uint64_t{0}, mx = 0;
-    std::size_t count = 0;
-    bool ok = true;
-    constexpr double max = std::numeric_limits<double>::max();
-    for (std::size_t i = lo; i < hi; ++i) {
-      const std::uint64_t k = detail::order_bits(score[i] + 0.0);
-      o |= k, d &= k;
-      mn = k < mn ? k : mn;
-      mx = k > mx ? k : mx;
-      count += static_cast<std::size_t>(y[i]);
-      ok &= (static_cast<std::uint32_t>(y[i]) <= 1u) & (std::fabs(score[i]) <= max);
+    auto plain = [&] {
+      std::uint64_t o = 0, d = ~std::uint64_t{0}, mn = ~std::uint64_t{0}, mx = 0;
+      std::size_t count = 0;
+      bool ok = true;
+      for (std::size_t i = lo; i < hi; ++i) {
+        const std::uint64_t k = detail::order_bits(score[i] + 0.0);
+        const auto label = static_cast<std::uint64_t>(static_cast<std::uint32_t>(y[i]));
+        a[i] = (k << 1) | (label & 1u);
+        o |= k, d &= k;
+        mn = k < mn ? k : mn;
+        mx = k > mx ? k : mx;
+        count += label;
+        ok &= (label <= 1u) & (std::fabs(score[i]) <= max);
+      }
+      ors[t] = o, ands[t] = d, mins[t] = mn, maxs[t] = mx, positives[t] = count, valid[t] = ok;
+    };
+    bool done_plain = false;
+    if (grouping) {
+      group_table& g = tables[t];
+      // At most one distinct score per 32 cases of the share (and at least 1024 allowed): a distinct
+      // score costs the table growth, the merge and the sort about what 30 cases cost the key sort
+      // (measured at 10^5 cases on one thread: 4000 distinct scores grouped in 0.97 ms, sorted as
+      // keys in 0.93 ms; 1000 grouped in 0.5 ms, sorted in 1.0 ms).
+      const std::size_t limit = std::min(max_groups, std::max<std::size_t>((hi - lo) / 32, 1024));
+      std::size_t count = 0;
+      bool ok = true, fits = true;
+      for (std::size_t b = lo; fits && b < hi;) {
+        if (give_up.load(std::memory_order_relaxed)) {
+          fits = false;
+          break;
+        }
+        const std::size_t e = std::min(hi, b + kBlock);
+        fits = g.count(y.data(), score.data(), b, e, limit, count, ok);
+        b = e;
+        if (fits && b - lo >= kJudgeFrom && g.size() * 16 > (b - lo) * 15) fits = false;
+      }
+      if (fits) {
+        positives[t] = count, valid[t] = ok;
+      } else {
+        give_up.store(true, std::memory_order_relaxed);
+        plain();
+        done_plain = true;
+      }
+    } else {
+      plain();
+      done_plain = true;
     }
-    ors[t] = o, ands[t] = d, mins[t] = mn, maxs[t] = mx, positives[t] = count, valid[t] = ok;
+    sync.arrive_and_wait();
+    if (!done_plain && give_up.load(std::memory_order_relaxed)) plain();  // another thread gave up late
   });
   if (!check_as.empty() && std::find(valid.begin(), valid.end(), 0) != valid.end()) {
     check_binary_input(check_as, y, score, {});  // names the first bad value and throws
+  }
+  if (!give_up.load()) {
+    // The tables' keys sorted ascending and merged.
+    std::vector<group_table::slot> all;
+    all.reserve(tables[0].size() * T);
+    for (const auto& s : tables[0].slots()) if (s.key != 0) all.push_back(s);
+    // Few tables of few keys: one sort of their concatenation, then one pass over equal keys.
+    for (unsigned t = 1; t < T; ++t)
+      for (const auto& s : tables[t].slots()) if (s.key != 0) all.push_back(s);
+    std::sort(all.begin(), all.end(), [](const group_table::slot& a, const group_table::slot& b) { return a.key < b.key; });
+    out.groups_.reserve(all.size());
+    std::size_t P = 0;
+    for (std::size_t i = 0; i < all.size();) {
+      score_group grp{all[i].key, 0, 0};
+      std::uint32_t cases = 0;
+      for (; i < all.size() && all[i].key == grp.key; ++i) cases += all[i].cases, grp.positives += all[i].positives;
+      grp.negatives = cases - grp.positives;
+      P += grp.positives;
+      out.groups_.push_back(grp);
+    }
+    out.grouped_ = true;
+    out.positives_ = P;
+    return out;
   }
   std::uint64_t o = 0, d = ~std::uint64_t{0}, mn = ~std::uint64_t{0}, mx = 0;
   std::size_t P = 0;
@@ -237,9 +408,11 @@ std::optional<labelled_sorted> sort_labelled(std::span<const std::int32_t> y, st
     mn = std::min(mn, mins[t]), mx = std::max(mx, maxs[t]);
   }
   const std::uint64_t constant = ~(o ^ d);
-  const bool offset = mx - mn < (std::uint64_t{1} << 63);
+  const bool one_sign = (constant >> 63) != 0;  // the keys written by the first read serve
+  const bool offset = !one_sign && mx - mn < (std::uint64_t{1} << 63);
   if (!offset && constant == 0) return std::nullopt;
-  // Offset when the range allows; else the highest constant bit is taken out.
+  // The sign bit taken out when it is constant (the keys are written); else an offset when the range
+  // allows; else the highest constant bit is taken out.
   const unsigned gap = offset ? 64u : 63u - static_cast<unsigned>(std::countl_zero(constant));
   out.gap_ = gap;
   out.gap_value_ = offset ? 0 : (d >> gap) & 1u;
@@ -256,23 +429,25 @@ std::optional<labelled_sorted> sort_labelled(std::span<const std::int32_t> y, st
     }
     return (k << 1) | static_cast<std::uint64_t>(label);
   };
-  out.own_ = assay::detail::make_buffer<std::uint64_t>(n);
+  out.own_ = std::move(first);
   auto second = assay::detail::make_buffer<std::uint64_t>(n);
-  std::uint64_t* const a = out.own_.get();
   std::uint64_t* const b = second.get();
-  detail::run_team(T, [&](unsigned t, std::barrier<>&) {
-    const std::size_t lo = n * t / T, hi = n * (t + 1) / T;
-    std::uint64_t to = 0, td = ~std::uint64_t{0};
-    for (std::size_t i = lo; i < hi; ++i) {
-      const std::uint64_t k = labelled(score[i], y[i]);
-      a[i] = k;
-      to |= k, td &= k;
-    }
-    ors[t] = to, ands[t] = td;
-  });
-  o = 0, d = ~std::uint64_t{0};
-  for (unsigned t = 0; t < T; ++t) o |= ors[t], d &= ands[t];
-  const std::uint64_t varying = (o ^ d) >> 1;  // of the keys without their class bit
+  std::uint64_t varying = (o ^ d) & (~std::uint64_t{0} >> 1);  // of the keys without their class bit
+  if (!one_sign) {
+    detail::run_team(T, [&](unsigned t, std::barrier<>&) {
+      const std::size_t lo = n * t / T, hi = n * (t + 1) / T;
+      std::uint64_t to = 0, td = ~std::uint64_t{0};
+      for (std::size_t i = lo; i < hi; ++i) {
+        const std::uint64_t k = labelled(score[i], y[i]);
+        a[i] = k;
+        to |= k, td &= k;
+      }
+      ors[t] = to, ands[t] = td;
+    });
+    o = 0, d = ~std::uint64_t{0};
+    for (unsigned t = 0; t < T; ++t) o |= ors[t], d &= ands[t];
+    varying = (o ^ d) >> 1;
+  }
   const std::uint64_t* result = a;
   if (n >= kMsdMinCases && std::bit_width(varying) > kTopBits + static_cast<unsigned>(std::countr_zero(varying))) {
     result = msd_first<std::uint64_t, order_of_labelled>(a, b, n, n, varying, T);

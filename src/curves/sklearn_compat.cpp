@@ -245,9 +245,28 @@ std::optional<double> roc_auc(std::span<const std::int32_t> y, std::span<const d
 // numpy's bits.
 namespace {
 double average_precision_of(labelled_sorted& sorted, bool two_threads) {
+  const double T = static_cast<double>(sorted.positives());
+  if (sorted.grouped()) {  // one term per group, the same roundings, into numpy's positions
+    const auto groups = sorted.groups();
+    const std::size_t m = groups.size();
+    std::vector<double> terms(m);
+    double prev_recall = 0.0;
+    std::uint64_t tp = 0, fp = 0;
+    for (std::size_t g = 0; g < m; ++g) {
+      tp += groups[m - 1 - g].positives;
+      fp += groups[m - 1 - g].negatives;
+      const double tpd = static_cast<double>(tp);
+      const double ps = tpd + static_cast<double>(fp);
+      const double precision = ps != 0 ? tpd / ps : 0.0;
+      const double recall = tpd / T;
+      terms[m - 1 - g] = (prev_recall - recall) * precision;
+      prev_recall = recall;
+    }
+    const double v = -detail::numpy_sum(terms.data(), m);
+    return v > 0.0 ? v : 0.0;  // Python's max(0.0, v)
+  }
   const std::uint64_t* const k = sorted.keys().data();
   const std::size_t n = sorted.size();
-  const double T = static_cast<double>(sorted.positives());
   // The terms go to the sort's spare buffer (n x 8 bytes; malloc'd storage, only ever read as doubles
   // here): its pages are already touched.
   assay::detail::buffer_ptr<std::uint64_t> terms = sorted.take_scratch();

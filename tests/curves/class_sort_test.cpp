@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -207,23 +208,31 @@ void expect_labelled_walk(const problem& p) {
     o |= k, d &= k, mn = std::min(mn, k), mx = std::max(mx, k);
   }
   const bool room = p.s.empty() || mx - mn < (std::uint64_t{1} << 63) || ~(o ^ d) != 0;
-  for (unsigned threads : {1u, 2u, 3u}) {
-    const auto sorted = sort_labelled(p.y, p.s, threads);
-    ASSERT_EQ(sorted.has_value(), room);
-    if (!sorted) continue;
-    ASSERT_EQ(sorted->size(), p.y.size());
-    score_sweep got;
-    walk_labelled(*sorted, [&](double t, double tp, double fp) {
-      got.thresholds.push_back(t);
-      got.tp.push_back(tp);
-      got.fp.push_back(fp);
-    });
-    expect_same(got.thresholds, want.thresholds, "thresholds");
-    expect_same(got.tp, want.tp, "tp");
-    expect_same(got.fp, want.fp, "fp");
-    EXPECT_EQ(static_cast<double>(sorted->positives()), want.positives);
-    const auto keys = sorted->keys();
-    EXPECT_TRUE(std::is_sorted(keys.begin(), keys.end(), [](std::uint64_t a, std::uint64_t b) { return (a >> 1) < (b >> 1); }));
+  // Grouping off (0: the keys), with a bound of 5 distinct scores, and the default bound.
+  for (const std::size_t max_groups : {std::size_t{0}, std::size_t{5}, kMaxScoreGroups}) {
+    for (unsigned threads : {1u, 2u, 3u}) {
+      const auto sorted = sort_labelled(p.y, p.s, threads, {}, max_groups);
+      const bool grouped = sorted && sorted->grouped();
+      if (!grouped) ASSERT_EQ(sorted.has_value(), room);
+      // The bound holds per thread: on one thread, more distinct scores than it mean the keys.
+      if (max_groups == 0 || (threads == 1 && want.thresholds.size() > max_groups)) ASSERT_FALSE(grouped);
+      if (!sorted) continue;
+      ASSERT_EQ(sorted->size(), p.y.size());
+      score_sweep got;
+      walk_labelled(*sorted, [&](double t, double tp, double fp) {
+        got.thresholds.push_back(t);
+        got.tp.push_back(tp);
+        got.fp.push_back(fp);
+      });
+      expect_same(got.thresholds, want.thresholds, "thresholds");
+      expect_same(got.tp, want.tp, "tp");
+      expect_same(got.fp, want.fp, "fp");
+      EXPECT_EQ(static_cast<double>(sorted->positives()), want.positives);
+      const auto keys = sorted->keys();
+      EXPECT_EQ(keys.size(), grouped ? 0 : p.y.size());
+      EXPECT_TRUE(std::is_sorted(keys.begin(), keys.end(), [](std::uint64_t a, std::uint64_t b) { return (a >> 1) < (b >> 1); }));
+      if (!grouped) EXPECT_TRUE(sorted->groups().empty());
+    }
   }
 }
 
@@ -269,7 +278,10 @@ TEST(ClassSort, LabelledSortDeclinesWhenEveryKeyBitVaries) {
     o |= k, d &= k;
   }
   if (~(o ^ d) != 0) GTEST_SKIP() << "the sample leaves a constant bit";
-  EXPECT_FALSE(sort_labelled(p.y, p.s, 1).has_value());
+  EXPECT_FALSE(sort_labelled(p.y, p.s, 1, {}, 0).has_value());
+  const auto grouped = sort_labelled(p.y, p.s, 1);  // grouped, the keys' room does not matter
+  ASSERT_TRUE(grouped && grouped->grouped());
+  EXPECT_EQ(grouped->groups().size(), p.s.size());
 }
 
 // compute_ranking_curves (one sort, one walk) against the separate functions read off the naive sweep.
@@ -413,6 +425,153 @@ TEST(ClassSort, LabelledSortChecksTheInputWhenAsked) {
   auto bad_y = y;
   bad_y[5] = 2;
   EXPECT_EQ(message([&] { (void)sort_labelled(bad_y, s, 1, "caller"); }), "caller: y[5] = 2 is not 0 or 1");
+}
+
+// The grouped form of sort_labelled against a reference that shares none of its code: a std::map
+// from each score (+0.0 for both zeros) to its cases of each class, on inputs with few distinct
+// scores drawn from awkward values (+-0.0, +-inf, subnormals, +-max, both signs far apart: keys
+// that leave no room for the class bit, which the grouped form does not need), on 1, 2 and 3 threads
+// and around the bound on distinct scores. Below the bound (and at most half the cases) the result
+// must be grouped; above it, the keys; the walk must see the same groups either way.
+TEST(ClassSort, GroupedSortCountsEachDistinctScore) {
+  static const double pool[] = {0.0, -0.0, 4.9e-324, -4.9e-324, 2.2250738585072014e-308, 1e-300, -1e-300, 0.5, 0.25,
+                                -0.25, 1.0, -1.0, 1e300, -1e300, 1.7976931348623157e308, -1.7976931348623157e308,
+                                std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                                3.0, 1e-10};
+  std::mt19937_64 rng(2211);
+  for (int trial = 0; trial < 40; ++trial) {
+    const std::size_t n = trial < 8 ? 1 + rng() % 40 : trial < 24 ? 9000 + rng() % 20000 : 70000 + rng() % 30000;
+    // Distinct values: the pool, or pool values plus up to `extra` rounded reals.
+    const std::size_t extra = trial % 4 == 0 ? 0 : trial % 4 == 1 ? 50 : trial % 4 == 2 ? 900 : 3000;
+    problem p;
+    for (std::size_t i = 0; i < n; ++i) {
+      p.y.push_back(rng() % 3 == 0 ? 1 : 0);
+      const std::size_t pick = rng() % (20 + extra);
+      p.s.push_back(pick < 20 ? pool[pick] : static_cast<double>(pick - 20) / 7.0 - 100.0);
+    }
+    if (trial % 9 == 4) std::fill(p.y.begin(), p.y.end(), 1);
+    std::map<double, std::pair<std::uint32_t, std::uint32_t>> want;  // score -> (positives, negatives)
+    for (std::size_t i = 0; i < n; ++i) (p.y[i] ? want[p.s[i] + 0.0].first : want[p.s[i] + 0.0].second) += 1;
+    const std::size_t D = want.size();
+    for (const std::size_t bound : {D - 1, D, kMaxScoreGroups}) {
+      for (unsigned threads : {1u, 2u, 3u}) {
+        const auto sorted = sort_labelled(p.y, p.s, threads, {}, bound);
+        // Grouped when each thread's share has at most min(bound, max(share / 32, 1024)) distinct
+        // scores (the rule of 15/16, from 8192 cases read, holds for these few); the bound holds per
+        // thread: on one thread more distinct scores than it mean the keys.
+        const bool fits = D <= std::min(bound, std::max<std::size_t>(n / threads / 32, 1024));
+        ASSERT_TRUE(sorted.has_value() || !fits) << "trial " << trial;
+        if (!sorted) continue;
+        if (fits) ASSERT_TRUE(sorted->grouped()) << "trial " << trial << " bound " << bound << " threads " << threads;
+        if (D > bound && threads == 1) ASSERT_FALSE(sorted->grouped()) << "trial " << trial;
+        if (!sorted->grouped()) continue;
+        const auto groups = sorted->groups();
+        ASSERT_EQ(groups.size(), D);
+        std::size_t g = 0, positives = 0;
+        for (const auto& [score, counts] : want) {
+          EXPECT_TRUE(same_bits(labelled_sorted::score(groups[g]), score)) << labelled_sorted::score(groups[g]) << " vs " << score;
+          EXPECT_EQ(groups[g].key, detail::order_key(score));
+          EXPECT_EQ(groups[g].positives, counts.first);
+          EXPECT_EQ(groups[g].negatives, counts.second);
+          positives += counts.first;
+          ++g;
+        }
+        EXPECT_EQ(sorted->positives(), positives);
+        EXPECT_EQ(sorted->size(), n);
+        EXPECT_TRUE(sorted->keys().empty());
+      }
+    }
+  }
+}
+
+// Grouping gives up late (few distinct scores in the first half, all distinct in the second: the
+// second thread gives up while the first may have finished) and early (distinct from the start),
+// and the keys then serve with the same walk as without grouping.
+TEST(ClassSort, GroupingGivesUpToTheKeys) {
+  std::mt19937_64 rng(77);
+  for (const bool late : {true, false}) {
+    const std::size_t n = 80000;
+    problem p;
+    for (std::size_t i = 0; i < n; ++i) {
+      p.y.push_back(static_cast<std::int32_t>(rng() % 2));
+      const double u = std::uniform_real_distribution<double>(0, 1)(rng);
+      p.s.push_back(late && i < n / 2 ? std::round(u * 10) / 10 : u);
+    }
+    for (unsigned threads : {1u, 2u}) {
+      const auto grouped = sort_labelled(p.y, p.s, threads);
+      const auto keys = sort_labelled(p.y, p.s, threads, {}, 0);
+      ASSERT_TRUE(grouped && keys);
+      EXPECT_FALSE(grouped->grouped());
+      EXPECT_TRUE(std::equal(grouped->keys().begin(), grouped->keys().end(), keys->keys().begin(), keys->keys().end(),
+                             [](std::uint64_t a, std::uint64_t b) { return (a >> 1) == (b >> 1); }));
+      EXPECT_EQ(grouped->positives(), keys->positives());
+    }
+  }
+}
+
+// With check_as, the grouped sort checks the input in its one read and names a bad value (NaN, -inf,
+// a label of -1) as check_binary_input does.
+TEST(ClassSort, GroupedSortChecksTheInputWhenAsked) {
+  const std::size_t n = std::size_t{1} << 17;
+  std::mt19937_64 rng(5);
+  std::vector<std::int32_t> y(n);
+  std::vector<double> s(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    y[i] = static_cast<std::int32_t>(rng() % 2);
+    s[i] = static_cast<double>(rng() % 1001) / 1000;
+  }
+  for (unsigned threads : {1u, 2u}) {
+    const auto checked = sort_labelled(y, s, threads, "caller");
+    ASSERT_TRUE(checked && checked->grouped());
+    auto bad_s = s;
+    bad_s[n - 1] = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_EQ(message([&] { (void)sort_labelled(y, bad_s, threads, "caller"); }),
+              message([&] { check_binary_input("caller", y, bad_s, {}); }));
+    bad_s[n - 1] = -std::numeric_limits<double>::infinity();
+    EXPECT_EQ(message([&] { (void)sort_labelled(y, bad_s, threads, "caller"); }),
+              message([&] { check_binary_input("caller", y, bad_s, {}); }));
+    EXPECT_NE(message([&] { check_binary_input("caller", y, bad_s, {}); }), "no error");
+    auto bad_y = y;
+    bad_y[7] = -1;
+    EXPECT_EQ(message([&] { (void)sort_labelled(bad_y, s, threads, "caller"); }), "caller: y[7] = -1 is not 0 or 1");
+  }
+}
+
+// Scores whose order keys share one slot of the grouping's hash table at every table size up to 2^17
+// (found by brute force with the table's hash, (k ^ k >> 29) * 0x9E3779B97F4A7C15 >> (64 - bits),
+// restated here: change both together): 80 of them make a chain longer than the 64 probes the
+// grouping allows, so it gives up, and the keys give the walk of the naive sweep.
+TEST(ClassSort, GroupingSurvivesCollidingKeys) {
+  auto top17 = [](std::uint64_t k) { return ((k ^ (k >> 29)) * 0x9E3779B97F4A7C15ULL) >> (64 - 17); };
+  std::mt19937_64 rng(9);
+  std::vector<double> colliding;
+  const double first = 0.5;
+  const auto target = top17(detail::order_key(first));
+  colliding.push_back(first);
+  while (colliding.size() < 80) {
+    const double x = std::bit_cast<double>((rng() >> 12) | 0x3FF0000000000000ULL);  // in [1, 2)
+    if (top17(detail::order_key(x)) == target) colliding.push_back(x);
+  }
+  problem p;
+  for (std::size_t i = 0; i < 20000; ++i) {
+    p.y.push_back(static_cast<std::int32_t>(rng() % 2));
+    p.s.push_back(colliding[rng() % colliding.size()]);
+  }
+  const score_sweep want = naive_sweep(p);
+  for (unsigned threads : {1u, 2u}) {
+    const auto sorted = sort_labelled(p.y, p.s, threads);
+    ASSERT_TRUE(sorted);
+    EXPECT_FALSE(sorted->grouped());
+    score_sweep got;
+    walk_labelled(*sorted, [&](double t, double tp, double fp) {
+      got.thresholds.push_back(t);
+      got.tp.push_back(tp);
+      got.fp.push_back(fp);
+    });
+    expect_same(got.thresholds, want.thresholds, "thresholds");
+    expect_same(got.tp, want.tp, "tp");
+    expect_same(got.fp, want.fp, "fp");
+  }
 }
 
 }  // namespace assay::curves

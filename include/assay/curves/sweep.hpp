@@ -109,10 +109,21 @@ void walk_sorted_classes_up(std::span<const double> first, std::span<const doubl
 
 /// The tie-group walk of labelled keys (sort_labelled, class_sort.hpp): the same calls as
 /// walk_sorted_classes on the same cases, f(threshold, tp, fp) for each distinct score, highest
-/// first. One read of one run from the top: a group of equal scores ends where the next key, without
-/// its class bit, differs; no merge of two runs, whose compare-and-advance chains one step to the next.
+/// first. Grouped: one step per group. Keys: one read of one run from the top: a group of equal
+/// scores ends where the next key, without its class bit, differs; no merge of two runs, whose
+/// compare-and-advance chains one step to the next.
 template <typename F>
 void walk_labelled(const labelled_sorted& sorted, F&& f) {
+  if (sorted.grouped()) {
+    const auto groups = sorted.groups();
+    std::uint64_t tp = 0, fp = 0;
+    for (std::size_t g = groups.size(); g-- > 0;) {
+      tp += groups[g].positives;
+      fp += groups[g].negatives;
+      f(labelled_sorted::score(groups[g]) + 0.0, static_cast<double>(tp), static_cast<double>(fp));
+    }
+    return;
+  }
   const std::uint64_t* const k = sorted.keys().data();
   std::size_t i = sorted.size();
   std::uint64_t tp = 0, fp = 0;
