@@ -29,6 +29,7 @@
 #include <malloc.h>
 #include <memory>
 #include <unordered_map>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "assay/detail/parallel.hpp"
@@ -55,16 +56,27 @@ struct record {
   double w;
 };
 
-// A temporary file of records, removed when destroyed.
+// A temporary file of records without a name in the temporary directory (O_TMPFILE, or a named file
+// unlinked as soon as it is created where that is not supported): the open file stays readable and
+// writable, and the system frees its space when it is closed, however the process ends (an error,
+// Ctrl-C, a kill), so no spill is left behind.
 class spill_file {
  public:
   spill_file(const fs::path& dir, std::size_t buffer_bytes, bool weighted)
       : weighted_(weighted), cap_(std::max<std::size_t>(buffer_bytes, 4096)) {
-    std::string templ = (dir / "assay-spill-XXXXXX").string();
-    const int fd = mkstemp(templ.data());
-    if (fd < 0) throw_io(fmt::format("make_report_out_of_core: cannot create a temporary file in {}: {}", dir.string(),
-                                     std::strerror(errno)));
-    path_ = templ;
+    int fd = -1;
+#ifdef O_TMPFILE
+    fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_EXCL, 0600);  // a file without a name (Linux >= 3.11)
+    path_ = (dir / "(unnamed temporary file)").string();             // for messages only
+#endif
+    if (fd < 0) {  // no O_TMPFILE here (or not on this file system): a named file, unlinked at once
+      std::string templ = (dir / "assay-spill-XXXXXX").string();
+      fd = mkstemp(templ.data());
+      if (fd < 0) throw_io(fmt::format("make_report_out_of_core: cannot create a temporary file in {}: {}",
+                                       dir.string(), std::strerror(errno)));
+      path_ = templ;
+      (void)::unlink(templ.c_str());
+    }
     f_ = fdopen(fd, "w+b");
     if (f_ == nullptr) {
       ::close(fd);
@@ -73,7 +85,6 @@ class spill_file {
   }
   ~spill_file() {
     if (f_ != nullptr) std::fclose(f_);
-    if (!path_.empty()) std::remove(path_.c_str());
   }
   spill_file(const spill_file&) = delete;
   spill_file& operator=(const spill_file&) = delete;

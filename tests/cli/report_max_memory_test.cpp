@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <random>
+#include <signal.h>
+#include <thread>
 
 #include "cli/run_cli.hpp"
 
@@ -143,6 +145,66 @@ TEST(ReportMaxMemory, OptionErrors) {
   EXPECT_EQ(r.err, "assay report: --max-memory works with --score, --pred or --proba on a file (not --ci with --weight "
                    "or --ci-method bootstrap but with --proba or --task regression, "
                    "--max-fpr/--min-tpr/--min-precision/--min-recall, or standard input)\n");
+}
+
+// The spill files leave no trace, however the run ends: a capped report killed (SIGKILL, no chance to
+// clean up) in the middle of its passes leaves its temporary directory ($TMPDIR) empty, because each
+// file's name is unlinked as soon as it is created.
+TEST(ReportMaxMemory, AKilledRunLeavesNoSpillFiles) {
+  temp_dir data, spill;
+  std::string text = "y,s\n";
+  std::mt19937_64 g(8);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int i = 0; i < 200000; ++i) text += fmt::format("{},{}\n", i % 3 == 0 ? 1 : 0, u(g));
+  const std::string path = data.file("preds.csv", text);
+  std::vector<std::string> storage{ASSAY_CLI_PATH, "report", path, "--label", "y", "--score", "s", "--max-memory", "1M",
+                                   "-f", "json"};
+  std::vector<char*> argv;
+  for (auto& a : storage) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> env_storage{"TMPDIR=" + spill.path().string()};
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::string_view(*e).substr(0, 7) != "TMPDIR=") env_storage.emplace_back(*e);
+  }
+  std::vector<char*> envp;
+  for (auto& e : env_storage) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, ASSAY_CLI_PATH, &fa, nullptr, argv.data(), envp.data()), 0);
+  posix_spawn_file_actions_destroy(&fa);
+  // Wait until the run holds a spill file open (one of its descriptors in /proc names the spill
+  // directory), then kill it there.
+  const std::string prefix = spill.path().string() + "/";
+  auto holds_a_spill = [&] {
+    std::error_code ec;
+    for (const auto& fd : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fd", ec)) {
+      const auto target = std::filesystem::read_symlink(fd.path(), ec);
+      if (!ec && target.string().rfind(prefix, 0) == 0) return true;
+    }
+    return false;
+  };
+  int status = 0;
+  bool finished_before = false, seen = false;
+  for (int k = 0; k < 100000 && !seen && !finished_before; ++k) {
+    seen = holds_a_spill();
+    if (!seen) {
+      finished_before = ::waitpid(pid, &status, WNOHANG) == pid;
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+  }
+  if (!finished_before) {
+    ::kill(pid, SIGKILL);
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  ASSERT_TRUE(seen) << "the capped run never held a spill file open (it ended first: make the file larger)";
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+  std::vector<std::string> left;
+  for (const auto& e : std::filesystem::directory_iterator(spill.path())) left.push_back(e.path().filename().string());
+  EXPECT_TRUE(left.empty()) << left.size() << " files left, the first " << left.front();
 }
 
 }  // namespace
