@@ -244,6 +244,18 @@ std::optional<double> roc_auc(std::span<const std::int32_t> y, std::span<const d
 // splits where numpy's pairwise sum splits first (numpy_pairwise_sum), so the two halves' sums add to
 // numpy's bits.
 namespace {
+// A group's term at cumulative counts (tp, fp) from the top: (previous recall - recall) * precision,
+// with recall = tp / T and precision = tp / (tp + fp) (0 when both are 0); prev_recall moves on.
+inline double ap_term(std::uint64_t tp, std::uint64_t fp, double T, double& prev_recall) {
+  const double tpd = static_cast<double>(tp);
+  const double ps = tpd + static_cast<double>(fp);
+  const double precision = ps != 0 ? tpd / ps : 0.0;
+  const double recall = tpd / T;
+  const double term = (prev_recall - recall) * precision;
+  prev_recall = recall;
+  return term;
+}
+
 double average_precision_of(labelled_sorted& sorted, bool two_threads) {
   const double T = static_cast<double>(sorted.positives());
   if (sorted.grouped()) {  // one term per group, the same roundings, into numpy's positions
@@ -255,12 +267,7 @@ double average_precision_of(labelled_sorted& sorted, bool two_threads) {
     for (std::size_t g = 0; g < m; ++g) {
       tp += groups[m - 1 - g].positives;
       fp += groups[m - 1 - g].negatives;
-      const double tpd = static_cast<double>(tp);
-      const double ps = tpd + static_cast<double>(fp);
-      const double precision = ps != 0 ? tpd / ps : 0.0;
-      const double recall = tpd / T;
-      terms[m - 1 - g] = (prev_recall - recall) * precision;
-      prev_recall = recall;
+      terms[m - 1 - g] = ap_term(tp, fp, T, prev_recall);
     }
     const double v = -detail::numpy_sum(terms.data(), m);
     return v > 0.0 ? v : 0.0;  // Python's max(0.0, v)
@@ -283,12 +290,7 @@ double average_precision_of(labelled_sorted& sorted, bool two_threads) {
       tp += key & 1u;
       fp += ~key & 1u;
       if (i == lo || (k[i - 1] >> 1) != (key >> 1)) {
-        const double tpd = static_cast<double>(tp);
-        const double ps = tpd + static_cast<double>(fp);
-        const double precision = ps != 0 ? tpd / ps : 0.0;
-        const double recall = tpd / T;
-        out[end - 1 - groups] = (prev_recall - recall) * precision;
-        prev_recall = recall;
+        out[end - 1 - groups] = ap_term(tp, fp, T, prev_recall);
         ++groups;
       }
     }
