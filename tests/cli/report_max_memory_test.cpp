@@ -175,24 +175,35 @@ TEST(ReportMaxMemory, AKilledRunLeavesNoSpillFiles) {
   pid_t pid = 0;
   ASSERT_EQ(posix_spawn(&pid, ASSAY_CLI_PATH, &fa, nullptr, argv.data(), envp.data()), 0);
   posix_spawn_file_actions_destroy(&fa);
-  // Wait until the run holds a spill file open (one of its descriptors in /proc names the spill
-  // directory), then kill it there.
+  // Wait until the run holds spill files open (its descriptors in /proc name the spill directory),
+  // each of them already without a name (" (deleted)": O_TMPFILE, or unlinked after mkstemp, whose
+  // moment in between a kill must not hit), then kill it there. Named files, never "deleted" while
+  // open, keep the loop waiting until the run ends, and the test fails.
   const std::string prefix = spill.path().string() + "/";
-  auto holds_a_spill = [&] {
+  // The number of such files, or 0 while any is still named; a kill waits for the same count 50
+  // times in a row (the burst that creates the partitions' files is over).
+  auto unnamed_spills = [&] {
     std::error_code ec;
+    int count = 0;
     for (const auto& fd : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fd", ec)) {
-      const auto target = std::filesystem::read_symlink(fd.path(), ec);
-      if (!ec && target.string().rfind(prefix, 0) == 0) return true;
+      const std::string target = std::filesystem::read_symlink(fd.path(), ec).string();
+      if (ec || target.rfind(prefix, 0) != 0) continue;
+      if (!target.ends_with(" (deleted)")) return 0;
+      ++count;
     }
-    return false;
+    return count;
   };
   int status = 0;
   bool finished_before = false, seen = false;
-  for (int k = 0; k < 100000 && !seen && !finished_before; ++k) {
-    seen = holds_a_spill();
+  int last = 0, same = 0;
+  for (int k = 0; k < 200000 && !seen && !finished_before; ++k) {
+    const int now = unnamed_spills();
+    same = now > 0 && now == last ? same + 1 : 0;
+    last = now;
+    seen = same >= 50;
     if (!seen) {
       finished_before = ::waitpid(pid, &status, WNOHANG) == pid;
-      std::this_thread::sleep_for(std::chrono::microseconds(100));
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
   }
   if (!finished_before) {
@@ -200,7 +211,7 @@ TEST(ReportMaxMemory, AKilledRunLeavesNoSpillFiles) {
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
   }
-  ASSERT_TRUE(seen) << "the capped run never held a spill file open (it ended first: make the file larger)";
+  ASSERT_TRUE(seen) << "the capped run never held only unnamed spill files open (or it ended first)";
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
   std::vector<std::string> left;
   for (const auto& e : std::filesystem::directory_iterator(spill.path())) left.push_back(e.path().filename().string());
