@@ -472,12 +472,6 @@ report finish_regression(const evaluation_state::impl& s, const evaluate_options
 
 namespace {
 
-// evaluation_state::update for a batch whose row i stands for counts[i] identical rows (scores and
-// predicted classes, without row ids): every tally and exact sum the row path adds once per row is
-// added counts[i] times here (exact_sum::add_times: exact for any count), and the score runs are made
-// directly from the batch (one run per (score key, true spelling), its count and exact weight), so
-// the state equals, bit for bit, the one updated with the rows repeated. The batch's columns were
-// checked for length by update().
 // The column of row i of a scores or predicted-classes batch that holds a missing value (a null
 // label, a NaN score or weight), or nullptr; without drop_missing such a row is refused, naming the
 // column, the row and the value. The rule of update's row loop and of its rows with counts.
@@ -496,6 +490,24 @@ const char* missing_in(const row_batch& b, const batch_labels& yt, const batch_l
   return what;
 }
 
+// Refuses row i's score when it is not finite and its weight when it is negative or not finite (a
+// row with nothing missing): the rule of update's row loop and of its rows with counts.
+void check_row_values(const row_batch& b, bool scores, const state_options& o, std::size_t i) {
+  if (scores && !std::isfinite(b.y_score[i])) {
+    throw_data(fmt::format("evaluation_state::update: y_score[{}] is {}; scores must be finite", i, b.y_score[i]));
+  }
+  if (o.weighted && !(b.sample_weight[i] >= 0 && std::isfinite(b.sample_weight[i]))) {
+    throw_data(fmt::format("evaluation_state::update: sample_weight[{}] is {}; weights must be finite and >= 0", i,
+                           b.sample_weight[i]));
+  }
+}
+
+// evaluation_state::update for a batch whose row i stands for counts[i] identical rows (scores and
+// predicted classes, without row ids): every tally and exact sum the row path adds once per row is
+// added counts[i] times here (exact_sum::add_times: exact for any count), and the score runs are made
+// directly from the batch (one run per (score key, true spelling), its count and exact weight), so
+// the state equals, bit for bit, the one updated with the rows repeated. The batch's columns were
+// checked for length by update().
 void update_counted(evaluation_state::impl& s, const row_batch& b) {
   const state_options& o = s.o;
   const bool scores = o.kind == prediction_kind::scores;
@@ -527,13 +539,7 @@ void update_counted(evaluation_state::impl& s, const row_batch& b) {
       skipped += c;
       continue;
     }
-    if (scores && !std::isfinite(b.y_score[i])) {
-      throw_data(fmt::format("evaluation_state::update: y_score[{}] is {}; scores must be finite", i, b.y_score[i]));
-    }
-    if (o.weighted && !(b.sample_weight[i] >= 0 && std::isfinite(b.sample_weight[i]))) {
-      throw_data(fmt::format("evaluation_state::update: sample_weight[{}] is {}; weights must be finite and >= 0", i,
-                             b.sample_weight[i]));
-    }
+    check_row_values(b, scores, o, i);
     if (c > top - rows - s.rows) throw_usage("evaluation_state::update: the counts overflow a 64-bit row count");
     rows += c;
   }
@@ -1124,13 +1130,7 @@ void evaluation_state::update(const row_batch& b) {
       ++skipped;
       continue;
     }
-    if (scores && !std::isfinite(b.y_score[i])) {
-      throw_data(fmt::format("evaluation_state::update: y_score[{}] is {}; scores must be finite", i, b.y_score[i]));
-    }
-    if (o.weighted && !(b.sample_weight[i] >= 0 && std::isfinite(b.sample_weight[i]))) {
-      throw_data(fmt::format("evaluation_state::update: sample_weight[{}] is {}; weights must be finite and >= 0", i,
-                             b.sample_weight[i]));
-    }
+    check_row_values(b, scores, o, i);
   }
   // Map the batch's spellings to the state's codes (new spellings renumber the state).
   std::vector<std::uint32_t> tmap(yt.spellings.size()), pmap(yp.spellings.size());
