@@ -13,7 +13,8 @@ packages=(
   chromium  # headless browser for tests/html (the HTML report rendered, screenshotted, printed)
   r-base-core r-cran-proc  # pROC: tests/stats/generate_proc.R and bench/compare_proc.sh
   r-cran-caret  # caret: tests/report/generate_caret.R
-  openjdk-17-jre-headless  # Java for PySpark: python/tests/test_scale_spark.py (assay.spark on local[2,2])
+  openjdk-17-jdk-headless  # Java for PySpark (python/tests/test_scale_spark.py, assay.spark on local[2,2]) and its
+                           # compiler for assay.spark's JVM pass (python/assay/java/GroupRows.java)
   libopenmpi-dev openmpi-bin  # MPI: mpirun -n N assay report|cv (optional in the build; tests/mpi)
 )
 # Extra packages for the optional tool chains (fuzzing, sanitizers with clang).

@@ -274,3 +274,176 @@ def test_distinct_estimate_of_aggregate_auto():
         d = np.unique(rng.integers(0, D, 65536)).size
         assert abs(_distinct_estimate(65536, d) / D - 1) < 0.1, D
     assert _distinct_estimate(65536, 65536) == float("inf")
+
+
+# ---- the JVM pass of the grouped path (python/assay/java/GroupRows.java) ------------------------------
+
+def _jvm_expected():
+    """The JVM pass must be available where a Java compiler is (CI installs the JDK): else skip."""
+    from assay import _spark_jvm
+
+    if os.environ.get("ASSAY_SPARK_JVM") == "0":
+        pytest.skip("ASSAY_SPARK_JVM=0 turns the JVM pass off")
+    if shutil.which("javac") is None and not os.environ.get("JAVA_HOME"):
+        pytest.skip("no Java compiler: the JVM pass is not available (the grouped path uses Spark SQL)")
+    return _spark_jvm
+
+
+def _value_key(v):
+    """A row value as compared by the JVM pass: floats by their bits (-0.0 and 0.0 differ), NaN as one."""
+    import struct
+
+    if isinstance(v, float):
+        return "nan" if v != v else struct.pack("<d", v)
+    return v
+
+
+def _typed_frame(spark, rng, n):
+    """Numeric columns of every type the JVM pass reads, with ties, nulls, NaN, -0.0 and 0.0."""
+    import pandas as pd
+    from pyspark.sql import functions as F
+
+    y = rng.random(n) < 0.4
+    p = np.round(rng.random(n) * 0.6 + 0.4 * y, 2)
+    p[rng.random(n) < 0.05] = -0.0
+    p[rng.random(n) < 0.05] = 0.0
+    pdf = pd.DataFrame({"i": np.arange(n), "y": y.astype(np.int64), "p": p, "w": rng.integers(0, 4, n) / 2.0})
+    df = spark.createDataFrame(pdf)
+    null, nan = F.rand(5) < 0.01, F.rand(6) < 0.01
+    return df.select(
+        "i", F.when(null, None).when(nan, F.lit(float("nan"))).otherwise(F.col("p")).alias("p"), "w",
+        F.col("y").cast("double").alias("y_double"), F.col("y").cast("float").alias("y_float"),
+        F.col("y").alias("y_long"), F.col("y").cast("int").alias("y_int"), F.col("y").cast("smallint").alias("y_short"),
+        F.col("y").cast("tinyint").alias("y_byte"), F.col("y").cast("boolean").alias("y_bool"),
+        F.col("p").cast("float").alias("p_float"))
+
+
+def test_jvm_groups_count_each_partitions_distinct_rows(spark, tmp_path):
+    from collections import Counter
+
+    from pyspark.sql import functions as F
+
+    jvm = _jvm_expected()
+    df = _typed_frame(spark, np.random.default_rng(1601), 3000)
+    cols = ["p", "w", "y_double", "y_float", "y_long", "y_int", "y_short", "y_byte", "y_bool", "p_float"]
+    want = Counter(tuple(_value_key(v) for v in r) for r in df.select(*cols).collect())
+    assert ("nan",) == tuple(_value_key(v) for v in [float("nan")])
+    assert any(k[0] is None for k in want) and any(k[0] == "nan" for k in want)  # nulls and NaN among the scores
+    for parts in (1, 3):
+        base = df.repartition(parts) if parts > 1 else df.coalesce(1)
+        path = str(tmp_path / f"t{parts}.parquet")
+        base.write.parquet(path)
+        parquet = spark.read.parquet(path)
+        # Cached with one more column: a cached plan also serves every query over the same plan (the
+        # row source below would read the cache too).
+        whole = base.withColumn("extra", F.lit(0)).cache()
+        cached = whole.select(*cols)
+        sources = {  # name: (DataFrame, whether its column batches are read)
+            "rows (a local relation)": (base.select(*cols), False),
+            "cached": (cached, True),
+            "parquet, columns reordered": (parquet.select(*reversed(cols)), True),
+            "parquet, a computed column": (parquet.select(*cols[:-1], (parquet.p_float * 1).alias("p_float")), False),
+        }
+        for name, (d, batches) in sources.items():
+            assert jvm.reads_batches(d) is batches, name
+            expect = Counter(tuple(_value_key(v) for v in r) for r in d.collect())
+            assert sum(expect.values()) == 3000
+            for limit in (1 << 20, 1024):
+                g = jvm.groups(d, "n", max_entries=limit)
+                assert g is not None, name
+                assert g.dtypes == d.dtypes + [("n", "bigint")], name
+                got = Counter()
+                groups = g.collect()
+                for r in groups:
+                    got[tuple(_value_key(v) for v in r[:-1])] += r[-1]
+                assert got == expect, (name, parts, limit)  # every row counted once, its values exact
+                # One partition and a table that never filled (it holds limit / 2 groups): a group a value.
+                if parts == 1 and 2 * len(expect) < limit:
+                    assert len(groups) == len(expect), name
+                else:
+                    assert len(groups) >= len(expect), name
+        whole.unpersist()
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 17])
+def test_jvm_pass_gives_the_report_of_the_rows(spark, k, monkeypatch):
+    from pyspark.sql import functions as F
+
+    jvm = _jvm_expected()
+    used = []
+    real = jvm.groups
+
+    def spy(df, count, **kw):
+        g = real(df, count, **kw)
+        used.append(g is not None)
+        return g
+
+    monkeypatch.setattr(jvm, "groups", spy)
+    rng = np.random.default_rng(1602 + k)
+    t = binary_table(rng, 3000, labels="int")
+    df = spark.createDataFrame(t.to_pandas()).repartition(k)
+    whole = df.withColumn("extra", F.lit(0)).cache()  # see test_jvm_groups_count_each_partitions_distinct_rows
+    cached = whole.select(*df.columns)
+    assert not jvm.reads_batches(df.select("p", "y")) and jvm.reads_batches(cached.select("p", "y"))
+    for d in (df, cached):
+        for kw in (dict(score="p", weight="w"), dict(score="p"), dict(pred="c", weight="w")):
+            want = reference(t, **kw, pos_label=1, source="spark")
+            used.clear()
+            got = assay.spark.evaluate(d, label="y", pos_label=1, aggregate=True, **kw).to_dict()
+            assert used == [True], kw
+            assert got == want, kw
+            with monkeypatch.context() as m:
+                m.setenv("ASSAY_SPARK_JVM", "0")
+                m.setattr(jvm, "_classes", {})
+                assert assay.spark.evaluate(d, label="y", pos_label=1, aggregate=True, **kw).to_dict() == want, kw
+    whole.unpersist()
+
+
+def test_jvm_pass_with_missing_values_and_a_retried_task(spark):
+    from pyspark import TaskContext
+
+    _jvm_expected()
+    df = _typed_frame(spark, np.random.default_rng(1603), 4000).repartition(3, "i")
+    pdf = df.toPandas()
+    missing = int(pdf.p.isna().sum())
+    assert missing > 0
+    keep = pdf.p.notna().to_numpy()
+    want = assay.report(pdf.y_long.to_numpy()[keep], y_score=pdf.p.to_numpy()[keep],
+                        sample_weight=pdf.w.to_numpy()[keep], keep_curves=False).to_dict()
+    want["source"], want["missing"] = "spark", missing
+
+    def fail_first_attempt(batches):
+        ctx = TaskContext.get()
+        for i, b in enumerate(batches):
+            if i == 1 and ctx.partitionId() == 0 and ctx.attemptNumber() == 0:
+                raise RuntimeError("failing the first attempt on purpose")
+            yield b
+
+    flaky = df.mapInArrow(fail_first_attempt, df.schema)
+    for label in ("y_long", "y_double", "y_bool", "y_byte"):
+        for d in (df, flaky):
+            with pytest.raises(ValueError, match=rf"assay.spark.evaluate: {missing} row\(s\) have a missing"):
+                assay.spark.evaluate(d, label=label, score="p", weight="w", aggregate=True)
+            got = assay.spark.evaluate(d, label=label, score="p", weight="w", aggregate=True, drop_missing=True)
+            if label == "y_bool":  # classes False/True: the positive class is True, the same rows
+                assert got.to_dict()["roc_auc"] == want["roc_auc"], label
+            else:
+                assert got.to_dict() == want, label
+
+
+def test_jvm_pass_falls_back_to_spark_sql(spark, data, monkeypatch):
+    from assay import _spark_jvm
+
+    t, df = data
+    # String labels: not read by the JVM pass (None without a JVM call); the grouped path still works.
+    assert _spark_jvm.groups(df.select("p", "y"), "n") is None
+    # A jar that cannot be loaded: one warning saying why, then Spark SQL's grouping, the same report.
+    monkeypatch.setattr(_spark_jvm, "_classes", {})
+    monkeypatch.setenv("ASSAY_SPARK_JAR", "/nonexistent/assay.jar")
+    num = spark.createDataFrame(binary_table(np.random.default_rng(1604), 500, labels="int").to_pandas())
+    with pytest.warns(RuntimeWarning, match=r"the JVM grouping pass is unavailable \(ASSAY_SPARK_JAR is "
+                                            r"'/nonexistent/assay.jar', which does not exist\)"):
+        got = assay.spark.evaluate(num, label="y", score="p", pos_label=1, aggregate=True).to_dict()
+    assert got == reference(binary_table(np.random.default_rng(1604), 500, labels="int"), score="p", pos_label=1,
+                            source="spark")
+    assert _spark_jvm._classes and all(c is None for c in _spark_jvm._classes.values())

@@ -1,0 +1,326 @@
+// The JVM half of assay.spark.evaluate's grouped path (python/assay/spark.py, docs/scaling.md
+// "Engines"): on each partition, the rows of the evaluated columns are counted by their values in an
+// open-addressing hash table, and only the distinct rows (each with its count) leave the partition.
+// It replaces Spark SQL's groupBy(...).count() there: no shuffle (the evaluation state merges the
+// partitions' groups anyway, so rows need not be grouped across partitions), and where the plan
+// gives column batches (a cached DataFrame, a Parquet scan) the values are read from the column
+// vectors, without building a row per input row.
+//
+// Grouping is exact for any table size: a group of c rows stands for c identical rows, and two rows
+// are put in one group only when every column has the same bits (or is null in both). A table that
+// reaches its size limit is emitted and started again, which splits some groups in two; the state
+// adds both, so memory stays bounded whatever the number of distinct rows.
+//
+// Compiled on the driver against the running Spark's own jars (python/assay/_spark_jvm.py), so no
+// binary is shipped; with no Java compiler, assay.spark.evaluate uses Spark SQL's grouping instead.
+package assay.spark;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.ExprId;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.execution.ColumnarToRowExec;
+import org.apache.spark.sql.execution.InputAdapter;
+import org.apache.spark.sql.execution.ProjectExec;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.WholeStageCodegenExec;
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+
+public final class GroupRows {
+  private GroupRows() {}
+
+  // Column kinds the table reads (each value kept as 64 bits).
+  private static final int DOUBLE = 0, FLOAT = 1, LONG = 2, INT = 3, SHORT = 4, BYTE = 5, BOOLEAN = 6;
+
+  /** Whether every column of `schema` has a type this class groups (numbers and booleans). */
+  public static boolean supports(StructType schema) {
+    for (StructField f : schema.fields()) {
+      if (kind(f.dataType()) < 0) return false;
+    }
+    return schema.fields().length > 0 && schema.fields().length <= 31;
+  }
+
+  /**
+   * The distinct rows of `df` per partition, each with its number of rows in a last column named
+   * `countName` (a long), the other columns as in `df`. `maxEntries` (a power of two) bounds the
+   * table of one task.
+   */
+  public static Dataset<Row> groups(Dataset<Row> df, String countName, int maxEntries) {
+    StructType schema = df.schema();
+    if (!supports(schema)) throw new IllegalArgumentException("GroupRows.groups: unsupported columns " + schema.simpleString());
+    if (maxEntries < 1024 || Integer.bitCount(maxEntries) != 1)
+      throw new IllegalArgumentException("GroupRows.groups: maxEntries is " + maxEntries + "; it must be a power of two >= 1024");
+    final int k = schema.fields().length;
+    final int[] kinds = new int[k];
+    for (int c = 0; c < k; c++) kinds[c] = kind(schema.fields()[c].dataType());
+    SparkPlan plan = df.queryExecution().executedPlan();
+    final int[] at = new int[k];
+    SparkPlan columnar = columnarSource(plan, at);
+    JavaRDD<Row> out;
+    if (columnar != null) {
+      out = columnar.executeColumnar().toJavaRDD().mapPartitions(batches -> {
+        Table t = new Table(kinds, maxEntries);
+        while (batches.hasNext()) t.addBatch(batches.next(), at);
+        return t.finish();
+      });
+    } else {
+      out = df.queryExecution().toRdd().toJavaRDD().mapPartitions(rows -> {
+        Table t = new Table(kinds, maxEntries);
+        while (rows.hasNext()) t.addRow(rows.next());
+        return t.finish();
+      });
+    }
+    StructType outSchema = schema.add(new StructField(countName, DataTypes.LongType, false, Metadata.empty()));
+    return df.sparkSession().createDataFrame(out, outSchema);
+  }
+
+  /**
+   * The scan under `plan` that gives column batches of its rows, when there is one with nothing but
+   * a choice of columns between them (a cached DataFrame's scan is one itself, or sits under adaptive
+   * execution's wrapper; a Parquet scan sits under a conversion to rows and a projection); `at[c]` is
+   * then the position of `plan`'s column c in its batches. Null otherwise (the rows of `plan` are read).
+   */
+  private static SparkPlan columnarSource(SparkPlan plan, int[] at) {
+    scala.collection.Seq<?> wanted = plan.output();
+    SparkPlan p = plan;
+    while (true) {
+      if (p instanceof AdaptiveSparkPlanExec) {  // adaptive execution's wrapper: its current plan
+        p = ((AdaptiveSparkPlanExec) p).executedPlan();
+      } else if (p instanceof WholeStageCodegenExec) {
+        p = ((WholeStageCodegenExec) p).child();
+      } else if (p instanceof InputAdapter) {
+        p = ((InputAdapter) p).child();
+      } else if (p instanceof ColumnarToRowExec) {
+        p = ((ColumnarToRowExec) p).child();
+      } else if (p instanceof ProjectExec) {
+        scala.collection.Seq<NamedExpression> list = ((ProjectExec) p).projectList();
+        for (int i = 0; i < list.size(); i++) {
+          if (!(list.apply(i) instanceof Attribute)) return null;  // a computed column
+        }
+        if (list.size() != wanted.size()) return null;
+        // The projection's attributes stand for plan's columns (their ids are the ones looked up below).
+        wanted = list;
+        p = ((ProjectExec) p).child();
+      } else {
+        break;
+      }
+    }
+    // Only a leaf (a scan of the cache or of files): a columnar operator above other operators would
+    // be run here without what adaptive execution or the plan's other stages do around it.
+    if (!p.supportsColumnar() || !p.children().isEmpty() || wanted.size() != at.length) return null;
+    scala.collection.Seq<Attribute> have = p.output();
+    for (int c = 0; c < at.length; c++) {
+      at[c] = -1;
+      ExprId id = ((Attribute) wanted.apply(c)).exprId();
+      for (int j = 0; j < have.size(); j++) {
+        if (have.apply(j).exprId().equals(id)) at[c] = j;
+      }
+      if (at[c] < 0) return null;
+    }
+    return p;
+  }
+
+  /** Whether groups(df, ...) reads column batches (else the rows of df's plan). */
+  public static boolean readsBatches(Dataset<Row> df) {
+    return columnarSource(df.queryExecution().executedPlan(), new int[df.schema().fields().length]) != null;
+  }
+
+  private static int kind(DataType t) {
+    if (t.equals(DataTypes.DoubleType)) return DOUBLE;
+    if (t.equals(DataTypes.FloatType)) return FLOAT;
+    if (t.equals(DataTypes.LongType)) return LONG;
+    if (t.equals(DataTypes.IntegerType)) return INT;
+    if (t.equals(DataTypes.ShortType)) return SHORT;
+    if (t.equals(DataTypes.ByteType)) return BYTE;
+    if (t.equals(DataTypes.BooleanType)) return BOOLEAN;
+    return -1;
+  }
+
+  /** One task's counts: open addressing with linear probing, at most half full. */
+  static final class Table {
+    private final int k, max;
+    private final int[] kinds;
+    private int cap = 1024, size;
+    private long[] keys;      // k values per slot
+    private long[] counts;    // 0: an empty slot
+    private int[] nulls;      // bit c: column c is null
+    private final long[] probe;
+    private long[][] cols = new long[0][];
+    private int[] masks = new int[0];
+    private final List<Row> done = new ArrayList<>();
+
+    Table(int[] kinds, int max) {
+      this.kinds = kinds;
+      this.k = kinds.length;
+      this.max = max;
+      probe = new long[k];
+      allocate();
+    }
+
+    private void allocate() {
+      keys = new long[cap * k];
+      counts = new long[cap];
+      nulls = new int[cap];
+      size = 0;
+    }
+
+    /** A column batch: each column's values read into `cols` first (one loop per column), then counted. */
+    void addBatch(ColumnarBatch b, int[] at) {
+      final int n = b.numRows();
+      if (masks.length < n) {
+        cols = new long[k][n];
+        masks = new int[n];
+      }
+      Arrays.fill(masks, 0, n, 0);
+      for (int c = 0; c < k; c++) {
+        ColumnVector v = b.column(at[c]);
+        long[] x = cols[c];
+        switch (kinds[c]) {
+          case DOUBLE: for (int j = 0; j < n; j++) x[j] = Double.doubleToRawLongBits(v.getDouble(j)); break;
+          case FLOAT: for (int j = 0; j < n; j++) x[j] = Float.floatToRawIntBits(v.getFloat(j)); break;
+          case LONG: for (int j = 0; j < n; j++) x[j] = v.getLong(j); break;
+          case INT: for (int j = 0; j < n; j++) x[j] = v.getInt(j); break;
+          case SHORT: for (int j = 0; j < n; j++) x[j] = v.getShort(j); break;
+          case BYTE: for (int j = 0; j < n; j++) x[j] = v.getByte(j); break;
+          default: for (int j = 0; j < n; j++) x[j] = v.getBoolean(j) ? 1 : 0;
+        }
+        if (v.hasNull()) {
+          for (int j = 0; j < n; j++) {
+            if (v.isNullAt(j)) {
+              masks[j] |= 1 << c;
+              x[j] = 0;
+            }
+          }
+        }
+      }
+      for (int j = 0; j < n; j++) {
+        for (int c = 0; c < k; c++) probe[c] = cols[c][j];
+        insert(masks[j]);
+      }
+    }
+
+    /** A row of the plan's row output (plans without column batches). */
+    void addRow(InternalRow r) {
+      int mask = 0;
+      for (int c = 0; c < k; c++) {
+        if (r.isNullAt(c)) {
+          mask |= 1 << c;
+          probe[c] = 0;
+          continue;
+        }
+        switch (kinds[c]) {
+          case DOUBLE: probe[c] = Double.doubleToRawLongBits(r.getDouble(c)); break;
+          case FLOAT: probe[c] = Float.floatToRawIntBits(r.getFloat(c)); break;
+          case LONG: probe[c] = r.getLong(c); break;
+          case INT: probe[c] = r.getInt(c); break;
+          case SHORT: probe[c] = r.getShort(c); break;
+          case BYTE: probe[c] = r.getByte(c); break;
+          default: probe[c] = r.getBoolean(c) ? 1 : 0;
+        }
+      }
+      insert(mask);
+    }
+
+    // A 64-bit mix of the probe's values and null mask (multiply-xorshift steps, as in MurmurHash3's
+    // finaliser, Appleby 2008).
+    private long hash(long[] v, int off, int mask) {
+      long h = 0x9E3779B97F4A7C15L ^ mask;
+      for (int c = 0; c < k; c++) {
+        h = (h ^ v[off + c]) * 0xFF51AFD7ED558CCDL;
+        h ^= h >>> 32;
+      }
+      h *= 0xC4CEB9FE1A85EC53L;
+      return h ^ (h >>> 29);
+    }
+
+    private void insert(int mask) {
+      int i = (int) hash(probe, 0, mask) & (cap - 1);
+      while (counts[i] != 0) {
+        if (nulls[i] == mask && same(i)) {
+          counts[i]++;
+          return;
+        }
+        i = (i + 1) & (cap - 1);
+      }
+      counts[i] = 1;
+      nulls[i] = mask;
+      System.arraycopy(probe, 0, keys, i * k, k);
+      if (2 * ++size > cap) grow();
+    }
+
+    private boolean same(int i) {
+      final int o = i * k;
+      for (int c = 0; c < k; c++) {
+        if (keys[o + c] != probe[c]) return false;
+      }
+      return true;
+    }
+
+    // Doubles the table; at the limit, emits it (its groups stay exact, see the file comment) and
+    // starts an empty one of the same size.
+    private void grow() {
+      if (2 * cap > max) {
+        emit();
+        allocate();
+        return;
+      }
+      final long[] oldKeys = keys, oldCounts = counts;
+      final int[] oldNulls = nulls;
+      final int oldCap = cap;
+      cap *= 2;
+      allocate();
+      for (int s = 0; s < oldCap; s++) {
+        if (oldCounts[s] == 0) continue;
+        int i = (int) hash(oldKeys, s * k, oldNulls[s]) & (cap - 1);
+        while (counts[i] != 0) i = (i + 1) & (cap - 1);
+        counts[i] = oldCounts[s];
+        nulls[i] = oldNulls[s];
+        System.arraycopy(oldKeys, s * k, keys, i * k, k);
+        size++;
+      }
+    }
+
+    private void emit() {
+      for (int i = 0; i < cap; i++) {
+        if (counts[i] == 0) continue;
+        Object[] v = new Object[k + 1];
+        for (int c = 0; c < k; c++) {
+          if ((nulls[i] & (1 << c)) != 0) continue;  // null
+          final long b = keys[i * k + c];
+          switch (kinds[c]) {
+            case DOUBLE: v[c] = Double.longBitsToDouble(b); break;
+            case FLOAT: v[c] = Float.intBitsToFloat((int) b); break;
+            case LONG: v[c] = b; break;
+            case INT: v[c] = (int) b; break;
+            case SHORT: v[c] = (short) b; break;
+            case BYTE: v[c] = (byte) b; break;
+            default: v[c] = b != 0;
+          }
+        }
+        v[k] = counts[i];
+        done.add(RowFactory.create(v));
+      }
+    }
+
+    Iterator<Row> finish() {
+      emit();
+      return done.iterator();
+    }
+  }
+}
