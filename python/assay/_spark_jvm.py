@@ -28,9 +28,9 @@ from importlib import resources
 
 _CLASS = "assay.spark.GroupRows"
 _SOURCE = "GroupRows.java"
-# Spark SQL types (their simpleString) that GroupRows reads; others (strings, decimals, ...) take
-# Spark SQL's grouping.
-_TYPES = {"double", "float", "bigint", "int", "smallint", "tinyint", "boolean"}
+# Spark SQL types (their simpleString) that GroupRows reads; others (decimals, dates, strings of a
+# collation, ...) take Spark SQL's grouping.
+_TYPES = {"double", "float", "bigint", "int", "smallint", "tinyint", "boolean", "string"}
 _lock = threading.Lock()
 _classes = {}  # the JVM SparkContext's identity -> the class GroupRows (a java.lang.Class), or None
 

@@ -315,7 +315,11 @@ def _typed_frame(spark, rng, n):
         F.col("y").cast("double").alias("y_double"), F.col("y").cast("float").alias("y_float"),
         F.col("y").alias("y_long"), F.col("y").cast("int").alias("y_int"), F.col("y").cast("smallint").alias("y_short"),
         F.col("y").cast("tinyint").alias("y_byte"), F.col("y").cast("boolean").alias("y_bool"),
-        F.col("p").cast("float").alias("p_float"))
+        F.col("p").cast("float").alias("p_float"),
+        # strings: labels with a null and a non-ASCII spelling, and one of 1500 distinct ids
+        F.when(F.rand(8) < 0.01, None).when(F.col("y") == 1, "spam").otherwise(
+            F.when(F.rand(9) < 0.5, "ham").otherwise("h\u00e4m")).alias("y_str"),
+        (F.col("i") % 1500).cast("string").alias("id"))
 
 
 def test_jvm_groups_count_each_partitions_distinct_rows(spark, tmp_path):
@@ -325,10 +329,11 @@ def test_jvm_groups_count_each_partitions_distinct_rows(spark, tmp_path):
 
     jvm = _jvm_expected()
     df = _typed_frame(spark, np.random.default_rng(1601), 3000)
-    cols = ["p", "w", "y_double", "y_float", "y_long", "y_int", "y_short", "y_byte", "y_bool", "p_float"]
+    cols = ["p", "w", "y_double", "y_float", "y_long", "y_int", "y_short", "y_byte", "y_bool", "p_float", "y_str"]
     want = Counter(tuple(_value_key(v) for v in r) for r in df.select(*cols).collect())
     assert ("nan",) == tuple(_value_key(v) for v in [float("nan")])
     assert any(k[0] is None for k in want) and any(k[0] == "nan" for k in want)  # nulls and NaN among the scores
+    assert any(k[-1] is None for k in want) and any(k[-1] == "h\u00e4m" for k in want)
     for parts in (1, 3):
         base = df.repartition(parts) if parts > 1 else df.coalesce(1)
         path = str(tmp_path / f"t{parts}.parquet")
@@ -336,8 +341,9 @@ def test_jvm_groups_count_each_partitions_distinct_rows(spark, tmp_path):
         parquet = spark.read.parquet(path)
         # Cached with one more column: a cached plan also serves every query over the same plan (the
         # row source below would read the cache too).
-        whole = base.withColumn("extra", F.lit(0)).cache()
-        cached = whole.select(*cols)
+        # (The cache gives column batches when it holds numbers and booleans only: no strings there.)
+        whole = base.select(*cols[:-1]).withColumn("extra", F.lit(0)).cache()
+        cached = whole.select(*cols[:-1])
         sources = {  # name: (DataFrame, whether its column batches are read)
             "rows (a local relation)": (base.select(*cols), False),
             "cached": (cached, True),
@@ -348,7 +354,7 @@ def test_jvm_groups_count_each_partitions_distinct_rows(spark, tmp_path):
             assert jvm.reads_batches(d) is batches, name
             expect = Counter(tuple(_value_key(v) for v in r) for r in d.collect())
             assert sum(expect.values()) == 3000
-            for limit in (1 << 20, 1024):
+            for limit in (1 << 20, 1024):  # 1024: the table (512 groups) and the strings' dictionary fill
                 g = jvm.groups(d, "n", max_entries=limit)
                 assert g is not None, name
                 assert g.dtypes == d.dtypes + [("n", "bigint")], name
@@ -363,6 +369,23 @@ def test_jvm_groups_count_each_partitions_distinct_rows(spark, tmp_path):
                 else:
                     assert len(groups) >= len(expect), name
         whole.unpersist()
+
+
+def test_jvm_groups_bound_their_dictionary_of_strings(spark, tmp_path):
+    # 1500 distinct strings against a table of at most 1024 entries: the table and the dictionary are
+    # emitted and started afresh between batches (Parquet's) or rows; the counts stay exact.
+    from collections import Counter
+
+    jvm = _jvm_expected()
+    df = _typed_frame(spark, np.random.default_rng(1605), 6000).select("id", "y_str", "y_long").repartition(2)
+    df.write.parquet(str(tmp_path / "s.parquet"))
+    for d, batches in ((df, False), (spark.read.parquet(str(tmp_path / "s.parquet")), True)):
+        assert jvm.reads_batches(d) is batches
+        want = Counter(tuple(r) for r in d.collect())
+        got = Counter()
+        for r in jvm.groups(d, "n", max_entries=1024).collect():
+            got[tuple(r[:-1])] += r[-1]
+        assert got == want, batches
 
 
 @pytest.mark.parametrize("k", [1, 2, 3, 17])
@@ -435,8 +458,13 @@ def test_jvm_pass_falls_back_to_spark_sql(spark, data, monkeypatch):
     from assay import _spark_jvm
 
     t, df = data
-    # String labels: not read by the JVM pass (None without a JVM call); the grouped path still works.
-    assert _spark_jvm.groups(df.select("p", "y"), "n") is None
+    # Decimals: not read by the JVM pass (None without a JVM call); the grouped path still works.
+    from pyspark.sql import functions as F
+
+    dec = df.select(F.col("p").cast("decimal(10,2)").alias("p"), "y")
+    assert _spark_jvm.groups(dec, "n") is None
+    assert assay.spark.evaluate(dec, label="y", score="p", pos_label="spam", aggregate=True).to_dict() == \
+        reference(t, score="p", pos_label="spam", source="spark")
     # A jar that cannot be loaded: one warning saying why, then Spark SQL's grouping, the same report.
     monkeypatch.setattr(_spark_jvm, "_classes", {})
     monkeypatch.setenv("ASSAY_SPARK_JAR", "/nonexistent/assay.jar")

@@ -17,6 +17,7 @@ package assay.spark;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 
@@ -41,14 +42,15 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.apache.spark.unsafe.types.UTF8String;
 
 public final class GroupRows {
   private GroupRows() {}
 
   // Column kinds the table reads (each value kept as 64 bits).
-  private static final int DOUBLE = 0, FLOAT = 1, LONG = 2, INT = 3, SHORT = 4, BYTE = 5, BOOLEAN = 6;
+  private static final int DOUBLE = 0, FLOAT = 1, LONG = 2, INT = 3, SHORT = 4, BYTE = 5, BOOLEAN = 6, STRING = 7;
 
-  /** Whether every column of `schema` has a type this class groups (numbers and booleans). */
+  /** Whether every column of `schema` has a type this class groups (numbers, booleans, strings). */
   public static boolean supports(StructType schema) {
     for (StructField f : schema.fields()) {
       if (kind(f.dataType()) < 0) return false;
@@ -149,39 +151,57 @@ public final class GroupRows {
     if (t.equals(DataTypes.ShortType)) return SHORT;
     if (t.equals(DataTypes.ByteType)) return BYTE;
     if (t.equals(DataTypes.BooleanType)) return BOOLEAN;
+    // Strings of the default collation, grouped by their bytes (a collation could equate others).
+    if (t.equals(DataTypes.StringType)) return STRING;
     return -1;
   }
 
-  /** One task's counts: open addressing with linear probing, at most half full. */
+  /**
+   * One task's counts: open addressing with linear probing, at most half full. A slot is k + 2 longs
+   * in one array (its count, 0 for an empty slot; its null mask, bit c for a null in column c; its k
+   * values), so a probe reads one or two cache lines. A string is kept as its number in the table's
+   * dictionary of the strings seen.
+   */
   static final class Table {
-    private final int k, max;
+    private final int k, width, max;
     private final int[] kinds;
     private int cap = 1024, size;
-    private long[] keys;      // k values per slot
-    private long[] counts;    // 0: an empty slot
-    private int[] nulls;      // bit c: column c is null
+    private long[] slots;
     private final long[] probe;
     private long[][] cols = new long[0][];
     private int[] masks = new int[0];
     private final List<Row> done = new ArrayList<>();
+    private final HashMap<UTF8String, Long> codes = new HashMap<>();
+    private final List<UTF8String> strings = new ArrayList<>();
 
     Table(int[] kinds, int max) {
       this.kinds = kinds;
       this.k = kinds.length;
+      this.width = k + 2;
       this.max = max;
       probe = new long[k];
       allocate();
     }
 
     private void allocate() {
-      keys = new long[cap * k];
-      counts = new long[cap];
-      nulls = new int[cap];
+      slots = new long[cap * width];
       size = 0;
+    }
+
+    // The number of string `u` in the dictionary (a copy is kept: a batch's bytes are reused).
+    private long code(UTF8String u) {
+      Long c = codes.get(u);
+      if (c != null) return c;
+      long next = strings.size();
+      UTF8String copy = u.clone();
+      codes.put(copy, next);
+      strings.add(copy);
+      return next;
     }
 
     /** A column batch: each column's values read into `cols` first (one loop per column), then counted. */
     void addBatch(ColumnarBatch b, int[] at) {
+      boundStrings();
       final int n = b.numRows();
       if (masks.length < n) {
         cols = new long[k][n];
@@ -191,6 +211,7 @@ public final class GroupRows {
       for (int c = 0; c < k; c++) {
         ColumnVector v = b.column(at[c]);
         long[] x = cols[c];
+        final boolean nulls = v.hasNull();
         switch (kinds[c]) {
           case DOUBLE: for (int j = 0; j < n; j++) x[j] = Double.doubleToRawLongBits(v.getDouble(j)); break;
           case FLOAT: for (int j = 0; j < n; j++) x[j] = Float.floatToRawIntBits(v.getFloat(j)); break;
@@ -198,9 +219,11 @@ public final class GroupRows {
           case INT: for (int j = 0; j < n; j++) x[j] = v.getInt(j); break;
           case SHORT: for (int j = 0; j < n; j++) x[j] = v.getShort(j); break;
           case BYTE: for (int j = 0; j < n; j++) x[j] = v.getByte(j); break;
-          default: for (int j = 0; j < n; j++) x[j] = v.getBoolean(j) ? 1 : 0;
+          case BOOLEAN: for (int j = 0; j < n; j++) x[j] = v.getBoolean(j) ? 1 : 0; break;
+          default:  // STRING: a null's bytes are not read
+            for (int j = 0; j < n; j++) x[j] = nulls && v.isNullAt(j) ? 0 : code(v.getUTF8String(j));
         }
-        if (v.hasNull()) {
+        if (nulls) {
           for (int j = 0; j < n; j++) {
             if (v.isNullAt(j)) {
               masks[j] |= 1 << c;
@@ -217,6 +240,7 @@ public final class GroupRows {
 
     /** A row of the plan's row output (plans without column batches). */
     void addRow(InternalRow r) {
+      boundStrings();
       int mask = 0;
       for (int c = 0; c < k; c++) {
         if (r.isNullAt(c)) {
@@ -231,15 +255,16 @@ public final class GroupRows {
           case INT: probe[c] = r.getInt(c); break;
           case SHORT: probe[c] = r.getShort(c); break;
           case BYTE: probe[c] = r.getByte(c); break;
-          default: probe[c] = r.getBoolean(c) ? 1 : 0;
+          case BOOLEAN: probe[c] = r.getBoolean(c) ? 1 : 0; break;
+          default: probe[c] = code(r.getUTF8String(c));
         }
       }
       insert(mask);
     }
 
-    // A 64-bit mix of the probe's values and null mask (multiply-xorshift steps, as in MurmurHash3's
+    // A 64-bit mix of the values and the null mask (multiply-xorshift steps, as in MurmurHash3's
     // finaliser, Appleby 2008).
-    private long hash(long[] v, int off, int mask) {
+    private long hash(long[] v, int off, long mask) {
       long h = 0x9E3779B97F4A7C15L ^ mask;
       for (int c = 0; c < k; c++) {
         h = (h ^ v[off + c]) * 0xFF51AFD7ED558CCDL;
@@ -250,24 +275,28 @@ public final class GroupRows {
     }
 
     private void insert(int mask) {
+      final long[] t = slots;
       int i = (int) hash(probe, 0, mask) & (cap - 1);
-      while (counts[i] != 0) {
-        if (nulls[i] == mask && same(i)) {
-          counts[i]++;
+      while (true) {
+        final int o = i * width;
+        if (t[o] == 0) {
+          t[o] = 1;
+          t[o + 1] = mask;
+          System.arraycopy(probe, 0, t, o + 2, k);
+          if (2 * ++size > cap) grow();
+          return;
+        }
+        if (t[o + 1] == mask && same(t, o + 2)) {
+          t[o]++;
           return;
         }
         i = (i + 1) & (cap - 1);
       }
-      counts[i] = 1;
-      nulls[i] = mask;
-      System.arraycopy(probe, 0, keys, i * k, k);
-      if (2 * ++size > cap) grow();
     }
 
-    private boolean same(int i) {
-      final int o = i * k;
+    private boolean same(long[] t, int o) {
       for (int c = 0; c < k; c++) {
-        if (keys[o + c] != probe[c]) return false;
+        if (t[o + c] != probe[c]) return false;
       }
       return true;
     }
@@ -280,29 +309,28 @@ public final class GroupRows {
         allocate();
         return;
       }
-      final long[] oldKeys = keys, oldCounts = counts;
-      final int[] oldNulls = nulls;
+      final long[] old = slots;
       final int oldCap = cap;
       cap *= 2;
       allocate();
       for (int s = 0; s < oldCap; s++) {
-        if (oldCounts[s] == 0) continue;
-        int i = (int) hash(oldKeys, s * k, oldNulls[s]) & (cap - 1);
-        while (counts[i] != 0) i = (i + 1) & (cap - 1);
-        counts[i] = oldCounts[s];
-        nulls[i] = oldNulls[s];
-        System.arraycopy(oldKeys, s * k, keys, i * k, k);
+        final int from = s * width;
+        if (old[from] == 0) continue;
+        int i = (int) hash(old, from + 2, old[from + 1]) & (cap - 1);
+        while (slots[i * width] != 0) i = (i + 1) & (cap - 1);
+        System.arraycopy(old, from, slots, i * width, width);
         size++;
       }
     }
 
     private void emit() {
       for (int i = 0; i < cap; i++) {
-        if (counts[i] == 0) continue;
+        final int o = i * width;
+        if (slots[o] == 0) continue;
         Object[] v = new Object[k + 1];
         for (int c = 0; c < k; c++) {
-          if ((nulls[i] & (1 << c)) != 0) continue;  // null
-          final long b = keys[i * k + c];
+          if ((slots[o + 1] & (1L << c)) != 0) continue;  // null
+          final long b = slots[o + 2 + c];
           switch (kinds[c]) {
             case DOUBLE: v[c] = Double.longBitsToDouble(b); break;
             case FLOAT: v[c] = Float.intBitsToFloat((int) b); break;
@@ -310,12 +338,23 @@ public final class GroupRows {
             case INT: v[c] = (int) b; break;
             case SHORT: v[c] = (short) b; break;
             case BYTE: v[c] = (byte) b; break;
-            default: v[c] = b != 0;
+            case BOOLEAN: v[c] = b != 0; break;
+            default: v[c] = strings.get((int) b).toString();
           }
         }
-        v[k] = counts[i];
+        v[k] = slots[o];
         done.add(RowFactory.create(v));
       }
+    }
+
+    // Before a batch or a row (when no pending value holds a string's number): a dictionary grown to
+    // the table's bound is started afresh, after the table is emitted, so it too stays bounded.
+    private void boundStrings() {
+      if (strings.size() < max) return;
+      emit();
+      allocate();
+      codes.clear();
+      strings.clear();
     }
 
     Iterator<Row> finish() {
