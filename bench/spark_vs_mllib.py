@@ -9,8 +9,9 @@ continuous (one state entry per row: the worst case for the state's size). Print
 the ratio, and both AUCs (MLlib's evaluator bins the scores into 1000 bins by default, so its AUC
 is approximate; ours is exact). --aggregate is assay.spark.evaluate's `aggregate` (auto: the JVM
 groups identical rows first when the first rows repeat; true; false: every row crosses to Python);
---also-rows times aggregate=False too, in the same run. --warmup runs each first, untimed (the
-first call pays the JIT and the Python workers' start for either).
+--also-rows times aggregate=False too, in the same run; --also-sql times the grouped path with Spark
+SQL's groupBy instead of assay's JVM pass (ASSAY_SPARK_JVM=0). --warmup runs each first, untimed (the
+first call pays the JIT, the Python workers' start and the JVM pass's one compilation).
 """
 
 import argparse
@@ -29,6 +30,7 @@ def main():
     ap.add_argument("--driver-memory", default="4g")
     ap.add_argument("--aggregate", choices=["auto", "true", "false"], default="auto")
     ap.add_argument("--also-rows", action="store_true")
+    ap.add_argument("--also-sql", action="store_true")
     ap.add_argument("--warmup", type=int, default=1, help="untimed runs of each first (JIT, Python workers)")
     a = ap.parse_args()
 
@@ -55,12 +57,22 @@ def main():
 
     ev = BinaryClassificationEvaluator(rawPredictionCol="score", labelCol="label", metricName="areaUnderROC")
     agg = {"auto": "auto", "true": True, "false": False}[a.aggregate]
-    t_ml, t_as, t_rows = [], [], []
+    t_ml, t_as, t_rows, t_sql = [], [], [], []
+
+    def sql_grouped():
+        os.environ["ASSAY_SPARK_JVM"] = "0"
+        try:
+            return assay.spark.evaluate(df, label="label", score="score", pos_label=1, aggregate=True)
+        finally:
+            del os.environ["ASSAY_SPARK_JVM"]
+
     for _ in range(a.warmup):
         ev.evaluate(df)
         assay.spark.evaluate(df, label="label", score="score", pos_label=1, aggregate=agg)
         if a.also_rows:
             assay.spark.evaluate(df, label="label", score="score", pos_label=1, aggregate=False)
+        if a.also_sql:
+            sql_grouped()
     for _ in range(a.repeats):
         t0 = time.perf_counter()
         auc_ml = ev.evaluate(df)
@@ -73,6 +85,11 @@ def main():
             r_rows = assay.spark.evaluate(df, label="label", score="score", pos_label=1, aggregate=False)
             t_rows.append(time.perf_counter() - t0)
             assert r_rows.to_dict() == r.to_dict()
+        if a.also_sql:
+            t0 = time.perf_counter()
+            r_sql = sql_grouped()
+            t_sql.append(time.perf_counter() - t0)
+            assert r_sql.to_dict() == r.to_dict()
     auc = r.to_dict()["roc_auc"]
     m_ml, m_as = statistics.median(t_ml), statistics.median(t_as)
     runs = lambda ts: ", ".join(f"{x:.3f}" for x in ts)
@@ -86,6 +103,10 @@ def main():
         m_rows = statistics.median(t_rows)
         print(f"assay.spark.evaluate aggregate=false: median {m_rows:.3f} s (runs {runs(t_rows)}); "
               f"ratio MLlib / rows {m_ml / m_rows:.2f}x")
+    if a.also_sql:
+        m_sql = statistics.median(t_sql)
+        print(f"assay.spark.evaluate aggregate=true with Spark SQL's groupBy: median {m_sql:.3f} s (runs {runs(t_sql)}); "
+              f"ratio MLlib / that {m_ml / m_sql:.2f}x")
     spark.stop()
 
 
