@@ -46,6 +46,20 @@ def data(spark):
     return t, spark.createDataFrame(t.to_pandas())
 
 
+def _failing_once(df):
+    """df whose partition 0 fails in its first attempt, after its first batch: Spark retries the task."""
+    from pyspark import TaskContext
+
+    def fail_first_attempt(batches):
+        ctx = TaskContext.get()
+        for i, b in enumerate(batches):
+            if i == 1 and ctx.partitionId() == 0 and ctx.attemptNumber() == 0:
+                raise RuntimeError("failing the first attempt on purpose")
+            yield b
+
+    return df.mapInArrow(fail_first_attempt, df.schema)
+
+
 @pytest.mark.parametrize("k", [1, 2, 3, 17])
 def test_partitions_give_the_single_process_report(data, k):
     t, df = data
@@ -74,19 +88,8 @@ def test_roc_auc_equals_spark_mllib_exact(spark, data):
 
 
 def test_a_retried_task_changes_nothing(spark, data):
-    from pyspark import TaskContext
-
     t, df = data
-    schema = df.schema
-
-    def fail_first_attempt(batches):
-        ctx = TaskContext.get()
-        for i, b in enumerate(batches):
-            if i == 1 and ctx.partitionId() == 0 and ctx.attemptNumber() == 0:
-                raise RuntimeError("failing the first attempt on purpose")
-            yield b
-
-    flaky = df.repartition(3).mapInArrow(fail_first_attempt, schema)
+    flaky = _failing_once(df.repartition(3))
     got = assay.spark.evaluate(flaky, label="y", score="p", weight="w", pos_label="spam").to_dict()
     assert got == reference(t, score="p", weight="w", pos_label="spam", source="spark")
 
@@ -224,18 +227,9 @@ def test_grouped_random_data_with_numeric_spellings_and_missing_values(spark):
 
 
 def test_grouped_path_survives_a_retried_task(spark, data):
-    from pyspark import TaskContext
-
     t, df = data
 
-    def fail_first_attempt(batches):
-        ctx = TaskContext.get()
-        for i, b in enumerate(batches):
-            if i == 1 and ctx.partitionId() == 0 and ctx.attemptNumber() == 0:
-                raise RuntimeError("failing the first attempt on purpose")
-            yield b
-
-    flaky = df.repartition(3).mapInArrow(fail_first_attempt, df.schema)
+    flaky = _failing_once(df.repartition(3))
     got = assay.spark.evaluate(flaky, label="y", score="p", weight="w", pos_label="spam", aggregate=True).to_dict()
     assert got == reference(t, score="p", weight="w", pos_label="spam", source="spark")
 
@@ -423,8 +417,6 @@ def test_jvm_pass_gives_the_report_of_the_rows(spark, k, monkeypatch):
 
 
 def test_jvm_pass_with_missing_values_and_a_retried_task(spark):
-    from pyspark import TaskContext
-
     _jvm_expected()
     df = _typed_frame(spark, np.random.default_rng(1603), 4000).repartition(3, "i")
     pdf = df.toPandas()
@@ -435,14 +427,7 @@ def test_jvm_pass_with_missing_values_and_a_retried_task(spark):
                         sample_weight=pdf.w.to_numpy()[keep], keep_curves=False).to_dict()
     want["source"], want["missing"] = "spark", missing
 
-    def fail_first_attempt(batches):
-        ctx = TaskContext.get()
-        for i, b in enumerate(batches):
-            if i == 1 and ctx.partitionId() == 0 and ctx.attemptNumber() == 0:
-                raise RuntimeError("failing the first attempt on purpose")
-            yield b
-
-    flaky = df.mapInArrow(fail_first_attempt, df.schema)
+    flaky = _failing_once(df)
     for label in ("y_long", "y_double", "y_bool", "y_byte"):
         for d in (df, flaky):
             with pytest.raises(ValueError, match=rf"assay.spark.evaluate: {missing} row\(s\) have a missing"):
