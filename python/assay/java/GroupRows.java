@@ -15,11 +15,14 @@
 // binary is shipped; with no Java compiler, assay.spark.evaluate uses Spark SQL's grouping instead.
 package assay.spark;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.function.Consumer;
 
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
@@ -78,14 +81,12 @@ public final class GroupRows {
     if (columnar != null) {
       out = columnar.executeColumnar().toJavaRDD().mapPartitions(batches -> {
         Table t = new Table(kinds, maxEntries);
-        while (batches.hasNext()) t.addBatch(batches.next(), at);
-        return t.finish();
+        return t.groupsOf(batches, b -> t.addBatch(b, at));
       });
     } else {
       out = df.queryExecution().toRdd().toJavaRDD().mapPartitions(rows -> {
         Table t = new Table(kinds, maxEntries);
-        while (rows.hasNext()) t.addRow(rows.next());
-        return t.finish();
+        return t.groupsOf(rows, t::addRow);
       });
     }
     StructType outSchema = schema.add(new StructField(countName, DataTypes.LongType, false, Metadata.empty()));
@@ -170,7 +171,7 @@ public final class GroupRows {
     private final long[] probe;
     private long[][] cols = new long[0][];
     private int[] masks = new int[0];
-    private final List<Row> done = new ArrayList<>();
+    private final ArrayDeque<Row> done = new ArrayDeque<>();  // emitted, not yet taken
     private final HashMap<UTF8String, Long> codes = new HashMap<>();
     private final List<UTF8String> strings = new ArrayList<>();
 
@@ -357,9 +358,34 @@ public final class GroupRows {
       strings.clear();
     }
 
-    Iterator<Row> finish() {
-      emit();
-      return done.iterator();
+    /**
+     * The groups of the items of `in` (each given to `add`), read as they are asked for: the input is
+     * consumed only until some groups are emitted, so a task holds at most one table's groups (not
+     * every group of its partition, which with distinct rows would be every row).
+     */
+    <T> Iterator<Row> groupsOf(Iterator<T> in, Consumer<T> add) {
+      return new Iterator<Row>() {
+        private boolean ended;
+
+        @Override
+        public boolean hasNext() {
+          while (done.isEmpty() && !ended) {
+            if (in.hasNext()) {
+              add.accept(in.next());
+            } else {
+              emit();
+              ended = true;
+            }
+          }
+          return !done.isEmpty();
+        }
+
+        @Override
+        public Row next() {
+          if (!hasNext()) throw new NoSuchElementException();
+          return done.poll();
+        }
+      };
     }
   }
 }
