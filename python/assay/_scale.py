@@ -31,9 +31,13 @@ class Spec:
 
     def __init__(self, where, *, label, score=None, pred=None, proba=None, weight=None, pos_label=None, threshold=0.5,
                  task="auto", drop_missing=False, ci=None, method="auto", replicates=2000, random_state=0, beta=None,
-                 top_k=2, zero_division=0, keep_curves=False, **unknown):
+                 top_k=2, zero_division=0, keep_curves=False, by=None, **unknown):
         if unknown:
             raise TypeError(f"{where}: unexpected argument(s) {', '.join(sorted(unknown))}")
+        if by is not None:
+            raise NotImplementedError(f"{where}: by={by!r}: sliced reports are not computed from partitions yet (the "
+                                      "mergeable state has no slices); filter the DataFrame to each slice, or collect "
+                                      "the columns and call assay.report(..., by=...)")
         if ci is not None and not (isinstance(ci, (int, float)) and 0 < ci < 1):
             raise ValueError(f"{where}: ci is {ci!r}; it must be a confidence level in (0, 1)")
         if method not in ("auto", "wilson", "normal", "agresti_coull", "clopper_pearson", "bootstrap"):

@@ -113,7 +113,7 @@ def _count_column(columns):
 
 def evaluate(df, *, label, score=None, pred=None, proba=None, weight=None, pos_label=None, threshold=0.5, task="auto",
              ci=None, method="auto", replicates=2000, random_state=0, drop_missing=False, beta=None, top_k=2,
-             zero_division=0, keep_curves=False, aggregate="auto"):
+             zero_division=0, keep_curves=False, aggregate="auto", by=None):
     """The exact report of a PySpark DataFrame (the report of ``assay.report`` on all its rows).
 
     ``label`` names the label column (numbers, strings or booleans), and exactly one of ``score``
@@ -142,11 +142,12 @@ def evaluate(df, *, label, score=None, pred=None, proba=None, weight=None, pos_l
     groups when the report needs no row index (no weighted or ``'bootstrap'`` intervals, no
     regression, no ``proba``) and the first 65536 rows repeat enough to estimate at most 2^19
     distinct rows in the DataFrame (e.g. rounded scores); otherwise rows. ``True`` where a row index is needed is an error.
+    ``by`` (sliced reports) is not computed from partitions yet: NotImplementedError.
     """
     spec = _scale.Spec("assay.spark.evaluate", label=label, score=score, pred=pred, proba=proba, weight=weight,
                        pos_label=pos_label, threshold=threshold, task=task, drop_missing=drop_missing, ci=ci,
                        method=method, replicates=replicates, random_state=random_state, beta=beta, top_k=top_k,
-                       zero_division=zero_division, keep_curves=keep_curves)
+                       zero_division=zero_division, keep_curves=keep_curves, by=by)
     _scale.check_columns(df.columns, spec)
     if aggregate not in ("auto", True, False):
         raise ValueError(f"assay.spark.evaluate: aggregate is {aggregate!r}; it must be 'auto', True or False")

@@ -46,6 +46,9 @@ def test_bad_input(client):
         assay.dask.evaluate(ddf, label="y", score="p", pos_label="spam")
     r = assay.dask.evaluate(ddf, label="y", score="p", pos_label="spam", drop_missing=True)
     assert r.missing == 4
+    with pytest.raises(NotImplementedError, match=r"assay.dask.evaluate: by='c': sliced reports are not computed from "
+                                                  r"partitions yet"):
+        assay.dask.evaluate(ddf, label="y", score="p", pos_label="spam", by="c")
     # empty partitions
     pdf = t.to_pandas().dropna()
     parts = [pdf.iloc[:0], pdf.iloc[:100], pdf.iloc[:0], pdf.iloc[100:]]

@@ -105,6 +105,9 @@ def test_bad_input(spark):
         assay.spark.evaluate(df, label="y", score="p", pos_label="spam")
     r = assay.spark.evaluate(df, label="y", score="p", pos_label="spam", drop_missing=True)
     assert r.missing == 1
+    with pytest.raises(NotImplementedError, match=r"assay.spark.evaluate: by='c': sliced reports are not computed "
+                                                  r"from partitions yet"):
+        assay.spark.evaluate(df, label="y", score="p", pos_label="spam", by="c")
     keep = t.filter(pa.array([i != 5 for i in range(t.num_rows)]))
     d = r.to_dict()
     assert d.pop("missing") == 1
