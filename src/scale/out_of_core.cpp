@@ -696,6 +696,9 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   if (halves) state2.emplace(so);
   auto& s2 = detail::state_access::of(halves ? *state2 : state);
   s2.keep_runs = false;
+  // The reliability curve's sums of scores are read only by kept curves (--html): without them, a
+  // bin, a tally and an exact sum a row less in pass 1.
+  s.calibration = s2.calibration = eo.keep_curves;
   bool more = launch();
   io::missing_rows missing;  // of the whole file
   while (more) {
@@ -804,6 +807,27 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   }
   std::vector<record> recs, sort_scratch;  // one partition's records and the sort's second buffer, reused
   std::vector<std::pair<std::uint32_t, detail::tally>> codes_seen;  // one key's tallies by spelling (few)
+  // The runs handed to the finish in batches (detail::run_batch_source: one call per batch, not per
+  // run); `batch_size` of them are filled, then handed over.
+  constexpr std::size_t batch_cap = 4096;
+  std::vector<detail::run> batch(batch_cap);
+  std::size_t batch_size = 0;
+  auto put_run = [&](std::uint64_t key, std::uint32_t code, std::uint64_t n, const exact_sum* w,
+                     const detail::run_batch_visitor& g) {
+    detail::run& r = batch[batch_size];
+    r.key = key;
+    r.code = code;
+    r.t.n = n;
+    if (w != nullptr) r.t.w = *w;
+    if (++batch_size == batch_cap) {
+      g(std::span<const detail::run>(batch.data(), batch_size));
+      batch_size = 0;
+    }
+  };
+  auto flush_runs = [&](const detail::run_batch_visitor& g) {
+    if (batch_size > 0) g(std::span<const detail::run>(batch.data(), batch_size));
+    batch_size = 0;
+  };
   // The sort's team, decided here: the helper thread that sorts the next partition does not carry the
   // caller's thread_limit (threads.hpp).
   const unsigned sort_threads = assay::detail::team_threads(8);
@@ -823,16 +847,20 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   // Partitions are walked again after the first walk with two threads (the ascending walk) and when
   // weighted (the totals, then the sweep); unweighted on one thread the runs file serves instead.
   const bool write_back = pipelined || so.weighted;
-  // Hands the runs of sorted records `recs` to g: highest key first (lowest when up); within a key,
-  // one tally per spelling (in any order: the walk sums a key's spellings exactly). Leaves `recs`
-  // empty (its capacity serves the next partition).
-  auto emit_sorted = [&](std::vector<record>& recs, const detail::run_visitor& g, bool up) {
+  // Hands the runs of sorted records `recs` to g (in batches, the last one at the caller's
+  // flush_runs): highest key first (lowest when up); within a key, one tally per spelling (in any
+  // order: the walk sums a key's spellings exactly). Leaves `recs` empty (its capacity serves the
+  // next partition).
+  auto emit_sorted = [&](std::vector<record>& recs, const detail::run_batch_visitor& g, bool up) {
     auto emit = [&](std::size_t j, std::size_t i) {  // the records [j, i) of one key
       if (i - j == 1) {  // a distinct score: its one record
-        detail::tally t;
-        t.n = 1;
-        if (so.weighted) t.w.add(recs[j].w);
-        g(recs[j].key, recs[j].id, t);
+        if (so.weighted) {
+          exact_sum w;
+          w.add(recs[j].w);
+          put_run(recs[j].key, recs[j].id, 1, &w, g);
+        } else {
+          put_run(recs[j].key, recs[j].id, 1, nullptr, g);
+        }
         return;
       }
       codes_seen.clear();
@@ -842,7 +870,7 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
         ++it->second.n;
         if (so.weighted) it->second.w.add(recs[k].w);
       }
-      for (const auto& [code, t] : codes_seen) g(recs[j].key, code, t);
+      for (const auto& [code, t] : codes_seen) put_run(recs[j].key, code, t.n, so.weighted ? &t.w : nullptr, g);
     };
     if (up) {
       for (std::size_t j = 0; j < recs.size();) {
@@ -862,8 +890,8 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
     recs.clear();
   };
   // Visits a partition's runs, highest key first, or lowest first when `up`.
-  std::function<void(spill_file&, const detail::run_visitor&, int, bool)> visit_part =
-      [&](spill_file& f, const detail::run_visitor& g, int depth, bool up) {
+  std::function<void(spill_file&, const detail::run_batch_visitor&, int, bool)> visit_part =
+      [&](spill_file& f, const detail::run_batch_visitor& g, int depth, bool up) {
         const std::uint64_t n = f.count();
         if (n == 0) return;
         if (n > cap_records && depth < 6) {
@@ -905,10 +933,13 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
               if (so.weighted) t.w.add(r.w);
             }
           }
+          auto put = [&](const std::pair<std::uint64_t, std::uint32_t>& k, const detail::tally& t) {
+            put_run(k.first, k.second, t.n, so.weighted ? &t.w : nullptr, g);
+          };
           if (up) {
-            for (auto it = agg.rbegin(); it != agg.rend(); ++it) g(it->first.first, it->first.second, it->second);
+            for (auto it = agg.rbegin(); it != agg.rend(); ++it) put(it->first, it->second);
           } else {
-            for (const auto& [k, t] : agg) g(k.first, k.second, t);
+            for (const auto& [k, t] : agg) put(k, t);
           }
           return;
         }
@@ -922,7 +953,7 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   // own). The runs handed to the finish are the same, in the same order: only the time they are
   // sorted at changes. Memory: three partitions' worth of records instead of two (docs/scaling.md).
   std::vector<record> ahead_recs;
-  auto walk = [&](const detail::run_visitor& g, bool up) {
+  auto walk = [&](const detail::run_batch_visitor& g, bool up) {
     if (!parts) return;
     const std::size_t m = parts->parts.size();
     auto at = [&](std::size_t p) -> spill_file& { return *parts->parts[up ? p : m - 1 - p]; };
@@ -947,6 +978,7 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
       }
       emit_sorted(recs, g, up);
     }
+    flush_runs(g);
   };
   // The ascending walk lets an unweighted finish stream the other class's areas instead of holding
   // the sweep of every distinct score. With two threads it reads the partitions again, lowest range
@@ -958,18 +990,18 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   // 32M: the walking thread's share of the CPU fell from 57% to 42% without the file).
   std::unique_ptr<spill_file> walked;
   bool recorded = false;
-  const detail::run_source descending = [&](const detail::run_visitor& g) {
+  const detail::run_batch_source descending = [&](const detail::run_batch_visitor& g) {
     if (so.weighted || pipelined || recorded || walked) return walk(g, false);
     walked = std::make_unique<spill_file>(dir, spill_buffers, true);
-    walk([&](std::uint64_t key, std::uint32_t code, const detail::tally& t) {
-      walked->add({key, code, static_cast<double>(t.n)});  // a count below 2^53: exact
-      g(key, code, t);
+    walk([&](std::span<const detail::run> runs) {
+      for (const detail::run& r : runs) walked->add({r.key, r.code, static_cast<double>(r.t.n)});  // a count below 2^53: exact
+      g(runs);
     }, false);
     walked->flush();
     inf.spilled_bytes += walked->written();
     recorded = true;
   };
-  const detail::run_source ascending = [&](const detail::run_visitor& g) {
+  const detail::run_batch_source ascending = [&](const detail::run_batch_visitor& g) {
     if (!recorded) return walk(g, true);
     std::vector<record> chunk;
     const std::uint64_t step = std::max<std::uint64_t>(cap_records / 4, 1);
@@ -978,12 +1010,11 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
       chunk.clear();
       walked->read(from, end - from, chunk);
       for (std::size_t k = chunk.size(); k > 0; --k) {
-        detail::tally t;
-        t.n = static_cast<std::uint64_t>(chunk[k - 1].w);
-        g(chunk[k - 1].key, chunk[k - 1].id, t);
+        put_run(chunk[k - 1].key, chunk[k - 1].id, static_cast<std::uint64_t>(chunk[k - 1].w), nullptr, g);
       }
       end = from;
     }
+    flush_runs(g);
   };
   // Weighted: the other class's areas read the forward sweep's running sums backwards; they go to
   // one more temporary file (20 bytes a distinct score: the record's key holds tp's bits, its weight
