@@ -699,6 +699,10 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   // The reliability curve's sums of scores are read only by kept curves (--html): without them, a
   // bin, a tally and an exact sum a row less in pass 1.
   s.calibration = s2.calibration = eo.keep_curves;
+  // Each score row's log-loss and Brier terms for the class its spelling is in as far as the
+  // spellings seen tell (a logarithm and two exact sums a row less than for both classes); the
+  // spellings whose class changed later are summed again from the spill after pass 1 (below).
+  s.one_class_loss = s2.one_class_loss = scores;
   bool more = launch();
   io::missing_rows missing;  // of the whole file
   while (more) {
@@ -804,6 +808,31 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   std::vector<std::uint32_t> code_of_id(ids.size());
   for (std::size_t k = 0; k < ids.size(); ++k) {
     code_of_id[k] = static_cast<std::uint32_t>(std::lower_bound(s.dict.begin(), s.dict.end(), ids[k]) - s.dict.begin());
+  }
+  // The loss sums of the spellings whose class changed during pass 1 (one_class_loss: a spelling's
+  // rows added before its class was known for good, e.g. a file whose first piece holds one class
+  // only): that class's terms again, over every row of the spelling, from the spill (every row of
+  // positive weight is there: the same terms, w * term as update() takes them, summed exactly).
+  if (const auto redo = detail::losses_to_redo(s); !redo.empty() && parts) {
+    std::vector<int> class_k(s.dict.size(), -1);
+    for (const auto& [code, k] : redo) {
+      class_k[code] = k;
+      s.loss[code].log_loss[k] = exact_sum();
+      s.loss[code].brier[k] = exact_sum();
+    }
+    for (auto& p : parts->parts) {
+      each_record(*p, cap_records, [&](const record& r) {
+        const std::uint32_t code = code_of_id[r.id];
+        const int k = class_k[code];
+        if (k < 0 || r.w == 0) return;
+        const double x = assay::detail::from_order_key(r.key);
+        detail::losses& l = s.loss[code];
+        l.log_loss[k].add(r.w * binary_log_loss_term(x, static_cast<std::size_t>(k)));
+        l.brier[k].add(r.w * binary_brier_term(x, static_cast<std::size_t>(k)));
+      });
+    }
+    for (const auto& [code, k] : redo) s.loss[code].have |= static_cast<std::uint8_t>(1U << k);
+    inf.loss_rereads += parts->parts.size();
   }
   std::vector<record> recs, sort_scratch;  // one partition's records and the sort's second buffer, reused
   std::vector<std::pair<std::uint32_t, detail::tally>> codes_seen;  // one key's tallies by spelling (few)
