@@ -37,6 +37,7 @@
 #include "assay/detail/radix.hpp"
 #include "assay/error.hpp"
 #include "../io/parallel_table.hpp"
+#include "key_ranges.hpp"
 #include "piece_lines.hpp"
 #include "assay/io/csv.hpp"
 #include "assay/io/table.hpp"
@@ -194,23 +195,14 @@ class spill_file {
 
 // Records split by key range: partition p holds splitters[p - 1] <= key < splitters[p].
 struct partitioned {
-  std::vector<std::uint64_t> splitters;  // ascending, unique
+  std::vector<std::uint64_t> splitters;  // ascending, unique (set with split_at)
   std::vector<std::unique_ptr<spill_file>> parts;
-  // The number of splitters <= key (std::upper_bound's index) by a binary search whose halving step
-  // is a conditional move, not a branch (Khuong & Morin, "Array layouts for comparison-based
-  // searching", ACM JEA 22, 2017): every row of pass 1 asks, and the branches of std::upper_bound
-  // on random keys mispredict about half the time (~10% of pass 1's CPU with 100+ partitions).
-  std::size_t of(std::uint64_t key) const {
-    const std::uint64_t* base = splitters.data();
-    std::size_t n = splitters.size();
-    if (n == 0) return 0;
-    while (n > 1) {  // the answer is in [base, base + n] (as an index)
-      const std::size_t half = n / 2;
-      base = base[half] <= key ? base + half : base;
-      n -= half;
-    }
-    return static_cast<std::size_t>(base - splitters.data()) + (*base <= key ? 1 : 0);
+  detail::key_ranges ranges;  // the number of splitters <= a key (upper_bound's index), from a table
+  void split_at(std::vector<std::uint64_t> s) {
+    splitters = std::move(s);
+    ranges = detail::key_ranges(splitters);
   }
+  std::size_t of(std::uint64_t key) const { return ranges.index_of(key); }
 };
 
 // Splitters: the quantiles of `keys` (sorted in place) for about `parts` ranges.
@@ -228,7 +220,7 @@ std::vector<std::uint64_t> quantiles(std::vector<std::uint64_t>& keys, std::size
 partitioned make_partitions(std::vector<std::uint64_t> sample, std::size_t parts, const fs::path& dir,
                             std::size_t buffer_bytes, bool weighted) {
   partitioned out;
-  out.splitters = quantiles(sample, parts);
+  out.split_at(quantiles(sample, parts));
   for (std::size_t p = 0; p <= out.splitters.size(); ++p) {
     out.parts.push_back(std::make_unique<spill_file>(dir, buffer_bytes / (out.splitters.size() + 1), weighted));
   }
@@ -369,8 +361,9 @@ class residual_walk {
     }
     const bool by_weight = plan_.weighted && !at_key;  // else the records at k are equal but for the sign
     partitioned three;
-    three.splitters = {k, k + 1};
-    if (k == ~std::uint64_t{0}) three.splitters.pop_back();
+    std::vector<std::uint64_t> at_k{k, k + 1};
+    if (k == ~std::uint64_t{0}) at_k.pop_back();
+    three.split_at(std::move(at_k));
     for (std::size_t p = 0; p <= three.splitters.size(); ++p) {
       three.parts.push_back(std::make_unique<spill_file>(plan_.dir, plan_.spill_buffers / 3, plan_.weighted));
     }
