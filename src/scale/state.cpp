@@ -386,7 +386,12 @@ std::vector<std::pair<std::uint32_t, int>> losses_to_redo(const evaluation_state
   for (const auto& [k, v] : s.cells) true_codes.push_back(k.first);
   true_codes.erase(std::unique(true_codes.begin(), true_codes.end()), true_codes.end());
   std::vector<std::int32_t> class_of;
-  const prediction_table t = score_classes(s, true_codes, class_of);  // finish() throws the same error
+  prediction_table t;
+  try {
+    t = score_classes(s, true_codes, class_of);
+  } catch (const error&) {
+    return out;  // finish() throws the same error, after its own checks (in their order)
+  }
   if (!t.positive) return out;
   for (const auto& [code, l] : s.loss) {
     const int k = class_of[code] == static_cast<std::int32_t>(*t.positive) ? 1 : 0;

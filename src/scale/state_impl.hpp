@@ -640,7 +640,8 @@ prediction_table score_classes(const evaluation_state::impl& s, const std::vecto
 /// A state built with one_class_loss: the spellings (codes) whose loss sums lack the terms of the
 /// class finish() puts them in (their class changed as spellings came), with that class (0 or 1).
 /// The caller sums those terms over every row of the spelling again and sets the class's bit of
-/// losses::have, else finish() refuses the state.
+/// losses::have, else finish() refuses the state. Empty when the classes cannot be told (finish()
+/// then says why).
 std::vector<std::pair<std::uint32_t, int>> losses_to_redo(const evaluation_state::impl& s);
 
 /// finish_state with the runs handed over in batches (run_batch_source): the same report.
