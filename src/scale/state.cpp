@@ -1257,7 +1257,8 @@ void evaluation_state::update(const row_batch& b) {
       }
       if (!deferred && w != 0) {
         // As evaluate: the terms of weighted_loss_sum (w * term, rows of weight 0 left out), for
-        // either class of the row, the class being decided in finish().
+        // either class of the row, the class being decided in finish() (with one_class_loss, the
+        // class `only` names when it is known).
         batch_losses& l = local_loss[bt];
         has_loss[bt] = 1;
         const std::size_t k0 = only[bt] == 1 ? 1 : 0, k1 = only[bt] == 0 ? 1 : 2;  // the classes [k0, k1)
