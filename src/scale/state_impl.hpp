@@ -192,7 +192,9 @@ struct evaluation_state::impl {
   bool keep_runs = true;
   // false: update() leaves out the reliability curve's sums of scores (calib, calib_ws), which only
   // kept curves read (finish with keep_curves): the out-of-core reader's report without them (a
-  // bin, a tally and an exact sum a row). finish() with keep_curves refuses such a state.
+  // bin, a tally and an exact sum a row; rows tallied in the table below still add them when it is
+  // flushed, but that reader's state keeps no runs, so no table). finish() with keep_curves refuses
+  // such a state.
   bool calibration = true;
   // true: update() sums each score row's log-loss and Brier terms for one class only, the one its
   // spelling is in by finish()'s rules on the spellings seen so far (score_classes), not for both (a
