@@ -37,6 +37,7 @@
 #include "assay/detail/radix.hpp"
 #include "assay/error.hpp"
 #include "../io/parallel_table.hpp"
+#include "key_ranges.hpp"
 #include "piece_lines.hpp"
 #include "assay/io/csv.hpp"
 #include "assay/io/table.hpp"
@@ -54,6 +55,10 @@ struct record {
   std::uint64_t key;
   std::uint32_t id;
   double w;
+  // Left uninitialised: a vector of records is resized before a read writes every field, and a
+  // value-initialising resize would write each partition's records once more (a memset pass).
+  record() noexcept {}  // NOLINT(modernize-use-equals-default): = default would zero them in resize
+  record(std::uint64_t k, std::uint32_t i, double weight) noexcept : key(k), id(i), w(weight) {}
 };
 
 // A temporary file of records without a name in the temporary directory (O_TMPFILE, or a named file
@@ -109,8 +114,9 @@ class spill_file {
     written_ += used_;
     used_ = 0;
   }
-  /// Reads records [from, from + n) into `out` (appended).
-  void read(std::uint64_t from, std::uint64_t n, std::vector<record>& out) {
+  /// Reads records [from, from + n) into `out` (appended); with `id_map`, each record's id is
+  /// id_map[id] (in the same pass).
+  void read(std::uint64_t from, std::uint64_t n, std::vector<record>& out, const std::uint32_t* id_map = nullptr) {
     flush();
     const std::size_t rb = record_bytes();
     if (std::fseek(f_, static_cast<long>(from * rb), SEEK_SET) != 0) throw_io("make_report_out_of_core: seek failed");
@@ -136,6 +142,9 @@ class spill_file {
           std::memcpy(&o[i].id, c + 8, 4);
           o[i].w = 1.0;
         }
+      }
+      if (id_map != nullptr) {
+        for (std::uint64_t i = 0; i < k; ++i) o[i].id = id_map[o[i].id];
       }
       n -= k;
     }
@@ -186,23 +195,14 @@ class spill_file {
 
 // Records split by key range: partition p holds splitters[p - 1] <= key < splitters[p].
 struct partitioned {
-  std::vector<std::uint64_t> splitters;  // ascending, unique
+  std::vector<std::uint64_t> splitters;  // ascending, unique (set with split_at)
   std::vector<std::unique_ptr<spill_file>> parts;
-  // The number of splitters <= key (std::upper_bound's index) by a binary search whose halving step
-  // is a conditional move, not a branch (Khuong & Morin, "Array layouts for comparison-based
-  // searching", ACM JEA 22, 2017): every row of pass 1 asks, and the branches of std::upper_bound
-  // on random keys mispredict about half the time (~10% of pass 1's CPU with 100+ partitions).
-  std::size_t of(std::uint64_t key) const {
-    const std::uint64_t* base = splitters.data();
-    std::size_t n = splitters.size();
-    if (n == 0) return 0;
-    while (n > 1) {  // the answer is in [base, base + n] (as an index)
-      const std::size_t half = n / 2;
-      base = base[half] <= key ? base + half : base;
-      n -= half;
-    }
-    return static_cast<std::size_t>(base - splitters.data()) + (*base <= key ? 1 : 0);
+  detail::key_ranges ranges;  // the number of splitters <= a key (upper_bound's index), from a table
+  void split_at(std::vector<std::uint64_t> s) {
+    splitters = std::move(s);
+    ranges = detail::key_ranges(splitters);
   }
+  std::size_t of(std::uint64_t key) const { return ranges.index_of(key); }
 };
 
 // Splitters: the quantiles of `keys` (sorted in place) for about `parts` ranges.
@@ -220,7 +220,7 @@ std::vector<std::uint64_t> quantiles(std::vector<std::uint64_t>& keys, std::size
 partitioned make_partitions(std::vector<std::uint64_t> sample, std::size_t parts, const fs::path& dir,
                             std::size_t buffer_bytes, bool weighted) {
   partitioned out;
-  out.splitters = quantiles(sample, parts);
+  out.split_at(quantiles(sample, parts));
   for (std::size_t p = 0; p <= out.splitters.size(); ++p) {
     out.parts.push_back(std::make_unique<spill_file>(dir, buffer_bytes / (out.splitters.size() + 1), weighted));
   }
@@ -361,8 +361,9 @@ class residual_walk {
     }
     const bool by_weight = plan_.weighted && !at_key;  // else the records at k are equal but for the sign
     partitioned three;
-    three.splitters = {k, k + 1};
-    if (k == ~std::uint64_t{0}) three.splitters.pop_back();
+    std::vector<std::uint64_t> at_k{k, k + 1};
+    if (k == ~std::uint64_t{0}) at_k.pop_back();
+    three.split_at(std::move(at_k));
     for (std::size_t p = 0; p <= three.splitters.size(); ++p) {
       three.parts.push_back(std::make_unique<spill_file>(plan_.dir, plan_.spill_buffers / 3, plan_.weighted));
     }
@@ -696,6 +697,13 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   if (halves) state2.emplace(so);
   auto& s2 = detail::state_access::of(halves ? *state2 : state);
   s2.keep_runs = false;
+  // The reliability curve's sums of scores are read only by kept curves (--html): without them, a
+  // bin, a tally and an exact sum a row less in pass 1.
+  s.calibration = s2.calibration = eo.keep_curves;
+  // Each score row's log-loss and Brier terms for the class its spelling is in as far as the
+  // spellings seen tell (a logarithm and two exact sums a row less than for both classes); the
+  // spellings whose class changed later are summed again from the spill after pass 1 (below).
+  s.one_class_loss = s2.one_class_loss = scores;
   bool more = launch();
   io::missing_rows missing;  // of the whole file
   while (more) {
@@ -802,8 +810,54 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   for (std::size_t k = 0; k < ids.size(); ++k) {
     code_of_id[k] = static_cast<std::uint32_t>(std::lower_bound(s.dict.begin(), s.dict.end(), ids[k]) - s.dict.begin());
   }
+  // The loss sums of the spellings whose class changed during pass 1 (one_class_loss: a spelling's
+  // rows added before its class was known for good, e.g. a file whose first piece holds one class
+  // only): that class's terms again, over every row of the spelling, from the spill (every row of
+  // positive weight is there: the same terms, w * term as update() takes them, summed exactly).
+  if (const auto redo = detail::losses_to_redo(s); !redo.empty() && parts) {
+    std::vector<int> class_k(s.dict.size(), -1);
+    for (const auto& [code, k] : redo) {
+      class_k[code] = k;
+      s.loss[code].log_loss[k] = exact_sum();
+      s.loss[code].brier[k] = exact_sum();
+    }
+    for (auto& p : parts->parts) {
+      each_record(*p, cap_records, [&](const record& r) {
+        const std::uint32_t code = code_of_id[r.id];
+        const int k = class_k[code];
+        if (k < 0 || r.w == 0) return;
+        const double x = assay::detail::from_order_key(r.key);
+        detail::losses& l = s.loss[code];
+        l.log_loss[k].add(r.w * binary_log_loss_term(x, static_cast<std::size_t>(k)));
+        l.brier[k].add(r.w * binary_brier_term(x, static_cast<std::size_t>(k)));
+      });
+    }
+    for (const auto& [code, k] : redo) s.loss[code].have |= static_cast<std::uint8_t>(1U << k);
+    inf.loss_rereads += parts->parts.size();
+  }
   std::vector<record> recs, sort_scratch;  // one partition's records and the sort's second buffer, reused
   std::vector<std::pair<std::uint32_t, detail::tally>> codes_seen;  // one key's tallies by spelling (few)
+  // The runs handed to the finish in batches (detail::run_batch_source: one call per batch, not per
+  // run); `batch_size` of them are filled, then handed over.
+  constexpr std::size_t batch_cap = 4096;
+  std::vector<detail::run> batch(batch_cap);
+  std::size_t batch_size = 0;
+  auto put_run = [&](std::uint64_t key, std::uint32_t code, std::uint64_t n, const exact_sum* w,
+                     const detail::run_batch_visitor& g) {
+    detail::run& r = batch[batch_size];
+    r.key = key;
+    r.code = code;
+    r.t.n = n;
+    if (w != nullptr) r.t.w = *w;
+    if (++batch_size == batch_cap) {
+      g(std::span<const detail::run>(batch.data(), batch_size));
+      batch_size = 0;
+    }
+  };
+  auto flush_runs = [&](const detail::run_batch_visitor& g) {
+    if (batch_size > 0) g(std::span<const detail::run>(batch.data(), batch_size));
+    batch_size = 0;
+  };
   // The sort's team, decided here: the helper thread that sorts the next partition does not carry the
   // caller's thread_limit (threads.hpp).
   const unsigned sort_threads = assay::detail::team_threads(8);
@@ -814,25 +868,31 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   auto load_sorted = [&](spill_file& f, std::vector<record>& recs, std::vector<record>& scratch,
                          bool write_back) -> std::uint64_t {
     recs.clear();
-    f.read(0, f.count(), recs);
-    if (f.sorted()) return 0;
-    for (auto& r : recs) r.id = code_of_id[r.id];
+    if (f.sorted()) {
+      f.read(0, f.count(), recs);
+      return 0;
+    }
+    f.read(0, f.count(), recs, code_of_id.data());  // the spellings' codes in place of the ids
     sort_by_key(recs, scratch, sort_threads);
     return write_back ? f.rewrite_sorted(recs) : 0;
   };
   // Partitions are walked again after the first walk with two threads (the ascending walk) and when
   // weighted (the totals, then the sweep); unweighted on one thread the runs file serves instead.
   const bool write_back = pipelined || so.weighted;
-  // Hands the runs of sorted records `recs` to g: highest key first (lowest when up); within a key,
-  // one tally per spelling (in any order: the walk sums a key's spellings exactly). Leaves `recs`
-  // empty (its capacity serves the next partition).
-  auto emit_sorted = [&](std::vector<record>& recs, const detail::run_visitor& g, bool up) {
+  // Hands the runs of sorted records `recs` to g (in batches, the last one at the caller's
+  // flush_runs): highest key first (lowest when up); within a key, one tally per spelling (in any
+  // order: the walk sums a key's spellings exactly). Leaves `recs` empty (its capacity serves the
+  // next partition).
+  auto emit_sorted = [&](std::vector<record>& recs, const detail::run_batch_visitor& g, bool up) {
     auto emit = [&](std::size_t j, std::size_t i) {  // the records [j, i) of one key
       if (i - j == 1) {  // a distinct score: its one record
-        detail::tally t;
-        t.n = 1;
-        if (so.weighted) t.w.add(recs[j].w);
-        g(recs[j].key, recs[j].id, t);
+        if (so.weighted) {
+          exact_sum w;
+          w.add(recs[j].w);
+          put_run(recs[j].key, recs[j].id, 1, &w, g);
+        } else {
+          put_run(recs[j].key, recs[j].id, 1, nullptr, g);
+        }
         return;
       }
       codes_seen.clear();
@@ -842,7 +902,7 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
         ++it->second.n;
         if (so.weighted) it->second.w.add(recs[k].w);
       }
-      for (const auto& [code, t] : codes_seen) g(recs[j].key, code, t);
+      for (const auto& [code, t] : codes_seen) put_run(recs[j].key, code, t.n, so.weighted ? &t.w : nullptr, g);
     };
     if (up) {
       for (std::size_t j = 0; j < recs.size();) {
@@ -862,8 +922,8 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
     recs.clear();
   };
   // Visits a partition's runs, highest key first, or lowest first when `up`.
-  std::function<void(spill_file&, const detail::run_visitor&, int, bool)> visit_part =
-      [&](spill_file& f, const detail::run_visitor& g, int depth, bool up) {
+  std::function<void(spill_file&, const detail::run_batch_visitor&, int, bool)> visit_part =
+      [&](spill_file& f, const detail::run_batch_visitor& g, int depth, bool up) {
         const std::uint64_t n = f.count();
         if (n == 0) return;
         if (n > cap_records && depth < 6) {
@@ -905,10 +965,13 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
               if (so.weighted) t.w.add(r.w);
             }
           }
+          auto put = [&](const std::pair<std::uint64_t, std::uint32_t>& k, const detail::tally& t) {
+            put_run(k.first, k.second, t.n, so.weighted ? &t.w : nullptr, g);
+          };
           if (up) {
-            for (auto it = agg.rbegin(); it != agg.rend(); ++it) g(it->first.first, it->first.second, it->second);
+            for (auto it = agg.rbegin(); it != agg.rend(); ++it) put(it->first, it->second);
           } else {
-            for (const auto& [k, t] : agg) g(k.first, k.second, t);
+            for (const auto& [k, t] : agg) put(k, t);
           }
           return;
         }
@@ -922,7 +985,7 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   // own). The runs handed to the finish are the same, in the same order: only the time they are
   // sorted at changes. Memory: three partitions' worth of records instead of two (docs/scaling.md).
   std::vector<record> ahead_recs;
-  auto walk = [&](const detail::run_visitor& g, bool up) {
+  auto walk = [&](const detail::run_batch_visitor& g, bool up) {
     if (!parts) return;
     const std::size_t m = parts->parts.size();
     auto at = [&](std::size_t p) -> spill_file& { return *parts->parts[up ? p : m - 1 - p]; };
@@ -947,6 +1010,7 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
       }
       emit_sorted(recs, g, up);
     }
+    flush_runs(g);
   };
   // The ascending walk lets an unweighted finish stream the other class's areas instead of holding
   // the sweep of every distinct score. With two threads it reads the partitions again, lowest range
@@ -958,18 +1022,18 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   // 32M: the walking thread's share of the CPU fell from 57% to 42% without the file).
   std::unique_ptr<spill_file> walked;
   bool recorded = false;
-  const detail::run_source descending = [&](const detail::run_visitor& g) {
+  const detail::run_batch_source descending = [&](const detail::run_batch_visitor& g) {
     if (so.weighted || pipelined || recorded || walked) return walk(g, false);
     walked = std::make_unique<spill_file>(dir, spill_buffers, true);
-    walk([&](std::uint64_t key, std::uint32_t code, const detail::tally& t) {
-      walked->add({key, code, static_cast<double>(t.n)});  // a count below 2^53: exact
-      g(key, code, t);
+    walk([&](std::span<const detail::run> runs) {
+      for (const detail::run& r : runs) walked->add({r.key, r.code, static_cast<double>(r.t.n)});  // a count below 2^53: exact
+      g(runs);
     }, false);
     walked->flush();
     inf.spilled_bytes += walked->written();
     recorded = true;
   };
-  const detail::run_source ascending = [&](const detail::run_visitor& g) {
+  const detail::run_batch_source ascending = [&](const detail::run_batch_visitor& g) {
     if (!recorded) return walk(g, true);
     std::vector<record> chunk;
     const std::uint64_t step = std::max<std::uint64_t>(cap_records / 4, 1);
@@ -978,12 +1042,11 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
       chunk.clear();
       walked->read(from, end - from, chunk);
       for (std::size_t k = chunk.size(); k > 0; --k) {
-        detail::tally t;
-        t.n = static_cast<std::uint64_t>(chunk[k - 1].w);
-        g(chunk[k - 1].key, chunk[k - 1].id, t);
+        put_run(chunk[k - 1].key, chunk[k - 1].id, static_cast<std::uint64_t>(chunk[k - 1].w), nullptr, g);
       }
       end = from;
     }
+    flush_runs(g);
   };
   // Weighted: the other class's areas read the forward sweep's running sums backwards; they go to
   // one more temporary file (20 bytes a distinct score: the record's key holds tp's bits, its weight

@@ -365,6 +365,41 @@ void regression_sums::spread_residual(double r, double w, std::uint64_t n, doubl
   vr.add_times(w * c * c, n);
 }
 
+prediction_table score_classes(const evaluation_state::impl& s, const std::vector<std::uint32_t>& true_codes,
+                               std::vector<std::int32_t>& class_of) {
+  prediction_options po;
+  po.pos_label = s.o.pos_label;
+  po.task = s.o.task;
+  std::vector<std::string> yt;
+  for (auto c : true_codes) yt.push_back(s.dict[c]);
+  const std::vector<double> zero(yt.size(), 0.0);
+  prediction_table t = predictions_from_scores(yt, zero, po);
+  class_of.assign(s.dict.size(), -1);
+  for (std::size_t k = 0; k < true_codes.size(); ++k) class_of[true_codes[k]] = t.y[k];
+  return t;
+}
+
+std::vector<std::pair<std::uint32_t, int>> losses_to_redo(const evaluation_state::impl& s) {
+  std::vector<std::pair<std::uint32_t, int>> out;
+  if (s.loss.empty() || s.cells.empty()) return out;
+  std::vector<std::uint32_t> true_codes;
+  for (const auto& [k, v] : s.cells) true_codes.push_back(k.first);
+  true_codes.erase(std::unique(true_codes.begin(), true_codes.end()), true_codes.end());
+  std::vector<std::int32_t> class_of;
+  prediction_table t;
+  try {
+    t = score_classes(s, true_codes, class_of);
+  } catch (const error&) {
+    return out;  // finish() throws the same error, after its own checks (in their order)
+  }
+  if (!t.positive) return out;
+  for (const auto& [code, l] : s.loss) {
+    const int k = class_of[code] == static_cast<std::int32_t>(*t.positive) ? 1 : 0;
+    if (((l.have >> k) & 1U) == 0) out.emplace_back(code, k);
+  }
+  return out;
+}
+
 }  // namespace detail
 
 namespace {
@@ -1165,6 +1200,24 @@ void evaluation_state::update(const row_batch& b) {
   std::vector<assay::detail::chunked_sum> local_w(chunked_weights ? T * Pn : 0);
   std::vector<assay::detail::chunked_sum> local_calib_w(chunked_weights ? T * calibration_bins : 0);
   std::vector<std::uint8_t> has_loss(scores ? T : 0, 0);
+  // one_class_loss: the one class whose terms each batch spelling's rows add (2: both, when the
+  // classes cannot be told yet), by finish()'s rules on the spellings seen so far and the batch's.
+  std::vector<std::uint8_t> only(scores ? T : 0, 2);
+  if (scores && s.one_class_loss && T > 0) {
+    std::vector<std::uint32_t> true_codes(tmap.begin(), tmap.end());
+    for (const auto& [k, v] : s.cells) true_codes.push_back(k.first);
+    std::sort(true_codes.begin(), true_codes.end());
+    true_codes.erase(std::unique(true_codes.begin(), true_codes.end()), true_codes.end());
+    std::vector<std::int32_t> class_of;
+    try {
+      const prediction_table t = detail::score_classes(s, true_codes, class_of);
+      if (t.positive) {
+        for (std::size_t bt = 0; bt < T; ++bt) only[bt] = class_of[tmap[bt]] == static_cast<std::int32_t>(*t.positive) ? 1 : 0;
+      }
+    } catch (const error&) {
+      // not two classes yet (or an error finish() reports): both terms
+    }
+  }
   const proba_view pv = proba_view::scores(b.y_score);
   for (std::size_t i = 0; i < n; ++i) {
     if (skip[i]) continue;
@@ -1194,7 +1247,7 @@ void evaluation_state::update(const row_batch& b) {
           e->bin = x >= 0 && x <= 1 ? curves::uniform_bin_of(x, calibration_bins) : 0;
         }
       }
-      if (!deferred && x >= 0 && x <= 1) {  // the reliability curve's sums (as curves::reliability_curve)
+      if (!deferred && s.calibration && x >= 0 && x <= 1) {  // the reliability curve's sums (as curves::reliability_curve)
         const std::size_t bin = e != nullptr ? e->bin : curves::uniform_bin_of(x, calibration_bins);
         tally& c = local_calib[bt * calibration_bins + bin];
         ++c.n;
@@ -1204,10 +1257,12 @@ void evaluation_state::update(const row_batch& b) {
       }
       if (!deferred && w != 0) {
         // As evaluate: the terms of weighted_loss_sum (w * term, rows of weight 0 left out), for
-        // either class of the row, the class being decided in finish().
+        // either class of the row, the class being decided in finish() (with one_class_loss, the
+        // class `only` names when it is known).
         batch_losses& l = local_loss[bt];
         has_loss[bt] = 1;
-        for (std::size_t k = 0; k < 2; ++k) {
+        const std::size_t k0 = only[bt] == 1 ? 1 : 0, k1 = only[bt] == 0 ? 1 : 2;  // the classes [k0, k1)
+        for (std::size_t k = k0; k < k1; ++k) {
           l.log_loss[k].add(w * (e != nullptr ? e->log_loss[k] : log_loss_term(pv, i, k)));
           l.brier[k].add(w * (e != nullptr ? e->brier[k] : brier_term(pv, i, k)));
         }
@@ -1252,6 +1307,7 @@ void evaluation_state::update(const row_batch& b) {
         l.log_loss[k] = local_loss[bt].log_loss[k].result();
         l.brier[k] = local_loss[bt].brier[k].result();
       }
+      l.have = only[bt] == 2 ? 3 : static_cast<std::uint8_t>(1U << only[bt]);
       s.loss[tmap[bt]].add(l);
     }
     for (std::size_t bin = 0; bin < calibration_bins; ++bin) {
@@ -1381,6 +1437,10 @@ std::string evaluation_state::serialize() const {
   }
   w.u64(s.loss.size());
   for (const auto& [k, v] : s.loss) {
+    if (v.have != 3) {
+      throw_usage("evaluation_state::serialize: the state sums the loss terms of one class only (one_class_loss); "
+                  "it cannot be serialised");
+    }
     w.u32(k);
     for (int c = 0; c < 2; ++c) w.sum(v.log_loss[c]), w.sum(v.brier[c]);
   }
@@ -2243,6 +2303,18 @@ struct list_walk {
   }
 };
 
+// A batched run source (run_batch_source) as a run source whose visitor is inlined into the loop over
+// each batch: one std::function call per batch.
+struct batch_walk {
+  const run_batch_source* source;
+  template <class G>
+  void operator()(G&& g) const {
+    (*source)([&g](std::span<const run> batch) {
+      for (const run& r : batch) g(r.key, r.code, r.t);
+    });
+  }
+};
+
 // finish_state's body, on any run source: a callable taking a visitor g(key, code, tally) (a
 // run_source, or evaluation_state::finish's walks of the in-memory lists, whose visitors are then
 // inlined: a std::function call per run was a fifth of rank 0's finish at 10^7 distinct scores).
@@ -2270,6 +2342,10 @@ report finish_runs(evaluation_state::impl& s, const evaluate_options& q, const D
     throw_usage(fmt::format("evaluate: beta is {}; it must be a finite number > 0", *q.beta));
   }
   if (s.rows == 0) throw_usage("evaluation_state::finish: no rows were added; there is nothing to evaluate");
+  if (q.keep_curves && o.kind == prediction_kind::scores && !s.calibration) {
+    throw_usage("evaluation_state::finish: keep_curves is set, but the state left out the reliability curve's sums "
+                "(built without calibration)");
+  }
   if (o.weighted && s.total_weight.is_zero()) {
     throw_data(fmt::format("{}: sample_weight: every weight is 0; there is nothing to evaluate", o.source));
   }
@@ -2297,11 +2373,7 @@ report finish_runs(evaluation_state::impl& s, const evaluate_options& q, const D
   std::vector<std::int32_t> class_of(s.dict.size(), -1);
   prediction_table t;
   if (scores) {
-    std::vector<std::string> yt;
-    for (auto c : true_codes) yt.push_back(s.dict[c]);
-    const std::vector<double> zero(yt.size(), 0.0);
-    t = predictions_from_scores(yt, zero, po);
-    for (std::size_t k = 0; k < true_codes.size(); ++k) class_of[true_codes[k]] = t.y[k];
+    t = score_classes(s, true_codes, class_of);
   } else {
     std::vector<std::string> yt, yp;
     for (auto c : true_codes) yt.push_back(s.dict[c]);
@@ -2348,6 +2420,10 @@ report finish_runs(evaluation_state::impl& s, const evaluate_options& q, const D
     exact_sum ll, br;
     for (const auto& [code, l] : s.loss) {
       const int k = class_of[code] == pos ? 1 : 0;
+      if (((l.have >> k) & 1U) == 0) {
+        throw_usage(fmt::format("evaluation_state::finish: the loss sums of the spelling '{}' lack its class's terms "
+                                "(one_class_loss; losses_to_redo names them)", s.dict[code]));
+      }
       ll.add(l.log_loss[k]);
       br.add(l.brier[k]);
     }
@@ -2514,6 +2590,13 @@ report finish_runs(evaluation_state::impl& s, const evaluate_options& q, const D
 report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs_descending,
                     const run_source* runs_ascending, sweep_store* store, const regression_sums* values) {
   return finish_runs(s, q, runs_descending, runs_ascending, store, values);
+}
+
+report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_batch_source& runs_descending,
+                    const run_batch_source* runs_ascending, sweep_store* store) {
+  const batch_walk descending{&runs_descending};
+  const batch_walk ascending{runs_ascending};
+  return finish_runs(s, q, descending, runs_ascending != nullptr ? &ascending : nullptr, store, nullptr);
 }
 
 }  // namespace detail

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <map>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "assay/detail/parallel.hpp"
 #include "assay/detail/radix.hpp"
 #include "assay/curves/calibration.hpp"
+#include "assay/data/predictions.hpp"
 #include "assay/metrics/probabilistic.hpp"
 #include "assay/scale/state.hpp"
 
@@ -85,11 +87,15 @@ struct kept_row {
 // negative class [0] or the positive class [1] (which it is, is known only in finish()).
 struct losses {
   exact_sum log_loss[2], brier[2];
+  // Bit k: the sums of class k hold the term of every row added (a state built with one_class_loss
+  // sums only the class a spelling was in when its rows came, impl::one_class_loss).
+  std::uint8_t have = 3;
   void add(const losses& o) {
     for (int k = 0; k < 2; ++k) {
       log_loss[k].add(o.log_loss[k]);
       brier[k].add(o.brier[k]);
     }
+    have &= o.have;
   }
 };
 
@@ -184,6 +190,18 @@ struct evaluation_state::impl {
   // false: the out-of-core reader keeps the score runs, or regression's targets and residuals (reg_y,
   // reg_r, then not filled), on disk
   bool keep_runs = true;
+  // false: update() leaves out the reliability curve's sums of scores (calib, calib_ws), which only
+  // kept curves read (finish with keep_curves): the out-of-core reader's report without them (a
+  // bin, a tally and an exact sum a row; rows tallied in the table below still add them when it is
+  // flushed, but that reader's state keeps no runs, so no table). finish() with keep_curves refuses
+  // such a state.
+  bool calibration = true;
+  // true: update() sums each score row's log-loss and Brier terms for one class only, the one its
+  // spelling is in by finish()'s rules on the spellings seen so far (score_classes), not for both (a
+  // logarithm and two exact sums a row less); a spelling seen under another class before is marked
+  // (losses::have), and its sums are completed by the caller before finish() (the out-of-core reader
+  // from its spill: losses_to_redo). Such a state is not serialised.
+  bool one_class_loss = false;
   std::size_t compact_at = std::size_t{1} << 16;  // update() compacts once the buffer holds this many rows
   // Reused by every compaction (empty between them, their capacity kept): the radix sort's second
   // buffer and the runs made from the buffer. Fresh buffers per compaction cost their page faults,
@@ -543,6 +561,13 @@ using run_visitor = std::function<void(std::uint64_t, std::uint32_t, const tally
 /// Visits every run in descending key order (the codes of one key in any order); may be called
 /// more than once (a weighted walk takes two).
 using run_source = std::function<void(const run_visitor&)>;
+/// Called once per batch of consecutive runs of a walk (in the walk's order; a key's runs may be
+/// cut between two batches).
+using run_batch_visitor = std::function<void(std::span<const run>)>;
+/// A run_source that hands its runs over in batches: one call through std::function per batch
+/// instead of per run, so that the finish's accumulators are inlined into the loop over a batch
+/// (at 10^7 distinct scores the two calls per run were a third of the out-of-core finish's walk).
+using run_batch_source = std::function<void(const run_batch_visitor&)>;
 
 struct state_access {
   static evaluation_state::impl& of(evaluation_state& s) { return *s.impl_; }
@@ -607,6 +632,23 @@ struct median_walk {
 report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_source& runs,
                     const run_source* runs_ascending = nullptr, sweep_store* store = nullptr,
                     const regression_sums* values = nullptr);
+
+/// finish()'s classes of binary scores on the true spellings `true_codes` (codes of s.dict,
+/// ascending, unique): the prediction table of predictions_from_scores on their spellings, and
+/// class_of[code] its class of each such code (-1 for the other codes of s.dict).
+prediction_table score_classes(const evaluation_state::impl& s, const std::vector<std::uint32_t>& true_codes,
+                               std::vector<std::int32_t>& class_of);
+
+/// A state built with one_class_loss: the spellings (codes) whose loss sums lack the terms of the
+/// class finish() puts them in (their class changed as spellings came), with that class (0 or 1).
+/// The caller sums those terms over every row of the spelling again and sets the class's bit of
+/// losses::have, else finish() refuses the state. Empty when the classes cannot be told (finish()
+/// then says why).
+std::vector<std::pair<std::uint32_t, int>> losses_to_redo(const evaluation_state::impl& s);
+
+/// finish_state with the runs handed over in batches (run_batch_source): the same report.
+report finish_state(evaluation_state::impl& s, const evaluate_options& q, const run_batch_source& runs,
+                    const run_batch_source* runs_ascending, sweep_store* store);
 
 }  // namespace detail
 }  // namespace assay::scale

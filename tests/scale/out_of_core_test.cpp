@@ -432,5 +432,56 @@ TEST(OutOfCore, SameReportWhateverTheThreadLimit) {
   std::filesystem::remove(path);
 }
 
+TEST(OutOfCore, LossSumsOfASpellingWhoseClassChangedAreCompletedFromTheSpill) {
+  // Pass 1 sums each row's log-loss and Brier terms for the class its spelling is in as far as the
+  // spellings seen so far tell. Here the first pieces hold one spelling only, whose class (as the
+  // only class: "1" is positive) is not the class it has once the second spelling comes ("2" is
+  // then): its sums are completed from the spill after pass 1 (loss_rereads), and the report is
+  // the in-memory one, whatever the thread limit. Also a second label spelling of the positive class ("1.0") coming late, and text
+  // labels with pos_label (classes known from the first spelling: nothing to read again).
+  struct layout {
+    const char* first;        // the label of the first rows
+    const char* later[3];     // the labels after them, picked at random
+    const char* pos_label;    // or nullptr
+    bool rereads;             // whether the loss sums must be completed
+  };
+  const layout layouts[] = {
+      {"1", {"1", "2", "2"}, nullptr, true},      // "1" alone is positive; with "2", "2" is (the larger number)
+      {"0", {"0", "1", "1.0"}, nullptr, false},   // "0" alone is negative, and stays so
+      {"spam", {"ham", "spam", "spam"}, "spam", false},
+  };
+  for (const layout& l : layouts) {
+    const auto path = std::filesystem::temp_directory_path() / fmt::format("assay_ooc_loss_{}_{}.csv", ::getpid(), l.first);
+    {
+      std::ofstream f(path, std::ios::binary);
+      std::mt19937_64 g(11);
+      std::uniform_real_distribution<double> u(0, 1);
+      f << "y,score,w\n";
+      for (int i = 0; i < 120000; ++i) {
+        const char* y = i < 40000 ? l.first : l.later[g() % 3];
+        const double s = i % 7 == 0 ? std::round(u(g) * 20) / 20 : u(g);  // ties, distinct scores, 0 and 1
+        f << y << ',' << fmt::format("{}", s) << ',' << (g() % 5) * 0.5 << '\n';
+      }
+    }
+    out_of_core_options o;
+    o.max_memory = 1 << 20;  // pieces of 64 KiB: the first ~20 hold the first label only
+    for (bool weighted : {false, true}) {
+      report_request q = request(path.string(), weighted, true, false);
+      if (l.pos_label != nullptr) q.pos_label = l.pos_label;
+      const std::string want = to_json(make_report(q));
+      ASSERT_NE(want.find("\"log_loss\""), std::string::npos);
+      for (unsigned threads : {1u, 2u}) {
+        const thread_limit limit(threads);
+        out_of_core_info info;
+        EXPECT_EQ(to_json(make_report_out_of_core(q, o, &info)), want)
+            << l.first << " weighted " << weighted << " threads " << threads;
+        EXPECT_EQ(info.loss_rereads > 0, l.rereads) << l.first << " weighted " << weighted << " threads " << threads;
+        EXPECT_GT(info.pieces, 20U);
+      }
+    }
+    std::filesystem::remove(path);
+  }
+}
+
 }  // namespace
 }  // namespace assay::scale

@@ -24,6 +24,9 @@ struct out_of_core_info {
   std::uint64_t partitions = 0;      ///< spill partitions of the score runs
   std::uint64_t spilled_bytes = 0;   ///< bytes written to temporary files
   std::uint64_t largest_partition = 0;  ///< records in the largest partition sorted in memory
+  /// Partitions read once more after pass 1 to complete the log-loss and Brier sums of spellings
+  /// whose class changed as spellings came (pass 1 sums each row's terms for one class only).
+  std::uint64_t loss_rereads = 0;
 };
 
 /// make_report(request) read in pieces within options.max_memory. The same report, byte for byte in
