@@ -12,6 +12,7 @@ from pyspark.sql import functions as F
 import pyarrow as pa
 import assay, assay.spark
 from assay import _scale, _spark_jvm
+from spark_vs_mllib import sql_grouped  # bench/ is the script's directory
 rows = int(sys.argv[1]); dec = int(sys.argv[2])
 spark = (SparkSession.builder.master("local[2]").appName("probe").config("spark.ui.enabled", "false")
          .config("spark.driver.memory", os.environ.get("DRIVER_MEMORY", "4g")).config("spark.sql.execution.arrow.maxRecordsPerBatch", "100000").getOrCreate())
@@ -27,12 +28,6 @@ j = lambda: _spark_jvm.groups(df.select("score", "label"), "__n")  # assay's JVM
 def noop(it):
     for b in it: pass
     yield pa.RecordBatch.from_arrays([pa.array([0], pa.int64())], names=["n"])
-def sql_grouped():
-    os.environ["ASSAY_SPARK_JVM"] = "0"
-    try:
-        return assay.spark.evaluate(df, label="label", score="score", pos_label=1, aggregate=True)
-    finally:
-        del os.environ["ASSAY_SPARK_JVM"]
 fs = {
  "mllib": lambda: ev.evaluate(df),
  "scan (sum of both columns)": lambda: df.select(F.sum("score"), F.sum("label")).collect(),
@@ -40,7 +35,7 @@ fs = {
  "groupBy+count, JVM only": lambda: g().count(),
  "groupBy+count -> mapInArrow no-op": lambda: g().mapInArrow(noop, "n long").collect(),
  "JVM pass -> mapInArrow no-op": lambda: j().mapInArrow(noop, "n long").collect(),
- "evaluate aggregate=True, Spark SQL's groupBy": lambda: sql_grouped(),
+ "evaluate aggregate=True, Spark SQL's groupBy": lambda: sql_grouped(df),
  "evaluate aggregate=True": lambda: assay.spark.evaluate(df, label="label", score="score", pos_label=1, aggregate=True),
  "evaluate aggregate=auto": lambda: assay.spark.evaluate(df, label="label", score="score", pos_label=1),
  "rows -> mapInArrow no-op": lambda: df.mapInArrow(noop, "n long").collect(),
