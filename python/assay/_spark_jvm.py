@@ -96,8 +96,11 @@ def _class(spark):
     SparkContext, saying why)."""
     if os.environ.get("ASSAY_SPARK_JVM", "1") == "0":
         return None
-    jsc = getattr(spark.sparkContext, "_jsc", None)
-    if jsc is None or getattr(spark, "_jsparkSession", None) is None:  # Spark Connect: no JVM here
+    try:
+        jsc = spark.sparkContext._jsc
+    except Exception:  # noqa: BLE001 - Spark Connect: no SparkContext, no JVM in this process
+        return None
+    if jsc is None or getattr(spark, "_jsparkSession", None) is None:
         return None
     key = jsc.sc().hashCode()
     with _lock:
@@ -133,7 +136,9 @@ def _call(spark, cls, name, *args):
 
 
 def _supported(df):
-    return bool(df.dtypes) and all(t in _TYPES for _, t in df.dtypes) and len(df.columns) <= 31
+    # (A Spark Connect DataFrame has no JVM object here: _jdf.)
+    return (getattr(df, "_jdf", None) is not None and bool(df.dtypes) and all(t in _TYPES for _, t in df.dtypes)
+            and len(df.columns) <= 31)
 
 
 def reads_batches(df):

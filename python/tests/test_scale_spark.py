@@ -463,3 +463,21 @@ def test_jvm_pass_falls_back_to_spark_sql(spark, data, monkeypatch):
     assert got == reference(binary_table(np.random.default_rng(1604), 500, labels="int"), score="p", pos_label=1,
                             source="spark")
     assert _spark_jvm._classes and all(c is None for c in _spark_jvm._classes.values())
+
+
+def test_jvm_pass_is_skipped_without_a_jvm():
+    # Spark Connect: the session has no SparkContext (accessing it raises) and DataFrames no _jdf; the
+    # JVM pass is then not available (None), and assay.spark.evaluate groups with Spark SQL.
+    from assay import _spark_jvm
+
+    class ConnectSession:
+        @property
+        def sparkContext(self):
+            raise RuntimeError("[JVM_ATTRIBUTE_NOT_SUPPORTED] sparkContext is not supported in Spark Connect")
+
+    class ConnectFrame:
+        dtypes, columns, sparkSession = [("p", "double"), ("y", "bigint")], ["p", "y"], ConnectSession()
+
+    assert _spark_jvm._class(ConnectSession()) is None
+    assert _spark_jvm.groups(ConnectFrame(), "n") is None
+    assert _spark_jvm.reads_batches(ConnectFrame()) is None
