@@ -47,6 +47,32 @@ def _partition_function(spec, first_rows=None, counts=None):
     return run
 
 
+# The driver merges at most this many tasks' blobs itself; more are merged by the executors first,
+# in a tree of about this fan-in (RDD.treeReduce), so that the driver receives a few blobs, not one
+# per partition (at 10^10 rows and thousands of partitions, tens of GB with many distinct scores).
+_FAN_IN = 8
+
+
+def _merge_pairs(spec, a, b):
+    """Two (blob, missing) pairs merged into one (on an executor: the tree's inner nodes)."""
+    return _scale.merge_blobs(a[0], b[0], spec), a[1] + b[1]
+
+
+def _merged(states, spec):
+    """The (blob, missing) pairs of `states` (one row per task: its state's bytes and missing rows),
+    merged on the executors in a tree when there are more than _FAN_IN of them. Merging is
+    associative, commutative and canonical, so the tree's shape changes no bit of the report."""
+    import functools
+    import math
+
+    pairs = states.rdd.map(lambda r: (bytes(r["state"]), int(r["missing"])))
+    n = pairs.getNumPartitions()
+    if n <= _FAN_IN:
+        return pairs.collect()
+    depth = max(2, math.ceil(math.log(n) / math.log(_FAN_IN)))
+    return [pairs.treeReduce(functools.partial(_merge_pairs, spec), depth=depth)]
+
+
 def _count_rows(batches):
     """(partition, rows) of a task: the first pass that gives each partition its first row's index."""
     import pyarrow as pa
@@ -171,7 +197,7 @@ def evaluate(df, *, label, score=None, pred=None, proba=None, weight=None, pos_l
         if groups is None:
             groups = selected.groupBy(*keys).agg(F.count(F.lit(1)).alias(count))
         states = groups.mapInArrow(_partition_function(spec, None, count), "state binary, missing long")
-        return _scale.finish(((bytes(r["state"]), r["missing"]) for r in states.collect()), spec)
+        return _scale.finish(_merged(states, spec), spec)
     first_rows = None
     if spec.needs_row_ids:
         # Counted by the same plan as the states (mapInArrow), so the partitions are the same ones:
@@ -184,5 +210,4 @@ def evaluate(df, *, label, score=None, pred=None, proba=None, weight=None, pos_l
             first_rows[p] = at
             at += int(counts[p])
     states = selected.mapInArrow(_partition_function(spec, first_rows), "state binary, missing long")
-    rows = states.collect()
-    return _scale.finish(((bytes(r["state"]), r["missing"]) for r in rows), spec)
+    return _scale.finish(_merged(states, spec), spec)
