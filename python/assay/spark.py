@@ -3,15 +3,17 @@
 ``assay.spark.evaluate(df, label="y", score="p")`` runs one task per partition
 (``DataFrame.mapInArrow``): each task streams its Arrow record batches into one mergeable evaluation
 state (the C++ core's, include/assay/scale/state.hpp; no Python loop per row) and yields the state's
-bytes. The driver reads the few blobs, merges them (merge is associative and commutative and the state
-canonical, so neither the partitioning nor the order of the merges changes a bit of the result) and
-finishes the :class:`~assay.Report` that ``assay.report`` gives on all rows in one process.
+bytes. The blobs are merged (by the executors in a tree when there are more than 8, then by the
+driver; merge is associative and commutative and the state canonical, so neither the partitioning nor
+the order of the merges changes a bit of the result) and the driver finishes the
+:class:`~assay.Report` that ``assay.report`` gives on all rows in one process.
 
-Rows that repeat (rounded scores, predicted classes) are first grouped by Spark itself
-(``groupBy(<every evaluated column>).count()``: a hash aggregation in generated JVM code on each
-partition), and only the groups cross to Python, each with its row count; the state counts a group of
-c rows as c rows, exactly, so the report is byte for byte the one of the rows (``aggregate=``; see
-:func:`evaluate` and docs/scaling.md, "Engines").
+Rows that repeat (rounded scores, predicted classes) are first counted in the JVM, and only the
+distinct rows cross to Python, each with its row count; the state counts a group of c rows as c rows,
+exactly, so the report is byte for byte the one of the rows (``aggregate=``; see :func:`evaluate` and
+docs/scaling.md, "Engines"). The counting is assay's own JVM pass (``java/GroupRows.java``, compiled
+on the driver at first use: :mod:`assay._spark_jvm`) where the columns are numbers, booleans or
+strings, else Spark SQL's ``groupBy(<every evaluated column>).count()``.
 
 A task that fails and is retried by Spark contributes exactly one state: a task's output is its
 single blob, emitted only after the whole partition was read, so a retried attempt replaces the failed
@@ -160,11 +162,12 @@ def evaluate(df, *, label, score=None, pred=None, proba=None, weight=None, pos_l
     DataFrame built by a random repartition).
     ``keep_curves=True`` keeps the ROC, PR, threshold and reliability curves for ``save_html``.
     Intervals of class probabilities and of regression keep every row in the states (as with weights).
-    ``aggregate`` chooses how the rows reach the states. ``True``: Spark first groups the rows by
-    every evaluated column (``groupBy(...).count()``, a partial hash aggregation in the JVM on each
-    partition, then a shuffle of the groups) and only the groups, each with its row count, cross to
-    the Python workers (a group of c identical rows counts as c rows, exactly: the report is
-    byte for byte the one of the rows). ``False``: every row crosses to Python. ``'auto'`` (default):
+    ``aggregate`` chooses how the rows reach the states. ``True``: each partition's rows are first
+    counted by every evaluated column in the JVM (assay's JVM pass, no shuffle; or, for column types
+    it does not read, without a Java compiler or on Spark Connect, ``groupBy(...).count()``) and only
+    the distinct rows, each with its row count, cross to the Python workers (a group of c identical
+    rows counts as c rows, exactly: the report is byte for byte the one of the rows).
+    ``ASSAY_SPARK_JVM=0`` turns the JVM pass off; ``ASSAY_SPARK_JAR`` names a jar built beforehand. ``False``: every row crosses to Python. ``'auto'`` (default):
     groups when the report needs no row index (no weighted or ``'bootstrap'`` intervals, no
     regression, no ``proba``) and the first 65536 rows repeat enough to estimate at most 2^19
     distinct rows in the DataFrame (e.g. rounded scores); otherwise rows. ``True`` where a row index is needed is an error.
