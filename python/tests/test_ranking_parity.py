@@ -170,6 +170,17 @@ def test_large_bad_input_same_error(rng):
     assert str(ours.value) == str(theirs.value)
 
 
+def _ranking_same_as_sklearn(y, s):
+    """ROC AUC, AP and the ROC and PR curves of (y, s) equal scikit-learn's, bit for bit."""
+    assert am.roc_auc_score(y, s) == sk.roc_auc_score(y, s)
+    assert am.average_precision_score(y, s) == sk.average_precision_score(y, s)
+    for drop in (True, False):
+        for a, b in zip(am.roc_curve(y, s, drop_intermediate=drop), sk.roc_curve(y, s, drop_intermediate=drop)):
+            np.testing.assert_array_equal(a, b, strict=True)
+    for a, b in zip(am.precision_recall_curve(y, s), sk.precision_recall_curve(y, s)):
+        np.testing.assert_array_equal(a, b, strict=True)
+
+
 def test_labelled_sort_paths(rng):
     # From 2^16 cases, unweighted: scores of one sign, or of both within about +-2, are sorted as one
     # run of keys carrying the class (the keys fit in 63 bits); wider scores of both signs by class.
@@ -177,13 +188,7 @@ def test_labelled_sort_paths(rng):
         y = rng.integers(0, 2, n)
         for s in (rng.random(n), np.round(rng.random(n), 3), np.round(rng.standard_normal(n) * 0.5, 3).clip(-1.9, 1.9),
                   np.where(rng.random(n) < 0.01, -0.0, np.round(rng.random(n), 2))):
-            assert am.roc_auc_score(y, s) == sk.roc_auc_score(y, s)
-            assert am.average_precision_score(y, s) == sk.average_precision_score(y, s)
-            for drop in (True, False):
-                for a, b in zip(am.roc_curve(y, s, drop_intermediate=drop), sk.roc_curve(y, s, drop_intermediate=drop)):
-                    np.testing.assert_array_equal(a, b, strict=True)
-            for a, b in zip(am.precision_recall_curve(y, s), sk.precision_recall_curve(y, s)):
-                np.testing.assert_array_equal(a, b, strict=True)
+            _ranking_same_as_sklearn(y, s)
 
 
 def test_grouped_sort_paths(rng):
@@ -192,30 +197,21 @@ def test_grouped_sort_paths(rng):
     # from 2^19 on a machine of two cores or more) instead of sorted; more distinct scores (from the
     # start, or only late in the input) make the grouping give up to the sort. Every value occurs, so
     # the counts cross the bound exactly (4096 at 2^17 + 3 cases, 8192 at 2^19 + 7 on two threads).
-    def same(y, s):
-        assert am.roc_auc_score(y, s) == sk.roc_auc_score(y, s)
-        assert am.average_precision_score(y, s) == sk.average_precision_score(y, s)
-        for drop in (True, False):
-            for a, b in zip(am.roc_curve(y, s, drop_intermediate=drop), sk.roc_curve(y, s, drop_intermediate=drop)):
-                np.testing.assert_array_equal(a, b, strict=True)
-        for a, b in zip(am.precision_recall_curve(y, s), sk.precision_recall_curve(y, s)):
-            np.testing.assert_array_equal(a, b, strict=True)
-
     for n, distinct in ((2**17 + 3, (4095, 4096, 4097)), (2**19 + 7, (1001, 8192, 8193))):
         y = rng.integers(0, 2, n)
         for d in distinct:
             values = np.unique(np.round(rng.standard_normal(3 * d), 6))[:d]
             assert values.shape[0] == d
-            same(y, values[rng.permutation(np.arange(n) % d)])
+            _ranking_same_as_sklearn(y, values[rng.permutation(np.arange(n) % d)])
         # Few distinct scores in the first 90%, all distinct after: the grouping gives up late.
         s = np.round(rng.random(n), 2)
         s[9 * n // 10:] = rng.random(n - 9 * n // 10)
-        same(y, s)
+        _ranking_same_as_sklearn(y, s)
         # Both signs, far apart, -0.0 and +0.0: grouped whether or not the keys would leave room for the class.
         s = np.round(rng.standard_normal(n) * 1e3, 0) * 10.0 ** rng.integers(-300, 300, n).clip(-2, 2)
         s[rng.random(n) < 0.01] = -0.0
-        same(y, s)
-        same(np.zeros(n, dtype=np.int64) + (np.arange(n) == 5), np.round(rng.random(n), 3))  # one positive
+        _ranking_same_as_sklearn(y, s)
+        _ranking_same_as_sklearn(np.zeros(n, dtype=np.int64) + (np.arange(n) == 5), np.round(rng.random(n), 3))  # one positive
 
 
 def test_numpy_sum_order(rng):

@@ -61,6 +61,24 @@ void expect_same(const value& a, const value& b, const char* what) {
   else EXPECT_EQ(a.reason, b.reason) << what;
 }
 
+// The thresholds and counts of two sweeps, bit for bit.
+void expect_same_sweep(const score_sweep& got, const score_sweep& want) {
+  expect_same(got.thresholds, want.thresholds, "thresholds");
+  expect_same(got.tp, want.tp, "tp");
+  expect_same(got.fp, want.fp, "fp");
+}
+
+// The sweep walk_labelled gives of a labelled sort.
+score_sweep walked(const labelled_sorted& sorted) {
+  score_sweep got;
+  walk_labelled(sorted, [&](double t, double tp, double fp) {
+    got.thresholds.push_back(t);
+    got.tp.push_back(tp);
+    got.fp.push_back(fp);
+  });
+  return got;
+}
+
 // The sweep by definition: distinct scores (-0.0 as +0.0) descending, counts of each class >= it.
 score_sweep naive_sweep(const problem& p) {
   score_sweep sw;
@@ -189,9 +207,7 @@ TEST(ClassSort, SweepEqualsTheNaiveSweep) {
     const problem p = make(rng, rng() % 400, trial % 5 == 0 ? 0.0 : 0.35, trial % 3 == 0);
     const score_sweep want = naive_sweep(p);
     const score_sweep got = sweep_scores("test", p.y, p.s);
-    expect_same(got.thresholds, want.thresholds, "thresholds");
-    expect_same(got.tp, want.tp, "tp");
-    expect_same(got.fp, want.fp, "fp");
+    expect_same_sweep(got, want);
     EXPECT_EQ(got.positives, want.positives);
     EXPECT_EQ(got.negatives, want.negatives);
   }
@@ -218,15 +234,7 @@ void expect_labelled_walk(const problem& p) {
       if (max_groups == 0 || (threads == 1 && want.thresholds.size() > max_groups)) ASSERT_FALSE(grouped);
       if (!sorted) continue;
       ASSERT_EQ(sorted->size(), p.y.size());
-      score_sweep got;
-      walk_labelled(*sorted, [&](double t, double tp, double fp) {
-        got.thresholds.push_back(t);
-        got.tp.push_back(tp);
-        got.fp.push_back(fp);
-      });
-      expect_same(got.thresholds, want.thresholds, "thresholds");
-      expect_same(got.tp, want.tp, "tp");
-      expect_same(got.fp, want.fp, "fp");
+      expect_same_sweep(walked(*sorted), want);
       EXPECT_EQ(static_cast<double>(sorted->positives()), want.positives);
       const auto keys = sorted->keys();
       EXPECT_EQ(keys.size(), grouped ? 0 : p.y.size());
@@ -562,15 +570,7 @@ TEST(ClassSort, GroupingSurvivesCollidingKeys) {
     const auto sorted = sort_labelled(p.y, p.s, threads);
     ASSERT_TRUE(sorted);
     EXPECT_FALSE(sorted->grouped());
-    score_sweep got;
-    walk_labelled(*sorted, [&](double t, double tp, double fp) {
-      got.thresholds.push_back(t);
-      got.tp.push_back(tp);
-      got.fp.push_back(fp);
-    });
-    expect_same(got.thresholds, want.thresholds, "thresholds");
-    expect_same(got.tp, want.tp, "tp");
-    expect_same(got.fp, want.fp, "fp");
+    expect_same_sweep(walked(*sorted), want);
   }
 }
 
