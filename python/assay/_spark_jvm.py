@@ -28,9 +28,6 @@ from importlib import resources
 
 _CLASS = "assay.spark.GroupRows"
 _SOURCE = "GroupRows.java"
-# Spark SQL types (their simpleString) that GroupRows reads; others (decimals, dates, strings of a
-# collation, ...) take Spark SQL's grouping.
-_TYPES = {"double", "float", "bigint", "int", "smallint", "tinyint", "boolean", "string"}
 _lock = threading.Lock()
 _classes = {}  # the JVM SparkContext's identity -> the class GroupRows (a java.lang.Class), or None
 
@@ -135,28 +132,31 @@ def _call(spark, cls, name, *args):
     return method.invoke(None, a)
 
 
-def _supported(df):
-    # (A Spark Connect DataFrame has no JVM object here: _jdf.)
-    return (getattr(df, "_jdf", None) is not None and bool(df.dtypes) and all(t in _TYPES for _, t in df.dtypes)
-            and len(df.columns) <= 31)
+def _group_rows(df):
+    """GroupRows when the JVM pass is available and reads every column type of df (the types are
+    GroupRows.supports' to decide: numbers, booleans and strings of the default collation), else None."""
+    if getattr(df, "_jdf", None) is None:  # a Spark Connect DataFrame: no JVM object here
+        return None
+    cls = _class(df.sparkSession)
+    if cls is None or not _call(df.sparkSession, cls, "supports", df._jdf.schema()):
+        return None
+    return cls
 
 
 def reads_batches(df):
     """Whether groups(df, ...) reads column batches (a cached DataFrame, a Parquet scan) rather than
     rows; None when the JVM pass is not available for df."""
-    cls = _class(df.sparkSession) if _supported(df) else None
+    cls = _group_rows(df)
     return None if cls is None else bool(_call(df.sparkSession, cls, "readsBatches", df._jdf))
 
 
 def groups(df, count, max_entries=1 << 20):
     """The distinct rows of each partition of `df` (all its columns), with their row counts in a column
     named `count` (a long): a DataFrame, or None when the JVM pass is not available for it."""
-    if not _supported(df):
-        return None
-    spark = df.sparkSession
-    cls = _class(spark)
+    cls = _group_rows(df)
     if cls is None:
         return None
     from pyspark.sql import DataFrame
 
+    spark = df.sparkSession
     return DataFrame(_call(spark, cls, "groups", df._jdf, count, int(max_entries)), spark)

@@ -446,7 +446,7 @@ def test_jvm_pass_falls_back_to_spark_sql(spark, data, monkeypatch):
     from assay import _spark_jvm
 
     t, df = data
-    # Decimals: not read by the JVM pass (None without a JVM call); the grouped path still works.
+    # Decimals: not read by the JVM pass (GroupRows.supports says so: None); the grouped path still works.
     from pyspark.sql import functions as F
 
     dec = df.select(F.col("p").cast("decimal(10,2)").alias("p"), "y")
