@@ -7,11 +7,13 @@
 #include <unordered_map>
 
 #include "assay/curves/roc.hpp"
+#include "assay/detail/exact_sum.hpp"
 #include "assay/detail/parallel.hpp"
 #include "assay/error.hpp"
 #include "assay/io/table.hpp"
 #include "assay/metrics/labels.hpp"
 #include "assay/stats/slices.hpp"
+#include "slices_tables.hpp"
 
 namespace assay {
 
@@ -74,7 +76,9 @@ prediction_table gather(const prediction_table& t, const slice_major& m, std::si
   }
   if (!m.weight.empty()) {
     take(m.weight, s.weight);
-    for (double x : s.weight) s.total_weight += x;
+    assay::detail::exact_sum total;  // as a table made of these rows: summed exactly, rounded once
+    for (double x : s.weight) total.add(x);
+    s.total_weight = total.value();
   } else {
     s.total_weight = static_cast<double>(s.rows);
   }
@@ -122,6 +126,109 @@ const metric_result* find(const report& r, const std::string& name) {
 }
 
 }  // namespace
+
+namespace detail {
+
+void add_slice_tables(sliced_report& out, task_kind task, bool has_score, bool weighted,
+                      std::span<const stats::auc_slice_vs_rest> aucs, const slice_options& slicing) {
+  if (out.slices.size() == 1) {
+    out.notes.push_back(fmt::format("every row has the same key ({}): one slice, the whole table; no test",
+                                    fmt::join(out.slices[0].key, ", ")));
+  }
+
+  // The headline tables.
+  std::vector<std::string> names;
+  if (task == task_kind::binary) {
+    names = {"accuracy", "error_rate", "precision", "recall", "specificity", "fpr"};
+    if (has_score) names.push_back("roc_auc");
+  } else if (task == task_kind::multiclass) {
+    names = {"accuracy", "error_rate"};
+  } else {
+    out.notes.push_back("regression: every slice has its report, but there are no headline tables (no test "
+                        "between slices is defined for regression metrics yet)");
+  }
+  if (weighted && !names.empty()) {
+    out.notes.push_back("weighted rows: the slices have values and intervals but no tests (the tests count cases)");
+  }
+  for (const auto& name : names) {
+    const metric_result* om = find(out.overall, name);
+    if (!om) continue;
+    slice_metric sm;
+    sm.name = name;
+    sm.title = om->title;
+    sm.overall = om->v;
+    const bool auc = name == "roc_auc";
+    sm.test = auc ? "delong_unpaired" : "two_proportion_z";
+    const rate_counts all = auc ? rate_counts{} : rate_of(name, out.overall);
+    std::vector<double> xs, ns;
+    for (std::size_t k = 0; k < out.slices.size(); ++k) {
+      const auto& s = out.slices[k];
+      slice_metric_row row;
+      row.slice = k;
+      if (!s.r) {
+        row.v = value::undefined(s.reason);
+        row.statistic = row.p_value = row.v;
+        sm.rows.push_back(std::move(row));
+        continue;
+      }
+      const metric_result* m = find(*s.r, name);
+      row.v = m ? m->v : value::undefined("not in the slice's report");
+      if (m) row.ci = m->ci;
+      auto no_test = [&](std::string why) { row.statistic = row.p_value = value::undefined(std::move(why)); };
+      if (!auc) {
+        const rate_counts c = rate_of(name, *s.r);
+        row.successes = c.x;
+        row.trials = c.n;
+        if (!weighted) xs.push_back(c.x), ns.push_back(c.n);
+      }
+      if (weighted) {
+        no_test("weighted rows");
+      } else if (out.slices.size() == 1) {
+        no_test("one slice: there is no rest to compare with");
+      } else if (s.rows < slicing.min_rows) {
+        no_test(fmt::format("{} rows; a test needs at least {}", s.rows, slicing.min_rows));
+      } else if (auc && k >= aucs.size()) {
+        no_test("no DeLong summaries of the slices");
+      } else if (auc) {
+        const auto& a = aucs[k];
+        if (!a.slice.variance.defined()) no_test(fmt::format("slice: {}", a.slice.variance.reason));
+        else if (!a.rest.variance.defined()) no_test(fmt::format("rest: {}", a.rest.variance.reason));
+        else {
+          const auto t = stats::delong_unpaired_from_variances(a.slice, a.rest);
+          row.statistic = t.test.statistic;
+          row.p_value = t.test.p_value;
+          row.df = t.test.df;
+        }
+      } else if (row.trials == 0) {
+        no_test("the rate has no cases in the slice (0/0)");
+      } else if (all.n - row.trials == 0) {
+        no_test("the rate has no cases in the rest (0/0)");
+      } else {
+        const auto t = stats::two_proportion_z_test(row.successes, row.trials, all.x - row.successes,
+                                                    all.n - row.trials);
+        row.statistic = t.statistic;
+        row.p_value = t.p_value;
+      }
+      sm.rows.push_back(std::move(row));
+    }
+    // Adjust over the slices with a p-value.
+    std::vector<double> p;
+    for (const auto& row : sm.rows)
+      if (row.p_value.defined()) p.push_back(row.p_value.v);
+    const auto adj = stats::adjust_p_values(p, slicing.p_adjust);
+    std::size_t j = 0;
+    for (auto& row : sm.rows) row.p_adjusted = row.p_value.defined() ? value(adj[j++]) : row.p_value;
+    if (!auc && !weighted) {
+      const auto h = stats::chi2_homogeneity(xs, ns);
+      sm.chi2 = h.statistic;
+      sm.chi2_p = h.p_value;
+      sm.chi2_df = h.df;
+    }
+    out.metrics.push_back(std::move(sm));
+  }
+}
+
+}  // namespace detail
 
 sliced_report evaluate_slices(const prediction_table& table, std::span<const slice_column> by,
                               const evaluate_options& options, const slice_options& slicing) {
@@ -231,100 +338,7 @@ sliced_report evaluate_slices(const prediction_table& table, std::span<const sli
   } else {
     detail::run_both([&] { detail::parallel_for(keys.size(), 0, [&](unsigned, std::size_t k) { one(k); }); }, delong);
   }
-  if (keys.size() == 1) {
-    out.notes.push_back(fmt::format("every row has the same key ({}): one slice, the whole table; no test",
-                                    fmt::join(keys[0], ", ")));
-  }
-
-  // The headline tables.
-  std::vector<std::string> names;
-  if (table.task == task_kind::binary) {
-    names = {"accuracy", "error_rate", "precision", "recall", "specificity", "fpr"};
-    if (!table.scores.empty()) names.push_back("roc_auc");
-  } else if (table.task == task_kind::multiclass) {
-    names = {"accuracy", "error_rate"};
-  } else {
-    out.notes.push_back("regression: every slice has its report, but there are no headline tables (no test "
-                        "between slices is defined for regression metrics yet)");
-  }
-  const bool weighted = table.weighted();
-  if (weighted && !names.empty()) {
-    out.notes.push_back("weighted rows: the slices have values and intervals but no tests (the tests count cases)");
-  }
-  for (const auto& name : names) {
-    const metric_result* om = find(out.overall, name);
-    if (!om) continue;
-    slice_metric sm;
-    sm.name = name;
-    sm.title = om->title;
-    sm.overall = om->v;
-    const bool auc = name == "roc_auc";
-    sm.test = auc ? "delong_unpaired" : "two_proportion_z";
-    const rate_counts all = auc ? rate_counts{} : rate_of(name, out.overall);
-    std::vector<double> xs, ns;
-    for (std::size_t k = 0; k < out.slices.size(); ++k) {
-      const auto& s = out.slices[k];
-      slice_metric_row row;
-      row.slice = k;
-      if (!s.r) {
-        row.v = value::undefined(s.reason);
-        row.statistic = row.p_value = row.v;
-        sm.rows.push_back(std::move(row));
-        continue;
-      }
-      const metric_result* m = find(*s.r, name);
-      row.v = m ? m->v : value::undefined("not in the slice's report");
-      if (m) row.ci = m->ci;
-      auto no_test = [&](std::string why) { row.statistic = row.p_value = value::undefined(std::move(why)); };
-      if (!auc) {
-        const rate_counts c = rate_of(name, *s.r);
-        row.successes = c.x;
-        row.trials = c.n;
-        if (!weighted) xs.push_back(c.x), ns.push_back(c.n);
-      }
-      if (weighted) {
-        no_test("weighted rows");
-      } else if (keys.size() == 1) {
-        no_test("one slice: there is no rest to compare with");
-      } else if (s.rows < slicing.min_rows) {
-        no_test(fmt::format("{} rows; a test needs at least {}", s.rows, slicing.min_rows));
-      } else if (auc) {
-        const auto& a = aucs[k];
-        if (!a.slice.variance.defined()) no_test(fmt::format("slice: {}", a.slice.variance.reason));
-        else if (!a.rest.variance.defined()) no_test(fmt::format("rest: {}", a.rest.variance.reason));
-        else {
-          const auto t = stats::delong_unpaired_from_variances(a.slice, a.rest);
-          row.statistic = t.test.statistic;
-          row.p_value = t.test.p_value;
-          row.df = t.test.df;
-        }
-      } else if (row.trials == 0) {
-        no_test("the rate has no cases in the slice (0/0)");
-      } else if (all.n - row.trials == 0) {
-        no_test("the rate has no cases in the rest (0/0)");
-      } else {
-        const auto t = stats::two_proportion_z_test(row.successes, row.trials, all.x - row.successes,
-                                                    all.n - row.trials);
-        row.statistic = t.statistic;
-        row.p_value = t.p_value;
-      }
-      sm.rows.push_back(std::move(row));
-    }
-    // Adjust over the slices with a p-value.
-    std::vector<double> p;
-    for (const auto& row : sm.rows)
-      if (row.p_value.defined()) p.push_back(row.p_value.v);
-    const auto adj = stats::adjust_p_values(p, slicing.p_adjust);
-    std::size_t j = 0;
-    for (auto& row : sm.rows) row.p_adjusted = row.p_value.defined() ? value(adj[j++]) : row.p_value;
-    if (!auc && !weighted) {
-      const auto h = stats::chi2_homogeneity(xs, ns);
-      sm.chi2 = h.statistic;
-      sm.chi2_p = h.p_value;
-      sm.chi2_df = h.df;
-    }
-    out.metrics.push_back(std::move(sm));
-  }
+  detail::add_slice_tables(out, table.task, !table.scores.empty(), table.weighted(), aucs, slicing);
   return out;
 }
 

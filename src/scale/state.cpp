@@ -1,5 +1,6 @@
 // The mergeable evaluation state; see include/assay/scale/state.hpp and docs/scaling.md.
 #include "assay/scale/state.hpp"
+#include "bytes.hpp"
 #include "state_impl.hpp"
 
 #include <algorithm>
@@ -33,6 +34,66 @@
 namespace assay::scale {
 
 using assay::detail::long_accumulator;
+using detail::batch_labels;
+using detail::checksum;
+using detail::reader;
+using detail::writer;
+using detail::put_le;
+using detail::get_le;
+
+namespace detail {
+
+batch_labels resolve(const label_column& c, std::size_t n, const char* name, const char* fn) {
+  batch_labels b;
+  if (c.kind == label_column::form::none) throw_usage(fmt::format("{}: {} is missing", fn, name));
+  if (c.size() != n) {
+    throw_usage(fmt::format("{}: {} has {} entries, but the batch has {} rows", fn, name, c.size(), n));
+  }
+  b.codes.resize(n);
+  if (c.kind == label_column::form::coded) {
+    b.spellings.assign(c.dictionary.begin(), c.dictionary.end());
+    for (std::size_t i = 0; i < n; ++i) {
+      if (c.codes[i] < 0 || static_cast<std::size_t>(c.codes[i]) >= c.dictionary.size()) {
+        throw_usage(fmt::format("{}: {}[{}] is code {}, outside the dictionary of {} entries",
+                                fn, name, i, c.codes[i], c.dictionary.size()));
+      }
+      b.codes[i] = c.codes[i];
+    }
+  } else if (c.kind == label_column::form::text) {
+    std::unordered_map<std::string_view, std::int32_t> seen;
+    for (std::size_t i = 0; i < n; ++i) {
+      auto [it, fresh] = seen.emplace(c.text[i], static_cast<std::int32_t>(b.spellings.size()));
+      if (fresh) b.spellings.push_back(c.text[i]);
+      b.codes[i] = it->second;
+    }
+  } else {
+    std::unordered_map<std::uint64_t, std::int32_t> seen;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double x = c.numbers[i];
+      if (std::isnan(x)) {
+        b.codes[i] = -1;
+        continue;
+      }
+      if (!std::isfinite(x)) {
+        throw_usage(fmt::format("{}: {}[{}] is {}; labels must be finite", fn, name, i, x));
+      }
+      auto [it, fresh] = seen.emplace(std::bit_cast<std::uint64_t>(x + 0.0), static_cast<std::int32_t>(b.spellings.size()));
+      if (fresh) b.spellings.push_back(canonical_number(x));
+      b.codes[i] = it->second;
+    }
+  }
+  return b;
+}
+
+}  // namespace detail
+
+namespace {
+
+batch_labels resolve(const label_column& c, std::size_t n, const char* name) {
+  return detail::resolve(c, n, name, "evaluation_state::update");
+}
+
+}  // namespace
 
 namespace {
 
@@ -66,8 +127,10 @@ void check_options(const state_options& o) {
   }
 }
 
+}  // namespace
+
 // The first option that differs (for merge and read_state), or null.
-const char* differing_option(const state_options& a, const state_options& b) {
+const char* detail::differing_option(const state_options& a, const state_options& b) {
   if (a.kind != b.kind) return "kind";
   if (a.task != b.task) return "task";
   if (a.pos_label != b.pos_label) return "pos_label";
@@ -81,181 +144,9 @@ const char* differing_option(const state_options& a, const state_options& b) {
   return nullptr;
 }
 
-// Spellings of a batch's label column and each row's index among them (NaN numbers: -1, missing).
-struct batch_labels {
-  std::vector<std::string> spellings;
-  std::vector<std::int32_t> codes;
-};
+namespace {
 
-batch_labels resolve(const label_column& c, std::size_t n, const char* name) {
-  batch_labels b;
-  if (c.kind == label_column::form::none) throw_usage(fmt::format("evaluation_state::update: {} is missing", name));
-  if (c.size() != n) {
-    throw_usage(fmt::format("evaluation_state::update: {} has {} entries, but the batch has {} rows", name, c.size(), n));
-  }
-  b.codes.resize(n);
-  if (c.kind == label_column::form::coded) {
-    b.spellings.assign(c.dictionary.begin(), c.dictionary.end());
-    for (std::size_t i = 0; i < n; ++i) {
-      if (c.codes[i] < 0 || static_cast<std::size_t>(c.codes[i]) >= c.dictionary.size()) {
-        throw_usage(fmt::format("evaluation_state::update: {}[{}] is code {}, outside the dictionary of {} entries",
-                                name, i, c.codes[i], c.dictionary.size()));
-      }
-      b.codes[i] = c.codes[i];
-    }
-  } else if (c.kind == label_column::form::text) {
-    std::unordered_map<std::string_view, std::int32_t> seen;
-    for (std::size_t i = 0; i < n; ++i) {
-      auto [it, fresh] = seen.emplace(c.text[i], static_cast<std::int32_t>(b.spellings.size()));
-      if (fresh) b.spellings.push_back(c.text[i]);
-      b.codes[i] = it->second;
-    }
-  } else {
-    std::unordered_map<std::uint64_t, std::int32_t> seen;
-    for (std::size_t i = 0; i < n; ++i) {
-      const double x = c.numbers[i];
-      if (std::isnan(x)) {
-        b.codes[i] = -1;
-        continue;
-      }
-      if (!std::isfinite(x)) {
-        throw_usage(fmt::format("evaluation_state::update: {}[{}] is {}; labels must be finite", name, i, x));
-      }
-      auto [it, fresh] = seen.emplace(std::bit_cast<std::uint64_t>(x + 0.0), static_cast<std::int32_t>(b.spellings.size()));
-      if (fresh) b.spellings.push_back(canonical_number(x));
-      b.codes[i] = it->second;
-    }
-  }
-  return b;
-}
-
-// ---- bytes -----------------------------------------------------------------------------------------
-
-// Little-endian bytes of an unsigned integer, written or read whole (one store or load on a
-// little-endian host).
-template <class U>
-void put_le(char* p, U v) {
-  if constexpr (std::endian::native == std::endian::little) {
-    std::memcpy(p, &v, sizeof v);
-  } else {
-    for (std::size_t k = 0; k < sizeof v; ++k) p[k] = static_cast<char>((v >> (8 * k)) & 0xff);
-  }
-}
-template <class U>
-U get_le(const char* p) {
-  U v = 0;
-  if constexpr (std::endian::native == std::endian::little) {
-    std::memcpy(&v, p, sizeof v);
-  } else {
-    for (std::size_t k = 0; k < sizeof v; ++k) v |= static_cast<U>(static_cast<unsigned char>(p[k])) << (8 * k);
-  }
-  return v;
-}
-
-// The blob's checksum: FNV-1a's step x -> (x ^ v) * P (Fowler, Noll & Vo; P the 64-bit FNV prime),
-// on little-endian 64-bit words instead of bytes, in four independent lanes (words 4j + l go to lane
-// l; the last n % 32 bytes, byte by byte, to lane 0), each step followed by a rotation that carries
-// the product's high bits down; the lanes and the length are then folded by the same step. Every
-// step is a bijection of the lane (xor, multiplication by an odd number, rotation), and the fold is a
-// bijection of each lane for fixed others, so any one changed byte changes the checksum, as with
-// byte-wise FNV-1a; the four lanes run in parallel, about 20 times faster on large blobs.
-std::uint64_t checksum(std::string_view s) {
-  constexpr std::uint64_t prime = 1099511628211ULL, basis = 1469598103934665603ULL;
-  const auto step = [](std::uint64_t x, std::uint64_t v) { return std::rotl((x ^ v) * prime, 31); };
-  std::uint64_t lane[4] = {basis, basis + 1, basis + 2, basis + 3};
-  const char* p = s.data();
-  const std::size_t n = s.size();
-  std::size_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    for (std::size_t l = 0; l < 4; ++l) lane[l] = step(lane[l], get_le<std::uint64_t>(p + i + 8 * l));
-  }
-  for (; i < n; ++i) lane[0] = step(lane[0], static_cast<unsigned char>(p[i]));
-  std::uint64_t h = step(basis, n);
-  for (const std::uint64_t x : lane) h = step(h, x);
-  return h;
-}
-
-struct writer {
-  std::string out;
-  void u8(std::uint8_t v) { out.push_back(static_cast<char>(v)); }
-  template <class U>
-  void le(U v) {
-    char b[sizeof v];
-    put_le(b, v);
-    out.append(b, sizeof v);
-  }
-  void u32(std::uint32_t v) { le(v); }
-  void u64(std::uint64_t v) { le(v); }
-  void f64(double v) { u64(std::bit_cast<std::uint64_t>(v)); }
-  void str(std::string_view s) {
-    u64(s.size());
-    out.append(s);
-  }
-  void sum(const exact_sum& s) {
-    if (s.exact_double()) {  // canonical: one form per value
-      u8(0);
-      f64(s.value());
-      return;
-    }
-    u8(1);
-    for (std::uint64_t w : s.accumulator()->words()) u64(w);
-  }
-};
-
-struct reader {
-  std::string_view in;
-  std::size_t at = 0;
-  [[noreturn]] static void malformed(const std::string& what) {
-    throw_data(fmt::format("read_state: the blob is malformed: {}", what));
-  }
-  void need(std::size_t n) {
-    if (in.size() - at < n) malformed("it ends early (truncated)");
-  }
-  std::uint8_t u8() {
-    need(1);
-    return static_cast<std::uint8_t>(in[at++]);
-  }
-  std::uint32_t u32() {
-    need(4);
-    const auto v = get_le<std::uint32_t>(in.data() + at);
-    at += 4;
-    return v;
-  }
-  std::uint64_t u64() {
-    need(8);
-    const auto v = get_le<std::uint64_t>(in.data() + at);
-    at += 8;
-    return v;
-  }
-  double f64() { return std::bit_cast<double>(u64()); }
-  std::string str() {
-    const std::uint64_t n = u64();
-    need(n);
-    std::string s(in.substr(at, n));
-    at += n;
-    return s;
-  }
-  exact_sum sum() {
-    const std::uint8_t form = u8();
-    if (form == 0) {
-      const double v = f64();
-      if (!(v >= 0) || !std::isfinite(v)) malformed("a sum is negative or not finite");
-      return exact_sum(v);
-    }
-    if (form != 1) malformed("a sum has an unknown form");
-    std::array<std::uint64_t, long_accumulator::limbs> w{};
-    for (auto& x : w) x = u64();
-    exact_sum s;
-    s.set_words(w);
-    if (s.exact_double()) malformed("a sum is not in canonical form");
-    return s;
-  }
-  std::uint64_t count(std::size_t min_bytes_each) {
-    const std::uint64_t n = u64();
-    if (min_bytes_each > 0 && n > (in.size() - at) / min_bytes_each) malformed("a count exceeds the blob's size");
-    return n;
-  }
-};
+using detail::differing_option;
 
 }  // namespace
 
@@ -263,7 +154,7 @@ struct reader {
 
 namespace {
 
-void update_values(evaluation_state::impl& s, const row_batch& b) {
+void update_values(evaluation_state::impl& s, const row_batch& b, bool apply) {
   const state_options& o = s.o;
   const std::size_t n = b.y_true.size();
   if (b.y_true.kind != label_column::form::numbers) {
@@ -295,13 +186,14 @@ void update_values(evaluation_state::impl& s, const row_batch& b) {
       throw_data(fmt::format("evaluation_state::update: sample_weight[{}] is {}; weights must be finite and >= 0", i, w));
     }
   }
+  if (!apply) return;
   for (std::size_t i = 0; i < n; ++i) {
     if (skip[i]) continue;
     const double y = b.y_true.numbers[i], p = b.y_value[i];
     const double w = o.weighted ? b.sample_weight[i] : 1.0;
     const auto wb = std::bit_cast<std::uint64_t>(w);
     if (o.row_ids) {  // for the intervals, which resample rows
-      s.kept.push_back({b.first_row_id + i, 0, 0, 0, w});
+      s.kept.push_back({b.id(i), 0, 0, 0, w});
       s.kept_x.push_back(y);
       s.kept_x.push_back(p);
       s.kept_sorted = false;
@@ -313,7 +205,7 @@ void update_values(evaluation_state::impl& s, const row_batch& b) {
     if (o.weighted) s.total_weight.add(w);
     if (w == 0) continue;
     if (y == 0) {
-      const std::uint64_t id = b.first_row_id + i;
+      const std::uint64_t id = b.id(i);
       if (!s.first_zero_target || id < *s.first_zero_target) s.first_zero_target = id;
       continue;
     }
@@ -372,11 +264,57 @@ prediction_table score_classes(const evaluation_state::impl& s, const std::vecto
   po.task = s.o.task;
   std::vector<std::string> yt;
   for (auto c : true_codes) yt.push_back(s.dict[c]);
+  yt.insert(yt.end(), s.also_true.begin(), s.also_true.end());  // rows after true_codes': class_of reads none
   const std::vector<double> zero(yt.size(), 0.0);
   prediction_table t = predictions_from_scores(yt, zero, po);
   class_of.assign(s.dict.size(), -1);
   for (std::size_t k = 0; k < true_codes.size(); ++k) class_of[true_codes[k]] = t.y[k];
   return t;
+}
+
+std::pair<std::vector<std::string>, std::vector<std::string>> spellings_of(const evaluation_state::impl& s) {
+  std::vector<std::uint32_t> t, p;
+  auto add = [&](const auto& cells, bool predicted) {
+    for (const auto& [k, v] : cells) {
+      t.push_back(k.first);
+      if (predicted) p.push_back(k.second);
+    }
+  };
+  if (s.o.kind == prediction_kind::proba) {
+    if (s.proba && !s.proba->views.empty()) add(s.proba->views[0].cells, false);
+  } else if (s.o.kind != prediction_kind::values) {
+    add(s.cells, s.o.kind == prediction_kind::labels);
+  }
+  auto text = [&](std::vector<std::uint32_t>& codes) {
+    std::sort(codes.begin(), codes.end());  // dictionary order is byte order
+    codes.erase(std::unique(codes.begin(), codes.end()), codes.end());
+    std::vector<std::string> out;
+    for (auto c : codes) out.push_back(s.dict[c]);
+    return out;
+  };
+  return {text(t), text(p)};
+}
+
+void rank_row_ids(evaluation_state::impl& s) {
+  if (!s.o.row_ids) throw_usage("rank_row_ids: the state keeps no row ids (build it with row_ids)");
+  s.sort_kept();
+  for (std::size_t i = 1; i < s.kept.size(); ++i) {
+    if (s.kept[i - 1].id == s.kept[i].id) {
+      throw_data(fmt::format("evaluation_state::finish: row id {} is given to two rows; each batch's first_row_id must "
+                             "be its first row's index among all rows", s.kept[i].id));
+    }
+  }
+  auto rank = [&](std::uint64_t id) {
+    return static_cast<std::uint64_t>(
+        std::lower_bound(s.kept.begin(), s.kept.end(), id, [](const kept_row& k, std::uint64_t x) { return k.id < x; }) -
+        s.kept.begin());
+  };
+  if (s.first_zero_target) s.first_zero_target = rank(*s.first_zero_target);
+  if (s.proba) {
+    for (auto& v : s.proba->views)
+      if (v.off) v.off->first = rank(v.off->first);
+  }
+  for (std::size_t i = 0; i < s.kept.size(); ++i) s.kept[i].id = i;
 }
 
 std::vector<std::pair<std::uint32_t, int>> losses_to_redo(const evaluation_state::impl& s) {
@@ -543,7 +481,7 @@ void check_row_values(const row_batch& b, bool scores, const state_options& o, s
 // directly from the batch (one run per (score key, true spelling), its count and exact weight), so
 // the state equals, bit for bit, the one updated with the rows repeated. The batch's columns were
 // checked for length by update().
-void update_counted(evaluation_state::impl& s, const row_batch& b) {
+void update_counted(evaluation_state::impl& s, const row_batch& b, bool apply) {
   const state_options& o = s.o;
   const bool scores = o.kind == prediction_kind::scores;
   const std::size_t n = b.y_true.size();
@@ -578,6 +516,7 @@ void update_counted(evaluation_state::impl& s, const row_batch& b) {
     if (c > top - rows - s.rows) throw_usage("evaluation_state::update: the counts overflow a 64-bit row count");
     rows += c;
   }
+  if (!apply) return;
   // The batch's spellings, as update() maps them (every spelling of the batch enters the dictionary).
   for (const auto& t : yt.spellings) s.code_of(t);
   for (const auto& t : yp.spellings) s.code_of(t);
@@ -722,7 +661,7 @@ void compact_proba(evaluation_state::impl& s) {
   for (std::size_t c = 0; c < s.proba->runs.size(); ++c) compact_column(s, c);
 }
 
-void update_proba(evaluation_state::impl& s, const row_batch& b, const batch_labels& yt) {
+void update_proba(evaluation_state::impl& s, const row_batch& b, const batch_labels& yt, bool apply) {
   const state_options& o = s.o;
   const std::size_t n = b.y_true.size(), K = o.proba_names.size();
   if (b.y_proba.size() != K) {
@@ -766,6 +705,7 @@ void update_proba(evaluation_state::impl& s, const row_batch& b, const batch_lab
                              b.sample_weight[i]));
     }
   }
+  if (!apply) return;
   std::vector<std::uint32_t> tmap(yt.spellings.size());
   for (std::size_t k = 0; k < yt.spellings.size(); ++k) s.code_of(yt.spellings[k]);
   for (std::size_t k = 0; k < yt.spellings.size(); ++k) tmap[k] = s.code_of(yt.spellings[k]);
@@ -800,7 +740,7 @@ void update_proba(evaluation_state::impl& s, const row_batch& b, const batch_lab
       p.buffer[c].push_back({assay::detail::order_key(b.y_proba[c][i]), tmap[bt], w});
     }
     if (o.row_ids) {  // for the intervals, which resample rows
-      s.kept.push_back({b.first_row_id + i, 0, tmap[bt], 0, w});
+      s.kept.push_back({b.id(i), 0, tmap[bt], 0, w});
       for (std::size_t c = 0; c < K; ++c) s.kept_x.push_back(b.y_proba[c][i]);
       s.kept_sorted = false;
     }
@@ -818,7 +758,7 @@ void update_proba(evaluation_state::impl& s, const row_batch& b, const batch_lab
       ++cal.n;
       if (o.weighted) cal.w.add(w);
       if (v == 0) p.calib_wp[bin].add(w * x[best]);
-      const std::uint64_t id = b.first_row_id + i;
+      const std::uint64_t id = b.id(i);
       if (!L.off) {
         if (const auto bad = curves::first_row_not_summing_to_one(row)) L.off = std::pair{id, bad->second};
       }
@@ -1120,8 +1060,10 @@ void evaluation_state::offset_row_ids(std::uint64_t by) {
   }
 }
 
-void evaluation_state::update(const row_batch& b) {
-  impl& s = *impl_;
+namespace {
+
+// update() (apply) or check() (not apply: every check of the batch, then nothing changed).
+void update_rows(evaluation_state::impl& s, const row_batch& b, bool apply) {
   const state_options& o = s.o;
   const bool scores = o.kind == prediction_kind::scores;
   const std::size_t n = b.y_true.size();
@@ -1136,22 +1078,25 @@ void evaluation_state::update(const row_batch& b) {
   if (!o.weighted && !b.sample_weight.empty()) {
     throw_usage("evaluation_state::update: sample_weight given, but the state is unweighted (set weighted)");
   }
+  if (!b.row_ids.empty() && b.row_ids.size() != n) {
+    throw_usage(fmt::format("evaluation_state::update: row_ids has {} entries, but y_true has {}", b.row_ids.size(), n));
+  }
   if (n == 0) return;
-  if (b.first_row_id > std::numeric_limits<std::uint64_t>::max() - (n - 1)) {
+  if (b.row_ids.empty() && b.first_row_id > std::numeric_limits<std::uint64_t>::max() - (n - 1)) {
     throw_usage(fmt::format("evaluation_state::update: first_row_id {} + {} rows overflows a 64-bit row id",
                             b.first_row_id, n));
   }
   if (!b.counts.empty()) {
-    update_counted(s, b);
+    update_counted(s, b, apply);
     return;
   }
   if (o.kind == prediction_kind::values) {
-    update_values(s, b);
+    update_values(s, b, apply);
     return;
   }
   const batch_labels yt = resolve(b.y_true, n, "y_true");
   if (o.kind == prediction_kind::proba) {
-    update_proba(s, b, yt);
+    update_proba(s, b, yt, apply);
     return;
   }
   batch_labels yp;
@@ -1167,6 +1112,7 @@ void evaluation_state::update(const row_batch& b) {
     }
     check_row_values(b, scores, o, i);
   }
+  if (!apply) return;
   // Map the batch's spellings to the state's codes (new spellings renumber the state).
   std::vector<std::uint32_t> tmap(yt.spellings.size()), pmap(yp.spellings.size());
   for (std::size_t k = 0; k < yt.spellings.size(); ++k) s.code_of(yt.spellings[k]);
@@ -1271,7 +1217,7 @@ void evaluation_state::update(const row_batch& b) {
       bp = static_cast<std::size_t>(yp.codes[i]);
     }
     if (o.row_ids) {
-      s.kept.push_back({b.first_row_id + i, scores ? assay::detail::order_key(b.y_score[i]) : 0, tmap[bt],
+      s.kept.push_back({b.id(i), scores ? assay::detail::order_key(b.y_score[i]) : 0, tmap[bt],
                         scores ? 0 : pmap[bp], w});
       s.kept_sorted = false;
     }
@@ -1319,6 +1265,12 @@ void evaluation_state::update(const row_batch& b) {
   s.missing += skipped;
   if (s.buffer.size() >= s.compact_at) s.compact_buffer();  // held runs (of a merge) stay apart
 }
+
+}  // namespace
+
+void evaluation_state::update(const row_batch& b) { update_rows(*impl_, b, true); }
+
+void evaluation_state::check(const row_batch& b) const { update_rows(*impl_, b, false); }
 
 void evaluation_state::merge(const evaluation_state& other) {
   if (this == &other) {
@@ -2121,7 +2073,8 @@ report finish_proba(evaluation_state::impl& s, const evaluate_options& q) {
   const std::size_t K = o.proba_names.size();
   // The classes, by predictions_from_proba's rules on the union of the spellings and the columns'
   // names: one row per true spelling (uniform probabilities, which sum to 1).
-  const auto [true_codes, yt] = true_spellings(p.views[0].cells, s.dict);
+  auto [true_codes, yt] = true_spellings(p.views[0].cells, s.dict);
+  yt.insert(yt.end(), s.also_true.begin(), s.also_true.end());  // rows after true_codes': class_of reads none
   prediction_options po;
   po.pos_label = o.pos_label;
   po.task = o.task;
@@ -2380,6 +2333,9 @@ report finish_runs(evaluation_state::impl& s, const evaluate_options& q, const D
     for (std::size_t k = 0; k < pred_codes.size(); ++k) yt.push_back(s.dict[true_codes[0]]);
     for (std::size_t k = 0; k < true_codes.size(); ++k) yp.push_back(s.dict[pred_codes[0]]);
     for (auto c : pred_codes) yp.push_back(s.dict[c]);
+    // The other slices' spellings (impl::also_true, also_pred), in rows after those class_of reads.
+    for (const auto& a : s.also_true) yt.push_back(a), yp.push_back(s.dict[pred_codes[0]]);
+    for (const auto& a : s.also_pred) yt.push_back(s.dict[true_codes[0]]), yp.push_back(a);
     t = predictions_from_labels(yt, yp, po);
     for (std::size_t k = 0; k < true_codes.size(); ++k) class_of[true_codes[k]] = t.y[k];
     for (std::size_t k = 0; k < pred_codes.size(); ++k) {

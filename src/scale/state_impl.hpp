@@ -202,6 +202,10 @@ struct evaluation_state::impl {
   // (losses::have), and its sums are completed by the caller before finish() (the out-of-core reader
   // from its spill: losses_to_redo). Such a state is not serialised.
   bool one_class_loss = false;
+  // Set only while one slice of a sliced state is finished (scale/sliced_state.hpp): the true and
+  // the predicted spellings of the other slices. finish() decides the classes from them together with
+  // its own, so that every slice is evaluated with the classes of all the slices (as evaluate_slices).
+  std::vector<std::string> also_true, also_pred;
   std::size_t compact_at = std::size_t{1} << 16;  // update() compacts once the buffer holds this many rows
   // Reused by every compaction (empty between them, their capacity kept): the radix sort's second
   // buffer and the runs made from the buffer. Fresh buffers per compaction cost their page faults,
@@ -571,7 +575,32 @@ using run_batch_source = std::function<void(const run_batch_visitor&)>;
 
 struct state_access {
   static evaluation_state::impl& of(evaluation_state& s) { return *s.impl_; }
+  static const evaluation_state::impl& of(const evaluation_state& s) { return *s.impl_; }
 };
+
+/// The first field of state_options (by name) in which `a` and `b` differ, besides `source`; null
+/// when they are equal. The states of equal options merge.
+const char* differing_option(const state_options& a, const state_options& b);
+
+/// A column of labels of one batch as spellings: each row's code into `spellings` (-1: a missing
+/// number, NaN), numbers spelled by canonical_number.
+struct batch_labels {
+  std::vector<std::string> spellings;
+  std::vector<std::int32_t> codes;
+};
+/// The spellings of label column `c` of an n-row batch; usage errors name `fn` and the column `name`
+/// (a code outside the dictionary, an infinite number, a wrong length, no column).
+batch_labels resolve(const label_column& c, std::size_t n, const char* name, const char* fn);
+
+/// The true spellings (those of rows' labels) and the predicted spellings (predicted classes) the
+/// state holds, each sorted by bytes: what finish() decides the classes from.
+std::pair<std::vector<std::string>, std::vector<std::string>> spellings_of(const evaluation_state::impl& s);
+
+/// Replaces every row id the state holds (kept rows, the first zero target, the first row of
+/// probabilities that do not sum to 1) by its rank among the kept rows' ids: the state of a slice
+/// then numbers its rows 0, 1, ... in id order, as a table of the slice's rows alone. Needs
+/// state_options::row_ids (else a usage error naming the function).
+void rank_row_ids(evaluation_state::impl& s);
 
 /// Somewhere to put the running sums (tp, fp) of a descending walk, one entry per distinct score, and
 /// to read them back lowest score first: the out-of-core reader keeps them in a temporary file.

@@ -166,6 +166,13 @@ struct row_batch {
   /// labels without state_options::row_ids only (a repeated row would need an id per copy); update()
   /// throws assay::error (usage) otherwise, and for a count of 0.
   std::span<const std::uint64_t> counts;
+  /// When not empty, one id per row, used instead of first_row_id + i: rows whose ids are not
+  /// consecutive (e.g. the rows of one slice of a batch, scale/sliced_state.hpp). Same rules as
+  /// first_row_id (unique over the rows of the merged states).
+  std::span<const std::uint64_t> row_ids;
+
+  /// The id of row i: row_ids[i] when given, else first_row_id + i.
+  [[nodiscard]] std::uint64_t id(std::size_t i) const { return row_ids.empty() ? first_row_id + i : row_ids[i]; }
 };
 
 namespace detail {
@@ -187,6 +194,10 @@ class evaluation_state {
   /// column and the row (index within the batch), e.g. `evaluation_state::update: y_score[3] is nan;
   /// scores must be finite (or set drop_missing)`; the state is unchanged when it throws.
   void update(const row_batch& b);
+
+  /// Throws what update(b) would throw, and changes nothing: for a caller that must check a whole
+  /// batch before it hands parts of it to several states (scale/sliced_state.hpp).
+  void check(const row_batch& b) const;
 
   /// Adds the rows of `other` (same options, else assay::error naming the first field that differs).
   void merge(const evaluation_state& other);
