@@ -171,8 +171,6 @@ def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=Non
     if _scale.is_arrow(y_true, label):
         if label is None:
             raise ValueError("report: with an Arrow source, label= names the label column")
-        if by is not None:
-            raise NotImplementedError("report: by= (sliced reports) is not computed from an Arrow source yet")
         if any(v is not None for v in (max_fpr, min_tpr, min_precision, min_recall)):
             raise NotImplementedError("report: operating points (max_fpr, min_tpr, min_precision, min_recall) are "
                                       "not computed from an Arrow source yet")
@@ -182,7 +180,8 @@ def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=Non
         spec = _scale.Spec("report", label=label, score=y_score, pred=y_pred, proba=y_proba, weight=sample_weight,
                            pos_label=pos_label, threshold=threshold, task=task, drop_missing=drop_missing, ci=ci,
                            method=method, replicates=replicates, random_state=random_state, beta=beta, top_k=top_k,
-                           zero_division=zero_division, keep_curves=True if keep_curves is None else keep_curves)
+                           zero_division=zero_division, keep_curves=True if keep_curves is None else keep_curves,
+                           by=by)
         return _scale.evaluate_arrow(y_true, spec)
     if label is not None or drop_missing:
         raise ValueError("report: label= and drop_missing= apply to an Arrow source (a table or batch stream)")

@@ -21,7 +21,7 @@ import math
 import numpy as np
 
 from assay import _core
-from assay._report import Report, _label_text
+from assay._report import Report, SlicedReport, _label_text
 
 _ZD = {0: "0", 1: "1"}
 
@@ -35,9 +35,11 @@ class Spec:
         if unknown:
             raise TypeError(f"{where}: unexpected argument(s) {', '.join(sorted(unknown))}")
         if by is not None:
-            raise NotImplementedError(f"{where}: by={by!r}: sliced reports are not computed from partitions yet (the "
-                                      "mergeable state has no slices); filter the DataFrame to each slice, or collect "
-                                      "the columns and call assay.report(..., by=...)")
+            by = [by] if isinstance(by, str) else list(by) if isinstance(by, (list, tuple)) else by
+            if not isinstance(by, list) or not 1 <= len(by) <= 2 or not all(isinstance(c, str) for c in by):
+                raise ValueError(f"{where}: by is {by!r}; it must name 1 or 2 slice columns (a str or a list of str)")
+            if len(by) == 2 and by[0] == by[1]:
+                raise ValueError(f"{where}: by names the column {by[0]!r} twice; give two different columns")
         if ci is not None and not (isinstance(ci, (int, float)) and 0 < ci < 1):
             raise ValueError(f"{where}: ci is {ci!r}; it must be a confidence level in (0, 1)")
         if method not in ("auto", "wilson", "normal", "agresti_coull", "clopper_pearson", "bootstrap"):
@@ -80,6 +82,10 @@ class Spec:
         self.columns = [c for c in (label, score, pred, weight) if c is not None] + (proba or [])
         if len(set(self.columns)) != len(self.columns):
             raise ValueError(f"{where}: the columns {self.columns} must be distinct")
+        # Sliced reports (by=): the slice columns are read too (a null key is a missing row); the state
+        # is the core's sliced state (include/assay/scale/sliced_state.hpp).
+        self.by = by
+        self.columns += [c for c in (by or []) if c not in self.columns]
         self.drop_missing = bool(drop_missing)
         # Rows carry their index among all rows: the Poisson bootstrap draws on it, regression's
         # percentage errors name the first zero target by it, class probabilities the first row that
@@ -98,9 +104,11 @@ class Spec:
         self.finish_kw = dict(threshold=float(threshold), beta=None if beta is None else float(beta),
                               top_k=int(top_k), zero_division=zd, ci_level=None if ci is None else float(ci),
                               ci_method=str(method), replicates=int(replicates), seed=seed or 0,
-                              keep_curves=bool(keep_curves))
+                              keep_curves=bool(keep_curves) and by is None)
 
     def new_state(self):
+        if self.by:
+            return _core.SlicedState(**self.state_kw, source=self.source, by=self.by)
         return _core.EvaluationState(**self.state_kw, source=self.source)
 
 
@@ -215,6 +223,10 @@ def _update_rows(state, batch, spec, first_row_id, counts=None):
         kw.update(p_num=p.get("num"), p_codes=p.get("codes"), p_dict=p.get("dict"))
     if spec.weight is not None:
         kw["weight"] = _numbers(batch.column(spec.weight), spec.weight, where)
+    if spec.by:
+        keys = [_labels(batch.column(c), c, where) for c in spec.by]
+        kw.update(by_num=[k.get("num") for k in keys], by_codes=[k.get("codes") for k in keys],
+                  by_dict=[k.get("dict") for k in keys])
     if counts is not None:
         c = batch.column(counts)
         if c.null_count or not _pa().types.is_integer(c.type):
@@ -249,6 +261,8 @@ def read(blob, spec):
     if not isinstance(blob, (bytes, bytearray, memoryview)):
         raise ValueError(f"{spec.where}: a state blob must be bytes; got {type(blob).__name__}")
     try:
+        if spec.by:
+            return _core.read_sliced_state(bytes(blob), spec.new_state())
         return _core.read_state(bytes(blob), spec.new_state())
     except ValueError as e:
         raise ValueError(f"{spec.where}: cannot merge a partition's state: {e}") from None
@@ -275,6 +289,10 @@ def _report(state, missing, spec):
     if missing and not spec.drop_missing:
         raise ValueError(f"{spec.where}: {missing} row(s) have a missing label, prediction or weight (null or "
                          "NaN); clean them or pass drop_missing=True to skip them")
+    if spec.by:
+        r = SlicedReport(state.finish(**spec.finish_kw, missing=missing if spec.drop_missing else None))
+        r.missing = missing
+        return r
     core = state.finish(**spec.finish_kw)
     if spec.drop_missing:
         core.missing = missing  # the JSON's "missing" (to_dict()["missing"]), as `assay report --drop-missing`

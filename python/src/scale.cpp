@@ -11,6 +11,7 @@
 
 #include "assay/error.hpp"
 #include "assay/report/report.hpp"
+#include "assay/scale/sliced_state.hpp"
 #include "assay/scale/state.hpp"
 #include "common.hpp"
 
@@ -39,6 +40,55 @@ struct labels_in {
   }
 };
 
+state_options options_of(bool scores, std::string_view task, std::optional<std::string> pos_label, double threshold,
+                         bool weighted, bool drop_missing, std::string label_name, std::string prediction_name,
+                         std::string source, bool row_ids, bool values,
+                         std::optional<std::vector<std::string>> proba_names) {
+  state_options o;
+  o.kind = values        ? scale::prediction_kind::values
+           : proba_names ? scale::prediction_kind::proba
+           : scores      ? scale::prediction_kind::scores
+                         : scale::prediction_kind::labels;
+  if (proba_names) o.proba_names = std::move(*proba_names);
+  o.task = task_of(task);
+  o.pos_label = std::move(pos_label);
+  o.threshold = threshold;
+  o.weighted = weighted;
+  o.drop_missing = drop_missing;
+  o.label_name = std::move(label_name);
+  o.prediction_name = std::move(prediction_name);
+  o.source = std::move(source);
+  o.row_ids = row_ids;
+  return o;
+}
+
+/// The columns of one batch (views of the arrays, which must outlive it).
+struct batch_in {
+  labels_in y, p;
+  std::optional<in_array<double>> score, weight, value;
+  std::uint64_t first_row_id = 0;
+  std::optional<std::vector<in_array<double>>> proba;
+  std::optional<in_array<std::uint64_t>> counts;
+  std::vector<std::span<const double>> columns;
+
+  scale::row_batch batch() {
+    scale::row_batch b;
+    b.y_true = y.column();
+    b.y_score = view(score);
+    b.y_pred = p.column();
+    b.sample_weight = view(weight);
+    b.first_row_id = first_row_id;
+    b.y_value = view(value);
+    b.counts = view(counts);
+    if (proba) {
+      columns.clear();
+      for (const auto& c : *proba) columns.push_back(view(c));
+      b.y_proba = columns;
+    }
+    return b;
+  }
+};
+
 }  // namespace
 
 void bind_scale(nb::module_& m) {
@@ -50,22 +100,9 @@ void bind_scale(nb::module_& m) {
              double threshold, bool weighted, bool drop_missing, std::string label_name,
              std::string prediction_name, std::string source, bool row_ids, bool values,
              std::optional<std::vector<std::string>> proba_names) {
-            state_options o;
-            o.kind = values        ? scale::prediction_kind::values
-                     : proba_names ? scale::prediction_kind::proba
-                     : scores      ? scale::prediction_kind::scores
-                                   : scale::prediction_kind::labels;
-            if (proba_names) o.proba_names = std::move(*proba_names);
-            o.task = task_of(task);
-            o.pos_label = std::move(pos_label);
-            o.threshold = threshold;
-            o.weighted = weighted;
-            o.drop_missing = drop_missing;
-            o.label_name = std::move(label_name);
-            o.prediction_name = std::move(prediction_name);
-            o.source = std::move(source);
-            o.row_ids = row_ids;
-            new (self) evaluation_state(o);
+            new (self) evaluation_state(options_of(scores, task, std::move(pos_label), threshold, weighted,
+                                                   drop_missing, std::move(label_name), std::move(prediction_name),
+                                                   std::move(source), row_ids, values, std::move(proba_names)));
           },
           nb::arg("scores"), nb::arg("task"), nb::arg("pos_label").none(), nb::arg("threshold"),
           nb::arg("weighted"), nb::arg("drop_missing"), nb::arg("label_name"), nb::arg("prediction_name"),
@@ -80,21 +117,9 @@ void bind_scale(nb::module_& m) {
              std::optional<std::vector<std::string>> p_dict, std::optional<in_array<double>> weight,
              std::uint64_t first_row_id, std::optional<in_array<double>> value,
              std::optional<std::vector<in_array<double>>> proba, std::optional<in_array<std::uint64_t>> counts) {
-            const labels_in y{y_num, y_text, y_codes, y_dict};
-            const labels_in p{p_num, p_text, p_codes, p_dict};
-            scale::row_batch b;
-            b.y_true = y.column();
-            b.y_score = view(score);
-            b.y_pred = p.column();
-            b.sample_weight = view(weight);
-            b.first_row_id = first_row_id;
-            b.y_value = view(value);
-            b.counts = view(counts);
-            std::vector<std::span<const double>> columns;
-            if (proba) {
-              for (const auto& c : *proba) columns.push_back(view(c));
-              b.y_proba = columns;
-            }
+            batch_in in{{y_num, y_text, y_codes, y_dict}, {p_num, p_text, p_codes, p_dict}, score, weight, value,
+                        first_row_id, std::move(proba), counts, {}};
+            const scale::row_batch b = in.batch();
             nb::gil_scoped_release release;
             s.update(b);
           },
@@ -148,6 +173,105 @@ void bind_scale(nb::module_& m) {
       nb::arg("blob"), nb::arg("like").none() = nb::none(),
       "The state of a blob written by EvaluationState.serialize; with `like`, refuses a state whose options "
       "differ from like's.");
+
+  using scale::sliced_state;
+  nb::class_<sliced_state>(m, "SlicedState",
+                           "A mergeable state of a sliced report (internal: use assay.report / spark / dask with by=).")
+      .def(
+          "__init__",
+          [](sliced_state* self, bool scores, std::string_view task, std::optional<std::string> pos_label,
+             double threshold, bool weighted, bool drop_missing, std::string label_name,
+             std::string prediction_name, std::string source, bool row_ids, bool values,
+             std::optional<std::vector<std::string>> proba_names, std::vector<std::string> by) {
+            new (self) sliced_state(options_of(scores, task, std::move(pos_label), threshold, weighted, drop_missing,
+                                               std::move(label_name), std::move(prediction_name), std::move(source),
+                                               row_ids, values, std::move(proba_names)),
+                                    std::move(by));
+          },
+          nb::arg("scores"), nb::arg("task"), nb::arg("pos_label").none(), nb::arg("threshold"),
+          nb::arg("weighted"), nb::arg("drop_missing"), nb::arg("label_name"), nb::arg("prediction_name"),
+          nb::arg("source"), nb::arg("row_ids") = false, nb::arg("values") = false,
+          nb::arg("proba_names").none() = nb::none(), nb::arg("by"))
+      .def(
+          "update",
+          [](sliced_state& s, std::optional<in_array<double>> y_num, std::optional<std::vector<std::string>> y_text,
+             std::optional<in_array<std::int32_t>> y_codes, std::optional<std::vector<std::string>> y_dict,
+             std::optional<in_array<double>> score, std::optional<in_array<double>> p_num,
+             std::optional<std::vector<std::string>> p_text, std::optional<in_array<std::int32_t>> p_codes,
+             std::optional<std::vector<std::string>> p_dict, std::optional<in_array<double>> weight,
+             std::uint64_t first_row_id, std::optional<in_array<double>> value,
+             std::optional<std::vector<in_array<double>>> proba, std::optional<in_array<std::uint64_t>> counts,
+             std::vector<std::optional<in_array<double>>> by_num,
+             std::vector<std::optional<in_array<std::int32_t>>> by_codes,
+             std::vector<std::optional<std::vector<std::string>>> by_dict) {
+            if (by_codes.size() != by_num.size() || by_dict.size() != by_num.size()) {
+              throw_usage(fmt::format("SlicedState.update: by_num, by_codes and by_dict have {}, {} and {} entries; "
+                                      "give one per slice column", by_num.size(), by_codes.size(), by_dict.size()));
+            }
+            batch_in in{{y_num, y_text, y_codes, y_dict}, {p_num, p_text, p_codes, p_dict}, score, weight, value,
+                        first_row_id, std::move(proba), counts, {}};
+            const scale::row_batch b = in.batch();
+            std::vector<labels_in> keys;
+            for (std::size_t c = 0; c < by_num.size(); ++c) keys.push_back({by_num[c], std::nullopt, by_codes[c], by_dict[c]});
+            std::vector<label_column> by;
+            for (const auto& k : keys) by.push_back(k.column());
+            nb::gil_scoped_release release;
+            s.update(b, by);
+          },
+          nb::arg("y_num").none(), nb::arg("y_text").none(), nb::arg("y_codes").none(), nb::arg("y_dict").none(),
+          nb::arg("score").none(), nb::arg("p_num").none(), nb::arg("p_text").none(), nb::arg("p_codes").none(),
+          nb::arg("p_dict").none(), nb::arg("weight").none(), nb::arg("first_row_id") = 0,
+          nb::arg("value").none() = nb::none(), nb::arg("proba").none() = nb::none(),
+          nb::arg("counts").none() = nb::none(), nb::arg("by_num"), nb::arg("by_codes"), nb::arg("by_dict"))
+      .def(
+          "merge",
+          [](sliced_state& s, const sliced_state& other) {
+            nb::gil_scoped_release release;
+            s.merge(other);
+          },
+          nb::arg("other"))
+      .def("serialize",
+           [](const sliced_state& s) {
+             std::string blob;
+             {
+               nb::gil_scoped_release release;
+               blob = s.serialize();
+             }
+             return nb::bytes(blob.data(), blob.size());
+           })
+      .def(
+          "finish",
+          [](const sliced_state& s, double threshold, std::optional<double> beta, std::size_t top_k,
+             std::string_view zero_division, std::optional<double> ci_level, std::string_view ci_method,
+             std::size_t replicates, std::uint64_t seed, bool keep_curves, std::optional<std::uint64_t> missing) {
+            const evaluate_options eo = evaluate_options_of(threshold, beta, top_k, zero_division, ci_level,
+                                                            ci_method, replicates, seed, keep_curves);
+            nb::gil_scoped_release release;
+            sliced_report r = s.finish(eo);
+            if (missing) r.overall.missing = *missing;  // the JSON's "missing", as `assay report --drop-missing`
+            return r;
+          },
+          nb::arg("threshold"), nb::arg("beta").none(), nb::arg("top_k"), nb::arg("zero_division"),
+          nb::arg("ci_level").none() = nb::none(), nb::arg("ci_method") = "auto", nb::arg("replicates") = 2000,
+          nb::arg("seed") = 0, nb::arg("keep_curves") = false, nb::arg("missing").none() = nb::none())
+      .def_prop_ro("rows", &sliced_state::rows)
+      .def_prop_ro("missing", &sliced_state::missing)
+      .def_prop_ro("slices", &sliced_state::slices)
+      .def_prop_ro("memory_bytes", &sliced_state::memory_bytes);
+
+  m.def(
+      "read_sliced_state",
+      [](nb::bytes blob, const sliced_state* like) {
+        const std::string_view b(static_cast<const char*>(blob.data()), blob.size());
+        std::optional<state_options> expect;
+        std::optional<std::vector<std::string>> by;
+        if (like != nullptr) expect = like->options(), by = like->by();
+        nb::gil_scoped_release release;
+        return scale::read_sliced_state(b, expect, by);
+      },
+      nb::arg("blob"), nb::arg("like").none() = nb::none(),
+      "The sliced state of a blob written by SlicedState.serialize; with `like`, refuses a state whose options or "
+      "slice columns differ from like's.");
 }
 
 }  // namespace assay::python

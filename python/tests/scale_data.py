@@ -90,3 +90,43 @@ def proba_reference(table, columns, *, weight=None, source="arrow", **kw):
     d = assay.report(y, y_proba=m, classes=list(columns), sample_weight=w, keep_curves=False, **kw).to_dict()
     d["source"] = source
     return d
+
+
+def sliced_table(rng, n, *, weighted=True, null_keys=0):
+    """binary_table with two slice columns: `region` (text, one rare level "zz" whose rows are all
+    negatives: its AUC is undefined) and `tier` (integers: numeric order, 10 after 9); with
+    `null_keys`, that many null regions."""
+    t = binary_table(rng, n, weighted=weighted)
+    y = np.asarray(t.column("y").to_pylist(), dtype=object)
+    region = rng.choice(np.array(["north", "south", "east", "west"], dtype=object), n)
+    region[(y == "ham") & (rng.random(n) < 0.01)] = "zz"
+    region = region.tolist()
+    if null_keys:
+        for i in rng.choice(n, null_keys, replace=False):
+            region[i] = None
+    tier = rng.choice([1, 2, 9, 10], n)
+    return t.append_column("region", pa.array(region, pa.string())).append_column("tier", pa.array(tier))
+
+
+def sliced_reference(table, by, *, score=None, pred=None, weight=None, pos_label=None, source="arrow", **kw):
+    """assay.report(..., by=...) on the table's columns as arrays (pandas Series named after the slice
+    columns), in one process: "source" of the overall and every slice's report replaced by `source`.
+    Rows with a null key are left out (as drop_missing)."""
+    import pandas as pd
+
+    keep = np.ones(table.num_rows, dtype=bool)
+    for b in by:
+        keep &= ~np.asarray(table.column(b).is_null().to_numpy(zero_copy_only=False))
+    table = table.filter(pa.array(keep))
+    y = table.column("y").to_numpy(zero_copy_only=False)
+    args = {"y_score": table.column(score).to_numpy()} if score is not None else \
+        {"y_pred": table.column(pred).to_numpy(zero_copy_only=False)}
+    if weight is not None:
+        args["sample_weight"] = table.column(weight).to_numpy()
+    keys = [pd.Series(table.column(b).to_numpy(zero_copy_only=False), name=b) for b in by]
+    d = assay.report(y, **args, pos_label=pos_label, by=keys[0] if len(keys) == 1 else keys, **kw).to_dict()
+    d["overall"]["source"] = source
+    for s in d["slices"]:
+        if s.get("report"):
+            s["report"]["source"] = source
+    return d

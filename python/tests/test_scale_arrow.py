@@ -9,7 +9,8 @@ import pytest
 
 import assay
 from assay import _scale
-from scale_data import binary_table, multiclass_table, proba_reference, proba_table, reference, split
+from scale_data import (binary_table, multiclass_table, proba_reference, proba_table, reference, sliced_reference,
+                        sliced_table, split)
 
 CASES = [
     dict(score="p", weight="w", pos_label="spam"),
@@ -327,3 +328,90 @@ def test_class_probabilities_refusals(rng):
         assay.report(t, label="y", y_proba="a")
     with pytest.raises(ValueError, match="leave classes out"):
         assay.report(t, label="y", y_proba=["a", "b", "c"], classes=["a", "b", "c"])
+
+
+SLICED = [
+    dict(score="p", weight=None, pos_label="spam", by=["region"]),
+    dict(score="p", weight="w", pos_label="spam", by=["region", "tier"]),
+    dict(pred="c", weight=None, pos_label=None, task="multiclass", by=["tier", "region"]),
+    dict(pred="c", weight="w", pos_label="spam", by=["tier"]),
+]
+
+
+@pytest.mark.parametrize("case", SLICED)
+@pytest.mark.parametrize("k", [1, 2, 3, 17])
+def test_sliced_reports_from_partitions_equal_the_single_process_report(rng, case, k):
+    # Every slice's report, the headline tables and their tests (z, chi-square, DeLong slice vs rest)
+    # from states merged in any order: the in-memory sliced report, exactly.
+    t = sliced_table(rng, 3000)
+    by = case["by"]
+    kw = {k_: v for k_, v in case.items() if k_ != "by"}
+    expected = sliced_reference(t, by, **kw)
+    assert "region" not in by or any("zz" in s["key"] for s in expected["slices"])
+    spec = _spec(**kw, by=by if len(by) > 1 else by[0])
+    parts = [_scale.state_of_batches(piece.to_batches(), spec) for piece in split(t, k, rng)]
+    for _ in range(2):
+        order = rng.permutation(len(parts))
+        assert _scale.finish([parts[i] for i in order], spec).to_dict() == expected
+    assert _scale.tree_merge([b for b, _ in parts], spec, fanout=2) == \
+        _scale.tree_merge([b for b, _ in parts], spec, fanout=len(parts) + 1)
+    # assay.report on the table (batch by batch) is the same report
+    got = assay.report(t, label="y", y_score=kw.get("score"), y_pred=kw.get("pred"), sample_weight=kw.get("weight"),
+                       pos_label=kw.get("pos_label"), task=kw.get("task", "auto"), by=by)
+    assert type(got).__name__ == "SlicedReport"
+    assert got.to_dict() == expected
+
+
+def test_sliced_reports_with_intervals_missing_keys_and_bad_input(rng):
+    t = sliced_table(rng, 2000, null_keys=7)
+    # Null keys are missing rows: refused with their count, or dropped and counted.
+    with pytest.raises(ValueError, match=r"report: 7 row\(s\) have a missing"):
+        assay.report(t, label="y", y_score="p", pos_label="spam", by="region")
+    got = assay.report(t, label="y", y_score="p", pos_label="spam", by="region", drop_missing=True)
+    assert got.missing == 7
+    d = got.to_dict()
+    assert d["overall"].pop("missing") == 7
+    assert d == sliced_reference(t, ["region"], score="p", pos_label="spam")
+    # Intervals that resample rows (weights): each slice's rows numbered within the slice, as in memory.
+    full = t.filter(pc.invert(pc.is_null(t.column("region"))))
+    for piece_count in (1, 3):
+        spec = _spec(score="p", weight="w", pos_label="spam", by="region", ci=0.9, replicates=40)
+        row, parts = 0, []
+        for piece in split(full, piece_count, rng):
+            parts.append(_scale.state_of_batches(piece.to_batches(), spec, row))
+            row += piece.num_rows
+        assert _scale.finish(parts, spec).to_dict() == sliced_reference(full, ["region"], score="p", weight="w",
+                                                                         pos_label="spam", ci=0.9, replicates=40)
+    # A blob of another slicing or of an unsliced state is refused, naming what differs.
+    sliced = _scale.state_of_batches(full.to_batches(), _spec(score="p", pos_label="spam", by="region"))
+    with pytest.raises(ValueError, match=r"cannot merge a partition's state: read_sliced_state: the blob slices by "
+                                         r"\(region\), not by \(tier\)"):
+        _scale.finish([sliced], _spec(score="p", pos_label="spam", by="tier"))
+    plain = _scale.state_of_batches(full.to_batches(), _spec(score="p", pos_label="spam"))
+    with pytest.raises(ValueError, match="not an assay sliced state"):
+        _scale.finish([plain], _spec(score="p", pos_label="spam", by="region"))
+    for bad in (["region", "region"], [], ["region", "tier", "y"], 3):
+        with pytest.raises(ValueError, match="report: by"):
+            _spec(score="p", by=bad)
+    with pytest.raises(ValueError, match=r"report: column\(s\) \['nope'\] not in the data"):
+        assay.report(full, label="y", y_score="p", by="nope")
+
+
+def test_sliced_regression_and_class_probabilities_name_rows_within_the_slice(rng):
+    # A zero target's case number and a row of probabilities that do not sum to 1 are counted within
+    # the slice, as assay.report(by=...) in memory.
+    n = 1200
+    y = np.round(rng.normal(5, 3, n))
+    y[[50, 700]] = 0
+    pred = y + np.round(rng.normal(0, 1, n), 1)
+    key = rng.choice(np.array(["a", "b", "c"], dtype=object), n)
+    t = pa.table({"y": y, "yhat": pred, "g": pa.array(key.tolist())})
+    import pandas as pd
+
+    want = assay.report(y, y_pred=pred, task="regression", by=pd.Series(key, name="g")).to_dict()
+    got = assay.report(t, label="y", y_pred="yhat", task="regression", by="g").to_dict()
+    want["overall"]["source"] = "arrow"
+    for s in want["slices"]:
+        s["report"]["source"] = "arrow"
+    assert "the target is 0 in case" in str(want["slices"])
+    assert got == want

@@ -5,7 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from scale_data import binary_table, multiclass_table, proba_reference, proba_table, reference
+from scale_data import (binary_table, multiclass_table, proba_reference, proba_table, reference, sliced_reference,
+                        sliced_table)
 
 dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
@@ -46,9 +47,8 @@ def test_bad_input(client):
         assay.dask.evaluate(ddf, label="y", score="p", pos_label="spam")
     r = assay.dask.evaluate(ddf, label="y", score="p", pos_label="spam", drop_missing=True)
     assert r.missing == 4
-    with pytest.raises(NotImplementedError, match=r"assay.dask.evaluate: by='c': sliced reports are not computed from "
-                                                  r"partitions yet"):
-        assay.dask.evaluate(ddf, label="y", score="p", pos_label="spam", by="c")
+    with pytest.raises(ValueError, match=r"assay.dask.evaluate: by is 3; it must name 1 or 2 slice columns"):
+        assay.dask.evaluate(ddf, label="y", score="p", pos_label="spam", by=3)
     # empty partitions
     pdf = t.to_pandas().dropna()
     parts = [pdf.iloc[:0], pdf.iloc[:100], pdf.iloc[:0], pdf.iloc[100:]]
@@ -131,3 +131,17 @@ def test_class_probabilities(client, k):
         got = assay.dask.evaluate(ddf, label="y", proba=["c", "a", "b"], weight=weight, top_k=1,
                                   split_every=2).to_dict()
         assert got == proba_reference(t, ["c", "a", "b"], weight=weight, top_k=1, source="dask")
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 17])
+def test_sliced_reports_on_any_partitioning(client, k):
+    # by=: one sliced state per partition, merged in a tree: assay.report(by=...) in one process, also
+    # with weighted intervals (each slice's rows resampled by their index within the slice).
+    rng = np.random.default_rng(200 + k)
+    t = sliced_table(rng, 2000)
+    ddf = dd.from_pandas(t.to_pandas(), npartitions=k, sort=False)
+    for kw in (dict(score="p", by=["region", "tier"]), dict(pred="c", weight="w", by=["tier"]),
+               dict(score="p", weight="w", by=["region"], ci=0.9, replicates=30)):
+        by = kw.pop("by")
+        got = assay.dask.evaluate(ddf, label="y", pos_label="spam", by=by, split_every=2, **kw).to_dict()
+        assert got == sliced_reference(t, by, pos_label="spam", source="dask", **kw)

@@ -11,7 +11,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from scale_data import binary_table, reference
+from scale_data import binary_table, reference, sliced_reference, sliced_table
 
 if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
     pytest.skip("Spark needs Java (17): no java on PATH and no JAVA_HOME", allow_module_level=True)
@@ -105,9 +105,9 @@ def test_bad_input(spark):
         assay.spark.evaluate(df, label="y", score="p", pos_label="spam")
     r = assay.spark.evaluate(df, label="y", score="p", pos_label="spam", drop_missing=True)
     assert r.missing == 1
-    with pytest.raises(NotImplementedError, match=r"assay.spark.evaluate: by='c': sliced reports are not computed "
-                                                  r"from partitions yet"):
-        assay.spark.evaluate(df, label="y", score="p", pos_label="spam", by="c")
+    with pytest.raises(ValueError, match=r"assay.spark.evaluate: by is \['c', 'c'\]; it must name|by names the "
+                                         r"column 'c' twice"):
+        assay.spark.evaluate(df, label="y", score="p", pos_label="spam", by=["c", "c"])
     keep = t.filter(pa.array([i != 5 for i in range(t.num_rows)]))
     d = r.to_dict()
     assert d.pop("missing") == 1
@@ -481,3 +481,47 @@ def test_jvm_pass_is_skipped_without_a_jvm():
     assert _spark_jvm._class(ConnectSession()) is None
     assert _spark_jvm.groups(ConnectFrame(), "n") is None
     assert _spark_jvm.reads_batches(ConnectFrame()) is None
+
+
+@pytest.fixture(scope="module")
+def sliced(spark):
+    rng = np.random.default_rng(24)
+    t = sliced_table(rng, 3000)
+    return t, spark.createDataFrame(t.to_pandas())
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 17])
+def test_sliced_reports_on_any_partitioning_grouped_or_not(sliced, k):
+    # by=: one sliced state per task, merged; the JVM pass groups by the slice columns too. Every
+    # slice's report and the headline tables' tests equal assay.report(by=...) in one process.
+    t, df = sliced
+    d = df.repartition(k)
+    for kw in (dict(score="p", by=["region"]), dict(score="p", weight="w", by=["region", "tier"]),
+               dict(pred="c", by=["tier"])):
+        by = kw.pop("by")
+        want = sliced_reference(t, by, pos_label="spam", source="spark", **kw)
+        for aggregate in (True, False, "auto"):
+            got = assay.spark.evaluate(d, label="y", pos_label="spam", by=by if len(by) > 1 else by[0],
+                                       aggregate=aggregate, **kw)
+            assert got.to_dict() == want, (kw, by, aggregate)
+
+
+def test_sliced_intervals_missing_keys_and_a_retried_task(spark):
+    rng = np.random.default_rng(25)
+    t = sliced_table(rng, 1500, null_keys=5)
+    df = spark.createDataFrame(t.to_pandas()).repartition(3).cache()
+    with pytest.raises(ValueError, match=r"assay.spark.evaluate: 5 row\(s\) have a missing"):
+        assay.spark.evaluate(df, label="y", score="p", pos_label="spam", by="region")
+    rows = pa.Table.from_pandas(df.toPandas(), preserve_index=False)  # the DataFrame's row order
+    got = assay.spark.evaluate(df, label="y", score="p", pos_label="spam", by="region", drop_missing=True).to_dict()
+    assert got["overall"].pop("missing") == 5
+    assert got == sliced_reference(rows, ["region"], score="p", pos_label="spam", source="spark")
+    # Weighted intervals resample each slice's rows by their index within the slice (row ids of the
+    # rows in the DataFrame's order); a task that fails once and is retried changes nothing.
+    full = df.dropna(subset=["region"]).cache()
+    rows = pa.Table.from_pandas(full.toPandas(), preserve_index=False)
+    ci = dict(ci=0.9, replicates=40)
+    want = sliced_reference(rows, ["region", "tier"], score="p", weight="w", pos_label="spam", source="spark", **ci)
+    for d in (full, _failing_once(full)):
+        got = assay.spark.evaluate(d, label="y", score="p", weight="w", pos_label="spam", by=["region", "tier"], **ci)
+        assert got.to_dict() == want

@@ -210,6 +210,48 @@ TEST(SlicedState, TheTestsAreThoseOfEvaluateSlices) {
   }
 }
 
+TEST(SlicedState, ASliceOfOneClassHasTheClassesOfAllTheSlices) {
+  // A slice whose rows are all of one class ("0"; "a", and "c" only a true class of other slices) is
+  // evaluated with the classes of every slice, as evaluate_slices: on its own it would have fewer.
+  std::mt19937_64 g(12);
+  const std::size_t n = 600;
+  std::vector<std::string> y01, yabc, pred, key;
+  std::vector<double> score;
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool rare = i % 50 == 0;
+    y01.push_back(rare ? "0" : std::to_string(g() % 2));
+    yabc.push_back(rare ? "a" : std::string(1, static_cast<char>('a' + g() % 3)));
+    pred.push_back(rare ? "a" : std::string(1, static_cast<char>('a' + g() % 2)));  // "c" is never predicted
+    score.push_back(static_cast<double>(g() % 7) / 7);
+    key.push_back(rare ? "rare" : (g() % 2 ? "x" : "y"));
+  }
+  for (const bool scores : {true, false}) {
+    state_options o;
+    o.kind = scores ? prediction_kind::scores : prediction_kind::labels;
+    o.source = scores ? "predictions_from_scores" : "predictions_from_labels";
+    const auto& y = scores ? y01 : yabc;
+    const prediction_table t = scores ? predictions_from_scores(y, score) : predictions_from_labels(y, pred);
+    const std::string want = to_json(evaluate_slices(t, std::vector<slice_column>{column_of("k", key)}));
+    ASSERT_NE(want.find("\"rare\""), std::string::npos);
+    for (std::size_t parts : {1, 3}) {
+      sliced_state all(o, {"k"});
+      for (std::size_t p = 0; p < parts; ++p) {
+        const std::size_t b = n * p / parts, e = n * (p + 1) / parts;
+        sliced_state one(o, {"k"});
+        row_batch rb;
+        rb.y_true = label_column::of_text(piece(y, b, e));
+        if (scores) rb.y_score = piece(score, b, e);
+        else rb.y_pred = label_column::of_text(piece(pred, b, e));
+        rb.first_row_id = b;
+        const std::vector<label_column> by{label_column::of_text(piece(key, b, e))};
+        one.update(rb, by);
+        all.merge(one);
+      }
+      EXPECT_EQ(to_json(all.finish()), want) << "scores " << scores << " parts " << parts;
+    }
+  }
+}
+
 TEST(SlicedState, IntervalsNumberEachSlicesRowsWithinTheSlice) {
   // Poisson bootstrap intervals (weighted, or ci_method bootstrap) resample each slice's rows by their
   // index within the slice, as evaluate_slices evaluates a slice as a table of its own rows.
