@@ -14,7 +14,7 @@ Evaluation of machine-learning predictions on arrays in memory, on the same C++ 
 from assay import _core
 from assay._estimate import Estimate, TestResult
 from assay._report import ESTIMATE_FUNCTIONS as _ESTIMATE_FUNCTIONS
-from assay._report import Report, report
+from assay._report import Report, SlicedReport, report
 from assay._threads import get_num_threads, limit_threads, set_num_threads
 
 __version__ = _core.__version__
@@ -23,7 +23,7 @@ globals().update(_ESTIMATE_FUNCTIONS)
 
 _SUBMODULES = {"curves", "dask", "detection", "metrics", "model_selection", "spark", "stats", "text"}
 
-__all__ = ["Estimate", "Report", "TestResult", "__version__", "get_num_threads", "limit_threads", "report",
+__all__ = ["Estimate", "Report", "SlicedReport", "TestResult", "__version__", "get_num_threads", "limit_threads", "report",
            "set_num_threads", *sorted(_ESTIMATE_FUNCTIONS),
            *sorted(_SUBMODULES)]
 

@@ -164,7 +164,9 @@ def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=Non
     stream order (with weights or ``method='bootstrap'`` the state then keeps every row: about 20-28
     bytes a row). The kept curves (``keep_curves``, for the HTML page) come from the state too. Every interval
     of class probabilities and of regression keeps the rows too (their normal intervals read each row's
-    loss, the rest is the Poisson bootstrap).
+    loss, the rest is the Poisson bootstrap). With an Arrow source, ``by`` names one or two slice
+    columns: the sliced report of the rows, exactly (one state per slice key; a null key is a missing
+    row).
     """
     from assay import _scale
 

@@ -36,8 +36,8 @@ def evaluate(ddf, *, label, score=None, pred=None, proba=None, weight=None, pos_
     Intervals with sample weights or ``method='bootstrap'``, ``task='regression'`` (``pred`` the
     predicted values) and ``proba`` (class-probability columns) need each row's index among all rows:
     a first pass counts each partition's rows.
-    Computes with the current dask scheduler (e.g. a ``distributed.Client``). ``by`` (sliced reports)
-    is not computed from partitions yet: NotImplementedError."""
+    Computes with the current dask scheduler (e.g. a ``distributed.Client``). ``by`` (one or two slice
+    column names) gives the sliced report, as :func:`assay.spark.evaluate`."""
     import dask
 
     spec = _scale.Spec("assay.dask.evaluate", label=label, score=score, pred=pred, proba=proba, weight=weight,

@@ -171,7 +171,9 @@ def evaluate(df, *, label, score=None, pred=None, proba=None, weight=None, pos_l
     groups when the report needs no row index (no weighted or ``'bootstrap'`` intervals, no
     regression, no ``proba``) and the first 65536 rows repeat enough to estimate at most 2^19
     distinct rows in the DataFrame (e.g. rounded scores); otherwise rows. ``True`` where a row index is needed is an error.
-    ``by`` (sliced reports) is not computed from partitions yet: NotImplementedError.
+    ``by`` (a slice column's name, or a list of two) gives the :class:`~assay.SlicedReport` of
+    ``assay.report(..., by=...)`` on all rows: each task keeps one state per slice key (the core's
+    sliced state), and the grouped path groups by the slice columns too. A null key is a missing row.
     """
     spec = _scale.Spec("assay.spark.evaluate", label=label, score=score, pred=pred, proba=proba, weight=weight,
                        pos_label=pos_label, threshold=threshold, task=task, drop_missing=drop_missing, ci=ci,

@@ -358,7 +358,7 @@ def test_sliced_reports_from_partitions_equal_the_single_process_report(rng, cas
     # assay.report on the table (batch by batch) is the same report
     got = assay.report(t, label="y", y_score=kw.get("score"), y_pred=kw.get("pred"), sample_weight=kw.get("weight"),
                        pos_label=kw.get("pos_label"), task=kw.get("task", "auto"), by=by)
-    assert type(got).__name__ == "SlicedReport"
+    assert isinstance(got, assay.SlicedReport)
     assert got.to_dict() == expected
 
 
