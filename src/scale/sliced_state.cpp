@@ -276,10 +276,19 @@ sliced_report sliced_state::finish(const evaluate_options& q, const slice_option
   out.by = by_;
   out.p_adjust = slicing.p_adjust;
   out.min_rows = slicing.min_rows;
-  {  // the state of every row
-    evaluation_state all(po);
-    for (const auto& [key, part] : parts_) all.merge(part);
-    out.overall = all.finish(q);
+  {  // the state of every row: the slices' states merged pairwise, O(runs x log2 slices)
+    std::vector<evaluation_state> level;
+    for (const auto& [key, part] : parts_) level.push_back(part);
+    while (level.size() > 1) {
+      std::vector<evaluation_state> next;
+      for (std::size_t i = 0; i + 1 < level.size(); i += 2) {
+        level[i].merge(std::move(level[i + 1]));
+        next.push_back(std::move(level[i]));
+      }
+      if (level.size() % 2 == 1) next.push_back(std::move(level.back()));
+      level = std::move(next);
+    }
+    out.overall = level[0].finish(q);
   }
 
   // The slices in evaluate_slices' order: each column's keys sorted by sort_labels (numerically when
@@ -318,13 +327,28 @@ sliced_report sliced_state::finish(const evaluate_options& q, const slice_option
     s.key = order[k]->first;
     const evaluation_state& part = order[k]->second;
     s.rows = part.rows();
+    // (finish() changes no result of a state: it compacts its lists.)
     try {
-      evaluation_state one(part);  // a copy: its row ids are renumbered within the slice
-      auto& impl = detail::state_access::of(one);
-      impl.also_true = all_true;
-      impl.also_pred = all_pred;
-      if (impl.o.row_ids) detail::rank_row_ids(impl);
-      s.r = one.finish(q);
+      if (po.row_ids) {
+        evaluation_state one(part);  // a copy: its row ids are renumbered within the slice
+        auto& impl = detail::state_access::of(one);
+        impl.also_true = all_true;
+        impl.also_pred = all_pred;
+        detail::rank_row_ids(impl);
+        s.r = one.finish(q);
+      } else {  // the slice's own state, told the other slices' spellings while it is finished
+        auto& impl = detail::state_access::of(order[k]->second);
+        impl.also_true = all_true;
+        impl.also_pred = all_pred;
+        struct forget {
+          evaluation_state::impl& s;
+          ~forget() {
+            s.also_true.clear();
+            s.also_pred.clear();
+          }
+        } guard{impl};
+        s.r = order[k]->second.finish(q);
+      }
     } catch (const error& e) {
       s.reason = e.what();
     }
