@@ -108,10 +108,11 @@ struct slice_tie_counts {
 /// (positives above s + half the positives at s) / m, within the slice and within the rest.
 /// Returns one entry per slice (`slices` of them); a slice or rest without both classes has an
 /// undefined AUC, one with fewer than 2 of either class an undefined variance (with the reason).
-/// The counts are added in double, exact while the total of all pos and neg stays below 2^53.
+/// The rest's placement sums are exact integers (128-bit), so a small rest beside a large slice keeps
+/// its variance; that needs the total of all pos and neg to stay below 2^42 (4.4 10^12 rows).
 /// Usage errors (naming delong_slices_vs_rest, the argument, the index and the value) for a slice
 /// >= `slices`, a group_starts that is empty, does not start at 0, decreases or does not end at
-/// counts.size(), the same slice twice in one group, and a total of rows of 2^53 or more.
+/// counts.size(), the same slice twice in one group, and a total of rows of 2^42 or more.
 /// O(E + G + slices) for E entries in G groups.
 std::vector<auc_slice_vs_rest> delong_slices_vs_rest(std::span<const slice_tie_counts> counts,
                                                      std::span<const std::size_t> group_starts,
