@@ -3,8 +3,10 @@
 // brute force over all positive-negative pairs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -271,6 +273,248 @@ TEST(SlicesDelong, UnpairedFromVariancesIsTheUnpairedTest) {
   EXPECT_NEAR(got.test.statistic, want.test.statistic, 1e-12);
   EXPECT_NEAR(got.test.df, want.test.df, 1e-9);
   EXPECT_NEAR(got.test.p_value, want.test.p_value, 1e-12);
+}
+
+// ---- DeLong from the groups of tied scores ------------------------------------------------------
+
+void expect_same_summary(const stats::auc_variance& a, const stats::auc_variance& b, const std::string& what) {
+  EXPECT_EQ(a.n_pos, b.n_pos) << what;
+  EXPECT_EQ(a.n_neg, b.n_neg) << what;
+  expect_same_value(a.auc, b.auc, what + " auc");
+  expect_same_value(a.variance, b.variance, what + " variance");
+}
+
+// The groups' counts of rows, built naively (a map from score to each slice's counts), with the
+// entries of each group shuffled, entries of no row added for slices absent from the group, and now
+// and then a group with no entry or with only entries of no row: none of which may change a bit.
+struct tie_groups {
+  std::vector<stats::slice_tie_counts> counts;
+  std::vector<std::size_t> starts{0};
+};
+
+tie_groups groups_of(const std::vector<std::int32_t>& y, const std::vector<double>& s,
+                     const std::vector<std::int32_t>& code, std::size_t K, std::mt19937_64& rng) {
+  std::map<double, std::vector<std::pair<std::uint64_t, std::uint64_t>>> at;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    auto& c = at.try_emplace(s[i], K).first->second[static_cast<std::size_t>(code[i])];
+    ++(y[i] ? c.first : c.second);
+  }
+  tie_groups t;
+  auto close = [&] { t.starts.push_back(t.counts.size()); };
+  for (const auto& [score, per_slice] : at) {
+    if (rng() % 8 == 0) close();  // an empty group
+    if (rng() % 8 == 0) {         // a group of entries with no row
+      t.counts.push_back({static_cast<std::uint32_t>(rng() % K), 0, 0});
+      close();
+    }
+    const std::size_t first = t.counts.size();
+    for (std::size_t k = 0; k < K; ++k) {
+      const auto [p, q] = per_slice[k];
+      if (p + q > 0 || rng() % 3 == 0) t.counts.push_back({static_cast<std::uint32_t>(k), p, q});
+    }
+    std::shuffle(t.counts.begin() + static_cast<std::ptrdiff_t>(first), t.counts.end(), rng);
+    close();
+  }
+  return t;
+}
+
+TEST(SlicesDelong, GroupVersionEqualsRowVersionBitForBit) {
+  std::mt19937_64 rng(24);
+  for (int rep = 0; rep < 140; ++rep) {
+    const std::size_t K = 1 + static_cast<std::size_t>(rep) % 7;
+    const std::size_t n = 1 + rng() % (rep % 10 == 0 ? 5 : 400);
+    const int grid = 1 + static_cast<int>(rng() % 25);  // few distinct scores: many ties
+    std::vector<std::int32_t> y(n), code(n);
+    std::vector<double> s(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      y[i] = static_cast<std::int32_t>(rng() % 2);
+      code[i] = static_cast<std::int32_t>(rng() % K);
+      s[i] = static_cast<double>(rng() % grid) * 0.25 + (y[i] ? static_cast<double>(rng() % 3) : 0.0);
+    }
+    if (K > 2 && rep % 5 == 2) {  // slice 1 without a row
+      for (auto& c : code) c = c == 1 ? 0 : c;
+    }
+    if (K > 1 && rep % 4 == 1) {  // the last slice with one row
+      for (auto& c : code) c = c == static_cast<std::int32_t>(K - 1) ? 0 : c;
+      code[rng() % n] = static_cast<std::int32_t>(K - 1);
+    }
+    if (rep % 3 == 0) {  // slice 0 with one class only
+      for (std::size_t i = 0; i < n; ++i) y[i] = code[i] == 0 ? rep % 2 : y[i];
+    }
+    const auto want = stats::delong_slices_vs_rest(y, s, stats::group_rows(code, K));
+    const tie_groups t = groups_of(y, s, code, K, rng);
+    const auto got = stats::delong_slices_vs_rest(t.counts, t.starts, K);
+    ASSERT_EQ(got.size(), K);
+    for (std::size_t k = 0; k < K; ++k) {
+      const std::string where = "rep " + std::to_string(rep) + " slice " + std::to_string(k);
+      expect_same_summary(got[k].slice, want[k].slice, where + " (slice)");
+      expect_same_summary(got[k].rest, want[k].rest, where + " (rest)");
+    }
+  }
+}
+
+// DeLong's placements from the counts by brute force over pairs of groups, in long double: a positive
+// at group g is placed at (negatives below g + half the negatives at g) / n, a negative at
+// (positives above g + half the positives at g) / m; AUC = mean placement of the positives,
+// Var = S10 / m + S01 / n with S10, S01 the sample variances of the placements.
+brute brute_from_counts(const std::vector<std::uint64_t>& p, const std::vector<std::uint64_t>& q) {
+  using real = long double;
+  const std::size_t G = p.size();
+  real m = 0, n = 0;
+  for (std::size_t g = 0; g < G; ++g) m += p[g], n += q[g];
+  std::vector<real> v10(G), v01(G);
+  for (std::size_t g = 0; g < G; ++g) {
+    real below = 0, above = 0;
+    for (std::size_t h = 0; h < G; ++h) {
+      if (h < g) below += q[h];
+      if (h > g) above += p[h];
+    }
+    v10[g] = (below + static_cast<real>(q[g]) / 2) / n;
+    v01[g] = (above + static_cast<real>(p[g]) / 2) / m;
+  }
+  real auc = 0;
+  for (std::size_t g = 0; g < G; ++g) auc += p[g] * v10[g];
+  auc /= m;
+  real s10 = 0, s01 = 0;
+  for (std::size_t g = 0; g < G; ++g) {
+    s10 += p[g] * (v10[g] - auc) * (v10[g] - auc);
+    s01 += q[g] * (v01[g] - auc) * (v01[g] - auc);
+  }
+  return {static_cast<double>(auc), static_cast<double>(s10 / (m - 1) / m + s01 / (n - 1) / n)};
+}
+
+TEST(SlicesDelong, GroupVersionWithLargeCountsEqualsBruteForce) {
+  std::mt19937_64 rng(53);
+  for (int rep = 0; rep < 40; ++rep) {
+    const std::size_t K = 1 + static_cast<std::size_t>(rep) % 7, G = 3 + rng() % 40;
+    std::vector<std::vector<std::uint64_t>> sp(K, std::vector<std::uint64_t>(G, 0)), sn = sp;
+    tie_groups t;
+    for (std::size_t g = 0; g < G; ++g) {
+      for (std::size_t k = 0; k < K; ++k) {
+        if (rng() % 2) continue;
+        // up to 10^6 of each class; now and then a slice with at most one row of a class
+        const std::uint64_t top = (k == 0 && rep % 4 == 0) ? 1 : 1'000'000;
+        sp[k][g] = rng() % (top + 1);
+        sn[k][g] = rng() % 5 == 0 ? 0 : rng() % (top + 1);
+        t.counts.push_back({static_cast<std::uint32_t>(k), sp[k][g], sn[k][g]});
+      }
+      t.starts.push_back(t.counts.size());
+    }
+    const auto got = stats::delong_slices_vs_rest(t.counts, t.starts, K);
+    ASSERT_EQ(got.size(), K);
+    for (std::size_t k = 0; k < K; ++k) {
+      std::vector<std::uint64_t> rp(G, 0), rn(G, 0);
+      for (std::size_t j = 0; j < K; ++j) {
+        if (j == k) continue;
+        for (std::size_t g = 0; g < G; ++g) rp[g] += sp[j][g], rn[g] += sn[j][g];
+      }
+      auto check = [&](const stats::auc_variance& a, const std::vector<std::uint64_t>& p,
+                       const std::vector<std::uint64_t>& q, const char* what) {
+        const std::string where = std::string(what) + " rep " + std::to_string(rep) + " slice " + std::to_string(k);
+        std::uint64_t m = 0, n = 0;
+        for (std::size_t g = 0; g < G; ++g) m += p[g], n += q[g];
+        EXPECT_EQ(a.n_pos, m) << where;
+        EXPECT_EQ(a.n_neg, n) << where;
+        EXPECT_EQ(a.auc.defined(), m > 0 && n > 0) << where;
+        EXPECT_EQ(a.variance.defined(), m > 1 && n > 1) << where;
+        if (m < 2 || n < 2) return;
+        const brute b = brute_from_counts(p, q);
+        EXPECT_NEAR(a.auc.v, b.auc, 1e-12 * b.auc) << where;
+        EXPECT_NEAR(a.variance.v, b.var, 1e-12 * b.var) << where;
+      };
+      check(got[k].slice, sp[k], sn[k], "slice");
+      check(got[k].rest, rp, rn, "rest");
+    }
+  }
+}
+
+// Near the bound of 2^42 rows: counts up to 2^37 in 3 slices x 5 groups (the 128-bit sums must not
+// overflow), against the brute force.
+TEST(SlicesDelong, GroupVersionNearTheBoundEqualsBruteForce) {
+  std::mt19937_64 rng(97);
+  for (int rep = 0; rep < 10; ++rep) {
+    const std::size_t K = 3, G = 5;
+    std::vector<std::vector<std::uint64_t>> sp(K, std::vector<std::uint64_t>(G)), sn = sp;
+    tie_groups t;
+    for (std::size_t g = 0; g < G; ++g) {
+      for (std::size_t k = 0; k < K; ++k) {
+        sp[k][g] = rng() % (std::uint64_t{1} << 37), sn[k][g] = rng() % (std::uint64_t{1} << 37);
+        t.counts.push_back({static_cast<std::uint32_t>(k), sp[k][g], sn[k][g]});
+      }
+      t.starts.push_back(t.counts.size());
+    }
+    const auto got = stats::delong_slices_vs_rest(t.counts, t.starts, K);
+    for (std::size_t k = 0; k < K; ++k) {
+      std::vector<std::uint64_t> rp(G, 0), rn(G, 0);
+      for (std::size_t j = 0; j < K; ++j)
+        for (std::size_t g = 0; g < G && j != k; ++g) rp[g] += sp[j][g], rn[g] += sn[j][g];
+      const brute bs = brute_from_counts(sp[k], sn[k]), br = brute_from_counts(rp, rn);
+      EXPECT_NEAR(got[k].slice.auc.v, bs.auc, 1e-12 * bs.auc) << rep << " " << k;
+      EXPECT_NEAR(got[k].slice.variance.v, bs.var, 1e-12 * bs.var) << rep << " " << k;
+      EXPECT_NEAR(got[k].rest.auc.v, br.auc, 1e-12 * br.auc) << rep << " " << k;
+      EXPECT_NEAR(got[k].rest.variance.v, br.var, 1e-12 * br.var) << rep << " " << k;
+    }
+  }
+}
+
+// A small rest beside a large slice: slice 0 has 10^9 positives and 10^9 negatives in every other
+// of 20 groups, slice 1 (the rest of slice 0) 7 rows. Over the groups without slice 0, the rest's
+// sums come from the whole's prefix sums (about 10^30) less the slice's share, which must not
+// cancel the rest's variance away.
+TEST(SlicesDelong, SmallRestBesideALargeSliceEqualsBruteForce) {
+  const std::size_t G = 20;
+  std::vector<std::uint64_t> p(G, 0), q(G, 0);
+  p[3] = 1, q[5] = 2, p[9] = 1, q[9] = 1, p[14] = 1, q[17] = 1;
+  tie_groups t;
+  for (std::size_t g = 0; g < G; ++g) {
+    if (g % 2 == 0) t.counts.push_back({0, 1'000'000'000, 1'000'000'000});
+    if (p[g] + q[g] > 0) t.counts.push_back({1, p[g], q[g]});
+    t.starts.push_back(t.counts.size());
+  }
+  const auto got = stats::delong_slices_vs_rest(t.counts, t.starts, 2);
+  const brute b = brute_from_counts(p, q);
+  EXPECT_NEAR(got[0].rest.auc.v, b.auc, 1e-12 * b.auc);
+  EXPECT_NEAR(got[0].rest.variance.v, b.var, 1e-12 * b.var);
+  EXPECT_NEAR(got[1].slice.variance.v, b.var, 1e-12 * b.var);
+}
+
+TEST(SlicesDelong, GroupVersionUsageErrors) {
+  using tc = stats::slice_tie_counts;
+  auto msg = [](std::vector<tc> counts, std::vector<std::size_t> starts, std::size_t slices) {
+    try {
+      stats::delong_slices_vs_rest(counts, starts, slices);
+    } catch (const error& e) {
+      EXPECT_EQ(e.kind(), error_kind::usage);
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::vector<tc> two{{0, 1, 1}, {1, 2, 0}};
+  EXPECT_EQ(msg({{0, 1, 1}, {5, 1, 0}}, {0, 1, 2}, 3),
+            "delong_slices_vs_rest: counts[1].slice is 5; it must be < slices = 3");
+  EXPECT_EQ(msg(two, {}, 2),
+            "delong_slices_vs_rest: group_starts is empty; it must start at 0 and end at counts.size() = 2");
+  EXPECT_EQ(msg(two, {1, 2}, 2), "delong_slices_vs_rest: group_starts[0] is 1; it must be 0");
+  EXPECT_EQ(msg(two, {0, 2, 1, 2}, 2),
+            "delong_slices_vs_rest: group_starts[2] is 1, less than group_starts[1] = 2; it must never decrease");
+  EXPECT_EQ(msg(two, {0, 1}, 2), "delong_slices_vs_rest: group_starts[1] is 1; the last entry must be counts.size() = 2");
+  EXPECT_EQ(msg(two, {0, 3}, 2), "delong_slices_vs_rest: group_starts[1] is 3; the last entry must be counts.size() = 2");
+  EXPECT_EQ(msg({{0, 1, 0}, {1, 0, 1}, {0, 0, 1}}, {0, 1, 3}, 2), "no error");  // once in each of two groups
+  EXPECT_EQ(msg({{0, 1, 0}, {1, 0, 1}, {0, 0, 0}}, {0, 3}, 2),
+            "delong_slices_vs_rest: counts[2].slice is 0, as is counts[0], in the same group 0 (counts[0 .. 3)); "
+            "a slice has at most one entry per group");
+  const std::uint64_t half = std::uint64_t{1} << 41;
+  EXPECT_EQ(msg({{0, half, 0}, {1, 0, half - 1}}, {0, 1, 2}, 2), "no error");  // 2^42 - 1 rows
+  EXPECT_EQ(msg({{0, half, 0}, {1, 0, half}}, {0, 1, 2}, 2),
+            "delong_slices_vs_rest: at counts[1] (pos 0, neg 2199023255552) the rows add up to 2^42 or more; "
+            "the total of pos and neg must stay below 2^42 = 4398046511104");
+  EXPECT_EQ(msg({{0, ~std::uint64_t{0}, 1}}, {0, 1}, 1),
+            "delong_slices_vs_rest: at counts[0] (pos 18446744073709551615, neg 1) the rows add up to 2^42 or more; "
+            "the total of pos and neg must stay below 2^42 = 4398046511104");
+  EXPECT_EQ(msg({}, {0}, 3), "no error");  // no group, no row: every AUC undefined
+  const auto none = stats::delong_slices_vs_rest({}, std::vector<std::size_t>{0}, 3);
+  ASSERT_EQ(none.size(), 3u);
+  EXPECT_EQ(none[2].slice.auc.reason, "no positive case");
 }
 
 // ---- bad input ------------------------------------------------------------------------------------

@@ -82,9 +82,41 @@ struct auc_slice_vs_rest {
 /// step function of the score that changes only at the slice's own negatives, so the sums over the
 /// rest's placements come from prefix sums over the tied groups (and likewise for the negatives).
 /// Same numbers as stats::delong on the rest's rows alone, up to rounding (tested against an O(n^2)
-/// brute force).
+/// brute force). A front end of the version below: it sorts the rows, counts each slice's positives
+/// and negatives in every group of tied scores, and hands those counts over (so both give the same
+/// bits). Usage errors (naming delong_slices_vs_rest) for labels other than 0/1, non-finite scores,
+/// lengths that differ and groups that do not cover the rows.
 std::vector<auc_slice_vs_rest> delong_slices_vs_rest(std::span<const std::int32_t> y_true,
                                                      std::span<const double> y_score, const row_groups& groups);
+
+/// The rows of one slice in one group of tied scores.
+struct slice_tie_counts {
+  std::uint32_t slice = 0;
+  std::uint64_t pos = 0, neg = 0;  ///< the slice's positives and negatives with this score
+};
+
+/// delong_slices_vs_rest from the groups of tied scores instead of rows: group g (ascending score
+/// order) is counts[group_starts[g] .. group_starts[g + 1]), one entry per slice with rows at that
+/// score (slices in any order within a group; an entry may have pos = neg = 0). group_starts starts
+/// at 0, never decreases and ends at counts.size(). Every entry's slice is < `slices`.
+/// The same numbers, bit for bit, as the row version on rows with these counts.
+///
+/// This is what a merge of per-slice sorted runs of (score, class, count) yields (e.g. mergeable
+/// states summed over partitions): the scores themselves are not needed, only their order and ties.
+/// The placements are DeLong's (DeLong, DeLong & Clarke-Pearson, Biometrics 44 (1988) 837-845): a
+/// positive at score s is placed at (negatives below s + half the negatives at s) / n, a negative at
+/// (positives above s + half the positives at s) / m, within the slice and within the rest.
+/// Returns one entry per slice (`slices` of them); a slice or rest without both classes has an
+/// undefined AUC, one with fewer than 2 of either class an undefined variance (with the reason).
+/// The rest's placement sums are exact integers (128-bit), so a small rest beside a large slice keeps
+/// its variance; that needs the total of all pos and neg to stay below 2^42 (4.4 10^12 rows).
+/// Usage errors (naming delong_slices_vs_rest, the argument, the index and the value) for a slice
+/// >= `slices`, a group_starts that is empty, does not start at 0, decreases or does not end at
+/// counts.size(), the same slice twice in one group, and a total of rows of 2^42 or more.
+/// O(E + G + slices) for E entries in G groups.
+std::vector<auc_slice_vs_rest> delong_slices_vs_rest(std::span<const slice_tie_counts> counts,
+                                                     std::span<const std::size_t> group_starts,
+                                                     std::size_t slices);
 
 /// Pooled two-proportion z test of x1/n1 against x2/n2 (two-sided):
 /// p = (x1 + x2) / (n1 + n2), z = (x1/n1 - x2/n2) / sqrt(p (1 - p) (1/n1 + 1/n2)), p-value 2 P(Z > |z|);
