@@ -390,11 +390,7 @@ sliced_report sliced_state::finish(const evaluate_options& q, const slice_option
     }
     std::sort(entries.begin(), entries.end(),
               [](const entry& a, const entry& b) { return a.key != b.key ? a.key < b.key : a.slice < b.slice; });
-    struct slice_tie_counts {  // TEMP until stats::slice_tie_counts lands
-      std::uint32_t slice;
-      std::uint64_t pos, neg;
-    };
-    std::vector<slice_tie_counts> counts;
+    std::vector<stats::slice_tie_counts> counts;
     std::vector<std::size_t> starts;
     for (std::size_t i = 0; i < entries.size(); ++i) {
       const entry& e = entries[i];
@@ -407,19 +403,7 @@ sliced_report sliced_state::finish(const evaluate_options& q, const slice_option
       }
     }
     starts.push_back(counts.size());
-    {  // TEMP: rows of the groups through the row kernel
-      std::vector<std::int32_t> y, code;
-      std::vector<double> sc;
-      for (std::size_t g = 0; g + 1 < starts.size(); ++g)
-        for (std::size_t e = starts[g]; e < starts[g + 1]; ++e) {
-          for (std::uint64_t r = 0; r < counts[e].pos + counts[e].neg; ++r) {
-            y.push_back(r < counts[e].pos ? 1 : 0);
-            code.push_back(static_cast<std::int32_t>(counts[e].slice));
-            sc.push_back(static_cast<double>(g));
-          }
-        }
-      aucs = stats::delong_slices_vs_rest(y, sc, stats::group_rows(code, order.size()));
-    }
+    aucs = stats::delong_slices_vs_rest(counts, starts, order.size());
   }
   assay::detail::add_slice_tables(out, out.overall.task, options_.kind == prediction_kind::scores, options_.weighted,
                                   aucs, slicing);
