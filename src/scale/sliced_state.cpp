@@ -368,39 +368,47 @@ sliced_report sliced_state::finish(const evaluate_options& q, const slice_option
     std::vector<std::string> positives;
     for (std::size_t i = 0; i < all_true.size(); ++i)
       if (t.y[i] == static_cast<std::int32_t>(*t.positive)) positives.push_back(all_true[i]);
-    struct entry {
-      std::uint64_t key;
+    // Each slice's runs are sorted by (key, code): a k-way merge by key (a heap of the slices' next
+    // runs) visits every run in ascending key order, a slice's runs of one key one after another.
+    struct cursor {
+      const run* at;
+      const run* end;
       std::uint32_t slice;
-      std::uint64_t pos, neg;
+      std::vector<char> is_pos;  // per spelling code of the slice's state
     };
-    std::vector<entry> entries;
+    std::vector<cursor> cursors;
     for (std::size_t k = 0; k < order.size(); ++k) {
       evaluation_state& part = order[k]->second;
       part.compact();  // one sorted run list; changes no result
       const auto& impl = detail::state_access::of(part);
-      std::vector<char> is_pos(impl.dict.size(), 0);
-      for (std::size_t c = 0; c < impl.dict.size(); ++c) {
-        is_pos[c] = std::binary_search(positives.begin(), positives.end(), impl.dict[c]) ? 1 : 0;
+      cursor c{impl.runs.data(), impl.runs.data() + impl.runs.size(), static_cast<std::uint32_t>(k), {}};
+      c.is_pos.resize(impl.dict.size());
+      for (std::size_t d = 0; d < impl.dict.size(); ++d) {
+        c.is_pos[d] = std::binary_search(positives.begin(), positives.end(), impl.dict[d]) ? 1 : 0;
       }
-      for (const auto& run : impl.runs) {
-        entry e{run.key, static_cast<std::uint32_t>(k), 0, 0};
-        (is_pos[run.code] ? e.pos : e.neg) = run.t.n;
-        entries.push_back(e);
-      }
+      if (c.at != c.end) cursors.push_back(std::move(c));
     }
-    std::sort(entries.begin(), entries.end(),
-              [](const entry& a, const entry& b) { return a.key != b.key ? a.key < b.key : a.slice < b.slice; });
+    auto later = [&](std::size_t a, std::size_t b) {  // a heap whose top is the lowest (key, slice)
+      const cursor &x = cursors[a], &y = cursors[b];
+      return x.at->key != y.at->key ? x.at->key > y.at->key : x.slice > y.slice;
+    };
+    std::vector<std::size_t> heap(cursors.size());
+    std::iota(heap.begin(), heap.end(), 0);
+    std::make_heap(heap.begin(), heap.end(), later);
     std::vector<stats::slice_tie_counts> counts;
     std::vector<std::size_t> starts;
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-      const entry& e = entries[i];
-      if (i == 0 || e.key != entries[i - 1].key) starts.push_back(counts.size());
-      if (i > 0 && e.key == entries[i - 1].key && e.slice == entries[i - 1].slice) {
-        counts.back().pos += e.pos;
-        counts.back().neg += e.neg;
-      } else {
-        counts.push_back({e.slice, e.pos, e.neg});
-      }
+    std::uint64_t last = 0;
+    while (!heap.empty()) {
+      std::pop_heap(heap.begin(), heap.end(), later);
+      cursor& c = cursors[heap.back()];
+      const std::uint64_t key = c.at->key;
+      if (starts.empty() || key != last) starts.push_back(counts.size());
+      last = key;
+      stats::slice_tie_counts e{c.slice, 0, 0};
+      for (; c.at != c.end && c.at->key == key; ++c.at) (c.is_pos[c.at->code] ? e.pos : e.neg) += c.at->t.n;
+      counts.push_back(e);
+      if (c.at == c.end) heap.pop_back();
+      else std::push_heap(heap.begin(), heap.end(), later);
     }
     starts.push_back(counts.size());
     aucs = stats::delong_slices_vs_rest(counts, starts, order.size());
