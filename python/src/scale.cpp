@@ -89,54 +89,64 @@ struct batch_in {
   }
 };
 
-}  // namespace
+// The state's options, as the two state classes' constructors take them (their first parameters).
+#define ASSAY_OPTION_PARAMETERS                                                                                 \
+  bool scores, std::string_view task, std::optional<std::string> pos_label, double threshold, bool weighted,      \
+      bool drop_missing, std::string label_name, std::string prediction_name, std::string source, bool row_ids, \
+      bool values, std::optional<std::vector<std::string>> proba_names
+#define ASSAY_OPTIONS                                                                                         \
+  options_of(scores, task, std::move(pos_label), threshold, weighted, drop_missing, std::move(label_name),     \
+             std::move(prediction_name), std::move(source), row_ids, values, std::move(proba_names))
+#define ASSAY_OPTION_ARGS                                                                                     \
+  nb::arg("scores"), nb::arg("task"), nb::arg("pos_label").none(), nb::arg("threshold"), nb::arg("weighted"), \
+      nb::arg("drop_missing"), nb::arg("label_name"), nb::arg("prediction_name"), nb::arg("source"),          \
+      nb::arg("row_ids") = false, nb::arg("values") = false, nb::arg("proba_names").none() = nb::none()
 
-void bind_scale(nb::module_& m) {
-  nb::class_<evaluation_state>(m, "EvaluationState",
-                               "A mergeable evaluation state (internal: use assay.arrow / spark / dask).")
-      .def(
-          "__init__",
-          [](evaluation_state* self, bool scores, std::string_view task, std::optional<std::string> pos_label,
-             double threshold, bool weighted, bool drop_missing, std::string label_name,
-             std::string prediction_name, std::string source, bool row_ids, bool values,
-             std::optional<std::vector<std::string>> proba_names) {
-            new (self) evaluation_state(options_of(scores, task, std::move(pos_label), threshold, weighted,
-                                                   drop_missing, std::move(label_name), std::move(prediction_name),
-                                                   std::move(source), row_ids, values, std::move(proba_names)));
-          },
-          nb::arg("scores"), nb::arg("task"), nb::arg("pos_label").none(), nb::arg("threshold"),
-          nb::arg("weighted"), nb::arg("drop_missing"), nb::arg("label_name"), nb::arg("prediction_name"),
-          nb::arg("source"), nb::arg("row_ids") = false, nb::arg("values") = false,
-          nb::arg("proba_names").none() = nb::none())
-      .def(
-          "update",
-          [](evaluation_state& s, std::optional<in_array<double>> y_num, std::optional<std::vector<std::string>> y_text,
-             std::optional<in_array<std::int32_t>> y_codes, std::optional<std::vector<std::string>> y_dict,
-             std::optional<in_array<double>> score, std::optional<in_array<double>> p_num,
-             std::optional<std::vector<std::string>> p_text, std::optional<in_array<std::int32_t>> p_codes,
-             std::optional<std::vector<std::string>> p_dict, std::optional<in_array<double>> weight,
-             std::uint64_t first_row_id, std::optional<in_array<double>> value,
-             std::optional<std::vector<in_array<double>>> proba, std::optional<in_array<std::uint64_t>> counts) {
-            batch_in in{{y_num, y_text, y_codes, y_dict}, {p_num, p_text, p_codes, p_dict}, score, weight, value,
-                        first_row_id, std::move(proba), counts, {}};
-            const scale::row_batch b = in.batch();
-            nb::gil_scoped_release release;
-            s.update(b);
-          },
-          nb::arg("y_num").none(), nb::arg("y_text").none(), nb::arg("y_codes").none(), nb::arg("y_dict").none(),
-          nb::arg("score").none(), nb::arg("p_num").none(), nb::arg("p_text").none(), nb::arg("p_codes").none(),
-          nb::arg("p_dict").none(), nb::arg("weight").none(), nb::arg("first_row_id") = 0,
-          nb::arg("value").none() = nb::none(), nb::arg("proba").none() = nb::none(),
-          nb::arg("counts").none() = nb::none())
-      .def(
-          "merge",
-          [](evaluation_state& s, const evaluation_state& other) {
-            nb::gil_scoped_release release;
-            s.merge(other);
-          },
-          nb::arg("other"))
+// The columns of one batch, as the two state classes' update() takes them (their first parameters).
+#define ASSAY_BATCH_PARAMETERS                                                                                   \
+  std::optional<in_array<double>> y_num, std::optional<std::vector<std::string>> y_text,                         \
+      std::optional<in_array<std::int32_t>> y_codes, std::optional<std::vector<std::string>> y_dict,             \
+      std::optional<in_array<double>> score, std::optional<in_array<double>> p_num,                              \
+      std::optional<std::vector<std::string>> p_text, std::optional<in_array<std::int32_t>> p_codes,             \
+      std::optional<std::vector<std::string>> p_dict, std::optional<in_array<double>> weight,                    \
+      std::uint64_t first_row_id, std::optional<in_array<double>> value,                                         \
+      std::optional<std::vector<in_array<double>>> proba, std::optional<in_array<std::uint64_t>> counts
+#define ASSAY_BATCH_IN(name)                                                                                     \
+  batch_in name {                                                                                                \
+    {y_num, y_text, y_codes, y_dict}, {p_num, p_text, p_codes, p_dict}, score, weight, value, first_row_id,      \
+        std::move(proba), counts, {}                                                                             \
+  }
+#define ASSAY_BATCH_ARGS                                                                                          \
+  nb::arg("y_num").none(), nb::arg("y_text").none(), nb::arg("y_codes").none(), nb::arg("y_dict").none(),         \
+      nb::arg("score").none(), nb::arg("p_num").none(), nb::arg("p_text").none(), nb::arg("p_codes").none(),      \
+      nb::arg("p_dict").none(), nb::arg("weight").none(), nb::arg("first_row_id") = 0,                            \
+      nb::arg("value").none() = nb::none(), nb::arg("proba").none() = nb::none(),                                 \
+      nb::arg("counts").none() = nb::none()
+
+// The report's options, as the two state classes' finish() takes them (their first parameters).
+#define ASSAY_FINISH_PARAMETERS                                                                               \
+  double threshold, std::optional<double> beta, std::size_t top_k, std::string_view zero_division,             \
+      std::optional<double> ci_level, std::string_view ci_method, std::size_t replicates, std::uint64_t seed,  \
+      bool keep_curves
+#define ASSAY_FINISH_OPTIONS \
+  evaluate_options_of(threshold, beta, top_k, zero_division, ci_level, ci_method, replicates, seed, keep_curves)
+#define ASSAY_FINISH_ARGS                                                                                      \
+  nb::arg("threshold"), nb::arg("beta").none(), nb::arg("top_k"), nb::arg("zero_division"),                    \
+      nb::arg("ci_level").none() = nb::none(), nb::arg("ci_method") = "auto", nb::arg("replicates") = 2000,    \
+      nb::arg("seed") = 0, nb::arg("keep_curves") = false
+
+// What the two state classes share: merge, serialize and the sizes.
+template <class State>
+void def_common(nb::class_<State>& c) {
+  c.def(
+       "merge",
+       [](State& s, const State& other) {
+         nb::gil_scoped_release release;
+         s.merge(other);
+       },
+       nb::arg("other"))
       .def("serialize",
-           [](const evaluation_state& s) {
+           [](const State& s) {
              std::string blob;
              {
                nb::gil_scoped_release release;
@@ -144,22 +154,39 @@ void bind_scale(nb::module_& m) {
              }
              return nb::bytes(blob.data(), blob.size());
            })
+      .def_prop_ro("rows", &State::rows)
+      .def_prop_ro("missing", &State::missing)
+      .def_prop_ro("memory_bytes", &State::memory_bytes);
+}
+
+}  // namespace
+
+void bind_scale(nb::module_& m) {
+  nb::class_<evaluation_state> states(m, "EvaluationState",
+                                      "A mergeable evaluation state (internal: use assay.arrow / spark / dask).");
+  states
+      .def(
+          "__init__",
+          [](evaluation_state* self, ASSAY_OPTION_PARAMETERS) { new (self) evaluation_state(ASSAY_OPTIONS); },
+          ASSAY_OPTION_ARGS)
+      .def(
+          "update",
+          [](evaluation_state& s, ASSAY_BATCH_PARAMETERS) {
+            ASSAY_BATCH_IN(in);
+            const scale::row_batch b = in.batch();
+            nb::gil_scoped_release release;
+            s.update(b);
+          },
+          ASSAY_BATCH_ARGS)
       .def(
           "finish",
-          [](const evaluation_state& s, double threshold, std::optional<double> beta, std::size_t top_k,
-             std::string_view zero_division, std::optional<double> ci_level, std::string_view ci_method,
-             std::size_t replicates, std::uint64_t seed, bool keep_curves) {
-            const evaluate_options eo = evaluate_options_of(threshold, beta, top_k, zero_division, ci_level,
-                                                            ci_method, replicates, seed, keep_curves);
+          [](const evaluation_state& s, ASSAY_FINISH_PARAMETERS) {
+            const evaluate_options eo = ASSAY_FINISH_OPTIONS;
             nb::gil_scoped_release release;
             return s.finish(eo);
           },
-          nb::arg("threshold"), nb::arg("beta").none(), nb::arg("top_k"), nb::arg("zero_division"),
-          nb::arg("ci_level").none() = nb::none(), nb::arg("ci_method") = "auto", nb::arg("replicates") = 2000,
-          nb::arg("seed") = 0, nb::arg("keep_curves") = false)
-      .def_prop_ro("rows", &evaluation_state::rows)
-      .def_prop_ro("missing", &evaluation_state::missing)
-      .def_prop_ro("memory_bytes", &evaluation_state::memory_bytes);
+          ASSAY_FINISH_ARGS);
+  def_common(states);
 
   m.def(
       "read_state",
@@ -175,32 +202,19 @@ void bind_scale(nb::module_& m) {
       "differ from like's.");
 
   using scale::sliced_state;
-  nb::class_<sliced_state>(m, "SlicedState",
-                           "A mergeable state of a sliced report (internal: use assay.report / spark / dask with by=).")
+  nb::class_<sliced_state> sliced(m, "SlicedState",
+                                  "A mergeable state of a sliced report (internal: use assay.report / spark / dask "
+                                  "with by=).");
+  sliced
       .def(
           "__init__",
-          [](sliced_state* self, bool scores, std::string_view task, std::optional<std::string> pos_label,
-             double threshold, bool weighted, bool drop_missing, std::string label_name,
-             std::string prediction_name, std::string source, bool row_ids, bool values,
-             std::optional<std::vector<std::string>> proba_names, std::vector<std::string> by) {
-            new (self) sliced_state(options_of(scores, task, std::move(pos_label), threshold, weighted, drop_missing,
-                                               std::move(label_name), std::move(prediction_name), std::move(source),
-                                               row_ids, values, std::move(proba_names)),
-                                    std::move(by));
+          [](sliced_state* self, ASSAY_OPTION_PARAMETERS, std::vector<std::string> by) {
+            new (self) sliced_state(ASSAY_OPTIONS, std::move(by));
           },
-          nb::arg("scores"), nb::arg("task"), nb::arg("pos_label").none(), nb::arg("threshold"),
-          nb::arg("weighted"), nb::arg("drop_missing"), nb::arg("label_name"), nb::arg("prediction_name"),
-          nb::arg("source"), nb::arg("row_ids") = false, nb::arg("values") = false,
-          nb::arg("proba_names").none() = nb::none(), nb::arg("by"))
+          ASSAY_OPTION_ARGS, nb::arg("by"))
       .def(
           "update",
-          [](sliced_state& s, std::optional<in_array<double>> y_num, std::optional<std::vector<std::string>> y_text,
-             std::optional<in_array<std::int32_t>> y_codes, std::optional<std::vector<std::string>> y_dict,
-             std::optional<in_array<double>> score, std::optional<in_array<double>> p_num,
-             std::optional<std::vector<std::string>> p_text, std::optional<in_array<std::int32_t>> p_codes,
-             std::optional<std::vector<std::string>> p_dict, std::optional<in_array<double>> weight,
-             std::uint64_t first_row_id, std::optional<in_array<double>> value,
-             std::optional<std::vector<in_array<double>>> proba, std::optional<in_array<std::uint64_t>> counts,
+          [](sliced_state& s, ASSAY_BATCH_PARAMETERS,
              std::vector<std::optional<in_array<double>>> by_num,
              std::vector<std::optional<in_array<std::int32_t>>> by_codes,
              std::vector<std::optional<std::vector<std::string>>> by_dict) {
@@ -208,8 +222,7 @@ void bind_scale(nb::module_& m) {
               throw_usage(fmt::format("SlicedState.update: by_num, by_codes and by_dict have {}, {} and {} entries; "
                                       "give one per slice column", by_num.size(), by_codes.size(), by_dict.size()));
             }
-            batch_in in{{y_num, y_text, y_codes, y_dict}, {p_num, p_text, p_codes, p_dict}, score, weight, value,
-                        first_row_id, std::move(proba), counts, {}};
+            ASSAY_BATCH_IN(in);
             const scale::row_batch b = in.batch();
             std::vector<labels_in> keys;
             for (std::size_t c = 0; c < by_num.size(); ++c) keys.push_back({by_num[c], std::nullopt, by_codes[c], by_dict[c]});
@@ -218,46 +231,19 @@ void bind_scale(nb::module_& m) {
             nb::gil_scoped_release release;
             s.update(b, by);
           },
-          nb::arg("y_num").none(), nb::arg("y_text").none(), nb::arg("y_codes").none(), nb::arg("y_dict").none(),
-          nb::arg("score").none(), nb::arg("p_num").none(), nb::arg("p_text").none(), nb::arg("p_codes").none(),
-          nb::arg("p_dict").none(), nb::arg("weight").none(), nb::arg("first_row_id") = 0,
-          nb::arg("value").none() = nb::none(), nb::arg("proba").none() = nb::none(),
-          nb::arg("counts").none() = nb::none(), nb::arg("by_num"), nb::arg("by_codes"), nb::arg("by_dict"))
-      .def(
-          "merge",
-          [](sliced_state& s, const sliced_state& other) {
-            nb::gil_scoped_release release;
-            s.merge(other);
-          },
-          nb::arg("other"))
-      .def("serialize",
-           [](const sliced_state& s) {
-             std::string blob;
-             {
-               nb::gil_scoped_release release;
-               blob = s.serialize();
-             }
-             return nb::bytes(blob.data(), blob.size());
-           })
+          ASSAY_BATCH_ARGS, nb::arg("by_num"), nb::arg("by_codes"), nb::arg("by_dict"))
       .def(
           "finish",
-          [](const sliced_state& s, double threshold, std::optional<double> beta, std::size_t top_k,
-             std::string_view zero_division, std::optional<double> ci_level, std::string_view ci_method,
-             std::size_t replicates, std::uint64_t seed, bool keep_curves, std::optional<std::uint64_t> missing) {
-            const evaluate_options eo = evaluate_options_of(threshold, beta, top_k, zero_division, ci_level,
-                                                            ci_method, replicates, seed, keep_curves);
+          [](const sliced_state& s, ASSAY_FINISH_PARAMETERS, std::optional<std::uint64_t> missing) {
+            const evaluate_options eo = ASSAY_FINISH_OPTIONS;
             nb::gil_scoped_release release;
             sliced_report r = s.finish(eo);
             if (missing) r.overall.missing = *missing;  // the JSON's "missing", as `assay report --drop-missing`
             return r;
           },
-          nb::arg("threshold"), nb::arg("beta").none(), nb::arg("top_k"), nb::arg("zero_division"),
-          nb::arg("ci_level").none() = nb::none(), nb::arg("ci_method") = "auto", nb::arg("replicates") = 2000,
-          nb::arg("seed") = 0, nb::arg("keep_curves") = false, nb::arg("missing").none() = nb::none())
-      .def_prop_ro("rows", &sliced_state::rows)
-      .def_prop_ro("missing", &sliced_state::missing)
-      .def_prop_ro("slices", &sliced_state::slices)
-      .def_prop_ro("memory_bytes", &sliced_state::memory_bytes);
+          ASSAY_FINISH_ARGS, nb::arg("missing").none() = nb::none())
+      .def_prop_ro("slices", &sliced_state::slices);
+  def_common(sliced);
 
   m.def(
       "read_sliced_state",
