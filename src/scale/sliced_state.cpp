@@ -86,6 +86,9 @@ void sliced_state::update(const row_batch& b, std::span<const label_column> by) 
   evaluation_state(po).check(b);  // the whole batch, before any slice's state changes
   const std::size_t n = b.y_true.size();
   if (n == 0) return;
+  if (n >= (std::size_t{1} << 32)) {
+    throw_usage(fmt::format("{}: the batch has {} rows; give batches of fewer than 2^32 rows", fn, n));
+  }
   // Each row's key: the spellings of the slice columns.
   std::vector<detail::batch_labels> keys;
   for (std::size_t c = 0; c < by.size(); ++c) {
