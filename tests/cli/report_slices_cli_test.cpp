@@ -1,8 +1,10 @@
-// `assay report --by`: whole messages of bad input, and the sliced JSON on a small file whose numbers
-// are checked by hand.
+// `assay report --by`: whole messages of bad input (the same in memory, with --max-memory and by
+// parts), and the sliced JSON on a small file whose numbers are checked by hand.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+
+#include <cstdlib>
 
 #include "cli/run_cli.hpp"
 
@@ -16,11 +18,20 @@ class report_slices : public ::testing::Test {
  protected:
   temp_dir dir;
   cli_result run(const args_t& args) { return run_assay(args, "", dir.path().string()); }
+  // The same message and exit code in memory, read in pieces (--max-memory: a sliced state of the
+  // whole file) and by parts (ASSAY_REPORT_BY_PARTS=1: the MPI path on one process).
   void expect_error(const args_t& args, int code, const std::string& message) {
-    const cli_result r = run(args);
-    EXPECT_EQ(r.err, message) << show_args(args);
-    EXPECT_EQ(r.exit_code, code) << show_args(args);
-    EXPECT_EQ(r.out, "") << show_args(args);
+    for (int path = 0; path < 3; ++path) {
+      args_t a = args;
+      if (path == 1) a.insert(a.end(), {"--max-memory", "1M"});
+      if (path == 2) ::setenv("ASSAY_REPORT_BY_PARTS", "1", 1);
+      const cli_result r = run(a);
+      if (path == 2) ::unsetenv("ASSAY_REPORT_BY_PARTS");
+      const std::string how = path == 0 ? "" : path == 1 ? " (in pieces)" : " (by parts)";
+      EXPECT_EQ(r.err, message) << show_args(a) << how;
+      EXPECT_EQ(r.exit_code, code) << show_args(a) << how;
+      EXPECT_EQ(r.out, "") << show_args(a) << how;
+    }
   }
   void SetUp() override {
     // 12 rows, two countries; EU: 4 of 6 right, US: 6 of 6 right.
