@@ -85,6 +85,17 @@ void state_on_root(std::optional<State>& state, const OfPart& of_part, const Rea
   });
 }
 
+// On rank 0: read_table's message for a file without rows (the one-process run reads the whole file
+// with it) when no rank read a row, rather than the state's finish().
+template <class State>
+void check_rows_of(const State& state) {
+  if (state.rows() > 0) return;
+  io::table t;
+  t.source = state.options().source;
+  t.missing.rows = state.missing();
+  scale::check_rows(t);
+}
+
 // The state of the report `q` on rank 0 (unsliced).
 void state_on_root(const report_request& q, std::optional<scale::evaluation_state>& state) {
   state_on_root(
@@ -110,6 +121,7 @@ void report_by_parts(const report_request& q, const std::function<void(const rep
   // Rank 0 finishes the report and writes it; agreed, so a failure there fails every rank.
   agreed([&] {
     if (rank() == 0) {
+      check_rows_of(*state);
       report rep = state->finish(options_of(q));
       if (q.csv.drop_missing) rep.missing = state->missing();  // rows skipped for an empty cell, all parts
       on_root(rep);
@@ -128,6 +140,7 @@ void sliced_report_by_parts(const report_request& q, const std::vector<std::stri
       });
   agreed([&] {
     if (rank() == 0) {
+      check_rows_of(*state);
       sliced_report rep = state->finish(options_of(q));
       if (q.csv.drop_missing) rep.overall.missing = state->missing();  // as make_sliced_report: all parts
       on_root(rep);

@@ -412,9 +412,11 @@ io::table table_of_file_part(const std::string& path, const io::csv_options& csv
 
 void check_rows(const io::table& t) {
   if (t.rows > 0) return;
+  // (A line 0: not known, e.g. the rows skipped by the parts of a merged state.)
+  const std::string line = t.missing.first_line == 0 ? "" : fmt::format(", the first on line {}", t.missing.first_line);
   const std::string left = t.missing.rows == 0 ? ""
-                                               : fmt::format(" but rows with a missing value ({} skipped, the first on "
-                                                             "line {})", t.missing.rows, t.missing.first_line);
+                                               : fmt::format(" but rows with a missing value ({} skipped{})",
+                                                             t.missing.rows, line);
   throw_data(fmt::format("{}: no data rows after the header{}", t.source, left));
 }
 

@@ -41,6 +41,7 @@ sliced_report make_sliced_report_out_of_core(const report_request& q, const std:
     // read_table's message for a file without rows (make_sliced_report reads the whole file with it).
     io::table t;
     t.source = s.options().source;
+    t.missing.rows = s.missing();
     check_rows(t);
   }
   sliced_report r = s.finish(options_of(q));

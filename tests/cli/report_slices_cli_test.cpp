@@ -41,6 +41,7 @@ class report_slices : public ::testing::Test {
                    "1,0.7,US,phone\n0,0.3,US,desktop\n1,0.9,US,desktop\n0,0.2,US,phone\n1,0.6,US,phone\n0,0.4,US,desktop\n");
     (void)dir.file("one.csv", "y,s,k\n1,0.9,a\n0,0.2,a\n1,0.4,a\n0,0.6,a\n");
     (void)dir.file("empty_key.csv", "y,s,k\n1,0.9,a\n0,0.2,\n1,0.4,a\n0,0.6,\n");
+    (void)dir.file("no_rows.csv", "y,s,k\n");
   }
 };
 
@@ -77,6 +78,11 @@ TEST_F(report_slices, EmptyKeyIsBadData) {
   expect_error({"report", "empty_key.csv", "--label", "y", "--score", "s", "--by", "k"}, 3,
                "assay report: empty_key.csv:3: column 'k': empty cell; 2 rows have a missing value (an empty cell in a "
                "column that is read), this is the first; fill or remove them, or skip them with --drop-missing\n");
+}
+
+TEST_F(report_slices, NoRows) {
+  expect_error({"report", "no_rows.csv", "--label", "y", "--score", "s", "--by", "k"}, 3,
+               "assay report: no_rows.csv: no data rows after the header\n");
 }
 
 TEST_F(report_slices, JsonByHand) {

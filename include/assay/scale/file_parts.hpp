@@ -85,7 +85,8 @@ io::table table_of_file_part(const std::string& path, const io::csv_options& csv
                              std::size_t piece_bytes = std::size_t{64} << 20);
 
 /// Throws io::read_table's error (data) for a file without rows ("no data rows after the header", and
-/// the rows skipped for a missing value, if any) when `t`, a file's parts joined, has no rows.
+/// the rows skipped for a missing value, if any, with the first one's line unless it is 0: unknown)
+/// when `t`, a file's parts joined (or a table with no columns standing for a merged state), has no rows.
 void check_rows(const io::table& t);
 
 /// Appends the rows of `rows` (the same columns: names and types, in the same order) to `into`, label
