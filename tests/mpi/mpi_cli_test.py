@@ -299,6 +299,13 @@ def main():
                                           "--format", "json", "--drop-missing"],
         "by drop missing ci text": ["report", sliced_holes, "--label", "label", "--score", "score", "--pos-label",
                                     "spam", "--by", "country", "--ci", "--replicates", "150", "--drop-missing"],
+        # Class probabilities (row 3500 does not sum to 1: its slice names it by its row within the slice,
+        # so the ranks' row ids must be the file's) and regression (every row kept), sliced by a column.
+        "by proba json": ["report", proba, "--label", "y", "--proba", "a", "b", "c", "--by", "w", "--format", "json"],
+        "by proba weighted ci text": ["report", proba, "--label", "y", "--proba", "c", "a", "b", "--weight", "w",
+                                      "--by", "y", "--ci", "--replicates", "100"],
+        "by regression ci json": ["report", regression, "--task", "regression", "--label", "y", "--pred", "yhat",
+                                  "--by", "w", "--ci", "--replicates", "100", "--format", "json"],
         "by tiny": ["report", tiny, "--label", "y", "--score", "s", "--by", "y", "--format", "json"],
         "drop missing text": ["report", holes, "--label", "label", "--score", "score", "--pos-label", "spam",
                               "--drop-missing"],
