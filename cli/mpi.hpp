@@ -20,6 +20,7 @@
 #include "assay/curves/curve_report.hpp"
 #include "assay/io/table.hpp"
 #include "assay/report/report.hpp"
+#include "assay/report/slices.hpp"
 #include "assay/validation/engine.hpp"
 
 namespace assay::cli::mpi {
@@ -54,6 +55,12 @@ void agreed(const std::function<void()>& local, const std::uint64_t* key = nullp
 /// bytes, point to point), and rank 0 calls `on_root` with the report make_report gives. Agreed: an
 /// error on any rank is thrown on every rank, before `on_root` runs.
 void report_by_parts(const report_request& request, const std::function<void(const report&)>& on_root);
+
+/// `assay report --by` over the ranks: as report_by_parts, with one sliced state per rank
+/// (scale::sliced_state_of_file_part), merged along the same tree; rank 0 calls `on_root` with the
+/// sliced report make_sliced_report(request, by) gives.
+void sliced_report_by_parts(const report_request& request, const std::vector<std::string>& by,
+                            const std::function<void(const sliced_report&)>& on_root);
 
 /// `assay curve roc|pr|threshold|cost --score ...` over the ranks: per score column, rank r evaluates part r of the
 /// file into a state, the states are merged on rank 0 as for report_by_parts, and rank 0 calls

@@ -1,5 +1,6 @@
-// `assay report` over MPI ranks (cli/mpi.hpp, docs/scaling.md "MPI"): one part of the file per rank
-// (scale::part_of_file / state_of_file_part), the states merged on rank 0 along a binary tree.
+// `assay report` (with --by too) over MPI ranks (cli/mpi.hpp, docs/scaling.md "MPI"): one part of the
+// file per rank (scale::part_of_file / state_of_file_part / sliced_state_of_file_part), the states
+// merged on rank 0 along a binary tree.
 #include <malloc.h>
 
 #include <optional>
@@ -9,6 +10,7 @@
 
 #include "assay/error.hpp"
 #include "assay/scale/file_parts.hpp"
+#include "assay/scale/sliced_state.hpp"
 #include "assay/scale/state.hpp"
 #include "mpi.hpp"
 
@@ -16,11 +18,14 @@ namespace assay::cli::mpi {
 
 namespace {
 
-// Rank r's state of part r of the file (pass 1: about 1/n of the file's bytes), its row ids those of
-// the file, then merged into rank 0's; agreed (an error on any rank is thrown on every rank).
-void state_on_root(const report_request& q, std::optional<scale::evaluation_state>& state) {
+// Rank r's state of part r of the file (pass 1: about 1/n of the file's bytes; `of_part`), its row ids
+// those of the file, then merged into rank 0's; agreed (an error on any rank is thrown on every rank).
+// `State` is scale::evaluation_state or scale::sliced_state (rows, offset_row_ids, serialize, merge);
+// `read` reads a serialised state with the options of this rank's.
+template <class State, class OfPart, class Read>
+void state_on_root(std::optional<State>& state, const OfPart& of_part, const Read& read) {
   const int r = rank(), n = ranks();
-  agreed([&] { state.emplace(scale::state_of_file_part(q, scale::part_of_file(q, r, n))); });
+  agreed([&] { state.emplace(of_part(r, n)); });
   // A part's rows have ids from 0; its first row's index among the file's rows is the rows of the parts
   // before it (the row a message names, e.g. the first whose class probabilities do not sum to 1, and
   // the ids the Poisson bootstrap draws on). Rows skipped for an empty cell (--drop-missing) have no
@@ -51,12 +56,14 @@ void state_on_root(const report_request& q, std::optional<scale::evaluation_stat
       if (r % (2 * step) == 0 && r + step < n) {
         // While the sender serialises its state, this rank merges its own run lists (else the merge
         // below would, after the bytes arrive: 0.18 s of rank 0's tail at 10^7 distinct scores).
-        if (!failed) {
-          try {
-            state->compact();
-          } catch (...) {
-            failed = true;
-            first = std::current_exception();
+        if constexpr (requires(State& s) { s.compact(); }) {
+          if (!failed) {
+            try {
+              state->compact();
+            } catch (...) {
+              failed = true;
+              first = std::current_exception();
+            }
           }
         }
         std::string blob;
@@ -67,7 +74,7 @@ void state_on_root(const report_request& q, std::optional<scale::evaluation_stat
           continue;
         }
         try {
-          state->merge(scale::read_state(blob, state->options()));
+          state->merge(read(blob, *state));
         } catch (...) {
           failed = true;
           first = std::current_exception();
@@ -76,6 +83,24 @@ void state_on_root(const report_request& q, std::optional<scale::evaluation_stat
     }
     if (first) std::rethrow_exception(first);
   });
+}
+
+// On rank 0: read_table's message for a file without rows (the one-process run reads the whole file
+// with it) when no rank read a row, rather than the state's finish().
+template <class State>
+void check_rows_of(const State& state) {
+  if (state.rows() > 0) return;
+  io::table t;
+  t.source = state.options().source;
+  t.missing.rows = state.missing();
+  scale::check_rows(t);
+}
+
+// The state of the report `q` on rank 0 (unsliced).
+void state_on_root(const report_request& q, std::optional<scale::evaluation_state>& state) {
+  state_on_root(
+      state, [&](int r, int n) { return scale::state_of_file_part(q, scale::part_of_file(q, r, n)); },
+      [](const std::string& blob, const scale::evaluation_state& mine) { return scale::read_state(blob, mine.options()); });
 }
 
 // The pieces' columns and the state's run lists are large vectors made and freed again and again;
@@ -96,8 +121,28 @@ void report_by_parts(const report_request& q, const std::function<void(const rep
   // Rank 0 finishes the report and writes it; agreed, so a failure there fails every rank.
   agreed([&] {
     if (rank() == 0) {
+      check_rows_of(*state);
       report rep = state->finish(options_of(q));
       if (q.csv.drop_missing) rep.missing = state->missing();  // rows skipped for an empty cell, all parts
+      on_root(rep);
+    }
+  });
+}
+
+void sliced_report_by_parts(const report_request& q, const std::vector<std::string>& by,
+                            const std::function<void(const sliced_report&)>& on_root) {
+  keep_large_blocks();
+  std::optional<scale::sliced_state> state;
+  state_on_root(
+      state, [&](int r, int n) { return scale::sliced_state_of_file_part(q, by, scale::part_of_file(q, r, n)); },
+      [](const std::string& blob, const scale::sliced_state& mine) {
+        return scale::read_sliced_state(blob, mine.options(), mine.by());
+      });
+  agreed([&] {
+    if (rank() == 0) {
+      check_rows_of(*state);
+      sliced_report rep = state->finish(options_of(q));
+      if (q.csv.drop_missing) rep.overall.missing = state->missing();  // as make_sliced_report: all parts
       on_root(rep);
     }
   });

@@ -65,6 +65,29 @@ bool out_of_core_supported(const report_request& q, bool automatic) {
   return ci_ok && !q.constraints.any() && q.path != "-" && predictions == 1;
 }
 
+// Whether `assay report --by` reads the file in pieces into a sliced state
+// (scale::make_sliced_report_out_of_core); `automatic`: by itself, without --max-memory, only where
+// the state is not a copy of every row (class probabilities and regression keep every row's id, and so
+// do the intervals that resample rows: docs/scaling.md).
+bool sliced_out_of_core_supported(const report_options& o, bool automatic) {
+  const report_request& q = o.q;
+  const bool rows_kept = !q.proba.empty() || q.task == task_kind::regression ||
+                         (q.ci_level && (q.weight || q.ci == ci_method::bootstrap));
+  const int predictions = (q.score ? 1 : 0) + (q.pred ? 1 : 0) + (q.proba.empty() ? 0 : 1);
+  return (!automatic || !rows_kept) && o.html.empty() && !q.constraints.any() && q.path != "-" && predictions == 1;
+}
+
+// The cap of a file that may not fit in memory (the out-of-core reader chosen by itself, said on
+// standard error); none when it fits or the memory available is unknown.
+std::optional<std::uint64_t> automatic_max_memory(const report_request& q) {
+  const std::uint64_t need = scale::in_memory_estimate(q.path), have = scale::available_memory();
+  if (have == 0 || need <= have) return std::nullopt;
+  const std::uint64_t cap = std::max<std::uint64_t>(have / 2, std::uint64_t{16} << 20);
+  fmt::print(stderr, "assay report: {} may need about {} MiB in memory, more than the {} MiB available; reading it "
+             "in pieces within {} MiB (as --max-memory)\n", q.path, need >> 20, have >> 20, cap >> 20);
+  return cap;
+}
+
 double number_option(const char* option, const std::string& text) {
   double x;
   if (!io::parse_double(text, x) || !std::isfinite(x)) {
@@ -112,8 +135,7 @@ void note_missing(const report& r) {
 // refused, naming the option.
 void run_ranks(report_options& o) {
   const auto& q = o.q;
-  const char* refused = !o.by.empty()                     ? "--by"
-                        : q.constraints.any()             ? "--max-fpr/--min-tpr/--min-precision/--min-recall"
+  const char* refused = q.constraints.any()               ? "--max-fpr/--min-tpr/--min-precision/--min-recall"
                         : !o.html.empty()                 ? "--html"
                         : !o.max_memory.empty()           ? "--max-memory"
                         : q.path == "-"                   ? "standard input ('-')"
@@ -122,6 +144,13 @@ void run_ranks(report_options& o) {
     throw_usage(fmt::format("{} does not work on several MPI ranks yet ({} rank{}: the merged evaluation state does "
                             "not support it); run it as one process (mpirun -n 1, or without mpirun)",
                             refused, mpi::ranks(), mpi::ranks() == 1 ? "" : "s"));
+  }
+  if (!o.by.empty()) {
+    mpi::sliced_report_by_parts(q, o.by, [&](const sliced_report& r) {
+      note_missing(r.overall);
+      write_output(o.output, o.format == "json" ? to_json(r) : to_text(r));
+    });
+    return;
   }
   mpi::report_by_parts(q, [&](const report& r) {
     note_missing(r);
@@ -175,6 +204,12 @@ void run(report_options& o) {
       {"exact", ci_method::clopper_pearson},  {"bootstrap", ci_method::bootstrap}};
   q.ci = ci_methods.at(o.ci_method);
   if (!ci_given && o.ci_method != "auto") throw_usage("--ci-method needs --ci");
+  if (!o.by.empty()) {
+    if (o.by.size() > 2) throw_usage(fmt::format("--by: given {} times; give 1 or 2 slice columns", o.by.size()));
+    if (o.by.size() == 2 && o.by[0] == o.by[1]) {
+      throw_usage(fmt::format("--by: '{}' is given twice; give two different columns", o.by[0]));
+    }
+  }
   // ASSAY_REPORT_BY_PARTS=1: the per-part path on one rank too (the same output), to time the MPI
   // path's own scaling from 1 rank (bench/mpi_scaling.sh).
   const char* by_parts = std::getenv("ASSAY_REPORT_BY_PARTS");
@@ -182,29 +217,36 @@ void run(report_options& o) {
     run_ranks(o);
     return;
   }
+  std::optional<std::uint64_t> max_memory;
+  if (!o.max_memory.empty()) max_memory = size_option("--max-memory", o.max_memory);
   if (!o.by.empty()) {
-    if (o.by.size() > 2) throw_usage(fmt::format("--by: given {} times; give 1 or 2 slice columns", o.by.size()));
-    if (o.by.size() == 2 && o.by[0] == o.by[1]) {
-      throw_usage(fmt::format("--by: '{}' is given twice; give two different columns", o.by[0]));
+    if (!max_memory && sliced_out_of_core_supported(o, true)) {
+      // A file that may not fit in memory is read in pieces into a sliced state by itself.
+      max_memory = automatic_max_memory(q);
     }
-    if (!o.max_memory.empty()) throw_usage("--max-memory does not work with --by yet (slices are evaluated in memory)");
-    const sliced_report r = make_sliced_report(q, o.by);
+    if (max_memory && !sliced_out_of_core_supported(o, false)) {
+      throw_usage("--max-memory with --by works on a file (not standard input), without --html and "
+                  "--max-fpr/--min-tpr/--min-precision/--min-recall");
+    }
+    sliced_report r;
+    if (max_memory) {
+      scale::out_of_core_options oo;
+      oo.max_memory = *max_memory;
+      r = scale::make_sliced_report_out_of_core(q, o.by, oo);
+    } else {
+      r = make_sliced_report(q, o.by);
+    }
+    q.progress = nullptr;
+    progress.reset();  // ends the progress line before the report is written
     note_missing(r.overall);
     const std::string text = o.format == "json" ? to_json(r) : to_text(r);
     if (!o.html.empty()) write_output(o.html, to_html(r));
     write_output(o.output, text);
     return;
   }
-  std::optional<std::uint64_t> max_memory;
-  if (!o.max_memory.empty()) max_memory = size_option("--max-memory", o.max_memory);
   if (!max_memory && out_of_core_supported(q, true)) {
     // A file that may not fit in memory switches to the out-of-core reader by itself.
-    const std::uint64_t need = scale::in_memory_estimate(q.path), have = scale::available_memory();
-    if (have > 0 && need > have) {
-      max_memory = std::max<std::uint64_t>(have / 2, std::uint64_t{16} << 20);
-      fmt::print(stderr, "assay report: {} may need about {} MiB in memory, more than the {} MiB available; reading it "
-                 "in pieces within {} MiB (as --max-memory)\n", q.path, need >> 20, have >> 20, *max_memory >> 20);
-    }
+    max_memory = automatic_max_memory(q);
   }
   if (max_memory && !out_of_core_supported(q, false)) {
     throw_usage("--max-memory works with --score, --pred or --proba on a file (not --ci with --weight or --ci-method "
@@ -329,6 +371,7 @@ void register_report(CLI::App& app) {
       ->type_name("N");
   cmd->add_option("--max-memory", o->max_memory,
                   "Read the file in pieces within about SIZE bytes (e.g. 256M, 2G), spilling to $TMPDIR; the same report. "
+                  "With --by the slices' state (one run per distinct score, class and slice) must fit in SIZE. "
                   "Chosen by itself for a file larger than the available memory (docs/scaling.md)")
       ->type_name("SIZE");
   cmd->add_option("--html", o->html, "Also write a self-contained HTML report (no network, no scripts) to this file")

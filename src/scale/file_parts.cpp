@@ -16,6 +16,7 @@
 #include "assay/error.hpp"
 #include "piece_lines.hpp"
 #include "state_impl.hpp"
+#include "sliced_parts.hpp"
 #include "assay/io/csv.hpp"
 #include "assay/io/table.hpp"
 
@@ -241,53 +242,139 @@ file_part part_of_file(const report_request& q, std::size_t index, std::size_t c
   return part_of_file(q.path, q.csv, index, count);
 }
 
-evaluation_state state_of_file_part(const report_request& q, const file_part& part, std::size_t piece_bytes) {
-  const char* fn = "state_of_file_part";
+namespace {
+
+// What a state of a part (sliced or not) is read with: the request's checked columns, the reader of
+// the part's pieces and the state's options with the columns' header names (as read_predictions
+// names them). `by`: slice columns read after the prediction columns, as labels.
+struct part_source {
+  part_reader in;
+  state_options options;
+  std::vector<std::string> by;  // the slice columns' header names
+};
+
+part_source source_of_part(const report_request& q, const std::vector<std::string>& by, const file_part& part,
+                           std::size_t piece_bytes, const char* fn) {
   const prediction_file pf = prediction_file_of(q);  // make_report's checks of the request, its messages
   check_supported(q, fn);
   check_part(part, fn);
-  const part_reader in(q.path, q.csv, column_specs(pf), piece_bytes);
+  std::vector<io::column_spec> specs = column_specs(pf);
+  for (const auto& c : by) specs.push_back({c, io::column_type::label, param("by")});
+  part_source src{part_reader(q.path, q.csv, std::move(specs), piece_bytes), {}, {}};
+  const part_reader& in = src.in;
   const header_info& h = in.header;
-
-  // The columns' header names, for the report's header (as read_predictions names them).
-  state_options so = detail::state_options_of(q, h.name);
-  {
-    // The prediction column (scores, predicted classes) or the probability columns (after the weight).
-    const std::size_t first = so.kind == prediction_kind::proba ? (so.weighted ? 2 : 1) : 1;
-    const std::size_t count = so.kind == prediction_kind::proba ? q.proba.size() : 1;
-    std::size_t label = h.fields.size(), prediction = h.fields.size();
-    std::vector<std::size_t> columns;
-    try {
-      label = io::find_column(h.fields, in.specs[0].ref, h.name);
-      for (std::size_t k = 0; k < count; ++k) columns.push_back(io::find_column(h.fields, in.specs[first + k].ref, h.name));
-      prediction = *std::max_element(columns.begin(), columns.end());
-    } catch (const error&) {  // an ambiguous name: read_table's message below
+  state_options& so = src.options;
+  so = detail::state_options_of(q, h.name);
+  // The prediction column (scores, predicted classes) or the probability columns (after the weight).
+  const std::size_t first = so.kind == prediction_kind::proba ? (so.weighted ? 2 : 1) : 1;
+  const std::size_t count = so.kind == prediction_kind::proba ? q.proba.size() : 1;
+  std::size_t label = h.fields.size(), prediction = h.fields.size();
+  std::vector<std::size_t> columns, slices;
+  try {
+    label = io::find_column(h.fields, in.specs[0].ref, h.name);
+    for (std::size_t k = 0; k < count; ++k) columns.push_back(io::find_column(h.fields, in.specs[first + k].ref, h.name));
+    prediction = *std::max_element(columns.begin(), columns.end());
+    for (std::size_t c = 0; c < by.size(); ++c) {
+      slices.push_back(io::find_column(h.fields, in.specs[in.specs.size() - by.size() + c].ref, h.name));
+      if (slices.back() >= h.fields.size()) slices.clear();
+      if (slices.empty()) break;
     }
-    if (std::max(label, prediction) >= h.fields.size()) {
-      // read_table resolves the columns before it reads rows: its message for a column that does
-      // not exist or is ambiguous.
-      (void)in.parse(h.text, h.data_start);
-      throw_usage(fmt::format("{}: cannot find the label or prediction column", fn));
-    }
-    so.label_name = h.fields[label];
-    if (so.kind == prediction_kind::proba) {
-      for (auto c : columns) so.proba_names.push_back(h.fields[c]);
-    } else {
-      so.prediction_name = h.fields[prediction];
-    }
+  } catch (const error&) {  // an ambiguous name: read_table's message below
   }
-  evaluation_state state(so);
+  if (std::max(label, prediction) >= h.fields.size() || slices.size() != by.size()) {
+    // read_table resolves the columns before it reads rows: its message for a column that does
+    // not exist or is ambiguous.
+    (void)in.parse(h.text, h.data_start);
+    throw_usage(fmt::format("{}: cannot find the label, prediction or slice column", fn));
+  }
+  so.label_name = h.fields[label];
+  if (so.kind == prediction_kind::proba) {
+    for (auto c : columns) so.proba_names.push_back(h.fields[c]);
+  } else {
+    so.prediction_name = h.fields[prediction];
+  }
+  for (auto c : slices) src.by.push_back(h.fields[c]);
+  return src;
+}
+
+// The rows of a part with an empty cell: counted with drop_missing (by `count`), else refused.
+template <class Count>
+void skipped_rows(const report_request& q, const part_reader& in, const io::missing_rows& missing,
+                  const file_part& part, Count&& count) {
+  if (q.csv.drop_missing) count(missing.rows);
+  else in.refuse_missing(missing, part);
+}
+
+}  // namespace
+
+evaluation_state state_of_file_part(const report_request& q, const file_part& part, std::size_t piece_bytes) {
+  const part_source src = source_of_part(q, {}, part, piece_bytes, "state_of_file_part");
+  const part_reader& in = src.in;
+  evaluation_state state(src.options);
   std::uint64_t rows = 0;  // rows of the part read so far: ids from 0 (scale::evaluation_state::offset_row_ids)
   const io::missing_rows missing = in.read(part, [&](io::table&& t) {
-    detail::update_with_piece(state, t, h.name, rows);
+    detail::update_with_piece(state, t, in.header.name, rows);
     rows += t.rows;
   });
-  if (q.csv.drop_missing) {
-    detail::state_access::of(state).missing += missing.rows;  // merged with the states: evaluation_state::missing
-  } else {
-    in.refuse_missing(missing, part);
-  }
+  // Merged with the states: evaluation_state::missing.
+  skipped_rows(q, in, missing, part, [&](std::uint64_t n) { detail::state_access::of(state).missing += n; });
   return state;
+}
+
+namespace detail {
+
+sliced_state sliced_state_of_file_part(const report_request& q, const std::vector<std::string>& by,
+                                       const file_part& part, std::size_t piece_bytes,
+                                       const std::function<void(const sliced_state&, std::uint64_t)>& after_piece) {
+  const char* fn = "sliced_state_of_file_part";
+  // make_sliced_report's refusals of the slice columns, its messages.
+  if (by.empty() || by.size() > 2) {
+    throw_usage(fmt::format("{}: given {} times; give 1 or 2 slice columns", param("by"), by.size()));
+  }
+  const part_source src = source_of_part(q, by, part, piece_bytes, fn);
+  if (src.by.size() == 2 && src.by[0] == src.by[1]) {
+    throw_usage(fmt::format("{}: the two slice columns are the same column ('{}'); give two different columns",
+                            param("by"), src.by[0]));
+  }
+  const part_reader& in = src.in;
+  sliced_state state(src.options, src.by);
+  std::uint64_t rows = 0;  // rows of the part read so far: ids from 0 (sliced_state::offset_row_ids)
+  const std::size_t base = in.specs.size() - by.size();
+  std::vector<std::span<const double>> proba;
+  std::vector<label_column> keys;
+  const io::missing_rows missing = in.read(part, [&](io::table&& t) {
+    const row_batch b = batch_of_piece(state.options(), t, rows, proba);
+    keys.clear();
+    for (std::size_t c = 0; c < by.size(); ++c) {
+      const io::column& k = t.columns[base + c];
+      keys.push_back(label_column::of_codes(k.codes, k.levels));
+    }
+    try {
+      state.update(b, keys);
+    } catch (const error& e) {
+      throw error(e.kind(), fmt::format("{}: {}", in.header.name, e.marked()));
+    }
+    rows += t.rows;
+    if (after_piece) {
+      // The piece's columns (8 bytes a row per number column, 4 per label column and the labels'
+      // levels) and its text (about as many bytes as the piece, given to read_table whole).
+      std::uint64_t held = in.piece_bytes;
+      for (const io::column& c : t.columns) {
+        held += c.numbers.capacity() * sizeof(double) + c.codes.capacity() * sizeof(std::int32_t);
+        for (const auto& l : c.levels) held += sizeof l + l.capacity();
+      }
+      after_piece(state, held);
+    }
+  });
+  skipped_rows(q, in, missing, part, [&](std::uint64_t n) { state.add_missing(n); });
+  return state;
+}
+
+}  // namespace detail
+
+sliced_state sliced_state_of_file_part(const report_request& q, const std::vector<std::string>& by,
+                                       const file_part& part, std::size_t piece_bytes) {
+  return detail::sliced_state_of_file_part(q, by, part, piece_bytes, {});
 }
 
 io::table table_of_file_part(const std::string& path, const io::csv_options& csv,
@@ -325,9 +412,11 @@ io::table table_of_file_part(const std::string& path, const io::csv_options& csv
 
 void check_rows(const io::table& t) {
   if (t.rows > 0) return;
+  // (A line 0: not known, e.g. the rows skipped by the parts of a merged state.)
+  const std::string line = t.missing.first_line == 0 ? "" : fmt::format(", the first on line {}", t.missing.first_line);
   const std::string left = t.missing.rows == 0 ? ""
-                                               : fmt::format(" but rows with a missing value ({} skipped, the first on "
-                                                             "line {})", t.missing.rows, t.missing.first_line);
+                                               : fmt::format(" but rows with a missing value ({} skipped{})",
+                                                             t.missing.rows, line);
   throw_data(fmt::format("{}: no data rows after the header{}", t.source, left));
 }
 

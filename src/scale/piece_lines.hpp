@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "assay/error.hpp"
 #include "assay/io/table.hpp"
@@ -54,17 +55,17 @@ inline state_options state_options_of(const report_request& q, const std::string
   throw e;
 }
 
-/// Adds the rows of a piece, read as the columns {label (numbers for regression), score, predicted class
-/// or predicted value, weight when weighted, one probability column per class} (the order of
-/// column_specs), to `state`, the piece's
-/// first row having the id `first_row_id`. A refused row is an error that names the file `name` first.
-/// Only the rows [from, from + count) of the piece when given (count clipped to the piece).
-inline void update_with_piece(evaluation_state& state, const io::table& t, const std::string& name,
-                              std::uint64_t first_row_id, std::size_t from = 0, std::size_t count = SIZE_MAX) {
-  if (from >= t.rows) return;
+/// The rows [from, from + count) of a piece (count clipped to the piece), read as the columns {label
+/// (numbers for regression), score, predicted class or predicted value, weight when weighted, one
+/// probability column per class} (the order of column_specs; columns after those are not read) as a
+/// batch for a state with the options `o`, the piece's first row having the id `first_row_id`. The
+/// batch views the piece's columns; `proba` holds the views of the probability columns.
+inline row_batch batch_of_piece(const state_options& o, const io::table& t, std::uint64_t first_row_id,
+                                std::vector<std::span<const double>>& proba, std::size_t from = 0,
+                                std::size_t count = SIZE_MAX) {
+  from = std::min(from, t.rows);
   count = std::min(count, t.rows - from);
   const auto rows = [&](const auto& v) { return std::span(v).subspan(from, count); };
-  const state_options& o = state.options();
   const io::column& lab = t.columns[0];
   row_batch b;
   b.y_true = label_column::of_codes(rows(lab.codes), lab.levels);
@@ -78,11 +79,22 @@ inline void update_with_piece(evaluation_state& state, const io::table& t, const
   else if (o.kind == prediction_kind::scores) b.y_score = rows(t.columns[at++].numbers);
   else if (o.kind == prediction_kind::labels) b.y_pred = label_column::of_codes(rows(t.columns[at].codes), t.columns[at].levels), ++at;
   if (o.weighted) b.sample_weight = rows(t.columns[at++].numbers);
-  std::vector<std::span<const double>> proba;
+  proba.clear();
   if (o.kind == prediction_kind::proba) {
     for (std::size_t k = 0; k < o.proba_names.size(); ++k) proba.emplace_back(rows(t.columns[at + k].numbers));
     b.y_proba = proba;
   }
+  return b;
+}
+
+/// Adds the rows of a piece (batch_of_piece) to `state`, the piece's first row having the id
+/// `first_row_id`. A refused row is an error that names the file `name` first. Only the rows
+/// [from, from + count) of the piece when given (count clipped to the piece).
+inline void update_with_piece(evaluation_state& state, const io::table& t, const std::string& name,
+                              std::uint64_t first_row_id, std::size_t from = 0, std::size_t count = SIZE_MAX) {
+  if (from >= t.rows) return;
+  std::vector<std::span<const double>> proba;
+  const row_batch b = batch_of_piece(state.options(), t, first_row_id, proba, from, count);
   try {
     state.update(b);
   } catch (const error& e) {

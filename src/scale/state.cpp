@@ -2501,6 +2501,12 @@ report finish_runs(evaluation_state::impl& s, const evaluate_options& q, const D
         const curves::score_sweep other = curves::complement(sweep());
         other_auc = curves::roc_auc(other);
         other_ap = curves::average_precision(other);
+      } else if (one_class) {
+        // One class (the sweep was built for intervals or kept curves, as evaluate builds it): evaluate
+        // reads the sweep functions, whose reasons for the undefined values are not areas_walk's.
+        const curves::score_sweep other = curves::complement(sweep());
+        other_auc = curves::roc_auc(other);
+        other_ap = curves::average_precision(other);
       } else {
         const curves::score_sweep other = curves::complement(sweep());
         const curves::ranking_areas s2 = curves::areas_walk(N, P, [&](auto&& f) {

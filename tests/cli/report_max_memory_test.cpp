@@ -1,9 +1,11 @@
-// assay report --max-memory: the same output as in memory (text and JSON), and its option errors.
+// assay report --max-memory: the same output as in memory (text and JSON; sliced with --by too), and its
+// option errors.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fmt/format.h>
 #include <random>
+#include <regex>
 #include <signal.h>
 #include <thread>
 
@@ -134,6 +136,103 @@ TEST(ReportMaxMemory, RegressionSameAsInMemory) {
   }
 }
 
+// --by: the whole file read in pieces into one sliced state (one run per distinct score, class and
+// slice); rounded scores and two slices fit a cap 20 times smaller than the file (about 42 MB, 2 MiB).
+TEST(ReportMaxMemory, SlicesSameAsInMemory) {
+  temp_dir dir;
+  std::string text = "id,y,p,w,dev\n";
+  std::mt19937_64 g(15);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int i = 0; i < 1500000; ++i) {
+    const bool pos = u(g) < 0.4;
+    text += fmt::format("user-{:08},{},{},{},{}\n", i, pos ? "1" : "0",
+                        std::round((0.7 * u(g) + (pos ? 0.3 : 0)) * 100) / 100, std::round(u(g) * 20) * 0.1,
+                        u(g) < 0.3 ? "web" : "app");
+  }
+  const std::uint64_t cap = std::uint64_t{2} << 20;
+  ASSERT_GE(text.size(), 20 * cap);
+  const std::string path = dir.file("preds.csv", text);
+  text = std::string();
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{"--score", "p"},
+        std::vector<std::string>{"--score", "p", "--weight", "w", "--format", "json", "--threshold", "0.45"}}) {
+    std::vector<std::string> args{"report", path, "--label", "y", "--by", "dev"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const cli_result mem = run_assay(args);
+    args.insert(args.end(), {"--max-memory", "2M"});
+    const cli_result capped = run_assay(args);
+    EXPECT_EQ(mem.exit_code, 0) << mem.err;
+    EXPECT_EQ(capped.exit_code, 0) << capped.err;
+    EXPECT_TRUE(capped.out == mem.out) << "the capped report differs";
+    EXPECT_EQ(capped.err, "");
+    // The cap is the sliced state's: 1 MiB does not hold the two slices' states and a piece.
+    args.back() = "1M";
+    const cli_result small = run_assay(args);
+    EXPECT_EQ(small.exit_code, 3) << small.err;
+    EXPECT_NE(small.err.find("more than the --max-memory of 1024 KiB"), std::string::npos) << small.err;
+  }
+}
+
+// Smaller: two slice columns, intervals, weights, --drop-missing and --output, within 8 MiB.
+TEST(ReportMaxMemory, SlicesWithIntervalsAndMissingSameAsInMemory) {
+  temp_dir dir;
+  std::string text = "y,p,w,dev,num\n";
+  std::mt19937_64 g(16);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int i = 0; i < 100000; ++i) {
+    const bool pos = u(g) < 0.4;
+    std::string w = fmt::format("{}", std::round(u(g) * 20) * 0.1);
+    std::string dev = u(g) < 0.3 ? "web" : "app";
+    if (u(g) < 0.01) (u(g) < 0.5 ? w : dev).clear();
+    text += fmt::format("{},{},{},{},{}\n", pos ? "1" : "0", std::round((0.7 * u(g) + (pos ? 0.3 : 0)) * 50) / 50, w,
+                        dev, std::vector<const char*>{"2", "10", "-1"}[g() % 3]);
+  }
+  const std::string path = dir.file("preds.csv", text);
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{"--score", "p", "--ci", "--bootstrap-replicates", "100", "--drop-missing"},
+        // Weighted intervals resample rows: the state keeps every row (12 bytes and more a row), which 8
+        // MiB does not hold here; without intervals it holds the runs alone.
+        std::vector<std::string>{"--score", "p", "--weight", "w", "--format", "json", "--drop-missing"}}) {
+    std::vector<std::string> args{"report", path, "--label", "y", "--by", "dev", "--by", "num"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const cli_result mem = run_assay(args);
+    args.insert(args.end(), {"--max-memory", "8M", "--output", (dir.path() / "capped.txt").string()});
+    const cli_result capped = run_assay(args);
+    EXPECT_EQ(mem.exit_code, 0) << mem.err;
+    EXPECT_NE(mem.err.find("(an empty cell; --drop-missing)"), std::string::npos) << mem.err;
+    EXPECT_EQ(capped.exit_code, 0) << capped.err;
+    EXPECT_TRUE(read_file(dir.path() / "capped.txt") == mem.out) << "the capped report differs";
+    EXPECT_EQ(capped.err, mem.err);
+  }
+}
+
+// A sliced state that outgrows the cap (distinct scores: one run per row) stops the run with a
+// message naming --max-memory, the bytes held and why; exit 3, no output, no output file.
+TEST(ReportMaxMemory, SlicesThatDoNotFitAreRefused) {
+  temp_dir dir;
+  std::string text = "y,p,dev\n";
+  std::mt19937_64 g(17);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int i = 0; i < 100000; ++i) text += fmt::format("{},{},{}\n", i % 3 == 0 ? 1 : 0, u(g), i % 2 ? "web" : "app");
+  const std::string path = dir.file("distinct.csv", text);
+  const std::string out = (dir.path() / "report.txt").string();
+  const cli_result r = run_assay({"report", path, "--label", "y", "--score", "p", "--by", "dev", "--max-memory", "1M",
+                                  "--output", out});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(std::filesystem::exists(out));
+  const std::regex message(
+      "assay report: " + path + ": the sliced report needs ([0-9]+) KiB after ([0-9]+) rows \\(its state and the "
+      "piece being read\\), more than the --max-memory of 1024 KiB: it holds one run per distinct score, true class "
+      "and slice \\(2 slices so far\\), and the runs of slices are not spilled to disk; raise --max-memory, round the "
+      "scores, or read the file in memory\n");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_match(r.err, m, message)) << r.err;
+  EXPECT_GT(std::stoull(m[1].str()), 1024u);
+  EXPECT_GT(std::stoull(m[2].str()), 0u);
+  EXPECT_LT(std::stoull(m[2].str()), 100000u);
+}
+
 TEST(ReportMaxMemory, OptionErrors) {
   const std::string data = std::string(ASSAY_SOURCE_DIR) + "/examples/data/asah.csv";
   cli_result r = run_assay({"report", data, "--label", "label", "--score", "s100b", "--max-memory", "lots"});
@@ -145,6 +244,21 @@ TEST(ReportMaxMemory, OptionErrors) {
   EXPECT_EQ(r.err, "assay report: --max-memory works with --score, --pred or --proba on a file (not --ci with --weight "
                    "or --ci-method bootstrap but with --proba or --task regression, "
                    "--max-fpr/--min-tpr/--min-precision/--min-recall, or standard input)\n");
+  // With --by: what the sliced state of the file does not do.
+  const std::string by = "assay report: --max-memory with --by works on a file (not standard input), without --html "
+                         "and --max-fpr/--min-tpr/--min-precision/--min-recall\n";
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{"--html", "x.html"}, std::vector<std::string>{"--max-fpr", "0.1"}}) {
+    std::vector<std::string> args{"report", data, "--label", "label", "--score", "s100b", "--by", "gender",
+                                  "--max-memory", "1M"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    r = run_assay(args);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, by);
+  }
+  r = run_assay({"report", "-", "--label", "y", "--score", "s", "--by", "g", "--max-memory", "1M"}, "y,s,g\n1,0.5,a\n");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, by);
 }
 
 // The spill files leave no trace, however the run ends: a capped report killed (SIGKILL, no chance to

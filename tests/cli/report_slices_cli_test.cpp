@@ -1,8 +1,10 @@
-// `assay report --by`: whole messages of bad input, and the sliced JSON on a small file whose numbers
-// are checked by hand.
+// `assay report --by`: whole messages of bad input (the same in memory, with --max-memory and by
+// parts), and the sliced JSON on a small file whose numbers are checked by hand.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+
+#include <cstdlib>
 
 #include "cli/run_cli.hpp"
 
@@ -16,11 +18,20 @@ class report_slices : public ::testing::Test {
  protected:
   temp_dir dir;
   cli_result run(const args_t& args) { return run_assay(args, "", dir.path().string()); }
+  // The same message and exit code in memory, read in pieces (--max-memory: a sliced state of the
+  // whole file) and by parts (ASSAY_REPORT_BY_PARTS=1: the MPI path on one process).
   void expect_error(const args_t& args, int code, const std::string& message) {
-    const cli_result r = run(args);
-    EXPECT_EQ(r.err, message) << show_args(args);
-    EXPECT_EQ(r.exit_code, code) << show_args(args);
-    EXPECT_EQ(r.out, "") << show_args(args);
+    for (int path = 0; path < 3; ++path) {
+      args_t a = args;
+      if (path == 1) a.insert(a.end(), {"--max-memory", "1M"});
+      if (path == 2) ::setenv("ASSAY_REPORT_BY_PARTS", "1", 1);
+      const cli_result r = run(a);
+      if (path == 2) ::unsetenv("ASSAY_REPORT_BY_PARTS");
+      const std::string how = path == 0 ? "" : path == 1 ? " (in pieces)" : " (by parts)";
+      EXPECT_EQ(r.err, message) << show_args(a) << how;
+      EXPECT_EQ(r.exit_code, code) << show_args(a) << how;
+      EXPECT_EQ(r.out, "") << show_args(a) << how;
+    }
   }
   void SetUp() override {
     // 12 rows, two countries; EU: 4 of 6 right, US: 6 of 6 right.
@@ -30,6 +41,7 @@ class report_slices : public ::testing::Test {
                    "1,0.7,US,phone\n0,0.3,US,desktop\n1,0.9,US,desktop\n0,0.2,US,phone\n1,0.6,US,phone\n0,0.4,US,desktop\n");
     (void)dir.file("one.csv", "y,s,k\n1,0.9,a\n0,0.2,a\n1,0.4,a\n0,0.6,a\n");
     (void)dir.file("empty_key.csv", "y,s,k\n1,0.9,a\n0,0.2,\n1,0.4,a\n0,0.6,\n");
+    (void)dir.file("no_rows.csv", "y,s,k\n");
   }
 };
 
@@ -66,6 +78,11 @@ TEST_F(report_slices, EmptyKeyIsBadData) {
   expect_error({"report", "empty_key.csv", "--label", "y", "--score", "s", "--by", "k"}, 3,
                "assay report: empty_key.csv:3: column 'k': empty cell; 2 rows have a missing value (an empty cell in a "
                "column that is read), this is the first; fill or remove them, or skip them with --drop-missing\n");
+}
+
+TEST_F(report_slices, NoRows) {
+  expect_error({"report", "no_rows.csv", "--label", "y", "--score", "s", "--by", "k"}, 3,
+               "assay report: no_rows.csv: no data rows after the header\n");
 }
 
 TEST_F(report_slices, JsonByHand) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""assay report, curve, compare and cv under mpirun: the output of N ranks equals the one-process run, byte for
-byte; a bad row read by rank 1 fails the run with a clear message, a nonzero exit and no output file;
+"""assay report (with --by too), curve, compare and cv under mpirun: the output of N ranks equals the one-process
+run, byte for byte; a bad row read by rank 1 fails the run with a clear message, a nonzero exit and no output file;
 what the merged state cannot do is refused, naming the option.
 
 Usage: mpi_cli_test.py ASSAY MPIRUN [case ...]   (ctest registers it when the CLI is built with MPI)
@@ -132,6 +132,27 @@ def main():
         rows.append(cells)
     write(holes, "id,label,score,w", rows)
 
+    # Slices (assay report --by): string labels, scores with ties, weights with ties and zeros, predicted
+    # classes; slice columns `country` (one rare level holding negatives only: undefined rates and
+    # areas in its slice) and `dev`, numbers `num` (ordered numerically); empty cells with --drop-missing.
+    sliced = os.path.join(tmp, "sliced.csv")
+    sliced_holes = os.path.join(tmp, "sliced_holes.csv")
+    rows, holed = [], []
+    for i in range(6000):
+        y = "spam" if rng.random() < 0.3 else "ham"
+        s = round(min(1.0, max(0.0, rng.gauss(0.62 if y == "spam" else 0.4, 0.2))), 2)
+        w = rng.choice([0, 0.5, 1, 1, 2, 3.25])
+        country = "zz" if y == "ham" and rng.random() < 0.02 else rng.choice(["de", "fr", "us", "br"])
+        pred = "spam" if s >= 0.5 else "ham"
+        cells = [f"id{i}", y, s, w, country, rng.choice(["web", "app"]), rng.choice([2, 10, -1]), pred]
+        rows.append(cells)
+        cells = list(cells)
+        if rng.random() < 0.03:
+            cells[rng.choice([1, 2, 3, 4, 5])] = ""
+        holed.append(cells)
+    write(sliced, "id,label,score,w,country,dev,num,pred", rows)
+    write(sliced_holes, "id,label,score,w,country,dev,num,pred", holed)
+
     # Models on the same cases (assay compare): three score columns with ties (one of them rounded
     # coarsely), two predicted-class columns; and a multiclass label with three predicted-class
     # columns, one of which predicts a class the label does not have.
@@ -255,6 +276,37 @@ def main():
         "compare tiny": ["compare", tiny2, "--label", "y", "--score", "s", "--score", "t"],
         "compare drop missing json": ["compare", holes, "--label", "label", "--pos-label", "spam", "--score", "score",
                                       "--score", "w", "--format", "json", "--drop-missing"],
+        # --by: one sliced state per rank (sliced_state_of_file_part), merged along the same tree.
+        "by text": ["report", sliced, "--label", "label", "--score", "score", "--pos-label", "spam", "--by", "country"],
+        "by json two columns": ["report", sliced, "--label", "label", "--score", "score", "--pos-label", "spam",
+                                "--by", "country", "--by", "num", "--format", "json"],
+        "by weighted json": ["report", sliced, "--label", "label", "--score", "score", "--pos-label", "spam",
+                             "--weight", "w", "--by", "country", "--format", "json", "--threshold", "0.45"],
+        "by weighted two columns text": ["report", sliced, "--label", "2", "--score", "3", "--pos-label", "spam",
+                                         "--weight", "4", "--by", "6", "--by", "5"],
+        "by ci text": ["report", sliced, "--label", "label", "--score", "score", "--pos-label", "spam", "--by",
+                       "country", "--ci"],
+        "by ci two columns json": ["report", sliced, "--label", "label", "--score", "score", "--pos-label", "spam",
+                                   "--by", "dev", "--by", "country", "--ci", "--replicates", "150", "--format",
+                                   "json"],
+        "by ci weighted json": ["report", sliced, "--label", "label", "--score", "score", "--pos-label", "spam",
+                                "--weight", "w", "--by", "dev", "--ci", "0.9", "--replicates", "150", "--seed", "4",
+                                "--format", "json"],
+        "by pred weighted ci text": ["report", sliced, "--label", "label", "--pred", "pred", "--pos-label", "spam",
+                                     "--weight", "w", "--by", "country", "--ci", "--replicates", "150"],
+        "by drop missing weighted json": ["report", sliced_holes, "--label", "label", "--score", "score",
+                                          "--pos-label", "spam", "--weight", "w", "--by", "country", "--by", "dev",
+                                          "--format", "json", "--drop-missing"],
+        "by drop missing ci text": ["report", sliced_holes, "--label", "label", "--score", "score", "--pos-label",
+                                    "spam", "--by", "country", "--ci", "--replicates", "150", "--drop-missing"],
+        # Class probabilities (row 3500 does not sum to 1: its slice names it by its row within the slice,
+        # so the ranks' row ids must be the file's) and regression (every row kept), sliced by a column.
+        "by proba json": ["report", proba, "--label", "y", "--proba", "a", "b", "c", "--by", "w", "--format", "json"],
+        "by proba weighted ci text": ["report", proba, "--label", "y", "--proba", "c", "a", "b", "--weight", "w",
+                                      "--by", "y", "--ci", "--replicates", "100"],
+        "by regression ci json": ["report", regression, "--task", "regression", "--label", "y", "--pred", "yhat",
+                                  "--by", "w", "--ci", "--replicates", "100", "--format", "json"],
+        "by tiny": ["report", tiny, "--label", "y", "--score", "s", "--by", "y", "--format", "json"],
         "drop missing text": ["report", holes, "--label", "label", "--score", "score", "--pos-label", "spam",
                               "--drop-missing"],
     }
@@ -360,13 +412,41 @@ def main():
                                                            html_path + ".assay-tmp")),
                   f"exit {code}; expected {expected!r}; stderr: {err[-1500:]}")
 
+    # The same under --by: rank 1's part (and rank 3's) has the bad row; its message, no output file.
+    if not ONLY or "by bad row" in ONLY:
+        with open(sliced) as f:
+            lines = f.read().splitlines()
+        for n in RANKS:
+            bad = os.path.join(tmp, f"bybad{n}.csv")
+            spoiled = list(lines)
+            ats = [len(lines) * 3 // (2 * n)] + ([len(lines) * 7 // 8] if n == 4 else [])
+            for at in ats:
+                fields = spoiled[at].split(",")
+                fields[2] = "0.7.1"
+                spoiled[at] = ",".join(fields)
+            with open(bad, "w") as f:
+                f.write("\n".join(spoiled) + "\n")
+            args = ["report", bad, "--label", "label", "--score", "score", "--pos-label", "spam", "--by", "country",
+                    "--format", "json"]
+            code1, _, err1 = run(args)
+            expected = err1.strip().split("assay report: ", 1)[-1]
+            check(f"by bad row, one process ({n})", code1 == 3 and f"bybad{n}.csv:{ats[0] + 1}:" in err1, err1)
+            out_path = os.path.join(tmp, f"bybad-{n}.json")
+            code, out, err = run(args + ["--output", out_path], n)
+            check(f"by bad row -n {n}: exit 3, rank 1's message with the file's line, no output",
+                  code == 3 and f"assay report: rank 1 of {n}: {expected}" in err
+                  and out == b"" and not os.path.exists(out_path) and not os.path.exists(out_path + ".assay-tmp"),
+                  f"exit {code}; expected {expected!r}; stderr: {err[-1500:]}")
+
     # Refused under several ranks, naming the option or the kind of curve or comparison.
     if not ONLY or "refused" in ONLY:
         base = ["report", binary, "--label", "label", "--score", "score", "--pos-label", "spam"]
-        for extra, option in ((["--by", "w"], "--by"), (["--html", os.path.join(tmp, "x.html")], "--html"),
-                              (["--max-memory", "64M"], "--max-memory")):
+        for extra, option in ((["--html", os.path.join(tmp, "x.html")], "--html"),
+                              (["--by", "w", "--html", os.path.join(tmp, "x.html")], "--html"),
+                              (["--max-memory", "64M"], "--max-memory"),
+                              (["--by", "w", "--max-memory", "64M"], "--max-memory")):
             code, out, err = run(base + extra, 2)
-            check(f"refused {option} -n 2", code == 2 and f"assay report: {option} does not work on several MPI ranks" in err
+            check(f"refused {' '.join(extra[:-1])} -n 2", code == 2 and f"assay report: {option} does not work on several MPI ranks" in err
                   and out == b"", f"exit {code}; {err[-800:]}")
         curve = ["--label", "label", "--score", "score", "--pos-label", "spam"]
         for args, what in ((["curve", "roc", "-"] + curve, "assay curve roc does not work on several MPI ranks with "

@@ -249,6 +249,40 @@ TEST(FileParts, EmptyPartsAndColumnsByIndex) {
   std::remove(path.c_str());
 }
 
+// One class only, with intervals: evaluate reads the sweep functions for both classes' areas, and so
+// must the state (their undefined reasons are not the streaming summary's), weighted or not.
+TEST(FileParts, OneClassWithIntervalsGivesMakeReport) {
+  const std::string path = temp_path("one_class.csv");
+  for (const char* y : {"0", "1"}) {
+    {
+      std::ofstream f(path);
+      f << "y,score,w\n";
+      for (int i = 0; i < 40; ++i) f << y << ',' << (i % 7) * 0.125 << ',' << (i % 3) * 0.5 << '\n';
+    }
+    for (bool weighted : {false, true}) {
+      report_request q = request(path, weighted, true, false);
+      q.pos_label = "1";
+      q.ci_level = 0.95;
+      q.bootstrap_replicates = 30;
+      const report one = make_report(q);
+      for (std::size_t count : {1, 3}) {
+        std::optional<evaluation_state> all;
+        std::uint64_t before = 0;  // the rows of the parts before: the ids of the bootstrap
+        for (std::size_t k = 0; k < count; ++k) {
+          evaluation_state s = state_of_file_part(q, part_of_file(q, k, count), 64);
+          const std::uint64_t rows = s.rows();
+          s.offset_row_ids(before);
+          before += rows;
+          if (!all) all.emplace(std::move(s));
+          else all->merge(s);
+        }
+        EXPECT_EQ(to_json(all->finish(options_of(q))), to_json(one)) << "class " << y << " weighted " << weighted;
+      }
+    }
+  }
+  std::remove(path.c_str());
+}
+
 io::table joined_parts(const std::string& path, const io::csv_options& csv, const std::vector<io::column_spec>& specs,
                        std::size_t count, std::size_t piece_bytes);
 

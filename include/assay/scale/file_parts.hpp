@@ -24,6 +24,7 @@
 
 #include "assay/io/table.hpp"
 #include "assay/report/report.hpp"
+#include "assay/scale/sliced_state.hpp"
 #include "assay/scale/state.hpp"
 
 namespace assay::scale {
@@ -57,6 +58,19 @@ file_part part_of_file(const std::string& path, const io::csv_options& csv, std:
 evaluation_state state_of_file_part(const report_request& request, const file_part& part,
                                     std::size_t piece_bytes = std::size_t{64} << 20);
 
+/// The sliced state (scale/sliced_state.hpp) of the rows of `part`, slices by the columns `by` (1 or 2
+/// header names or 1-based indices, read as labels: io::column_type::label), read in pieces as
+/// state_of_file_part reads them: the same state options, the same row ids (0, 1, ... in the part: add
+/// the rows of the parts before it with sliced_state::offset_row_ids before merging), the same
+/// refusals and messages. The state's slice columns are the header names. Merged over all parts and
+/// finished with options_of(request), it gives make_sliced_report(request, by), byte for byte in JSON
+/// and text, once the caller sets the overall report's `missing` to sliced_state::missing() under
+/// request.csv.drop_missing (the rows with an empty cell are counted there: sliced_state::add_missing).
+/// Throws assay::error (usage) naming `by` for no or more than 2 slice columns, or one column twice,
+/// and what state_of_file_part throws.
+sliced_state sliced_state_of_file_part(const report_request& request, const std::vector<std::string>& by,
+                                       const file_part& part, std::size_t piece_bytes = std::size_t{64} << 20);
+
 /// The columns `specs` of the rows of `part` of `path`, read in pieces as state_of_file_part reads them:
 /// the same typed columns io::read_table gives on the whole file, restricted to the part's rows (label
 /// levels in their order of first appearance in the part), the same messages with the file's line
@@ -71,7 +85,8 @@ io::table table_of_file_part(const std::string& path, const io::csv_options& csv
                              std::size_t piece_bytes = std::size_t{64} << 20);
 
 /// Throws io::read_table's error (data) for a file without rows ("no data rows after the header", and
-/// the rows skipped for a missing value, if any) when `t`, a file's parts joined, has no rows.
+/// the rows skipped for a missing value, if any, with the first one's line unless it is 0: unknown)
+/// when `t`, a file's parts joined (or a table with no columns standing for a merged state), has no rows.
 void check_rows(const io::table& t);
 
 /// Appends the rows of `rows` (the same columns: names and types, in the same order) to `into`, label

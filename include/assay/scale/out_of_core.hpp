@@ -5,8 +5,10 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "assay/report/report.hpp"
+#include "assay/report/slices.hpp"
 
 namespace assay::scale {
 
@@ -39,6 +41,20 @@ struct out_of_core_info {
 /// file with quote characters is refused (its records cannot be cut at line ends).
 report make_report_out_of_core(const report_request& request, const out_of_core_options& options = {},
                                out_of_core_info* info = nullptr);
+
+/// make_sliced_report(request, by) read in pieces (report/slices.hpp, `assay report --by`): the whole
+/// file is one part read into a scale::sliced_state (sliced_state_of_file_part, pieces of
+/// options.max_memory / 16 bytes), finished as make_sliced_report finishes it; the same report, byte
+/// for byte in JSON and text. The state holds one run per distinct (score, true class, slice) (and,
+/// for class probabilities, regression and the intervals that resample rows, every row's id): it fits
+/// for rounded scores and few slices. After each piece the held memory (the state's memory_bytes and
+/// the piece's text and columns) is checked against options.max_memory: more is an assay::error (data)
+/// naming max_memory, the bytes held and why (the runs of slices are not spilled to disk). Refuses
+/// (usage) standard input, kept curves and what sliced_state_of_file_part refuses; info->pieces counts
+/// the pieces.
+sliced_report make_sliced_report_out_of_core(const report_request& request, const std::vector<std::string>& by,
+                                             const out_of_core_options& options = {},
+                                             out_of_core_info* info = nullptr);
 
 /// The bytes of memory available to this process: MemAvailable of /proc/meminfo, capped by the
 /// cgroup's memory limit; 0 when unknown.

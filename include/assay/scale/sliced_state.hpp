@@ -78,6 +78,10 @@ class sliced_state {
   [[nodiscard]] std::uint64_t missing() const;  ///< rows skipped by drop_missing
   [[nodiscard]] std::size_t slices() const { return parts_.size(); }
   [[nodiscard]] std::size_t memory_bytes() const;
+  /// Counts `n` rows skipped before they reached update() (a reader's rows with an empty cell, under
+  /// drop_missing: scale::sliced_state_of_file_part) in missing(), merged and serialised with the rows
+  /// skipped for a missing key.
+  void add_missing(std::uint64_t n) { missing_keys_ += n; }
   /// evaluation_state::offset_row_ids on every slice's state.
   void offset_row_ids(std::uint64_t by);
 
