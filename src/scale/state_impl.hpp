@@ -218,25 +218,45 @@ struct evaluation_state::impl {
   // table is flushed into the run list by compact_buffer(); its tallies are exact (counts, exact
   // weight sums), so the runs, and every byte and number, are those of the rows sorted. After 2^16
   // rows of which more than half missed it (many distinct scores) the state stops using it.
-  static constexpr std::size_t table_slots = std::size_t{1} << 13, table_most = table_slots / 2;
+  // The table starts at table_first slots and doubles when half full, up to table_slots (8192 slots of
+  // 88 bytes): a state of few (score, spelling) pairs, e.g. one slice of a sliced state
+  // (scale/sliced_state.hpp), holds a few KB, not 720 KB.
+  static constexpr std::size_t table_slots = std::size_t{1} << 13, table_first = std::size_t{1} << 6;
   std::vector<key_tally> table;
   std::size_t table_used = 0;
   std::uint64_t table_offered = 0, table_missed = 0;
   bool table_off = false;
 
+  [[nodiscard]] std::size_t table_slot(std::uint64_t key, std::uint32_t code) const {
+    return static_cast<std::size_t>(((key ^ (std::uint64_t{code} << 59)) * 0x9E3779B97F4A7C15ULL) >>
+                                    (64 - std::countr_zero(table.size())));
+  }
+
+  // The table at twice its slots, its entries placed again.
+  void grow_table() {
+    std::vector<key_tally> old(table.size() * 2);
+    old.swap(table);
+    for (key_tally& e : old) {
+      if (!e.used) continue;
+      std::size_t h = table_slot(e.key, e.code);
+      while (table[h].used) h = (h + 1) & (table.size() - 1);
+      table[h] = std::move(e);
+    }
+  }
+
   // Tallies a row of score key `key` and spelling `code` in the table: its entry, or nullptr when it
   // must go to the buffer (the table is full, or no longer used).
   key_tally* tally_in_table(std::uint64_t key, std::uint32_t code, double w) {
     if (table_off) return nullptr;
-    if (table.empty()) table.resize(table_slots);
+    if (table.empty()) table.resize(table_first);
     ++table_offered;
-    std::size_t h = static_cast<std::size_t>(((key ^ (std::uint64_t{code} << 59)) * 0x9E3779B97F4A7C15ULL) >>
-                                                 (64 - std::countr_zero(table_slots)));
-    for (;; h = (h + 1) & (table_slots - 1)) {
+    if (table_used == table.size() / 2 && table.size() < table_slots) grow_table();
+    std::size_t h = table_slot(key, code);
+    for (;; h = (h + 1) & (table.size() - 1)) {
       key_tally& e = table[h];
       if (e.used && e.key == key && e.code == code) break;
       if (e.used) continue;
-      if (table_used == table_most) {
+      if (table_used == table.size() / 2) {
         if (++table_missed * 2 > table_offered && table_offered >= (std::uint64_t{1} << 16)) table_off = true;
         return nullptr;
       }

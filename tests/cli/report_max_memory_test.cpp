@@ -165,11 +165,12 @@ TEST(ReportMaxMemory, SlicesSameAsInMemory) {
     EXPECT_EQ(capped.exit_code, 0) << capped.err;
     EXPECT_TRUE(capped.out == mem.out) << "the capped report differs";
     EXPECT_EQ(capped.err, "");
-    // The cap is the sliced state's: 1 MiB does not hold the two slices' states and a piece.
-    args.back() = "1M";
+    // The cap is the sliced state's (this path was taken): 2 MiB does not hold a state per user (one
+    // slice per row), and the run stops as soon as the states outgrow it.
+    args[5] = "id";
     const cli_result small = run_assay(args);
     EXPECT_EQ(small.exit_code, 3) << small.err;
-    EXPECT_NE(small.err.find("more than the --max-memory of 1024 KiB"), std::string::npos) << small.err;
+    EXPECT_NE(small.err.find("more than the --max-memory of 2048 KiB"), std::string::npos) << small.err;
   }
 }
 
