@@ -74,7 +74,7 @@ bool sliced_out_of_core_supported(const report_options& o, bool automatic) {
   const bool rows_kept = !q.proba.empty() || q.task == task_kind::regression ||
                          (q.ci_level && (q.weight || q.ci == ci_method::bootstrap));
   const int predictions = (q.score ? 1 : 0) + (q.pred ? 1 : 0) + (q.proba.empty() ? 0 : 1);
-  return (!automatic || !rows_kept) && o.html.empty() && !q.constraints.any() && q.path != "-" && predictions == 1;
+  return (!automatic || !rows_kept) && !q.constraints.any() && q.path != "-" && predictions == 1;
 }
 
 // The cap of a file that may not fit in memory (the out-of-core reader chosen by itself, said on
@@ -136,7 +136,6 @@ void note_missing(const report& r) {
 void run_ranks(report_options& o) {
   const auto& q = o.q;
   const char* refused = q.constraints.any()               ? "--max-fpr/--min-tpr/--min-precision/--min-recall"
-                        : !o.html.empty()                 ? "--html"
                         : !o.max_memory.empty()           ? "--max-memory"
                         : q.path == "-"                   ? "standard input ('-')"
                                                           : nullptr;
@@ -148,13 +147,21 @@ void run_ranks(report_options& o) {
   if (!o.by.empty()) {
     mpi::sliced_report_by_parts(q, o.by, [&](const sliced_report& r) {
       note_missing(r.overall);
-      write_output(o.output, o.format == "json" ? to_json(r) : to_text(r));
+      const std::string text = o.format == "json" ? to_json(r) : to_text(r);
+      if (!o.html.empty()) write_output(o.html, to_html(r));
+      write_output(o.output, text);
     });
     return;
   }
   mpi::report_by_parts(q, [&](const report& r) {
     note_missing(r);
-    write_output(o.output, o.format == "json" ? to_json(r) : to_text(r));
+    const std::string text = o.format == "json" ? to_json(r) : to_text(r);
+    if (!o.html.empty()) {  // written first, as one process does
+      html_extras extras;
+      extras.request = q;
+      write_output(o.html, to_html(r, extras));
+    }
+    write_output(o.output, text);
   });
 }
 
@@ -225,7 +232,7 @@ void run(report_options& o) {
       max_memory = automatic_max_memory(q);
     }
     if (max_memory && !sliced_out_of_core_supported(o, false)) {
-      throw_usage("--max-memory with --by works on a file (not standard input), without --html and "
+      throw_usage("--max-memory with --by works on a file (not standard input), without "
                   "--max-fpr/--min-tpr/--min-precision/--min-recall");
     }
     sliced_report r;

@@ -26,10 +26,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// What the state evaluates (kept curves are not kept by parts: the curves' pointwise bands and the
-// reliability diagram of a part would need its runs, not wired).
+// What the state evaluates.
 void check_supported(const report_request& q, const char* fn) {
-  if (q.keep_curves) throw_usage(fmt::format("{}: curves are not kept by parts yet", fn));
   if (q.path == "-") throw_usage(fmt::format("{}: standard input cannot be cut into parts (give a file)", fn));
   if ((q.score ? 1 : 0) + (q.pred ? 1 : 0) + (q.proba.empty() ? 0 : 1) != 1) {
     throw_usage(fmt::format("{}: give exactly one of a score column, a predicted-class column and class-probability "

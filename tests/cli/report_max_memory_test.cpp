@@ -197,13 +197,21 @@ TEST(ReportMaxMemory, SlicesWithIntervalsAndMissingSameAsInMemory) {
     std::vector<std::string> args{"report", path, "--label", "y", "--by", "dev", "--by", "num"};
     args.insert(args.end(), extra.begin(), extra.end());
     const cli_result mem = run_assay(args);
-    args.insert(args.end(), {"--max-memory", "8M", "--output", (dir.path() / "capped.txt").string()});
+    std::vector<std::string> with_html = args;
+    with_html.insert(with_html.end(), {"--html", (dir.path() / "mem.html").string()});
+    const cli_result mem_html = run_assay(with_html);
+    args.insert(args.end(), {"--max-memory", "8M", "--output", (dir.path() / "capped.txt").string(), "--html",
+                             (dir.path() / "capped.html").string()});
     const cli_result capped = run_assay(args);
     EXPECT_EQ(mem.exit_code, 0) << mem.err;
     EXPECT_NE(mem.err.find("(an empty cell; --drop-missing)"), std::string::npos) << mem.err;
     EXPECT_EQ(capped.exit_code, 0) << capped.err;
     EXPECT_TRUE(read_file(dir.path() / "capped.txt") == mem.out) << "the capped report differs";
     EXPECT_EQ(capped.err, mem.err);
+    // The sliced HTML page (its slices' kept curves from their states) is the in-memory page too.
+    EXPECT_EQ(mem_html.exit_code, 0) << mem_html.err;
+    EXPECT_TRUE(read_file(dir.path() / "capped.html") == read_file(dir.path() / "mem.html"))
+        << "the capped HTML page differs";
   }
 }
 
@@ -246,10 +254,9 @@ TEST(ReportMaxMemory, OptionErrors) {
                    "or --ci-method bootstrap but with --proba or --task regression, "
                    "--max-fpr/--min-tpr/--min-precision/--min-recall, or standard input)\n");
   // With --by: what the sliced state of the file does not do.
-  const std::string by = "assay report: --max-memory with --by works on a file (not standard input), without --html "
-                         "and --max-fpr/--min-tpr/--min-precision/--min-recall\n";
-  for (const std::vector<std::string>& extra :
-       {std::vector<std::string>{"--html", "x.html"}, std::vector<std::string>{"--max-fpr", "0.1"}}) {
+  const std::string by = "assay report: --max-memory with --by works on a file (not standard input), without "
+                         "--max-fpr/--min-tpr/--min-precision/--min-recall\n";
+  for (const std::vector<std::string>& extra : {std::vector<std::string>{"--max-fpr", "0.1"}}) {
     std::vector<std::string> args{"report", data, "--label", "label", "--score", "s100b", "--by", "gender",
                                   "--max-memory", "1M"};
     args.insert(args.end(), extra.begin(), extra.end());

@@ -336,6 +336,30 @@ def main():
             check(f"compare --html --output -n {n}", code1 == 0 and code == 0 and out == out1 == b"" and same
                   and "skipped" in err1 and err1 in err, f"exit {code}; stderr: {err[-1500:]}")
 
+    # assay report --html (kept curves from the merged state: ROC and PR with their bands, the threshold
+    # sweep, the reliability diagram; and the sliced page): the page rank 0 writes equals the one-process
+    # page, byte for byte, for scores (weighted, with intervals), predicted classes, class probabilities,
+    # regression and slices.
+    if not ONLY or "report html" in ONLY:
+        cases = {
+            "scores": ["report", binary, "--label", "label", "--score", "score", "--pos-label", "spam"],
+            "scores weighted ci": ["report", binary, "--label", "label", "--score", "score", "--pos-label", "spam",
+                                   "--weight", "w", "--ci", "--replicates", "100"],
+            "preds": ["report", multi, "--label", "truth", "--pred", "pred", "--weight", "weight"],
+            "proba": ["report", proba_ok, "--label", "y", "--proba", "a", "b", "c", "--weight", "w"],
+            "by": ["report", sliced, "--label", "label", "--score", "score", "--pos-label", "spam", "--by", "country",
+                   "--ci", "--replicates", "100"],
+        }
+        for name, args in cases.items():
+            page1 = os.path.join(tmp, "one.html")
+            code1, out1, err1 = run(args + ["--html", page1])
+            check(f"report --html {name} (one process succeeds)", code1 == 0 and os.path.getsize(page1) > 1000, err1)
+            for n in RANKS:
+                page = os.path.join(tmp, f"many{n}.html")
+                code, out, err = run(args + ["--html", page], n)
+                check(f"report --html {name} -n {n}", code == 0 and out == out1 and
+                      open(page, "rb").read() == open(page1, "rb").read(), f"exit {code}; {err[-1500:]}")
+
     # Failures of the comparison itself (rank 0, on all the rows): the one-process message and exit code.
     if not ONLY or "compare errors" in ONLY:
         empty = os.path.join(tmp, "empty.csv")
@@ -441,9 +465,7 @@ def main():
     # Refused under several ranks, naming the option or the kind of curve or comparison.
     if not ONLY or "refused" in ONLY:
         base = ["report", binary, "--label", "label", "--score", "score", "--pos-label", "spam"]
-        for extra, option in ((["--html", os.path.join(tmp, "x.html")], "--html"),
-                              (["--by", "w", "--html", os.path.join(tmp, "x.html")], "--html"),
-                              (["--max-memory", "64M"], "--max-memory"),
+        for extra, option in ((["--max-memory", "64M"], "--max-memory"),
                               (["--by", "w", "--max-memory", "64M"], "--max-memory")):
             code, out, err = run(base + extra, 2)
             check(f"refused {' '.join(extra[:-1])} -n 2", code == 2 and f"assay report: {option} does not work on several MPI ranks" in err

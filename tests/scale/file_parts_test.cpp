@@ -325,10 +325,6 @@ TEST(FileParts, RefusesQuotesAndWhatTheStateDoesNotDo) {
             fmt::format("{}: the file has quote characters; it cannot be cut into parts at line ends (a quoted field "
                         "may hold a line break): read it as one part",
                         path));
-  q.keep_curves = true;
-  EXPECT_EQ(message_of([&] { (void)state_of_file_part(q, part_of_file(q, 0, 1)); }),
-            "state_of_file_part: curves are not kept by parts yet");
-  q.keep_curves = false;
   q.path = "-";
   EXPECT_EQ(message_of([&] { (void)part_of_file(q, 0, 1); }),
             "part_of_file: standard input cannot be cut into parts (give a file)");

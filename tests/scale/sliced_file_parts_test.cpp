@@ -276,10 +276,6 @@ TEST(SlicedFileParts, Refusals) {
   // option; the parameter here, which the CLI renders as the option).
   EXPECT_EQ("--" + message_of([&] { (void)sliced_state_of_file_part(q, {"nope"}, all); }),
             message_of([&] { (void)make_sliced_report(q, {"nope"}); }));
-  q.keep_curves = true;
-  EXPECT_EQ(message_of([&] { (void)sliced_state_of_file_part(q, {"dev"}, all); }),
-            "sliced_state_of_file_part: curves are not kept by parts yet");
-  q.keep_curves = false;
   q.path = "-";
   EXPECT_EQ(message_of([&] { (void)sliced_state_of_file_part(q, {"dev"}, all); }),
             "sliced_state_of_file_part: standard input cannot be cut into parts (give a file)");
