@@ -135,8 +135,7 @@ void note_missing(const report& r) {
 // refused, naming the option.
 void run_ranks(report_options& o) {
   const auto& q = o.q;
-  const char* refused = q.constraints.any()               ? "--max-fpr/--min-tpr/--min-precision/--min-recall"
-                        : !o.max_memory.empty()           ? "--max-memory"
+  const char* refused = !o.max_memory.empty()             ? "--max-memory"
                         : q.path == "-"                   ? "standard input ('-')"
                                                           : nullptr;
   if (refused != nullptr) {

@@ -14,6 +14,11 @@ namespace assay::detail {
 /// accuracy (`not_counts`: detail::not_counts_reason of the weights).
 void add_confusion_metrics(report& r, const evaluate_options& options, const std::string& not_counts);
 
+/// Refuses (usage) operating points under a constraint (options.constraints) for predictions that are
+/// not a binary score (`what`: "predicted classes", "class probabilities", "regression predictions"),
+/// and constraints out of their bounds: evaluate's rule, named by evaluate's parameter.
+void check_constraints_apply(const evaluate_options& options, bool binary_score, const char* what);
+
 /// The notes saying how undefined per-class values entered the averages.
 void add_undefined_notes(report& r, const evaluate_options& options);
 

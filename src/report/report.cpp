@@ -126,6 +126,16 @@ void check_options(const evaluate_options& o) {
 
 namespace detail {
 
+void check_constraints_apply(const evaluate_options& q, bool binary_score, const char* what) {
+  curves::check_constraints("evaluate", q.constraints);
+  if (q.constraints.any() && !binary_score) {
+    const auto& c = q.constraints;
+    const char* name = c.max_fpr ? "max_fpr" : c.min_tpr ? "min_tpr" : c.min_precision ? "min_precision" : "min_recall";
+    throw_usage(fmt::format("{}{}: operating points under a constraint need a binary score; the predictions are {}",
+                            in_function("evaluate"), param(name), what));
+  }
+}
+
 void add_confusion_metrics(report& r, const evaluate_options& q, const std::string& not_counts) {
   r.per_class = per_class(r.cm);
   r.micro = micro_average(r.cm);
@@ -269,15 +279,10 @@ bool predict_at_threshold(std::span<const double> s, double threshold, std::int3
 report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) {
   check_options(q);
   check_table(t);
-  if (q.constraints.any() && t.scores.empty()) {
-    const auto& c = q.constraints;
-    const char* name = c.max_fpr ? "max_fpr" : c.min_tpr ? "min_tpr" : c.min_precision ? "min_precision" : "min_recall";
-    const char* what = t.task == task_kind::regression ? "regression predictions"
-                       : !t.proba.empty()              ? "class probabilities"
-                                                       : "predicted classes";
-    throw_usage(fmt::format("{}{}: operating points under a constraint need a binary score; the predictions are {}",
-                            in_function("evaluate"), param(name), what));
-  }
+  detail::check_constraints_apply(q, !t.scores.empty(),
+                                  t.task == task_kind::regression ? "regression predictions"
+                                  : !t.proba.empty()              ? "class probabilities"
+                                                                  : "predicted classes");
   report r;
   r.zd = q.zero_division;
   r.source = t.source;

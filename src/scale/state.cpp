@@ -2294,6 +2294,10 @@ report finish_runs(evaluation_state::impl& s, const evaluate_options& q, const D
   if (q.beta && !(*q.beta > 0 && std::isfinite(*q.beta))) {
     throw_usage(fmt::format("evaluate: beta is {}; it must be a finite number > 0", *q.beta));
   }
+  assay::detail::check_constraints_apply(q, o.kind == prediction_kind::scores,
+                                         o.kind == prediction_kind::values  ? "regression predictions"
+                                         : o.kind == prediction_kind::proba ? "class probabilities"
+                                                                            : "predicted classes");
   if (s.rows == 0) throw_usage("evaluation_state::finish: no rows were added; there is nothing to evaluate");
   if (q.keep_curves && o.kind == prediction_kind::scores && !s.calibration) {
     throw_usage("evaluation_state::finish: keep_curves is set, but the state left out the reliability curve's sums "
@@ -2425,10 +2429,10 @@ report finish_runs(evaluation_state::impl& s, const evaluate_options& q, const D
       return forward;
     };
     const bool one_class = P == 0 || N == 0;
-    if ((one_class && (o.weighted || q.ci_level || q.keep_curves)) || (q.ci_level && o.weighted)) {
+    if ((one_class && (o.weighted || q.ci_level || q.keep_curves || q.constraints.any())) || (q.ci_level && o.weighted)) {
       // One class only: evaluate's weighted path reads the sweep functions, whose reasons for the
       // undefined values differ from the streaming summary's; build the sweep as it does. With
-      // intervals or kept curves evaluate reads the sweep functions too: with both classes their
+      // intervals, kept curves or constraints evaluate reads the sweep functions too: with both classes their
       // numbers are the streaming summary's (the same running sums and accumulators; weighted
       // reports without either already take them from it), so kept curves and intervals without
       // weights stream (the out-of-core reader's cap); weighted intervals keep every row anyway.
@@ -2446,6 +2450,35 @@ report finish_runs(evaluation_state::impl& s, const evaluate_options& q, const D
       r.metrics.push_back({"average_precision", "average precision", sum.average_precision});
       r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", sum.best_threshold_youden});
       r.metrics.push_back({"best_threshold_f1", "best threshold, max F1", sum.best_threshold_f1});
+    }
+    if (q.constraints.any()) {
+      // evaluate's operating points under a constraint, from the sweep; the umbrella threshold of
+      // max_fpr without weights is an order statistic of the negatives' scores, expanded from the runs
+      // (one double per negative row, as evaluate holds them).
+      std::vector<double> negatives;
+      if (q.constraints.max_fpr && !o.weighted) {
+        if (runs_ascending == nullptr) {
+          throw_usage("evaluation_state::finish: max_fpr's umbrella threshold needs the score runs in ascending "
+                      "order, which this reader does not give");
+        }
+        (*runs_ascending)([&](std::uint64_t key, std::uint32_t code, const tally& t) {
+          if (!is_pos(code)) negatives.insert(negatives.end(), t.n, assay::detail::from_order_key(key));
+        });
+      }
+      // The sweep of the walk, built apart when the report has not built it: what the areas below
+      // read depends on whether it was (evaluate's reasons for the undefined values of one class).
+      curves::score_sweep own;
+      if (!have_forward) {
+        walk([&](double t, double tp, double fp) {
+          own.thresholds.push_back(t);
+          own.tp.push_back(tp);
+          own.fp.push_back(fp);
+        });
+        own.positives = P;
+        own.negatives = N;
+      }
+      r.operating_points = curves::constrained_thresholds("evaluate", have_forward ? forward : own, q.constraints,
+                                                          negatives, o.weighted);
     }
     // The per-class areas, as evaluate: the positive class's are the headline's; the other class is
     // ranked by -score, the complement of the sweep (curves::complement), read by the same kernels

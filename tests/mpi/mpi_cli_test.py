@@ -276,6 +276,14 @@ def main():
         "compare tiny": ["compare", tiny2, "--label", "y", "--score", "s", "--score", "t"],
         "compare drop missing json": ["compare", holes, "--label", "label", "--pos-label", "spam", "--score", "score",
                                       "--score", "w", "--format", "json", "--drop-missing"],
+        # Operating points under constraints (the umbrella threshold from the negatives of the merged runs).
+        "report constraints": ["report", binary, "--label", "label", "--score", "score", "--pos-label", "spam",
+                               "--max-fpr", "0.1", "--confidence", "0.9", "--min-tpr", "0.8", "--min-precision", "0.6",
+                               "--min-recall", "0.5"],
+        "report constraints weighted json": ["report", binary, "--label", "label", "--score", "score", "--pos-label",
+                                             "spam", "--weight", "w", "--max-fpr", "0.05", "--format", "json"],
+        "by constraints": ["report", sliced, "--label", "label", "--score", "score", "--pos-label", "spam", "--by",
+                           "country", "--max-fpr", "0.1", "--min-recall", "0.4", "--format", "json"],
         # --by: one sliced state per rank (sliced_state_of_file_part), merged along the same tree.
         "by text": ["report", sliced, "--label", "label", "--score", "score", "--pos-label", "spam", "--by", "country"],
         "by json two columns": ["report", sliced, "--label", "label", "--score", "score", "--pos-label", "spam",

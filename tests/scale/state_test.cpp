@@ -413,6 +413,47 @@ TEST(EvaluationState, OneClassOnlyIsUndefinedAsInEvaluate) {
 
 // ---- intervals (evaluate_options::ci_level) ---------------------------------------------------------
 
+TEST(EvaluationState, OperatingPointsUnderConstraintsEqualEvaluate) {
+  // evaluate's operating points (max_fpr with its Neyman-Pearson umbrella threshold, an order statistic
+  // of the negatives' scores expanded from the runs; min_tpr, min_precision, min_recall), weighted or
+  // not, on any partitioning; one class only too (evaluate then reads the sweep functions).
+  std::mt19937_64 g(31);
+  evaluate_options eo;
+  eo.constraints.max_fpr = 0.1;
+  eo.constraints.confidence = 0.9;
+  eo.constraints.min_tpr = 0.8;
+  eo.constraints.min_precision = 0.6;
+  eo.constraints.min_recall = 0.5;
+  for (bool weighted : {false, true}) {
+    for (int levels : {7, 1000000}) {
+      const data d = make(2000, 40 + levels, {"ham", "spam"}, weighted, levels);
+      const state_options o = opts(prediction_kind::scores, weighted, "spam");
+      const std::string want = evaluate_json(d, o, eo);
+      ASSERT_NE(want.find("operating_points"), std::string::npos);
+      for (std::size_t parts : {1, 3, 17}) EXPECT_EQ(state_json(d, o, parts, g, eo), want) << weighted << " " << parts;
+    }
+  }
+  data one = make(300, 44, {"ham"}, false, 9);
+  const state_options o = opts(prediction_kind::scores, false, "spam");
+  EXPECT_EQ(state_json(one, o, 3, g, eo), evaluate_json(one, o, eo));
+  // Predicted classes: evaluate's refusal, word for word.
+  const data d = make(200, 45, {"a", "b", "c"}, false, 5);
+  const state_options lo = opts(prediction_kind::labels, false);
+  std::string want, got;
+  try {
+    (void)evaluate_report(d, lo, eo);
+  } catch (const error& e) {
+    want = e.what();
+  }
+  try {
+    (void)state_report(d, lo, 2, g, eo);
+  } catch (const error& e) {
+    got = e.what();
+  }
+  EXPECT_NE(want.find("operating points under a constraint need a binary score"), std::string::npos) << want;
+  EXPECT_EQ(got, want);
+}
+
 evaluate_options with_ci(ci_method m, std::size_t replicates = 120, std::uint64_t seed = 5) {
   evaluate_options eo;
   eo.ci_level = 0.9;
