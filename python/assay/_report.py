@@ -144,7 +144,7 @@ def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=Non
     recall with precision >= min_precision, of highest precision with recall >= min_recall, each with
     its counts; with ``max_fpr`` also the Neyman-Pearson umbrella threshold, whose population FPR
     exceeds max_fpr with probability at most 1 - ``confidence``. They are in
-    ``to_dict()["operating_points"]``.
+    ``to_dict()["operating_points"]`` (from an Arrow source too).
 
     ``by`` slices the report (``assay report --by COL``): one array of slice keys (numbers or
     strings, one per row; a pandas Series lends its name) or a list of two (every observed pair).
@@ -173,9 +173,6 @@ def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=Non
     if _scale.is_arrow(y_true, label):
         if label is None:
             raise ValueError("report: with an Arrow source, label= names the label column")
-        if any(v is not None for v in (max_fpr, min_tpr, min_precision, min_recall)):
-            raise NotImplementedError("report: operating points (max_fpr, min_tpr, min_precision, min_recall) are "
-                                      "not computed from an Arrow source yet")
         if y_proba is not None and classes is not None:
             raise ValueError("report: with an Arrow source, y_proba names the probability columns, whose names are "
                              "the classes (or in sorted class order): leave classes out")
@@ -183,7 +180,8 @@ def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=Non
                            pos_label=pos_label, threshold=threshold, task=task, drop_missing=drop_missing, ci=ci,
                            method=method, replicates=replicates, random_state=random_state, beta=beta, top_k=top_k,
                            zero_division=zero_division, keep_curves=True if keep_curves is None else keep_curves,
-                           by=by)
+                           by=by, max_fpr=max_fpr, min_tpr=min_tpr, min_precision=min_precision, min_recall=min_recall,
+                           confidence=confidence)
         return _scale.evaluate_arrow(y_true, spec)
     if label is not None or drop_missing:
         raise ValueError("report: label= and drop_missing= apply to an Arrow source (a table or batch stream)")

@@ -31,7 +31,8 @@ class Spec:
 
     def __init__(self, where, *, label, score=None, pred=None, proba=None, weight=None, pos_label=None, threshold=0.5,
                  task="auto", drop_missing=False, ci=None, method="auto", replicates=2000, random_state=0, beta=None,
-                 top_k=2, zero_division=0, keep_curves=False, by=None, **unknown):
+                 top_k=2, zero_division=0, keep_curves=False, by=None, max_fpr=None, min_tpr=None, min_precision=None,
+                 min_recall=None, confidence=0.95, **unknown):
         if unknown:
             raise TypeError(f"{where}: unexpected argument(s) {', '.join(sorted(unknown))}")
         if by is not None:
@@ -104,7 +105,11 @@ class Spec:
         self.finish_kw = dict(threshold=float(threshold), beta=None if beta is None else float(beta),
                               top_k=int(top_k), zero_division=zd, ci_level=None if ci is None else float(ci),
                               ci_method=str(method), replicates=int(replicates), seed=seed or 0,
-                              keep_curves=bool(keep_curves) and by is None)
+                              keep_curves=bool(keep_curves) and by is None,
+                              max_fpr=None if max_fpr is None else float(max_fpr),
+                              min_tpr=None if min_tpr is None else float(min_tpr),
+                              min_precision=None if min_precision is None else float(min_precision),
+                              min_recall=None if min_recall is None else float(min_recall), confidence=float(confidence))
 
     def new_state(self):
         if self.by:

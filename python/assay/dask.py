@@ -29,7 +29,8 @@ def _combine(parts, spec):
 
 def evaluate(ddf, *, label, score=None, pred=None, proba=None, weight=None, pos_label=None, threshold=0.5, task="auto",
              ci=None, method="auto", replicates=2000, random_state=0, drop_missing=False, beta=None, top_k=2,
-             zero_division=0, keep_curves=False, split_every=8, by=None):
+             zero_division=0, keep_curves=False, split_every=8, by=None, max_fpr=None, min_tpr=None, min_precision=None,
+             min_recall=None, confidence=0.95):
     """The exact report of a dask DataFrame (the report of ``assay.report`` on all its rows).
 
     Arguments as :func:`assay.spark.evaluate`; ``split_every`` is the fan-in of the tree of merges.
@@ -43,7 +44,8 @@ def evaluate(ddf, *, label, score=None, pred=None, proba=None, weight=None, pos_
     spec = _scale.Spec("assay.dask.evaluate", label=label, score=score, pred=pred, proba=proba, weight=weight,
                        pos_label=pos_label, threshold=threshold, task=task, drop_missing=drop_missing, ci=ci,
                        method=method, replicates=replicates, random_state=random_state, beta=beta, top_k=top_k,
-                       zero_division=zero_division, keep_curves=keep_curves, by=by)
+                       zero_division=zero_division, keep_curves=keep_curves, by=by, max_fpr=max_fpr, min_tpr=min_tpr,
+                       min_precision=min_precision, min_recall=min_recall, confidence=confidence)
     _scale.check_columns(list(ddf.columns), spec)
     if int(split_every) < 2:
         raise ValueError(f"assay.dask.evaluate: split_every is {split_every!r}; it must be at least 2")

@@ -141,7 +141,8 @@ def _count_column(columns):
 
 def evaluate(df, *, label, score=None, pred=None, proba=None, weight=None, pos_label=None, threshold=0.5, task="auto",
              ci=None, method="auto", replicates=2000, random_state=0, drop_missing=False, beta=None, top_k=2,
-             zero_division=0, keep_curves=False, aggregate="auto", by=None):
+             zero_division=0, keep_curves=False, aggregate="auto", by=None, max_fpr=None, min_tpr=None, min_precision=None,
+             min_recall=None, confidence=0.95):
     """The exact report of a PySpark DataFrame (the report of ``assay.report`` on all its rows).
 
     ``label`` names the label column (numbers, strings or booleans), and exactly one of ``score``
@@ -161,6 +162,8 @@ def evaluate(df, *, label, score=None, pred=None, proba=None, weight=None, pos_l
     Python once more), and the DataFrame must give the same rows in the same order twice (cache a
     DataFrame built by a random repartition).
     ``keep_curves=True`` keeps the ROC, PR, threshold and reliability curves for ``save_html``.
+    ``max_fpr``, ``min_tpr``, ``min_precision``, ``min_recall`` and ``confidence`` add the operating
+    points under a constraint, as in :func:`assay.report` (binary ``score`` only).
     Intervals of class probabilities and of regression keep every row in the states (as with weights).
     ``aggregate`` chooses how the rows reach the states. ``True``: each partition's rows are first
     counted by every evaluated column in the JVM (assay's JVM pass, no shuffle; or, for column types
@@ -178,7 +181,8 @@ def evaluate(df, *, label, score=None, pred=None, proba=None, weight=None, pos_l
     spec = _scale.Spec("assay.spark.evaluate", label=label, score=score, pred=pred, proba=proba, weight=weight,
                        pos_label=pos_label, threshold=threshold, task=task, drop_missing=drop_missing, ci=ci,
                        method=method, replicates=replicates, random_state=random_state, beta=beta, top_k=top_k,
-                       zero_division=zero_division, keep_curves=keep_curves, by=by)
+                       zero_division=zero_division, keep_curves=keep_curves, by=by, max_fpr=max_fpr, min_tpr=min_tpr,
+                       min_precision=min_precision, min_recall=min_recall, confidence=confidence)
     _scale.check_columns(df.columns, spec)
     if aggregate not in ("auto", True, False):
         raise ValueError(f"assay.spark.evaluate: aggregate is {aggregate!r}; it must be 'auto', True or False")

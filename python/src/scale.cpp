@@ -127,13 +127,24 @@ struct batch_in {
 #define ASSAY_FINISH_PARAMETERS                                                                               \
   double threshold, std::optional<double> beta, std::size_t top_k, std::string_view zero_division,             \
       std::optional<double> ci_level, std::string_view ci_method, std::size_t replicates, std::uint64_t seed,  \
-      bool keep_curves
+      bool keep_curves, std::optional<double> max_fpr, std::optional<double> min_tpr,                         \
+      std::optional<double> min_precision, std::optional<double> min_recall, double confidence
 #define ASSAY_FINISH_OPTIONS \
-  evaluate_options_of(threshold, beta, top_k, zero_division, ci_level, ci_method, replicates, seed, keep_curves)
+  finish_options(evaluate_options_of(threshold, beta, top_k, zero_division, ci_level, ci_method, replicates, seed, \
+                                     keep_curves),                                                                \
+                 {max_fpr, min_tpr, min_precision, min_recall, confidence})
 #define ASSAY_FINISH_ARGS                                                                                      \
   nb::arg("threshold"), nb::arg("beta").none(), nb::arg("top_k"), nb::arg("zero_division"),                    \
       nb::arg("ci_level").none() = nb::none(), nb::arg("ci_method") = "auto", nb::arg("replicates") = 2000,    \
-      nb::arg("seed") = 0, nb::arg("keep_curves") = false
+      nb::arg("seed") = 0, nb::arg("keep_curves") = false, nb::arg("max_fpr").none() = nb::none(),            \
+      nb::arg("min_tpr").none() = nb::none(), nb::arg("min_precision").none() = nb::none(),                    \
+      nb::arg("min_recall").none() = nb::none(), nb::arg("confidence") = 0.95
+
+// evaluate_options with the operating points' constraints.
+evaluate_options finish_options(evaluate_options eo, const curves::operating_constraints& c) {
+  eo.constraints = c;
+  return eo;
+}
 
 // What the two state classes share: merge, serialize and the sizes.
 template <class State>

@@ -415,3 +415,27 @@ def test_sliced_regression_and_class_probabilities_name_rows_within_the_slice(rn
         s["report"]["source"] = "arrow"
     assert "the target is 0 in case" in str(want["slices"])
     assert got == want
+
+
+@pytest.mark.parametrize("weight", [None, "w"])
+@pytest.mark.parametrize("k", [1, 3])
+def test_operating_points_under_constraints_from_partitions(rng, weight, k):
+    # max_fpr (with the umbrella threshold, an order statistic of the negatives' scores, unweighted),
+    # min_tpr, min_precision, min_recall: the in-memory report's operating points, from merged states.
+    t = binary_table(rng, 3000)
+    c = dict(max_fpr=0.1, confidence=0.9, min_tpr=0.8, min_precision=0.6, min_recall=0.5)
+    expected = reference(t, score="p", weight=weight, pos_label="spam", **c)
+    assert expected["operating_points"]["max_fpr"]["threshold"] is not None
+    spec = _spec(score="p", weight=weight, pos_label="spam", **c)
+    parts = [_scale.state_of_batches(piece.to_batches(), spec) for piece in split(t, k, rng)]
+    assert _scale.finish(parts, spec).to_dict() == expected
+    got = assay.report(t, label="y", y_score="p", sample_weight=weight, pos_label="spam", keep_curves=False, **c)
+    assert got.to_dict() == expected
+    # Sliced: every slice's operating points too.
+    s = sliced_table(rng, 2000)
+    want = sliced_reference(s, ["region"], score="p", pos_label="spam", max_fpr=0.1, min_recall=0.5)
+    assert assay.report(s, label="y", y_score="p", pos_label="spam", by="region", max_fpr=0.1,
+                        min_recall=0.5).to_dict() == want
+    # Predicted classes: the in-memory refusal.
+    with pytest.raises(ValueError, match="operating points under a constraint need a binary score"):
+        assay.report(t, label="y", y_pred="c", pos_label="spam", max_fpr=0.1)

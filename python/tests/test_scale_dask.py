@@ -145,3 +145,12 @@ def test_sliced_reports_on_any_partitioning(client, k):
         by = kw.pop("by")
         got = assay.dask.evaluate(ddf, label="y", pos_label="spam", by=by, split_every=2, **kw).to_dict()
         assert got == sliced_reference(t, by, pos_label="spam", source="dask", **kw)
+
+
+def test_operating_points_under_constraints(client):
+    rng = np.random.default_rng(300)
+    t = binary_table(rng, 2000)
+    ddf = dd.from_pandas(t.to_pandas(), npartitions=3, sort=False)
+    c = dict(max_fpr=0.1, min_recall=0.5)
+    got = assay.dask.evaluate(ddf, label="y", score="p", weight="w", pos_label="spam", **c).to_dict()
+    assert got == reference(t, score="p", weight="w", pos_label="spam", source="dask", **c)

@@ -525,3 +525,14 @@ def test_sliced_intervals_missing_keys_and_a_retried_task(spark):
     for d in (full, _failing_once(full)):
         got = assay.spark.evaluate(d, label="y", score="p", weight="w", pos_label="spam", by=["region", "tier"], **ci)
         assert got.to_dict() == want
+
+
+def test_operating_points_under_constraints(data):
+    # The in-memory report's operating points (the umbrella threshold from the merged runs' negatives),
+    # grouped or not.
+    t, df = data
+    c = dict(max_fpr=0.1, confidence=0.9, min_tpr=0.8, min_precision=0.6, min_recall=0.5)
+    want = reference(t, score="p", pos_label="spam", source="spark", **c)
+    for aggregate in (True, False):
+        got = assay.spark.evaluate(df.repartition(3), label="y", score="p", pos_label="spam", aggregate=aggregate, **c)
+        assert got.to_dict() == want
