@@ -2413,19 +2413,20 @@ report finish_runs(evaluation_state::impl& s, const evaluate_options& q, const D
       N = static_cast<double>(nn);
     }
     // The sweep of the walk (distinct thresholds, running sums), built once when needed.
+    auto swept = [&](curves::score_sweep& sw) {
+      walk([&](double t, double tp, double fp) {
+        sw.thresholds.push_back(t);
+        sw.tp.push_back(tp);
+        sw.fp.push_back(fp);
+      });
+      sw.positives = P;
+      sw.negatives = N;
+    };
     curves::score_sweep forward;
     bool have_forward = false;
     auto sweep = [&]() -> const curves::score_sweep& {
-      if (!have_forward) {
-        walk([&](double t, double tp, double fp) {
-          forward.thresholds.push_back(t);
-          forward.tp.push_back(tp);
-          forward.fp.push_back(fp);
-        });
-        forward.positives = P;
-        forward.negatives = N;
-        have_forward = true;
-      }
+      if (!have_forward) swept(forward);
+      have_forward = true;
       return forward;
     };
     const bool one_class = P == 0 || N == 0;
@@ -2468,15 +2469,7 @@ report finish_runs(evaluation_state::impl& s, const evaluate_options& q, const D
       // The sweep of the walk, built apart when the report has not built it: what the areas below
       // read depends on whether it was (evaluate's reasons for the undefined values of one class).
       curves::score_sweep own;
-      if (!have_forward) {
-        walk([&](double t, double tp, double fp) {
-          own.thresholds.push_back(t);
-          own.tp.push_back(tp);
-          own.fp.push_back(fp);
-        });
-        own.positives = P;
-        own.negatives = N;
-      }
+      if (!have_forward) swept(own);
       r.operating_points = curves::constrained_thresholds("evaluate", have_forward ? forward : own, q.constraints,
                                                           negatives, o.weighted);
     }

@@ -56,6 +56,21 @@ def same_as_one_process(name, args):
     check(f"{name} by parts, one process", code == 0 and out == out1, err[-2000:])
 
 
+def spoiled_copy(src, dst, n):
+    """A copy of `src` whose third field is not a number in the row rank 1 of `n` reads (at 1.5/n of
+    the file), and with 4 ranks in rank 3's part too (at 7/8): (its path, the spoiled lines' indices)."""
+    with open(src) as f:
+        lines = f.read().splitlines()
+    ats = [len(lines) * 3 // (2 * n)] + ([len(lines) * 7 // 8] if n == 4 else [])
+    for at in ats:
+        fields = lines[at].split(",")
+        fields[2] = "0.7.1"
+        lines[at] = ",".join(fields)
+    with open(dst, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return dst, ats
+
+
 def write(path, header, rows):
     with open(path, "w", newline="") as f:
         f.write(header + "\n")
@@ -408,18 +423,8 @@ def main():
     # file's line number (the one-process message), and no output file. With 4 ranks rank 3's part has
     # a bad row too: the lowest failing rank's message is the one shown.
     if not ONLY or "bad row" in ONLY:
-        with open(binary) as f:
-            lines = f.read().splitlines()
         for n in RANKS:
-            bad = os.path.join(tmp, f"bad{n}.csv")
-            spoiled = list(lines)
-            ats = [len(lines) * 3 // (2 * n)] + ([len(lines) * 7 // 8] if n == 4 else [])
-            for at in ats:
-                fields = spoiled[at].split(",")
-                fields[2] = "0.7.1"
-                spoiled[at] = ",".join(fields)
-            with open(bad, "w") as f:
-                f.write("\n".join(spoiled) + "\n")
+            bad, ats = spoiled_copy(binary, os.path.join(tmp, f"bad{n}.csv"), n)
             args = ["report", bad, "--label", "label", "--score", "score", "--pos-label", "spam"]
             code1, _, err1 = run(args)
             expected = err1.strip().split("assay report: ", 1)[-1]
@@ -446,18 +451,8 @@ def main():
 
     # The same under --by: rank 1's part (and rank 3's) has the bad row; its message, no output file.
     if not ONLY or "by bad row" in ONLY:
-        with open(sliced) as f:
-            lines = f.read().splitlines()
         for n in RANKS:
-            bad = os.path.join(tmp, f"bybad{n}.csv")
-            spoiled = list(lines)
-            ats = [len(lines) * 3 // (2 * n)] + ([len(lines) * 7 // 8] if n == 4 else [])
-            for at in ats:
-                fields = spoiled[at].split(",")
-                fields[2] = "0.7.1"
-                spoiled[at] = ",".join(fields)
-            with open(bad, "w") as f:
-                f.write("\n".join(spoiled) + "\n")
+            bad, ats = spoiled_copy(sliced, os.path.join(tmp, f"bybad{n}.csv"), n)
             args = ["report", bad, "--label", "label", "--score", "score", "--pos-label", "spam", "--by", "country",
                     "--format", "json"]
             code1, _, err1 = run(args)
