@@ -43,6 +43,7 @@ using detail::get_le;
 
 namespace detail {
 
+// The spellings of label column `c` and each row's code among them (NaN numbers: -1, missing).
 batch_labels resolve(const label_column& c, std::size_t n, const char* name, const char* fn) {
   batch_labels b;
   if (c.kind == label_column::form::none) throw_usage(fmt::format("{}: {} is missing", fn, name));
@@ -89,13 +90,10 @@ batch_labels resolve(const label_column& c, std::size_t n, const char* name, con
 
 namespace {
 
+// The spellings of a batch's label column, update()'s errors naming evaluation_state::update.
 batch_labels resolve(const label_column& c, std::size_t n, const char* name) {
   return detail::resolve(c, n, name, "evaluation_state::update");
 }
-
-}  // namespace
-
-namespace {
 
 void check_options(const state_options& o) {
   if ((o.task == task_kind::regression) != (o.kind == prediction_kind::values)) {
