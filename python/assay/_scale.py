@@ -292,8 +292,9 @@ def finish(blobs_and_missing, spec):
 
 def _report(state, missing, spec):
     if missing and not spec.drop_missing:
-        raise ValueError(f"{spec.where}: {missing} row(s) have a missing label, prediction or weight (null or "
-                         "NaN); clean them or pass drop_missing=True to skip them")
+        what = "label, prediction, weight or slice key" if spec.by else "label, prediction or weight"
+        raise ValueError(f"{spec.where}: {missing} row(s) have a missing {what} (null or NaN); clean them or pass "
+                         "drop_missing=True to skip them")
     if spec.by:
         r = SlicedReport(state.finish(**spec.finish_kw, missing=missing if spec.drop_missing else None))
         r.missing = missing
