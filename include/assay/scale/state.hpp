@@ -51,7 +51,9 @@
 // (evaluate_options::ci_level): of scores and predicted classes without weights and with an analytic
 // method from the counts and runs, else from the kept rows (state_options::row_ids); of regression and
 // class probabilities always from the kept rows (their normal intervals read each row's loss, the rest
-// is the Poisson bootstrap); kept curves (evaluate_options::keep_curves).
+// is the Poisson bootstrap); kept curves (evaluate_options::keep_curves); the operating points under
+// constraints of binary scores (evaluate_options::constraints: from the sweep of the runs, the
+// umbrella threshold of max_fpr from the negatives' scores expanded from them).
 #pragma once
 
 #include <cstddef>
