@@ -3,6 +3,7 @@
 #include <nanobind/stl/tuple.h>
 
 #include "assay/curves/sklearn_compat.hpp"
+#include "assay/detail/buffer.hpp"
 #include "assay/detail/numpy_sum.hpp"
 #include "assay/detail/parallel.hpp"
 #include "common.hpp"

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "assay/curves/sweep.hpp"
+#include "assay/detail/buffer.hpp"
 #include "assay/detail/msd_sort.hpp"
 #include "assay/detail/radix.hpp"
 

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "assay/detail/buffer.hpp"
+#include "assay/buffer_ptr.hpp"
 
 namespace assay::curves {
 
@@ -28,7 +28,7 @@ class class_sorted {
  private:
   friend class_sorted sort_by_class(std::span<const std::int32_t>, std::span<const double>, std::vector<double>,
                                     unsigned, std::string_view);
-  assay::detail::buffer_ptr<double> own_;  // a buffer of n scores (uninitialised, huge pages: detail/buffer.hpp)
+  assay::detail::buffer_ptr<double> own_;  // a buffer of n scores (uninitialised, huge pages: detail/buffer.hpp, internal)
   std::vector<double> reused_;     // the caller's scratch vector, when given
   const double* sorted_ = nullptr;
   std::size_t n_ = 0, positives_ = 0;

@@ -13,19 +13,13 @@
 #include <new>
 #include <type_traits>
 
+#include "assay/buffer_ptr.hpp"  // buffer_ptr, free_delete
+
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
 
 namespace assay::detail {
-
-struct free_delete {
-  void operator()(void* p) const noexcept { std::free(p); }
-};
-
-/// An owned array of trivially constructible T, its elements not initialised.
-template <typename T>
-using buffer_ptr = std::unique_ptr<T[], free_delete>;
 
 /// n uninitialised T (huge-page backed from 2 MiB where the system allows; see above). Throws
 /// std::bad_alloc when the memory is not there.
