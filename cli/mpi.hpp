@@ -93,6 +93,21 @@ validation::cv_result cross_validate_over_ranks(const validation::dataset& d, co
 void send_bytes(const std::string* bytes, int to);
 bool receive_bytes(std::string& bytes, int from);
 
+/// The largest `mine` over the ranks: a collective, every rank calls it.
+std::uint64_t max_over_ranks(std::uint64_t mine);
+/// Every rank's `mine`, in rank order, on every rank (at most 2^31 - 1 bytes in all): a collective.
+std::vector<std::string> all_gather_bytes(const std::string& mine);
+/// All to all: `to_each[k]` goes to rank k (any size; to_each[rank()] stays here); returns what each
+/// rank sent to this one, in rank order. A collective: every rank calls it with ranks() strings.
+std::vector<std::string> exchange_bytes(std::vector<std::string> to_each);
+/// `assay report` of a binary score over the ranks, range by range (scale/ranges.hpp): each rank reads
+/// its part, the rows go to the rank of their score range, and the walks of the ranges are chained,
+/// so rank 0's report is make_report's to the bit while no rank walks more than its own range.
+/// Returns false, having called nothing, when it does not apply (intervals, kept curves,
+/// constraints; scores with few distinct values, which report_by_parts' merged states serve better;
+/// one class; a part that fails to read, whose message report_by_parts gives): the caller then runs
+/// report_by_parts. ASSAY_MPI_RANGES=0 never takes it, =1 takes it whatever the scores.
+bool report_by_ranges(const report_request& request, const std::function<void(const report&)>& on_root);
 /// The sum of `mine` over the ranks below this one (0 on rank 0): a collective, every rank calls it.
 std::uint64_t sum_over_lower_ranks(std::uint64_t mine);
 

@@ -3,13 +3,19 @@
 // merged on rank 0 along a binary tree.
 #include <malloc.h>
 
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <optional>
+#include <span>
 #include <stdexcept>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include "assay/error.hpp"
 #include "assay/scale/file_parts.hpp"
+#include "assay/scale/ranges.hpp"
 #include "assay/scale/sliced_state.hpp"
 #include "assay/scale/state.hpp"
 #include "mpi.hpp"
@@ -112,9 +118,223 @@ void keep_large_blocks() {
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
 }
 
+// Strings as bytes: each one's length (8 bytes), then its bytes.
+std::string pack(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& x : v) {
+    const std::uint64_t n = x.size();
+    out.append(reinterpret_cast<const char*>(&n), sizeof n);
+    out.append(x);
+  }
+  return out;
+}
+
+std::vector<std::string> unpack(std::string_view b) {
+  std::vector<std::string> out;
+  while (!b.empty()) {
+    std::uint64_t n = 0;
+    if (b.size() < sizeof n) throw std::runtime_error("unpack: truncated length");
+    std::memcpy(&n, b.data(), sizeof n);
+    b.remove_prefix(sizeof n);
+    if (n > b.size()) throw std::runtime_error("unpack: truncated string");
+    out.emplace_back(b.substr(0, n));
+    b.remove_prefix(n);
+  }
+  return out;
+}
+
+// One link of a chain between ranks: receives the carry from rank `from` (none: -1, then `link` gets
+// nullptr), computes `link(carry)` and sends its bytes to rank `to` (none: -1). A failure, here or
+// upstream (a marker received), is passed on as a marker and thrown here, so every rank of the chain
+// returns and the agreement after it names the first failure.
+template <class Link>
+void relay(int from, int to, Link&& link) {
+  std::string carry;
+  std::exception_ptr failed;
+  if (from >= 0 && !receive_bytes(carry, from)) {
+    failed = std::make_exception_ptr(std::runtime_error(fmt::format("no carry from rank {}", from)));
+  }
+  std::string mine;
+  if (!failed) {
+    try {
+      mine = link(from >= 0 ? &carry : nullptr);
+    } catch (...) {
+      failed = std::current_exception();
+    }
+  }
+  if (to >= 0) send_bytes(failed ? nullptr : &mine, to);
+  if (failed) std::rethrow_exception(failed);
+}
+
+// Whether every rank's `ok` is true (a collective).
+bool all_ok(bool ok) { return max_over_ranks(ok ? 0 : 1) == 0; }
+
 }  // namespace
 
+bool report_by_ranges(const report_request& q, const std::function<void(const report&)>& on_root) {
+  const int r = rank(), n = ranks();
+  if (n < 2 || !q.score || q.task == task_kind::regression || q.ci_level || q.keep_curves || q.constraints.any()) {
+    return false;
+  }
+  const char* env = std::getenv("ASSAY_MPI_RANGES");
+  const std::string_view mode = env != nullptr ? env : "";
+  if (mode == "0") return false;
+  const bool always = mode == "1";
+  keep_large_blocks();
+
+  // 1. The part: a state without runs, and the rows' scores, spellings and weights. A part that fails
+  // to read (a bad row, ...) or whose first piece has few distinct scores sends every rank to the
+  // state path, which reads again (its messages are the one-process run's).
+  std::optional<scale::ranked_part> part;
+  bool ok = true;
+  try {
+    part = scale::ranked_part_of_file(q, scale::part_of_file(q, static_cast<std::size_t>(r), static_cast<std::size_t>(n)),
+                                      [&](std::span<const double> s) { return always || scale::mostly_distinct(s); });
+    ok = part.has_value();
+  } catch (const std::exception&) {
+    ok = false;
+  }
+  if (!all_ok(ok)) return false;
+
+  // 2. The classes, decided on every part's spellings (as finish() decides them on the union).
+  std::vector<std::string> all;
+  for (const auto& b : all_gather_bytes(pack(part->spellings))) {
+    for (auto& x : unpack(b)) all.push_back(std::move(x));
+  }
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  std::vector<std::uint8_t> positive_of_all;
+  ok = true;
+  try {
+    positive_of_all = scale::positive_spellings(all, part->state.options());
+  } catch (const error&) {  // classes evaluate cannot decide: the state path's message
+    ok = false;
+  }
+  if (!all_ok(ok)) return false;
+  std::vector<std::uint8_t> positive_of_mine(part->spellings.size());
+  for (std::size_t k = 0; k < part->spellings.size(); ++k) {
+    const auto at = std::lower_bound(all.begin(), all.end(), part->spellings[k]) - all.begin();
+    positive_of_mine[k] = positive_of_all[static_cast<std::size_t>(at)];
+  }
+
+  // 3. The rows to the ranks of their score ranges (rank 0 the highest scores), cut at a pooled sample.
+  std::vector<std::uint64_t> pooled;
+  {
+    const std::vector<std::uint64_t> keys = scale::sample_keys(part->scores);
+    std::string mine(reinterpret_cast<const char*>(keys.data()), keys.size() * sizeof(std::uint64_t));
+    for (const auto& b : all_gather_bytes(mine)) {
+      const std::size_t k = pooled.size();
+      pooled.resize(k + b.size() / sizeof(std::uint64_t));
+      std::memcpy(pooled.data() + k, b.data(), b.size() - b.size() % sizeof(std::uint64_t));
+    }
+  }
+  const std::vector<std::uint64_t> splitters = scale::range_splitters(std::move(pooled), static_cast<std::size_t>(n));
+  const bool weighted = part->state.options().weighted;
+  std::vector<std::string> out(static_cast<std::size_t>(n));
+  agreed([&] {
+    std::vector<std::uint8_t> is_pos(part->codes.size());
+    for (std::size_t i = 0; i < is_pos.size(); ++i) is_pos[i] = positive_of_mine[part->codes[i]];
+    std::vector<scale::range_rows> by_range = scale::split_into_ranges(part->scores, is_pos, part->weights, splitters);
+    std::vector<double>().swap(part->scores);
+    std::vector<std::uint32_t>().swap(part->codes);
+    std::vector<double>().swap(part->weights);
+    for (std::size_t k = 0; k < by_range.size(); ++k) {
+      out[k] = by_range[k].to_bytes();
+      by_range[k] = scale::range_rows();
+    }
+  });
+  std::vector<std::string> in = exchange_bytes(std::move(out));
+  std::optional<scale::score_range> range;
+  std::size_t rows_here = 0;
+  agreed([&] {
+    scale::range_rows mine;
+    for (auto& b : in) {
+      mine.append(scale::range_rows::from_bytes(b));
+      std::string().swap(b);
+    }
+    range.emplace(std::move(mine), weighted);
+    rows_here = range->rows();
+  });
+
+  // 4. Running sums from the top range down; the last range's end is the totals (P, N). Each link of
+  // a chain receives its carry, computes and passes its own on; a link that fails passes a marker, so
+  // that no rank waits for a carry that will not come (relay).
+  scale::running_edge end;
+  agreed([&] {
+    relay(r > 0 ? r - 1 : -1, r + 1 < n ? r + 1 : -1, [&](const std::string* carry) {
+      end = range->running_sums(carry != nullptr ? scale::walker_of<scale::running_edge>(*carry) : scale::running_edge{});
+      return scale::bytes_of(end);
+    });
+  });
+  const std::vector<std::string> ends = all_gather_bytes(scale::bytes_of(end));
+  const scale::running_edge totals = scale::walker_of<scale::running_edge>(ends.back());
+  if (!(totals.tp > 0 && totals.fp > 0)) return false;  // one class: the state path reads its sweep's reasons
+
+  // 5. The two chained walks: down from rank 0 (the positive class), up from rank n - 1 (the other
+  // class). Each rank takes first the walk whose carry reaches it first; each chain goes one way, so
+  // no rank waits on one that waits on it. Rank n - 1's descending walker, the whole walk, then goes
+  // to rank 0 (a third chain of one link).
+  curves::summary_walker<true> down;
+  curves::areas_walker up;
+  agreed([&] {
+    auto walk_down = [&] {
+      relay(r > 0 ? r - 1 : -1, r + 1 < n ? r + 1 : -1, [&](const std::string* carry) {
+        down = carry != nullptr ? scale::walker_of<curves::summary_walker<true>>(*carry)
+                                : curves::summary_walker<true>(totals.tp, totals.fp);
+        range->walk_down(down);
+        return scale::bytes_of(down);
+      });
+    };
+    auto walk_up = [&] {
+      relay(r + 1 < n ? r + 1 : -1, r > 0 ? r - 1 : -1, [&](const std::string* carry) {
+        up = carry != nullptr ? scale::walker_of<curves::areas_walker>(*carry) : curves::areas_walker(totals.fp, totals.tp);
+        range->walk_up(up);
+        return scale::bytes_of(up);
+      });
+    };
+    if (2 * r < n) {
+      walk_down();
+      walk_up();
+    } else {
+      walk_up();
+      walk_down();
+    }
+    range.reset();
+    if (r == n - 1 || r == 0) {
+      relay(r == 0 ? n - 1 : -1, r == n - 1 ? 0 : -1, [&](const std::string* carry) {
+        if (carry != nullptr) down = scale::walker_of<curves::summary_walker<true>>(*carry);
+        return scale::bytes_of(down);
+      });
+    }
+  });
+
+  if (r == 0 && std::getenv("ASSAY_MPI_TRACE") != nullptr) {
+    fmt::print(stderr, "assay report: range-partitioned over {} ranks ({} rows in rank 0's range)\n", n, rows_here);
+  }
+
+  // 6. The states (counts, cells, losses) merged on rank 0, finished with the walks' results.
+  std::optional<scale::evaluation_state> state;
+  state_on_root(
+      state, [&](int, int) { return std::move(part->state); },
+      [](const std::string& blob, const scale::evaluation_state& mine) { return scale::read_state(blob, mine.options()); });
+  agreed([&] {
+    if (r == 0) {
+      check_rows_of(*state);
+      scale::given_ranking given;
+      given.P = totals.tp;
+      given.N = totals.fp;
+      given.positive = down.result();
+      given.negative = up.result();
+      report rep = scale::finish_with_ranking(*state, options_of(q), given);
+      if (q.csv.drop_missing) rep.missing = state->missing();
+      on_root(rep);
+    }
+  });
+  return true;
+}
+
 void report_by_parts(const report_request& q, const std::function<void(const report&)>& on_root) {
+  if (report_by_ranges(q, on_root)) return;
   keep_large_blocks();
   std::optional<scale::evaluation_state> state;
   state_on_root(q, state);

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <new>
 #include <stdexcept>
 #include <thread>
@@ -40,7 +41,7 @@ bool launched() {
 // Exit-code classes of a failure, as main() maps them (docs/cli.md).
 constexpr int internal_failure = 1, out_of_memory = 5;
 
-constexpr int tag_length = 101, tag_bytes = 102;
+constexpr int tag_length = 101, tag_bytes = 102, tag_exchange_length = 103, tag_exchange = 104;
 constexpr std::uint64_t absent = ~std::uint64_t{0};
 constexpr std::uint64_t piece = std::uint64_t{1} << 30;
 
@@ -170,6 +171,77 @@ bool receive_bytes(std::string& bytes, int from) {
   return true;
 }
 
+std::uint64_t max_over_ranks(std::uint64_t mine) {
+  if (ranks() <= 1) return mine;
+  std::uint64_t most = 0;
+  allreduce(&mine, &most, MPI_UINT64_T, MPI_MAX);
+  return most;
+}
+
+std::vector<std::string> all_gather_bytes(const std::string& mine) {
+  if (ranks() <= 1) return {mine};
+  if (mine.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    throw std::length_error(fmt::format("all_gather_bytes: {} bytes; at most 2^31 - 1 a rank", mine.size()));
+  }
+  const int n = ranks();
+  const int size = static_cast<int>(mine.size());
+  std::vector<int> sizes(static_cast<std::size_t>(n)), at(static_cast<std::size_t>(n));
+  MPI_Request r;
+  MPI_Iallgather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, MPI_COMM_WORLD, &r);
+  wait_idle(r);
+  std::int64_t total = 0;
+  for (int k = 0; k < n; ++k) {
+    at[static_cast<std::size_t>(k)] = static_cast<int>(total);
+    total += sizes[static_cast<std::size_t>(k)];
+  }
+  if (total > std::numeric_limits<int>::max()) {
+    throw std::length_error(fmt::format("all_gather_bytes: {} bytes in all; at most 2^31 - 1", total));
+  }
+  std::string all(static_cast<std::size_t>(total), '\0');
+  MPI_Iallgatherv(mine.data(), size, MPI_BYTE, all.data(), sizes.data(), at.data(), MPI_BYTE, MPI_COMM_WORLD, &r);
+  wait_idle(r);
+  std::vector<std::string> out;
+  for (int k = 0; k < n; ++k) out.push_back(all.substr(static_cast<std::size_t>(at[static_cast<std::size_t>(k)]),
+                                                       static_cast<std::size_t>(sizes[static_cast<std::size_t>(k)])));
+  return out;
+}
+
+std::vector<std::string> exchange_bytes(std::vector<std::string> to_each) {
+  const int n = ranks(), me = rank();
+  if (to_each.size() != static_cast<std::size_t>(n)) {
+    throw std::logic_error(fmt::format("exchange_bytes: {} strings for {} ranks", to_each.size(), n));
+  }
+  std::vector<std::string> from(static_cast<std::size_t>(n));
+  from[static_cast<std::size_t>(me)] = std::move(to_each[static_cast<std::size_t>(me)]);
+  // Round k: send to rank me + k, receive from rank me - k (mod n); both at once, so no rank waits
+  // on a send that its peer has not yet posted a receive for.
+  for (int k = 1; k < n; ++k) {
+    const int to = (me + k) % n, src = (me - k + n) % n;
+    const std::string& out = to_each[static_cast<std::size_t>(to)];
+    std::string& in = from[static_cast<std::size_t>(src)];
+    std::uint64_t out_n = out.size(), in_n = 0;
+    MPI_Request rq[2];
+    MPI_Isend(&out_n, 1, MPI_UINT64_T, to, tag_exchange_length, MPI_COMM_WORLD, &rq[0]);
+    MPI_Irecv(&in_n, 1, MPI_UINT64_T, src, tag_exchange_length, MPI_COMM_WORLD, &rq[1]);
+    MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+    in.resize(in_n);
+    for (std::uint64_t at = 0; at < std::max(out_n, in_n); at += piece) {
+      int count = 0;
+      if (at < out_n) {
+        MPI_Isend(out.data() + at, static_cast<int>(std::min(piece, out_n - at)), MPI_BYTE, to, tag_exchange, MPI_COMM_WORLD,
+                  &rq[count++]);
+      }
+      if (at < in_n) {
+        MPI_Irecv(in.data() + at, static_cast<int>(std::min(piece, in_n - at)), MPI_BYTE, src, tag_exchange, MPI_COMM_WORLD,
+                  &rq[count++]);
+      }
+      MPI_Waitall(count, rq, MPI_STATUSES_IGNORE);
+    }
+    std::string().swap(to_each[static_cast<std::size_t>(to)]);  // sent: freed now
+  }
+  return from;
+}
+
 std::uint64_t sum_over_lower_ranks(std::uint64_t mine) {
   if (ranks() <= 1) return 0;  // one process (MPI may not be initialised)
   std::uint64_t below = 0;
@@ -190,6 +262,9 @@ void agreed(const std::function<void()>& local, const std::uint64_t*) { local();
 void send_bytes(const std::string*, int) { throw std::logic_error("send_bytes: this build has no MPI"); }
 bool receive_bytes(std::string&, int) { throw std::logic_error("receive_bytes: this build has no MPI"); }
 std::uint64_t sum_over_lower_ranks(std::uint64_t) { return 0; }
+std::uint64_t max_over_ranks(std::uint64_t mine) { return mine; }
+std::vector<std::string> all_gather_bytes(const std::string& mine) { return {mine}; }
+std::vector<std::string> exchange_bytes(std::vector<std::string> to_each) { return to_each; }
 
 #endif
 

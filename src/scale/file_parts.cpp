@@ -1,6 +1,7 @@
 // A prediction file cut into parts and the evaluation state of one part; see
 // include/assay/scale/file_parts.hpp and docs/scaling.md ("MPI").
 #include "assay/scale/file_parts.hpp"
+#include "assay/scale/ranges.hpp"
 
 #include <fmt/format.h>
 
@@ -9,6 +10,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -373,6 +376,56 @@ sliced_state sliced_state_of_file_part(const report_request& q, const std::vecto
 sliced_state sliced_state_of_file_part(const report_request& q, const std::vector<std::string>& by,
                                        const file_part& part, std::size_t piece_bytes) {
   return detail::sliced_state_of_file_part(q, by, part, piece_bytes, {});
+}
+
+std::optional<ranked_part> ranked_part_of_file(const report_request& q, const file_part& part,
+                                               const std::function<bool(std::span<const double>)>& go_on,
+                                               std::size_t piece_bytes) {
+  const char* fn = "ranked_part_of_file";
+  if (!q.score || q.task == task_kind::regression) {
+    throw_usage(fmt::format("{}: the request has no score column; the ranges are those of a binary score", fn));
+  }
+  if (q.ci_level || q.keep_curves || q.constraints.any()) {
+    throw_usage(fmt::format("{}: intervals, kept curves and constraints read the score runs, which a ranked part's "
+                            "state does not keep", fn));
+  }
+  const part_source src = source_of_part(q, {}, part, piece_bytes, fn);
+  const part_reader& in = src.in;
+  ranked_part out{evaluation_state(src.options), {}, {}, {}, {}};
+  auto& s = detail::state_access::of(out.state);
+  s.keep_runs = false;    // the rows go to their ranges instead
+  s.calibration = false;  // only kept curves read the reliability sums
+  const bool weighted = src.options.weighted;
+  std::unordered_map<std::string, std::uint32_t> code_of;
+  std::uint64_t rows = 0;
+  bool asked = false;
+  struct stop {};  // go_on said no: leave the reader's loop
+  try {
+    const io::missing_rows missing = in.read(part, [&](io::table&& t) {
+      detail::update_with_piece(out.state, t, in.header.name, rows);  // checks every row, as the state path
+      rows += t.rows;
+      const io::column& lab = t.columns[0];
+      std::vector<std::uint32_t> map(lab.levels.size());
+      for (std::size_t k = 0; k < lab.levels.size(); ++k) {
+        const auto [it, added] = code_of.try_emplace(lab.levels[k], static_cast<std::uint32_t>(out.spellings.size()));
+        if (added) out.spellings.push_back(lab.levels[k]);
+        map[k] = it->second;
+      }
+      for (const std::int32_t c : lab.codes) out.codes.push_back(map[static_cast<std::size_t>(c)]);
+      const auto& sc = t.columns[1].numbers;
+      out.scores.insert(out.scores.end(), sc.begin(), sc.end());
+      if (weighted) out.weights.insert(out.weights.end(), t.columns[2].numbers.begin(), t.columns[2].numbers.end());
+      if (!asked) {
+        asked = true;
+        if (!go_on(sc)) throw stop{};
+      }
+    });
+    skipped_rows(q, in, missing, part, [&](std::uint64_t n) { s.missing += n; });
+  } catch (const stop&) {
+    return std::nullopt;
+  }
+  if (!asked && !go_on({})) return std::nullopt;
+  return out;
 }
 
 io::table table_of_file_part(const std::string& path, const io::csv_options& csv,

@@ -1,5 +1,6 @@
 // The mergeable evaluation state; see include/assay/scale/state.hpp and docs/scaling.md.
 #include "assay/scale/state.hpp"
+#include "assay/scale/ranges.hpp"
 #include "bytes.hpp"
 #include "state_impl.hpp"
 
@@ -1317,6 +1318,8 @@ void evaluation_state::merge(const evaluation_state& other) {
   s.missing += t.missing;
   s.total_weight.add(t.total_weight);
   s.all_probabilities = s.all_probabilities && t.all_probabilities;
+  s.keep_runs = s.keep_runs && t.keep_runs;  // runs of some rows only: none to read
+  s.calibration = s.calibration && t.calibration;
   if (t.min_fractional_weight && (!s.min_fractional_weight || *t.min_fractional_weight < *s.min_fractional_weight)) {
     s.min_fractional_weight = t.min_fractional_weight;
   }
@@ -1373,7 +1376,11 @@ std::string evaluation_state::serialize() const {
   w.u64(s.rows);
   w.u64(s.missing);
   w.sum(s.total_weight);
-  w.u8(s.all_probabilities ? 1 : 0);
+  // Flags: bit 0 every score in [0, 1]; bit 1 no score runs kept, bit 2 no reliability sums (a
+  // ranked part's state, scale/ranges.hpp, finished only with finish_with_ranking).
+  const bool scores = o.kind == prediction_kind::scores;
+  w.u8(static_cast<std::uint8_t>((s.all_probabilities ? 1 : 0) | (scores && !s.keep_runs ? 2 : 0) |
+                                 (scores && !s.calibration ? 4 : 0)));
   w.u8(s.min_fractional_weight ? 1 : 0);
   w.f64(s.min_fractional_weight.value_or(0.0));
   w.u64(s.dict.size());
@@ -1527,9 +1534,11 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
   s.rows = r.u64();
   s.missing = r.u64();
   s.total_weight = r.sum();
-  const std::uint8_t prob = r.u8();
-  if (prob > 1) reader::malformed("bad flags");
-  s.all_probabilities = prob == 1;
+  const std::uint8_t flags = r.u8();
+  if (flags > 7 || (flags > 1 && o.kind != prediction_kind::scores)) reader::malformed("bad flags");
+  s.all_probabilities = (flags & 1) != 0;
+  s.keep_runs = (flags & 2) == 0;
+  s.calibration = (flags & 4) == 0;
   const std::uint8_t has_fraction = r.u8();
   const double fraction = r.f64();
   if (has_fraction > 1 || (has_fraction == 1 && !(std::isfinite(fraction) && fraction != std::floor(fraction)))) {
@@ -1633,7 +1642,9 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
     in_runs += x.t.n;
     s.runs.push_back(std::move(x));
   }
-  if (o.kind == prediction_kind::scores && in_runs != s.rows) reader::malformed("the score runs do not add up to the rows");
+  if (o.kind == prediction_kind::scores && in_runs != (s.keep_runs ? s.rows : 0)) {
+    reader::malformed(s.keep_runs ? "the score runs do not add up to the rows" : "a state without score runs has runs");
+  }
   if (o.kind == prediction_kind::values && nr != 0) reader::malformed("a regression state has scores");
   if (o.row_ids) {
     const std::uint64_t nk = r.count(16);
@@ -2271,7 +2282,8 @@ struct batch_walk {
 // inlined: a std::function call per run was a fifth of rank 0's finish at 10^7 distinct scores).
 template <class Descending, class Ascending>
 report finish_runs(evaluation_state::impl& s, const evaluate_options& q, const Descending& runs_descending,
-                   const Ascending* runs_ascending, sweep_store* store, const regression_sums* values) {
+                   const Ascending* runs_ascending, sweep_store* store, const regression_sums* values,
+                   const given_ranking* given = nullptr) {
   const state_options& o = s.o;
   if (q.ci_level && (o.kind == prediction_kind::values || o.kind == prediction_kind::proba) && !o.row_ids) {
     throw_usage(fmt::format("evaluation_state::finish: ci_level is set; the intervals of {} need every row (the normal "
@@ -2402,7 +2414,10 @@ report finish_runs(evaluation_state::impl& s, const evaluate_options& q, const D
       walk_runs(runs_descending, o.weighted, [](std::uint32_t) { return true; }, is_pos, f);
     };
     double P = 0, N = 0;
-    if (o.weighted) {
+    if (given != nullptr) {  // computed range by range (scale/ranges.hpp): the runs are not here
+      P = given->P;
+      N = given->N;
+    } else if (o.weighted) {
       walk([&](double, double tp, double fp) { P = tp, N = fp; });
     } else {  // counts: exact, from the cells (no walk)
       std::uint64_t np = 0, nn = 0;
@@ -2444,7 +2459,7 @@ report finish_runs(evaluation_state::impl& s, const evaluate_options& q, const D
       r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", threshold_of(curves::best_youden(sw))});
       r.metrics.push_back({"best_threshold_f1", "best threshold, max F1", threshold_of(curves::best_fbeta(sw, 1))});
     } else {
-      const curves::ranking_summary sum = curves::summarize_walk(P, N, walk);
+      const curves::ranking_summary sum = given != nullptr ? given->positive : curves::summarize_walk(P, N, walk);
       r.metrics.push_back({"roc_auc", "ROC AUC", sum.roc_auc});
       r.metrics.push_back({"average_precision", "average precision", sum.average_precision});
       r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", sum.best_threshold_youden});
@@ -2477,7 +2492,10 @@ report finish_runs(evaluation_state::impl& s, const evaluate_options& q, const D
     // being read by nobody; weights: the sweep functions).
     if (r.positive && r.by_class.size() == 2) {
       value other_auc, other_ap;
-      if (!o.weighted && !have_forward && runs_ascending != nullptr) {
+      if (given != nullptr) {
+        other_auc = given->negative.roc_auc;
+        other_ap = given->negative.average_precision;
+      } else if (!o.weighted && !have_forward && runs_ascending != nullptr) {
         // The complement of the sweep (curves::complement) entry by entry, lowest score first: at
         // distinct score t, threshold -t, "tp" the negatives and "fp" the positives with score <= t.
         // Counts are integers, exact in doubles, so these are complement()'s values to the bit.
@@ -2587,11 +2605,42 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
 
 }  // namespace detail
 
+namespace {
+
+void check_runs_kept(const evaluation_state::impl& s, const char* fn) {
+  if (s.o.kind == prediction_kind::scores && !s.keep_runs) {
+    throw_usage(fmt::format("evaluation_state::{}: the state keeps no score runs (a ranked part's state, "
+                            "scale/ranges.hpp): finish it with finish_with_ranking", fn));
+  }
+}
+
+}  // namespace
+
 report evaluation_state::finish(const evaluate_options& q) const {
   impl& s = *impl_;
+  check_runs_kept(s, "finish");
   s.compact_buffer();  // the held runs stay apart: the walks read them with s.runs as their merge
   const detail::list_walk descending{&s, true}, ascending{&s, false};
   return detail::finish_runs(s, q, descending, &ascending, nullptr, nullptr);
+}
+
+report finish_with_ranking(const evaluation_state& state, const evaluate_options& q, const given_ranking& ranking) {
+  // As finish(): const for the caller; the held runs may be compacted (no result changes).
+  evaluation_state::impl& s = const_cast<evaluation_state::impl&>(detail::state_access::of(state));
+  if (s.o.kind != prediction_kind::scores) {
+    throw_usage("finish_with_ranking: the state holds no binary scores (its kind is not scores)");
+  }
+  if (q.ci_level || q.keep_curves || q.constraints.any()) {
+    throw_usage("finish_with_ranking: intervals, kept curves and constraints read the score runs, which a state "
+                "finished with given ranking metrics does not hold");
+  }
+  if (!(ranking.P > 0 && ranking.N > 0)) {
+    throw_usage(fmt::format("finish_with_ranking: the given totals are P = {} and N = {}; both classes are needed "
+                            "(with one class evaluate reads the sweep's own reasons)", ranking.P, ranking.N));
+  }
+  s.compact_buffer();
+  const detail::list_walk descending{&s, true}, ascending{&s, false};
+  return detail::finish_runs(s, q, descending, &ascending, nullptr, nullptr, &ranking);
 }
 
 evaluation_state::scores_swept evaluation_state::sweep_of_scores(bool negatives) const {
@@ -2601,6 +2650,7 @@ evaluation_state::scores_swept evaluation_state::sweep_of_scores(bool negatives)
     throw_usage("evaluation_state::sweep_of_scores: the state holds no binary scores (its kind is not scores)");
   }
   if (s.rows == 0) throw_usage("evaluation_state::sweep_of_scores: no rows were added; there is nothing to sweep");
+  check_runs_kept(s, "sweep_of_scores");
   s.compact();
   // The classes, as finish() decides them (predictions_from_scores on the union of the spellings).
   const auto [true_codes, yt] = true_spellings(s.cells, s.dict);

@@ -1,0 +1,248 @@
+// The ranking metrics of a binary score range by range; see include/assay/scale/ranges.hpp and
+// docs/scaling.md ("MPI: the range-partitioned report").
+#include "assay/scale/ranges.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "assay/curves/class_sort.hpp"
+#include "assay/curves/sweep.hpp"
+#include "assay/data/predictions.hpp"
+#include "assay/detail/exact_sum.hpp"
+#include "assay/detail/radix.hpp"
+#include "assay/error.hpp"
+
+namespace assay::scale {
+
+std::vector<std::uint8_t> positive_spellings(const std::vector<std::string>& spellings, const state_options& o) {
+  // finish() decides on its dictionary, sorted by bytes: the same order here, whatever the caller's.
+  std::vector<std::size_t> order(spellings.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return spellings[a] < spellings[b]; });
+  std::vector<std::string> sorted;
+  sorted.reserve(order.size());
+  for (const std::size_t k : order) sorted.push_back(spellings[k]);
+  prediction_options po;
+  po.pos_label = o.pos_label;
+  po.task = o.task;
+  const prediction_table t = predictions_from_scores(sorted, std::vector<double>(sorted.size(), 0.0), po);
+  if (!t.positive) throw_usage("positive_spellings: the classes have no positive class");
+  std::vector<std::uint8_t> out(spellings.size(), 0);
+  for (std::size_t j = 0; j < order.size(); ++j) out[order[j]] = t.y[j] == static_cast<std::int32_t>(*t.positive) ? 1 : 0;
+  return out;
+}
+
+bool mostly_distinct(std::span<const double> scores) {
+  constexpr std::size_t most = std::size_t{1} << 16;
+  const std::size_t step = std::max<std::size_t>(1, scores.size() / most);
+  std::vector<double> s;
+  s.reserve(std::min(scores.size(), most + 1));
+  for (std::size_t i = 0; i < scores.size(); i += step) s.push_back(scores[i] + 0.0);
+  if (s.empty()) return true;
+  std::sort(s.begin(), s.end());
+  const auto distinct = static_cast<std::size_t>(std::unique(s.begin(), s.end()) - s.begin());
+  return 2 * distinct > s.size();
+}
+
+std::vector<std::uint64_t> sample_keys(std::span<const double> scores, std::size_t count) {
+  std::vector<std::uint64_t> out;
+  if (scores.empty() || count == 0) return out;
+  const std::size_t step = std::max<std::size_t>(1, scores.size() / count);
+  for (std::size_t i = 0; i < scores.size(); i += step) out.push_back(assay::detail::order_key(scores[i]));
+  return out;
+}
+
+std::vector<std::uint64_t> range_splitters(std::vector<std::uint64_t> pooled, std::size_t ranges) {
+  if (ranges == 0) throw_usage("range_splitters: ranges is 0; it must be >= 1");
+  std::sort(pooled.begin(), pooled.end());
+  std::vector<std::uint64_t> out(ranges - 1, 0);
+  if (pooled.empty()) return out;  // any cut is right; these put every row in the last range
+  for (std::size_t k = 1; k < ranges; ++k) out[k - 1] = pooled[k * pooled.size() / ranges];
+  return out;
+}
+
+std::size_t range_of(double score, std::span<const std::uint64_t> splitters) {
+  const std::uint64_t key = assay::detail::order_key(score);
+  const auto below = static_cast<std::size_t>(std::upper_bound(splitters.begin(), splitters.end(), key) -
+                                              splitters.begin());  // cuts at or under the key
+  return splitters.size() - below;
+}
+
+namespace {
+
+void put_u64(std::string& out, std::uint64_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); }
+
+void put_doubles(std::string& out, const std::vector<double>& v) {
+  out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double));
+}
+
+}  // namespace
+
+std::string range_rows::to_bytes() const {
+  std::string out;
+  out.reserve(32 + 8 * (pos.size() + neg.size() + pos_w.size() + neg_w.size()));
+  for (const auto* v : {&pos, &neg, &pos_w, &neg_w}) put_u64(out, v->size());
+  for (const auto* v : {&pos, &neg, &pos_w, &neg_w}) put_doubles(out, *v);
+  return out;
+}
+
+range_rows range_rows::from_bytes(std::string_view bytes) {
+  range_rows r;
+  std::uint64_t n[4] = {0, 0, 0, 0};
+  if (bytes.size() < sizeof n) {
+    throw_data(fmt::format("range_rows::from_bytes: {} bytes, fewer than the 32 of the counts", bytes.size()));
+  }
+  std::memcpy(n, bytes.data(), sizeof n);
+  const std::uint64_t limit = bytes.size() / 8;
+  if (n[0] > limit || n[1] > limit || n[2] > limit || n[3] > limit ||
+      bytes.size() != sizeof n + 8 * (n[0] + n[1] + n[2] + n[3])) {
+    throw_data(fmt::format("range_rows::from_bytes: {} bytes do not hold {} + {} scores and {} + {} weights",
+                           bytes.size(), n[0], n[1], n[2], n[3]));
+  }
+  std::size_t at = sizeof n;
+  std::vector<double>* v[4] = {&r.pos, &r.neg, &r.pos_w, &r.neg_w};
+  for (int k = 0; k < 4; ++k) {
+    v[k]->resize(n[k]);
+    std::memcpy(v[k]->data(), bytes.data() + at, 8 * n[k]);
+    at += 8 * n[k];
+  }
+  return r;
+}
+
+void range_rows::append(const range_rows& more) {
+  pos.insert(pos.end(), more.pos.begin(), more.pos.end());
+  neg.insert(neg.end(), more.neg.begin(), more.neg.end());
+  pos_w.insert(pos_w.end(), more.pos_w.begin(), more.pos_w.end());
+  neg_w.insert(neg_w.end(), more.neg_w.begin(), more.neg_w.end());
+}
+
+std::vector<range_rows> split_into_ranges(std::span<const double> scores, std::span<const std::uint8_t> positive,
+                                          std::span<const double> weights, std::span<const std::uint64_t> splitters) {
+  const std::size_t n = scores.size(), R = splitters.size() + 1;
+  if (positive.size() != n || (!weights.empty() && weights.size() != n)) {
+    throw_usage(fmt::format("split_into_ranges: {} scores, {} classes and {} weights", n, positive.size(),
+                            weights.size()));
+  }
+  const bool weighted = !weights.empty();
+  std::vector<std::uint32_t> where(n);
+  std::vector<std::size_t> count(2 * R, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto r = static_cast<std::uint32_t>(R == 1 ? 0 : range_of(scores[i], splitters));
+    where[i] = r;
+    ++count[2 * r + (positive[i] != 0 ? 1 : 0)];
+  }
+  std::vector<range_rows> out(R);
+  for (std::size_t r = 0; r < R; ++r) {
+    out[r].neg.reserve(count[2 * r]);
+    out[r].pos.reserve(count[2 * r + 1]);
+    if (weighted) out[r].neg_w.reserve(count[2 * r]), out[r].pos_w.reserve(count[2 * r + 1]);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (weighted && weights[i] == 0) continue;  // as sweep_scores: no threshold of its own, no weight
+    range_rows& to = out[where[i]];
+    const double x = scores[i] + 0.0;           // -0.0 and +0.0: one threshold
+    if (positive[i] != 0) {
+      to.pos.push_back(x);
+      if (weighted) to.pos_w.push_back(weights[i]);
+    } else {
+      to.neg.push_back(x);
+      if (weighted) to.neg_w.push_back(weights[i]);
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// A weighted row: the order key of the negated score (ascending = highest score first) and the weight,
+// signed by the class (+ positive, - negative), as curves::sweep_scores sorts them.
+struct signed_record {
+  std::uint64_t key;
+  double signed_weight;
+};
+
+}  // namespace
+
+score_range::score_range(range_rows rows, bool weighted) : weighted_(weighted) {
+  if (weighted && (rows.pos_w.size() != rows.pos.size() || rows.neg_w.size() != rows.neg.size())) {
+    throw_usage(fmt::format("score_range: {} positive scores with {} weights, {} negative with {}", rows.pos.size(),
+                            rows.pos_w.size(), rows.neg.size(), rows.neg_w.size()));
+  }
+  rows_ = rows.pos.size() + rows.neg.size();
+  if (!weighted) {  // make_report's sort of the two classes (curves::sort_runs: radix, MSD first)
+    std::vector<double> v = std::move(rows.pos);
+    const std::size_t P = v.size();
+    v.insert(v.end(), rows.neg.begin(), rows.neg.end());
+    rows = range_rows();
+    data_ = std::move(v);
+    sorted_ = curves::sort_runs(data_, P);
+    return;
+  }
+  std::vector<signed_record> recs;
+  recs.reserve(rows_);
+  for (std::size_t i = 0; i < rows.pos.size(); ++i) recs.push_back({assay::detail::order_key(-rows.pos[i]), rows.pos_w[i]});
+  for (std::size_t i = 0; i < rows.neg.size(); ++i) recs.push_back({assay::detail::order_key(-rows.neg[i]), -rows.neg_w[i]});
+  rows = range_rows();
+  assay::detail::stable_sort_by_key(recs);
+  // Tie groups, highest score first, each side summed exactly and rounded once (as sweep_scores).
+  for (std::size_t i = 0; i < recs.size();) {
+    const std::uint64_t key = recs[i].key;
+    assay::detail::exact_sum gp, gn;
+    for (; i < recs.size() && recs[i].key == key; ++i) {
+      const double sw = recs[i].signed_weight;
+      if (sw > 0) gp.add(sw);
+      else gn.add(-sw);
+    }
+    t_.push_back(-assay::detail::from_order_key(key) + 0.0);
+    gp_.push_back(gp.value());
+    gn_.push_back(gn.value());
+  }
+}
+
+running_edge score_range::running_sums(running_edge above) {
+  above_ = above;
+  if (!weighted_) {  // counts: integers, exact in doubles below 2^53
+    return {above.tp + static_cast<double>(sorted_.first.size()), above.fp + static_cast<double>(sorted_.second.size())};
+  }
+  tp_.resize(t_.size());
+  fp_.resize(t_.size());
+  double tp = above.tp, fp = above.fp;
+  for (std::size_t g = 0; g < t_.size(); ++g) {
+    tp += gp_[g];
+    fp += gn_[g];
+    tp_[g] = tp;
+    fp_[g] = fp;
+  }
+  return {tp, fp};
+}
+
+void score_range::walk_down(curves::summary_walker<true>& w) const {
+  if (!weighted_) {
+    const double tp0 = above_.tp, fp0 = above_.fp;
+    curves::walk_sorted_classes(sorted_.first, sorted_.second, [&](double t, double tp, double fp) { w.add(t, tp0 + tp, fp0 + fp); });
+    return;
+  }
+  for (std::size_t g = 0; g < t_.size(); ++g) w.add(t_[g], tp_[g], fp_[g]);
+}
+
+void score_range::walk_up(curves::areas_walker& w) const {
+  // Entry of the distinct score t: tp' = N - (negative weight above t), fp' = P - (positive weight
+  // above t), i.e. the running sums of the next higher score (or of the range above; 0 at the top).
+  // w.P is the negatives' total N, w.N the positives' P (the complement's classes).
+  if (!weighted_) {
+    const double Pl = static_cast<double>(sorted_.first.size()), Nl = static_cast<double>(sorted_.second.size());
+    const double tp0 = above_.tp, fp0 = above_.fp;
+    curves::walk_sorted_classes_up(sorted_.second, sorted_.first, [&](double, double cn, double cp) {
+      w.add(w.P - (fp0 + (Nl - cn)), w.N - (tp0 + (Pl - cp)));
+    });
+    return;
+  }
+  for (std::size_t g = t_.size(); g-- > 0;) {
+    const double tp = g > 0 ? tp_[g - 1] : above_.tp, fp = g > 0 ? fp_[g - 1] : above_.fp;
+    w.add(w.P - fp, w.N - tp);
+  }
+}
+
+}  // namespace assay::scale
