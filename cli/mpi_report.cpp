@@ -4,6 +4,7 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -181,6 +182,15 @@ bool report_by_ranges(const report_request& q, const std::function<void(const re
   if (mode == "0") return false;
   const bool always = mode == "1";
   keep_large_blocks();
+  // ASSAY_MPI_TRACE: which path ran and each step's wall time on each rank (docs/scaling.md).
+  const bool trace = std::getenv("ASSAY_MPI_TRACE") != nullptr;
+  std::vector<std::pair<const char*, double>> steps;
+  auto t0 = std::chrono::steady_clock::now();
+  auto mark = [&](const char* what) {
+    const auto t = std::chrono::steady_clock::now();
+    steps.emplace_back(what, std::chrono::duration<double>(t - t0).count());
+    t0 = t;
+  };
 
   // 1. The part: a state without runs, and the rows' scores, spellings and weights. A part that fails
   // to read (a bad row, ...) or whose first piece has few distinct scores sends every rank to the
@@ -195,6 +205,7 @@ bool report_by_ranges(const report_request& q, const std::function<void(const re
     ok = false;
   }
   if (!all_ok(ok)) return false;
+  mark("read");
 
   // 2. The classes, decided on every part's spellings (as finish() decides them on the union).
   std::vector<std::string> all;
@@ -207,7 +218,8 @@ bool report_by_ranges(const report_request& q, const std::function<void(const re
   ok = true;
   try {
     positive_of_all = scale::positive_spellings(all, part->state.options());
-  } catch (const error&) {  // classes evaluate cannot decide: the state path's message
+    scale::fill_ranked_state(*part, all);  // a bad value (not finite, ...): the state path's message
+  } catch (const std::exception&) {  // or classes evaluate cannot decide
     ok = false;
   }
   if (!all_ok(ok)) return false;
@@ -230,31 +242,26 @@ bool report_by_ranges(const report_request& q, const std::function<void(const re
   }
   const std::vector<std::uint64_t> splitters = scale::range_splitters(std::move(pooled), static_cast<std::size_t>(n));
   const bool weighted = part->state.options().weighted;
+  mark("classes and cuts");
   std::vector<std::string> out(static_cast<std::size_t>(n));
   agreed([&] {
     std::vector<std::uint8_t> is_pos(part->codes.size());
     for (std::size_t i = 0; i < is_pos.size(); ++i) is_pos[i] = positive_of_mine[part->codes[i]];
-    std::vector<scale::range_rows> by_range = scale::split_into_ranges(part->scores, is_pos, part->weights, splitters);
+    out = scale::split_into_range_bytes(part->scores, is_pos, part->weights, splitters);
     std::vector<double>().swap(part->scores);
     std::vector<std::uint32_t>().swap(part->codes);
     std::vector<double>().swap(part->weights);
-    for (std::size_t k = 0; k < by_range.size(); ++k) {
-      out[k] = by_range[k].to_bytes();
-      by_range[k] = scale::range_rows();
-    }
   });
+  mark("split");
   std::vector<std::string> in = exchange_bytes(std::move(out));
+  mark("exchange");
   std::optional<scale::score_range> range;
   std::size_t rows_here = 0;
   agreed([&] {
-    scale::range_rows mine;
-    for (auto& b : in) {
-      mine.append(scale::range_rows::from_bytes(b));
-      std::string().swap(b);
-    }
-    range.emplace(std::move(mine), weighted);
+    range.emplace(scale::score_range::of_bytes(std::move(in), weighted));
     rows_here = range->rows();
   });
+  mark("sort");
 
   // 4. Running sums from the top range down; the last range's end is the totals (P, N). Each link of
   // a chain receives its carry, computes and passes its own on; a link that fails passes a marker, so
@@ -269,6 +276,7 @@ bool report_by_ranges(const report_request& q, const std::function<void(const re
   const std::vector<std::string> ends = all_gather_bytes(scale::bytes_of(end));
   const scale::running_edge totals = scale::walker_of<scale::running_edge>(ends.back());
   if (!(totals.tp > 0 && totals.fp > 0)) return false;  // one class: the state path reads its sweep's reasons
+  mark("running sums");
 
   // 5. The two chained walks: down from rank 0 (the positive class), up from rank n - 1 (the other
   // class). Each rank takes first the walk whose carry reaches it first; each chain goes one way, so
@@ -308,9 +316,7 @@ bool report_by_ranges(const report_request& q, const std::function<void(const re
     }
   });
 
-  if (r == 0 && std::getenv("ASSAY_MPI_TRACE") != nullptr) {
-    fmt::print(stderr, "assay report: range-partitioned over {} ranks ({} rows in rank 0's range)\n", n, rows_here);
-  }
+  mark("walks");
 
   // 6. The states (counts, cells, losses) merged on rank 0, finished with the walks' results.
   std::optional<scale::evaluation_state> state;
@@ -330,6 +336,17 @@ bool report_by_ranges(const report_request& q, const std::function<void(const re
       on_root(rep);
     }
   });
+  mark("merge and finish");
+  if (trace) {
+    std::string line = fmt::format("rank {} of {}: {} rows in its range;", r, n, rows_here);
+    for (const auto& [what, sec] : steps) line += fmt::format(" {} {:.3f} s,", what, sec);
+    line.back() = '\n';
+    const std::vector<std::string> lines = all_gather_bytes(line);
+    if (r == 0) {
+      fmt::print(stderr, "assay report: range-partitioned over {} ranks\n", n);
+      for (const auto& l : lines) fmt::print(stderr, "  {}", l);
+    }
+  }
   return true;
 }
 

@@ -395,14 +395,14 @@ std::optional<ranked_part> ranked_part_of_file(const report_request& q, const fi
   auto& s = detail::state_access::of(out.state);
   s.keep_runs = false;    // the rows go to their ranges instead
   s.calibration = false;  // only kept curves read the reliability sums
+  s.one_class_loss = true;  // fill_ranked_state knows every spelling's class
   const bool weighted = src.options.weighted;
   std::unordered_map<std::string, std::uint32_t> code_of;
-  std::uint64_t rows = 0;
+  std::uint64_t rows = 0;  // read so far
   bool asked = false;
   struct stop {};  // go_on said no: leave the reader's loop
   try {
     const io::missing_rows missing = in.read(part, [&](io::table&& t) {
-      detail::update_with_piece(out.state, t, in.header.name, rows);  // checks every row, as the state path
       rows += t.rows;
       const io::column& lab = t.columns[0];
       std::vector<std::uint32_t> map(lab.levels.size());

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "assay/curves/class_sort.hpp"
@@ -13,6 +14,7 @@
 #include "assay/detail/exact_sum.hpp"
 #include "assay/detail/radix.hpp"
 #include "assay/error.hpp"
+#include "state_impl.hpp"
 
 namespace assay::scale {
 
@@ -32,6 +34,35 @@ std::vector<std::uint8_t> positive_spellings(const std::vector<std::string>& spe
   std::vector<std::uint8_t> out(spellings.size(), 0);
   for (std::size_t j = 0; j < order.size(); ++j) out[order[j]] = t.y[j] == static_cast<std::int32_t>(*t.positive) ? 1 : 0;
   return out;
+}
+
+void fill_ranked_state(ranked_part& part, const std::vector<std::string>& spellings) {
+  evaluation_state::impl& s = detail::state_access::of(part.state);
+  if (s.rows != 0 || s.keep_runs || !s.one_class_loss) {
+    throw_usage("fill_ranked_state: the part's state is not the fresh state of ranked_part_of_file");
+  }
+  const std::size_t n = part.scores.size();
+  if (part.codes.size() != n || (!part.weights.empty() && part.weights.size() != n)) {
+    throw_usage(fmt::format("fill_ranked_state: {} scores, {} labels and {} weights", n, part.codes.size(),
+                            part.weights.size()));
+  }
+  // Every part's spellings, so that each row sums the terms of its spelling's final class only.
+  s.also_true = spellings;
+  std::vector<std::int32_t> codes(part.codes.begin(), part.codes.end());
+  row_batch b;
+  b.y_true = label_column::of_codes(codes, part.spellings);
+  b.y_score = part.scores;
+  b.sample_weight = part.weights;
+  try {
+    part.state.update(b);
+  } catch (...) {
+    s.also_true.clear();
+    throw;
+  }
+  s.also_true.clear();  // the merged state's cells hold every spelling: finish() needs no more
+  if (s.rows != n) {  // a row the state skipped would still be in the ranges
+    throw_usage(fmt::format("fill_ranked_state: the state took {} of {} rows", s.rows, n));
+  }
 }
 
 bool mostly_distinct(std::span<const double> scores) {
@@ -72,6 +103,8 @@ std::size_t range_of(double score, std::span<const std::uint64_t> splitters) {
 
 namespace {
 
+std::array<std::uint64_t, 4> counts_of(std::string_view bytes);
+
 void put_u64(std::string& out, std::uint64_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); }
 
 void put_doubles(std::string& out, const std::vector<double>& v) {
@@ -90,17 +123,7 @@ std::string range_rows::to_bytes() const {
 
 range_rows range_rows::from_bytes(std::string_view bytes) {
   range_rows r;
-  std::uint64_t n[4] = {0, 0, 0, 0};
-  if (bytes.size() < sizeof n) {
-    throw_data(fmt::format("range_rows::from_bytes: {} bytes, fewer than the 32 of the counts", bytes.size()));
-  }
-  std::memcpy(n, bytes.data(), sizeof n);
-  const std::uint64_t limit = bytes.size() / 8;
-  if (n[0] > limit || n[1] > limit || n[2] > limit || n[3] > limit ||
-      bytes.size() != sizeof n + 8 * (n[0] + n[1] + n[2] + n[3])) {
-    throw_data(fmt::format("range_rows::from_bytes: {} bytes do not hold {} + {} scores and {} + {} weights",
-                           bytes.size(), n[0], n[1], n[2], n[3]));
-  }
+  const std::array<std::uint64_t, 4> n = counts_of(bytes);
   std::size_t at = sizeof n;
   std::vector<double>* v[4] = {&r.pos, &r.neg, &r.pos_w, &r.neg_w};
   for (int k = 0; k < 4; ++k) {
@@ -154,7 +177,73 @@ std::vector<range_rows> split_into_ranges(std::span<const double> scores, std::s
   return out;
 }
 
+std::vector<std::string> split_into_range_bytes(std::span<const double> scores, std::span<const std::uint8_t> positive,
+                                                std::span<const double> weights,
+                                                std::span<const std::uint64_t> splitters) {
+  const std::size_t n = scores.size(), R = splitters.size() + 1;
+  if (positive.size() != n || (!weights.empty() && weights.size() != n)) {
+    throw_usage(fmt::format("split_into_range_bytes: {} scores, {} classes and {} weights", n, positive.size(),
+                            weights.size()));
+  }
+  const bool weighted = !weights.empty();
+  // Pass 1: each row's range and the counts; pass 2 writes each row straight into its range's bytes
+  // (range_rows::to_bytes's layout: four counts, then scores and weights by class).
+  std::vector<std::uint32_t> where(n);
+  std::vector<std::uint64_t> count(2 * R, 0);  // [2r] negatives, [2r + 1] positives of range r
+  const std::uint64_t cut = R == 2 ? splitters[0] : 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool kept = !weighted || weights[i] != 0;
+    std::uint32_t r = 0;
+    if (R == 2) r = assay::detail::order_key(scores[i]) >= cut ? 0 : 1;  // range_of for one cut
+    else if (R > 2) r = static_cast<std::uint32_t>(range_of(scores[i], splitters));
+    where[i] = r;
+    count[2 * r + (positive[i] != 0 ? 1 : 0)] += kept ? 1 : 0;
+  }
+  std::vector<std::string> out(R);
+  std::vector<double*> pos(R), neg(R), pos_w(R), neg_w(R);
+  for (std::size_t r = 0; r < R; ++r) {
+    const std::uint64_t np = count[2 * r + 1], nn = count[2 * r], nw = weighted ? 1 : 0;
+    const std::uint64_t head[4] = {np, nn, np * nw, nn * nw};
+    out[r].resize(sizeof head + 8 * (np + nn) * (1 + nw));
+    std::memcpy(out[r].data(), head, sizeof head);
+    auto* d = reinterpret_cast<double*>(out[r].data() + sizeof head);  // the layout of to_bytes
+    pos[r] = d;
+    neg[r] = d + np;
+    pos_w[r] = d + np + nn;
+    neg_w[r] = d + 2 * np + nn;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (weighted && weights[i] == 0) continue;  // as sweep_scores: no threshold of its own, no weight
+    const std::uint32_t r = where[i];
+    const double x = scores[i] + 0.0;           // -0.0 and +0.0: one threshold
+    if (positive[i] != 0) {
+      *pos[r]++ = x;
+      if (weighted) *pos_w[r]++ = weights[i];
+    } else {
+      *neg[r]++ = x;
+      if (weighted) *neg_w[r]++ = weights[i];
+    }
+  }
+  return out;
+}
+
 namespace {
+
+// The four counts at the head of range_rows::to_bytes, checked against the length.
+std::array<std::uint64_t, 4> counts_of(std::string_view bytes) {
+  std::array<std::uint64_t, 4> n{};
+  if (bytes.size() < sizeof n) {
+    throw_data(fmt::format("range_rows::from_bytes: {} bytes, fewer than the 32 of the counts", bytes.size()));
+  }
+  std::memcpy(n.data(), bytes.data(), sizeof n);
+  const std::uint64_t limit = bytes.size() / 8;
+  if (n[0] > limit || n[1] > limit || n[2] > limit || n[3] > limit ||
+      bytes.size() != sizeof n + 8 * (n[0] + n[1] + n[2] + n[3])) {
+    throw_data(fmt::format("range_rows::from_bytes: {} bytes do not hold {} + {} scores and {} + {} weights",
+                           bytes.size(), n[0], n[1], n[2], n[3]));
+  }
+  return n;
+}
 
 // A weighted row: the order key of the negated score (ascending = highest score first) and the weight,
 // signed by the class (+ positive, - negative), as curves::sweep_scores sorts them.
@@ -180,11 +269,60 @@ score_range::score_range(range_rows rows, bool weighted) : weighted_(weighted) {
     sorted_ = curves::sort_runs(data_, P);
     return;
   }
-  std::vector<signed_record> recs;
+  std::vector<score_range::signed_record> recs;
   recs.reserve(rows_);
   for (std::size_t i = 0; i < rows.pos.size(); ++i) recs.push_back({assay::detail::order_key(-rows.pos[i]), rows.pos_w[i]});
   for (std::size_t i = 0; i < rows.neg.size(); ++i) recs.push_back({assay::detail::order_key(-rows.neg[i]), -rows.neg_w[i]});
   rows = range_rows();
+  group(std::move(recs));
+}
+
+score_range score_range::of_bytes(std::vector<std::string>&& pieces, bool weighted) {
+  std::array<std::uint64_t, 4> total{};
+  for (const auto& p : pieces) {
+    const std::array<std::uint64_t, 4> n = counts_of(p);
+    if (weighted ? (n[2] != n[0] || n[3] != n[1]) : (n[2] != 0 || n[3] != 0)) {
+      throw_data(fmt::format("score_range::of_bytes: {} + {} scores with {} + {} weights in a{} range", n[0], n[1], n[2],
+                             n[3], weighted ? " weighted" : "n unweighted"));
+    }
+    for (int k = 0; k < 4; ++k) total[k] += n[k];
+  }
+  score_range out(range_rows(), weighted);
+  out.rows_ = total[0] + total[1];
+  auto scores_of = [](const std::string& p, int k) {
+    std::array<std::uint64_t, 4> n{};
+    std::memcpy(n.data(), p.data(), sizeof n);
+    std::uint64_t at = 0;
+    for (int j = 0; j < k; ++j) at += n[j];
+    return std::span(reinterpret_cast<const double*>(p.data() + sizeof n) + at, n[k]);
+  };
+  if (!weighted) {  // every piece's positives, then every piece's negatives: one copy, then the sort
+    std::vector<double> v;
+    v.reserve(out.rows_);
+    for (int k = 0; k < 2; ++k) {
+      for (auto& p : pieces) {
+        const auto s = scores_of(p, k);
+        v.insert(v.end(), s.begin(), s.end());
+        if (k == 1) std::string().swap(p);
+      }
+    }
+    out.data_ = std::move(v);
+    out.sorted_ = curves::sort_runs(out.data_, total[0]);
+    return out;
+  }
+  std::vector<score_range::signed_record> recs;
+  recs.reserve(out.rows_);
+  for (auto& p : pieces) {
+    const auto ps = scores_of(p, 0), ns = scores_of(p, 1), pw = scores_of(p, 2), nw = scores_of(p, 3);
+    for (std::size_t i = 0; i < ps.size(); ++i) recs.push_back({assay::detail::order_key(-ps[i]), pw[i]});
+    for (std::size_t i = 0; i < ns.size(); ++i) recs.push_back({assay::detail::order_key(-ns[i]), -nw[i]});
+    std::string().swap(p);
+  }
+  out.group(std::move(recs));
+  return out;
+}
+
+void score_range::group(std::vector<signed_record> recs) {
   assay::detail::stable_sort_by_key(recs);
   // Tie groups, highest score first, each side summed exactly and rounded once (as sweep_scores).
   for (std::size_t i = 0; i < recs.size();) {

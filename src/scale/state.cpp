@@ -1379,7 +1379,8 @@ std::string evaluation_state::serialize() const {
   // Flags: bit 0 every score in [0, 1]; bit 1 no score runs kept, bit 2 no reliability sums (a
   // ranked part's state, scale/ranges.hpp, finished only with finish_with_ranking).
   const bool scores = o.kind == prediction_kind::scores;
-  w.u8(static_cast<std::uint8_t>((s.all_probabilities ? 1 : 0) | (scores && !s.keep_runs ? 2 : 0) |
+  const bool keeps = !scores || s.keep_runs;
+  w.u8(static_cast<std::uint8_t>((s.all_probabilities ? 1 : 0) | (!keeps ? 2 : 0) |
                                  (scores && !s.calibration ? 4 : 0)));
   w.u8(s.min_fractional_weight ? 1 : 0);
   w.f64(s.min_fractional_weight.value_or(0.0));
@@ -1394,12 +1395,15 @@ std::string evaluation_state::serialize() const {
   }
   w.u64(s.loss.size());
   for (const auto& [k, v] : s.loss) {
-    if (v.have != 3) {
+    // A state without runs (flag bit 1) says which classes' sums are whole (a ranked part's state
+    // sums one class per spelling: ranked_part::fill_state); any other holds both.
+    if (v.have != 3 && keeps) {
       throw_usage("evaluation_state::serialize: the state sums the loss terms of one class only (one_class_loss); "
                   "it cannot be serialised");
     }
     w.u32(k);
     for (int c = 0; c < 2; ++c) w.sum(v.log_loss[c]), w.sum(v.brier[c]);
+    if (!keeps) w.u8(v.have);
   }
   w.u64(s.calib.size());
   for (const auto& [k, v] : s.calib) {
@@ -1571,6 +1575,10 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
     const std::uint32_t c = r.u32();
     losses l;
     for (int j = 0; j < 2; ++j) l.log_loss[j] = r.sum(), l.brier[j] = r.sum();
+    if (!s.keep_runs) {
+      l.have = r.u8();
+      if (l.have == 0 || l.have > 3) reader::malformed("a loss entry has no class's sums");
+    }
     if (c >= nd || labels) reader::malformed("a loss entry names a class outside the dictionary");
     if (!s.loss.empty() && !(s.loss.rbegin()->first < c)) reader::malformed("loss entries are not sorted");
     s.loss.emplace_hint(s.loss.end(), c, std::move(l));

@@ -50,7 +50,7 @@ namespace assay::scale {
 /// A part of a prediction file of binary scores read for the range-partitioned report.
 struct ranked_part {
   /// The part's rows in an evaluation state that keeps no score runs (counts, cells, losses, total
-  /// weight): merged over the parts and finished with finish_with_ranking.
+  /// weight; after fill_ranked_state): merged over the parts and finished with finish_with_ranking.
   evaluation_state state;
   std::vector<std::string> spellings;  ///< the part's true spellings, in order of first appearance
   std::vector<double> scores;          ///< one per row read
@@ -58,8 +58,9 @@ struct ranked_part {
   std::vector<double> weights;         ///< one per row when weighted, else empty
 };
 
-/// Reads the rows of `part` as state_of_file_part does (the same pieces, checks and messages; rows
-/// with an empty cell counted with drop_missing, else refused), into a ranked_part. Binary scores
+/// Reads the rows of `part` as state_of_file_part does (the same pieces and parser messages; rows
+/// with an empty cell counted with drop_missing, else refused), into a ranked_part whose state has
+/// no rows yet (fill_ranked_state adds them once every part's spellings are known). Binary scores
 /// only (request.score), without intervals, kept curves or constraints: else assay::error (usage).
 /// `go_on` is called once, with the scores of the first piece (empty when the part has no rows),
 /// after that piece is read: when it returns false, reading stops and the result is empty (the
@@ -68,6 +69,12 @@ struct ranked_part {
 std::optional<ranked_part> ranked_part_of_file(const report_request& request, const file_part& part,
                                                const std::function<bool(std::span<const double>)>& go_on,
                                                std::size_t piece_bytes = std::size_t{64} << 20);
+
+/// Adds the part's rows to its state (the checks and messages of evaluation_state::update), each row
+/// summing the loss terms of its class only, the classes being decided on `spellings`: every part's
+/// true spellings. Throws what update throws, or assay::error (usage) when the state is not the
+/// fresh one of ranked_part_of_file.
+void fill_ranked_state(ranked_part& part, const std::vector<std::string>& spellings);
 
 /// Which of `spellings` (every part's true spellings) is the positive class, by the rules finish()
 /// applies to all the classes (data/predictions.hpp: pos_label, numeric spellings unified): one flag
@@ -107,6 +114,12 @@ struct range_rows {
 std::vector<range_rows> split_into_ranges(std::span<const double> scores, std::span<const std::uint8_t> positive,
                                           std::span<const double> weights, std::span<const std::uint64_t> splitters);
 
+/// split_into_ranges(...)[r].to_bytes() for every range r, written straight into the bytes: what a
+/// part sends to each range.
+std::vector<std::string> split_into_range_bytes(std::span<const double> scores, std::span<const std::uint8_t> positive,
+                                                std::span<const double> weights,
+                                                std::span<const std::uint64_t> splitters);
+
 /// The running positive and negative weight at a range's edge.
 struct running_edge {
   double tp = 0, fp = 0;
@@ -116,6 +129,10 @@ struct running_edge {
 class score_range {
  public:
   score_range(range_rows rows, bool weighted);
+  /// The range of the rows in `pieces`, each range_rows::to_bytes's bytes (e.g. from every part:
+  /// split_into_range_bytes), copied once into the sort's input; the pieces are freed as they are read.
+  /// Throws assay::error (data) for malformed pieces or weights that do not match `weighted`.
+  static score_range of_bytes(std::vector<std::string>&& pieces, bool weighted);
   /// Sets the positive and negative weight scoring above the range (the previous range's end; zero
   /// for range 0) and returns the running sums at the range's lowest score: counts unweighted, and
   /// weighted the running sums of the tie groups' exact sums in descending order (sweep_scores'
@@ -128,7 +145,15 @@ class score_range {
   void walk_up(curves::areas_walker& w) const;
   [[nodiscard]] std::size_t rows() const { return rows_; }
 
+  /// A weighted row: the order key of the negated score (ascending = highest score first) and the
+  /// weight signed by the class (+ positive, - negative), as curves::sweep_scores sorts them.
+  struct signed_record {
+    std::uint64_t key;
+    double signed_weight;
+  };
+
  private:
+  void group(std::vector<signed_record> recs);  // sorts and sums the weighted rows' tie groups
   bool weighted_;
   std::size_t rows_ = 0;
   running_edge above_;
