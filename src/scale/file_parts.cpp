@@ -411,7 +411,15 @@ std::optional<ranked_part> ranked_part_of_file(const report_request& q, const fi
         if (added) out.spellings.push_back(lab.levels[k]);
         map[k] = it->second;
       }
-      for (const std::int32_t c : lab.codes) out.codes.push_back(map[static_cast<std::size_t>(c)]);
+      if (!asked) {  // room for the whole part at the first piece's bytes a row: no regrowth (copies, faults)
+        const double part_bytes = static_cast<double>(part.end - part.begin);
+        const double piece = std::min<double>(static_cast<double>(piece_bytes), part_bytes);
+        const auto guess = static_cast<std::size_t>(static_cast<double>(t.rows) * (part_bytes / std::max(piece, 1.0)) * 1.05);
+        out.scores.reserve(guess);
+        out.codes.reserve(guess);
+        if (weighted) out.weights.reserve(guess);
+      }
+      for (const std::int32_t c : lab.codes) out.codes.push_back(static_cast<std::int32_t>(map[static_cast<std::size_t>(c)]));
       const auto& sc = t.columns[1].numbers;
       out.scores.insert(out.scores.end(), sc.begin(), sc.end());
       if (weighted) out.weights.insert(out.weights.end(), t.columns[2].numbers.begin(), t.columns[2].numbers.end());

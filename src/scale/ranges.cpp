@@ -48,13 +48,18 @@ void fill_ranked_state(ranked_part& part, const std::vector<std::string>& spelli
   }
   // Every part's spellings, so that each row sums the terms of its spelling's final class only.
   s.also_true = spellings;
-  std::vector<std::int32_t> codes(part.codes.begin(), part.codes.end());
-  row_batch b;
-  b.y_true = label_column::of_codes(codes, part.spellings);
-  b.y_score = part.scores;
-  b.sample_weight = part.weights;
   try {
-    part.state.update(b);
+    // In batches of 2^16 rows: update's per-batch arrays (codes, flags) stay in cache.
+    constexpr std::size_t batch = std::size_t{1} << 16;
+    for (std::size_t at = 0; at < n; at += batch) {
+      const std::size_t k = std::min(batch, n - at);
+      row_batch b;
+      b.y_true = label_column::of_codes(std::span(part.codes).subspan(at, k), part.spellings);
+      b.y_score = std::span(part.scores).subspan(at, k);
+      if (!part.weights.empty()) b.sample_weight = std::span(part.weights).subspan(at, k);
+      b.first_row_id = at;
+      part.state.update(b);
+    }
   } catch (...) {
     s.also_true.clear();
     throw;

@@ -54,7 +54,7 @@ struct ranked_part {
   evaluation_state state;
   std::vector<std::string> spellings;  ///< the part's true spellings, in order of first appearance
   std::vector<double> scores;          ///< one per row read
-  std::vector<std::uint32_t> codes;    ///< one per row: its index in `spellings`
+  std::vector<std::int32_t> codes;     ///< one per row: its index in `spellings`
   std::vector<double> weights;         ///< one per row when weighted, else empty
 };
 
