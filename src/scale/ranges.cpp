@@ -361,16 +361,24 @@ running_edge score_range::running_sums(running_edge above) {
   return {tp, fp};
 }
 
-void score_range::walk_down(curves::summary_walker<true>& w) const {
+void score_range::walk_down(curves::summary_walker<true>& out) const {
+  curves::summary_walker<true> w = out;  // a local: its fields stay in registers through the walk
   if (!weighted_) {
     const double tp0 = above_.tp, fp0 = above_.fp;
     curves::walk_sorted_classes(sorted_.first, sorted_.second, [&](double t, double tp, double fp) { w.add(t, tp0 + tp, fp0 + fp); });
-    return;
+  } else {
+    for (std::size_t g = 0; g < t_.size(); ++g) w.add(t_[g], tp_[g], fp_[g]);
   }
-  for (std::size_t g = 0; g < t_.size(); ++g) w.add(t_[g], tp_[g], fp_[g]);
+  out = w;
 }
 
-void score_range::walk_up(curves::areas_walker& w) const {
+void score_range::walk_up(curves::areas_walker& out) const {
+  curves::areas_walker w = out;  // a local, as in walk_down
+  walk_up_into(w);
+  out = w;
+}
+
+void score_range::walk_up_into(curves::areas_walker& w) const {
   // Entry of the distinct score t: tp' = N - (negative weight above t), fp' = P - (positive weight
   // above t), i.e. the running sums of the next higher score (or of the range above; 0 at the top).
   // w.P is the negatives' total N, w.N the positives' P (the complement's classes).

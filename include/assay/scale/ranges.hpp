@@ -154,6 +154,7 @@ class score_range {
 
  private:
   void group(std::vector<signed_record> recs);  // sorts and sums the weighted rows' tie groups
+  void walk_up_into(curves::areas_walker& w) const;
   bool weighted_;
   std::size_t rows_ = 0;
   running_edge above_;
