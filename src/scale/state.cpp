@@ -731,9 +731,9 @@ void update_proba(evaluation_state::impl& s, const row_batch& b, const batch_lab
   std::vector<double> x(K);
   const proba_view row = proba_view::matrix(x, K);
   for (std::size_t i = 0; i < n; ++i) {
-    if (skip[i]) continue;
+    if (!skip.empty() && skip[i]) continue;
     const double w = o.weighted ? b.sample_weight[i] : 1.0;
-    s.note_weight(w);
+    if (o.weighted) s.note_weight(w);  // 1.0 is whole
     const auto bt = static_cast<std::size_t>(yt.codes[i]);
     for (std::size_t c = 0; c < K; ++c) {
       p.buffer[c].push_back({assay::detail::order_key(b.y_proba[c][i]), tmap[bt], w});
@@ -1100,16 +1100,31 @@ void update_rows(evaluation_state::impl& s, const row_batch& b, bool apply) {
   }
   batch_labels yp;
   if (!scores) yp = resolve(b.y_pred, n, "y_pred");
-  std::vector<std::uint8_t> skip(n, 0);
-  std::uint64_t skipped = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const char* what = missing_in(b, yt, yp, scores, o, i);
-    if (what != nullptr) {
-      skip[i] = 1;
-      ++skipped;
-      continue;
+  // A branch-free scan first (it vectorises): in the common batch nothing is missing or refused, and
+  // the row loop below needs no per-row checks. Otherwise the loop after it finds the rows to skip
+  // and the first refused value, naming it.
+  bool clean = true;
+  {
+    constexpr double most = std::numeric_limits<double>::max();
+    for (std::size_t i = 0; i < n; ++i) {
+      bool ok = (yt.codes[i] >= 0) & (scores ? std::fabs(b.y_score[i]) <= most : yp.codes[i] >= 0);
+      if (o.weighted) ok &= (b.sample_weight[i] >= 0) & (b.sample_weight[i] <= most);
+      clean &= ok;
     }
-    check_row_values(b, scores, o, i);
+  }
+  std::vector<std::uint8_t> skip;  // empty: no row skipped
+  std::uint64_t skipped = 0;
+  if (!clean) {
+    skip.assign(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      const char* what = missing_in(b, yt, yp, scores, o, i);
+      if (what != nullptr) {
+        skip[i] = 1;
+        ++skipped;
+        continue;
+      }
+      check_row_values(b, scores, o, i);
+    }
   }
   if (!apply) return;
   // Map the batch's spellings to the state's codes (new spellings renumber the state).
@@ -1165,9 +1180,9 @@ void update_rows(evaluation_state::impl& s, const row_batch& b, bool apply) {
   }
   const proba_view pv = proba_view::scores(b.y_score);
   for (std::size_t i = 0; i < n; ++i) {
-    if (skip[i]) continue;
+    if (!skip.empty() && skip[i]) continue;
     const double w = o.weighted ? b.sample_weight[i] : 1.0;
-    s.note_weight(w);
+    if (o.weighted) s.note_weight(w);  // 1.0 is whole
     const auto bt = static_cast<std::size_t>(yt.codes[i]);
     std::size_t bp;
     if (scores) {
@@ -1241,7 +1256,7 @@ void update_rows(evaluation_state::impl& s, const row_batch& b, bool apply) {
     }
   } else if (o.weighted) {
     for (std::size_t i = 0; i < n; ++i) {
-      if (!skip[i]) s.total_weight.add(b.sample_weight[i]);
+      if (skip.empty() || !skip[i]) s.total_weight.add(b.sample_weight[i]);
     }
   }
   for (std::size_t bin = 0; bin < local_ws.size(); ++bin) s.calib_ws[bin].add(local_ws[bin].result());
