@@ -2,6 +2,7 @@
 // file per rank (scale::part_of_file / state_of_file_part / sliced_state_of_file_part), the states
 // merged on rank 0 along a binary tree.
 #include <malloc.h>
+#include <time.h>
 
 #include <algorithm>
 #include <chrono>
@@ -184,12 +185,24 @@ bool report_by_ranges(const report_request& q, const std::function<void(const re
   keep_large_blocks();
   // ASSAY_MPI_TRACE: which path ran and each step's wall time on each rank (docs/scaling.md).
   const bool trace = std::getenv("ASSAY_MPI_TRACE") != nullptr;
-  std::vector<std::pair<const char*, double>> steps;
+  struct step {
+    const char* what;
+    double wall, cpu;
+  };
+  std::vector<step> steps;
+  auto cpu_now = [] {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+  };
   auto t0 = std::chrono::steady_clock::now();
+  double c0 = cpu_now();
   auto mark = [&](const char* what) {
     const auto t = std::chrono::steady_clock::now();
-    steps.emplace_back(what, std::chrono::duration<double>(t - t0).count());
+    const double c = cpu_now();
+    steps.push_back({what, std::chrono::duration<double>(t - t0).count(), c - c0});
     t0 = t;
+    c0 = c;
   };
 
   // 1. The part: a state without runs, and the rows' scores, spellings and weights. A part that fails
@@ -338,8 +351,8 @@ bool report_by_ranges(const report_request& q, const std::function<void(const re
   });
   mark("merge and finish");
   if (trace) {
-    std::string line = fmt::format("rank {} of {}: {} rows in its range;", r, n, rows_here);
-    for (const auto& [what, sec] : steps) line += fmt::format(" {} {:.3f} s,", what, sec);
+    std::string line = fmt::format("rank {} of {}: {} rows in its range; wall (CPU) of each step:", r, n, rows_here);
+    for (const auto& st : steps) line += fmt::format(" {} {:.3f} ({:.3f}) s,", st.what, st.wall, st.cpu);
     line.back() = '\n';
     const std::vector<std::string> lines = all_gather_bytes(line);
     if (r == 0) {

@@ -68,6 +68,7 @@ struct csv_reader::impl {
   bool eof = false;           // no more bytes from the source
   bool saw_quote = false;     // a '"' was seen anywhere in the data
   std::uint64_t source_pos = 0;                 // bytes taken from the source so far
+  std::uint64_t limit = UINT64_MAX;             // the source ends here (restrict_to)
   std::vector<char> buf;      // bytes [begin, end) are unread
   std::size_t begin = 0, end = 0;
   std::size_t next_line = 1;  // physical line where the next record starts
@@ -85,8 +86,10 @@ struct csv_reader::impl {
     if (owns_fd && fd >= 0) ::close(fd);
   }
 
-  // Up to n bytes from the source into p; 0 at the end.
+  // Up to n bytes from the source into p; 0 at the end (or at `limit`: restrict_to).
   std::size_t read_some(char* p, std::size_t n) {
+    if (source_pos >= limit) return 0;
+    n = static_cast<std::size_t>(std::min<std::uint64_t>(n, limit - source_pos));
     if (fd < 0) {
       const std::size_t k = std::min({n, options.chunk_bytes, text.size() - text_pos});
       std::memcpy(p, text.data() + text_pos, k);
@@ -360,6 +363,36 @@ const std::string& csv_reader::name() const noexcept { return impl_->name; }
 char csv_reader::delimiter() const noexcept { return impl_->options.delimiter; }
 std::uint64_t csv_reader::offset() const noexcept { return impl_->source_pos - (impl_->end - impl_->begin); }
 bool csv_reader::saw_quote() const noexcept { return impl_->saw_quote; }
+
+void csv_reader::restrict_to(std::uint64_t begin, std::uint64_t end) {
+  impl& s = *impl_;
+  if (s.fd <= 0) {
+    throw_usage(fmt::format("csv_reader::restrict_to: {} is not a file that can be positioned", s.name));
+  }
+  const std::uint64_t at = offset();
+  if (begin < at || end < begin) {
+    throw_usage(fmt::format("csv_reader::restrict_to: bytes {} to {} of {}; the reader is at byte {}", begin, end,
+                            s.name, at));
+  }
+  const std::uint64_t buffered = s.end - s.begin;
+  if (begin - at <= buffered) {  // in the buffer already
+    s.begin += static_cast<std::size_t>(begin - at);
+  } else {
+    if (::lseek(s.fd, static_cast<off_t>(begin), SEEK_SET) < 0) {
+      throw_io(fmt::format("{}: cannot go to byte {}: {}", s.name, begin, std::strerror(errno)));
+    }
+    s.begin = s.end = 0;
+    s.source_pos = begin;
+    s.eof = false;
+  }
+  if (s.source_pos > end) {  // the buffer holds bytes past the end: drop them
+    s.end -= static_cast<std::size_t>(s.source_pos - end);
+    s.source_pos = end;
+  }
+  s.limit = end;
+  if (s.source_pos >= end) s.eof = true;
+  else s.eof = false;
+}
 
 bool csv_reader::next(std::vector<std::string_view>& fields) {
   if (!impl_->read_record()) return false;

@@ -18,6 +18,8 @@
 #include "assay/data/predictions.hpp"
 #include "assay/error.hpp"
 #include "piece_lines.hpp"
+#include "../io/parallel_table.hpp"
+#include "assay/detail/parallel.hpp"
 #include "state_impl.hpp"
 #include "sliced_parts.hpp"
 #include "assay/io/csv.hpp"
@@ -380,7 +382,7 @@ sliced_state sliced_state_of_file_part(const report_request& q, const std::vecto
 
 std::optional<ranked_part> ranked_part_of_file(const report_request& q, const file_part& part,
                                                const std::function<bool(std::span<const double>)>& go_on,
-                                               std::size_t piece_bytes) {
+                                               std::size_t sample_bytes) {
   const char* fn = "ranked_part_of_file";
   if (!q.score || q.task == task_kind::regression) {
     throw_usage(fmt::format("{}: the request has no score column; the ranges are those of a binary score", fn));
@@ -389,50 +391,50 @@ std::optional<ranked_part> ranked_part_of_file(const report_request& q, const fi
     throw_usage(fmt::format("{}: intervals, kept curves and constraints read the score runs, which a ranked part's "
                             "state does not keep", fn));
   }
-  const part_source src = source_of_part(q, {}, part, piece_bytes, fn);
+  const part_source src = source_of_part(q, {}, part, sample_bytes, fn);
   const part_reader& in = src.in;
+  // The part's records with one reader over the file (as make_report reads the whole file: no piece
+  // copied), the header read first, then the part's bytes only.
+  auto read = [&](std::uint64_t end) {
+    io::csv_reader reader(q.path, q.csv);
+    const std::uint64_t first = std::max(part.begin, reader.offset());
+    end = std::max(end, first);
+    // The parallel reader of make_report (a window of the file mapped at a time, the columns sized
+    // once, as many threads as the team allows): it declines small ranges and any quote, NUL byte,
+    // lone CR or record it would not read exactly as the serial reader; then the serial reader.
+    io::detail::parallel_settings ps;
+    ps.max_threads = assay::detail::team_threads(8);
+    ps.max_record_bytes = q.csv.max_record_bytes;
+    if (auto t = io::detail::read_range_parallel(q.path, reader, in.specs, first, end, ps, nullptr)) return std::move(*t);
+    reader.restrict_to(first, end);
+    io::table t = io::read_table(reader, in.specs, true);
+    if (reader.saw_quote()) {  // a cut at a line end need not be a record boundary
+      throw_data(fmt::format("{}: the file has quote characters; it cannot be cut into parts at line ends (a quoted "
+                             "field may hold a line break): read it as one part", in.header.name));
+    }
+    return t;
+  };
+  // go_on's sample: the records of about the part's first `sample_bytes` bytes.
+  {
+    std::ifstream f(q.path, std::ios::binary);
+    const std::uint64_t size = fs::file_size(q.path);
+    const std::uint64_t want = part.begin + std::min<std::uint64_t>(sample_bytes, part.end - part.begin);
+    const std::uint64_t cut = want >= part.end ? part.end : std::min(part.end, after_line_feed(f, want - 1, size, in.header.name));
+    const io::table sample = read(cut);
+    if (!go_on(sample.columns[1].numbers)) return std::nullopt;
+  }
+  io::table t = read(part.end);
+  if (t.missing.rows > 0 && !q.csv.drop_missing) in.refuse_missing(t.missing, part);
   ranked_part out{evaluation_state(src.options), {}, {}, {}, {}};
   auto& s = detail::state_access::of(out.state);
-  s.keep_runs = false;    // the rows go to their ranges instead
-  s.calibration = false;  // only kept curves read the reliability sums
+  s.keep_runs = false;      // the rows go to their ranges instead
+  s.calibration = false;    // only kept curves read the reliability sums
   s.one_class_loss = true;  // fill_ranked_state knows every spelling's class
-  const bool weighted = src.options.weighted;
-  std::unordered_map<std::string, std::uint32_t> code_of;
-  std::uint64_t rows = 0;  // read so far
-  bool asked = false;
-  struct stop {};  // go_on said no: leave the reader's loop
-  try {
-    const io::missing_rows missing = in.read(part, [&](io::table&& t) {
-      rows += t.rows;
-      const io::column& lab = t.columns[0];
-      std::vector<std::uint32_t> map(lab.levels.size());
-      for (std::size_t k = 0; k < lab.levels.size(); ++k) {
-        const auto [it, added] = code_of.try_emplace(lab.levels[k], static_cast<std::uint32_t>(out.spellings.size()));
-        if (added) out.spellings.push_back(lab.levels[k]);
-        map[k] = it->second;
-      }
-      if (!asked) {  // room for the whole part at the first piece's bytes a row: no regrowth (copies, faults)
-        const double part_bytes = static_cast<double>(part.end - part.begin);
-        const double piece = std::min<double>(static_cast<double>(piece_bytes), part_bytes);
-        const auto guess = static_cast<std::size_t>(static_cast<double>(t.rows) * (part_bytes / std::max(piece, 1.0)) * 1.05);
-        out.scores.reserve(guess);
-        out.codes.reserve(guess);
-        if (weighted) out.weights.reserve(guess);
-      }
-      for (const std::int32_t c : lab.codes) out.codes.push_back(static_cast<std::int32_t>(map[static_cast<std::size_t>(c)]));
-      const auto& sc = t.columns[1].numbers;
-      out.scores.insert(out.scores.end(), sc.begin(), sc.end());
-      if (weighted) out.weights.insert(out.weights.end(), t.columns[2].numbers.begin(), t.columns[2].numbers.end());
-      if (!asked) {
-        asked = true;
-        if (!go_on(sc)) throw stop{};
-      }
-    });
-    skipped_rows(q, in, missing, part, [&](std::uint64_t n) { s.missing += n; });
-  } catch (const stop&) {
-    return std::nullopt;
-  }
-  if (!asked && !go_on({})) return std::nullopt;
+  s.missing = t.missing.rows;  // skipped with drop_missing (refused above otherwise)
+  out.spellings = std::move(t.columns[0].levels);
+  out.codes = std::move(t.columns[0].codes);
+  out.scores = std::move(t.columns[1].numbers);
+  if (src.options.weighted) out.weights = std::move(t.columns[2].numbers);
   return out;
 }
 

@@ -60,6 +60,14 @@ class csv_reader {
   [[nodiscard]] std::uint64_t offset() const noexcept;
   /// Whether a quote character has been seen in the data so far (quoted field or literal).
   [[nodiscard]] bool saw_quote() const noexcept;
+  /// Reads on from byte `begin` of the file (at or after offset(): the header stays read) and stops
+  /// at byte `end`, as if the file ended there: the records that start in [begin, end) when both are
+  /// record boundaries (scale/file_parts.hpp cuts a file so). No byte is copied but into the read
+  /// buffer, as for the whole file. line() then counts from the header's line + 1 at `begin` (lines
+  /// before it are not counted: a caller that names lines of the file adds them). Throws
+  /// assay::error (usage) for standard input or text in memory, and for begin before offset() or
+  /// after end; (io) when the file cannot be positioned.
+  void restrict_to(std::uint64_t begin, std::uint64_t end);
 
  private:
   struct impl;

@@ -58,17 +58,21 @@ struct ranked_part {
   std::vector<double> weights;         ///< one per row when weighted, else empty
 };
 
-/// Reads the rows of `part` as state_of_file_part does (the same pieces and parser messages; rows
-/// with an empty cell counted with drop_missing, else refused), into a ranked_part whose state has
-/// no rows yet (fill_ranked_state adds them once every part's spellings are known). Binary scores
-/// only (request.score), without intervals, kept curves or constraints: else assay::error (usage).
-/// `go_on` is called once, with the scores of the first piece (empty when the part has no rows),
-/// after that piece is read: when it returns false, reading stops and the result is empty (the
-/// caller takes another path; e.g. scores with few distinct values, which a state's runs hold in
-/// little memory).
+/// Reads the rows of `part` into a ranked_part whose state has no rows yet (fill_ranked_state adds
+/// them once every part's spellings are known): the columns io::read_table gives, read by one reader
+/// over the file's bytes of the part (csv_reader::restrict_to: no piece copied). Rows with an empty
+/// cell are counted with drop_missing, else refused. A file with a quote character is refused (a cut
+/// at a line end need not be a record boundary). The messages of a part that fails are not
+/// state_of_file_part's (its line numbers count from the part): a caller that names bad rows reads
+/// the part again with state_of_file_part, as cli/mpi_report.cpp does. Binary scores only
+/// (request.score), without intervals, kept curves or constraints: else assay::error (usage).
+/// `go_on` is called once, first, with the scores of about the part's first `sample_bytes` bytes
+/// (empty when the part has no rows): when it returns false the part is not read and the result is
+/// empty (the caller takes another path; e.g. scores with few distinct values, which a state's runs
+/// hold in little memory).
 std::optional<ranked_part> ranked_part_of_file(const report_request& request, const file_part& part,
                                                const std::function<bool(std::span<const double>)>& go_on,
-                                               std::size_t piece_bytes = std::size_t{64} << 20);
+                                               std::size_t sample_bytes = std::size_t{1} << 20);
 
 /// Adds the part's rows to its state (the checks and messages of evaluation_state::update), each row
 /// summing the loss terms of its class only, the classes being decided on `spellings`: every part's
