@@ -15,6 +15,9 @@ across the cuts) and left to the states; and the fallbacks to the states' messag
 classes, missing values, a bad row in rank 1's part).
 
 Usage: mpi_cli_test.py ASSAY MPIRUN [case ...]   (ctest registers it when the CLI is built with MPI)
+A case is a name in `cases` or a section ("output", "bad row", ..., "ranges", "ranges ties",
+"ranges fallbacks", "ranges output"). The ranks inherit mpirun's environment (Open MPI 4.1 passes
+it to the ranks it starts on this machine; `-x VAR` would be needed for other nodes).
 
 The expected outputs are not stored: they are the one-process run's (a different code path: all rows
 read and evaluated at once by make_report / cross_validate), which the golden and reference tests pin.
