@@ -3,7 +3,21 @@
 run, byte for byte; a bad row read by rank 1 fails the run with a clear message, a nonzero exit and no output file;
 what the merged state cannot do is refused, naming the option.
 
+Two paths for `assay report --score` (binary): the merged evaluation states (cli/mpi_report.cpp
+report_by_parts), and the range-partitioned report (report_by_ranges, scale/ranges.hpp: rows sent to
+the rank of their score range, the walks chained between ranks), taken when the scores are mostly
+distinct and the report has no --ci, --html, constraints or --by. The "ranges" cases (-n 2, 3 and 4)
+check both give the one-process bytes and, through rank 0's ASSAY_MPI_TRACE=1 line, which one ran:
+distinct full-precision scores (weighted with non-dyadic weights, string and numeric labels,
+--pos-label, --threshold, --beta, scores outside [0, 1], labels spelled 1 and 1.0 in different parts,
+--drop-missing, -o); scores rounded to 2 decimals forced onto the ranges (ASSAY_MPI_RANGES=1, ties
+across the cuts) and left to the states; and the fallbacks to the states' messages (one class, three
+classes, missing values, a bad row in rank 1's part).
+
 Usage: mpi_cli_test.py ASSAY MPIRUN [case ...]   (ctest registers it when the CLI is built with MPI)
+A case is a name in `cases` or a section ("output", "bad row", ..., "ranges", "ranges ties",
+"ranges fallbacks", "ranges output"). The ranks inherit mpirun's environment (Open MPI 4.1 passes
+it to the ranks it starts on this machine; `-x VAR` would be needed for other nodes).
 
 The expected outputs are not stored: they are the one-process run's (a different code path: all rows
 read and evaluated at once by make_report / cross_validate), which the golden and reference tests pin.
@@ -29,12 +43,18 @@ failures = []
 MPI_ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_btl_vader_single_copy_mechanism="none")
 MPI_ENV["ASAN_OPTIONS"] = (os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0").lstrip(":")
+# The path of a binary score's report is the one each case asks for (ASSAY_MPI_RANGES, ASSAY_MPI_TRACE
+# per case), whatever the caller's environment says.
+for var in ("ASSAY_MPI_RANGES", "ASSAY_MPI_TRACE", "ASSAY_REPORT_BY_PARTS"):
+    MPI_ENV.pop(var, None)
 
 
 def run(args, ranks=None, env=None):
+    """`env`: one process, its environment; under mpirun, variables added to MPI_ENV (the ranks
+    inherit mpirun's environment)."""
     cmd = [ASSAY] + args if ranks is None else \
         [MPIRUN, "--allow-run-as-root", "--oversubscribe", "-n", str(ranks), ASSAY] + args
-    p = subprocess.run(cmd, capture_output=True, env=MPI_ENV if ranks else env, timeout=600)
+    p = subprocess.run(cmd, capture_output=True, env=dict(MPI_ENV, **(env or {})) if ranks else env, timeout=600)
     return p.returncode, p.stdout, p.stderr.decode(errors="replace")
 
 
@@ -76,6 +96,168 @@ def write(path, header, rows):
         f.write(header + "\n")
         for r in rows:
             f.write(",".join(str(x) for x in r) + "\n")
+
+
+# The range path's trace line (ASSAY_MPI_TRACE=1, rank 0's standard error).
+RANGE_RANKS = (2, 3, 4)
+RANGE_TRACE = "assay report: range-partitioned over {} ranks ("
+
+
+def without_trace(err):
+    return "".join(x for x in err.splitlines(keepends=True) if not x.startswith("assay report: range-partitioned"))
+
+
+def by_ranges(name, args, ranged=True, env=None, ranks=RANGE_RANKS):
+    """Under n ranks the report equals the one-process run byte for byte (and so does standard error,
+    which holds the --drop-missing note, apart from the trace line); the range path ran (`ranged`) or
+    the merged states' path did. `env`: more variables for the ranks (ASSAY_MPI_RANGES)."""
+    code1, out1, err1 = run(args)
+    check(name + " (one process succeeds)", code1 == 0 and out1, err1)
+    for n in ranks:
+        code, out, err = run(args, n, dict({"ASSAY_MPI_TRACE": "1"}, **(env or {})))
+        traced = RANGE_TRACE.format(n) in err
+        check(f"{name} -n {n} ({'range' if ranged else 'state'} path)",
+              code == 0 and out == out1 and traced == ranged and err1 in without_trace(err),
+              f"exit {code}, {len(out)} vs {len(out1)} bytes, trace {traced}; stderr: {err[-2000:]}")
+
+
+def falls_back(name, args, must, env=None, ranks=RANGE_RANKS):
+    """The one-process run fails; under n ranks the range path gives way (no trace line) to the merged
+    states' path: the exit code is the one-process run's, standard output empty, and the message (the
+    first line of standard error) that of the states' path forced by ASSAY_MPI_RANGES=0, which holds
+    `must` (a part of the one-process message: the states' messages are per part, or the library's)."""
+    code1, out1, err1 = run(args)
+    check(f"{name}, one process fails", code1 != 0 and out1 == b"" and must in err1, f"exit {code1}; {err1}")
+    for n in ranks:
+        code, out, err = run(args, n, dict({"ASSAY_MPI_TRACE": "1"}, **(env or {})))
+        code0, out0, err0 = run(args, n, {"ASSAY_MPI_RANGES": "0"})
+        first, first0 = err.split("\n", 1)[0], err0.split("\n", 1)[0]
+        check(f"{name} -n {n}: the states' path message and the one-process exit",
+              code == code0 == code1 and out == out0 == b"" and first == first0 and must in first
+              and RANGE_TRACE.format(n) not in err,
+              f"exit {code} vs {code0} vs {code1}; {first!r} vs {first0!r}; stderr: {err[-1500:]}")
+
+
+def ranges_cases(tmp, wanted, binary):
+    """The range-partitioned report's cases (`wanted`: "ranges", "ranges ties", "ranges fallbacks",
+    "ranges output"); `binary` is the file of scores rounded to 2 decimals."""
+    rng = random.Random(20261127)
+    # Full-precision scores (mostly distinct; clipped to [0, 1], so ties at 0 and 1, in the top and
+    # bottom ranges), string and numeric labels, weights with ties and zeros that are not dyadic (so
+    # the running sums round, and only the one-process order of additions gives the same bits),
+    # scores outside [0, 1] (log loss undefined).
+    distinct = os.path.join(tmp, "distinct.csv")
+    rows = []
+    for i in range(60000):
+        y = 1 if rng.random() < 0.35 else 0
+        s = min(1.0, max(0.0, rng.gauss(0.6 if y else 0.42, 0.2)))
+        rows.append((f"id{i}", "spam" if y else "ham", repr(s), rng.choice([0, 0.1, 0.3, 1, 1, 1.7, 2.5]), y,
+                     repr(rng.gauss(1.0 if y else -0.5, 2.0))))
+    write(distinct, "id,label,score,w,y,logit", rows)
+    # Numeric labels spelled 1 and 0 in the first half of the rows, 1.0 and 0.0 in the second (so in
+    # different ranks' parts): two classes by the numeric rule.
+    spellings = os.path.join(tmp, "spellings.csv")
+    rows = []
+    for i in range(20000):
+        y = 1 if rng.random() < 0.4 else 0
+        rows.append((("1" if y else "0") if i < 10000 else ("1.0" if y else "0.0"), repr(rng.random() * 0.7 + 0.3 * y)))
+    write(spellings, "y,s", rows)
+    # Empty cells in the label, score and weight columns, in every rank's part.
+    holes = os.path.join(tmp, "distinct_holes.csv")
+    rows = []
+    for i in range(30000):
+        y = rng.random() < 0.3
+        cells = [f"id{i}", "spam" if y else "ham", repr(rng.random() * 0.8 + 0.2 * y), rng.choice([0, 0.5, 1, 1.3])]
+        if rng.random() < 0.03:
+            cells[rng.choice([1, 2, 3])] = ""
+        rows.append(cells)
+    write(holes, "id,label,score,w", rows)
+    first_hole = 2 + next(i for i, r in enumerate(rows) if "" in r[1:3])  # in the label or score column
+
+    if "ranges" in wanted:
+        by_ranges("ranges text", ["report", distinct, "--label", "label", "--score", "score", "--pos-label", "spam"])
+        by_ranges("ranges json weighted threshold beta",
+                  ["report", distinct, "--label", "label", "--score", "score", "--pos-label", "spam", "--weight", "w",
+                   "--format", "json", "--threshold", "0.45", "--beta", "2"])
+        by_ranges("ranges numeric json weighted", ["report", distinct, "--label", "5", "--score", "3", "--weight", "4",
+                                                   "--format", "json"])
+        by_ranges("ranges numeric pos-label 0 text weighted",
+                  ["report", distinct, "--label", "y", "--score", "score", "--pos-label", "0", "--weight", "w",
+                   "--threshold", "0.6"])
+        by_ranges("ranges scores outside [0, 1] json", ["report", distinct, "--label", "y", "--score", "logit",
+                                                         "--format", "json", "--beta", "0.5"])
+        by_ranges("ranges spellings 1 and 1.0 json", ["report", spellings, "--label", "y", "--score", "s", "--format",
+                                                      "json"])
+        by_ranges("ranges drop missing json weighted", ["report", holes, "--label", "label", "--score", "score",
+                                                        "--pos-label", "spam", "--weight", "w", "--format", "json",
+                                                        "--drop-missing"])
+        by_ranges("ranges drop missing text", ["report", holes, "--label", "label", "--score", "score", "--pos-label",
+                                               "spam", "--drop-missing"], ranks=(3,))
+        # ASSAY_MPI_RANGES=0: never the range path.
+        by_ranges("ranges off", ["report", distinct, "--label", "label", "--score", "score", "--pos-label", "spam",
+                                 "--weight", "w"], ranged=False, env={"ASSAY_MPI_RANGES": "0"}, ranks=(3,))
+
+    # Scores rounded to 2 decimals: many ties, within the ranges and across their cuts. The range
+    # path only when ASSAY_MPI_RANGES=1 forces it (equal scores share a range); else the state path.
+    if "ranges ties" in wanted:
+        for extra, what in (([], "text"),
+                            (["--weight", "w", "--format", "json", "--threshold", "0.5"], "json weighted")):
+            args = ["report", binary, "--label", "label", "--score", "score", "--pos-label", "spam"] + extra
+            by_ranges(f"ranges ties forced {what}", args, env={"ASSAY_MPI_RANGES": "1"})
+            by_ranges(f"ranges ties {what}", args, ranged=False, ranks=(2, 4))
+
+    if "ranges fallbacks" in wanted:
+        # One class only (distinct scores): the state path's message, or its report.
+        oneclass = os.path.join(tmp, "oneclass.csv")
+        write(oneclass, "y,s", [(1, repr(rng.random())) for _ in range(5000)])
+        args = ["report", oneclass, "--label", "y", "--score", "s"]
+        code1, _, _ = run(args)
+        for env in ({}, {"ASSAY_MPI_RANGES": "1"}):
+            if code1 == 0:
+                by_ranges("ranges one class " + str(env), args, ranged=False, env=env, ranks=(2, 3))
+            else:
+                falls_back("ranges one class " + str(env), args, env=env, ranks=(2, 3))
+        # Three classes: the message one process gives.
+        three = os.path.join(tmp, "three.csv")
+        write(three, "y,s", [(rng.choice("abc"), repr(rng.random())) for _ in range(5000)])
+        # (The states' path names the library's function and parameters here, not the file and --score
+        # as one process does: "predictions_from_scores: y_true has 3 classes".)
+        falls_back("ranges three classes", ["report", three, "--label", "y", "--score", "s"],
+                   'has 3 classes ("a", "b", "c"), but', ranks=(2, 3))
+        falls_back("ranges three classes forced", ["report", three, "--label", "y", "--score", "s"],
+                   'has 3 classes ("a", "b", "c"), but', env={"ASSAY_MPI_RANGES": "1"}, ranks=(4,))
+        # Empty cells without --drop-missing in every rank's part: each part's message (its count of such
+        # rows), naming the first one's line in the file as one process does.
+        falls_back("ranges missing values", ["report", holes, "--label", "label", "--score", "score",
+                                             "--pos-label", "spam"], f"distinct_holes.csv:{first_hole}: column",
+                   ranks=(2, 4))
+        # A bad row in rank 1's part (and rank 3's with 4 ranks): rank 1's message, exit 3, no output file.
+        for n in RANGE_RANKS:
+            bad, ats = spoiled_copy(distinct, os.path.join(tmp, f"distinct_bad{n}.csv"), n)
+            args = ["report", bad, "--label", "label", "--score", "score", "--pos-label", "spam", "--weight", "w"]
+            code1, _, err1 = run(args)
+            expected = err1.strip().split("assay report: ", 1)[-1]
+            check(f"ranges bad row, one process ({n})", code1 == 3 and f"distinct_bad{n}.csv:{ats[0] + 1}:" in err1,
+                  err1)
+            out_path = os.path.join(tmp, f"distinct-bad-{n}.txt")
+            code, out, err = run(args + ["--output", out_path], n, {"ASSAY_MPI_TRACE": "1"})
+            check(f"ranges bad row -n {n}: exit 3, rank 1's message with the file's line, no output",
+                  code == 3 and f"assay report: rank 1 of {n}: {expected}" in err and RANGE_TRACE.format(n) not in err
+                  and out == b"" and not os.path.exists(out_path) and not os.path.exists(out_path + ".assay-tmp"),
+                  f"exit {code}; expected {expected!r}; stderr: {err[-1500:]}")
+
+    # -o FILE: written by rank 0 only, equal to the one-process file; standard output empty.
+    if "ranges output" in wanted:
+        args = ["report", distinct, "--label", "label", "--score", "score", "--pos-label", "spam", "--weight", "w",
+                "--format", "json"]
+        one = os.path.join(tmp, "ranges-one.json")
+        code1, _, err1 = run(args + ["-o", one])
+        check("ranges -o (one process succeeds)", code1 == 0 and os.path.getsize(one) > 100, err1)
+        for n in RANGE_RANKS:
+            many = os.path.join(tmp, f"ranges-many{n}.json")
+            code, out, err = run(args + ["-o", many], n, {"ASSAY_MPI_TRACE": "1"})
+            check(f"ranges -o -n {n}", code == 0 and out == b"" and RANGE_TRACE.format(n) in err
+                  and open(one, "rb").read() == open(many, "rb").read(), f"exit {code}; {err[-1500:]}")
 
 
 def main():
@@ -336,6 +518,14 @@ def main():
     for name, args in cases.items():
         if not ONLY or name in ONLY:
             same_as_one_process(name, args)
+
+    # The range-partitioned report (cli/mpi_report.cpp report_by_ranges, scale/ranges.hpp): binary
+    # scores with mostly distinct values, no --ci, --html, constraints or --by. ASSAY_MPI_TRACE=1 makes
+    # rank 0 say on standard error that it ran (RANGE_TRACE), which each case asserts; every other
+    # line of standard error is the one-process run's (the --drop-missing note).
+    ranges_wanted = [c for c in ("ranges", "ranges ties", "ranges fallbacks", "ranges output") if not ONLY or c in ONLY]
+    if ranges_wanted:
+        ranges_cases(tmp, ranges_wanted, binary)
 
     # --output: the file written by rank 0 equals the one-process file; standard output stays empty.
     if not ONLY or "output" in ONLY:
