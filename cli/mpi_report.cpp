@@ -258,9 +258,7 @@ bool report_by_ranges(const report_request& q, const std::function<void(const re
   mark("classes and cuts");
   std::vector<std::string> out(static_cast<std::size_t>(n));
   agreed([&] {
-    std::vector<std::uint8_t> is_pos(part->codes.size());
-    for (std::size_t i = 0; i < is_pos.size(); ++i) is_pos[i] = positive_of_mine[static_cast<std::size_t>(part->codes[i])];
-    out = scale::split_into_range_bytes(part->scores, is_pos, part->weights, splitters);
+    out = scale::split_into_range_bytes(part->scores, part->codes, positive_of_mine, part->weights, splitters);
     std::vector<double>().swap(part->scores);
     std::vector<std::int32_t>().swap(part->codes);
     std::vector<double>().swap(part->weights);

@@ -182,52 +182,54 @@ std::vector<range_rows> split_into_ranges(std::span<const double> scores, std::s
   return out;
 }
 
-std::vector<std::string> split_into_range_bytes(std::span<const double> scores, std::span<const std::uint8_t> positive,
+std::vector<std::string> split_into_range_bytes(std::span<const double> scores, std::span<const std::int32_t> codes,
+                                                std::span<const std::uint8_t> positive_of_code,
                                                 std::span<const double> weights,
                                                 std::span<const std::uint64_t> splitters) {
   const std::size_t n = scores.size(), R = splitters.size() + 1;
-  if (positive.size() != n || (!weights.empty() && weights.size() != n)) {
-    throw_usage(fmt::format("split_into_range_bytes: {} scores, {} classes and {} weights", n, positive.size(),
-                            weights.size()));
+  if (codes.size() != n || (!weights.empty() && weights.size() != n)) {
+    throw_usage(fmt::format("split_into_range_bytes: {} scores, {} labels and {} weights", n, codes.size(), weights.size()));
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (codes[i] < 0 || static_cast<std::size_t>(codes[i]) >= positive_of_code.size()) {
+      throw_usage(fmt::format("split_into_range_bytes: codes[{}] is {}, outside the {} classes' flags", i, codes[i],
+                              positive_of_code.size()));
+    }
   }
   const bool weighted = !weights.empty();
-  // Pass 1: each row's range and the counts; pass 2 writes each row straight into its range's bytes
-  // (range_rows::to_bytes's layout: four counts, then scores and weights by class).
-  std::vector<std::uint32_t> where(n);
-  std::vector<std::uint64_t> count(2 * R, 0);  // [2r] negatives, [2r + 1] positives of range r
+  const std::uint8_t* const pos_of = positive_of_code.data();
+  // Pass 1 counts each range's rows by class; pass 2 writes each row straight into its range's bytes
+  // (range_rows::to_bytes's layout: four counts, then scores and weights by class). One cut (two
+  // ranges) is one comparison a row; more cuts, a binary search (range_of).
   const std::uint64_t cut = R == 2 ? splitters[0] : 0;
+  auto range_of_row = [&](std::size_t i) -> std::size_t {
+    if (R == 1) return 0;
+    if (R == 2) return assay::detail::order_key(scores[i]) >= cut ? 0 : 1;
+    return range_of(scores[i], splitters);
+  };
+  std::vector<std::uint64_t> count(2 * R, 0);  // [2r] negatives, [2r + 1] positives of range r
   for (std::size_t i = 0; i < n; ++i) {
-    const bool kept = !weighted || weights[i] != 0;
-    std::uint32_t r = 0;
-    if (R == 2) r = assay::detail::order_key(scores[i]) >= cut ? 0 : 1;  // range_of for one cut
-    else if (R > 2) r = static_cast<std::uint32_t>(range_of(scores[i], splitters));
-    where[i] = r;
-    count[2 * r + (positive[i] != 0 ? 1 : 0)] += kept ? 1 : 0;
+    const bool kept = !weighted || weights[i] != 0;  // as sweep_scores: weight 0, no threshold of its own
+    count[2 * range_of_row(i) + (pos_of[codes[i]] != 0 ? 1 : 0)] += kept ? 1 : 0;
   }
   std::vector<std::string> out(R);
-  std::vector<double*> pos(R), neg(R), pos_w(R), neg_w(R);
+  std::vector<double*> to(4 * R);  // per range: positives, negatives, their weights
   for (std::size_t r = 0; r < R; ++r) {
     const std::uint64_t np = count[2 * r + 1], nn = count[2 * r], nw = weighted ? 1 : 0;
     const std::uint64_t head[4] = {np, nn, np * nw, nn * nw};
     out[r].resize(sizeof head + 8 * (np + nn) * (1 + nw));
     std::memcpy(out[r].data(), head, sizeof head);
-    auto* d = reinterpret_cast<double*>(out[r].data() + sizeof head);  // the layout of to_bytes
-    pos[r] = d;
-    neg[r] = d + np;
-    pos_w[r] = d + np + nn;
-    neg_w[r] = d + 2 * np + nn;
+    auto* d = reinterpret_cast<double*>(out[r].data() + sizeof head);
+    to[4 * r] = d;
+    to[4 * r + 1] = d + np;
+    to[4 * r + 2] = d + np + nn;
+    to[4 * r + 3] = d + 2 * np + nn;
   }
   for (std::size_t i = 0; i < n; ++i) {
-    if (weighted && weights[i] == 0) continue;  // as sweep_scores: no threshold of its own, no weight
-    const std::uint32_t r = where[i];
-    const double x = scores[i] + 0.0;           // -0.0 and +0.0: one threshold
-    if (positive[i] != 0) {
-      *pos[r]++ = x;
-      if (weighted) *pos_w[r]++ = weights[i];
-    } else {
-      *neg[r]++ = x;
-      if (weighted) *neg_w[r]++ = weights[i];
-    }
+    if (weighted && weights[i] == 0) continue;
+    const std::size_t slot = 4 * range_of_row(i) + (pos_of[codes[i]] != 0 ? 0 : 1);
+    *to[slot]++ = scores[i] + 0.0;  // -0.0 and +0.0: one threshold
+    if (weighted) *to[slot + 2]++ = weights[i];
   }
   return out;
 }

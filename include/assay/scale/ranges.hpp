@@ -118,9 +118,12 @@ struct range_rows {
 std::vector<range_rows> split_into_ranges(std::span<const double> scores, std::span<const std::uint8_t> positive,
                                           std::span<const double> weights, std::span<const std::uint64_t> splitters);
 
-/// split_into_ranges(...)[r].to_bytes() for every range r, written straight into the bytes: what a
-/// part sends to each range.
-std::vector<std::string> split_into_range_bytes(std::span<const double> scores, std::span<const std::uint8_t> positive,
+/// split_into_ranges(scores, positive, weights, splitters)[r].to_bytes() for every range r, where row
+/// i's class flag is positive_of_code[codes[i]] (e.g. a part's label codes and positive_spellings'
+/// flags), written straight into the bytes: what a part sends to each range. Throws assay::error
+/// (usage) for columns of other lengths or a code without a flag.
+std::vector<std::string> split_into_range_bytes(std::span<const double> scores, std::span<const std::int32_t> codes,
+                                                std::span<const std::uint8_t> positive_of_code,
                                                 std::span<const double> weights,
                                                 std::span<const std::uint64_t> splitters);
 
