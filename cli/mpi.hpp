@@ -103,10 +103,12 @@ std::vector<std::string> exchange_bytes(std::vector<std::string> to_each);
 /// `assay report` of a binary score over the ranks, range by range (scale/ranges.hpp): each rank reads
 /// its part, the rows go to the rank of their score range, and the walks of the ranges are chained,
 /// so rank 0's report is make_report's to the bit while no rank walks more than its own range.
-/// Returns false, having called nothing, when it does not apply (intervals, kept curves,
+/// Returns false on every rank, before `on_root` runs, when it does not apply (intervals, kept curves,
 /// constraints; scores with few distinct values, which report_by_parts' merged states serve better;
-/// one class; a part that fails to read, whose message report_by_parts gives): the caller then runs
-/// report_by_parts. ASSAY_MPI_RANGES=0 never takes it, =1 takes it whatever the scores.
+/// one class; classes it cannot decide; a part that fails to read, whose message report_by_parts
+/// gives): the caller then runs report_by_parts. ASSAY_MPI_RANGES=0 never takes it, =1 takes it
+/// whatever the scores; ASSAY_MPI_TRACE=1 prints on rank 0's standard error that it ran and each
+/// rank's steps (docs/scaling.md, "MPI").
 bool report_by_ranges(const report_request& request, const std::function<void(const report&)>& on_root);
 /// The sum of `mine` over the ranks below this one (0 on rank 0): a collective, every rank calls it.
 std::uint64_t sum_over_lower_ranks(std::uint64_t mine);
