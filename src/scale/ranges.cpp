@@ -208,9 +208,25 @@ std::vector<std::string> split_into_range_bytes(std::span<const double> scores, 
     return range_of(scores[i], splitters);
   };
   std::vector<std::uint64_t> count(2 * R, 0);  // [2r] negatives, [2r + 1] positives of range r
-  for (std::size_t i = 0; i < n; ++i) {
-    const bool kept = !weighted || weights[i] != 0;  // as sweep_scores: weight 0, no threshold of its own
-    count[2 * range_of_row(i) + (pos_of[codes[i]] != 0 ? 1 : 0)] += kept ? 1 : 0;
+  if (R == 2) {
+    // Counters in registers: an increment of count[k] for a k that changes from row to row waits on
+    // the store of the previous increment (store-to-load forwarding), several cycles a row.
+    std::uint64_t top_pos = 0, top_neg = 0, pos = 0, neg = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t kept = (!weighted || weights[i] != 0) ? 1 : 0;  // weight 0: no threshold of its own
+      const std::uint64_t p = pos_of[codes[i]] != 0 ? kept : 0, q = kept - p;
+      const std::uint64_t top = assay::detail::order_key(scores[i]) >= cut ? 1 : 0;
+      top_pos += top & p;
+      top_neg += top & q;
+      pos += p;
+      neg += q;
+    }
+    count = {top_neg, top_pos, neg - top_neg, pos - top_pos};
+  } else {
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool kept = !weighted || weights[i] != 0;  // as sweep_scores: weight 0, no threshold of its own
+      count[2 * range_of_row(i) + (pos_of[codes[i]] != 0 ? 1 : 0)] += kept ? 1 : 0;
+    }
   }
   std::vector<std::string> out(R);
   std::vector<double*> to(4 * R);  // per range: positives, negatives, their weights
@@ -224,6 +240,23 @@ std::vector<std::string> split_into_range_bytes(std::span<const double> scores, 
     to[4 * r + 1] = d + np;
     to[4 * r + 2] = d + np + nn;
     to[4 * r + 3] = d + 2 * np + nn;
+  }
+  if (R == 2 && !weighted) {
+    // Four write positions in registers, the destination chosen by selects (the rows' ranges and
+    // classes come in random order: a branch would mispredict, an array of pointers would wait on
+    // its own stores as the counters above).
+    double *a = to[0], *b = to[1], *c = to[4], *d = to[5];  // range 0 pos, neg; range 1 pos, neg
+    for (std::size_t i = 0; i < n; ++i) {
+      const double x = scores[i] + 0.0;  // -0.0 and +0.0: one threshold
+      const bool top = assay::detail::order_key(scores[i]) >= cut, p = pos_of[codes[i]] != 0;
+      double* const at = top ? (p ? a : b) : (p ? c : d);
+      *at = x;
+      a += top & p;
+      b += top & !p;
+      c += !top & p;
+      d += !top & !p;
+    }
+    return out;
   }
   for (std::size_t i = 0; i < n; ++i) {
     if (weighted && weights[i] == 0) continue;
