@@ -8,6 +8,9 @@
 #   LEVELS=1000 bench/mpi_scaling.sh       # scores with ~1000 distinct values (small states)
 #   THREADS=1 bench/mpi_scaling.sh         # ASSAY_NUM_THREADS per process (default 1: one core per rank)
 #   SETSID=1 bench/mpi_scaling.sh          # every process in its own session (see below)
+#   STATES=1 bench/mpi_scaling.sh          # also 2 ranks on the merged states (ASSAY_MPI_RANGES=0)
+# With distinct scores, 2 ranks run the range-partitioned report (docs/scaling.md, "MPI");
+# ASSAY_MPI_RANGES=0 sends them through the merged states instead (the path before session 25).
 # Configurations: one process (make_report); the per-part path on one rank (ASSAY_REPORT_BY_PARTS=1,
 # what each rank runs, on the whole file); 2 ranks.
 # With the kernel's autogroup scheduling (/proc/sys/kernel/sched_autogroup_enabled = 1), all the
@@ -43,7 +46,7 @@ run() {  # label, ranks (0: no mpirun), then the assay arguments; sets $wall and
     local cmd=("${timed[@]}" "${wrap[@]}" "$assay" "$@")
     if [ "$ranks" -gt 0 ]; then
       cmd=("$mpirun" --allow-run-as-root --oversubscribe --bind-to none -n "$ranks" -x ASSAY_NUM_THREADS="$threads"
-           ${BY_PARTS:+-x ASSAY_REPORT_BY_PARTS=1} "${cmd[@]}")
+           ${BY_PARTS:+-x ASSAY_REPORT_BY_PARTS=1} ${NO_RANGES:+-x ASSAY_MPI_RANGES=0} "${cmd[@]}")
     fi
     local t0 t1
     t0=$(date +%s.%N)
@@ -65,6 +68,12 @@ for args in "--score score" "--score score --weight w"; do
   wp=$wall cp=$cpu
   run ranks2 2 report "$data" --label y $args -f json
   w2=$wall c2=$cpu
+  if [ "${STATES:-0}" = 1 ]; then
+    NO_RANGES=1 run states2 2 report "$data" --label y $args -f json
+    cmp "$dir/assay_mpi_one.json" "$dir/assay_mpi_states2.json" && echo "JSON of 2 ranks on the merged states identical to one process"
+    awk -v w1="$w1" -v ws="$wall" -v c1="$c1" -v cs="$cpu" 'BEGIN {
+      printf "ratio, merged states: one process / 2 ranks %.2fx wall, %.2fx CPU of the critical path\n", w1 / ws, c1 / cs }'
+  fi
   cmp "$dir/assay_mpi_one.json" "$dir/assay_mpi_ranks2.json" && echo "JSON of 2 ranks identical to one process"
   cmp "$dir/assay_mpi_one.json" "$dir/assay_mpi_parts1.json" && echo "JSON of the per-part path identical to one process"
   awk -v w1="$w1" -v wp="$wp" -v w2="$w2" -v c1="$c1" -v cp="$cp" -v c2="$c2" 'BEGIN {
