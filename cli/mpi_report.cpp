@@ -366,15 +366,18 @@ void report_by_parts(const report_request& q, const std::function<void(const rep
   keep_large_blocks();
   std::optional<scale::evaluation_state> state;
   state_on_root(q, state);
-  // Rank 0 finishes the report and writes it; agreed, so a failure there fails every rank.
+  // Rank 0 finishes the report and writes it; agreed, so a failure there fails every rank. Its message
+  // is about the whole file (no rank prefix: the one-process message).
+  const std::uint64_t whole_file = 0;
   agreed([&] {
     if (rank() == 0) {
       check_rows_of(*state);
+      scale::check_classes_as_file(*state, q);  // make_report's words for classes it refuses
       report rep = state->finish(options_of(q));
       if (q.csv.drop_missing) rep.missing = state->missing();  // rows skipped for an empty cell, all parts
       on_root(rep);
     }
-  });
+  }, &whole_file);
 }
 
 void sliced_report_by_parts(const report_request& q, const std::vector<std::string>& by,

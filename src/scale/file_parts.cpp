@@ -438,6 +438,37 @@ std::optional<ranked_part> ranked_part_of_file(const report_request& q, const fi
   return out;
 }
 
+void check_classes_as_file(const evaluation_state& state, const report_request& q) {
+  const state_options& o = state.options();
+  if (o.kind != prediction_kind::scores && o.kind != prediction_kind::labels) return;
+  const auto [truth, predicted] = detail::spellings_of(detail::state_access::of(state));
+  if (truth.empty()) return;
+  // One row per spelling (the predicted spellings paired with the true ones in turn): the same classes
+  // as the file's rows, whatever their pairing, since the classes are the union of the spellings.
+  const prediction_file pf = prediction_file_of(q);
+  const std::vector<io::column_spec> specs = column_specs(pf);
+  const std::size_t rows = std::max(truth.size(), predicted.size());
+  io::table t;
+  t.source = o.source;
+  t.rows = rows;
+  for (const io::column_spec& spec : specs) {
+    io::column c;
+    c.name = spec.ref;
+    c.type = spec.type;
+    if (spec.type == io::column_type::label) {
+      const std::vector<std::string>& levels = &spec == &specs[0] || predicted.empty() ? truth : predicted;
+      c.levels = levels;
+      for (std::size_t i = 0; i < rows; ++i) c.codes.push_back(static_cast<std::int32_t>(i % levels.size()));
+    } else {
+      c.numbers.assign(rows, 1.0);  // a score of 1, a weight of 1
+    }
+    t.columns.push_back(std::move(c));
+  }
+  t.columns[0].name = o.label_name;
+  if (t.columns.size() > 1) t.columns[1].name = o.prediction_name;
+  (void)make_predictions(std::move(t), pf);
+}
+
 io::table table_of_file_part(const std::string& path, const io::csv_options& csv,
                              const std::vector<io::column_spec>& specs, const file_part& part, std::size_t piece_bytes) {
   const char* fn = "table_of_file_part";

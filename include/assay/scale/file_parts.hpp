@@ -84,6 +84,12 @@ io::table table_of_file_part(const std::string& path, const io::csv_options& csv
                              const std::vector<io::column_spec>& specs, const file_part& part,
                              std::size_t piece_bytes = std::size_t{64} << 20);
 
+/// Throws make_report's message for the classes of `state` (the merged state of a file's parts, read
+/// for `request`) when make_report would refuse them (more than two classes for a score column, a
+/// positive class it cannot tell, a pos_label not found, ...): the file's columns and the request's
+/// parameters named, where evaluation_state::finish names y_true and its own function. Binary scores
+/// and predicted classes; nothing for other kinds or a state without rows.
+void check_classes_as_file(const evaluation_state& state, const report_request& request);
 /// Throws io::read_table's error (data) for a file without rows ("no data rows after the header", and
 /// the rows skipped for a missing value, if any, with the first one's line unless it is 0: unknown)
 /// when `t`, a file's parts joined (or a table with no columns standing for a merged state), has no rows.
