@@ -58,7 +58,7 @@ std::vector<std::uint64_t> range_splitters(std::vector<std::uint64_t> pooled, st
   if (ranges == 0) throw_usage("range_splitters: ranges is 0; it must be >= 1");
   std::sort(pooled.begin(), pooled.end());
   std::vector<std::uint64_t> out(ranges - 1, 0);
-  if (pooled.empty()) return out;  // any cut is right; these put every row in the last range
+  if (pooled.empty()) return out;  // any cut is right; these put every row in range 0
   for (std::size_t k = 1; k < ranges; ++k) out[k - 1] = pooled[k * pooled.size() / ranges];
   return out;
 }
