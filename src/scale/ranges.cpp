@@ -105,7 +105,7 @@ range_rows range_rows::from_bytes(std::string_view bytes) {
   std::vector<double>* v[4] = {&r.pos, &r.neg, &r.pos_w, &r.neg_w};
   for (int k = 0; k < 4; ++k) {
     v[k]->resize(n[k]);
-    std::memcpy(v[k]->data(), bytes.data() + at, 8 * n[k]);
+    if (n[k] > 0) std::memcpy(v[k]->data(), bytes.data() + at, 8 * n[k]);  // an empty vector's data() may be null
     at += 8 * n[k];
   }
   return r;
