@@ -1319,7 +1319,7 @@ void evaluation_state::merge(const evaluation_state& other) {
   s.total_weight.add(t.total_weight);
   s.all_probabilities = s.all_probabilities && t.all_probabilities;
   s.keep_runs = s.keep_runs && t.keep_runs;  // runs of some rows only: none to read
-  if (!s.keep_runs) {
+  if (!s.keep_runs && s.o.kind == prediction_kind::scores) {
     // Drop the runs of the side that kept them: nothing reads them, and serialize() must write none
     // (read_state refuses a state without runs that has runs). The pending rows were compacted above.
     std::vector<run>().swap(s.runs);
