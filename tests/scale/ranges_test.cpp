@@ -208,6 +208,8 @@ TEST(Ranges, ReportByRangesIsMakeReportByteForByteForAnyCut) {
               const report_request q = request(path, weighted, pos_label);
               const report one = make_report(q);
               const std::string want_json = to_json(one), want_text = to_text(one);
+              // The case is the one meant: log loss undefined exactly when scores lie outside [0, 1].
+              ASSERT_EQ(want_json.find("outside [0, 1]") != std::string::npos, outside) << path;
               std::vector<range_cut> cuts;
               for (const std::size_t R : {1, 2, 3, 5, 17}) cuts.push_back({R, std::nullopt});
               for (auto& c : hand_made_cuts(lo, hi, levels > 0 ? hi / 2 : 0.5)) cuts.push_back(std::move(c));
