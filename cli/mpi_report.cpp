@@ -250,7 +250,9 @@ bool report_by_ranges(const report_request& q, const std::function<void(const re
     for (const auto& b : all_gather_bytes(mine)) {
       const std::size_t k = pooled.size();
       pooled.resize(k + b.size() / sizeof(std::uint64_t));
-      std::memcpy(pooled.data() + k, b.data(), b.size() - b.size() % sizeof(std::uint64_t));
+      if (b.size() >= sizeof(std::uint64_t)) {  // a part without rows sends no keys (and data() may be null)
+        std::memcpy(pooled.data() + k, b.data(), b.size() - b.size() % sizeof(std::uint64_t));
+      }
     }
   }
   const std::vector<std::uint64_t> splitters = scale::range_splitters(std::move(pooled), static_cast<std::size_t>(n));

@@ -94,7 +94,7 @@ std::vector<std::uint64_t> range_splitters(std::vector<std::uint64_t> pooled, st
   if (ranges == 0) throw_usage("range_splitters: ranges is 0; it must be >= 1");
   std::sort(pooled.begin(), pooled.end());
   std::vector<std::uint64_t> out(ranges - 1, 0);
-  if (pooled.empty()) return out;  // any cut is right; these put every row in the last range
+  if (pooled.empty()) return out;  // any cut is right; these put every row in range 0
   for (std::size_t k = 1; k < ranges; ++k) out[k - 1] = pooled[k * pooled.size() / ranges];
   return out;
 }
@@ -133,7 +133,7 @@ range_rows range_rows::from_bytes(std::string_view bytes) {
   std::vector<double>* v[4] = {&r.pos, &r.neg, &r.pos_w, &r.neg_w};
   for (int k = 0; k < 4; ++k) {
     v[k]->resize(n[k]);
-    std::memcpy(v[k]->data(), bytes.data() + at, 8 * n[k]);
+    if (n[k] > 0) std::memcpy(v[k]->data(), bytes.data() + at, 8 * n[k]);  // an empty vector's data() may be null
     at += 8 * n[k];
   }
   return r;

@@ -1334,6 +1334,12 @@ void evaluation_state::merge(const evaluation_state& other) {
   s.total_weight.add(t.total_weight);
   s.all_probabilities = s.all_probabilities && t.all_probabilities;
   s.keep_runs = s.keep_runs && t.keep_runs;  // runs of some rows only: none to read
+  if (!s.keep_runs && s.o.kind == prediction_kind::scores) {
+    // Drop the runs of the side that kept them: nothing reads them, and serialize() must write none
+    // (read_state refuses a state without runs that has runs). The pending rows were compacted above.
+    std::vector<run>().swap(s.runs);
+    std::vector<run>().swap(s.held);
+  }
   s.calibration = s.calibration && t.calibration;
   if (t.min_fractional_weight && (!s.min_fractional_weight || *t.min_fractional_weight < *s.min_fractional_weight)) {
     s.min_fractional_weight = t.min_fractional_weight;
@@ -1352,6 +1358,7 @@ void evaluation_state::merge(evaluation_state&& other) {
   t.runs.clear();
   merge(static_cast<const evaluation_state&>(other));  // everything but the runs; t.dict is now in s.dict
   impl& s = *impl_;
+  if (!s.keep_runs) return;  // one side kept no runs: the merge keeps none (merge(const&))
   std::vector<std::uint32_t> map(t.dict.size());
   for (std::size_t k = 0; k < t.dict.size(); ++k) map[k] = s.code_of(t.dict[k]);
   for (auto& r : taken) r.code = map[r.code];  // monotone: still sorted
