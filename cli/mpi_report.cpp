@@ -231,8 +231,7 @@ bool report_by_ranges(const report_request& q, const std::function<void(const re
   ok = true;
   try {
     positive_of_all = scale::positive_spellings(all, part->state.options());
-    scale::fill_ranked_state(*part, all);  // a bad value (not finite, ...): the state path's message
-  } catch (const std::exception&) {  // or classes evaluate cannot decide
+  } catch (const std::exception&) {  // classes evaluate cannot decide: the state path's message
     ok = false;
   }
   if (!all_ok(ok)) return false;
@@ -258,14 +257,21 @@ bool report_by_ranges(const report_request& q, const std::function<void(const re
   const std::vector<std::uint64_t> splitters = scale::range_splitters(std::move(pooled), static_cast<std::size_t>(n));
   const bool weighted = part->state.options().weighted;
   mark("classes and cuts");
+  // The state takes the part's rows (the loss terms of each row's class only) while they are counted by
+  // range; then they are written into their ranges' bytes. A bad value (not finite, ...): the state
+  // path's message.
   std::vector<std::string> out(static_cast<std::size_t>(n));
-  agreed([&] {
-    out = scale::split_into_range_bytes(part->scores, part->codes, positive_of_mine, part->weights, splitters);
-    std::vector<double>().swap(part->scores);
-    std::vector<std::int32_t>().swap(part->codes);
-    std::vector<double>().swap(part->weights);
-  });
-  mark("split");
+  ok = true;
+  try {
+    out = scale::fill_and_split(*part, all, positive_of_mine, splitters);
+  } catch (const std::exception&) {
+    ok = false;
+  }
+  std::vector<double>().swap(part->scores);
+  std::vector<std::int32_t>().swap(part->codes);
+  std::vector<double>().swap(part->weights);
+  if (!all_ok(ok)) return false;
+  mark("fill and split");
   std::vector<std::string> in = exchange_bytes(std::move(out));
   mark("exchange");
   std::optional<scale::score_range> range;

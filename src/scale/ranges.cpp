@@ -36,7 +36,11 @@ std::vector<std::uint8_t> positive_spellings(const std::vector<std::string>& spe
   return out;
 }
 
-void fill_ranked_state(ranked_part& part, const std::vector<std::string>& spellings) {
+namespace {
+
+
+template <class AfterBatch>
+void fill_state(ranked_part& part, const std::vector<std::string>& spellings, AfterBatch&& after_batch) {
   evaluation_state::impl& s = detail::state_access::of(part.state);
   if (s.rows != 0 || s.keep_runs || !s.one_class_loss) {
     throw_usage("fill_ranked_state: the part's state is not the fresh state of ranked_part_of_file");
@@ -59,6 +63,7 @@ void fill_ranked_state(ranked_part& part, const std::vector<std::string>& spelli
       if (!part.weights.empty()) b.sample_weight = std::span(part.weights).subspan(at, k);
       b.first_row_id = at;
       part.state.update(b);
+      after_batch(at, at + k);
     }
   } catch (...) {
     s.also_true.clear();
@@ -68,6 +73,12 @@ void fill_ranked_state(ranked_part& part, const std::vector<std::string>& spelli
   if (s.rows != n) {  // a row the state skipped would still be in the ranges
     throw_usage(fmt::format("fill_ranked_state: the state took {} of {} rows", s.rows, n));
   }
+}
+
+}  // namespace
+
+void fill_ranked_state(ranked_part& part, const std::vector<std::string>& spellings) {
+  fill_state(part, spellings, [](std::size_t, std::size_t) {});
 }
 
 bool mostly_distinct(std::span<const double> scores) {
@@ -182,89 +193,131 @@ std::vector<range_rows> split_into_ranges(std::span<const double> scores, std::s
   return out;
 }
 
-std::vector<std::string> split_into_range_bytes(std::span<const double> scores, std::span<const std::int32_t> codes,
-                                                std::span<const std::uint8_t> positive_of_code,
-                                                std::span<const double> weights,
-                                                std::span<const std::uint64_t> splitters) {
-  const std::size_t n = scores.size(), R = splitters.size() + 1;
-  if (codes.size() != n || (!weights.empty() && weights.size() != n)) {
-    throw_usage(fmt::format("split_into_range_bytes: {} scores, {} labels and {} weights", n, codes.size(), weights.size()));
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    if (codes[i] < 0 || static_cast<std::size_t>(codes[i]) >= positive_of_code.size()) {
-      throw_usage(fmt::format("split_into_range_bytes: codes[{}] is {}, outside the {} classes' flags", i, codes[i],
-                              positive_of_code.size()));
+namespace {
+
+// The rows of a part on their way to their ranges (split_into_range_bytes, fill_and_split): pass 1
+// counts each range's rows by class (count, on any stretch of rows), pass 2 writes each row straight
+// into its range's bytes (scatter; range_rows::to_bytes's layout: four counts, then scores and
+// weights by class). One cut (two ranges) is one comparison a row; more cuts, a binary search.
+struct range_splitter {
+  std::span<const double> scores;
+  std::span<const std::int32_t> codes;
+  const std::uint8_t* pos_of;
+  std::span<const double> weights;
+  std::span<const std::uint64_t> splitters;
+  std::size_t R;
+  bool weighted;
+  std::uint64_t cut;
+  std::vector<std::uint64_t> count;  // [2r] negatives, [2r + 1] positives of range r
+
+  range_splitter(std::span<const double> s, std::span<const std::int32_t> c, std::span<const std::uint8_t> flags,
+                 std::span<const double> w, std::span<const std::uint64_t> cuts, const char* fn)
+      : scores(s), codes(c), pos_of(flags.data()), weights(w), splitters(cuts), R(cuts.size() + 1),
+        weighted(!w.empty()), cut(cuts.size() == 1 ? cuts[0] : 0), count(2 * R, 0) {
+    const std::size_t n = s.size();
+    if (c.size() != n || (!w.empty() && w.size() != n)) {
+      throw_usage(fmt::format("{}: {} scores, {} labels and {} weights", fn, n, c.size(), w.size()));
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      if (c[i] < 0 || static_cast<std::size_t>(c[i]) >= flags.size()) {
+        throw_usage(fmt::format("{}: codes[{}] is {}, outside the {} classes' flags", fn, i, c[i], flags.size()));
+      }
     }
   }
-  const bool weighted = !weights.empty();
-  const std::uint8_t* const pos_of = positive_of_code.data();
-  // Pass 1 counts each range's rows by class; pass 2 writes each row straight into its range's bytes
-  // (range_rows::to_bytes's layout: four counts, then scores and weights by class). One cut (two
-  // ranges) is one comparison a row; more cuts, a binary search (range_of).
-  const std::uint64_t cut = R == 2 ? splitters[0] : 0;
-  auto range_of_row = [&](std::size_t i) -> std::size_t {
+
+  [[nodiscard]] std::size_t range_of_row(std::size_t i) const {
     if (R == 1) return 0;
     if (R == 2) return assay::detail::order_key(scores[i]) >= cut ? 0 : 1;
     return range_of(scores[i], splitters);
-  };
-  std::vector<std::uint64_t> count(2 * R, 0);  // [2r] negatives, [2r + 1] positives of range r
-  if (R == 2) {
-    // Counters in registers: an increment of count[k] for a k that changes from row to row waits on
-    // the store of the previous increment (store-to-load forwarding), several cycles a row.
-    std::uint64_t top_pos = 0, top_neg = 0, pos = 0, neg = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint64_t kept = (!weighted || weights[i] != 0) ? 1 : 0;  // weight 0: no threshold of its own
-      const std::uint64_t p = pos_of[codes[i]] != 0 ? kept : 0, q = kept - p;
-      const std::uint64_t top = assay::detail::order_key(scores[i]) >= cut ? 1 : 0;
-      top_pos += top & p;
-      top_neg += top & q;
-      pos += p;
-      neg += q;
+  }
+
+  void count_rows(std::size_t from, std::size_t to) {
+    if (R == 2) {
+      // Counters in registers: an increment of count[k] for a k that changes from row to row waits on
+      // the store of the previous increment (store-to-load forwarding), several cycles a row.
+      std::uint64_t top_pos = 0, top_neg = 0, pos = 0, neg = 0;
+      for (std::size_t i = from; i < to; ++i) {
+        const std::uint64_t kept = (!weighted || weights[i] != 0) ? 1 : 0;  // weight 0: no threshold of its own
+        const std::uint64_t p = pos_of[codes[i]] != 0 ? kept : 0, q = kept - p;
+        const std::uint64_t top = assay::detail::order_key(scores[i]) >= cut ? 1 : 0;
+        top_pos += top & p;
+        top_neg += top & q;
+        pos += p;
+        neg += q;
+      }
+      count[0] += top_neg;
+      count[1] += top_pos;
+      count[2] += neg - top_neg;
+      count[3] += pos - top_pos;
+      return;
     }
-    count = {top_neg, top_pos, neg - top_neg, pos - top_pos};
-  } else {
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = from; i < to; ++i) {
       const bool kept = !weighted || weights[i] != 0;  // as sweep_scores: weight 0, no threshold of its own
       count[2 * range_of_row(i) + (pos_of[codes[i]] != 0 ? 1 : 0)] += kept ? 1 : 0;
     }
   }
-  std::vector<std::string> out(R);
-  std::vector<double*> to(4 * R);  // per range: positives, negatives, their weights
-  for (std::size_t r = 0; r < R; ++r) {
-    const std::uint64_t np = count[2 * r + 1], nn = count[2 * r], nw = weighted ? 1 : 0;
-    const std::uint64_t head[4] = {np, nn, np * nw, nn * nw};
-    out[r].resize(sizeof head + 8 * (np + nn) * (1 + nw));
-    std::memcpy(out[r].data(), head, sizeof head);
-    auto* d = reinterpret_cast<double*>(out[r].data() + sizeof head);
-    to[4 * r] = d;
-    to[4 * r + 1] = d + np;
-    to[4 * r + 2] = d + np + nn;
-    to[4 * r + 3] = d + 2 * np + nn;
-  }
-  if (R == 2 && !weighted) {
-    // Four write positions in registers, the destination chosen by selects (the rows' ranges and
-    // classes come in random order: a branch would mispredict, an array of pointers would wait on
-    // its own stores as the counters above).
-    double *a = to[0], *b = to[1], *c = to[4], *d = to[5];  // range 0 pos, neg; range 1 pos, neg
+
+  [[nodiscard]] std::vector<std::string> scatter() const {
+    const std::size_t n = scores.size();
+    std::vector<std::string> out(R);
+    std::vector<double*> to(4 * R);  // per range: positives, negatives, their weights
+    for (std::size_t r = 0; r < R; ++r) {
+      const std::uint64_t np = count[2 * r + 1], nn = count[2 * r], nw = weighted ? 1 : 0;
+      const std::uint64_t head[4] = {np, nn, np * nw, nn * nw};
+      out[r].resize(sizeof head + 8 * (np + nn) * (1 + nw));
+      std::memcpy(out[r].data(), head, sizeof head);
+      auto* d = reinterpret_cast<double*>(out[r].data() + sizeof head);
+      to[4 * r] = d;
+      to[4 * r + 1] = d + np;
+      to[4 * r + 2] = d + np + nn;
+      to[4 * r + 3] = d + 2 * np + nn;
+    }
+    if (R == 2 && !weighted) {
+      // Four write positions in registers, the destination chosen by selects (the rows' ranges and
+      // classes come in random order: a branch would mispredict, an array of pointers would wait on
+      // its own stores as the counters above).
+      double *a = to[0], *b = to[1], *c = to[4], *d = to[5];  // range 0 pos, neg; range 1 pos, neg
+      for (std::size_t i = 0; i < n; ++i) {
+        const double x = scores[i] + 0.0;  // -0.0 and +0.0: one threshold
+        const bool top = assay::detail::order_key(scores[i]) >= cut, p = pos_of[codes[i]] != 0;
+        double* const at = top ? (p ? a : b) : (p ? c : d);
+        *at = x;
+        a += top & p;
+        b += top & !p;
+        c += !top & p;
+        d += !top & !p;
+      }
+      return out;
+    }
     for (std::size_t i = 0; i < n; ++i) {
-      const double x = scores[i] + 0.0;  // -0.0 and +0.0: one threshold
-      const bool top = assay::detail::order_key(scores[i]) >= cut, p = pos_of[codes[i]] != 0;
-      double* const at = top ? (p ? a : b) : (p ? c : d);
-      *at = x;
-      a += top & p;
-      b += top & !p;
-      c += !top & p;
-      d += !top & !p;
+      if (weighted && weights[i] == 0) continue;
+      const std::size_t slot = 4 * range_of_row(i) + (pos_of[codes[i]] != 0 ? 0 : 1);
+      *to[slot]++ = scores[i] + 0.0;  // -0.0 and +0.0: one threshold
+      if (weighted) *to[slot + 2]++ = weights[i];
     }
     return out;
   }
-  for (std::size_t i = 0; i < n; ++i) {
-    if (weighted && weights[i] == 0) continue;
-    const std::size_t slot = 4 * range_of_row(i) + (pos_of[codes[i]] != 0 ? 0 : 1);
-    *to[slot]++ = scores[i] + 0.0;  // -0.0 and +0.0: one threshold
-    if (weighted) *to[slot + 2]++ = weights[i];
-  }
-  return out;
+};
+
+}  // namespace
+
+std::vector<std::string> split_into_range_bytes(std::span<const double> scores, std::span<const std::int32_t> codes,
+                                                std::span<const std::uint8_t> positive_of_code,
+                                                std::span<const double> weights,
+                                                std::span<const std::uint64_t> splitters) {
+  range_splitter sp(scores, codes, positive_of_code, weights, splitters, "split_into_range_bytes");
+  sp.count_rows(0, scores.size());
+  return sp.scatter();
+}
+
+std::vector<std::string> fill_and_split(ranked_part& part, const std::vector<std::string>& spellings,
+                                        std::span<const std::uint8_t> positive_of_code,
+                                        std::span<const std::uint64_t> splitters) {
+  range_splitter sp(part.scores, part.codes, positive_of_code, part.weights, splitters, "fill_and_split");
+  // Each batch's rows are counted right after the state took them, while they are in cache: one read
+  // of the part's columns fewer than fill_ranked_state, then split_into_range_bytes.
+  fill_state(part, spellings, [&](std::size_t from, std::size_t to) { sp.count_rows(from, to); });
+  return sp.scatter();
 }
 
 namespace {

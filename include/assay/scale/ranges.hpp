@@ -127,6 +127,13 @@ std::vector<std::string> split_into_range_bytes(std::span<const double> scores, 
                                                 std::span<const double> weights,
                                                 std::span<const std::uint64_t> splitters);
 
+/// fill_ranked_state(part, spellings), then split_into_range_bytes(part's columns, positive_of_code,
+/// splitters), in fewer reads of the part's columns: each batch of rows is counted by range while the
+/// state takes it. Throws what either throws.
+std::vector<std::string> fill_and_split(ranked_part& part, const std::vector<std::string>& spellings,
+                                        std::span<const std::uint8_t> positive_of_code,
+                                        std::span<const std::uint64_t> splitters);
+
 /// The running positive and negative weight at a range's edge.
 struct running_edge {
   double tp = 0, fp = 0;
