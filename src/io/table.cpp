@@ -232,10 +232,11 @@ std::optional<table> detail::read_range_parallel(const std::string& path, const 
   return read_parallel(path, head, shape, index, settings, line_feeds);
 }
 
-table read_table(csv_reader& reader, const std::vector<column_spec>& specs, bool drop_missing) {
+table read_table(csv_reader& reader, const std::vector<column_spec>& specs, bool drop_missing,
+                 std::uint64_t expected_bytes) {
   std::vector<std::size_t> index;
   table t = empty_table(reader, specs, index);
-  parse_rows(reader, index, t, 0);
+  parse_rows(reader, index, t, expected_bytes);
   if (!drop_missing) refuse_missing(t.missing, t.source, {}, false);
   // A piece of a file (drop_missing) may hold only missing rows: its caller counts them.
   if (t.rows == 0 && !(drop_missing && t.missing.rows > 0)) {

@@ -399,15 +399,15 @@ std::optional<ranked_part> ranked_part_of_file(const report_request& q, const fi
     io::csv_reader reader(q.path, q.csv);
     const std::uint64_t first = std::max(part.begin, reader.offset());
     end = std::max(end, first);
-    // The parallel reader of make_report (a window of the file mapped at a time, the columns sized
-    // once, as many threads as the team allows): it declines small ranges and any quote, NUL byte,
-    // lone CR or record it would not read exactly as the serial reader; then the serial reader.
+    // make_report's readers: the parallel one (a window of the file mapped at a time, as many threads
+    // as the team allows; it declines one thread, small ranges and any quote, NUL byte, lone CR or
+    // record it would not read exactly as the serial reader), else the serial one.
     io::detail::parallel_settings ps;
     ps.max_threads = assay::detail::team_threads(8);
     ps.max_record_bytes = q.csv.max_record_bytes;
     if (auto t = io::detail::read_range_parallel(q.path, reader, in.specs, first, end, ps, nullptr)) return std::move(*t);
     reader.restrict_to(first, end);
-    io::table t = io::read_table(reader, in.specs, true);
+    io::table t = io::read_table(reader, in.specs, true, end - first);  // the columns sized once
     if (reader.saw_quote()) {  // a cut at a line end need not be a record boundary
       throw_data(fmt::format("{}: the file has quote characters; it cannot be cut into parts at line ends (a quoted "
                              "field may hold a line break): read it as one part", in.header.name));

@@ -75,8 +75,10 @@ struct table {
 table read_table(const std::string& path, const std::vector<column_spec>& specs, const csv_options& options = {});
 /// The same from an open reader (used by tests on in-memory text, by readers whose callers cannot
 /// skip rows (their refusal does not offer drop_missing), and by the readers of a file in pieces,
-/// which pass drop_missing = true and refuse the rows of all pieces at the end).
-table read_table(csv_reader& reader, const std::vector<column_spec>& specs, bool drop_missing = false);
+/// which pass drop_missing = true and refuse the rows of all pieces at the end). `expected_bytes`,
+/// when known (the bytes the reader has left), sizes the columns once, as read_table(path) does.
+table read_table(csv_reader& reader, const std::vector<column_spec>& specs, bool drop_missing = false,
+                 std::uint64_t expected_bytes = 0);
 
 /// The 0-based position of the column `ref` names in `header`: the column with that exact name, or,
 /// when no column has it and `ref` is a number from 1 to header.size(), the column at that 1-based
