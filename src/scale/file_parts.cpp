@@ -399,6 +399,17 @@ std::optional<ranked_part> ranked_part_of_file(const report_request& q, const fi
     io::csv_reader reader(q.path, q.csv);
     const std::uint64_t first = std::max(part.begin, reader.offset());
     end = std::max(end, first);
+    if (end == first) {  // no records: the columns without rows (read_table refuses a table without rows)
+      io::table none;
+      none.source = in.header.name;
+      for (const io::column_spec& spec : in.specs) {
+        io::column c;
+        c.name = spec.ref;
+        c.type = spec.type;
+        none.columns.push_back(std::move(c));
+      }
+      return none;
+    }
     // make_report's readers: the parallel one (a window of the file mapped at a time, as many threads
     // as the team allows; it declines one thread, small ranges and any quote, NUL byte, lone CR or
     // record it would not read exactly as the serial reader), else the serial one.

@@ -119,15 +119,33 @@ std::optional<ranged> by_ranges(const report_request& q, std::size_t parts, cons
   const std::size_t R = splitters.size() + 1;
   const bool weighted = read[0].state.options().weighted;
   std::vector<range_rows> in(R);
-  for (const auto& p : read) {
-    std::vector<std::uint8_t> is_pos(p.codes.size());
-    for (std::size_t i = 0; i < is_pos.size(); ++i) {
-      const auto at = std::lower_bound(all.begin(), all.end(), p.spellings[p.codes[i]]) - all.begin();
-      is_pos[i] = positive_of_all[static_cast<std::size_t>(at)];
+  for (std::size_t k = 0; k < read.size(); ++k) {
+    ranked_part& p = read[k];
+    // The part's spellings' flags (as report_by_ranges), and each row's.
+    std::vector<std::uint8_t> of_code(p.spellings.size());
+    for (std::size_t c = 0; c < of_code.size(); ++c) {
+      of_code[c] = positive_of_all[static_cast<std::size_t>(std::lower_bound(all.begin(), all.end(), p.spellings[c]) -
+                                                            all.begin())];
     }
+    std::vector<std::uint8_t> is_pos(p.codes.size());
+    for (std::size_t i = 0; i < is_pos.size(); ++i) is_pos[i] = of_code[static_cast<std::size_t>(p.codes[i])];
     const std::vector<range_rows> by = split_into_ranges(p.scores, is_pos, p.weights, splitters);
     if (by.size() != R) throw std::logic_error("split_into_ranges: not one piece per range");
-    for (std::size_t r = 0; r < R; ++r) in[r].append(range_rows::from_bytes(by[r].to_bytes()));
+    // The bytes a part sends: written straight from its columns (split_into_range_bytes), or with the
+    // state's rows counted as they are taken (fill_and_split, what report_by_ranges runs); both must be
+    // split_into_ranges' pieces' bytes.
+    std::vector<std::string> bytes;
+    if (k % 2 == 0) {
+      bytes = fill_and_split(p, all, of_code, splitters);
+    } else {
+      fill_ranked_state(p, all);
+      bytes = split_into_range_bytes(p.scores, p.codes, of_code, p.weights, splitters);
+    }
+    if (bytes.size() != R) throw std::logic_error("split bytes: not one piece per range");
+    for (std::size_t r = 0; r < R; ++r) {
+      if (bytes[r] != by[r].to_bytes()) throw std::logic_error("split bytes: not split_into_ranges' bytes");
+      in[r].append(range_rows::from_bytes(bytes[r]));
+    }
   }
   std::vector<score_range> ranges;
   ranged out;
@@ -426,6 +444,7 @@ no_runs no_runs_of(const std::string& path, bool weighted) {
   auto part = ranked_part_of_file(q, part_of_file(q, 0, 1), [](std::span<const double>) { return true; });
   std::vector<std::string> spellings = part->spellings;
   const auto pos = positive_spellings(spellings, part->state.options());
+  fill_ranked_state(*part, spellings);
   std::vector<std::uint8_t> is_pos;
   for (const auto c : part->codes) is_pos.push_back(pos[c]);
   const walks w = chained(part->scores, is_pos, part->weights, {});
