@@ -412,3 +412,77 @@ TEST(CsvRandomized, FilesReadAsStrings) {
 
 }  // namespace
 }  // namespace assay::io::test
+
+namespace assay::io::test {
+namespace {
+
+// restrict_to: the records that start in [begin, end) of the file, whether `begin` lies in the bytes
+// the reader holds already (small chunks: it does not; the default 4 MiB: it does) and whether the
+// limit cuts the bytes held. Every cut of a random file at line starts gives the records of that
+// byte range, in order, as the whole file's reader gives them.
+TEST(CsvRestrict, RecordsOfAByteRangeAreTheWholeFilesRecordsThere) {
+  std::mt19937_64 g(25);
+  std::string text = "label,score\n";
+  std::vector<std::uint64_t> starts;  // byte offset of each data record
+  std::vector<std::vector<std::string>> rows;
+  for (int i = 0; i < 3000; ++i) {
+    starts.push_back(text.size());
+    const std::string a = std::to_string(g() % 3), b = std::to_string(g() % 1000000) + "." + std::to_string(g() % 97);
+    rows.push_back({a, b});
+    text += a + "," + b + (i % 7 == 0 ? "\r\n" : "\n");
+  }
+  starts.push_back(text.size());
+  temp_file f(".csv", text);
+  for (const std::size_t chunk : {std::size_t{16}, std::size_t{1000}, std::size_t{4} << 20}) {
+    csv_options o;
+    o.chunk_bytes = chunk;
+    for (int trial = 0; trial < 40; ++trial) {
+      std::size_t i = g() % starts.size(), j = g() % starts.size();
+      if (i > j) std::swap(i, j);
+      csv_reader r(f.path(), o);
+      r.restrict_to(starts[i], starts[j]);
+      const parsed p = drain(r);
+      ASSERT_EQ(p.rows, (std::vector<std::vector<std::string>>(rows.begin() + static_cast<std::ptrdiff_t>(i),
+                                                                 rows.begin() + static_cast<std::ptrdiff_t>(j))))
+          << "chunk " << chunk << ", records " << i << " to " << j;
+      // Lines count from the header's line + 1 at `begin`.
+      if (!p.lines.empty()) EXPECT_EQ(p.lines.front(), 2U);
+      EXPECT_EQ(r.offset(), starts[j]);
+    }
+  }
+}
+
+TEST(CsvRestrict, RefusesWhatCannotBePositioned) {
+  temp_file f(".csv", "a,b\n1,2\n3,4\n");
+  csv_reader r(f.path());
+  const std::uint64_t at = r.offset();  // 4: after the header
+  EXPECT_EQ(at, 4U);
+  auto message = [](auto&& fn) {
+    try {
+      fn();
+    } catch (const error& e) {
+      EXPECT_EQ(e.kind(), error_kind::usage);
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  // Before the reader's position, and an end before the beginning.
+  EXPECT_NE(message([&] { r.restrict_to(at - 1, 8); }).find("the reader is at byte 4"), std::string::npos);
+  EXPECT_NE(message([&] { r.restrict_to(8, 6); }).find("bytes 8 to 6"), std::string::npos);
+  // Text in memory has no file to position.
+  csv_reader m = csv_reader::from_string("a,b\n1,2\n", "mem.csv");
+  EXPECT_NE(message([&] { m.restrict_to(4, 8); }).find("mem.csv is not a file that can be positioned"),
+            std::string::npos);
+  // An empty range: no records; the last record alone.
+  r.restrict_to(8, 8);
+  std::vector<std::string_view> fields;
+  EXPECT_FALSE(r.next(fields));
+  csv_reader last(f.path());
+  last.restrict_to(8, 12);
+  ASSERT_TRUE(last.next(fields));
+  EXPECT_EQ(fields[0], "3");
+  EXPECT_FALSE(last.next(fields));
+}
+
+}  // namespace
+}  // namespace assay::io::test
