@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "assay/io/table.hpp"
 #include "assay/report/report.hpp"
 #include "assay/report/slices.hpp"
+#include "assay/scale/ranges.hpp"
 #include "assay/validation/engine.hpp"
 
 namespace assay::cli::mpi {
@@ -97,9 +99,11 @@ bool receive_bytes(std::string& bytes, int from);
 std::uint64_t max_over_ranks(std::uint64_t mine);
 /// Every rank's `mine`, in rank order, on every rank (at most 2^31 - 1 bytes in all): a collective.
 std::vector<std::string> all_gather_bytes(const std::string& mine);
-/// All to all: `to_each[k]` goes to rank k (any size; to_each[rank()] stays here); returns what each
-/// rank sent to this one, in rank order. A collective: every rank calls it with ranks() strings.
-std::vector<std::string> exchange_bytes(std::vector<std::string> to_each);
+/// All to all: `to_each[k]` goes to rank k (any size; to_each[rank()] is not sent: the caller keeps
+/// it); returns what each rank sent to this one, in rank order (this rank's entry empty), in buffers
+/// that are not zero-filled first (scale::range_bytes). A collective: every rank calls it with
+/// ranks() views.
+std::vector<scale::range_bytes> exchange_bytes(std::span<const std::string_view> to_each);
 /// `assay report` of a binary score over the ranks, range by range (scale/ranges.hpp): each rank reads
 /// its part, the rows go to the rank of their score range, and the walks of the ranges are chained,
 /// so rank 0's report is make_report's to the bit while no rank walks more than its own range.

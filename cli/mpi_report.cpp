@@ -260,7 +260,7 @@ bool report_by_ranges(const report_request& q, const std::function<void(const re
   // The state takes the part's rows (the loss terms of each row's class only) while they are counted by
   // range; then they are written into their ranges' bytes. A bad value (not finite, ...): the state
   // path's message.
-  std::vector<std::string> out(static_cast<std::size_t>(n));
+  std::vector<scale::range_bytes> out(static_cast<std::size_t>(n));
   ok = true;
   try {
     out = scale::fill_and_split(*part, all, positive_of_mine, splitters);
@@ -272,11 +272,15 @@ bool report_by_ranges(const report_request& q, const std::function<void(const re
   std::vector<double>().swap(part->weights);
   if (!all_ok(ok)) return false;
   mark("fill and split");
-  std::vector<std::string> in = exchange_bytes(std::move(out));
+  std::vector<std::string_view> views(static_cast<std::size_t>(n));
+  for (std::size_t k = 0; k < views.size(); ++k) views[k] = out[k].view();
+  std::vector<scale::range_bytes> in = exchange_bytes(views);
   mark("exchange");
   std::optional<scale::score_range> range;
   std::size_t rows_here = 0;
   agreed([&] {
+    in[static_cast<std::size_t>(r)] = std::move(out[static_cast<std::size_t>(r)]);  // this rank's own range
+    out.clear();
     range.emplace(scale::score_range::of_bytes(std::move(in), weighted));
     rows_here = range->rows();
   });

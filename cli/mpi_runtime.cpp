@@ -206,38 +206,36 @@ std::vector<std::string> all_gather_bytes(const std::string& mine) {
   return out;
 }
 
-std::vector<std::string> exchange_bytes(std::vector<std::string> to_each) {
+std::vector<scale::range_bytes> exchange_bytes(std::span<const std::string_view> to_each) {
   const int n = ranks(), me = rank();
   if (to_each.size() != static_cast<std::size_t>(n)) {
     throw std::logic_error(fmt::format("exchange_bytes: {} strings for {} ranks", to_each.size(), n));
   }
-  std::vector<std::string> from(static_cast<std::size_t>(n));
-  from[static_cast<std::size_t>(me)] = std::move(to_each[static_cast<std::size_t>(me)]);
+  std::vector<scale::range_bytes> from(static_cast<std::size_t>(n));
   // Round k: send to rank me + k, receive from rank me - k (mod n); both at once, so no rank waits
   // on a send that its peer has not yet posted a receive for.
   for (int k = 1; k < n; ++k) {
     const int to = (me + k) % n, src = (me - k + n) % n;
-    const std::string& out = to_each[static_cast<std::size_t>(to)];
-    std::string& in = from[static_cast<std::size_t>(src)];
+    const std::string_view out = to_each[static_cast<std::size_t>(to)];
     std::uint64_t out_n = out.size(), in_n = 0;
     MPI_Request rq[2];
     MPI_Isend(&out_n, 1, MPI_UINT64_T, to, tag_exchange_length, MPI_COMM_WORLD, &rq[0]);
     MPI_Irecv(&in_n, 1, MPI_UINT64_T, src, tag_exchange_length, MPI_COMM_WORLD, &rq[1]);
     MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
-    in.resize(in_n);
+    scale::range_bytes& in = from[static_cast<std::size_t>(src)];
+    in = scale::range_bytes::of_size(in_n);  // not zero-filled: every byte is received
     for (std::uint64_t at = 0; at < std::max(out_n, in_n); at += piece) {
       int count = 0;
       if (at < out_n) {
-        MPI_Isend(out.data() + at, static_cast<int>(std::min(piece, out_n - at)), MPI_BYTE, to, tag_exchange, MPI_COMM_WORLD,
-                  &rq[count++]);
+        MPI_Isend(out.data() + at, static_cast<int>(std::min(piece, out_n - at)), MPI_BYTE, to, tag_exchange,
+                  MPI_COMM_WORLD, &rq[count++]);
       }
       if (at < in_n) {
-        MPI_Irecv(in.data() + at, static_cast<int>(std::min(piece, in_n - at)), MPI_BYTE, src, tag_exchange, MPI_COMM_WORLD,
-                  &rq[count++]);
+        MPI_Irecv(in.data.get() + at, static_cast<int>(std::min(piece, in_n - at)), MPI_BYTE, src, tag_exchange,
+                  MPI_COMM_WORLD, &rq[count++]);
       }
       MPI_Waitall(count, rq, MPI_STATUSES_IGNORE);
     }
-    std::string().swap(to_each[static_cast<std::size_t>(to)]);  // sent: freed now
   }
   return from;
 }
@@ -264,7 +262,9 @@ bool receive_bytes(std::string&, int) { throw std::logic_error("receive_bytes: t
 std::uint64_t sum_over_lower_ranks(std::uint64_t) { return 0; }
 std::uint64_t max_over_ranks(std::uint64_t mine) { return mine; }
 std::vector<std::string> all_gather_bytes(const std::string& mine) { return {mine}; }
-std::vector<std::string> exchange_bytes(std::vector<std::string> to_each) { return to_each; }
+std::vector<scale::range_bytes> exchange_bytes(std::span<const std::string_view> to_each) {
+  return std::vector<scale::range_bytes>(to_each.size());
+}
 
 #endif
 

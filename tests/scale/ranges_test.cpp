@@ -134,7 +134,7 @@ std::optional<ranged> by_ranges(const report_request& q, std::size_t parts, cons
     // The bytes a part sends: written straight from its columns (split_into_range_bytes), or with the
     // state's rows counted as they are taken (fill_and_split, what report_by_ranges runs); both must be
     // split_into_ranges' pieces' bytes.
-    std::vector<std::string> bytes;
+    std::vector<range_bytes> bytes;
     if (k % 2 == 0) {
       bytes = fill_and_split(p, all, of_code, splitters);
     } else {
@@ -143,8 +143,8 @@ std::optional<ranged> by_ranges(const report_request& q, std::size_t parts, cons
     }
     if (bytes.size() != R) throw std::logic_error("split bytes: not one piece per range");
     for (std::size_t r = 0; r < R; ++r) {
-      if (bytes[r] != by[r].to_bytes()) throw std::logic_error("split bytes: not split_into_ranges' bytes");
-      in[r].append(range_rows::from_bytes(bytes[r]));
+      if (bytes[r].view() != by[r].to_bytes()) throw std::logic_error("split bytes: not split_into_ranges' bytes");
+      in[r].append(range_rows::from_bytes(bytes[r].view()));
     }
   }
   std::vector<score_range> ranges;

@@ -38,6 +38,7 @@
 
 #include <fmt/format.h>
 
+#include "assay/buffer_ptr.hpp"
 #include "assay/curves/class_sort.hpp"
 #include "assay/curves/summary.hpp"
 #include "assay/error.hpp"
@@ -118,11 +119,22 @@ struct range_rows {
 std::vector<range_rows> split_into_ranges(std::span<const double> scores, std::span<const std::uint8_t> positive,
                                           std::span<const double> weights, std::span<const std::uint64_t> splitters);
 
+/// Bytes in a heap buffer that is not zero-filled first: a part's rows on their way to a range are
+/// written once and read once, and at 10^8 rows a std::string's zero fill is a pass over 400 MB a
+/// rank for nothing.
+struct range_bytes {
+  assay::detail::buffer_ptr<char> data;
+  std::size_t size = 0;
+  [[nodiscard]] std::string_view view() const { return {data.get(), size}; }
+  /// size uninitialised bytes.
+  static range_bytes of_size(std::size_t size);
+};
+
 /// split_into_ranges(scores, positive, weights, splitters)[r].to_bytes() for every range r, where row
 /// i's class flag is positive_of_code[codes[i]] (e.g. a part's label codes and positive_spellings'
 /// flags), written straight into the bytes: what a part sends to each range. Throws assay::error
 /// (usage) for columns of other lengths or a code without a flag.
-std::vector<std::string> split_into_range_bytes(std::span<const double> scores, std::span<const std::int32_t> codes,
+std::vector<range_bytes> split_into_range_bytes(std::span<const double> scores, std::span<const std::int32_t> codes,
                                                 std::span<const std::uint8_t> positive_of_code,
                                                 std::span<const double> weights,
                                                 std::span<const std::uint64_t> splitters);
@@ -130,7 +142,7 @@ std::vector<std::string> split_into_range_bytes(std::span<const double> scores, 
 /// fill_ranked_state(part, spellings), then split_into_range_bytes(part's columns, positive_of_code,
 /// splitters), in fewer reads of the part's columns: each batch of rows is counted by range while the
 /// state takes it. Throws what either throws.
-std::vector<std::string> fill_and_split(ranked_part& part, const std::vector<std::string>& spellings,
+std::vector<range_bytes> fill_and_split(ranked_part& part, const std::vector<std::string>& spellings,
                                         std::span<const std::uint8_t> positive_of_code,
                                         std::span<const std::uint64_t> splitters);
 
@@ -144,9 +156,10 @@ class score_range {
  public:
   score_range(range_rows rows, bool weighted);
   /// The range of the rows in `pieces`, each range_rows::to_bytes's bytes (e.g. from every part:
-  /// split_into_range_bytes), copied once into the sort's input; the pieces are freed as they are read.
-  /// Throws assay::error (data) for malformed pieces or weights that do not match `weighted`.
-  static score_range of_bytes(std::vector<std::string>&& pieces, bool weighted);
+  /// split_into_range_bytes), copied once into the sort's input; each piece is freed once read, before
+  /// the sort allocates. Throws assay::error (data) for malformed pieces or weights that do not match
+  /// `weighted`.
+  static score_range of_bytes(std::vector<range_bytes>&& pieces, bool weighted);
   /// Sets the positive and negative weight scoring above the range (the previous range's end; zero
   /// for range 0) and returns the running sums at the range's lowest score: counts unweighted, and
   /// weighted the running sums of the tie groups' exact sums in descending order (sweep_scores'
@@ -172,7 +185,7 @@ class score_range {
   bool weighted_;
   std::size_t rows_ = 0;
   running_edge above_;
-  std::vector<double> data_;               // unweighted: the rows' scores, positives first
+  assay::detail::buffer_ptr<double> data_;                // unweighted: the rows' scores, positives first (rows_ of them)
   curves::sorted_runs sorted_;             // unweighted: each class sorted ascending (in data_ or its buffer)
   std::vector<double> t_, tp_, fp_;        // weighted: tie groups, descending; running sums
   std::vector<double> gp_, gn_;            // weighted: the groups' rounded exact sums
