@@ -9,6 +9,8 @@
 #   THREADS=1 bench/mpi_scaling.sh         # ASSAY_NUM_THREADS per process (default 1: one core per rank)
 #   SETSID=1 bench/mpi_scaling.sh          # every process in its own session (see below)
 #   STATES=1 bench/mpi_scaling.sh          # also 2 ranks on the merged states (ASSAY_MPI_RANGES=0)
+#   MPIRUN_ARGS="--mca pml ob1" bench/mpi_scaling.sh  # more mpirun options: with Open MPI 4.1 on one
+#                                          # machine, the UCX PML's start-up is about 0.2 s of every run
 # With distinct scores, 2 ranks run the range-partitioned report (docs/scaling.md, "MPI");
 # ASSAY_MPI_RANGES=0 sends them through the merged states instead (the path before session 25).
 # Configurations: one process (make_report); the per-part path on one rank (ASSAY_REPORT_BY_PARTS=1,
@@ -45,7 +47,8 @@ run() {  # label, ranks (0: no mpirun), then the assay arguments; sets $wall and
     rm -f "$dir"/assay_mpi_cpu.*
     local cmd=("${timed[@]}" "${wrap[@]}" "$assay" "$@")
     if [ "$ranks" -gt 0 ]; then
-      cmd=("$mpirun" --allow-run-as-root --oversubscribe --bind-to none -n "$ranks" -x ASSAY_NUM_THREADS="$threads"
+      # shellcheck disable=SC2206
+      cmd=("$mpirun" --allow-run-as-root --oversubscribe --bind-to none ${MPIRUN_ARGS:-} -n "$ranks" -x ASSAY_NUM_THREADS="$threads"
            ${BY_PARTS:+-x ASSAY_REPORT_BY_PARTS=1} ${NO_RANGES:+-x ASSAY_MPI_RANGES=0} "${cmd[@]}")
     fi
     local t0 t1
