@@ -222,12 +222,13 @@ def ranges_cases(tmp, wanted, binary):
         # Three classes: the message one process gives.
         three = os.path.join(tmp, "three.csv")
         write(three, "y,s", [(rng.choice("abc"), repr(rng.random())) for _ in range(5000)])
-        # (The states' path names the library's function and parameters here, not the file and --score
-        # as one process does: "predictions_from_scores: y_true has 3 classes".)
-        falls_back("ranges three classes", ["report", three, "--label", "y", "--score", "s"],
-                   'has 3 classes ("a", "b", "c"), but', ranks=(2, 3))
-        falls_back("ranges three classes forced", ["report", three, "--label", "y", "--score", "s"],
-                   'has 3 classes ("a", "b", "c"), but', env={"ASSAY_MPI_RANGES": "1"}, ranks=(4,))
+        # The whole one-process message, without a rank: the states' path checks the merged classes in
+        # make_report's words (scale::check_classes_as_file), the file, the column and --score named.
+        whole = (f"assay report: {three}: column 'y' has 3 classes (\"a\", \"b\", \"c\"), but --score makes a "
+                 "binary task (use --pred or --proba for more than 2 classes)")
+        falls_back("ranges three classes", ["report", three, "--label", "y", "--score", "s"], whole, ranks=(2, 3))
+        falls_back("ranges three classes forced", ["report", three, "--label", "y", "--score", "s"], whole,
+                   env={"ASSAY_MPI_RANGES": "1"}, ranks=(4,))
         # Empty cells without --drop-missing in every rank's part: each part's message (its count of such
         # rows), naming the first one's line in the file as one process does.
         falls_back("ranges missing values", ["report", holes, "--label", "label", "--score", "score",
