@@ -26,6 +26,31 @@ namespace assay::cli::mpi {
 
 namespace {
 
+// Strings as bytes: each one's length (8 bytes), then its bytes.
+std::string pack(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& x : v) {
+    const std::uint64_t n = x.size();
+    out.append(reinterpret_cast<const char*>(&n), sizeof n);
+    out.append(x);
+  }
+  return out;
+}
+
+std::vector<std::string> unpack(std::string_view b) {
+  std::vector<std::string> out;
+  while (!b.empty()) {
+    std::uint64_t n = 0;
+    if (b.size() < sizeof n) throw std::runtime_error("unpack: truncated length");
+    std::memcpy(&n, b.data(), sizeof n);
+    b.remove_prefix(sizeof n);
+    if (n > b.size()) throw std::runtime_error("unpack: truncated string");
+    out.emplace_back(b.substr(0, n));
+    b.remove_prefix(n);
+  }
+  return out;
+}
+
 // Rank r's state of part r of the file (pass 1: about 1/n of the file's bytes; `of_part`), its row ids
 // those of the file, then merged into rank 0's; agreed (an error on any rank is thrown on every rank).
 // `State` is scale::evaluation_state or scale::sliced_state (rows, offset_row_ids, serialize, merge);
@@ -33,7 +58,27 @@ namespace {
 template <class State, class OfPart, class Read>
 void state_on_root(std::optional<State>& state, const OfPart& of_part, const Read& read) {
   const int r = rank(), n = ranks();
-  agreed([&] { state.emplace(of_part(r, n)); });
+  // Rows with an empty cell (without --drop-missing) are refused for the whole file at once, after
+  // every part is read: the count of all parts and the file's first such row, the one-process message
+  // (a part's own count would depend on how many ranks read the file).
+  io::missing_rows unrefused;
+  agreed([&] { state.emplace(of_part(r, n, &unrefused)); });
+  {
+    std::vector<io::missing_rows> parts;
+    for (const auto& b : all_gather_bytes(pack({std::to_string(unrefused.rows), std::to_string(unrefused.first_line),
+                                                unrefused.first_column}))) {
+      const std::vector<std::string> f = unpack(b);
+      io::missing_rows m;
+      m.rows = std::stoull(f.at(0));
+      m.first_line = std::stoull(f.at(1));
+      m.first_column = f.at(2);
+      parts.push_back(std::move(m));
+    }
+    const std::uint64_t whole_file = 0;
+    agreed([&] {
+      if (r == 0) scale::refuse_missing_of_parts(parts, state->options().source);
+    }, &whole_file);
+  }
   // A part's rows have ids from 0; its first row's index among the file's rows is the rows of the parts
   // before it (the row a message names, e.g. the first whose class probabilities do not sum to 1, and
   // the ids the Poisson bootstrap draws on). Rows skipped for an empty cell (--drop-missing) have no
@@ -107,7 +152,10 @@ void check_rows_of(const State& state) {
 // The state of the report `q` on rank 0 (unsliced).
 void state_on_root(const report_request& q, std::optional<scale::evaluation_state>& state) {
   state_on_root(
-      state, [&](int r, int n) { return scale::state_of_file_part(q, scale::part_of_file(q, r, n)); },
+      state,
+      [&](int r, int n, io::missing_rows* unrefused) {
+        return scale::state_of_file_part(q, scale::part_of_file(q, r, n), std::size_t{64} << 20, unrefused);
+      },
       [](const std::string& blob, const scale::evaluation_state& mine) { return scale::read_state(blob, mine.options()); });
 }
 
@@ -118,31 +166,6 @@ void state_on_root(const report_request& q, std::optional<scale::evaluation_stat
 void keep_large_blocks() {
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
-}
-
-// Strings as bytes: each one's length (8 bytes), then its bytes.
-std::string pack(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& x : v) {
-    const std::uint64_t n = x.size();
-    out.append(reinterpret_cast<const char*>(&n), sizeof n);
-    out.append(x);
-  }
-  return out;
-}
-
-std::vector<std::string> unpack(std::string_view b) {
-  std::vector<std::string> out;
-  while (!b.empty()) {
-    std::uint64_t n = 0;
-    if (b.size() < sizeof n) throw std::runtime_error("unpack: truncated length");
-    std::memcpy(&n, b.data(), sizeof n);
-    b.remove_prefix(sizeof n);
-    if (n > b.size()) throw std::runtime_error("unpack: truncated string");
-    out.emplace_back(b.substr(0, n));
-    b.remove_prefix(n);
-  }
-  return out;
 }
 
 // One link of a chain between ranks: receives the carry from rank `from` (none: -1, then `link` gets
@@ -344,7 +367,7 @@ bool report_by_ranges(const report_request& q, const std::function<void(const re
   // 6. The states (counts, cells, losses) merged on rank 0, finished with the walks' results.
   std::optional<scale::evaluation_state> state;
   state_on_root(
-      state, [&](int, int) { return std::move(part->state); },
+      state, [&](int, int, io::missing_rows*) { return std::move(part->state); },
       [](const std::string& blob, const scale::evaluation_state& mine) { return scale::read_state(blob, mine.options()); });
   agreed([&] {
     if (r == 0) {
@@ -397,7 +420,10 @@ void sliced_report_by_parts(const report_request& q, const std::vector<std::stri
   keep_large_blocks();
   std::optional<scale::sliced_state> state;
   state_on_root(
-      state, [&](int r, int n) { return scale::sliced_state_of_file_part(q, by, scale::part_of_file(q, r, n)); },
+      state,
+      [&](int r, int n, io::missing_rows* unrefused) {
+        return scale::sliced_state_of_file_part(q, by, scale::part_of_file(q, r, n), std::size_t{64} << 20, unrefused);
+      },
       [](const std::string& blob, const scale::sliced_state& mine) {
         return scale::read_sliced_state(blob, mine.options(), mine.by());
       });

@@ -300,17 +300,21 @@ part_source source_of_part(const report_request& q, const std::vector<std::strin
   return src;
 }
 
-// The rows of a part with an empty cell: counted with drop_missing (by `count`), else refused.
+// The rows of a part with an empty cell: counted with drop_missing (by `count`), else described in
+// `unrefused` when the caller refuses them for all parts at once (refuse_missing_of_parts), else
+// refused with the part's count.
 template <class Count>
 void skipped_rows(const report_request& q, const part_reader& in, const io::missing_rows& missing,
-                  const file_part& part, Count&& count) {
+                  const file_part& part, Count&& count, io::missing_rows* unrefused) {
   if (q.csv.drop_missing) count(missing.rows);
+  else if (unrefused != nullptr) *unrefused = missing;
   else in.refuse_missing(missing, part);
 }
 
 }  // namespace
 
-evaluation_state state_of_file_part(const report_request& q, const file_part& part, std::size_t piece_bytes) {
+evaluation_state state_of_file_part(const report_request& q, const file_part& part, std::size_t piece_bytes,
+                                    io::missing_rows* unrefused) {
   const part_source src = source_of_part(q, {}, part, piece_bytes, "state_of_file_part");
   const part_reader& in = src.in;
   evaluation_state state(src.options);
@@ -320,15 +324,23 @@ evaluation_state state_of_file_part(const report_request& q, const file_part& pa
     rows += t.rows;
   });
   // Merged with the states: evaluation_state::missing.
-  skipped_rows(q, in, missing, part, [&](std::uint64_t n) { detail::state_access::of(state).missing += n; });
+  skipped_rows(q, in, missing, part, [&](std::uint64_t n) { detail::state_access::of(state).missing += n; },
+               unrefused);
   return state;
+}
+
+void refuse_missing_of_parts(const std::vector<io::missing_rows>& parts, const std::string& source) {
+  io::missing_rows all;
+  for (const io::missing_rows& m : parts) all.add(m);  // the first row of the first part that has one
+  io::refuse_missing(all, source);
 }
 
 namespace detail {
 
 sliced_state sliced_state_of_file_part(const report_request& q, const std::vector<std::string>& by,
                                        const file_part& part, std::size_t piece_bytes,
-                                       const std::function<void(const sliced_state&, std::uint64_t)>& after_piece) {
+                                       const std::function<void(const sliced_state&, std::uint64_t)>& after_piece,
+                                       io::missing_rows* unrefused) {
   const char* fn = "sliced_state_of_file_part";
   // make_sliced_report's refusals of the slice columns, its messages.
   if (by.empty() || by.size() > 2) {
@@ -369,15 +381,15 @@ sliced_state sliced_state_of_file_part(const report_request& q, const std::vecto
       after_piece(state, held);
     }
   });
-  skipped_rows(q, in, missing, part, [&](std::uint64_t n) { state.add_missing(n); });
+  skipped_rows(q, in, missing, part, [&](std::uint64_t n) { state.add_missing(n); }, unrefused);
   return state;
 }
 
 }  // namespace detail
 
 sliced_state sliced_state_of_file_part(const report_request& q, const std::vector<std::string>& by,
-                                       const file_part& part, std::size_t piece_bytes) {
-  return detail::sliced_state_of_file_part(q, by, part, piece_bytes, {});
+                                       const file_part& part, std::size_t piece_bytes, io::missing_rows* unrefused) {
+  return detail::sliced_state_of_file_part(q, by, part, piece_bytes, {}, unrefused);
 }
 
 std::optional<ranked_part> ranked_part_of_file(const report_request& q, const file_part& part,

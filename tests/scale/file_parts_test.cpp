@@ -317,6 +317,39 @@ TEST(FileParts, ABadRowNamesTheFilesLine) {
   std::remove(path.c_str());
 }
 
+// Rows with an empty cell in several parts: each part leaves them unrefused (its count, its first
+// line of the file, its column) and refuse_missing_of_parts gives make_report's message on the whole
+// file, whatever the count of parts. A part that refuses its own gives its own count instead.
+TEST(FileParts, MissingRowsOfAllPartsAreRefusedAsTheWholeFile) {
+  const std::string path = temp_path("holes_parts.csv");
+  {
+    std::ofstream f(path);
+    f << "y,score\n";
+    for (int i = 0; i < 4000; ++i) f << (i % 3 == 0 ? 1 : 0) << ',' << (i % 89 == 40 ? "" : "0.25") << '\n';
+  }
+  const report_request q = request(path, false, true, false);
+  std::string one;
+  try {
+    make_report(q);
+  } catch (const error& e) {
+    one = e.what();
+  }
+  ASSERT_NE(one.find(":42: column 'score': empty cell; 45 rows have"), std::string::npos) << one;
+  for (std::size_t count : {1, 2, 3, 17}) {
+    std::vector<io::missing_rows> parts;
+    for (std::size_t k = 0; k < count; ++k) {
+      io::missing_rows m;
+      (void)state_of_file_part(q, part_of_file(q, k, count), 4096, &m);  // nothing refused here
+      parts.push_back(m);
+    }
+    EXPECT_EQ(message_of([&] { refuse_missing_of_parts(parts, path); }), one) << count << " parts";
+  }
+  EXPECT_EQ(message_of([&] { refuse_missing_of_parts({}, path); }), "(no error)");
+  const std::string own = message_of([&] { (void)state_of_file_part(q, part_of_file(q, 1, 2), 4096); });
+  EXPECT_NE(own.find("(this part)"), std::string::npos) << own;
+  std::remove(path.c_str());
+}
+
 TEST(FileParts, RefusesQuotesAndWhatTheStateDoesNotDo) {
   const std::string path = temp_path("quoted.csv");
   std::ofstream(path) << "y,score,note\n1,0.5,\"a, b\"\n0,0.25,c\n";

@@ -55,8 +55,16 @@ file_part part_of_file(const std::string& path, const io::csv_options& csv, std:
 /// weights or the bootstrap method) the state keeps its rows (state_options::row_ids). Refuses
 /// (assay::error, usage, naming the request field) kept curves and standard input; refuses (data) a
 /// part with a quote character. A part with no rows gives an empty state.
+/// With `unrefused` (and without request.csv.drop_missing), the part's rows with an empty cell are
+/// not refused but described there (count, first line of the file, column), for a caller that refuses
+/// the rows of all parts at once with the whole file's message (refuse_missing_of_parts).
 evaluation_state state_of_file_part(const report_request& request, const file_part& part,
-                                    std::size_t piece_bytes = std::size_t{64} << 20);
+                                    std::size_t piece_bytes = std::size_t{64} << 20,
+                                    io::missing_rows* unrefused = nullptr);
+/// Refuses (assay::error, data) the rows with an empty cell of a file's parts, `parts` in file order
+/// (what state_of_file_part left in `unrefused`): the message io::read_table gives on the whole file,
+/// the count of all parts and the first such row of the file. Nothing when no part has one.
+void refuse_missing_of_parts(const std::vector<io::missing_rows>& parts, const std::string& source);
 
 /// The sliced state (scale/sliced_state.hpp) of the rows of `part`, slices by the columns `by` (1 or 2
 /// header names or 1-based indices, read as labels: io::column_type::label), read in pieces as
@@ -69,7 +77,8 @@ evaluation_state state_of_file_part(const report_request& request, const file_pa
 /// Throws assay::error (usage) naming `by` for no or more than 2 slice columns, or one column twice,
 /// and what state_of_file_part throws.
 sliced_state sliced_state_of_file_part(const report_request& request, const std::vector<std::string>& by,
-                                       const file_part& part, std::size_t piece_bytes = std::size_t{64} << 20);
+                                       const file_part& part, std::size_t piece_bytes = std::size_t{64} << 20,
+                                       io::missing_rows* unrefused = nullptr);
 
 /// The columns `specs` of the rows of `part` of `path`, read in pieces as state_of_file_part reads them:
 /// the same typed columns io::read_table gives on the whole file, restricted to the part's rows (label
