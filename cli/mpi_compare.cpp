@@ -4,6 +4,7 @@
 #include <string>
 
 #include "assay/error.hpp"
+#include "assay/io/table.hpp"
 #include "assay/scale/file_parts.hpp"
 #include "mpi.hpp"
 
@@ -13,7 +14,12 @@ void columns_by_parts(const std::string& path, const io::csv_options& csv, const
                       const std::function<void(io::table&&)>& on_root) {
   const int r = rank(), n = ranks();
   io::table mine;
-  agreed([&] { mine = scale::table_of_file_part(path, csv, specs, scale::part_of_file(path, csv, r, n)); });
+  // Rows with an empty cell are skipped and counted in every part, and refused (without drop_missing)
+  // once the parts are joined: the count of all parts and the file's first such row, the one-process
+  // message whatever the number of ranks.
+  io::csv_options counted = csv;
+  counted.drop_missing = true;
+  agreed([&] { mine = scale::table_of_file_part(path, counted, specs, scale::part_of_file(path, csv, r, n)); });
   // Rank 0 receives the parts of ranks 1, 2, ... in rank (= file) order and appends them to its own;
   // each part crosses the network once. A rank that fails to serialise sends a marker instead.
   agreed([&] {
@@ -56,6 +62,7 @@ void columns_by_parts(const std::string& path, const io::csv_options& csv, const
   const std::uint64_t whole_file = 0;
   agreed([&] {
     if (r != 0) return;
+    if (!csv.drop_missing) io::refuse_missing(mine.missing, mine.source);
     scale::check_rows(mine);  // read_table's message for a file without rows
     on_root(std::move(mine));
   }, &whole_file);

@@ -582,7 +582,14 @@ def main():
     if not ONLY or "compare errors" in ONLY:
         empty = os.path.join(tmp, "empty.csv")
         write(empty, "y,s,t", [])
-        for args in (["compare", empty, "--label", "y", "--score", "s", "--score", "t"],
+        # Empty cells in several ranks' parts: the count of all parts and the file's first such row,
+        # whatever the number of ranks (each part used to refuse its own count).
+        holes = os.path.join(tmp, "compare_holes.csv")
+        hr = random.Random(7)
+        write(holes, "y,s,t", [(i % 2, "" if i % 97 == 13 else round(hr.random(), 3),
+                                "" if i % 89 == 50 else round(hr.random(), 3)) for i in range(2000)])
+        for args in (["compare", holes, "--label", "y", "--score", "s", "--score", "t"],
+                     ["compare", empty, "--label", "y", "--score", "s", "--score", "t"],
                      ["compare", models, "--label", "label", "--score", "a", "--score", "b"],
                      ["compare", models, "--label", "label", "--score", "a", "--score", "nope", "--pos-label", "spam"]):
             code1, _, err1 = run(args)
