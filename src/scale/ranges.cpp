@@ -1,5 +1,5 @@
 // The ranking metrics of a binary score range by range; see include/assay/scale/ranges.hpp and
-// docs/scaling.md ("MPI: the range-partitioned report").
+// docs/scaling.md (section "MPI", "the range-partitioned report").
 #include "assay/scale/ranges.hpp"
 
 #include <fmt/format.h>
@@ -39,7 +39,6 @@ std::vector<std::uint8_t> positive_spellings(const std::vector<std::string>& spe
 }
 
 namespace {
-
 
 template <class AfterBatch>
 void fill_state(ranked_part& part, const std::vector<std::string>& spellings, AfterBatch&& after_batch) {

@@ -4,19 +4,21 @@
 // state the range above it (descending walk) or below it (ascending walk) ended with. Every sum is
 // then made of the same terms added in the same order as one walk over all rows, so the ROC AUC,
 // average precision, best thresholds and the other class's areas are those of one process to the
-// bit (docs/scaling.md, "MPI: the range-partitioned report"). What crosses between ranges is a few
+// bit (docs/scaling.md, section "MPI", "the range-partitioned report"). What crosses between ranges is a few
 // dozen bytes per range and direction; the rows cross once, to their range.
 //
 // The rest of the report (confusion matrix, losses, counts) comes from an evaluation state that
-// keeps no score runs (ranked_part_of_file), merged as usual, and finished with the ranges' results
-// (finish_with_ranking). MPI-free: the caller moves the bytes (cli/mpi_ranges.cpp).
+// keeps no score runs (ranked_part_of_file, fill_and_split), merged as usual, and finished with the
+// ranges' results (finish_with_ranking). MPI-free: the caller moves the bytes (cli/mpi_report.cpp,
+// report_by_ranges).
 //
 // The protocol, for R ranges (rank r holds range r):
 //  1. each part is read (ranked_part_of_file), its true spellings shared; every rank decides which
 //     spellings are positive on all of them (positive_spellings);
 //  2. a sample of every part's score keys (sample_keys) is pooled and cut into R ranges
-//     (range_splitters); each part's rows are split by range and class (split_into_ranges), sent to
-//     their ranges (range_rows::to_bytes), and every range sorts what it received (score_range);
+//     (range_splitters); each part's rows go into its state and are split by range and class into
+//     bytes (fill_and_split), sent to their ranges, and every range sorts what it received
+//     (score_range::of_bytes);
 //  3. running sums, chained from range 0 down: range r gets the positive and negative weight above
 //     it and passes on its own end (score_range::running_sums); the last range's end is (P, N);
 //  4. the descending walk (curves::summary_walker) chained from range 0 down to R - 1, and the
