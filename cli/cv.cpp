@@ -55,7 +55,8 @@ void register_cv(CLI::App& app) {
   cmd->footer(
       "Examples:\n"
       "  assay cv iris.csv --target species --learner gaussian_nb\n"
-      "  assay cv breast_cancer.csv --target diagnosis --learner logistic:C=0.5 --folds 10 --repeats 10 --seed 1\n"
+      "  assay cv breast_cancer.csv --target diagnosis --pos-label malignant --learner logistic:C=0.5 \\\n"
+      "    --folds 10 --repeats 10 --seed 1\n"
       "  assay cv diabetes.csv --target progression --learner ridge:alpha=1 --metric r2 --html cv.html\n"
       "  assay cv iris.csv --target species --learner knn --oof-predictions oof.csv &&\n"
       "    assay report oof.csv --label species --pred pred");

@@ -42,8 +42,8 @@ void register_learning_curve(CLI::App& app) {
   auto* lc = app.add_subcommand("learning-curve", "Train and test scores against training-set size, with error bars");
   lc->footer(
       "Examples:\n"
-      "  assay learning-curve breast_cancer.csv --target diagnosis --learner logistic --folds 5 --repeats 4 --svg "
-      "lc.svg\n"
+      "  assay learning-curve breast_cancer.csv --target diagnosis --pos-label malignant --learner logistic \\\n"
+      "    --folds 5 --repeats 4 --svg lc.svg\n"
       "  assay learning-curve iris.csv --target species --learner knn --sizes 0.2 0.4 0.6 0.8 1");
   add_common(lc, *l);
   lc->add_option("--sizes", l->sizes,

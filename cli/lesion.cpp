@@ -34,7 +34,8 @@ void register_lesion(CLI::App& app) {
   auto* lec = app.add_subcommand("lesion", "Retrain without each named feature group; the score drop with an interval");
   lec->footer(
       "Example:\n"
-      "  assay lesion breast_cancer.csv --target diagnosis --learner logistic --folds 10 --repeats 5 --seed 1 \\\n"
+      "  assay lesion breast_cancer.csv --target diagnosis --pos-label malignant --learner logistic \\\n"
+      "    --folds 10 --repeats 5 --seed 1 \\\n"
       "    --group-features size=mean_radius,mean_perimeter,mean_area texture=mean_texture,worst_texture");
   add_common(lec, *le);
   lec->add_option("--group-features", le->feature_groups, "NAME=col1,col2,... (repeatable)")->required();

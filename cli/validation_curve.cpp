@@ -32,8 +32,8 @@ void register_validation_curve(CLI::App& app) {
   auto* vcc = app.add_subcommand("validation-curve", "Train and test scores over the values of one learner parameter");
   vcc->footer(
       "Example:\n"
-      "  assay validation-curve breast_cancer.csv --target diagnosis --learner logistic --param C --values 0.01 0.1 1 "
-      "10");
+      "  assay validation-curve breast_cancer.csv --target diagnosis --pos-label malignant --learner logistic \\\n"
+      "    --param C --values 0.01 0.1 1 10");
   add_common(vcc, *vc);
   vcc->add_option("--param", vc->param, "The learner parameter to vary (see 'assay learners')")->required();
   vcc->add_option("--values", vc->values, "Its values")->required();

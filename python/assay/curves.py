@@ -20,6 +20,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from assay import _core
+from assay._report import _label_text
 
 __all__ = [
     "CalibrationCurve",
@@ -72,16 +73,15 @@ def _labels(y_true, pos_label, func, n):
     if y.dtype.kind == "f" and np.isnan(y).any():
         raise ValueError(f"{func}: y_true contains NaN")
     classes = np.unique(y)
-    if pos_label is None:
-        if classes.dtype.kind in "OUS" or not set(classes.tolist()) <= {0, 1} and not set(classes.tolist()) <= {-1, 1}:
-            shown = ", ".join(repr(c) for c in classes.tolist()[:10])
-            raise ValueError(
-                f"{func}: y_true takes the values {{{shown}}}: give pos_label (only 0/1 and -1/1 labels imply it)"
-            )
-        pos_label = 1
-    elif classes.shape[0] > 2 and pos_label not in classes.tolist():
-        raise ValueError(f"{func}: pos_label={pos_label!r} is not among the classes of y_true")
-    return np.ascontiguousarray(y == pos_label, dtype=np.int32)
+    # The positive class by the class rules every front end shares (data/classes.hpp): scores make a
+    # binary task, so more than two classes are refused, with or without pos_label.
+    if classes.dtype.kind in "biuf":
+        numbers, text = np.ascontiguousarray(classes, dtype=np.float64), None
+    else:
+        numbers, text = None, [str(v) for v in classes.tolist()]
+    label = None if pos_label is None else _label_text(pos_label)
+    flags = np.asarray(_core.positive_flags(numbers, text, label, func), dtype=bool)
+    return np.ascontiguousarray(np.isin(y, classes[flags]), dtype=np.int32)
 
 
 def _weights(sample_weight, n, func):

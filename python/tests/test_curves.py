@@ -317,7 +317,8 @@ def test_plot_without_matplotlib_says_what_to_install(rng, monkeypatch):
 @pytest.mark.parametrize("call, param", [
     (lambda: curves.roc([0, 1, 1], [0.1, np.nan, 0.3]), "y_score"),
     (lambda: curves.roc([0, 1, 1], [0.1, 0.2]), "y_true"),
-    (lambda: curves.roc([0, 1, 2], [0.1, 0.2, 0.3]), "pos_label"),
+    (lambda: curves.roc([0, 1, 2], [0.1, 0.2, 0.3]), "y_true has 3 classes"),
+    (lambda: curves.roc([0, 1, 2], [0.1, 0.2, 0.3], pos_label=1), "y_true has 3 classes"),
     (lambda: curves.roc(["a", "b"], [0.1, 0.2]), "pos_label"),
     (lambda: curves.roc([0, 1], [[0.1, 0.2], [0.3, 0.4]]), "y_score"),
     (lambda: curves.roc([0, 1], ["x", "y"]), "y_score"),

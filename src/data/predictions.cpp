@@ -16,16 +16,6 @@
 
 namespace assay {
 
-const char* task_name(task_kind t) {
-  switch (t) {
-    case task_kind::automatic: return "auto";
-    case task_kind::binary: return "binary";
-    case task_kind::multiclass: return "multiclass";
-    case task_kind::regression: return "regression";
-  }
-  return "?";
-}
-
 namespace {
 
 // How messages name the inputs: a file's columns and the fields of prediction_file (marked with
@@ -34,12 +24,6 @@ namespace {
 struct naming {
   bool file = true;
   std::string fn;  // the builder's name (memory)
-
-  [[nodiscard]] std::string label(const std::string& column) const {
-    return file ? fmt::format("column '{}'", column) : std::string("y_true");
-  }
-  [[nodiscard]] std::string pos_label() const { return file ? param("pos_label") : fn + ": pos_label"; }
-  [[nodiscard]] std::string proba() const { return file ? param("proba") : fn + ": y_proba"; }
 };
 
 // The layout of the columns of an io::table: label, scores, predictions, weight, proba.
@@ -52,26 +36,16 @@ struct layout {
   [[nodiscard]] std::size_t proba_at(std::size_t k) const { return 1 + scores + preds + (weight ? 1 : 0) + k; }
 };
 
-// Codes into `levels` become indices into `sorted` in place (a level absent from `sorted` becomes
-// `missing[level]`); nothing is done when the levels already are a prefix of `sorted` in order.
-void recode_in_place(std::vector<std::int32_t>& codes, const std::vector<std::string>& levels,
-                     const std::vector<std::string>& sorted, const std::vector<std::int32_t>& missing = {}) {
-  std::vector<std::int32_t> map(levels.size(), -1);
+// Codes into a column's levels become class indices in place (`map[level]`, decide_classes' codes of
+// the column's spellings); nothing is done when every level already is its own index.
+void recode_in_place(std::vector<std::int32_t>& codes, const std::vector<std::int32_t>& map) {
   bool identity = true;
-  for (std::size_t i = 0; i < levels.size(); ++i) {
-    const auto it = std::find(sorted.begin(), sorted.end(), levels[i]);
-    map[i] = it != sorted.end() ? static_cast<std::int32_t>(it - sorted.begin()) : missing.at(i);
-    identity = identity && map[i] == static_cast<std::int32_t>(i);
-  }
+  for (std::size_t i = 0; i < map.size(); ++i) identity = identity && map[i] == static_cast<std::int32_t>(i);
   if (identity) return;
   for (auto& c : codes) c = map[static_cast<std::size_t>(c)];
 }
 
-bool contains(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
-
-// The one place of the class rules (see the header): from the columns as read to the table.
+// From the columns as read to the table: the weights, the classes (decide_classes) and the codes.
 prediction_table resolve(io::table&& t, const prediction_file& f, const layout& at, const naming& nm) {
   prediction_table p;
   p.source = t.source;
@@ -113,143 +87,26 @@ prediction_table resolve(io::table&& t, const prediction_file& f, const layout& 
     return p;
   }
 
-  // ---- the class list ----
-  std::optional<std::string> pos_label = f.pos_label;
-  std::vector<std::string> headers;  // probability columns' names, canonical where numbers
-  for (std::size_t k = 0; k < at.proba; ++k) headers.push_back(t.columns[at.proba_at(k)].name);
-  {
-    std::vector<std::vector<std::string>*> sets{&truth.levels};
-    for (std::size_t k = 0; k < at.preds; ++k) sets.push_back(&t.columns[at.pred_at(k)].levels);
-    std::vector<std::string*> extra;
-    for (auto& h : headers) extra.push_back(&h);
-    if (pos_label) extra.push_back(&*pos_label);
-    unify_numeric_labels(sets, extra);
-  }
-  const std::vector<std::string> truth_sorted = sort_labels(truth.levels);
-  std::vector<std::string> names = truth.levels;
-  if (f.classes == class_set::truth_and_predictions) {
-    for (std::size_t k = 0; k < at.preds; ++k) {
-      const auto& lv = t.columns[at.pred_at(k)].levels;
-      names.insert(names.end(), lv.begin(), lv.end());
-    }
-  }
-  // Probability columns named after every true class define the class list (they may name classes
-  // absent from the data); otherwise they are taken in sorted class order. Some named after classes
-  // and not all is an error: a class would silently get another class's column.
-  bool by_name = false;
-  if (at.proba > 0) {
-    by_name = std::all_of(truth.levels.begin(), truth.levels.end(), [&](const auto& l) { return contains(headers, l); });
-    if (by_name) {
-      names.insert(names.end(), headers.begin(), headers.end());
-    } else if (std::any_of(headers.begin(), headers.end(), [&](const auto& h) { return contains(truth.levels, h); })) {
-      for (const auto& l : truth_sorted) {
-        if (contains(headers, l)) continue;
-        throw_usage(fmt::format("{}: class \"{}\" of {} has no probability column (columns: {}; name them after the "
-                                "classes or none of them)",
-                                nm.proba(), l, nm.label(truth.name), join_labels(headers)));
-      }
-    }
-  }
-  if (pos_label) names.push_back(*pos_label);  // a positive class may be absent from the data
-  p.classes = sort_labels(names);
-
-  auto in_preds = [&](const std::string& c) {  // a predicted class is a class (class_set::truth_and_predictions)
-    if (f.classes == class_set::truth) return false;
-    for (std::size_t k = 0; k < at.preds; ++k)
-      if (contains(t.columns[at.pred_at(k)].levels, c)) return true;
-    return false;
-  };
-  if (pos_label && !contains(truth.levels, *pos_label) && !in_preds(*pos_label) && truth.levels.size() >= 2) {
-    throw_usage(fmt::format("{}: class \"{}\" not found in {} (classes: {})", nm.pos_label(), *pos_label,
-                            nm.label(truth.name), join_labels(truth_sorted)));
-  }
-
-  // ---- the task and the positive class ----
-  const bool scores = at.scores > 0;
-  if (scores || f.task == task_kind::binary) {
-    if (p.classes.size() > 2) {
-      if (f.classes == class_set::truth && nm.file) {
-        throw_usage(fmt::format("{}: column '{}' has {} classes ({}); {} compares binary classifiers: compare "
-                                "multiclass models by their predicted classes with {} (compare does not take "
-                                "class-probability columns)",
-                                p.source, truth.name, p.classes.size(), join_labels(p.classes), param("scores"),
-                                param("predictions")));
-      }
-      std::string what;
-      if (nm.file) {
-        what = at.preds > 0 ? "columns '" + truth.name + "' and '" + t.columns[at.pred_at(0)].name + "' have"
-                            : "column '" + truth.name + "' has";
-      } else {
-        what = at.preds > 0 ? "y_true and y_pred have" : "y_true has";
-      }
-      const std::string fix =
-          nm.file ? (scores ? fmt::format("{} makes a binary task (use {} or {} for more than 2 classes)", param("scores"),
-                                          param("predictions"), param("proba"))
-                            : fmt::format("{} binary allows at most 2 (use {} multiclass)", param("task"), param("task")))
-                  : (scores ? "scores make a binary task (use predictions_from_labels or "
-                              "predictions_from_proba for more than 2 classes)"
-                            : "task binary allows at most 2 (use task multiclass)");
-      throw_usage(fmt::format("{}: {} {} classes ({}), but {}", nm.file ? p.source : nm.fn, what, p.classes.size(),
-                              join_labels(p.classes), fix));
-    }
-  }
-  if (at.proba > 0 && p.classes.size() < 2) {
-    throw_usage(fmt::format("{}: needs at least 2 classes, {} has {}", nm.proba(), nm.label(truth.name),
-                            p.classes.size()));
-  }
-  const bool binary = f.task != task_kind::multiclass && p.classes.size() <= 2;
-  if (!binary && pos_label) {
-    throw_usage(fmt::format("{}: {} has {} classes ({}); a positive class has no meaning for a multiclass task: "
-                            "leave {} out",
-                            nm.pos_label(), nm.label(truth.name), p.classes.size(), join_labels(p.classes),
-                            nm.file ? param("pos_label") : "pos_label"));
-  }
-  if (binary) {
-    std::optional<std::string> pos = pos_label ? pos_label : default_positive(p.classes);
-    if (!pos) {
-      const bool hint = !scores && f.task != task_kind::binary;
-      throw_usage(nm.file ? fmt::format("{}: cannot tell which class is positive among {}: name it with {}{}",
-                                        p.source, join_labels(p.classes), param("pos_label"),
-                                        hint ? " (or use " + param("task") + " multiclass)" : "")
-                          : fmt::format("{}: cannot tell which class is positive among {}: name it with pos_label{}",
-                                        nm.fn, join_labels(p.classes), hint ? " (or set task to multiclass)" : ""));
-    }
-    if (p.classes.size() == 1) {  // one class present: add the other so both rates have a row
-      double x;
-      const bool numeric_one = labels_are_numeric(p.classes) && io::parse_double(*pos, x) && x == 1;
-      p.classes.push_back(*pos == p.classes[0] ? (numeric_one ? "0" : "not " + *pos) : *pos);
-      p.classes = sort_labels(p.classes);
-    }
-    p.positive = static_cast<std::size_t>(std::find(p.classes.begin(), p.classes.end(), *pos) - p.classes.begin());
-    p.task = task_kind::binary;
-  } else {
-    p.task = task_kind::multiclass;
-  }
+  // ---- the classes (decide_classes), then each column's codes ----
+  label_spellings seen;
+  seen.truth = truth.levels;
+  for (std::size_t k = 0; k < at.preds; ++k) seen.predicted.push_back(t.columns[at.pred_at(k)].levels);
+  for (std::size_t k = 0; k < at.proba; ++k) seen.proba_columns.push_back(t.columns[at.proba_at(k)].name);
+  seen.score_columns = at.scores;
+  label_source src{nm.file, nm.file ? p.source : nm.fn, truth.name, {}};
+  for (std::size_t k = 0; k < at.preds; ++k) src.predicted_columns.push_back(t.columns[at.pred_at(k)].name);
+  class_plan plan = decide_classes(std::move(seen), {f.pos_label, f.task, f.classes}, src);
+  p.classes = std::move(plan.classes);
+  p.positive = plan.positive;
+  p.task = plan.task;
+  p.unknown_classes = std::move(plan.unknown_classes);
   const std::size_t K = p.classes.size();
-
-  // ---- class codes ----
   p.y = std::move(truth.codes);
-  recode_in_place(p.y, truth.levels, p.classes);
-  if (f.classes == class_set::truth) {  // predicted classes that are not classes: indices K, K + 1, ...
-    for (std::size_t k = 0; k < at.preds; ++k) {
-      for (const auto& l : t.columns[at.pred_at(k)].levels)
-        if (!contains(p.classes, l)) p.unknown_classes.push_back(l);
-    }
-    p.unknown_classes = sort_labels(p.unknown_classes);
-  }
+  recode_in_place(p.y, plan.truth);
   for (std::size_t k = 0; k < at.preds; ++k) {
     io::column& c = t.columns[at.pred_at(k)];
-    class_column out{c.name, std::move(c.codes), {}};
-    std::vector<std::int32_t> missing(c.levels.size(), -1);
-    for (std::size_t l = 0; l < c.levels.size(); ++l) {
-      if (contains(p.classes, c.levels[l])) continue;
-      out.unknown.push_back(c.levels[l]);
-      missing[l] = static_cast<std::int32_t>(
-          K + static_cast<std::size_t>(std::find(p.unknown_classes.begin(), p.unknown_classes.end(), c.levels[l]) -
-                                       p.unknown_classes.begin()));
-    }
-    out.unknown = sort_labels(out.unknown);
-    recode_in_place(out.codes, c.levels, p.classes, missing);
+    class_column out{c.name, std::move(c.codes), std::move(plan.predicted_unknown[k])};
+    recode_in_place(out.codes, plan.predicted[k]);
     p.predictions.push_back(std::move(out));
   }
   for (std::size_t k = 0; k < at.scores; ++k) {
@@ -259,26 +116,9 @@ prediction_table resolve(io::table&& t, const prediction_file& f, const layout& 
 
   // ---- probabilities, in class order ----
   if (at.proba > 0) {
-    std::vector<std::size_t> col_of(K);
-    if (by_name) {
-      if (at.proba != K) {
-        throw_usage(fmt::format("{}: {} probability columns for {} classes ({})", nm.proba(), at.proba, K,
-                                join_labels(p.classes)));
-      }
-      for (std::size_t c = 0; c < K; ++c) {
-        col_of[c] = static_cast<std::size_t>(std::find(headers.begin(), headers.end(), p.classes[c]) - headers.begin());
-      }
-    } else {
-      if (at.proba != K) {
-        throw_usage(fmt::format("{}: {} probability columns for {} classes ({}); give one per class, in sorted class "
-                                "order or named after the classes",
-                                nm.proba(), at.proba, K, join_labels(p.classes)));
-      }
-      for (std::size_t c = 0; c < K; ++c) col_of[c] = c;
-    }
     p.proba.resize(p.rows * K);
     for (std::size_t c = 0; c < K; ++c) {
-      const io::column& col = t.columns[at.proba_at(col_of[c])];
+      const io::column& col = t.columns[at.proba_at(plan.proba_column[c])];
       p.proba_names.push_back(col.name);
       for (std::size_t i = 0; i < p.rows; ++i) p.proba[i * K + c] = col.numbers[i];
     }

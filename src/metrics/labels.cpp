@@ -10,12 +10,21 @@
 
 namespace assay {
 
-bool labels_are_numeric(const std::vector<std::string>& labels) {
-  for (const auto& l : labels) {
-    double x;
-    if (!io::parse_double(l, x) || !std::isfinite(x)) return false;
+bool label_number(std::string_view label, double& x) {
+  if (label == "True" || label == "TRUE" || label == "true") {
+    x = 1;
+    return true;
   }
-  return true;
+  if (label == "False" || label == "FALSE" || label == "false") {
+    x = 0;
+    return true;
+  }
+  return io::parse_double(label, x) && std::isfinite(x);
+}
+
+bool labels_are_numeric(const std::vector<std::string>& labels) {
+  double x;
+  return std::all_of(labels.begin(), labels.end(), [&](const std::string& l) { return label_number(l, x); });
 }
 
 std::vector<std::string> sort_labels(std::vector<std::string> labels) {
@@ -24,8 +33,8 @@ std::vector<std::string> sort_labels(std::vector<std::string> labels) {
   if (labels_are_numeric(labels)) {
     std::stable_sort(labels.begin(), labels.end(), [](const std::string& a, const std::string& b) {
       double x, y;
-      io::parse_double(a, x);
-      io::parse_double(b, y);
+      label_number(a, x);
+      label_number(b, y);
       return x < y;
     });
   }
@@ -41,12 +50,12 @@ void unify_numeric_labels(const std::vector<std::vector<std::string>*>& sets, co
   double x;
   for (auto* set : sets) {
     for (auto& l : *set) {
-      io::parse_double(l, x);
+      label_number(l, x);
       l = canonical_number(x);
     }
   }
   for (auto* l : extra) {
-    if (io::parse_double(*l, x) && std::isfinite(x)) *l = canonical_number(x);
+    if (label_number(*l, x)) *l = canonical_number(x);
   }
 }
 
@@ -65,7 +74,7 @@ std::vector<std::int32_t> recode(const std::vector<std::int32_t>& codes, const s
 std::optional<std::string> default_positive(const std::vector<std::string>& labels) {
   if (labels.empty() || labels.size() > 2 || !labels_are_numeric(labels)) return std::nullopt;
   std::vector<double> x(labels.size());
-  for (std::size_t i = 0; i < labels.size(); ++i) io::parse_double(labels[i], x[i]);
+  for (std::size_t i = 0; i < labels.size(); ++i) label_number(labels[i], x[i]);
   for (std::size_t i = 0; i < labels.size(); ++i) {
     if (x[i] == 1) {
       bool other_ok = labels.size() == 1 || x[1 - i] == 0 || x[1 - i] == -1;

@@ -466,30 +466,15 @@ void check_classes_as_file(const evaluation_state& state, const report_request& 
   if (o.kind != prediction_kind::scores && o.kind != prediction_kind::labels) return;
   const auto [truth, predicted] = detail::spellings_of(detail::state_access::of(state));
   if (truth.empty()) return;
-  // One row per spelling (the predicted spellings paired with the true ones in turn): the same classes
-  // as the file's rows, whatever their pairing, since the classes are the union of the spellings.
+  // The class rules on the union of every part's spellings, in make_report's words (the file and the
+  // columns named).
   const prediction_file pf = prediction_file_of(q);
-  const std::vector<io::column_spec> specs = column_specs(pf);
-  const std::size_t rows = std::max(truth.size(), predicted.size());
-  io::table t;
-  t.source = o.source;
-  t.rows = rows;
-  for (const io::column_spec& spec : specs) {
-    io::column c;
-    c.name = spec.ref;
-    c.type = spec.type;
-    if (spec.type == io::column_type::label) {
-      const std::vector<std::string>& levels = &spec == &specs[0] || predicted.empty() ? truth : predicted;
-      c.levels = levels;
-      for (std::size_t i = 0; i < rows; ++i) c.codes.push_back(static_cast<std::int32_t>(i % levels.size()));
-    } else {
-      c.numbers.assign(rows, 1.0);  // a score of 1, a weight of 1
-    }
-    t.columns.push_back(std::move(c));
-  }
-  t.columns[0].name = o.label_name;
-  if (t.columns.size() > 1) t.columns[1].name = o.prediction_name;
-  (void)make_predictions(std::move(t), pf);
+  label_spellings seen;
+  seen.truth = truth;
+  if (!pf.predictions.empty()) seen.predicted.push_back(predicted);
+  seen.score_columns = pf.scores.size();
+  (void)decide_classes(std::move(seen), {pf.pos_label, pf.task, pf.classes},
+                       {true, o.source, o.label_name, {o.prediction_name}});
 }
 
 io::table table_of_file_part(const std::string& path, const io::csv_options& csv,

@@ -21,21 +21,11 @@
 namespace assay::scale {
 
 std::vector<std::uint8_t> positive_spellings(const std::vector<std::string>& spellings, const state_options& o) {
-  // finish() decides on its dictionary, sorted by bytes: the same order here, whatever the caller's.
-  std::vector<std::size_t> order(spellings.size());
-  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return spellings[a] < spellings[b]; });
-  std::vector<std::string> sorted;
-  sorted.reserve(order.size());
-  for (const std::size_t k : order) sorted.push_back(spellings[k]);
-  prediction_options po;
-  po.pos_label = o.pos_label;
-  po.task = o.task;
-  const prediction_table t = predictions_from_scores(sorted, std::vector<double>(sorted.size(), 0.0), po);
-  if (!t.positive) throw_usage("positive_spellings: the classes have no positive class");
-  std::vector<std::uint8_t> out(spellings.size(), 0);
-  for (std::size_t j = 0; j < order.size(); ++j) out[order[j]] = t.y[j] == static_cast<std::int32_t>(*t.positive) ? 1 : 0;
-  return out;
+  // finish()'s rules (decide_classes under the state's options, its messages), on the union of every
+  // part's spellings; the order of the spellings does not change the classes.
+  if (spellings.empty()) throw_usage("predictions_from_scores: y_true is empty; there is nothing to evaluate");
+  return positive_of_spellings(spellings, {o.pos_label, o.task, class_set::truth_and_predictions},
+                               {false, "predictions_from_scores"});
 }
 
 namespace {

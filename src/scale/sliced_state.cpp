@@ -363,14 +363,12 @@ sliced_report sliced_state::finish(const evaluate_options& q, const slice_option
   if (options_.kind == prediction_kind::scores && !options_.weighted && order.size() > 1 &&
       out.overall.task == task_kind::binary && out.overall.positive) {
     // The positive class's true spellings, by the classes of all the slices (as finish decides them:
-    // predictions_from_scores on the true spellings).
-    prediction_options classes;
-    classes.pos_label = options_.pos_label;
-    classes.task = options_.task;
-    const prediction_table t = predictions_from_scores(all_true, std::vector<double>(all_true.size(), 0.0), classes);
+    // decide_classes on the true spellings).
+    const std::vector<std::uint8_t> is_positive = positive_of_spellings(
+        all_true, {options_.pos_label, options_.task, class_set::truth_and_predictions}, {false, "predictions_from_scores"});
     std::vector<std::string> positives;
     for (std::size_t i = 0; i < all_true.size(); ++i)
-      if (t.y[i] == static_cast<std::int32_t>(*t.positive)) positives.push_back(all_true[i]);
+      if (is_positive[i] != 0) positives.push_back(all_true[i]);
     // Each slice's runs are sorted by (key, code): a k-way merge by key (a heap of the slices' next
     // runs) visits every run in ascending key order, a slice's runs of one key one after another.
     struct cursor {

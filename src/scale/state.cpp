@@ -256,18 +256,20 @@ void regression_sums::spread_residual(double r, double w, std::uint64_t n, doubl
   vr.add_times(w * c * c, n);
 }
 
-prediction_table score_classes(const evaluation_state::impl& s, const std::vector<std::uint32_t>& true_codes,
-                               std::vector<std::int32_t>& class_of) {
-  prediction_options po;
-  po.pos_label = s.o.pos_label;
-  po.task = s.o.task;
-  std::vector<std::string> yt;
-  for (auto c : true_codes) yt.push_back(s.dict[c]);
-  yt.insert(yt.end(), s.also_true.begin(), s.also_true.end());  // rows after true_codes': class_of reads none
-  const std::vector<double> zero(yt.size(), 0.0);
-  prediction_table t = predictions_from_scores(yt, zero, po);
+class_plan state_classes(label_spellings seen, const state_options& o, const char* fn) {
+  if (seen.truth.empty()) throw_usage(fmt::format("{}: y_true is empty; there is nothing to evaluate", fn));
+  return decide_classes(std::move(seen), {o.pos_label, o.task, class_set::truth_and_predictions}, {false, fn});
+}
+
+class_plan score_classes(const evaluation_state::impl& s, const std::vector<std::uint32_t>& true_codes,
+                         std::vector<std::int32_t>& class_of) {
+  label_spellings seen;
+  for (auto c : true_codes) seen.truth.push_back(s.dict[c]);
+  seen.truth.insert(seen.truth.end(), s.also_true.begin(), s.also_true.end());  // after true_codes': class_of reads none
+  seen.score_columns = 1;
+  class_plan t = state_classes(std::move(seen), s.o, "predictions_from_scores");
   class_of.assign(s.dict.size(), -1);
-  for (std::size_t k = 0; k < true_codes.size(); ++k) class_of[true_codes[k]] = t.y[k];
+  for (std::size_t k = 0; k < true_codes.size(); ++k) class_of[true_codes[k]] = t.truth[k];
   return t;
 }
 
@@ -323,7 +325,7 @@ std::vector<std::pair<std::uint32_t, int>> losses_to_redo(const evaluation_state
   for (const auto& [k, v] : s.cells) true_codes.push_back(k.first);
   true_codes.erase(std::unique(true_codes.begin(), true_codes.end()), true_codes.end());
   std::vector<std::int32_t> class_of;
-  prediction_table t;
+  class_plan t;
   try {
     t = score_classes(s, true_codes, class_of);
   } catch (const error&) {
@@ -594,26 +596,25 @@ void update_counted(evaluation_state::impl& s, const row_batch& b, bool apply) {
 namespace {
 
 // The column order of the second view (docs/scaling.md, "Class probabilities"): the columns sorted as
-// classes by their names, by predictions_from_proba's own rules (numeric names unified and in numeric
+// classes by their names, by the class rules (decide_classes: numeric names unified and in numeric
 // order when every name is a number, else byte order). Empty when that is the order as given or the
 // names are not distinct classes.
 std::vector<std::uint32_t> sorted_column_order(const state_options& o) {
   const std::size_t K = o.proba_names.size();
-  prediction_options po;
-  po.task = task_kind::multiclass;
-  std::vector<double> uniform(K * K, 1.0 / static_cast<double>(K));
-  prediction_table t;
+  label_spellings seen;
+  seen.truth = o.proba_names;
+  seen.proba_columns = o.proba_names;
+  class_plan t;
   try {
-    t = predictions_from_proba(labels_view(o.proba_names), uniform, o.proba_names, po);
+    t = decide_classes(std::move(seen), {std::nullopt, task_kind::multiclass, class_set::truth_and_predictions}, {});
   } catch (const error&) {
     return {};
   }
-  if (t.proba_names.size() != K) return {};
+  if (t.proba_column.size() != K) return {};
   std::vector<std::uint32_t> order(K);
   bool identity = true;
   for (std::size_t c = 0; c < K; ++c) {
-    const auto at = std::find(o.proba_names.begin(), o.proba_names.end(), t.proba_names[c]) - o.proba_names.begin();
-    order[c] = static_cast<std::uint32_t>(at);
+    order[c] = static_cast<std::uint32_t>(t.proba_column[c]);
     identity = identity && order[c] == c;
   }
   if (identity) return {};
@@ -1170,7 +1171,7 @@ void update_rows(evaluation_state::impl& s, const row_batch& b, bool apply) {
     true_codes.erase(std::unique(true_codes.begin(), true_codes.end()), true_codes.end());
     std::vector<std::int32_t> class_of;
     try {
-      const prediction_table t = detail::score_classes(s, true_codes, class_of);
+      const class_plan t = detail::score_classes(s, true_codes, class_of);
       if (t.positive) {
         for (std::size_t bt = 0; bt < T; ++bt) only[bt] = class_of[tmap[bt]] == static_cast<std::int32_t>(*t.positive) ? 1 : 0;
       }
@@ -2150,21 +2151,15 @@ report finish_proba(evaluation_state::impl& s, const evaluate_options& q) {
   compact_proba(s);
   const detail::proba_state& p = *s.proba;
   const std::size_t K = o.proba_names.size();
-  // The classes, by predictions_from_proba's rules on the union of the spellings and the columns'
-  // names: one row per true spelling (uniform probabilities, which sum to 1).
+  // The classes, by decide_classes on the union of the spellings and the columns' names.
   auto [true_codes, yt] = true_spellings(p.views[0].cells, s.dict);
-  yt.insert(yt.end(), s.also_true.begin(), s.also_true.end());  // rows after true_codes': class_of reads none
-  prediction_options po;
-  po.pos_label = o.pos_label;
-  po.task = o.task;
-  const std::vector<double> uniform(yt.size() * K, 1.0 / static_cast<double>(K));
-  const prediction_table t = predictions_from_proba(labels_view(yt), uniform, o.proba_names, po);
+  yt.insert(yt.end(), s.also_true.begin(), s.also_true.end());  // after true_codes': class_of reads none
+  label_spellings seen;
+  seen.truth = std::move(yt);
+  seen.proba_columns = o.proba_names;
+  const class_plan t = detail::state_classes(std::move(seen), o, "predictions_from_proba");
   // The view whose column order is the classes' order.
-  std::vector<std::uint32_t> order(K);
-  for (std::size_t c = 0; c < K; ++c) {
-    order[c] = static_cast<std::uint32_t>(std::find(o.proba_names.begin(), o.proba_names.end(), t.proba_names[c]) -
-                                          o.proba_names.begin());
-  }
+  std::vector<std::uint32_t> order(t.proba_column.begin(), t.proba_column.end());
   const detail::proba_view_sums* view = nullptr;
   for (const auto& v : p.views) {
     if (v.order == order) view = &v;
@@ -2174,7 +2169,7 @@ report finish_proba(evaluation_state::impl& s, const evaluate_options& q) {
                 "foresee; evaluate these rows in memory");
   }
   std::vector<std::int32_t> class_of(s.dict.size(), -1);
-  for (std::size_t k = 0; k < true_codes.size(); ++k) class_of[true_codes[k]] = t.y[k];
+  for (std::size_t k = 0; k < true_codes.size(); ++k) class_of[true_codes[k]] = t.truth[k];
 
   report r;
   header_of(r, s, q);
@@ -2404,27 +2399,21 @@ report finish_runs(evaluation_state::impl& s, const evaluate_options& q, const D
   true_codes.erase(std::unique(true_codes.begin(), true_codes.end()), true_codes.end());
   std::sort(pred_codes.begin(), pred_codes.end());
   pred_codes.erase(std::unique(pred_codes.begin(), pred_codes.end()), pred_codes.end());
-  prediction_options po;
-  po.pos_label = o.pos_label;
-  po.task = o.task;
   std::vector<std::int32_t> class_of(s.dict.size(), -1);
-  prediction_table t;
+  class_plan t;
   if (scores) {
     t = score_classes(s, true_codes, class_of);
   } else {
-    std::vector<std::string> yt, yp;
-    for (auto c : true_codes) yt.push_back(s.dict[c]);
-    for (std::size_t k = 0; k < pred_codes.size(); ++k) yt.push_back(s.dict[true_codes[0]]);
-    for (std::size_t k = 0; k < true_codes.size(); ++k) yp.push_back(s.dict[pred_codes[0]]);
-    for (auto c : pred_codes) yp.push_back(s.dict[c]);
-    // The other slices' spellings (impl::also_true, also_pred), in rows after those class_of reads.
-    for (const auto& a : s.also_true) yt.push_back(a), yp.push_back(s.dict[pred_codes[0]]);
-    for (const auto& a : s.also_pred) yt.push_back(s.dict[true_codes[0]]), yp.push_back(a);
-    t = predictions_from_labels(yt, yp, po);
-    for (std::size_t k = 0; k < true_codes.size(); ++k) class_of[true_codes[k]] = t.y[k];
-    for (std::size_t k = 0; k < pred_codes.size(); ++k) {
-      class_of[pred_codes[k]] = t.predictions[0].codes[true_codes.size() + k];
-    }
+    // The other slices' spellings (impl::also_true, also_pred) after those class_of reads.
+    label_spellings seen;
+    seen.predicted.emplace_back();
+    for (auto c : true_codes) seen.truth.push_back(s.dict[c]);
+    for (auto c : pred_codes) seen.predicted[0].push_back(s.dict[c]);
+    seen.truth.insert(seen.truth.end(), s.also_true.begin(), s.also_true.end());
+    seen.predicted[0].insert(seen.predicted[0].end(), s.also_pred.begin(), s.also_pred.end());
+    t = detail::state_classes(std::move(seen), o, "predictions_from_labels");
+    for (std::size_t k = 0; k < true_codes.size(); ++k) class_of[true_codes[k]] = t.truth[k];
+    for (std::size_t k = 0; k < pred_codes.size(); ++k) class_of[pred_codes[k]] = t.predicted[0][k];
   }
 
   report r;
@@ -2722,14 +2711,14 @@ evaluation_state::scores_swept evaluation_state::sweep_of_scores(bool negatives)
   if (s.rows == 0) throw_usage("evaluation_state::sweep_of_scores: no rows were added; there is nothing to sweep");
   check_runs_kept(s, "sweep_of_scores");
   s.compact();
-  // The classes, as finish() decides them (predictions_from_scores on the union of the spellings).
+  // The classes, as finish() decides them (decide_classes on the union of the spellings).
   const auto [true_codes, yt] = true_spellings(s.cells, s.dict);
-  prediction_options po;
-  po.pos_label = o.pos_label;
-  po.task = o.task;
-  const prediction_table t = predictions_from_scores(yt, std::vector<double>(yt.size(), 0.0), po);
+  label_spellings seen;
+  seen.truth = yt;
+  seen.score_columns = 1;
+  const class_plan t = detail::state_classes(std::move(seen), o, "predictions_from_scores");
   std::vector<std::int32_t> class_of(s.dict.size(), -1);
-  for (std::size_t k = 0; k < true_codes.size(); ++k) class_of[true_codes[k]] = t.y[k];
+  for (std::size_t k = 0; k < true_codes.size(); ++k) class_of[true_codes[k]] = t.truth[k];
   const auto pos = static_cast<std::int32_t>(*t.positive);
   scores_swept out;
   out.classes = t.classes;

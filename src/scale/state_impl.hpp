@@ -102,7 +102,7 @@ struct losses {
 // Class probabilities (prediction_kind::proba). What depends on the order in which the columns are
 // read as classes: the argmax (the first of equal maxima), the row sums and loss terms (floating
 // sums in class order), the rank of a class in its row (ties: the higher class index first). That
-// order is known only in finish() (predictions_from_proba's rules on all the classes), and it is one
+// order is known only in finish() (decide_classes on all the classes), and it is one
 // of at most two: the columns as given, or sorted by name (when every class names a column). So the
 // state keeps these sums once per candidate order (a "view"); the second only when it differs.
 struct proba_view_sums {
@@ -682,11 +682,16 @@ report finish_state(evaluation_state::impl& s, const evaluate_options& q, const 
                     const run_source* runs_ascending = nullptr, sweep_store* store = nullptr,
                     const regression_sums* values = nullptr);
 
+/// The classes of the spellings a state has seen, by decide_classes under the state's options (its
+/// pos_label and task). Messages are those of the in-memory builder `fn` of the same prediction kind
+/// (predictions_from_scores, _labels or _proba), whose rules a state follows.
+class_plan state_classes(label_spellings seen, const state_options& o, const char* fn);
+
 /// finish()'s classes of binary scores on the true spellings `true_codes` (codes of s.dict,
-/// ascending, unique): the prediction table of predictions_from_scores on their spellings, and
-/// class_of[code] its class of each such code (-1 for the other codes of s.dict).
-prediction_table score_classes(const evaluation_state::impl& s, const std::vector<std::uint32_t>& true_codes,
-                               std::vector<std::int32_t>& class_of);
+/// ascending, unique) and the other slices' (impl::also_true), and class_of[code] the class of each
+/// such code (-1 for the other codes of s.dict).
+class_plan score_classes(const evaluation_state::impl& s, const std::vector<std::uint32_t>& true_codes,
+                         std::vector<std::int32_t>& class_of);
 
 /// A state built with one_class_loss: the spellings (codes) whose loss sums lack the terms of the
 /// class finish() puts them in (their class changed as spellings came), with that class (0 or 1).

@@ -59,13 +59,17 @@ std::size_t resolve(const std::vector<std::string>& header, const std::string& r
   throw_usage(fmt::format("{}{}: {}: no column named '{}' (columns: {})", who, option, source, ref, names));
 }
 
-// Codes of `raw` re-indexed into sorted levels.
-void sorted_codes(const raw_column& raw, std::vector<std::int32_t>& codes, std::vector<std::string>& levels) {
-  levels = sort_labels(raw.levels);
+// Codes of `raw` re-indexed into sorted levels. With `by_value` (class labels), spellings of one number
+// are one level, named as every evaluation names classes (unify_numeric_labels: "1.0", "True" -> "1").
+void sorted_codes(const raw_column& raw, std::vector<std::int32_t>& codes, std::vector<std::string>& levels,
+                  bool by_value = false) {
+  std::vector<std::string> spelled = raw.levels;
+  if (by_value) unify_numeric_labels({&spelled}, {});
+  levels = sort_labels(spelled);
   std::unordered_map<std::string, std::int32_t> position;
   for (std::size_t i = 0; i < levels.size(); ++i) position.emplace(levels[i], static_cast<std::int32_t>(i));
   std::vector<std::int32_t> map(raw.levels.size());
-  for (std::size_t i = 0; i < raw.levels.size(); ++i) map[i] = position.at(raw.levels[i]);
+  for (std::size_t i = 0; i < raw.levels.size(); ++i) map[i] = position.at(spelled[i]);
   codes.resize(raw.codes.size());
   for (std::size_t i = 0; i < raw.codes.size(); ++i)
     codes[i] = raw.codes[i] < 0 ? -1 : map[static_cast<std::size_t>(raw.codes[i])];
@@ -178,7 +182,7 @@ dataset read_dataset(const dataset_request& q) {
       d.y_value.resize(d.rows);
       for (std::size_t r = 0; r < d.rows; ++r) d.y_value[r] = v[static_cast<std::size_t>(t.codes[r])];
     } else {
-      sorted_codes(t, d.y_class, d.classes);
+      sorted_codes(t, d.y_class, d.classes, true);
     }
   }
   if (group) {

@@ -10,6 +10,7 @@
 #include <exception>
 #include <mutex>
 
+#include "assay/data/classes.hpp"
 #include "assay/detail/parallel.hpp"
 #include "assay/error.hpp"
 #include "assay/metrics/confusion.hpp"
@@ -116,23 +117,37 @@ cv_setup setup(const dataset& d, const any_learner& learner, const split_list& s
   r.classification = d.classification();
   r.classes = d.classes;
   const bool binary = d.classification() && d.classes.size() == 2;
+  // The positive class by the class rules every evaluation follows (decide_classes): the one named,
+  // else "1" of {0, 1} or {-1, 1}, else the larger of two numbers. Text labels need it named, as in
+  // assay report, unless every metric asked for is one that reads no positive class (accuracy,
+  // balanced accuracy, MCC, kappa, log loss ...: their multiclass forms, equal on two classes).
+  auto without_positive = [&] {
+    return !options.pos_label && !options.metrics.empty() &&
+           std::all_of(options.metrics.begin(), options.metrics.end(), [](const std::string& n) {
+             return find_metric(n, metric_kind::multiclass) != nullptr ||
+                    find_metric(n, metric_kind::probabilistic) != nullptr;
+           });
+  };
   if (binary) {
-    std::optional<std::string> pos = options.pos_label ? options.pos_label : default_positive(d.classes);
-    if (!pos) {
-      pos = d.classes[1];
-      r.notes.push_back(
-          fmt::format("binary metrics take '{}' (the second class in sorted order) as positive; "
-                      "name the positive class to choose another",
-                      *pos));
+    label_spellings seen;
+    seen.truth = d.classes;
+    seen.score_columns = 1;
+    try {
+      const class_plan plan = decide_classes(std::move(seen), {options.pos_label, task_kind::binary,
+                                                               class_set::truth_and_predictions},
+                                             {true, d.source, d.target_name, {}});
+      for (std::size_t c = 0; c < d.classes.size(); ++c) {
+        if (plan.positive_truth(c)) r.positive = c;
+      }
+      if (!r.positive) {  // the two spellings are one class by value ("0", "0.0"): the positive one is absent
+        throw_usage(fmt::format("{}: the positive class \"{}\" is not among the classes of column '{}' ({})",
+                                d.source, plan.classes[*plan.positive], d.target_name, join_labels(d.classes)));
+      }
+    } catch (const error&) {
+      if (!without_positive()) throw;
     }
-    auto it = std::find(d.classes.begin(), d.classes.end(), *pos);
-    if (it == d.classes.end()) {
-      throw_usage(fmt::format("{}: '{}' is not a class of '{}' (classes: {})", param("pos_label"), *pos, d.target_name,
-                              fmt::join(d.classes, ", ")));
-    }
-    r.positive = static_cast<std::size_t>(it - d.classes.begin());
   }
-  st.scorers = resolve_metrics(d, options.metrics, binary);
+  st.scorers = resolve_metrics(d, options.metrics, r.positive.has_value());
   for (const auto& s : splits) r.repeats = std::max(r.repeats, s.repeat + 1);
   return st;
 }

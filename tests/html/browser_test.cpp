@@ -447,7 +447,7 @@ INSTANTIATE_TEST_SUITE_P(
                            0},
         validation_example{"learning_curve",
                            "learning-curve " + sh_quote(source_path("examples/data/breast_cancer.csv")) +
-                               " --target diagnosis --learner logistic --folds 5 --seed 1 --threads 1",
+                               " --target diagnosis --pos-label malignant --learner logistic --folds 5 --seed 1 --threads 1",
                            {"setup", "summary", "plot", "table"},
                            4,
                            3,

@@ -42,7 +42,7 @@ TEST(CvHtml, NamesFromTheDataAreEscaped) {
   for (int i = 0; i < 20; ++i) csv += std::to_string(i) + (i % 2 ? ",a&b\n" : ",c<d\n");
   write_file(dir / "h<b>.csv", csv);
   const std::string cmd = sh_quote(ASSAY_CLI_PATH) + " cv " + sh_quote((dir / "h<b>.csv").string()) +
-                          " --target '<script>alert(1)</script>' --folds 2 --html " + sh_quote((dir / "cv.html").string());
+                          " --target '<script>alert(1)</script>' --pos-label 'c<d' --folds 2 --html " + sh_quote((dir / "cv.html").string());
   ASSERT_EQ(run_shell(cmd, dir / "out", dir / "err"), 0) << read_file(dir / "err");
   const std::string page = read_file(dir / "cv.html");
   EXPECT_EQ(lower(page).find("<script"), std::string::npos);

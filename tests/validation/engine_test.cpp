@@ -175,6 +175,28 @@ TEST(Engine, BadInput) {
   o.pos_label = "nope";
   const auto b = load("breast_cancer", "diagnosis");
   EXPECT_THROW(cross_validate(b, make_learner("majority", true), kfold(b.rows, 5), o), error);
+  // Text labels: the positive class is named or refused, as assay report does (decide_classes), unless
+  // every metric asked for reads no positive class.
+  o.pos_label.reset();
+  try {
+    cross_validate(b, make_learner("majority", true), kfold(b.rows, 5), o);
+    FAIL();
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot tell which class is positive among \"benign\", \"malignant\""),
+              std::string::npos)
+        << e.what();
+  }
+  o.metrics = {"accuracy", "matthews_corrcoef", "log_loss"};
+  const auto no_positive = cross_validate(b, make_learner("majority", true), kfold(b.rows, 5), o);
+  EXPECT_FALSE(no_positive.positive.has_value());
+  o.metrics = {"accuracy", "f1"};
+  EXPECT_THROW(cross_validate(b, make_learner("majority", true), kfold(b.rows, 5), o), error);
+  o.pos_label = "malignant";
+  const auto named = cross_validate(b, make_learner("majority", true), kfold(b.rows, 5), o);
+  ASSERT_TRUE(named.positive.has_value());
+  EXPECT_EQ(named.classes[*named.positive], "malignant");
+  o.metrics = {};
+  o.pos_label.reset();
   // A learner failure names the split: k-NN with more neighbours than training rows.
   try {
     cross_validate(d, make_learner("knn:k=140", true), splits, {});

@@ -25,6 +25,7 @@ TEST(Xgboost, DeterministicProbabilitiesAndUseful) {
   cv_options one, two;
   one.threads = 1;
   two.threads = 2;
+  one.pos_label = two.pos_label = "malignant";
   const auto l = make_learner("xgboost:n_estimators=30,max_depth=3", true);
   const auto a = cross_validate(d, l, splits, one), b = cross_validate(d, l, splits, two);
   ASSERT_EQ(a.oof.size(), d.rows);

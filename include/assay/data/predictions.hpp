@@ -3,19 +3,9 @@
 //
 // A table holds the true labels (class indices into a sorted class list, or true values for
 // regression), then the predictions: binary scores of the positive class, predicted classes, a matrix
-// of class probabilities, or predicted values; and optional sample weights. Building a table is the
-// one place where the class rules live:
-//  - classes are the sorted union of the classes seen (true labels, predicted labels, probability
-//    columns named after classes, the positive class): numerically when every class is a number,
-//    else by bytes (sort_labels, as NumPy's np.unique);
-//  - numeric labels are classes by value: "0", "0.0" and 0.0 are one class, written "0"
-//    (unify_numeric_labels);
-//  - a binary task has exactly two classes (the absent one added when only one occurs) and a
-//    positive class: the one named, else "1" for {0, 1} and {-1, 1}, else the larger of two
-//    numbers (default_positive); text labels need it named;
-//  - probability columns are matched to classes by name when every true class has a column named
-//    after it, else taken in sorted class order (then there must be one per class);
-//  - weights are finite and >= 0 and not all 0.
+// of class probabilities, or predicted values; and optional sample weights. Building a table applies
+// the class rules (decide_classes, assay/data/classes.hpp) to the spellings of its label columns, and
+// checks the weights (finite, >= 0, not all 0).
 // Files are read by io::read_table (one typed column per role, in parallel for large files) and the
 // columns it produces are moved into the table: no per-row string work, no extra copy of a column.
 #pragma once
@@ -27,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "assay/data/classes.hpp"
 #include "assay/io/csv.hpp"
 #include "assay/io/table.hpp"
 
@@ -36,11 +27,6 @@ namespace io {
 struct table;  // assay/io/table.hpp
 }  // namespace io
 
-/// The kind of task; `automatic` asks the table to decide (binary for at most two classes, else
-/// multiclass; regression is never guessed).
-enum class task_kind { automatic, binary, multiclass, regression };
-
-const char* task_name(task_kind t);
 
 /// A column of numbers of a table, with the name it is shown under (header name, or parameter name).
 struct number_column {
@@ -57,11 +43,6 @@ struct class_column {
   std::vector<std::string> unknown;  ///< the classes of this column that are not table classes, sorted
 };
 
-/// Which labels make up the class list.
-enum class class_set {
-  truth_and_predictions,  ///< the union of true and predicted classes (a confusion matrix's rows and columns)
-  truth,                  ///< the true classes only; other predicted classes are `unknown` (assay compare)
-};
 
 struct prediction_table {
   std::string source;       ///< the file name, or the function that built the table (for messages)

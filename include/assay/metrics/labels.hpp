@@ -9,7 +9,12 @@
 
 namespace assay {
 
-/// True when every label parses as a finite number.
+/// The number a label stands for: a finite decimal ("1", "1.0", "1e0"), or a boolean, 1 for
+/// True/TRUE/true and 0 for False/FALSE/false (as NumPy counts booleans; how Python, R, pandas and
+/// JSON write them). False when the label is neither.
+bool label_number(std::string_view label, double& x);
+
+/// True when every label stands for a number (label_number): finite decimals or booleans.
 bool labels_are_numeric(const std::vector<std::string>& labels);
 
 /// Sorts labels the way scikit-learn's np.unique does for the data's type: numerically when all
@@ -20,9 +25,9 @@ std::vector<std::string> sort_labels(std::vector<std::string> labels);
 /// "0"). The one spelling of numeric classes (unify_numeric_labels, labels given as numbers).
 std::string canonical_number(double x);
 
-/// Numeric labels are classes by value: when every label in `sets` is a number, each is replaced by
-/// the shortest decimal that reads back as the same double ("1.0", "1e0" and "1" all become "1";
-/// "-0" becomes "0"), so that a truth column of 0/1 and predictions of 0.0/1.0 agree. `extra`
+/// Numeric labels are classes by value: when every label in `sets` is a number (label_number), each is
+/// replaced by the shortest decimal that reads back as the same double ("1.0", "1e0", "True" and "1"
+/// all become "1"; "-0" and "False" become "0"), so that a truth column of 0/1 and predictions of 0.0/1.0 agree. `extra`
 /// (a positive label, probability column names) is rewritten the same way where it is a number.
 /// With any non-numeric label nothing changes: labels are then compared as strings.
 void unify_numeric_labels(const std::vector<std::vector<std::string>*>& sets, const std::vector<std::string*>& extra);
