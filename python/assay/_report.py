@@ -306,4 +306,9 @@ _ESTIMATES = {
     "r2": ("Coefficient of determination R^2", "regression"),
 }
 
+# Every regression metric of the registry is a function here too (a metric added to the registry
+# appears without code of its own); the titles are the report's.
+for _name, _title in _core.regression_metrics():
+    _ESTIMATES.setdefault(_name, (_title[0].upper() + _title[1:], "regression"))
+
 ESTIMATE_FUNCTIONS = {name: _estimate_function(name, doc, kind) for name, (doc, kind) in _ESTIMATES.items()}

@@ -2,6 +2,7 @@
 // (data/predictions.hpp), evaluate() and the text / JSON / HTML renderers, exactly what
 // `assay report` computes from a file with the same numbers.
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
@@ -12,6 +13,7 @@
 
 #include "assay/data/predictions.hpp"
 #include "assay/error.hpp"
+#include "assay/metrics/registry.hpp"
 #include "assay/report/html.hpp"
 #include "assay/report/report.hpp"
 #include "assay/report/slices.hpp"
@@ -90,6 +92,16 @@ void bind_report(nb::module_& m) {
       .def("json", [](const sliced_report& r) { return to_json(r); })
       .def("html", [](const sliced_report& r) { return to_html(r); });
 
+  m.def(
+      "regression_metrics",
+      [] {
+        std::vector<std::pair<std::string, std::string>> out;
+        for (const auto& e : metric_registry()) {
+          if (e.kind == metric_kind::regression) out.emplace_back(e.name, e.title);
+        }
+        return out;
+      },
+      "(name, title) of every regression metric of the registry, in report order.");
   m.def(
       "evaluate",
       [](std::optional<in_array<double>> y_num, std::optional<std::vector<std::string>> y_text,

@@ -46,6 +46,21 @@ metric_info reg(std::string_view name, std::string_view title, metric_traits t,
   m.regression = f;
   return m;
 }
+// A regression metric that is a mean of row terms: `f` is mean_of_terms on `t` (regression.cpp), and
+// the mergeable state computes it from `t` alone (the registry property test checks they agree).
+metric_info mean_of(std::string_view name, std::string_view title, metric_traits traits,
+                    value (*f)(std::span<const double>, std::span<const double>, std::span<const double>,
+                               const metric_params&),
+                    row_term t) {
+  metric_info m = reg(name, title, traits, f);
+  m.mean_of = t;
+  return m;
+}
+
+row_term rooted(row_term t) {
+  t.root = true;
+  return t;
+}
 
 // Adapters from the plain functions to the registry signatures.
 #define ASSAY_BIN(fn) [](const binary_counts& c, const metric_params&) { return fn(c); }
@@ -110,9 +125,12 @@ std::vector<metric_info> build() {
   r.push_back(reg("mean_absolute_error", "mean absolute error (MAE)", loss_sym, ASSAY_REG(mean_absolute_error)));
   r.push_back(reg("mean_squared_error", "mean squared error (MSE)", loss_sym, ASSAY_REG(mean_squared_error)));
   r.push_back(reg("root_mean_squared_error", "root mean squared error (RMSE)", loss_sym, ASSAY_REG(root_mean_squared_error)));
-  r.push_back(reg("mean_absolute_percentage_error", "mean absolute percentage error (MAPE)", loss, ASSAY_REG(mean_absolute_percentage_error)));
-  r.push_back(reg("mean_squared_percentage_error", "mean squared percentage error (MSPE)", loss, ASSAY_REG(mean_squared_percentage_error)));
-  r.push_back(reg("root_mean_squared_percentage_error", "root mean squared percentage error (RMSPE)", loss, ASSAY_REG(root_mean_squared_percentage_error)));
+  r.push_back(mean_of("mean_absolute_percentage_error", "mean absolute percentage error (MAPE)", loss,
+                      ASSAY_REG(mean_absolute_percentage_error), absolute_percentage_term));
+  r.push_back(mean_of("mean_squared_percentage_error", "mean squared percentage error (MSPE)", loss,
+                      ASSAY_REG(mean_squared_percentage_error), squared_percentage_term));
+  r.push_back(mean_of("root_mean_squared_percentage_error", "root mean squared percentage error (RMSPE)", loss,
+                      ASSAY_REG(root_mean_squared_percentage_error), rooted(squared_percentage_term)));
   r.push_back(reg("r2", "R^2 (coefficient of determination)", {-inf, 1, true, false}, ASSAY_REG(r2)));
   r.push_back(reg("explained_variance", "explained variance", {-inf, 1, true, false}, ASSAY_REG(explained_variance)));
   r.push_back(reg("median_absolute_error", "median absolute error", loss_sym, ASSAY_REG(median_absolute_error)));

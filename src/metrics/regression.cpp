@@ -36,14 +36,6 @@ value weighted_mean(std::span<const double> y, std::span<const double> w, F f) {
   return ratio(num.value(), den.value(), "no cases");
 }
 
-// The first case (with positive weight) whose target is 0, or npos.
-std::size_t first_zero_target(std::span<const double> y, std::span<const double> w) {
-  for (std::size_t i = 0; i < y.size(); ++i) {
-    if (y[i] == 0 && weight_at(w, i) > 0) return i;
-  }
-  return static_cast<std::size_t>(-1);
-}
-
 // True when every case with positive weight has the same target. Decided on the values, not on
 // SS_tot == 0: a weighted mean of equal numbers need not be exactly that number, which would leave
 // SS_tot at ~1e-30 and R^2 at a huge negative value instead of undefined.
@@ -86,23 +78,39 @@ value root_mean_squared_error(std::span<const double> y, std::span<const double>
   return sqrt_of(mean_squared_error(y, yhat, w));
 }
 
+namespace {
+
+const char* zero_target(double y, double) { return y == 0 ? "the target is 0" : nullptr; }
+
+}  // namespace
+
+const row_term absolute_percentage_term{[](double y, double yhat) { return std::abs(y - yhat) / std::abs(y); },
+                                        zero_target};
+const row_term squared_percentage_term{[](double y, double yhat) {
+                                         const double r = (y - yhat) / y;
+                                         return r * r;
+                                       },
+                                       zero_target};
+
+value mean_of_terms(const row_term& t, std::span<const double> y, std::span<const double> yhat,
+                    std::span<const double> w) {
+  check("mean_of_terms", y, yhat, w);
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    if (weight_at(w, i) == 0 || t.outside == nullptr) continue;
+    if (const char* why = t.outside(y[i], yhat[i])) return value::undefined(fmt::format("{} in case {}", why, i + 1));
+  }
+  const value mean = weighted_mean(y, w, [&](std::size_t i) { return t.term(y[i], yhat[i]); });
+  return t.root ? sqrt_of(mean) : mean;
+}
+
 value mean_absolute_percentage_error(std::span<const double> y, std::span<const double> yhat, std::span<const double> w) {
   check("mean_absolute_percentage_error", y, yhat, w);
-  if (auto z = first_zero_target(y, w); z != static_cast<std::size_t>(-1)) {
-    return value::undefined(fmt::format("the target is 0 in case {}", z + 1));
-  }
-  return weighted_mean(y, w, [&](std::size_t i) { return std::abs(y[i] - yhat[i]) / std::abs(y[i]); });
+  return mean_of_terms(absolute_percentage_term, y, yhat, w);
 }
 
 value mean_squared_percentage_error(std::span<const double> y, std::span<const double> yhat, std::span<const double> w) {
   check("mean_squared_percentage_error", y, yhat, w);
-  if (auto z = first_zero_target(y, w); z != static_cast<std::size_t>(-1)) {
-    return value::undefined(fmt::format("the target is 0 in case {}", z + 1));
-  }
-  return weighted_mean(y, w, [&](std::size_t i) {
-    const double r = (y[i] - yhat[i]) / y[i];
-    return r * r;
-  });
+  return mean_of_terms(squared_percentage_term, y, yhat, w);
 }
 
 value root_mean_squared_percentage_error(std::span<const double> y, std::span<const double> yhat,

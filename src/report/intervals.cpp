@@ -288,11 +288,15 @@ void attach_intervals(report& r, const evaluate_options& q, const report_rows& r
     if (auto it = per_row.find(name); it != per_row.end()) return &it->second;
     std::vector<double> l;
     if (r.task == task_kind::regression) {
-      if (name != "mean_absolute_error" && name != "mean_squared_error") return nullptr;
+      // A mean of row terms whose registry entry asks for the normal interval: its terms per row.
+      const metric_info* m = find_metric(name, metric_kind::regression);
+      const bool terms = m != nullptr && m->mean_of.term != nullptr && m->mean_of.normal_interval;
+      if (name != "mean_absolute_error" && name != "mean_squared_error" && !terms) return nullptr;
       l.resize(rows.target.size());
       for (std::size_t i = 0; i < l.size(); ++i) {
         const double d = rows.target[i] - rows.predicted[i];
-        l[i] = name == "mean_absolute_error" ? std::abs(d) : d * d;
+        l[i] = terms ? m->mean_of.term(rows.target[i], rows.predicted[i])
+                     : (name == "mean_absolute_error" ? std::abs(d) : d * d);
       }
     } else if (rows.proba != nullptr && name == "log_loss") {
       l = log_loss_per_row(rows.y_proba, *rows.proba);

@@ -203,15 +203,17 @@ void update_values(evaluation_state::impl& s, const row_batch& b, bool apply) {
     }
     if (o.weighted) s.total_weight.add(w);
     if (w == 0) continue;
-    if (y == 0) {
-      const std::uint64_t id = b.id(i);
-      if (!s.first_zero_target || id < *s.first_zero_target) s.first_zero_target = id;
-      continue;
+    // The terms of the registry's means of row terms (metrics/regression.hpp), each in its domain.
+    const auto& terms = row_terms();
+    for (std::size_t k = 0; k < terms.size(); ++k) {
+      auto& t = s.terms[k];
+      if (terms[k].outside != nullptr && terms[k].outside(y, p) != nullptr) {
+        const std::uint64_t id = b.id(i);
+        if (!t.first_outside || id < *t.first_outside) t.first_outside = id, t.y = y, t.yhat = p;
+        continue;
+      }
+      t.sum.add(w * terms[k].term(y, p));
     }
-    // The terms of mean_absolute_percentage_error and mean_squared_percentage_error (metrics/regression).
-    s.reg_ape.add(w * (std::abs(y - p) / std::abs(y)));
-    const double q = (y - p) / y;
-    s.reg_spe.add(w * (q * q));
   }
   s.rows += n - skipped;
   s.missing += skipped;
@@ -310,7 +312,8 @@ void rank_row_ids(evaluation_state::impl& s) {
         std::lower_bound(s.kept.begin(), s.kept.end(), id, [](const kept_row& k, std::uint64_t x) { return k.id < x; }) -
         s.kept.begin());
   };
-  if (s.first_zero_target) s.first_zero_target = rank(*s.first_zero_target);
+  for (auto& t : s.terms)
+    if (t.first_outside) t.first_outside = rank(*t.first_outside);
   if (s.proba) {
     for (auto& v : s.proba->views)
       if (v.off) v.off->first = rank(v.off->first);
@@ -340,6 +343,44 @@ std::vector<std::pair<std::uint32_t, int>> losses_to_redo(const evaluation_state
 }
 
 }  // namespace detail
+
+namespace {
+
+// The registry's means of row terms, one entry per distinct term (metrics sharing a term, as MSPE
+// and RMSPE, share its sum), each with the name of its first metric.
+struct term_list {
+  std::vector<row_term> terms;
+  std::vector<std::string_view> names;
+};
+
+bool same_term(const row_term& a, const row_term& b) { return a.term == b.term && a.outside == b.outside; }
+
+const term_list& registry_terms() {
+  static const term_list list = [] {
+    term_list l;
+    for (const auto& m : metric_registry()) {
+      if (m.kind != metric_kind::regression || m.mean_of.term == nullptr) continue;
+      if (std::none_of(l.terms.begin(), l.terms.end(), [&](const row_term& t) { return same_term(t, m.mean_of); })) {
+        l.terms.push_back(m.mean_of);
+        l.names.push_back(m.name);
+      }
+    }
+    return l;
+  }();
+  return list;
+}
+
+}  // namespace
+
+const std::vector<row_term>& row_terms() { return registry_terms().terms; }
+
+std::size_t row_term_index(const row_term& m) {
+  const auto& t = row_terms();
+  return static_cast<std::size_t>(
+      std::find_if(t.begin(), t.end(), [&](const row_term& x) { return same_term(x, m); }) - t.begin());
+}
+
+std::string_view row_term_name(std::size_t k) { return registry_terms().names.at(k); }
 
 namespace {
 
@@ -373,23 +414,26 @@ regression_sums regression_sums_of(const evaluation_state::impl& s) {
 }
 
 // The regression numbers of metrics/regression.cpp from the sums, term for term.
-value regression_metric(const evaluation_state::impl& s, const regression_sums& t, std::string_view name) {
+value regression_metric(const evaluation_state::impl& s, const regression_sums& t, const metric_info& m) {
   const double total = t.den.value();
   auto mean_of = [&](double num) { return ratio(num, total, "no cases"); };
   auto sqrt_of = [](value v) {
     if (v.defined()) v.v = std::sqrt(v.v);
     return v;
   };
-  auto zero_target = [&]() -> std::optional<value> {
-    if (!s.first_zero_target) return std::nullopt;
-    return value::undefined(fmt::format("the target is 0 in case {}", *s.first_zero_target + 1));
-  };
+  if (m.mean_of.term != nullptr) {  // a mean of row terms: its sum (mean_of_terms in memory)
+    const auto& sums = s.terms[row_term_index(m.mean_of)];
+    if (sums.first_outside) {
+      return value::undefined(
+          fmt::format("{} in case {}", m.mean_of.outside(sums.y, sums.yhat), *sums.first_outside + 1));
+    }
+    const value mean = mean_of(sums.sum.value());
+    return m.mean_of.root ? sqrt_of(mean) : mean;
+  }
+  const std::string_view name = m.name;
   if (name == "mean_absolute_error") return mean_of(t.sum_abs.value());
   if (name == "mean_squared_error") return mean_of(t.sum_sq.value());
   if (name == "root_mean_squared_error") return sqrt_of(mean_of(t.sum_sq.value()));
-  if (name == "mean_absolute_percentage_error") return zero_target().value_or(mean_of(s.reg_ape.value()));
-  if (name == "mean_squared_percentage_error") return zero_target().value_or(mean_of(s.reg_spe.value()));
-  if (name == "root_mean_squared_percentage_error") return zero_target().value_or(sqrt_of(mean_of(s.reg_spe.value())));
   if (name == "max_error") return t.max_abs < 0 ? value::undefined("no cases") : value(t.max_abs);
   if (name == "r2" || name == "explained_variance") {
     const value mean = t.mean_target();
@@ -400,7 +444,7 @@ value regression_metric(const evaluation_state::impl& s, const regression_sums& 
     return value(1 - ss_res / ss_tot);
   }
   if (name == "median_absolute_error") return t.seen ? value(t.median) : value::undefined("no cases");
-  throw_usage(fmt::format("evaluation_state::finish: no regression metric {}", name));
+  throw_usage(fmt::format("evaluation_state::finish: no regression metric {}", m.name));
 }
 
 // The true spellings the cells hold, (true spelling, other) -> tally in key order: their codes,
@@ -435,7 +479,7 @@ report finish_regression(const evaluation_state::impl& s, const evaluate_options
   r.prediction_column = o.prediction_name;
   for (const auto& m : metric_registry()) {
     if (m.kind != metric_kind::regression) continue;
-    r.metrics.push_back({std::string(m.name), std::string(m.title), regression_metric(s, sums, m.name)});
+    r.metrics.push_back({std::string(m.name), std::string(m.title), regression_metric(s, sums, m)});
   }
   return r;
 }
@@ -1044,7 +1088,8 @@ void evaluation_state::offset_row_ids(std::uint64_t by) {
   if (by == 0) return;
   std::uint64_t largest = 0;
   for (const auto& k : s.kept) largest = std::max(largest, k.id);
-  if (s.first_zero_target) largest = std::max(largest, *s.first_zero_target);
+  for (const auto& t : s.terms)
+    if (t.first_outside) largest = std::max(largest, *t.first_outside);
   if (s.proba) {
     for (const auto& v : s.proba->views)
       if (v.off) largest = std::max(largest, v.off->first);
@@ -1053,7 +1098,8 @@ void evaluation_state::offset_row_ids(std::uint64_t by) {
     throw_usage(fmt::format("evaluation_state::offset_row_ids: {} + {} overflows a 64-bit row id", largest, by));
   }
   for (auto& k : s.kept) k.id += by;  // the order of the kept rows is kept
-  if (s.first_zero_target) *s.first_zero_target += by;
+  for (auto& t : s.terms)
+    if (t.first_outside) *t.first_outside += by;
   if (s.proba) {
     for (auto& v : s.proba->views)
       if (v.off) v.off->first += by;
@@ -1350,10 +1396,13 @@ void evaluation_state::merge(const evaluation_state& other) {
   for (const auto& [k, v] : t.calib) s.calib[{map[k.first], k.second}].add(v);
   for (const auto& [k, n] : t.reg_y) s.reg_y[k] += n;
   for (const auto& [k, n] : t.reg_r) s.reg_r[k] += n;
-  s.reg_ape.add(t.reg_ape);
-  s.reg_spe.add(t.reg_spe);
-  if (t.first_zero_target && (!s.first_zero_target || *t.first_zero_target < *s.first_zero_target)) {
-    s.first_zero_target = t.first_zero_target;
+  for (std::size_t k = 0; k < s.terms.size(); ++k) {
+    auto& mine = s.terms[k];
+    const auto& theirs = t.terms[k];
+    mine.sum.add(theirs.sum);
+    if (theirs.first_outside && (!mine.first_outside || *theirs.first_outside < *mine.first_outside)) {
+      mine.first_outside = theirs.first_outside, mine.y = theirs.y, mine.yhat = theirs.yhat;
+    }
   }
   for (std::size_t bin = 0; bin < calibration_bins; ++bin) s.calib_ws[bin].add(t.calib_ws[bin]);
   if (s.proba) merge_proba(s, t, map);
@@ -1484,10 +1533,18 @@ std::string evaluation_state::serialize() const {
       w.u64(n);
     }
   }
-  w.sum(s.reg_ape);
-  w.sum(s.reg_spe);
-  w.u8(s.first_zero_target ? 1 : 0);
-  w.u64(s.first_zero_target.value_or(0));
+  // The row terms, each under its metric's name: a build with other terms refuses the blob.
+  w.u64(s.terms.size());
+  for (std::size_t k = 0; k < s.terms.size(); ++k) {
+    const auto& t = s.terms[k];
+    w.str(row_term_name(k));
+    w.sum(t.sum.positive());
+    w.sum(t.sum.negative());
+    w.u8(t.first_outside ? 1 : 0);
+    w.u64(t.first_outside.value_or(0));
+    w.f64(t.y);
+    w.f64(t.yhat);
+  }
   // The run list (and the kept rows) are most of a large blob: one allocation for them.
   std::size_t nr = 0;  // runs of the merge of s.runs and s.held
   if (s.held.empty()) nr = s.runs.size();
@@ -1676,12 +1733,21 @@ evaluation_state read_state(std::string_view blob, const std::optional<state_opt
     }
     if (values && in_values != s.rows) reader::malformed("the regression entries do not add up to the rows");
   }
-  s.reg_ape = r.sum();
-  s.reg_spe = r.sum();
-  const std::uint8_t has_zero = r.u8();
-  const std::uint64_t zero_id = r.u64();
-  if (has_zero > 1 || (has_zero == 0 && zero_id != 0) || (has_zero == 1 && !values)) reader::malformed("bad zero target");
-  if (has_zero == 1) s.first_zero_target = zero_id;
+  if (r.u64() != s.terms.size()) reader::malformed("its regression row terms are not this build's");
+  for (std::size_t k = 0; k < s.terms.size(); ++k) {
+    auto& t = s.terms[k];
+    if (r.str() != row_term_name(k)) reader::malformed("its regression row terms are not this build's");
+    t.sum.positive() = r.sum();
+    t.sum.negative() = r.sum();
+    const std::uint8_t has = r.u8();
+    const std::uint64_t id = r.u64();
+    t.y = r.f64();
+    t.yhat = r.f64();
+    if (has > 1 || (has == 0 && (id != 0 || t.y != 0 || t.yhat != 0)) || (has == 1 && !values)) {
+      reader::malformed("a regression row term's first row outside its domain is not valid");
+    }
+    if (has == 1) t.first_outside = id;
+  }
   const std::uint64_t nr = r.count(20);
   if (labels && nr != 0) reader::malformed("a state of predicted labels has scores");
   s.runs.reserve(nr);

@@ -23,6 +23,7 @@
 #include "assay/curves/calibration.hpp"
 #include "assay/data/predictions.hpp"
 #include "assay/metrics/probabilistic.hpp"
+#include "assay/metrics/regression.hpp"
 #include "assay/scale/state.hpp"
 
 namespace assay::scale {
@@ -164,6 +165,14 @@ using detail::losses;
 using detail::kept_row;
 using detail::calibration_bins;
 using detail::magic;
+
+/// The distinct row terms (term and domain) of the metric registry's regression means of row terms
+/// (metric_info::mean_of), in registry order: what a regression state sums (impl::terms).
+const std::vector<row_term>& row_terms();
+/// The index in row_terms() of the term of `m` (a mean of row terms).
+std::size_t row_term_index(const row_term& m);
+/// The name of the first registry metric whose term is row_terms()[k] (the term's name in a blob).
+std::string_view row_term_name(std::size_t k);
 
 struct evaluation_state::impl {
   state_options o;
@@ -311,11 +320,16 @@ struct evaluation_state::impl {
   std::map<std::pair<std::uint32_t, std::uint32_t>, tally> calib;
   std::array<exact_sum, calibration_bins> calib_ws;
   // Regression: row counts by (order key of the target, weight bits) and by (order key of the residual
-  // y - yhat, weight bits); exact sums of w |y - yhat| / |y| and w ((y - yhat) / y)^2 over rows of
-  // positive weight and nonzero target; the smallest row id of a zero target of positive weight.
+  // y - yhat, weight bits); per row term of the registry's means of row terms (row_terms()), the
+  // exact sum of w term(y, yhat) over rows of positive weight inside its domain and the first row (the
+  // smallest row id) of positive weight outside it, with its values (the term's reason names them).
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t> reg_y, reg_r;
-  exact_sum reg_ape, reg_spe;
-  std::optional<std::uint64_t> first_zero_target;
+  struct term_sum {
+    assay::detail::signed_exact_sum sum;
+    std::optional<std::uint64_t> first_outside;
+    double y = 0, yhat = 0;  // the values of that first row
+  };
+  std::vector<term_sum> terms = std::vector<term_sum>(row_terms().size());
   std::optional<detail::proba_state> proba;  // prediction_kind::proba
   std::vector<kept_row> kept;            // row_ids: every row; sorted by tie() when kept_sorted
   // row_ids of regression and class probabilities: kept_stride() numbers per kept row, in the order of

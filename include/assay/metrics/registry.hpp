@@ -9,6 +9,7 @@
 
 #include "assay/metrics/classification.hpp"
 #include "assay/metrics/probabilistic.hpp"
+#include "assay/metrics/regression.hpp"
 #include "assay/value.hpp"
 
 namespace assay {
@@ -49,6 +50,10 @@ struct metric_info {
   value (*probabilistic)(std::span<const std::int32_t>, proba_view, std::span<const double>, const metric_params&) = nullptr;
   value (*ranking)(std::span<const std::int32_t>, std::span<const double>, std::span<const double>, const metric_params&) = nullptr;
   value (*regression)(std::span<const double>, std::span<const double>, std::span<const double>, const metric_params&) = nullptr;
+  /// Regression: the metric is a mean of row terms (metrics/regression.hpp). Then `regression` is
+  /// mean_of_terms on it, and the mergeable state keeps one exact sum of its terms: adding such a
+  /// metric is one entry here, with nothing to add to the state, its format or the engines.
+  row_term mean_of{};
 };
 
 /// Every registered metric, in report order.

@@ -9,6 +9,29 @@
 
 namespace assay {
 
+/// A regression metric that is the weighted mean of one term per row, (1/W) sum w_i term(y_i, yhat_i)
+/// (or its square root), defined when every row of positive weight lies in the term's domain. One
+/// exact sum of the terms is all such a metric needs (detail/exact_sum.hpp: any order of the rows and
+/// any partition give the same bits), so an entry of the metric registry that carries a row_term is
+/// computed by every engine without code of its own: in memory (mean_of_terms), and in the mergeable
+/// state behind out of core, MPI, Spark and Dask.
+struct row_term {
+  double (*term)(double y, double yhat) = nullptr;  ///< nullptr: not a mean of row terms
+  /// nullptr when (y, yhat) is in the domain, else why the mean is undefined ("the target is 0").
+  const char* (*outside)(double y, double yhat) = nullptr;
+  bool root = false;             ///< the metric is the square root of the mean (RMSPE)
+  bool normal_interval = false;  ///< --ci: the normal interval of a mean of per-row losses (else the bootstrap)
+};
+
+/// The weighted mean of `t`'s terms over the cases of positive weight; undefined with "<reason> in
+/// case <i>" (1-based) at the first such case outside the domain, or with "no cases".
+value mean_of_terms(const row_term& t, std::span<const double> y, std::span<const double> yhat,
+                    std::span<const double> w = {});
+
+/// The terms of the registry's means of row terms (metrics/registry.cpp).
+extern const row_term absolute_percentage_term;  ///< |y - yhat| / |y|; y != 0
+extern const row_term squared_percentage_term;   ///< ((y - yhat) / y)^2; y != 0
+
 /// (1/W) sum w_i |y_i - yhat_i|.
 value mean_absolute_error(std::span<const double> y, std::span<const double> yhat, std::span<const double> w = {});
 /// (1/W) sum w_i (y_i - yhat_i)^2.

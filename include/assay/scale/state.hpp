@@ -75,8 +75,10 @@ namespace assay::scale {
 /// Version 2: state_options::row_ids and the kept rows; 3: the reliability curve's per-bin sums;
 /// 4: regression (prediction_kind::values); 5: class probabilities (prediction_kind::proba); 6: the
 /// word-wise four-lane checksum instead of byte-wise FNV-1a; 7: kept rows (row_ids) of regression
-/// (target, predicted value) and of class probabilities (spelling, probabilities), for their intervals.
-inline constexpr std::uint32_t state_format_version = 7;
+/// (target, predicted value) and of class probabilities (spelling, probabilities), for their intervals;
+/// 8: one exact sum (and first row outside the domain) per row term of the registry's regression
+/// means of row terms, named in the blob, instead of two fixed sums of percentage errors.
+inline constexpr std::uint32_t state_format_version = 8;
 
 /// What the rows predict.
 enum class prediction_kind {
