@@ -344,10 +344,12 @@ sliced_report evaluate_slices(const prediction_table& table, std::span<const sli
 
 sliced_report make_sliced_report(const report_request& request, const std::vector<std::string>& by,
                                  const slice_options& slicing) {
-  if (by.empty() || by.size() > 2) throw_usage(fmt::format("--by: given {} times; give 1 or 2 slice columns", by.size()));
+  if (by.empty() || by.size() > 2) {
+    throw_usage(fmt::format("{}: given {} times; give 1 or 2 slice columns", param("by"), by.size()));
+  }
   prediction_file f = prediction_file_of(request);
   auto specs = column_specs(f);
-  for (const auto& c : by) specs.push_back({c, io::column_type::label, "--by"});
+  for (const auto& c : by) specs.push_back({c, io::column_type::label, param("by")});
   io::table t = io::read_table(f.path, specs, f.csv);
   std::vector<slice_column> cols;
   for (std::size_t c = 0; c < by.size(); ++c) {
@@ -356,8 +358,8 @@ sliced_report make_sliced_report(const report_request& request, const std::vecto
   }
   t.columns.resize(t.columns.size() - by.size());
   if (cols.size() == 2 && cols[0].name == cols[1].name) {
-    throw_usage(fmt::format("--by: the two slice columns are the same column ('{}'); give two different columns",
-                            cols[0].name));
+    throw_usage(fmt::format("{}: the two slice columns are the same column ('{}'); give two different columns",
+                            param("by"), cols[0].name));
   }
   const std::uint64_t missing = t.missing.rows;
   sliced_report r = evaluate_slices(make_predictions(std::move(t), f), cols, options_of(request), slicing);

@@ -508,15 +508,15 @@ report make_report_out_of_core(const report_request& q, const out_of_core_option
   state_options so = detail::state_options_of(q, name);
   // Regression reads the target and the predicted value as numbers (data/predictions.hpp's column_specs).
   const io::column_type label_type = regression ? io::column_type::number : io::column_type::label;
-  std::vector<io::column_spec> specs{{q.label, label_type, "--label"}};
-  if (scores) specs.push_back({*q.score, io::column_type::number, "--score"});
-  else if (q.pred) specs.push_back({*q.pred, label_type, "--pred"});
-  if (so.weighted) specs.push_back({*q.weight, io::column_type::weight, "--weight"});
+  std::vector<io::column_spec> specs{{q.label, label_type, param("label")}};
+  if (scores) specs.push_back({*q.score, io::column_type::number, param("scores")});
+  else if (q.pred) specs.push_back({*q.pred, label_type, param("predictions")});
+  if (so.weighted) specs.push_back({*q.weight, io::column_type::weight, param("weight")});
   if (!q.proba.empty()) {
     // The probability columns' header names (the state's proba_names, as read_predictions names them);
     // a column that does not exist is read_table's message on the first piece.
     for (const auto& ref : q.proba) {
-      specs.push_back({ref, io::column_type::probability, "--proba"});
+      specs.push_back({ref, io::column_type::probability, param("proba")});
       try {
         so.proba_names.push_back(fields.at(io::find_column(fields, ref, name)));
       } catch (const std::exception&) {

@@ -8,6 +8,8 @@
 #include <regex>
 #include <signal.h>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "cli/run_cli.hpp"
 
@@ -267,6 +269,32 @@ TEST(ReportMaxMemory, OptionErrors) {
   r = run_assay({"report", "-", "--label", "y", "--score", "s", "--by", "g", "--max-memory", "1M"}, "y,s,g\n1,0.5,a\n");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, by);
+}
+
+// A column that does not exist, in each role: capped, the message of the run in memory, which names
+// the option (the library marks the parameter; the CLI renders it).
+TEST(ReportMaxMemory, AMissingColumnIsNamedByItsOption) {
+  const std::string data = std::string(ASSAY_SOURCE_DIR) + "/examples/data/asah.csv";
+  const std::string columns =
+      ": " + data + ": no column named \"nope\" (columns: \"gos6\", \"outcome\", \"label\", \"gender\", \"age\", "
+      "\"wfns\", \"s100b\", \"ndka\")\n";
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases{
+      {"--label", {"--label", "nope", "--score", "s100b"}},
+      {"--score", {"--label", "label", "--score", "nope"}},
+      {"--pred", {"--label", "label", "--pred", "nope"}},
+      {"--weight", {"--label", "label", "--score", "s100b", "--weight", "nope"}},
+  };
+  for (const auto& [option, extra] : cases) {
+    std::vector<std::string> args{"report", data};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const cli_result mem = run_assay(args);
+    args.insert(args.end(), {"--max-memory", "1M"});
+    const cli_result capped = run_assay(args);
+    EXPECT_EQ(mem.exit_code, 2) << option;
+    EXPECT_EQ(mem.err, "assay report: " + option + columns);
+    EXPECT_EQ(capped.exit_code, 2) << option;
+    EXPECT_EQ(capped.err, mem.err);
+  }
 }
 
 // The spill files leave no trace, however the run ends: a capped report killed (SIGKILL, no chance to

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <functional>
 #include <random>
 
 #include <unistd.h>
@@ -380,6 +381,44 @@ TEST(OutOfCore, ErrorsNameTheFilesLine) {
   EXPECT_NE(want, "");
   EXPECT_EQ(got, want);
   std::filesystem::remove(path);
+}
+
+// A column that does not exist, in each role: make_report's message, naming the parameter (marked with
+// assay::param, which a front end renders as its own name: the CLI's option), never a CLI option.
+TEST(OutOfCore, AMissingColumnIsMakeReportsMessageNamingTheParameter) {
+  const std::string path = write_file(2000, false, 0, 9);
+  out_of_core_options o;
+  o.max_memory = 1 << 20;
+  const auto angle = [](std::string_view name) { return "<" + std::string(name) + ">"; };
+  struct role {
+    const char* parameter;
+    std::function<void(report_request&)> set;
+  };
+  const std::vector<role> roles{
+      {"label", [](report_request& q) { q.label = "nope"; }},
+      {"scores", [](report_request& q) { q.score = "nope"; }},
+      {"predictions", [](report_request& q) { q.score.reset(); q.pred = "nope"; }},
+      {"weight", [](report_request& q) { q.weight = "nope"; }},
+  };
+  for (const role& r : roles) {
+    report_request q = request(path, true, true, false);
+    r.set(q);
+    std::string want, got;
+    try {
+      (void)make_report(q);
+    } catch (const error& e) {
+      want = e.render(angle);
+    }
+    try {
+      (void)make_report_out_of_core(q, o);
+    } catch (const error& e) {
+      got = e.render(angle);
+    }
+    EXPECT_EQ(want.rfind(fmt::format("<{}>: ", r.parameter), 0), 0U) << want;
+    EXPECT_NE(want.find("no column named \"nope\""), std::string::npos) << want;
+    EXPECT_EQ(got, want) << r.parameter;
+  }
+  std::remove(path.c_str());
 }
 
 // The pieces are parsed in parallel (the in-memory reader's parser on each piece's byte range) or,
