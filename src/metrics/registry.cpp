@@ -135,6 +135,8 @@ std::vector<metric_info> build() {
   r.push_back(reg("explained_variance", "explained variance", {-inf, 1, true, false}, ASSAY_REG(explained_variance)));
   r.push_back(reg("median_absolute_error", "median absolute error", loss_sym, ASSAY_REG(median_absolute_error)));
   r.push_back(reg("max_error", "max error", loss_sym, ASSAY_REG(max_error)));
+  r.push_back(mean_of("mean_poisson_deviance", "mean Poisson deviance", loss, ASSAY_REG(mean_poisson_deviance),
+                      poisson_deviance_term));
   return r;
 }
 

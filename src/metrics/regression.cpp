@@ -82,6 +82,12 @@ namespace {
 
 const char* zero_target(double y, double) { return y == 0 ? "the target is 0" : nullptr; }
 
+const char* outside_poisson(double y, double yhat) {
+  if (!(y >= 0)) return "the target is negative";
+  if (!(yhat > 0)) return "the prediction is not positive";
+  return nullptr;
+}
+
 }  // namespace
 
 const row_term absolute_percentage_term{[](double y, double yhat) { return std::abs(y - yhat) / std::abs(y); },
@@ -91,6 +97,13 @@ const row_term squared_percentage_term{[](double y, double yhat) {
                                          return r * r;
                                        },
                                        zero_target};
+
+// 2 (y log(y / yhat) - y + yhat), with y log(y / yhat) = 0 at y = 0 (its limit; SciPy's xlogy).
+const row_term poisson_deviance_term{[](double y, double yhat) {
+                                       const double ylog = y == 0 ? 0.0 : y * std::log(y / yhat);
+                                       return 2 * (ylog - y + yhat);
+                                     },
+                                     outside_poisson, false, true};
 
 value mean_of_terms(const row_term& t, std::span<const double> y, std::span<const double> yhat,
                     std::span<const double> w) {
@@ -193,6 +206,11 @@ value max_error(std::span<const double> y, std::span<const double> yhat, std::sp
   }
   if (m < 0) return value::undefined("no cases");
   return m;
+}
+
+value mean_poisson_deviance(std::span<const double> y, std::span<const double> yhat, std::span<const double> w) {
+  check("mean_poisson_deviance", y, yhat, w);
+  return mean_of_terms(poisson_deviance_term, y, yhat, w);
 }
 
 }  // namespace assay

@@ -292,6 +292,7 @@ def diabetes_regression():
         "explained_variance": skm.explained_variance_score(y, yhat),
         "median_absolute_error": skm.median_absolute_error(y, yhat),
         "max_error": float(skm.max_error(y, yhat)),
+        "mean_poisson_deviance": skm.mean_poisson_deviance(y, yhat),
     }
     return ["examples/diabetes_predictions.csv", "--task", "regression", "--label", "progression", "--pred",
             "predicted"], e

@@ -31,6 +31,7 @@ value mean_of_terms(const row_term& t, std::span<const double> y, std::span<cons
 /// The terms of the registry's means of row terms (metrics/registry.cpp).
 extern const row_term absolute_percentage_term;  ///< |y - yhat| / |y|; y != 0
 extern const row_term squared_percentage_term;   ///< ((y - yhat) / y)^2; y != 0
+extern const row_term poisson_deviance_term;     ///< 2 (y log(y / yhat) - y + yhat); y >= 0, yhat > 0
 
 /// (1/W) sum w_i |y_i - yhat_i|.
 value mean_absolute_error(std::span<const double> y, std::span<const double> yhat, std::span<const double> w = {});
@@ -55,5 +56,11 @@ value explained_variance(std::span<const double> y, std::span<const double> yhat
 value median_absolute_error(std::span<const double> y, std::span<const double> yhat, std::span<const double> w = {});
 /// max |y_i - yhat_i| over cases with positive weight.
 value max_error(std::span<const double> y, std::span<const double> yhat, std::span<const double> w = {});
+/// Mean Poisson deviance, (1/W) sum w_i 2 (y_i log(y_i / yhat_i) - y_i + yhat_i), with 0 log 0 = 0
+/// (scikit-learn's mean_poisson_deviance; McCullagh and Nelder, Generalized Linear Models, 1989,
+/// section 2.3). Undefined when a target is negative or a prediction is not positive, where
+/// scikit-learn raises.
+value mean_poisson_deviance(std::span<const double> y, std::span<const double> yhat, std::span<const double> w = {});
+
 
 }  // namespace assay
