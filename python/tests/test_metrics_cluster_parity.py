@@ -1,0 +1,150 @@
+"""assay.metrics.cluster (the scores of two clusterings, from one contingency table) against the
+installed scikit-learn: both libraries called on the same random labelings (hypothesis), the same
+value to the bit with its type and dtype, or the same exception and message, and the same warnings."""
+
+import os
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sklearn.metrics import cluster as skc
+
+from assay.metrics import cluster as amc
+from parity import assert_same_value, check, outcome
+
+# ASSAY_PARITY_EXAMPLES: more random cases per test (a longer fuzzing run, e.g. in CI)
+FAST = settings(max_examples=int(os.environ.get("ASSAY_PARITY_EXAMPLES", "150")), deadline=None,
+                suppress_health_check=[HealthCheck.too_slow])
+
+PAIRS = ["adjusted_mutual_info_score", "adjusted_rand_score", "completeness_score", "fowlkes_mallows_score",
+         "homogeneity_completeness_v_measure", "homogeneity_score", "mutual_info_score",
+         "normalized_mutual_info_score", "pair_confusion_matrix", "rand_score", "v_measure_score"]
+
+
+def check_cluster(name, *args, **kwargs):
+    """check() for the names of sklearn.metrics.cluster only."""
+    ours, our_warnings = outcome(getattr(amc, name), *args, **kwargs)
+    theirs, their_warnings = outcome(getattr(skc, name), *args, **kwargs)
+    assert ours[0] == theirs[0], (name, ours, theirs)
+    if theirs[0] == "value":
+        if sp.issparse(theirs[1]):
+            assert type(ours[1]) is type(theirs[1]) and ours[1].dtype == theirs[1].dtype
+            np.testing.assert_array_equal(ours[1].toarray(), theirs[1].toarray(), strict=True)
+        else:
+            assert_same_value(ours[1], theirs[1])
+    else:
+        assert issubclass(ours[1], theirs[1]) or issubclass(theirs[1], ours[1]), (ours, theirs)
+        assert ours[2] == theirs[2], (ours[2], theirs[2])
+    assert our_warnings == their_warnings, (our_warnings, their_warnings)
+
+
+@st.composite
+def labeling(draw, n):
+    kind = draw(st.sampled_from(["int", "int", "str", "bool", "float", "halves", "list", "uint8"]))
+    k = draw(st.integers(1, 8))
+    codes = np.asarray(draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)), dtype=np.int64)
+    if kind == "int":
+        return codes * 7 - 3
+    if kind == "uint8":
+        return codes.astype(np.uint8)
+    if kind == "str":
+        return np.array([f"c{c}" for c in codes], dtype=str) if n else np.array([], dtype=str)
+    if kind == "bool":
+        return (codes % 2).astype(bool)
+    if kind == "float":
+        return codes.astype(np.float64)
+    if kind == "halves":
+        return codes / 2.0
+    return codes.tolist()
+
+
+@FAST
+@given(st.data())
+def test_pair_scores(data):
+    n = data.draw(st.integers(0, 40))
+    a = data.draw(labeling(n))
+    b = data.draw(labeling(n if data.draw(st.integers(0, 15)) else max(n - 1, 0)))
+    if data.draw(st.integers(0, 5)) == 0:
+        b = a
+    name = data.draw(st.sampled_from(PAIRS))
+    kwargs = {}
+    if name in ("adjusted_mutual_info_score", "normalized_mutual_info_score"):
+        kwargs["average_method"] = data.draw(st.sampled_from(["arithmetic", "max", "min", "geometric", "mean"]))
+    if name in ("v_measure_score", "homogeneity_completeness_v_measure"):
+        kwargs["beta"] = data.draw(st.sampled_from([1.0, 0.5, 2, 0, -1]))
+    check(name, a, b, **kwargs)
+
+
+@FAST
+@given(st.data())
+def test_contingency_matrix(data):
+    n = data.draw(st.integers(0, 30))
+    a, b = data.draw(labeling(n)), data.draw(labeling(n))
+    eps = data.draw(st.sampled_from([None, None, 0.5, -1.0]))
+    sparse = data.draw(st.sampled_from([False, False, True, 1]))
+    dtype = data.draw(st.sampled_from([np.int64, np.float64, np.int32]))
+    check_cluster("contingency_matrix", a, b, eps=eps, sparse=sparse, dtype=dtype)
+    if n:
+        table = skc.contingency_matrix(a, b)
+        for given_table in (table, sp.csr_matrix(table), table.astype(np.float64)):
+            check("mutual_info_score", None, None, contingency=given_table)
+        check_cluster("expected_mutual_information", table, n)
+
+
+def test_sizes(rng):
+    """Many samples and clusters: numpy's pairwise sums over many cells, a long expected mutual
+    information sum (in chunks), near-unique labels."""
+    for n, k1, k2 in ((1000, 3, 5), (3000, 40, 25), (500, 400, 300), (2000, 2, 2000)):
+        a = rng.integers(0, k1, n)
+        b = np.where(rng.random(n) < 0.5, a, rng.integers(0, k2, n))
+        for name in PAIRS:
+            check(name, a, b)
+        check("adjusted_mutual_info_score", a, b, average_method="geometric")
+    a = rng.integers(0, 30, 4000)
+    b = rng.integers(0, 30, 4000)
+    table = skc.contingency_matrix(a, b)
+    assert amc._emi(table.sum(axis=1), table.sum(axis=0), 4000, chunk=1000) == \
+        skc.expected_mutual_information(table, 4000)
+
+
+def test_edges():
+    check("rand_score", [], [])
+    check("adjusted_rand_score", [0, 0], [1, 1])
+    check("adjusted_mutual_info_score", [0.5, 1.5], [1, 1])
+    check("adjusted_rand_score", [[0, 1], [1, 0]], [0, 1])
+    check("adjusted_rand_score", [0, 1], [[0, 1], [1, 0]])
+    check("adjusted_rand_score", [0, np.nan], [0, 1])
+    check("adjusted_rand_score", 3, [0, 1])
+    check("mutual_info_score", [0, 1], [1, 1], contingency=3)
+    check("mutual_info_score", [0, 1, 1], [1, 1])
+    check("fowlkes_mallows_score", [0, 0, 0], [0, 1, 2])
+    check_cluster("contingency_matrix", [0, 1], [1, 1], eps=1.0, sparse=True)
+
+
+@FAST
+@given(st.data())
+def test_calinski_harabasz(data):
+    n = data.draw(st.integers(1, 30))
+    d = data.draw(st.integers(1, 4))
+    values = data.draw(st.lists(st.floats(-5, 5, allow_nan=False, width=32), min_size=n * d, max_size=n * d))
+    X = np.asarray(values).reshape(n, d).astype(data.draw(st.sampled_from([np.float64, np.float32, np.int64])))
+    labels = data.draw(labeling(n))
+    if data.draw(st.integers(0, 5)) == 0:
+        X = X.tolist()
+    elif data.draw(st.integers(0, 5)) == 0:
+        labels = np.asarray(labels).reshape(-1, 1)
+    check("calinski_harabasz_score", X, labels)
+
+
+def test_calinski_harabasz_sizes(rng):
+    for n, d, k in ((1000, 3, 4), (5000, 10, 30), (300, 1, 299)):
+        X = rng.standard_normal((n, d)) * 10
+        labels = rng.integers(0, k, n)
+        check("calinski_harabasz_score", X, labels)
+        check("calinski_harabasz_score", X.astype(np.float32), labels)
+    check("calinski_harabasz_score", [[0.0], [1.0]], [0, 1])
+    check("calinski_harabasz_score", [0.0, 1.0, 2.0], [0, 1, 1])
+    check("calinski_harabasz_score", [[0.0], [1.0], [np.nan]], [0, 1, 1])
+    check("calinski_harabasz_score", [["a"], ["b"], ["c"]], [0, 1, 1])
