@@ -506,3 +506,9 @@ def calinski_harabasz_score(X, labels):
         between += members.shape[0] * np.sum((centre - mean) ** 2)
         within += np.sum((members - centre) ** 2)
     return float(1.0 if within == 0.0 else between * (n_samples - n_labels) / (within * (n_labels - 1.0)))
+
+
+# The scores that need distances between the samples (silhouette, Davies-Bouldin).
+from assay._cluster_distances import davies_bouldin_score, silhouette_samples, silhouette_score  # noqa: E402
+
+__all__ += ["davies_bouldin_score", "silhouette_samples", "silhouette_score"]

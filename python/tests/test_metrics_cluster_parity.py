@@ -10,6 +10,7 @@ import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import cluster as skc
+from sklearn.metrics import pairwise_distances
 
 from assay.metrics import cluster as amc
 from parity import assert_same_value, check, outcome
@@ -148,3 +149,59 @@ def test_calinski_harabasz_sizes(rng):
     check("calinski_harabasz_score", [0.0, 1.0, 2.0], [0, 1, 1])
     check("calinski_harabasz_score", [[0.0], [1.0], [np.nan]], [0, 1, 1])
     check("calinski_harabasz_score", [["a"], ["b"], ["c"]], [0, 1, 1])
+
+
+@FAST
+@given(st.data())
+def test_silhouette_and_davies_bouldin(data):
+    n = data.draw(st.integers(1, 25))
+    d = data.draw(st.integers(1, 3))
+    values = data.draw(st.lists(st.integers(-3, 3) if data.draw(st.booleans()) else
+                                st.floats(-5, 5, allow_nan=False, width=32), min_size=n * d, max_size=n * d))
+    X = np.asarray(values, dtype=np.float64).reshape(n, d)
+    X = X.astype(data.draw(st.sampled_from([np.float64, np.float64, np.float32, np.int64])))
+    labels = data.draw(labeling(n))
+    check("davies_bouldin_score", X, labels)
+    metric = data.draw(st.sampled_from(["euclidean", "manhattan", "cosine", "precomputed", "nope"]))
+    given_x = X
+    if metric == "precomputed":
+        given_x = pairwise_distances(X)
+        if data.draw(st.integers(0, 4)) == 0:
+            given_x = given_x + 1
+    check("silhouette_samples", given_x, labels, metric=metric)
+    sample_size = data.draw(st.sampled_from([None, None, 3, n, 0]))
+    check("silhouette_score", given_x, labels, metric=metric, sample_size=sample_size, random_state=0)
+
+
+def test_silhouette_sizes(rng):
+    for n, d, k in ((1000, 3, 4), (2000, 8, 40), (300, 2, 299)):
+        X = rng.standard_normal((n, d)) * 3
+        labels = rng.integers(0, k, n)
+        check("silhouette_samples", X, labels)
+        check("silhouette_score", X, labels, sample_size=n // 2, random_state=1)
+        check("silhouette_samples", X.astype(np.float32), labels, metric="manhattan")
+        check("davies_bouldin_score", X, labels)
+        check("davies_bouldin_score", X.astype(np.float32), labels)
+    from sklearn import config_context
+
+    X = rng.standard_normal((3000, 4))
+    labels = rng.integers(0, 7, 3000)
+    with config_context(working_memory=4):  # several blocks of rows
+        check("silhouette_samples", X, labels)
+
+
+def test_silhouette_without_scikit_learn_distances(rng, monkeypatch):
+    """Without scikit-learn, assay's own Euclidean distances (scikit-learn's formula) in blocks."""
+    from assay import _cluster_distances as cd
+
+    monkeypatch.setattr(cd, "_sk_chunked", None)
+    monkeypatch.setattr(cd, "_sk_pairwise_distances", None)
+    X = rng.standard_normal((500, 3))
+    labels = rng.integers(0, 6, 500)
+    assert_same_value(amc.silhouette_samples(X, labels), skc.silhouette_samples(X, labels))
+    assert_same_value(amc.davies_bouldin_score(X, labels), skc.davies_bouldin_score(X, labels))
+    D = pairwise_distances(X)
+    assert_same_value(amc.silhouette_score(D, labels, metric="precomputed"),
+                      skc.silhouette_score(D, labels, metric="precomputed"))
+    with pytest.raises(ImportError, match="install scikit-learn"):
+        amc.silhouette_samples(X, labels, metric="manhattan")
