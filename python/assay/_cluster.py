@@ -509,6 +509,11 @@ def calinski_harabasz_score(X, labels):
 
 
 # The scores that need distances between the samples (silhouette, Davies-Bouldin).
-from assay._cluster_distances import davies_bouldin_score, silhouette_samples, silhouette_score  # noqa: E402
+from assay._cluster_distances import (  # noqa: E402
+    consensus_score,
+    davies_bouldin_score,
+    silhouette_samples,
+    silhouette_score,
+)
 
-__all__ += ["davies_bouldin_score", "silhouette_samples", "silhouette_score"]
+__all__ += ["consensus_score", "davies_bouldin_score", "silhouette_samples", "silhouette_score"]

@@ -12,6 +12,7 @@ distances (and precomputed ones) are computed by assay with scikit-learn's formu
 
 from __future__ import annotations
 
+import warnings
 from numbers import Integral
 
 import numpy as np
@@ -19,7 +20,7 @@ import numpy as np
 from assay._cluster import _check_number_of_labels, _samples_and_labels
 from assay._params import ARRAY, NONE, SPARSE, Interval, Str, validate
 
-__all__ = ["davies_bouldin_score", "silhouette_samples", "silhouette_score"]
+__all__ = ["consensus_score", "davies_bouldin_score", "silhouette_samples", "silhouette_score"]
 
 try:
     from sklearn.metrics.pairwise import _VALID_METRICS
@@ -195,3 +196,78 @@ def davies_bouldin_score(X, labels):
         return 0.0
     between[between == 0] = np.inf
     return float(np.average(np.max((spread[:, None] + spread) / between, axis=1)))
+
+
+# ----------------------------------------------------------------------------------------------
+# Biclusters
+
+
+def _indicator(x):
+    """check_array(ensure_2d=False) of a bicluster indicator matrix."""
+    from assay._rank_lists import _numeric_2d
+
+    return _numeric_2d(x, "")
+
+
+def _jaccard_matrix(a_rows, a_cols, b_rows, b_cols):
+    """Jaccard index of every pair of biclusters, as scikit-learn's _jaccard gives it pair by pair:
+    integer (and boolean) indicators through exact integer matrix products, others pair by pair."""
+    exact = all(x.dtype.kind in "biu" and x.ndim == 2 for x in (a_rows, a_cols, b_rows, b_cols)) and \
+        a_rows.shape[1] == b_rows.shape[1] and a_cols.shape[1] == b_cols.shape[1]
+    if exact:
+        inter = (a_rows.astype(np.int64) @ b_rows.astype(np.int64).T) * \
+            (a_cols.astype(np.int64) @ b_cols.astype(np.int64).T)
+        a_size = (a_rows.sum(axis=1, dtype=np.int64) * a_cols.sum(axis=1, dtype=np.int64))[:, np.newaxis]
+        b_size = (b_rows.sum(axis=1, dtype=np.int64) * b_cols.sum(axis=1, dtype=np.int64))[np.newaxis, :]
+        denominator = a_size + b_size - inter
+        undefined = int(np.count_nonzero((denominator == 0) & (inter == 0)))
+        by_zero = int(np.count_nonzero((denominator == 0) & (inter != 0)))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            result = inter / denominator
+        # numpy warns once per pair scikit-learn divides one at a time
+        for _ in range(by_zero):
+            warnings.warn("divide by zero encountered in scalar divide", RuntimeWarning, stacklevel=4)
+        for _ in range(undefined):
+            warnings.warn("invalid value encountered in scalar divide", RuntimeWarning, stacklevel=4)
+        return result
+    return _pairwise_matrix(a_rows, a_cols, b_rows, b_cols, _jaccard)
+
+
+def _jaccard(a_rows, a_cols, b_rows, b_cols):
+    inter = (a_rows * b_rows).sum() * (a_cols * b_cols).sum()
+    return inter / (a_rows.sum() * a_cols.sum() + b_rows.sum() * b_cols.sum() - inter)
+
+
+def _pairwise_matrix(a_rows, a_cols, b_rows, b_cols, similarity):
+    return np.array([[similarity(a_rows[i], a_cols[i], b_rows[j], b_cols[j]) for j in range(b_rows.shape[0])]
+                     for i in range(a_rows.shape[0])])
+
+
+class _TupleOnly:
+    def ok(self, v):
+        return isinstance(v, tuple)
+
+    def __str__(self):
+        return "an instance of 'tuple'"
+
+
+def consensus_score(a, b, *, similarity="jaccard"):
+    """Similarity of two sets of biclusters (rows, columns): the best one-to-one matching of their
+    pairwise similarities (Jaccard by default), summed and divided by the larger number. Same as
+    sklearn.metrics.consensus_score (needs scipy's linear_sum_assignment)."""
+    validate("consensus_score", a=(a, [_TupleOnly()]), b=(b, [_TupleOnly()]),
+             similarity=(similarity, [_Callable(), Str({"jaccard"})]))
+    from assay._scores_more import samples_of
+
+    samples_of(*a)
+    samples_of(*b)
+    a_rows, a_cols = (_indicator(x) for x in a)
+    b_rows, b_cols = (_indicator(x) for x in b)
+    if isinstance(similarity, str):
+        matrix = _jaccard_matrix(a_rows, a_cols, b_rows, b_cols)
+    else:
+        matrix = _pairwise_matrix(a_rows, a_cols, b_rows, b_cols, similarity)
+    from scipy.optimize import linear_sum_assignment
+
+    rows, cols = linear_sum_assignment(1.0 - matrix)
+    return float(matrix[rows, cols].sum() / max(len(a[0]), len(b[0])))

@@ -205,3 +205,35 @@ def test_silhouette_without_scikit_learn_distances(rng, monkeypatch):
                       skc.silhouette_score(D, labels, metric="precomputed"))
     with pytest.raises(ImportError, match="install scikit-learn"):
         amc.silhouette_samples(X, labels, metric="manhattan")
+
+
+@FAST
+@given(st.data())
+def test_consensus_score(data):
+    def biclusters():
+        k = data.draw(st.integers(0, 4))
+        n_rows, n_cols = data.draw(st.integers(1, 6)), data.draw(st.integers(1, 5))
+        dtype = data.draw(st.sampled_from([bool, bool, np.int64, np.float64]))
+        rows = np.asarray(data.draw(st.lists(st.booleans(), min_size=k * n_rows, max_size=k * n_rows)))
+        cols = np.asarray(data.draw(st.lists(st.booleans(), min_size=k * n_cols, max_size=k * n_cols)))
+        return rows.reshape(k, n_rows).astype(dtype), cols.reshape(k, n_cols).astype(dtype)
+
+    a, b = biclusters(), biclusters()
+    if a[0].shape[1] != b[0].shape[1] or a[1].shape[1] != b[1].shape[1]:
+        b = (b[0][:, :0], b[1][:, :0]) if data.draw(st.booleans()) else b
+    similarity = data.draw(st.sampled_from(["jaccard", "jaccard", "dice", _overlap]))
+    if data.draw(st.integers(0, 9)) == 0:
+        a = list(a)
+    check("consensus_score", a, b, similarity=similarity)
+
+
+def _overlap(a_rows, a_cols, b_rows, b_cols):
+    return float(np.sum(a_rows == b_rows) + np.sum(a_cols == b_cols))
+
+
+def test_consensus_score_examples(rng):
+    a = (rng.random((5, 40)) < 0.3, rng.random((5, 30)) < 0.4)
+    b = (rng.random((7, 40)) < 0.3, rng.random((7, 30)) < 0.4)
+    check("consensus_score", a, b)
+    check("consensus_score", a, a)
+    check("consensus_score", (a[0].astype(float), a[1].astype(float)), b)
