@@ -30,8 +30,12 @@ from assay._pairwise import *  # noqa: F401,F403,E402
 from assay._pairwise import __all__ as _pairwise_all  # noqa: E402
 from assay._rank_lists import *  # noqa: F401,F403,E402
 from assay._rank_lists import __all__ as _rank_lists_all  # noqa: E402
+from assay._scorer import *  # noqa: F401,F403,E402
+from assay._scorer import __all__ as _scorer_all  # noqa: E402
 from assay._scores_more import *  # noqa: F401,F403,E402
 from assay._scores_more import __all__ as _scores_more_all  # noqa: E402
+from assay._thresholds import *  # noqa: F401,F403,E402
+from assay._thresholds import __all__ as _thresholds_all  # noqa: E402
 
 _sys.modules[__name__ + ".cluster"] = cluster
 
@@ -39,8 +43,10 @@ _sys.modules[__name__ + ".cluster"] = cluster
 __all__ += [
     "cluster",
     *_scores_more_all,
+    *_thresholds_all,
     *_deviance_all,
     *_rank_lists_all,
     *(n for n in _cluster_all if n not in ("contingency_matrix", "expected_mutual_information")),
     *_pairwise_all,
+    *_scorer_all,
 ]

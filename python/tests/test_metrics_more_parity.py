@@ -262,3 +262,33 @@ def test_ranking_edges():
     check("dcg_score", [[1, 0]], [[0.5, 0.5]], k=1.5)
     check("ndcg_score", [[1, 0]], [[0.5, 0.5]], ignore_ties=1)
     check("label_ranking_loss", [[1, 0]], [["a", "b"]])
+
+
+# ----------------------------------------------------------------------------------------------
+# confusion_matrix_at_thresholds, metric_at_thresholds
+
+
+def _hits(y_true, y_pred, sample_weight=None, shift=0.0):
+    return float(np.average(np.asarray(y_true) == y_pred, weights=sample_weight)) + shift
+
+
+def _pair(y_true, y_pred, sample_weight=None):
+    return (float(np.sum(y_pred)), float(np.sum(np.asarray(y_true) == 1)))
+
+
+@FAST
+@given(st.data())
+def test_at_thresholds(data):
+    n = data.draw(st.integers(0, 30))
+    kind = data.draw(st.sampled_from(["int", "str", "bool", "float"]))
+    y = _labels(data.draw, n, kind, data.draw(st.integers(1, 3)))
+    dtype = data.draw(st.sampled_from([np.float64, np.float32, np.int64]))
+    score = _floats(data.draw, (n,), -3, 3, ties=data.draw(st.booleans()) or dtype is np.int64, dtype=dtype)
+    w = data.draw(weights(n))
+    pos_label = data.draw(st.sampled_from([None, None, y[0] if n else 1, "zz", [1]]))
+    check("confusion_matrix_at_thresholds", y, score, pos_label=pos_label, sample_weight=w)
+    if n and data.draw(st.booleans()):
+        check("confusion_matrix_at_thresholds", y, score, pos_label)
+    func = data.draw(st.sampled_from([_hits, _pair, "hits"]))
+    params = data.draw(st.sampled_from([None, {"shift": 1.0}, [1]])) if func is _hits else None
+    check("metric_at_thresholds", y, score, func, sample_weight=w, metric_params=params)
