@@ -26,6 +26,8 @@ from assay._cluster import *  # noqa: F401,F403,E402
 from assay._cluster import __all__ as _cluster_all  # noqa: E402
 from assay._deviance import *  # noqa: F401,F403,E402
 from assay._deviance import __all__ as _deviance_all  # noqa: E402
+from assay._displays import *  # noqa: F401,F403,E402
+from assay._displays import __all__ as _displays_all  # noqa: E402
 from assay._pairwise import *  # noqa: F401,F403,E402
 from assay._pairwise import __all__ as _pairwise_all  # noqa: E402
 from assay._rank_lists import *  # noqa: F401,F403,E402
@@ -49,4 +51,5 @@ __all__ += [
     *(n for n in _cluster_all if n not in ("contingency_matrix", "expected_mutual_information")),
     *_pairwise_all,
     *_scorer_all,
+    *_displays_all,
 ]

@@ -292,3 +292,38 @@ def test_at_thresholds(data):
     func = data.draw(st.sampled_from([_hits, _pair, "hits"]))
     params = data.draw(st.sampled_from([None, {"shift": 1.0}, [1]])) if func is _hits else None
     check("metric_at_thresholds", y, score, func, sample_weight=w, metric_params=params)
+
+
+def test_containers(rng):
+    """pandas Series and DataFrames, lists, categoricals and Arrow arrays as inputs."""
+    pd = pytest.importorskip("pandas")
+    t = pd.Series(np.abs(rng.standard_normal(50)) + 0.5)
+    p = pd.Series(np.abs(rng.standard_normal(50)) + 0.5)
+    for name in REGRESSION:
+        check(name, t, p)
+        check(name, t.to_frame(), p.to_frame())
+        check(name, t.tolist(), p.tolist())
+    for name in ("mean_pinball_loss", "d2_pinball_score", "d2_absolute_error_score"):
+        check(name, pd.DataFrame({"a": t, "b": p}), pd.DataFrame({"a": p, "b": t}), multioutput="raw_values")
+    a = pd.Series(rng.integers(0, 4, 60))
+    b = pd.Series(rng.choice(list("xyz"), 60))
+    for name in ("adjusted_rand_score", "adjusted_mutual_info_score", "v_measure_score", "fowlkes_mallows_score"):
+        check(name, a, b)
+        check(name, a.astype("category"), b.astype("category"))
+        check(name, a.tolist(), b.tolist())
+    y = pd.DataFrame((rng.random((20, 4)) < 0.4).astype(int))
+    s = pd.DataFrame(rng.random((20, 4)))
+    for name in RANKING:
+        check(name, y, s)
+        check(name, y.values.tolist(), s.values.tolist())
+    check("auc", pd.Series([0, 1, 2.0]), pd.Series([0, 1, 0.0]))
+    check("hinge_loss", pd.Series([0, 1, 1]), pd.Series([0.5, -1, 2.0]))
+    check("d2_log_loss_score", pd.Series(["a", "b", "a"]), pd.DataFrame([[0.7, 0.3], [0.2, 0.8], [0.5, 0.5]]))
+    check("d2_brier_score", pd.Series(["a", "b", "a"]), pd.Series([0.3, 0.8, 0.5]), pos_label="b")
+    x = pd.DataFrame(rng.standard_normal((40, 2)))
+    for name in ("calinski_harabasz_score", "davies_bouldin_score", "silhouette_score"):
+        check(name, x, a[:40])
+    pa = pytest.importorskip("pyarrow")
+    check("adjusted_rand_score", pa.array(a.tolist()), pa.array(b.tolist()))
+    check("mean_pinball_loss", pa.array(t.tolist()), pa.array(p.tolist()))
+    check("confusion_matrix_at_thresholds", pa.array((a > 1).tolist()), pa.array(t[:60].tolist() + [0.5] * 10))
