@@ -62,6 +62,8 @@ def _labels(y):
     if a.ndim == 2 and a.shape[1] == 0:
         raise ValueError(f"Found array with 0 feature(s) (shape={a.shape}) while a minimum of 1 is required.")
     _assert_finite(a)
+    if a.dtype.kind == "O" and np.any(a != a):  # a NaN among objects
+        raise ValueError("Input contains NaN")
     return a
 
 

@@ -117,6 +117,8 @@ def test_edges():
     check("adjusted_rand_score", [[0, 1], [1, 0]], [0, 1])
     check("adjusted_rand_score", [0, 1], [[0, 1], [1, 0]])
     check("adjusted_rand_score", [0, np.nan], [0, 1])
+    check("adjusted_rand_score", np.array(["a", np.nan], dtype=object), [0, 1])
+    check("adjusted_rand_score", np.array([None, 1], dtype=object), [0, 1])
     check("adjusted_rand_score", 3, [0, 1])
     check("mutual_info_score", [0, 1], [1, 1], contingency=3)
     check("mutual_info_score", [0, 1, 1], [1, 1])
