@@ -16,7 +16,9 @@ import numpy as np
 
 from assay._compat import UndefinedMetricWarning
 from assay._params import ARRAY, NONE, Interval, Str, validate
-from assay._regression import _combine, _explained_fraction, _targets
+from assay._regression import _combine, _explained_fraction
+from assay._regression import _targets as _regression_targets
+from assay._scores_more import refuse_complex_weights
 
 __all__ = [
     "d2_absolute_error_score",
@@ -30,6 +32,11 @@ __all__ = [
 
 _POWER = [Interval(Real, None, 0, closed="right"), Interval(Real, 1, None, closed="left")]
 _ALPHA = [Interval(Real, 0, 1, closed="both")]
+
+
+def _targets(y_true, y_pred, sample_weight, multioutput):
+    refuse_complex_weights(sample_weight)
+    return _regression_targets(y_true, y_pred, sample_weight, multioutput)
 
 
 def _multioutput_options():

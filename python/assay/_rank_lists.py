@@ -16,7 +16,7 @@ import numpy as np
 
 from assay._params import ARRAY, BOOL, NONE, SPARSE, Interval, validate
 from assay._scores_more import _numeric_2d, samples_of
-from assay._targets import type_of_target
+from assay._targets import as_array, type_of_target
 
 __all__ = [
     "coverage_error",
@@ -36,12 +36,12 @@ def _dense(y, name):
 
 def _two_d(y, name):
     """check_array(ensure_2d=True) of numeric values."""
-    a = _dense(y, name)
+    a = as_array(y.toarray() if type(y).__module__.startswith("scipy.sparse") else y, name)
     if a.ndim == 1:
         raise ValueError(f"Expected 2D array, got 1D array instead:\narray={a}.\nReshape your data either using "
                          "array.reshape(-1, 1) if your data has a single feature or array.reshape(1, -1) if it "
                          "contains a single sample.")
-    return a
+    return _dense(a, name)
 
 
 def segment_sums(values, lengths):

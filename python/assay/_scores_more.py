@@ -20,19 +20,48 @@ from assay._targets import as_array, check_consistent_length, type_of_target
 
 __all__ = ["auc", "d2_brier_score", "d2_log_loss_score", "hinge_loss"]
 
-_trapezoid = getattr(np, "trapezoid", None) or np.trapz
+def _trapezoid(y, x):
+    """The trapezoid rule as scipy.integrate.trapezoid computes it (x[1:] - x[:-1], the sum in y's
+    floating dtype)."""
+    dtype = y.dtype if y.dtype.kind in "fc" else np.dtype(np.float64)
+    return np.sum((x[1:] - x[:-1]) * (y[1:] + y[:-1]) / 2.0, dtype=dtype)
 
 
 def samples_of(*arrays):
     """check_consistent_length of the raw inputs (None skipped), as arrays."""
-    out = [None if a is None else as_array(a) for a in arrays]
+    out = [None if a is None else as_array(a) if not _complex(a) else np.asarray(a) for a in arrays]
     check_consistent_length(*out)
     return out
+
+
+def _complex(a):
+    return np.iscomplexobj(a) if isinstance(a, (np.ndarray, list, tuple)) else False
+
+
+def refuse_complex_weights(sample_weight):
+    """scikit-learn's check_array(dtype=float64) of complex weights: a TypeError from float() for a
+    list, 'Complex data not supported' for an array."""
+    if sample_weight is None or not _complex(sample_weight):
+        return
+    if isinstance(sample_weight, np.ndarray):
+        raise ValueError(f"Complex data not supported\n{sample_weight}\n")
+    np.asarray(sample_weight, dtype=np.float64)
+
+
+def _weights_finite(sample_weight, proba):
+    """scikit-learn checks the weights' values after the probabilities' range."""
+    if sample_weight is None:
+        return
+    w = as_array(sample_weight, "sample_weight")
+    if w.dtype.kind == "f" and not np.all(np.isfinite(w)) and np.max(proba) <= 1 and np.min(proba) >= 0:
+        _assert_finite(w, "sample_weight")
 
 
 def vector(a, name="y"):
     """scikit-learn's column_or_1d: a 1-D array, or the single column of a 2-D one."""
     a = as_array(a, name)
+    if a.ndim > 2:
+        raise ValueError(f"Found array with dim {a.ndim}, while dim <= 2 is required.")
     if a.ndim == 1:
         return a
     if a.ndim == 2 and a.shape[1] == 1:
@@ -113,9 +142,12 @@ def hinge_loss(y_true, pred_decision, *, labels=None, sample_weight=None):
         margin -= np.max(decision[others].reshape(y.shape[0], -1), axis=1)
     else:
         decision = np.ravel(vector(decision))
-        kind = type_of_target(y, "y_true")
+        # LabelBinarizer(neg_label=-1) of y_true: the larger class is +1
+        kind = type_of_target(y, "y")
         if "multioutput" in kind:
             raise ValueError("Multioutput target data is not supported with label binarization")
+        if kind in ("unknown", "continuous"):
+            raise ValueError("Unknown label type: %s" % repr((y,)))
         seen = np.unique(y)
         if seen.size == 1:
             sign = np.full(y.shape[0], -1, dtype=np.int64)
@@ -170,6 +202,7 @@ def d2_log_loss_score(y_true, y_proba=None, *, sample_weight=None, labels=None, 
     if _too_few(proba):
         return float("nan")
     proba = _float_array(y_proba, "y_proba")
+    _weights_finite(sample_weight, proba)
     codes, proba = _multiclass_targets(y_true, proba, sample_weight, labels)
     w = None if sample_weight is None else w
     null = np.tile(np.average(codes, axis=0, weights=w), (proba.shape[0], 1))
@@ -232,6 +265,7 @@ def d2_brier_score(y_true, y_proba, *, sample_weight=None, pos_label=None, label
     if proba.ndim == 1 or proba.shape[1] == 1:
         codes, proba = _binary_targets(y_true, proba, sample_weight, pos_label)
     else:
+        _weights_finite(sample_weight, proba)
         codes, proba = _multiclass_targets(y_true, proba, sample_weight, labels)
     codes = codes.astype(proba.dtype, copy=False)
     null = np.tile(np.average(codes, axis=0, weights=w), (proba.shape[0], 1))

@@ -71,7 +71,7 @@ def test_auc(data):
         x = np.sort(x)[::-1]
     elif order == "const":
         x = np.zeros(n, dtype=dtype)
-    y = _floats(data.draw, (n,), 0, 1)
+    y = _floats(data.draw, (n,), 0, 1, dtype=data.draw(st.sampled_from([np.float64, np.float32, np.int64, bool])))
     if data.draw(st.booleans()):
         y = y[: max(n - 1, 0)]
     check("auc", x, y)
@@ -327,3 +327,42 @@ def test_containers(rng):
     check("adjusted_rand_score", pa.array(a.tolist()), pa.array(b.tolist()))
     check("mean_pinball_loss", pa.array(t.tolist()), pa.array(p.tolist()))
     check("confusion_matrix_at_thresholds", pa.array((a > 1).tolist()), pa.array(t[:60].tolist() + [0.5] * 10))
+
+
+WEIGHTS = [None, [1, 2, 3, 4], [-1, 2, 3, 4], [np.nan, 1, 1, 1], [[1, 2, 3, 4]], 3, [0, 0, 0, 0], "ab", [1, 2, 3],
+           np.array([1, 2, 3, 4], dtype=np.float32), [1 + 1j, 1, 1, 1], np.array([1 + 1j, 1, 1, 1])]
+BAD_TARGETS = [([], []), ([[[1]]], [[[1]]]), (3, 3), (["1", "2"], ["1", "2"]), ([1, np.inf], [1, 2]), ([1, 2], [1]),
+               ([[1, 2]], [[1, 2]]), (np.array([1, 2], dtype=object), [1, 2]), ([True, False], [True, True])]
+
+
+def test_weights_and_targets_refused_as_scikit_learn():
+    t, p = [1.0, 2.0, 3.0, 4.0], [1.5, 2.0, 2.5, 5.0]
+    for name in REGRESSION + ["hinge_loss", "auc", "d2_log_loss_score", "d2_brier_score"]:
+        for w in WEIGHTS:
+            if name == "auc":
+                break
+            if name == "hinge_loss":
+                check(name, [0, 1, 1, 0], p, sample_weight=w)
+            elif name.startswith("d2_") and name in ("d2_log_loss_score", "d2_brier_score"):
+                check(name, [0, 1, 1, 0], [0.2, 0.7, 0.9, 0.4], sample_weight=w)
+            else:
+                check(name, t, p, sample_weight=w)
+        for y_t, y_p in BAD_TARGETS:
+            check(name, y_t, y_p)
+    y, s = [[1, 0, 1], [0, 1, 0]], [[0.5, 0.2, 0.5], [0.1, 0.9, 0.3]]
+    for name in RANKING:
+        for w in (None, [1, 2], [-1, 2], [np.nan, 1], [[1, 2]], 3, [0, 0], "ab", [1, 2, 3]):
+            check(name, y, s, sample_weight=w)
+        for y_t, y_s in (([], []), ([[]], [[]]), (y, [[1, 2, 3]]), ([[1, 2, 3]], [[1, 2, 3]]),
+                         (y, [["a", "b", "c"], ["a", "b", "c"]]), (y, np.array(s, dtype=np.float32)),
+                         (np.array(y, dtype=bool), s), ([[0, 0, 0], [1, 1, 1]], s), ([[2, 0, 1], [0, 1, 0]], s),
+                         (y, [[np.nan, 0, 0], [0, 0, 0]])):
+            check(name, y_t, y_s)
+    for name in ("d2_log_loss_score", "d2_brier_score"):
+        for y_t, y_p in (([0, 1], [[0.2, 0.8], [0.5, 0.5]]), ([0, 1, 2], [[0.2, 0.8], [0.5, 0.5], [0.1, 0.9]]),
+                         ([0, 1], [1.2, 0.1]), (["a", "b"], [0.2, 0.4]), ([0, 0], [0.2, 0.4]),
+                         ([0, 1], [[0.2, 0.3, 0.5], [0.5, 0.25, 0.25]])):
+            check(name, y_t, y_p)
+        check(name, [0, 1], [0.2, 0.4], labels=[0, 1, 2])
+    check("hinge_loss", [0.5, 1.5], [0.1, 0.2])
+    check("hinge_loss", np.array([1, 2], dtype=object), [0.1, 0.2])
