@@ -1,6 +1,8 @@
 """assay.metrics' scorer API: scikit-learn's scorer objects calling assay's metric functions, the
 same names, the same numbers as scikit-learn's scorers, accepted by cross_val_score and GridSearchCV."""
 
+import functools
+
 import numpy as np
 import pytest
 from sklearn import metrics as sk
@@ -31,6 +33,7 @@ def test_scorer_calls_assay(name):
         assert ours._score_func.__module__.startswith("assay.")
 
 
+@functools.lru_cache(maxsize=1)
 def _problems():
     X, y = make_classification(n_samples=300, n_features=6, n_informative=4, random_state=0)
     binary = LogisticRegression(max_iter=500).fit(X, y)
