@@ -42,7 +42,10 @@ __all__ = [
     "v_measure_score",
 ]
 
-_AVERAGE = [Str({"arithmetic", "max", "min", "geometric"})]
+def _average_options(function):
+    from assay._scores_more import str_options
+
+    return [Str(str_options(function, "average_method", {"arithmetic", "max", "min", "geometric"}))]
 _BETA = [Interval(Real, 0, None, closed="left")]
 
 
@@ -397,7 +400,7 @@ def adjusted_mutual_info_score(labels_true, labels_pred, *, average_method="arit
     """Mutual information adjusted for chance, normalised by a mean of the two entropies. Same as
     sklearn.metrics.adjusted_mutual_info_score."""
     validate("adjusted_mutual_info_score", labels_true=(labels_true, [ARRAY]), labels_pred=(labels_pred, [ARRAY]),
-             average_method=(average_method, _AVERAGE))
+             average_method=(average_method, _average_options("adjusted_mutual_info_score")))
     labels_true, labels_pred = check_clusterings(labels_true, labels_pred)
     n = labels_true.shape[0]
     t = table(labels_true, labels_pred)
@@ -422,7 +425,8 @@ def normalized_mutual_info_score(labels_true, labels_pred, *, average_method="ar
     """Mutual information divided by a mean of the two entropies. Same as
     sklearn.metrics.normalized_mutual_info_score."""
     validate("normalized_mutual_info_score", labels_true=(labels_true, [ARRAY]),
-             labels_pred=(labels_pred, [ARRAY]), average_method=(average_method, _AVERAGE))
+             labels_pred=(labels_pred, [ARRAY]),
+             average_method=(average_method, _average_options("normalized_mutual_info_score")))
     labels_true, labels_pred = check_clusterings(labels_true, labels_pred)
     t = table(labels_true, labels_pred)
     n_classes, n_clusters = t.shape

@@ -18,7 +18,7 @@ from assay._compat import UndefinedMetricWarning
 from assay._params import ARRAY, NONE, Interval, Str, validate
 from assay._regression import _combine, _explained_fraction
 from assay._regression import _targets as _regression_targets
-from assay._scores_more import refuse_complex_weights
+from assay._scores_more import refuse_complex_weights, str_options
 
 __all__ = [
     "d2_absolute_error_score",
@@ -39,8 +39,8 @@ def _targets(y_true, y_pred, sample_weight, multioutput):
     return _regression_targets(y_true, y_pred, sample_weight, multioutput)
 
 
-def _multioutput_options():
-    return [Str({"raw_values", "uniform_average"}), ARRAY]
+def _multioutput_options(function):
+    return [Str(str_options(function, "multioutput", {"raw_values", "uniform_average"})), ARRAY]
 
 
 def _deviance(y_true, y_pred, sample_weight, power):
@@ -143,7 +143,7 @@ def mean_pinball_loss(y_true, y_pred, *, sample_weight=None, alpha=0.5, multiout
     """Mean pinball (quantile) loss at level alpha per output. Same as sklearn.metrics.mean_pinball_loss."""
     validate("mean_pinball_loss", y_true=(y_true, [ARRAY]), y_pred=(y_pred, [ARRAY]),
              sample_weight=(sample_weight, [ARRAY, NONE]), alpha=(alpha, _ALPHA),
-             multioutput=(multioutput, _multioutput_options()))
+             multioutput=(multioutput, _multioutput_options("mean_pinball_loss")))
     y_true, y_pred, w, multioutput = _targets(y_true, y_pred, sample_weight, multioutput)
     return _combine(_pinball(y_true, y_pred, w, alpha), multioutput)
 
@@ -197,7 +197,7 @@ def d2_pinball_score(y_true, y_pred, *, sample_weight=None, alpha=0.5, multioutp
     sklearn.metrics.d2_pinball_score."""
     validate("d2_pinball_score", y_true=(y_true, [ARRAY]), y_pred=(y_pred, [ARRAY]),
              sample_weight=(sample_weight, [ARRAY, NONE]), alpha=(alpha, _ALPHA),
-             multioutput=(multioutput, _multioutput_options()))
+             multioutput=(multioutput, _multioutput_options("d2_pinball_score")))
     return _d2_pinball(y_true, y_pred, sample_weight, alpha, multioutput)
 
 
@@ -205,5 +205,6 @@ def d2_absolute_error_score(y_true, y_pred, *, sample_weight=None, multioutput="
     """1 - absolute error / absolute error of the (weighted) median of y_true, per output. Same as
     sklearn.metrics.d2_absolute_error_score."""
     validate("d2_absolute_error_score", y_true=(y_true, [ARRAY]), y_pred=(y_pred, [ARRAY]),
-             sample_weight=(sample_weight, [ARRAY, NONE]), multioutput=(multioutput, _multioutput_options()))
+             sample_weight=(sample_weight, [ARRAY, NONE]),
+             multioutput=(multioutput, _multioutput_options("d2_absolute_error_score")))
     return _d2_pinball(y_true, y_pred, sample_weight, 0.5, multioutput)

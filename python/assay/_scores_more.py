@@ -27,6 +27,26 @@ def _trapezoid(y, x):
     return np.sum((x[1:] - x[:-1]) * (y[1:] + y[:-1]) / 2.0, dtype=dtype)
 
 
+def str_options(function, param, options):
+    """The allowed strings of a parameter, as the set object scikit-learn's validation of that
+    function holds when scikit-learn is installed: its message lists a set in the set's iteration
+    order, which for equal sets built in a different order (each module's compiled set constant)
+    can differ; the same object gives the same message. Otherwise the given set."""
+    try:
+        from sklearn import metrics as sk
+        from sklearn.utils._param_validation import StrOptions
+
+        for cell in getattr(getattr(sk, function), "__closure__", None) or ():
+            constraints = cell.cell_contents
+            if isinstance(constraints, dict) and param in constraints:
+                for c in constraints[param]:
+                    if isinstance(c, StrOptions) and set(c.options) == set(options):
+                        return c.options
+    except (ImportError, AttributeError, ValueError):  # pragma: no cover - other scikit-learn versions
+        pass
+    return options
+
+
 def samples_of(*arrays):
     """check_consistent_length of the raw inputs (None skipped), as arrays."""
     out = [None if a is None else as_array(a) if not _complex(a) else np.asarray(a) for a in arrays]
@@ -192,7 +212,8 @@ def _total_log_loss(codes, proba, sample_weight):
 def d2_log_loss_score(y_true, y_proba=None, *, sample_weight=None, labels=None, y_pred="deprecated"):
     """1 - log loss / log loss of the class frequencies of y_true (weighted). Same as
     sklearn.metrics.d2_log_loss_score."""
-    validate("d2_log_loss_score", y_true=(y_true, [ARRAY]), y_proba=(y_proba, [ARRAY] if y_proba is not None else [NONE]),
+    validate("d2_log_loss_score", y_true=(y_true, [ARRAY]),
+             y_proba=(y_proba, [ARRAY] if y_proba is not None else [NONE]),  # None: allowed, not named
              sample_weight=(sample_weight, [ARRAY, NONE]), labels=(labels, [ARRAY, NONE]),
              y_pred=(y_pred, [ARRAY, STR]))
     y_proba = _renamed_y_pred(y_proba, y_pred)
