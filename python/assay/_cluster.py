@@ -342,10 +342,46 @@ except ImportError:  # pragma: no cover - exercised only without scipy
         return np.array([_c_lgamma(v) for v in np.ravel(x).tolist()]).reshape(np.shape(x))
 
 
-def _lgamma_of_integers(values):
-    """The C library's lgamma of integer-valued values (each distinct value computed once)."""
-    distinct, inverse = np.unique(values, return_inverse=True)
-    return np.array([_c_lgamma(float(v)) for v in distinct.tolist()], dtype=np.float64)[inverse]
+def _lgamma_table(n):
+    """The C library's lgamma of 0, 1, ..., n (each computed once; indexed by integer arguments)."""
+    table = np.empty(n + 1, dtype=np.float64)
+    table[0] = np.inf
+    table[1:] = [_c_lgamma(float(v)) for v in range(1, n + 1)]
+    return table
+
+
+_DEAD = -746.0  # exp of less is 0.0 (the smallest subnormal is exp(-745.13...))
+
+
+def _alive_range(a, b, n, ii, jj, start, end, gln_a, gln_b, gln_na, gln_nb, gln_nnij, lgamma):
+    """For each pair (i, j): the nij of [start, end) whose term is not 0. gln is the log of the
+    hypergeometric probability of nij, concave in nij: the terms whose exp does not underflow form
+    one interval around the mode (whose probability is at least 1 / n); two bisections find it.
+    The terms outside are zeros in scikit-learn's sum, which leave it as it is."""
+    ai, bj = a[ii], b[jj]
+    fixed = gln_a[ii] + gln_b[jj] + gln_na[ii] + gln_nb[jj]
+
+    def alive(k):
+        gln = fixed - gln_nnij[k] - lgamma[ai - k + 1] - lgamma[bj - k + 1] - lgamma[n - ai - bj + k + 1]
+        return gln > _DEAD
+
+    last = end - 1
+    nonempty = last >= start
+    mode = np.clip((ai + 1) * (bj + 1) // (n + 2), start, np.maximum(last, start))
+    lo, hi = start.copy(), mode.copy()  # the first alive nij in [start, mode]
+    while np.any(lo < hi):
+        mid = (lo + hi) // 2
+        up = alive(np.where(nonempty, mid, 1)) & (lo < hi)
+        hi = np.where(up, mid, hi)
+        lo = np.where(~up & (lo < hi), mid + 1, lo)
+    first = lo
+    lo, hi = mode.copy(), np.maximum(last, mode)  # the last alive nij in [mode, end - 1]
+    while np.any(lo < hi):
+        mid = (lo + hi + 1) // 2
+        up = alive(np.where(nonempty, mid, 1)) & (lo < hi)
+        lo = np.where(up, mid, lo)
+        hi = np.where(~up & (lo < hi), mid - 1, hi)
+    return np.where(nonempty, first, start), np.where(nonempty, lo + 1, end)
 
 
 def _emi(row_totals, col_totals, n, chunk=1 << 20):
@@ -361,10 +397,12 @@ def _emi(row_totals, col_totals, n, chunk=1 << 20):
     gln_a, gln_b = _gammaln(a + 1), _gammaln(b + 1)
     gln_na, gln_nb = _gammaln(n - a + 1), _gammaln(n - b + 1)
     gln_nnij = _gammaln(nijs + 1) + _gammaln(n + 1)
+    lgamma = _lgamma_table(n + 1)
     # every (i, j, nij) in scikit-learn's loop order, a chunk of pairs (i, j) at a time
     ii, jj = np.divmod(np.arange(a.size * b.size, dtype=np.int64), b.size)
     start = np.maximum(1, a[ii] - n + b[jj])
     end = np.minimum(a[ii], b[jj]) + 1
+    start, end = _alive_range(a, b, n, ii, jj, start, end, gln_a, gln_b, gln_na, gln_nb, gln_nnij, lgamma)
     length = np.maximum(end - start, 0)
     emi = 0.0
     cum = np.cumsum(length)
@@ -379,10 +417,14 @@ def _emi(row_totals, col_totals, n, chunk=1 << 20):
         if nij.size == 0:
             continue
         term2 = log_nnij[nij] - log_a[i] - log_b[j]
-        gln = (gln_a[i] + gln_b[j] + gln_na[i] + gln_nb[j] - gln_nnij[nij] - _lgamma_of_integers(a[i] - nij + 1)
-               - _lgamma_of_integers(b[j] - nij + 1) - _lgamma_of_integers(n - a[i] - b[j] + nij + 1))
-        term3 = np.array(list(map(math.exp, gln.tolist())), dtype=np.float64)
-        terms = term1[nij] * term2 * term3
+        gln = (gln_a[i] + gln_b[j] + gln_na[i] + gln_nb[j] - gln_nnij[nij] - lgamma[a[i] - nij + 1]
+               - lgamma[b[j] - nij + 1] - lgamma[n - a[i] - b[j] + nij + 1])
+        # The C library's exp (numpy's own differs in the last bit), called only where it does not
+        # underflow to 0: those terms are zeros, which leave the running sum as it is.
+        term3 = np.zeros(gln.shape[0], dtype=np.float64)
+        alive = np.flatnonzero(gln > _DEAD)
+        term3[alive] = list(map(math.exp, gln[alive].tolist()))
+        terms = term1[nij[alive]] * term2[alive] * term3[alive]
         emi = float(np.cumsum(np.concatenate(([emi], terms)))[-1])  # added one after the other, as a loop does
     return emi
 
