@@ -97,14 +97,20 @@ def _blocks(X, metric, reduce, **kwds):
 def _silhouette_block(codes, sizes):
     k = sizes.shape[0]
 
+    rows = 256  # rows of the block summed by one np.bincount (its keys: rows x samples int64)
+    keys = (np.arange(rows)[:, np.newaxis] * k + codes[np.newaxis, :]).ravel()
+
     def reduce(d, start):
         n_rows = d.shape[0]
         if type(d).__module__.startswith("scipy.sparse"):
             d = d.toarray()
-        keys = (np.arange(n_rows)[:, np.newaxis] * k + codes[np.newaxis, :]).ravel()
-        sums = np.bincount(keys, weights=np.asarray(d).ravel(), minlength=n_rows * k).reshape(n_rows, k)
+        d = np.asarray(d)
         per_cluster = np.zeros((n_rows, k), dtype=d.dtype)
-        per_cluster += sums
+        for r in range(0, n_rows, rows):
+            part = d[r:r + rows]
+            m = part.shape[0]
+            per_cluster[r:r + m] += np.bincount(keys[:m * part.shape[1]], weights=part.ravel(),
+                                                minlength=m * k).reshape(m, k)
         own = (np.arange(n_rows), codes[start:start + n_rows])
         intra = per_cluster[own]
         per_cluster[own] = np.inf
