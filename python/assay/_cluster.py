@@ -162,7 +162,13 @@ def contingency_matrix(labels_true, labels_pred, *, eps=None, sparse=False, dtyp
              eps=(eps, [Interval(Real, 0, None, closed="left"), NONE]), sparse=(sparse, [BOOL]))
     if eps is not None and sparse:
         raise ValueError("Cannot set 'eps' when sparse=True")
-    t = table(np.asarray(labels_true), np.asarray(labels_pred))
+    labels_true, labels_pred = np.asarray(labels_true), np.asarray(labels_pred)
+    # contingency_matrix does not check its labels: scipy's coo_array refuses what does not fit
+    if labels_true.ndim > 1 or labels_pred.ndim > 1:
+        raise ValueError("coordinates and data arrays must be 1-D")
+    if labels_true.ndim == labels_pred.ndim == 1 and labels_true.shape != labels_pred.shape:
+        raise ValueError("all index and data arrays must have the same length")
+    t = table(labels_true, labels_pred)
     shape = t.shape
     if sparse:
         from scipy import sparse as sp

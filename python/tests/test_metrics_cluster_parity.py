@@ -124,6 +124,8 @@ def test_edges():
     check("mutual_info_score", [0, 1, 1], [1, 1])
     check("fowlkes_mallows_score", [0, 0, 0], [0, 1, 2])
     check_cluster("contingency_matrix", [0, 1], [1, 1], eps=1.0, sparse=True)
+    for a, b in (([0, 1, 1], [0, 1]), ([0, 1], [[0, 1], [1, 0]]), ([], []), ([[0], [1]], [0, 1]), (None, None)):
+        check_cluster("contingency_matrix", a, b)
 
 
 @FAST
