@@ -702,7 +702,7 @@ def main():
         cv_cases = {
             "cv iris json": (["cv", iris, "--target", "species", "--learner", "gaussian_nb", "--folds", "5",
                               "--repeats", "3", "--seed", "7", "--format", "json"], timing),
-            "cv breast text": (["cv", breast, "--target", "diagnosis", "--learner", "logistic:C=0.5", "--folds", "7",
+            "cv breast text": (["cv", breast, "--target", "diagnosis", "--pos-label", "malignant", "--learner", "logistic:C=0.5", "--folds", "7",
                                 "--repeats", "2", "--seed", "3", "--no-folds"], first_line),
         }
         for name, (args, mask) in cv_cases.items():
