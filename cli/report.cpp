@@ -19,6 +19,7 @@
 #include "assay/report/slices.hpp"
 #include "assay/report/slices_html.hpp"
 #include "assay/scale/out_of_core.hpp"
+#include "assay/scale/support.hpp"
 #include "commands.hpp"
 #include "mpi.hpp"
 
@@ -51,30 +52,6 @@ std::uint64_t size_option(const char* option, const std::string& text) {
     throw_usage(fmt::format("{}: cannot parse \"{}\" as a size (e.g. 256M, 2G, 1048576)", option, text));
   }
   return std::stoull(text.substr(0, end)) << it->second;
-}
-
-// Whether the request is one the out-of-core reader evaluates (scale/out_of_core.hpp); `automatic`: by
-// itself, without --max-memory.
-bool out_of_core_supported(const report_request& q, bool automatic) {
-  // Intervals that resample rows (with weights, or --ci-method bootstrap) would need every row in memory;
-  // so do all the intervals of class probabilities and of regression, whose rows are then kept within a
-  // quarter of the cap: only when asked for (a file too large for memory would not fit there either).
-  const bool rows_kept = !q.proba.empty() || q.task == task_kind::regression;
-  const bool ci_ok = !q.ci_level || (rows_kept ? !automatic : !q.weight && q.ci != ci_method::bootstrap);
-  const int predictions = (q.score ? 1 : 0) + (q.pred ? 1 : 0) + (q.proba.empty() ? 0 : 1);
-  return ci_ok && !q.constraints.any() && q.path != "-" && predictions == 1;
-}
-
-// Whether `assay report --by` reads the file in pieces into a sliced state
-// (scale::make_sliced_report_out_of_core); `automatic`: by itself, without --max-memory, only where
-// the state is not a copy of every row (class probabilities and regression keep every row's id, and so
-// do the intervals that resample rows: docs/scaling.md).
-bool sliced_out_of_core_supported(const report_options& o, bool automatic) {
-  const report_request& q = o.q;
-  const bool rows_kept = !q.proba.empty() || q.task == task_kind::regression ||
-                         (q.ci_level && (q.weight || q.ci == ci_method::bootstrap));
-  const int predictions = (q.score ? 1 : 0) + (q.pred ? 1 : 0) + (q.proba.empty() ? 0 : 1);
-  return (!automatic || !rows_kept) && !q.constraints.any() && q.path != "-" && predictions == 1;
 }
 
 // The cap of a file that may not fit in memory (the out-of-core reader chosen by itself, said on
@@ -226,13 +203,12 @@ void run(report_options& o) {
   std::optional<std::uint64_t> max_memory;
   if (!o.max_memory.empty()) max_memory = size_option("--max-memory", o.max_memory);
   if (!o.by.empty()) {
-    if (!max_memory && sliced_out_of_core_supported(o, true)) {
+    if (!max_memory && !scale::why_not(q, scale::engine::sliced_out_of_core, true)) {
       // A file that may not fit in memory is read in pieces into a sliced state by itself.
       max_memory = automatic_max_memory(q);
     }
-    if (max_memory && !sliced_out_of_core_supported(o, false)) {
-      throw_usage("--max-memory with --by works on a file (not standard input), without "
-                  "--max-fpr/--min-tpr/--min-precision/--min-recall");
+    if (max_memory) {
+      if (auto no = scale::why_not(q, scale::engine::sliced_out_of_core, false)) throw_usage(*no);
     }
     sliced_report r;
     if (max_memory) {
@@ -250,14 +226,12 @@ void run(report_options& o) {
     write_output(o.output, text);
     return;
   }
-  if (!max_memory && out_of_core_supported(q, true)) {
+  if (!max_memory && !scale::why_not(q, scale::engine::out_of_core, true)) {
     // A file that may not fit in memory switches to the out-of-core reader by itself.
     max_memory = automatic_max_memory(q);
   }
-  if (max_memory && !out_of_core_supported(q, false)) {
-    throw_usage("--max-memory works with --score, --pred or --proba on a file (not --ci with --weight or --ci-method "
-                "bootstrap but with --proba or --task regression, --max-fpr/--min-tpr/--min-precision/--min-recall, or "
-                "standard input)");
+  if (max_memory) {
+    if (auto no = scale::why_not(q, scale::engine::out_of_core, false)) throw_usage(*no);
   }
   report r;
   if (max_memory) {
