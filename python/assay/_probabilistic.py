@@ -13,7 +13,10 @@ from math import sqrt
 import numpy as np
 
 from assay._ranking import _assert_finite, _check_pos_label, check_samples_2d, column_or_1d
-from assay._targets import as_array, check_consistent_length, type_of_target
+from assay._targets import (
+    as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
+    refuse_complex, type_of_target,
+)
 
 __all__ = ["brier_score_loss", "log_loss"]
 
@@ -30,13 +33,10 @@ def _check_weight(sample_weight, n):
     if sample_weight is None:
         return
     w = np.asarray(sample_weight)
-    if w.ndim != 1:
-        raise ValueError(f"Sample weights must be 1D array or scalar, got {w.ndim}D array. Expected either a scalar "
-                         f"value or a 1D array of length {n}.")
-    if w.shape != (n,):
-        raise ValueError(f"sample_weight.shape == {w.shape}, expected {(n,)}!")
-    if np.all(w == 0):
-        raise ValueError("Sample weights must contain at least one non-zero number.")
+    refuse_complex(w)
+    check_weight_shape(w, n)
+    check_weights_finite(w)
+    check_weights_not_all_zero(w)
 
 
 def _one_hot(y_true, labels):

@@ -17,7 +17,10 @@ import numpy as np
 
 from assay import _core
 from assay._compat import UndefinedMetricWarning
-from assay._targets import as_array, check_consistent_length, type_of_target
+from assay._targets import (
+    as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
+    refuse_complex, type_of_target,
+)
 
 try:
     from sklearn.utils._param_validation import InvalidParameterError
@@ -117,17 +120,14 @@ def _weights(sample_weight, n):
     if sample_weight is None:
         return None
     w = np.asarray(sample_weight)
+    refuse_complex(w)
     if w.ndim == 1 and w.shape[0] == 0:
         raise ValueError(f"Found array with 0 sample(s) (shape={w.shape}) while a minimum of 1 is required.")
     w = column_or_1d(w, "sample_weight")
-    if w.shape[0] != n:
-        raise ValueError(f"sample_weight.shape == ({w.shape[0]},), expected ({n},)!")
+    check_weight_shape(w, n)
     w = np.ascontiguousarray(w, dtype=np.float64)
-    if not np.isfinite(w).all():
-        raise ValueError("Input sample_weight contains NaN." if np.isnan(w).any()
-                         else "Input sample_weight contains infinity or a value too large for dtype('float64').")
-    if not w.any():
-        raise ValueError("Sample weights must contain at least one non-zero number.")
+    check_weights_finite(w)
+    check_weights_not_all_zero(w)
     return w
 
 
@@ -292,7 +292,7 @@ def _binary_auc(y01, y_score, sample_weight=None, max_fpr=None):
     if max_fpr is None or max_fpr == 1:
         y = np.ascontiguousarray(column_or_1d(np.asarray(y01 == 1, dtype=np.int32), "y"))
         score = column_or_1d(np.asarray(y_score), "y")
-        check_consistent_length(y, score)
+        check_consistent_length(y, score, None if sample_weight is None else np.asarray(sample_weight))
         _assert_finite(score)
         w = _weights(sample_weight, y.shape[0])
         if w is None or not (w < 0).any():

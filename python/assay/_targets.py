@@ -66,9 +66,15 @@ def as_array(y, name="y"):
         except TypeError:
             y = np.asarray(y)
     a = np.asarray(y)
+    refuse_complex(a)
+    return a
+
+
+def refuse_complex(a):
+    """scikit-learn's check_array refuses complex values in every array it checks (targets, scores,
+    sample weights), before any conversion (a cast to float would drop the imaginary part)."""
     if a.dtype.kind == "c":
         raise ValueError(f"Complex data not supported\n{a}\n")
-    return a
 
 
 def num_samples(a):
@@ -126,36 +132,55 @@ def type_of_target(a, name="", count_classes=True):
     return "multiclass" if np.unique(a.ravel()).shape[0] > 2 else "binary"
 
 
+def check_weight_shape(w, n):
+    """Sample weights (an array) must be 1-D and one per sample: scikit-learn's two messages."""
+    if w.ndim != 1:
+        raise ValueError(
+            f"Sample weights must be 1D array or scalar, got {w.ndim}D array. Expected either a scalar "
+            f"value or a 1D array of length {n}."
+        )
+    if w.shape[0] != n:
+        raise ValueError(f"sample_weight.shape == ({w.shape[0]},), expected ({n},)!")
+
+
+def check_weights_finite(w, dtype=None):
+    """An array of sample weights must not hold NaN or infinity (the message names `dtype`, the
+    weights' dtype as scikit-learn holds them: w's own by default)."""
+    dtype = w.dtype if dtype is None else dtype
+    if w.dtype.kind == "f" and not np.all(np.isfinite(w)):
+        raise ValueError("Input sample_weight contains NaN." if np.any(np.isnan(w))
+                         else f"Input sample_weight contains infinity or a value too large for {dtype!r}.")
+
+
+def check_weights_not_all_zero(w):
+    if not np.any(w):
+        raise ValueError("Sample weights must contain at least one non-zero number.")
+
+
 def check_sample_weight(sample_weight, n):
     """scikit-learn's checks of sample weights (as _check_targets makes them): (the weights as
     scikit-learn keeps them, C-contiguous with their own dtype; the same as float64 for the core),
-    or (None, None) for unit weights."""
+    or (None, None) for unit weights. Its rules (refuse_complex, check_weight_shape,
+    check_weights_finite, check_weights_not_all_zero) are the ones every function of assay.metrics
+    applies to its weights."""
     if sample_weight is None:
         return None, None
     if isinstance(sample_weight, numbers.Number):
         raw = np.full(n, sample_weight)
     else:
         raw = np.asarray(sample_weight)
+        refuse_complex(raw)
         if raw.dtype.kind not in "biuf":
             raw = raw.astype(np.float64)
         raw = np.ascontiguousarray(raw)
-        if raw.ndim != 1:
-            raise ValueError(
-                f"Sample weights must be 1D array or scalar, got {raw.ndim}D array. Expected either a scalar "
-                f"value or a 1D array of length {n}."
-            )
-        if raw.shape[0] != n:
-            raise ValueError(f"sample_weight.shape == ({raw.shape[0]},), expected ({n},)!")
+        check_weight_shape(raw, n)
     w = raw if raw.dtype == np.float64 else raw.astype(np.float64)
     with np.errstate(over="ignore"):  # an overflow here is only a reason to look closer
         total = np.sum(w)
     if np.isfinite(total) and total != 0:  # one pass: then every weight is finite and one is not 0
         return raw, w
-    if raw.dtype.kind == "f" and not np.all(np.isfinite(w)):
-        raise ValueError("Input sample_weight contains NaN." if np.any(np.isnan(w))
-                         else f"Input sample_weight contains infinity or a value too large for {raw.dtype!r}.")
-    if not np.any(w):
-        raise ValueError("Sample weights must contain at least one non-zero number.")
+    check_weights_finite(w if raw.dtype.kind == "f" else raw, raw.dtype)
+    check_weights_not_all_zero(w)
     return raw, w
 
 
