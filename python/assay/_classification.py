@@ -73,6 +73,25 @@ def _label_positions(t, labels):
     return np.array([index.get(v, k) for v in np.asarray(labels).tolist()], dtype=np.intp)
 
 
+def _integer_weight_cells(t):
+    """The K x K cells of integer weights as scikit-learn sums them: in int64, wrapping around on
+    overflow (uint64 weights taken as int64). The core's float64 tally is that exactly while every
+    sum stays below 2**53; beyond, the cells are summed here in int64."""
+    w = t.weight_raw
+    with np.errstate(over="ignore"):
+        largest = np.sum(np.abs(t.weight))
+    if largest < 2.0**53:
+        return t.tally()[0].astype(np.int64)
+    k = t.classes.shape[0]
+    if t.true_codes is None:  # the integer fast path counted without coding: code now
+        true_codes, pred_codes = np.searchsorted(t.classes, t.y_true), np.searchsorted(t.classes, t.y_pred)
+    else:
+        true_codes, pred_codes = t.true_codes, t.pred_codes
+    cells = np.zeros(k * k, dtype=np.int64)
+    np.add.at(cells, true_codes.astype(np.intp) * k + pred_codes, w.astype(np.int64))
+    return cells.reshape(k, k)
+
+
 def _targets_as_confusion_matrix_sees_them(y_true, y_pred, sample_weight):
     """check_targets, with the length check of confusion_matrix: without weights scikit-learn checks
     a vector of ones as long as y_true, and says so in its message."""
@@ -91,7 +110,7 @@ def _confusion(t, labels=None, normalize=None):
     """scikit-learn's confusion_matrix of checked targets (dtype, labels, normalisation, warning)."""
     if t.type not in ("binary", "multiclass"):
         raise ValueError(f"{t.type} is not supported")
-    cells = t.tally()[0]
+    cells = _integer_weight_cells(t) if _integer_counts(t) and t.weight is not None else t.tally()[0]
     if labels is None:
         cm = cells
     else:
@@ -109,7 +128,7 @@ def _confusion(t, labels=None, normalize=None):
         # A label listed twice counts at its last place only (scikit-learn maps label -> last index).
         last = {v: a for a, v in enumerate(labels.tolist())}
         keep = np.array([pos[a] < k and last[v] == a for a, v in enumerate(labels.tolist())], dtype=bool)
-        cm = np.zeros((labels.size, labels.size))
+        cm = np.zeros((labels.size, labels.size), dtype=cells.dtype)
         cm[np.ix_(keep, keep)] = cells[np.ix_(pos[keep], pos[keep])]
     cm = cm.astype(np.int64) if _integer_counts(t) else cm.copy()
     if normalize is not None:
