@@ -78,7 +78,10 @@ def refuse_complex(a):
 
 
 def num_samples(a):
-    return a.shape[0] if a.ndim > 0 else 0
+    """The number of samples of an array, or of a sequence (its length), as scikit-learn counts them."""
+    if not hasattr(a, "shape"):
+        return len(a)
+    return a.shape[0] if len(a.shape) > 0 else 0
 
 
 def check_consistent_length(*arrays):
