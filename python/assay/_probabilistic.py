@@ -40,8 +40,10 @@ def _check_weight(sample_weight, n):
 
 
 def _one_hot(y_true, labels):
-    """(one column per class, 0/1 int64; the classes): LabelBinarizer's coding for log_loss."""
-    y_true = np.asarray(y_true)
+    """(one column per class, 0/1 int64; the classes): LabelBinarizer's coding for log_loss and
+    brier_score_loss. A multilabel-indicator y_true is its own coding (one column per label)."""
+    given = y_true  # scikit-learn names the undeclared labels as iterating over y_true gives them
+    y_true = as_array(y_true, "y_true")
     if labels is not None:
         classes = np.unique(np.asarray(labels))
         if not np.all(classes == labels):
@@ -49,11 +51,18 @@ def _one_hot(y_true, labels):
                           f"lexicographically. Pass the ordered labels={classes.tolist()} and ensure that the columns "
                           "of y_prob correspond to this ordering.", UserWarning, stacklevel=4)
         if not np.all(np.isin(y_true, labels)):
-            raise ValueError(f"y_true contains values {set(y_true) - set(labels)} not belonging to the passed labels "
+            raise ValueError(f"y_true contains values {set(given) - set(labels)} not belonging to the passed labels "
                              f"{labels}.")
+        if classes.shape[0] > 1 and type_of_target(y_true, "y_true") == "multilabel-indicator":
+            raise ValueError("The object was not fitted with multilabel input.")
     else:
-        if type_of_target(y_true, "y_true") not in ("binary", "multiclass"):
-            raise ValueError(f"Unknown label type: {type_of_target(y_true)}")
+        y_type = type_of_target(y_true, "y_true")
+        if y_type.endswith("-multioutput"):
+            raise ValueError("Multioutput target data is not supported with label binarization")
+        if y_type == "multilabel-indicator":
+            return y_true.astype(np.int64), np.arange(y_true.shape[1])
+        if y_type not in ("binary", "multiclass"):
+            raise ValueError(f"Unknown label type: {y_type}")
         classes = np.unique(y_true)
     if classes.shape[0] == 1:
         if labels is None:
