@@ -8,7 +8,7 @@ scikit-learn's order: the results are bit-identical, not merely close.
 Multilabel-indicator targets (two n x L 0/1 matrices) are counted by the core per label (each
 column a two-class tally, weighted sums in row order as scikit-learn's np.bincount of the CSR
 entries) or per sample (average='samples', samplewise=True); the arithmetic on those counts is
-scikit-learn's. Sparse matrices raise NotImplementedError.
+scikit-learn's. Sparse (scipy.sparse) indicator matrices are made dense first.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from assay._compat import UndefinedMetricWarning
 from assay._params import (
     ARRAY, AVERAGE, BOOL, LABELS_IN, NAN, NONE, POS_LABEL, ZERO_DIVISION, Instance, Interval, RealIn, Str, validate,
 )
-from assay._targets import as_array, check_targets, num_samples
+from assay._targets import as_array, check_targets, densify, num_samples
 
 __all__ = [
     "accuracy_score",
@@ -588,7 +588,7 @@ def zero_one_loss(y_true, y_pred, *, normalize=True, sample_weight=None):
     score = accuracy_score(y_true, y_pred, normalize=normalize, sample_weight=sample_weight)
     if normalize:
         return 1 - score
-    n = np.sum(sample_weight) if sample_weight is not None else num_samples(as_array(y_true))
+    n = np.sum(sample_weight) if sample_weight is not None else num_samples(as_array(densify(y_true)))
     return n - score
 
 

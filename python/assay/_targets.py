@@ -267,12 +267,32 @@ def _as_int64(y):
     return y if y.dtype == np.int64 and y.flags.c_contiguous else np.ascontiguousarray(y, dtype=np.int64)
 
 
+def is_sparse(y):
+    return type(y).__module__.startswith("scipy.sparse")
+
+
+def densify(y):
+    """A scipy.sparse matrix or array of labels as a dense numpy array (anything else as it is).
+
+    scikit-learn takes a sparse matrix of two or more columns for a multilabel indicator when its
+    stored values are integral and either all one value or two values one of which is 0, and then
+    counts its non-zero entries: such a matrix becomes the dense 0/1 matrix of its non-zeros. Any
+    other sparse matrix becomes its dense values."""
+    if not is_sparse(y):
+        return y
+    if len(y.shape) == 2 and y.shape[1] > 1:
+        stored = np.unique(np.asarray(y.tocsr().data if y.format in ("dok", "lil") else y.data))
+        integral = y.dtype.kind in "biu" or (stored.dtype.kind == "f" and _is_integral_float(stored))
+        if stored.size == 0 or ((stored.size == 1 or (stored.size == 2 and 0 in stored)) and integral):
+            return np.asarray((y != 0).toarray(), dtype=np.int32)
+    return np.asarray(y.toarray())
+
+
 def check_targets(y_true, y_pred, sample_weight=None):
     """scikit-learn's _check_targets, coding (and for integer labels, counting) 1-D labels on the
     way; multilabel-indicator targets are kept as two n x L int32 matrices (type
-    'multilabel-indicator', classes 0 .. L-1). Raises NotImplementedError for sparse matrices."""
-    if any(type(y).__module__.startswith("scipy.sparse") for y in (y_true, y_pred)):
-        raise NotImplementedError("assay.metrics does not support sparse (multilabel-indicator) targets yet")
+    'multilabel-indicator', classes 0 .. L-1), sparse ones made dense first."""
+    y_true, y_pred = densify(y_true), densify(y_pred)
     y_true = as_array(y_true, "y_true")
     y_pred = as_array(y_pred, "y_pred")
     check_consistent_length(y_true, y_pred, None if sample_weight is None else np.asarray(sample_weight))
