@@ -12,6 +12,7 @@ from math import sqrt
 
 import numpy as np
 
+from assay._params import ARRAY, BOOL, NONE, POS_LABEL, Str, validate
 from assay._ranking import _assert_finite, _check_pos_label, check_samples_2d, column_or_1d
 from assay._targets import (
     as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
@@ -133,6 +134,9 @@ def brier_score_loss(y_true, y_proba, *, sample_weight=None, pos_label=None, lab
 
     Same as sklearn.metrics.brier_score_loss (binary halves the multiclass sum unless scale_by_half).
     """
+    validate("brier_score_loss", y_true=(y_true, [ARRAY]), y_proba=(y_proba, [ARRAY]),
+             sample_weight=(sample_weight, [ARRAY, NONE]), pos_label=(pos_label, POS_LABEL),
+             labels=(labels, [ARRAY, NONE]), scale_by_half=(scale_by_half, [BOOL, Str({"auto"})]))
     y_proba = _float_array(y_proba, "y_proba")
     if y_proba.ndim == 1 or y_proba.shape[1] == 1:
         y_t = column_or_1d(as_array(y_true, "y_true"))

@@ -17,6 +17,7 @@ import numpy as np
 
 from assay import _core
 from assay._compat import UndefinedMetricWarning
+from assay._params import ARRAY, BOOL, NONE, POS_LABEL, REAL, STR, validate
 from assay._targets import (
     as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
     refuse_complex, type_of_target,
@@ -202,6 +203,8 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
 
     Same as sklearn.metrics.roc_curve.
     """
+    validate("roc_curve", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]), pos_label=(pos_label, POS_LABEL),
+             sample_weight=(sample_weight, [ARRAY, NONE]), drop_intermediate=(drop_intermediate, [BOOL]))
     y, y_score, w = _binary_inputs(y_true, y_score, pos_label, sample_weight)
     if w is None or not (w < 0).any():
         fpr, tpr, thresholds, rates = _core.roc_points(y, _as_f64(y_score), w, bool(drop_intermediate))
@@ -237,6 +240,8 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
 
     Same as sklearn.metrics.precision_recall_curve.
     """
+    validate("precision_recall_curve", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]), pos_label=(pos_label, POS_LABEL),
+             sample_weight=(sample_weight, [ARRAY, NONE]), drop_intermediate=(drop_intermediate, [BOOL]))
     y, y_score, w = _binary_inputs(y_true, y_score, pos_label, sample_weight)
     fps, tps, thresholds = _clf_curve(y, y_score, w)
     return _pr_from_counts(fps, tps, thresholds.astype(y_score.dtype, copy=False), drop_intermediate)
@@ -262,6 +267,8 @@ def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermed
 
     Same as sklearn.metrics.det_curve.
     """
+    validate("det_curve", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]), pos_label=(pos_label, POS_LABEL),
+             sample_weight=(sample_weight, [ARRAY, NONE]), drop_intermediate=(drop_intermediate, [BOOL]))
     y, y_score, w = _binary_inputs(y_true, y_score, pos_label, sample_weight)
     fps, tps, thresholds = _clf_curve(y, y_score, w)
     tps = np.r_[0.0, tps]
@@ -515,6 +522,8 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
     if average is not None and average not in _AVERAGES:
         raise _options_error("average", "average_precision_score", {"micro", "samples", "weighted", "macro"},
                              average)
+    validate("average_precision_score", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]),
+             pos_label=(pos_label, [REAL, STR, BOOL]), sample_weight=(sample_weight, [ARRAY, NONE]))
     if pos_label == 1 and isinstance(y_score, np.ndarray) and y_score.ndim == 1 and y_score.dtype == np.float64 \
             and y_score.flags.c_contiguous and isinstance(y_true, np.ndarray) and y_true.shape == y_score.shape:
         codes = _fast_binary_codes(y_true)

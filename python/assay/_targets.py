@@ -115,6 +115,9 @@ def type_of_target(a, name="", count_classes=True):
         values = np.unique(a)
         if values.size <= 2 and np.all(np.isin(values, [0, 1])):
             return "multilabel-indicator"
+    if a.ndim == 1 and a.shape[0] and isinstance(a[0], bytes):
+        raise TypeError("Support for labels represented as bytes is not supported. Convert the labels to a string or "
+                        "integer format.")
     if a.ndim not in (1, 2):
         return "unknown"
     if not min(a.shape):
