@@ -2,7 +2,15 @@
 
 Load it with ``-p assay_swap`` (this directory on PYTHONPATH) when running the installed
 scikit-learn's tests, e.g. ``pytest -p assay_swap --pyargs sklearn.metrics.tests``;
-scripts/sklearn_suite.sh does that and compares the outcome with a run without it.
+scripts/sklearn_suite.sh does that and compares the outcome with the run as shipped
+(``--assay-swap=off``: the same tests, scikit-learn's objects).
+
+Which tests run
+---------------
+The tests of the test modules whose code names (as a name or a string, anywhere in the module) at
+least one of the objects assay replaces; the others (pairwise distances, the displays' common tests,
+the clustering tests while assay has no clustering scores) run scikit-learn's code alone, the same
+with and without assay, and are deselected. ``--assay-all-modules`` runs them all.
 
 What is replaced, and where
 ---------------------------
@@ -169,9 +177,9 @@ class _Finder(importlib.abc.MetaPathFinder):
 _finder = _Finder()
 
 
-def install():
-    """Collects what assay.metrics replaces and puts the import hook first. Test modules that are
-    already imported are not affected (the hook must be in place before collection)."""
+def install(swap=True):
+    """Collects what assay.metrics replaces and (with swap) puts the import hook first. Test modules
+    that are already imported are not affected (the hook must be in place before collection)."""
     import assay.metrics
     import sklearn.metrics
 
@@ -179,7 +187,7 @@ def install():
     _kept.clear()
     _names.clear()
     _collect(sklearn.metrics, assay.metrics, set())
-    if _finder not in sys.meta_path:
+    if swap and _finder not in sys.meta_path:
         sys.meta_path.insert(0, _finder)
     already = sorted(m for m in sys.modules if _TEST_MODULE.match(m) and not m.endswith(".tests"))
     if already:
@@ -191,11 +199,54 @@ def uninstall():
         sys.meta_path.remove(_finder)
 
 
+def names_used(path):
+    """Every name and string constant in the code of the Python file at path (functions and classes
+    included): what a test module can look up."""
+    with open(path, encoding="utf-8") as f:
+        code = compile(f.read(), path, "exec")
+    found, todo = set(), [code]
+    while todo:
+        co = todo.pop()
+        found.update(co.co_names)
+        for const in co.co_consts:
+            if isinstance(const, types.CodeType):
+                todo.append(const)
+            elif isinstance(const, str):
+                found.add(const)
+    return found
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("assay_swap", "scikit-learn's tests with assay's functions")
+    group.addoption("--assay-swap", choices=("on", "off"), default="on",
+                    help="off: scikit-learn's own objects (the run as shipped), with the same selection of tests")
+    group.addoption("--assay-all-modules", action="store_true", default=False,
+                    help="run every test module, also those that name none of the objects assay replaces")
+
+
 def pytest_configure(config):
-    install()
+    install(swap=config.getoption("assay_swap") == "on")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Keeps the tests of the modules whose code names at least one of the objects assay replaces
+    (the others run scikit-learn's code alone, the same with and without the swap)."""
+    if config.getoption("assay_all_modules"):
+        return
+    replaced = {name.rsplit(".", 1)[1] for name in _names}
+    cache = {}
+    kept, dropped = [], []
+    for item in items:
+        path = str(item.path)
+        if path not in cache:
+            cache[path] = bool(names_used(path) & replaced)
+        (kept if cache[path] else dropped).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
 
 
 def pytest_report_header(config):
     names = replaced_names()
-    return [f"assay_swap: {len(names)} scikit-learn objects replaced by assay's in the test modules: "
-            + ", ".join(names)]
+    state = "replaced by assay's" if config.getoption("assay_swap") == "on" else "NOT replaced (--assay-swap=off)"
+    return [f"assay_swap: {len(names)} scikit-learn objects {state} in the test modules: " + ", ".join(names)]
