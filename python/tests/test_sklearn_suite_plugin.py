@@ -79,3 +79,35 @@ def test_every_shared_name_is_replaced():
               and not isinstance(getattr(assay.metrics, n), type(sys))]
     assert shared
     assert set(assay_swap.replaced_names()) >= {f"sklearn.metrics.{n}" for n in shared}
+
+
+def test_names_used_reaches_into_functions_and_strings(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text("def f():\n    from x import roc_curve\n    return getattr(y, 'log_loss')\n")
+    assert {"roc_curve", "log_loss", "f"} <= assay_swap.names_used(str(path))
+    assert "f1_score" not in assay_swap.names_used(str(path))
+
+
+def _junit(path, cases):
+    body = "".join(f'<testcase classname="m" name="{name}">{inner}</testcase>' for name, inner in cases)
+    path.write_text(f'<testsuites><testsuite name="pytest">{body}</testsuite></testsuites>')
+    return str(path)
+
+
+def test_compare_fails_on_a_new_difference_and_on_a_stale_entry(tmp_path, capsys):
+    from sklearn_suite import compare
+
+    failed = '<failure message="AssertionError: x" />'
+    shipped = _junit(tmp_path / "s.xml", [("a", ""), ("b[1]", ""), ("b[2]", ""), ("c", ""), ("d", failed)])
+    known = tmp_path / "known.txt"
+    known.write_text("# comment\nm::b[*]  # a reason\n")
+    ok = _junit(tmp_path / "ok.xml", [("a", ""), ("b[1]", failed), ("b[2]", ""), ("c", ""), ("d", failed)])
+    assert compare.main(shipped, ok, str(known)) == 0
+    new = _junit(tmp_path / "new.xml", [("a", failed), ("b[1]", failed), ("b[2]", failed), ("d", "")])
+    assert compare.main(shipped, new, str(known)) == 1
+    out = capsys.readouterr().out
+    assert "FAILS WITH ASSAY (failed): m::a" in out and "FAILS WITH ASSAY (missing): m::c" in out
+    assert "FAILS WITH ASSAY (failed): m::b" not in out  # listed, with every parametrisation
+    stale = _junit(tmp_path / "stale.xml", [("a", ""), ("b[1]", ""), ("b[2]", ""), ("c", ""), ("d", "")])
+    assert compare.main(shipped, stale, str(known)) == 1
+    assert "STALE ENTRY" in capsys.readouterr().out
