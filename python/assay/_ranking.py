@@ -241,7 +241,8 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
     Same as sklearn.metrics.precision_recall_curve.
     """
     validate("precision_recall_curve", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]),
-             pos_label=(pos_label, POS_LABEL), sample_weight=(sample_weight, [ARRAY, NONE]), drop_intermediate=(drop_intermediate, [BOOL]))
+             pos_label=(pos_label, POS_LABEL), sample_weight=(sample_weight, [ARRAY, NONE]),
+             drop_intermediate=(drop_intermediate, [BOOL]))
     y, y_score, w = _binary_inputs(y_true, y_score, pos_label, sample_weight)
     fps, tps, thresholds = _clf_curve(y, y_score, w)
     return _pr_from_counts(fps, tps, thresholds.astype(y_score.dtype, copy=False), drop_intermediate)
