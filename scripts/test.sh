@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: the package built and installed into .venv (scripts/build.sh), the C++
 # tests added to that same Release build (so the core compiles once) and run by ctest, the Python
-# tests by pytest, then a Debug build with AddressSanitizer and UndefinedBehaviorSanitizer and ctest
-# again. Set ASSAY_SKIP_SANITIZE=1 to skip the sanitizer build (for a quick local loop).
+# tests by pytest, the installed scikit-learn's metrics tests with assay's functions
+# (scripts/sklearn_suite.sh), then a Debug build with AddressSanitizer and UndefinedBehaviorSanitizer
+# and ctest again. Set ASSAY_SKIP_SANITIZE=1 to skip the sanitizer build (for a quick local loop).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -18,6 +19,9 @@ ctest --test-dir build --output-on-failure -j "$jobs"
 
 echo "== Python tests"
 (cd python/tests && ../../.venv/bin/python -m pytest -q -p no:cacheprovider .)
+
+echo "== scikit-learn's own metrics tests, as shipped and with assay's functions (docs/sklearn-compatibility.md)"
+scripts/sklearn_suite.sh
 
 if [[ "${ASSAY_SKIP_SANITIZE:-0}" != 1 ]]; then
   echo "== Debug + ASan + UBSan build and tests"

@@ -8,7 +8,7 @@ scikit-learn's order: the results are bit-identical, not merely close.
 Multilabel-indicator targets (two n x L 0/1 matrices) are counted by the core per label (each
 column a two-class tally, weighted sums in row order as scikit-learn's np.bincount of the CSR
 entries) or per sample (average='samples', samplewise=True); the arithmetic on those counts is
-scikit-learn's. Sparse matrices raise NotImplementedError.
+scikit-learn's. Sparse (scipy.sparse) indicator matrices are made dense first.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from assay._compat import UndefinedMetricWarning
 from assay._params import (
     ARRAY, AVERAGE, BOOL, LABELS_IN, NAN, NONE, POS_LABEL, ZERO_DIVISION, Instance, Interval, RealIn, Str, validate,
 )
-from assay._targets import as_array, check_targets, num_samples
+from assay._targets import as_array, check_targets, densify, num_samples
 
 __all__ = [
     "accuracy_score",
@@ -73,6 +73,25 @@ def _label_positions(t, labels):
     return np.array([index.get(v, k) for v in np.asarray(labels).tolist()], dtype=np.intp)
 
 
+def _integer_weight_cells(t):
+    """The K x K cells of integer weights as scikit-learn sums them: in int64, wrapping around on
+    overflow (uint64 weights taken as int64). The core's float64 tally is that exactly while every
+    sum stays below 2**53; beyond, the cells are summed here in int64."""
+    w = t.weight_raw
+    with np.errstate(over="ignore"):
+        largest = np.sum(np.abs(t.weight))
+    if largest < 2.0**53:
+        return t.tally()[0].astype(np.int64)
+    k = t.classes.shape[0]
+    if t.true_codes is None:  # the integer fast path counted without coding: code now
+        true_codes, pred_codes = np.searchsorted(t.classes, t.y_true), np.searchsorted(t.classes, t.y_pred)
+    else:
+        true_codes, pred_codes = t.true_codes, t.pred_codes
+    cells = np.zeros(k * k, dtype=np.int64)
+    np.add.at(cells, true_codes.astype(np.intp) * k + pred_codes, w.astype(np.int64))
+    return cells.reshape(k, k)
+
+
 def _targets_as_confusion_matrix_sees_them(y_true, y_pred, sample_weight):
     """check_targets, with the length check of confusion_matrix: without weights scikit-learn checks
     a vector of ones as long as y_true, and says so in its message."""
@@ -91,7 +110,7 @@ def _confusion(t, labels=None, normalize=None):
     """scikit-learn's confusion_matrix of checked targets (dtype, labels, normalisation, warning)."""
     if t.type not in ("binary", "multiclass"):
         raise ValueError(f"{t.type} is not supported")
-    cells = t.tally()[0]
+    cells = _integer_weight_cells(t) if _integer_counts(t) and t.weight is not None else t.tally()[0]
     if labels is None:
         cm = cells
     else:
@@ -109,7 +128,7 @@ def _confusion(t, labels=None, normalize=None):
         # A label listed twice counts at its last place only (scikit-learn maps label -> last index).
         last = {v: a for a, v in enumerate(labels.tolist())}
         keep = np.array([pos[a] < k and last[v] == a for a, v in enumerate(labels.tolist())], dtype=bool)
-        cm = np.zeros((labels.size, labels.size))
+        cm = np.zeros((labels.size, labels.size), dtype=cells.dtype)
         cm[np.ix_(keep, keep)] = cells[np.ix_(pos[keep], pos[keep])]
     cm = cm.astype(np.int64) if _integer_counts(t) else cm.copy()
     if normalize is not None:
@@ -569,7 +588,7 @@ def zero_one_loss(y_true, y_pred, *, normalize=True, sample_weight=None):
     score = accuracy_score(y_true, y_pred, normalize=normalize, sample_weight=sample_weight)
     if normalize:
         return 1 - score
-    n = np.sum(sample_weight) if sample_weight is not None else num_samples(as_array(y_true))
+    n = np.sum(sample_weight) if sample_weight is not None else num_samples(as_array(densify(y_true)))
     return n - score
 
 

@@ -12,8 +12,12 @@ from math import sqrt
 
 import numpy as np
 
+from assay._params import ARRAY, BOOL, NONE, POS_LABEL, Str, validate
 from assay._ranking import _assert_finite, _check_pos_label, check_samples_2d, column_or_1d
-from assay._targets import as_array, check_consistent_length, type_of_target
+from assay._targets import (
+    as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
+    refuse_complex, type_of_target,
+)
 
 __all__ = ["brier_score_loss", "log_loss"]
 
@@ -30,18 +34,17 @@ def _check_weight(sample_weight, n):
     if sample_weight is None:
         return
     w = np.asarray(sample_weight)
-    if w.ndim != 1:
-        raise ValueError(f"Sample weights must be 1D array or scalar, got {w.ndim}D array. Expected either a scalar "
-                         f"value or a 1D array of length {n}.")
-    if w.shape != (n,):
-        raise ValueError(f"sample_weight.shape == {w.shape}, expected {(n,)}!")
-    if np.all(w == 0):
-        raise ValueError("Sample weights must contain at least one non-zero number.")
+    refuse_complex(w)
+    check_weight_shape(w, n)
+    check_weights_finite(w)
+    check_weights_not_all_zero(w)
 
 
 def _one_hot(y_true, labels):
-    """(one column per class, 0/1 int64; the classes): LabelBinarizer's coding for log_loss."""
-    y_true = np.asarray(y_true)
+    """(one column per class, 0/1 int64; the classes): LabelBinarizer's coding for log_loss and
+    brier_score_loss. A multilabel-indicator y_true is its own coding (one column per label)."""
+    given = y_true  # scikit-learn names the undeclared labels as iterating over y_true gives them
+    y_true = as_array(y_true, "y_true")
     if labels is not None:
         classes = np.unique(np.asarray(labels))
         if not np.all(classes == labels):
@@ -49,11 +52,18 @@ def _one_hot(y_true, labels):
                           f"lexicographically. Pass the ordered labels={classes.tolist()} and ensure that the columns "
                           "of y_prob correspond to this ordering.", UserWarning, stacklevel=4)
         if not np.all(np.isin(y_true, labels)):
-            raise ValueError(f"y_true contains values {set(y_true) - set(labels)} not belonging to the passed labels "
+            raise ValueError(f"y_true contains values {set(given) - set(labels)} not belonging to the passed labels "
                              f"{labels}.")
+        if classes.shape[0] > 1 and type_of_target(y_true, "y_true") == "multilabel-indicator":
+            raise ValueError("The object was not fitted with multilabel input.")
     else:
-        if type_of_target(y_true, "y_true") not in ("binary", "multiclass"):
-            raise ValueError(f"Unknown label type: {type_of_target(y_true)}")
+        y_type = type_of_target(y_true, "y_true")
+        if y_type.endswith("-multioutput"):
+            raise ValueError("Multioutput target data is not supported with label binarization")
+        if y_type == "multilabel-indicator":
+            return y_true.astype(np.int64), np.arange(y_true.shape[1])
+        if y_type not in ("binary", "multiclass"):
+            raise ValueError(f"Unknown label type: {y_type}")
         classes = np.unique(y_true)
     if classes.shape[0] == 1:
         if labels is None:
@@ -124,6 +134,9 @@ def brier_score_loss(y_true, y_proba, *, sample_weight=None, pos_label=None, lab
 
     Same as sklearn.metrics.brier_score_loss (binary halves the multiclass sum unless scale_by_half).
     """
+    validate("brier_score_loss", y_true=(y_true, [ARRAY]), y_proba=(y_proba, [ARRAY]),
+             sample_weight=(sample_weight, [ARRAY, NONE]), pos_label=(pos_label, POS_LABEL),
+             labels=(labels, [ARRAY, NONE]), scale_by_half=(scale_by_half, [BOOL, Str({"auto"})]))
     y_proba = _float_array(y_proba, "y_proba")
     if y_proba.ndim == 1 or y_proba.shape[1] == 1:
         y_t = column_or_1d(as_array(y_true, "y_true"))

@@ -17,7 +17,11 @@ import numpy as np
 
 from assay import _core
 from assay._compat import UndefinedMetricWarning
-from assay._targets import as_array, check_consistent_length, type_of_target
+from assay._params import ARRAY, BOOL, NONE, POS_LABEL, REAL, STR, validate
+from assay._targets import (
+    as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
+    refuse_complex, type_of_target,
+)
 
 try:
     from sklearn.utils._param_validation import InvalidParameterError
@@ -117,17 +121,14 @@ def _weights(sample_weight, n):
     if sample_weight is None:
         return None
     w = np.asarray(sample_weight)
+    refuse_complex(w)
     if w.ndim == 1 and w.shape[0] == 0:
         raise ValueError(f"Found array with 0 sample(s) (shape={w.shape}) while a minimum of 1 is required.")
     w = column_or_1d(w, "sample_weight")
-    if w.shape[0] != n:
-        raise ValueError(f"sample_weight.shape == ({w.shape[0]},), expected ({n},)!")
+    check_weight_shape(w, n)
     w = np.ascontiguousarray(w, dtype=np.float64)
-    if not np.isfinite(w).all():
-        raise ValueError("Input sample_weight contains NaN." if np.isnan(w).any()
-                         else "Input sample_weight contains infinity or a value too large for dtype('float64').")
-    if not w.any():
-        raise ValueError("Sample weights must contain at least one non-zero number.")
+    check_weights_finite(w)
+    check_weights_not_all_zero(w)
     return w
 
 
@@ -202,6 +203,8 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
 
     Same as sklearn.metrics.roc_curve.
     """
+    validate("roc_curve", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]), pos_label=(pos_label, POS_LABEL),
+             sample_weight=(sample_weight, [ARRAY, NONE]), drop_intermediate=(drop_intermediate, [BOOL]))
     y, y_score, w = _binary_inputs(y_true, y_score, pos_label, sample_weight)
     if w is None or not (w < 0).any():
         fpr, tpr, thresholds, rates = _core.roc_points(y, _as_f64(y_score), w, bool(drop_intermediate))
@@ -237,6 +240,9 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
 
     Same as sklearn.metrics.precision_recall_curve.
     """
+    validate("precision_recall_curve", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]),
+             pos_label=(pos_label, POS_LABEL), sample_weight=(sample_weight, [ARRAY, NONE]),
+             drop_intermediate=(drop_intermediate, [BOOL]))
     y, y_score, w = _binary_inputs(y_true, y_score, pos_label, sample_weight)
     fps, tps, thresholds = _clf_curve(y, y_score, w)
     return _pr_from_counts(fps, tps, thresholds.astype(y_score.dtype, copy=False), drop_intermediate)
@@ -262,6 +268,8 @@ def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermed
 
     Same as sklearn.metrics.det_curve.
     """
+    validate("det_curve", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]), pos_label=(pos_label, POS_LABEL),
+             sample_weight=(sample_weight, [ARRAY, NONE]), drop_intermediate=(drop_intermediate, [BOOL]))
     y, y_score, w = _binary_inputs(y_true, y_score, pos_label, sample_weight)
     fps, tps, thresholds = _clf_curve(y, y_score, w)
     tps = np.r_[0.0, tps]
@@ -292,7 +300,7 @@ def _binary_auc(y01, y_score, sample_weight=None, max_fpr=None):
     if max_fpr is None or max_fpr == 1:
         y = np.ascontiguousarray(column_or_1d(np.asarray(y01 == 1, dtype=np.int32), "y"))
         score = column_or_1d(np.asarray(y_score), "y")
-        check_consistent_length(y, score)
+        check_consistent_length(y, score, None if sample_weight is None else np.asarray(sample_weight))
         _assert_finite(score)
         w = _weights(sample_weight, y.shape[0])
         if w is None or not (w < 0).any():
@@ -515,6 +523,8 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
     if average is not None and average not in _AVERAGES:
         raise _options_error("average", "average_precision_score", {"micro", "samples", "weighted", "macro"},
                              average)
+    validate("average_precision_score", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]),
+             pos_label=(pos_label, [REAL, STR, BOOL]), sample_weight=(sample_weight, [ARRAY, NONE]))
     if pos_label == 1 and isinstance(y_score, np.ndarray) and y_score.ndim == 1 and y_score.dtype == np.float64 \
             and y_score.flags.c_contiguous and isinstance(y_true, np.ndarray) and y_true.shape == y_score.shape:
         codes = _fast_binary_codes(y_true)

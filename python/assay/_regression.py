@@ -14,8 +14,11 @@ import warnings
 import numpy as np
 
 from assay._compat import UndefinedMetricWarning
-from assay._ranking import InvalidParameterError, _assert_finite, check_samples_2d, column_or_1d
-from assay._targets import as_array, check_consistent_length
+from assay._ranking import InvalidParameterError, check_samples_2d, column_or_1d
+from assay._targets import (
+    as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
+    refuse_complex,
+)
 
 __all__ = [
     "explained_variance_score",
@@ -82,16 +85,12 @@ def _targets(y_true, y_pred, sample_weight, multioutput, floating=True):
             sample_weight = np.full(n, sample_weight, dtype=wdtype)
         else:
             sample_weight = np.asarray(sample_weight)
+            refuse_complex(sample_weight)
             if sample_weight.dtype not in (np.float64, np.float32) or floating:
                 sample_weight = np.ascontiguousarray(sample_weight, dtype=wdtype)
-            if sample_weight.ndim != 1:
-                raise ValueError(f"Sample weights must be 1D array or scalar, got {sample_weight.ndim}D array. "
-                                 f"Expected either a scalar value or a 1D array of length {n}.")
-            if sample_weight.shape != (n,):
-                raise ValueError(f"sample_weight.shape == {sample_weight.shape}, expected {(n,)}!")
-            _assert_finite(sample_weight, "sample_weight")
-        if np.all(sample_weight == 0):
-            raise ValueError("Sample weights must contain at least one non-zero number.")
+            check_weight_shape(sample_weight, n)
+            check_weights_finite(sample_weight)
+        check_weights_not_all_zero(sample_weight)
     if y_true.ndim == 1:
         y_true = y_true.reshape(-1, 1)
     if y_pred.ndim == 1:

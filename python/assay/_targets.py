@@ -66,13 +66,22 @@ def as_array(y, name="y"):
         except TypeError:
             y = np.asarray(y)
     a = np.asarray(y)
-    if a.dtype.kind == "c":
-        raise ValueError(f"Complex data not supported\n{a}\n")
+    refuse_complex(a)
     return a
 
 
+def refuse_complex(a):
+    """scikit-learn's check_array refuses complex values in every array it checks (targets, scores,
+    sample weights), before any conversion (a cast to float would drop the imaginary part)."""
+    if a.dtype.kind == "c":
+        raise ValueError(f"Complex data not supported\n{a}\n")
+
+
 def num_samples(a):
-    return a.shape[0] if a.ndim > 0 else 0
+    """The number of samples of an array, or of a sequence (its length), as scikit-learn counts them."""
+    if not hasattr(a, "shape"):
+        return len(a)
+    return a.shape[0] if len(a.shape) > 0 else 0
 
 
 def check_consistent_length(*arrays):
@@ -106,6 +115,9 @@ def type_of_target(a, name="", count_classes=True):
         values = np.unique(a)
         if values.size <= 2 and np.all(np.isin(values, [0, 1])):
             return "multilabel-indicator"
+    if a.ndim == 1 and a.shape[0] and isinstance(a[0], bytes):
+        raise TypeError("Support for labels represented as bytes is not supported. Convert the labels to a string or "
+                        "integer format.")
     if a.ndim not in (1, 2):
         return "unknown"
     if not min(a.shape):
@@ -126,36 +138,55 @@ def type_of_target(a, name="", count_classes=True):
     return "multiclass" if np.unique(a.ravel()).shape[0] > 2 else "binary"
 
 
+def check_weight_shape(w, n):
+    """Sample weights (an array) must be 1-D and one per sample: scikit-learn's two messages."""
+    if w.ndim != 1:
+        raise ValueError(
+            f"Sample weights must be 1D array or scalar, got {w.ndim}D array. Expected either a scalar "
+            f"value or a 1D array of length {n}."
+        )
+    if w.shape[0] != n:
+        raise ValueError(f"sample_weight.shape == ({w.shape[0]},), expected ({n},)!")
+
+
+def check_weights_finite(w, dtype=None):
+    """An array of sample weights must not hold NaN or infinity (the message names `dtype`, the
+    weights' dtype as scikit-learn holds them: w's own by default)."""
+    dtype = w.dtype if dtype is None else dtype
+    if w.dtype.kind == "f" and not np.all(np.isfinite(w)):
+        raise ValueError("Input sample_weight contains NaN." if np.any(np.isnan(w))
+                         else f"Input sample_weight contains infinity or a value too large for {dtype!r}.")
+
+
+def check_weights_not_all_zero(w):
+    if not np.any(w):
+        raise ValueError("Sample weights must contain at least one non-zero number.")
+
+
 def check_sample_weight(sample_weight, n):
     """scikit-learn's checks of sample weights (as _check_targets makes them): (the weights as
     scikit-learn keeps them, C-contiguous with their own dtype; the same as float64 for the core),
-    or (None, None) for unit weights."""
+    or (None, None) for unit weights. Its rules (refuse_complex, check_weight_shape,
+    check_weights_finite, check_weights_not_all_zero) are the ones every function of assay.metrics
+    applies to its weights."""
     if sample_weight is None:
         return None, None
     if isinstance(sample_weight, numbers.Number):
         raw = np.full(n, sample_weight)
     else:
         raw = np.asarray(sample_weight)
+        refuse_complex(raw)
         if raw.dtype.kind not in "biuf":
             raw = raw.astype(np.float64)
         raw = np.ascontiguousarray(raw)
-        if raw.ndim != 1:
-            raise ValueError(
-                f"Sample weights must be 1D array or scalar, got {raw.ndim}D array. Expected either a scalar "
-                f"value or a 1D array of length {n}."
-            )
-        if raw.shape[0] != n:
-            raise ValueError(f"sample_weight.shape == ({raw.shape[0]},), expected ({n},)!")
+        check_weight_shape(raw, n)
     w = raw if raw.dtype == np.float64 else raw.astype(np.float64)
     with np.errstate(over="ignore"):  # an overflow here is only a reason to look closer
         total = np.sum(w)
     if np.isfinite(total) and total != 0:  # one pass: then every weight is finite and one is not 0
         return raw, w
-    if raw.dtype.kind == "f" and not np.all(np.isfinite(w)):
-        raise ValueError("Input sample_weight contains NaN." if np.any(np.isnan(w))
-                         else f"Input sample_weight contains infinity or a value too large for {raw.dtype!r}.")
-    if not np.any(w):
-        raise ValueError("Sample weights must contain at least one non-zero number.")
+    check_weights_finite(w if raw.dtype.kind == "f" else raw, raw.dtype)
+    check_weights_not_all_zero(w)
     return raw, w
 
 
@@ -239,12 +270,32 @@ def _as_int64(y):
     return y if y.dtype == np.int64 and y.flags.c_contiguous else np.ascontiguousarray(y, dtype=np.int64)
 
 
+def is_sparse(y):
+    return type(y).__module__.startswith("scipy.sparse")
+
+
+def densify(y):
+    """A scipy.sparse matrix or array of labels as a dense numpy array (anything else as it is).
+
+    scikit-learn takes a sparse matrix of two or more columns for a multilabel indicator when its
+    stored values are integral and either all one value or two values one of which is 0, and then
+    counts its non-zero entries: such a matrix becomes the dense 0/1 matrix of its non-zeros. Any
+    other sparse matrix becomes its dense values."""
+    if not is_sparse(y):
+        return y
+    if len(y.shape) == 2 and y.shape[1] > 1:
+        stored = np.unique(np.asarray(y.tocsr().data if y.format in ("dok", "lil") else y.data))
+        integral = y.dtype.kind in "biu" or (stored.dtype.kind == "f" and _is_integral_float(stored))
+        if stored.size == 0 or ((stored.size == 1 or (stored.size == 2 and 0 in stored)) and integral):
+            return np.asarray((y != 0).toarray(), dtype=np.int32)
+    return np.asarray(y.toarray())
+
+
 def check_targets(y_true, y_pred, sample_weight=None):
     """scikit-learn's _check_targets, coding (and for integer labels, counting) 1-D labels on the
     way; multilabel-indicator targets are kept as two n x L int32 matrices (type
-    'multilabel-indicator', classes 0 .. L-1). Raises NotImplementedError for sparse matrices."""
-    if any(type(y).__module__.startswith("scipy.sparse") for y in (y_true, y_pred)):
-        raise NotImplementedError("assay.metrics does not support sparse (multilabel-indicator) targets yet")
+    'multilabel-indicator', classes 0 .. L-1), sparse ones made dense first."""
+    y_true, y_pred = densify(y_true), densify(y_pred)
     y_true = as_array(y_true, "y_true")
     y_pred = as_array(y_pred, "y_pred")
     check_consistent_length(y_true, y_pred, None if sample_weight is None else np.asarray(sample_weight))

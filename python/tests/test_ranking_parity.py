@@ -1,6 +1,8 @@
 """assay.metrics' score metrics against the installed scikit-learn: equal values to the bit, equal
 dtypes, equal warnings and exceptions."""
 
+import inspect
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -308,6 +310,20 @@ def test_bad_parameters():
     check("roc_curve", y, s, sample_weight=[1, np.nan, 2])
     check("roc_curve", y, s, sample_weight=[1, -1, 2])
     check("average_precision_score", y, s, pos_label=3)
+
+
+_WRONG_PARAMETERS = [("pos_label", b"b"), ("pos_label", [1]), ("pos_label", None), ("drop_intermediate", "yes"),
+                     ("drop_intermediate", None), ("scale_by_half", "half"), ("labels", 3), ("sample_weight", 2.0)]
+
+
+@pytest.mark.parametrize("name, keyword, value", [
+    (name, keyword, value) for name in CURVES + ["average_precision_score", "brier_score_loss"]
+    for keyword, value in _WRONG_PARAMETERS if keyword in inspect.signature(getattr(sk, name)).parameters
+])
+def test_parameters_validated_as_scikit_learn_does(name, keyword, value):
+    """A parameter of the wrong type is refused with scikit-learn's InvalidParameterError and
+    message (bytes labels as pos_label included)."""
+    check(name, [0, 1, 1], [0.1, 0.2, 0.3], **{keyword: value})
 
 
 scores = st.lists(st.integers(0, 4), min_size=0, max_size=12).map(lambda v: np.array(v, dtype=np.float64) / 4)
