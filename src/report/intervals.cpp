@@ -150,9 +150,12 @@ const metric_result* metric_named(const report& r, std::string_view name) {
 // the methods of the headline ROC AUC and average precision and with their kernels: DeLong without
 // weights (else the Poisson bootstrap), the logit interval of AP, everything by the Poisson bootstrap
 // under ci_method::bootstrap (the same row weights poisson1(seed, b, row) for every class). Runs after
-// the headline intervals, which the binary score's classes reuse.
+// the headline intervals, which the binary score's classes reuse; `other_ap`, when set, is the other
+// class's AP interval that the headline's Poisson pass computed alongside (the same numbers as its
+// own pass below).
 void attach_class_intervals(report& r, const evaluate_options& q, const report_rows& rows,
-                            std::span<const std::int32_t> pos_of_row) {
+                            std::span<const std::int32_t> pos_of_row,
+                            const std::optional<confidence_interval>& other_ap) {
   const double level = *q.ci_level;
   const bool everything_bootstrap = q.ci_method == ci_method::bootstrap;
   stats::bootstrap_options o;
@@ -200,6 +203,10 @@ void attach_class_intervals(report& r, const evaluate_options& q, const report_r
         negatives = effective_positives(y_neg, rows.w);
       }
       neg.average_precision_ci = logit_ap_interval(neg.average_precision.v, negatives, level);
+      return;
+    }
+    if (other_ap) {
+      neg.average_precision_ci = *other_ap;
       return;
     }
     std::vector<std::int32_t> y_neg(pos_of_row.size());
@@ -402,6 +409,12 @@ void attach_intervals(report& r, const evaluate_options& q, const report_rows& r
   o.progress = q.progress;
   const std::size_t n = r.task == task_kind::regression ? rows.target.size() : rows.y.size();
 
+  // A binary score's other class (ranked by -score) has an AP of its own under the bootstrap: its
+  // replicates come from the same pass when the pass ranks anyway (a pass without a ranking sums the
+  // means in row order, so it is not given one for this).
+  const bool other_ap = everything_bootstrap && (fast_auc != nullptr || fast_ap != nullptr) && r.positive &&
+                        r.by_class.size() == 2 && r.by_class[1 - *r.positive].average_precision.defined();
+  std::optional<confidence_interval> other_ap_ci;
   if (!fast_means.empty() || fast_auc != nullptr || fast_ap != nullptr) {
     stats::poisson_statistics st;
     st.rows = n;
@@ -413,12 +426,14 @@ void attach_intervals(report& r, const evaluate_options& q, const report_rows& r
       st.y_score = rows.score;
       st.roc_auc = fast_auc != nullptr;
       st.average_precision = fast_ap != nullptr;
+      st.other_average_precision = other_ap;
     }
     const auto res = stats::poisson_bootstrap(st, o);
     std::size_t k = 0;
     for (auto* m : fast_means) m->ci = from_bootstrap(res[k++], q.replicates);
     if (fast_auc != nullptr) fast_auc->ci = from_bootstrap(res[k++], q.replicates);
     if (fast_ap != nullptr) fast_ap->ci = from_bootstrap(res[k++], q.replicates);
+    if (other_ap) other_ap_ci = from_bootstrap(res[k++], q.replicates);
   }
 
   if (!generic.empty()) {
@@ -455,7 +470,7 @@ void attach_intervals(report& r, const evaluate_options& q, const report_rows& r
     for (std::size_t k = 0; k < generic.size(); ++k) generic[k]->ci = from_bootstrap(res[k], q.replicates);
   }
 
-  if (r.task != task_kind::regression) attach_class_intervals(r, q, rows, pos_of_row);
+  if (r.task != task_kind::regression) attach_class_intervals(r, q, rows, pos_of_row, other_ap_ci);
 }
 
 }  // namespace assay::detail

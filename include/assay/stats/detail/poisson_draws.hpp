@@ -1,0 +1,25 @@
+// assay (internal): the Poisson(1) weights of a batch of bootstrap replicates for a run of rows, all
+// at once -- the inner loop of the Poisson bootstrap (src/stats/poisson_bootstrap.cpp). Each weight
+// is poisson1_at(key[b], id) of random.hpp, bit for bit; only the way they are computed differs
+// (eight replicates in one vector register where the processor has AVX-512, else one by one).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace assay::stats::detail {
+
+/// Replicates of one draw call: the Poisson bootstrap's batch.
+inline constexpr std::size_t poisson_lanes = 8;
+
+/// out[t * poisson_lanes + b] = poisson1_at(key[b], ids[t]) as a double, for t < count and
+/// b < poisson_lanes. Picks the vector version when the processor has AVX-512 (F and DQ).
+void draw_poisson_counts(const std::uint64_t* key, const std::uint64_t* ids, std::size_t count, double* out);
+
+/// The same computed one weight at a time, on any processor (the reference of the vector version).
+void draw_poisson_counts_scalar(const std::uint64_t* key, const std::uint64_t* ids, std::size_t count, double* out);
+
+/// Whether draw_poisson_counts uses the vector version on this processor.
+bool poisson_counts_vectorised();
+
+}  // namespace assay::stats::detail
