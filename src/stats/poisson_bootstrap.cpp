@@ -13,7 +13,6 @@
 #include "assay/stats/detail/poisson_draws.hpp"
 #include "assay/stats/detail/radix_sort.hpp"
 #include "assay/stats/detail/replicates.hpp"
-#include "assay/stats/detail/weighted_sweep.hpp"
 #include "assay/stats/random.hpp"
 
 namespace assay::stats {
@@ -101,198 +100,34 @@ struct pass_data {
   }
 };
 
-// The kernels below run each block of positions once for each pair of replicates of the batch
-// (pair h: replicates 2h and 2h + 1), one sum at a time: so that each loop's running sums stay in
-// registers. Each sum still adds the rows in the order of the pass.
-using detail::double2;
-constexpr std::size_t pair = 2, pairs = batch / pair;
-using lanes_sweep = detail::ranking_lanes<double2>;
+namespace baseline {  // SSE2, part of x86-64 (the target's own 16-byte vectors elsewhere)
+constexpr std::size_t width = 2;
+using lanes = double __attribute__((vector_size(width * sizeof(double))));
+#include "poisson_kernels.inc"
+}  // namespace baseline
 
-// The weights of pair h of position i of a block drawn by pass_data::weights.
-inline void load_pair(double2& w, const double* k, std::size_t i, std::size_t h) {
-  std::memcpy(&w, k + i * batch + h * pair, sizeof w);
-}
+#if defined(__x86_64__) && defined(__GNUC__)
+#define ASSAY_POISSON_AVX2 1
+#pragma GCC push_options
+#pragma GCC target("avx2")  // not "fma": no multiply-add is fused, so the bits are the baseline's
+namespace avx2 {
+constexpr std::size_t width = 4;
+using lanes = double __attribute__((vector_size(width * sizeof(double))));
+#include "poisson_kernels.inc"
+}  // namespace avx2
+#pragma GCC pop_options
+#endif
 
-// A pair of replicates' running sums of the ranking statistics between blocks: the sweep, and the sums of
-// the tie group not yet closed.
-struct ranking_pair {
-  lanes_sweep sweep;
-  double2 gp{}, gn{};
-  bool group_has_positive = false;
-};
-
-// Pairs of replicates whose ranking sums one loop carries side by side (enough independent sums to
-// fill the pipeline, few enough to stay in registers).
-constexpr std::size_t pairs_together = 2;
-
-// The tie groups of positions [first, first + count), the weights at k, fed to the sweeps of pairs
-// h0 .. h0 + pairs_together - 1 (r points to the first).
-void descending_ranking(const pass_data& d, std::size_t first, std::size_t count, const double* k, std::size_t h0,
-                        ranking_pair* r) {
-  constexpr std::size_t P = pairs_together;
-  std::array<lanes_sweep, P> sweep;
-  std::array<double2, P> gp, gn;
-  for (std::size_t j = 0; j < P; ++j) sweep[j] = r[j].sweep, gp[j] = r[j].gp, gn[j] = r[j].gn;
-  bool has_positive = r[0].group_has_positive;
-  for (std::size_t i = 0; i < count; ++i) {
-    const std::size_t t = first + i;
-    const sorted_case c = d.cases[t];
-    if (c.starts_group && t > 0) {
-#pragma GCC unroll 2
-      for (std::size_t j = 0; j < P; ++j) {
-        sweep[j].group(gp[j], gn[j], d.ap && has_positive);
-        gp[j] = double2{};
-        gn[j] = double2{};
-      }
-      has_positive = false;
-    }
-    has_positive |= c.positive != 0;
-    const double pos = c.positive, neg = 1 - pos;
-#pragma GCC unroll 2
-    for (std::size_t j = 0; j < P; ++j) {
-      double2 wk;
-      load_pair(wk, k, i, h0 + j);
-      gp[j] += pos * wk;
-      gn[j] += neg * wk;
-    }
-  }
-  for (std::size_t j = 0; j < P; ++j) {
-    r[j].sweep = sweep[j];
-    r[j].gp = gp[j];
-    r[j].gn = gn[j];
-    r[j].group_has_positive = has_positive;
-  }
-}
-
-// Adds the weights of a block's `count` positions (times x[i] at position i, if x is given) to the
-// running sums of each pair, in position order (the pairs side by side: their sums are independent).
-template <bool Times>
-void sum_pairs(std::array<double2, pairs>& sums, const double* k, std::size_t count, const double* x) {
-  std::array<double2, pairs> s = sums;
-  double2 wk;
-  for (std::size_t i = 0; i < count; ++i) {
-#pragma GCC unroll 4
-    for (std::size_t h = 0; h < pairs; ++h) {
-      load_pair(wk, k, i, h);
-      if constexpr (Times) s[h] += wk * x[i];
-      else s[h] += wk;
-    }
-  }
-  sums = s;
-}
-
-// One pass over the rows for a batch, from the highest score down: out[s][b] = statistic s of batch
-// member b. Means are summed in the order of the pass; tie groups of the ranking statistics are fed
-// to detail::ranking_lanes (the positive class's areas).
-template <bool Ranked, class Draw>
-void descending_pass(const pass_data& d, const Draw& draw, std::vector<std::array<double, batch>>& out) {
-  const std::size_t M = d.means.size();
-  std::array<double2, pairs> den{};
-  std::vector<std::array<double2, pairs>> num(M, std::array<double2, pairs>{});
-  std::array<ranking_pair, pairs> rank{};
-  alignas(64) std::array<double, block * batch> k;
-  for (std::size_t first = 0; first < d.rows; first += block) {
-    const std::size_t count = std::min(block, d.rows - first);
-    d.weights(draw, first, count, k.data());
-    sum_pairs<false>(den, k.data(), count, nullptr);
-    for (std::size_t m = 0; m < M; ++m) sum_pairs<true>(num[m], k.data(), count, d.means[m].data() + first);
-    if constexpr (Ranked)
-      for (std::size_t h = 0; h < pairs; h += pairs_together) descending_ranking(d, first, count, k.data(), h, &rank[h]);
-  }
-  for (std::size_t m = 0; m < M; ++m)
-    for (std::size_t b = 0; b < batch; ++b) {
-      const double n = num[m][b / pair][b % pair], w = den[b / pair][b % pair];
-      out[m][b] = w > 0 ? n / w : std::numeric_limits<double>::quiet_NaN();
-    }
-  if constexpr (Ranked) {
-    for (auto& r : rank) r.sweep.group(r.gp, r.gn, d.ap && r.group_has_positive);
-    std::size_t s = M;
-    if (d.auc) {
-      for (std::size_t b = 0; b < batch; ++b) out[s][b] = rank[b / pair].sweep.auc(b % pair);
-      ++s;
-    }
-    if (d.ap)
-      for (std::size_t b = 0; b < batch; ++b) out[s][b] = rank[b / pair].sweep.average_precision(b % pair);
-  }
-}
-
-// Sums one tie group [first, last) of positions, in position order (its rows' order), for pairs
-// h0 .. h0 + pairs_together - 1: into the other class's weight a (the negatives') and the positives'
-// weight c; the weights of positions [k_first, ...) are at k. Returns whether the group holds a
-// negative case.
-bool other_group(const pass_data& d, std::size_t first, std::size_t last, std::size_t k_first, const double* k,
-                 std::size_t h0, double2* a, double2* c) {
-  bool has_negative = false;
-  for (std::size_t t = first; t < last; ++t) {
-    const double pos = d.cases[t].positive, neg = 1 - pos;
-    has_negative |= d.cases[t].positive == 0;
-#pragma GCC unroll 2
-    for (std::size_t j = 0; j < pairs_together; ++j) {
-      double2 wk;
-      load_pair(wk, k, t - k_first, h0 + j);
-      a[j] += neg * wk;
-      c[j] += pos * wk;
-    }
-  }
-  return has_negative;
-}
-
-// The first position of the tie group holding position t.
-std::size_t group_start(const pass_data& d, std::size_t t) {
-  while (!d.cases[t].starts_group) --t;
-  return t;
-}
-
-// The other class's average precision (truth 1 - y ranked by -score): tie groups swept from the
-// lowest score up, each group's rows summed in row order, exactly as a pass over the cases sorted
-// by -score would (the same groups, ties in row order). The weights are drawn again, a run of whole
-// groups at a time (a group longer than a block in blocks, in order).
-template <class Draw>
-void ascending_other_ap(const pass_data& d, const Draw& draw, std::array<double, batch>& out) {
-  std::array<lanes_sweep, pairs> sweep{};
-  alignas(64) std::array<double, block * batch> k;
-  std::size_t end = d.rows;
-  while (end > 0) {
-    std::size_t begin = end > block ? end - block : 0;
-    while (begin < end && !d.cases[begin].starts_group) ++begin;
-    if (begin == end) {  // one group longer than a block: drawn and summed forward, a block at a time
-      const std::size_t g = group_start(d, end - 1);
-      std::array<double2, pairs> a{}, c{};
-      bool has_negative = false;
-      for (std::size_t first = g; first < end; first += block) {
-        const std::size_t count = std::min(block, end - first);
-        d.weights(draw, first, count, k.data());
-        for (std::size_t h = 0; h < pairs; h += pairs_together)
-          has_negative |= other_group(d, first, first + count, first, k.data(), h, &a[h], &c[h]);
-      }
-      for (std::size_t h = 0; h < pairs; ++h) sweep[h].group(a[h], c[h], has_negative);
-      end = g;
-      continue;
-    }
-    d.weights(draw, begin, end - begin, k.data());
-    for (std::size_t h = 0; h < pairs; h += pairs_together) {
-      std::array<lanes_sweep, pairs_together> s;
-      for (std::size_t j = 0; j < pairs_together; ++j) s[j] = sweep[h + j];
-      for (std::size_t last = end; last > begin;) {  // the run's groups from the last down
-        const std::size_t g = group_start(d, last - 1);
-        std::array<double2, pairs_together> a{}, c{};
-        const bool has_negative = other_group(d, g, last, begin, k.data(), h, a.data(), c.data());
-#pragma GCC unroll 2
-        for (std::size_t j = 0; j < pairs_together; ++j) s[j].group(a[j], c[j], has_negative);
-        last = g;
-      }
-      for (std::size_t j = 0; j < pairs_together; ++j) sweep[h + j] = s[j];
-    }
-    end = begin;
-  }
-  for (std::size_t b = 0; b < batch; ++b) out[b] = sweep[b / pair].average_precision(b % pair);
-}
-
+// One batch by the kernels of the widest instruction set the processor has (the same numbers).
 template <class Draw>
 void run_pass(const pass_data& d, const Draw& draw, std::vector<std::array<double, batch>>& out) {
-  if (d.cases.empty()) descending_pass<false>(d, draw, out);
-  else descending_pass<true>(d, draw, out);
-  if (d.other_ap) ascending_other_ap(d, draw, out.back());
+#ifdef ASSAY_POISSON_AVX2
+  if (detail::poisson_kernels_wide()) {
+    avx2::run_pass(d, draw, out);
+    return;
+  }
+#endif
+  baseline::run_pass(d, draw, out);
 }
 
 }  // namespace

@@ -163,8 +163,17 @@ std::array<double, 3> reference_replicate(const toy& t, std::uint64_t seed, std:
   return {den > 0 ? num / den : nan, P > 0 && N > 0 ? wins / (P * N) : nan, P > 0 ? ap / P : nan};
 }
 
+// The baseline kernels forced for the scope (and the widest again after): the pass must give the
+// same bits on both.
+struct baseline_kernels {
+  explicit baseline_kernels(bool on) { detail::use_baseline_poisson_kernels(on); }
+  ~baseline_kernels() { detail::use_baseline_poisson_kernels(false); }
+};
+
 TEST(PoissonBootstrap, MatchesAPlainReferenceBitForBit) {
-  for (bool weights : {false, true}) {
+  for (const int run : {0, 1, 2, 3}) {  // without and with weights, on the widest and the baseline kernels
+    const bool weights = run % 2 == 1;
+    const baseline_kernels kernels(run >= 2);
     const toy t = make_toy(150, weights ? 5 : 4, weights);
     poisson_statistics s;
     s.rows = t.y.size();
@@ -270,7 +279,7 @@ TEST(PoissonDraws, EqualPoisson1AtBitForBit) {
 // other_average_precision gives the numbers of a second call on truth 1 - y and score -score (AP
 // alone), and leaves the other statistics as they were: on ties (groups longer than the kernel's
 // block of 256 rows among them), on distinct scores, with 0.0 and -0.0 in one group, weighted or
-// not, with row ids, on one thread or four.
+// not, with row ids, on one thread or four, with the widest kernels or the baseline ones.
 TEST(PoissonBootstrap, OtherClassAveragePrecisionIsASecondCallsBitForBit) {
   struct data_case {
     std::size_t n;
@@ -317,8 +326,9 @@ TEST(PoissonBootstrap, OtherClassAveragePrecisionIsASecondCallsBitForBit) {
     const auto without = poisson_bootstrap(s, o);
     const auto second = poisson_bootstrap(other, o);
     s.other_average_precision = true;
-    for (unsigned threads : {1u, 4u}) {
-      o.threads = threads;
+    for (unsigned threads : {1u, 4u, 0u}) {  // 0: four threads on the baseline kernels
+      o.threads = threads == 0 ? 4 : threads;
+      const baseline_kernels kernels(threads == 0);
       const auto with = poisson_bootstrap(s, o);
       ASSERT_EQ(with.size(), 4u);
       for (std::size_t k = 0; k < 3; ++k) {

@@ -1,7 +1,9 @@
 // assay (internal): the Poisson(1) weights of a batch of bootstrap replicates for a run of rows, all
-// at once -- the inner loop of the Poisson bootstrap (src/stats/poisson_bootstrap.cpp). Each weight
-// is poisson1_at(key[b], id) of random.hpp, bit for bit; only the way they are computed differs
-// (eight replicates in one vector register where the processor has AVX-512, else one by one).
+// at once -- the inner loop of the Poisson bootstrap (src/stats/poisson_bootstrap.cpp) -- and the
+// choice of instructions for its kernels. Each weight is poisson1_at(key[b], id) of random.hpp, bit
+// for bit; only the way they are computed differs (eight replicates in one vector register where the
+// processor has AVX-512, else one by one). Likewise the pass's sums are the same bits with AVX2's
+// four doubles an instruction as with SSE2's two.
 #pragma once
 
 #include <cstddef>
@@ -21,5 +23,12 @@ void draw_poisson_counts_scalar(const std::uint64_t* key, const std::uint64_t* i
 
 /// Whether draw_poisson_counts uses the vector version on this processor.
 bool poisson_counts_vectorised();
+
+/// Whether the pass's sums use AVX2 (the processor has it and the baseline is not forced).
+bool poisson_kernels_wide();
+
+/// Forces the baseline kernels (SSE2 sums and weights drawn one at a time) for the whole process,
+/// or lets the widest instructions be used again (the default): for tests that compare the two.
+void use_baseline_poisson_kernels(bool baseline);
 
 }  // namespace assay::stats::detail

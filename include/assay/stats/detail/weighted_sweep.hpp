@@ -3,7 +3,6 @@
 // (poisson_bootstrap.cpp, Poisson weights): sort once, then each replicate is one sweep of weights.
 #pragma once
 
-#include <cstddef>
 #include <limits>
 
 namespace assay::stats::detail {
@@ -30,35 +29,6 @@ struct ranking_sweep {
   /// NaN without positives.
   [[nodiscard]] double average_precision() const {
     return pos > 0 ? ap / pos : std::numeric_limits<double>::quiet_NaN();
-  }
-};
-
-/// Two doubles side by side, one per replicate (the GCC/Clang vector extension: each operation is
-/// the scalar IEEE operation lane by lane; one SSE2 register, so running sums stay in registers).
-using double2 = double __attribute__((vector_size(2 * sizeof(double))));
-
-/// ranking_sweeps side by side, one per lane of V (replicates of a batch), with ranking_sweep's
-/// arithmetic lane by lane, so each lane gives ranking_sweep's numbers bit for bit. Branch-free: the
-/// precision of a group is computed in every lane and added only where gp > 0 (its bits masked to
-/// +0.0 elsewhere; adding +0.0 to ap >= +0 changes no bit), and the caller may skip it (need_ap
-/// false) for a group that holds no positive case, where no gp is > 0.
-template <class V>
-struct ranking_lanes {
-  V wins{}, pos{}, neg{}, ap{};
-  void group(const V& gp, const V& gn, bool need_ap) {
-    wins += gn * (pos + 0.5 * gp);
-    pos += gp;
-    neg += gn;
-    if (!need_ap) return;
-    using mask = decltype(gp > 0.0);
-    const V term = gp * (pos / (pos + neg));
-    ap += reinterpret_cast<V>(reinterpret_cast<mask>(term) & (gp > 0.0));
-  }
-  [[nodiscard]] double auc(std::size_t b) const {
-    return pos[b] > 0 && neg[b] > 0 ? wins[b] / (pos[b] * neg[b]) : std::numeric_limits<double>::quiet_NaN();
-  }
-  [[nodiscard]] double average_precision(std::size_t b) const {
-    return pos[b] > 0 ? ap[b] / pos[b] : std::numeric_limits<double>::quiet_NaN();
   }
 };
 
