@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 
+#include "assay/detail/parallel.hpp"
 #include "assay/error.hpp"
 #include "assay/stats/detail/poisson_draws.hpp"
 #include "assay/stats/detail/radix_sort.hpp"
@@ -56,18 +57,39 @@ std::vector<sorted_case> order_cases(std::span<const std::int32_t> y, std::span<
   return out;
 }
 
-// The weights of one batch for a block of positions: k[t * batch + b] for position t of the block
-// and replicate b, either the Poisson counts of replicates first..first+batch-1 of the rows' ids
-// (detail::draw_poisson_counts) or 1 (the estimate).
+// The weights of one batch for a block of positions [first, first + count): k[t * batch + b] for
+// position first + t and replicate b, either the Poisson counts of replicates first..first+batch-1 of
+// the rows' ids (detail::draw_poisson_counts), kept as bytes (a count is at most 20) for a second
+// sweep of the same batch when `keep` is set; those kept counts; or 1 (the estimate).
 struct poisson_weights {
+  static constexpr bool needs_ids = true;
   std::array<std::uint64_t, batch> key;
-  void operator()(const std::uint64_t* ids, std::size_t count, double* k) const {
+  std::uint8_t* keep = nullptr;  // keep[t * batch + b] for position t, or null
+  void operator()(std::size_t first, const std::uint64_t* ids, std::size_t count, double* k) const {
     detail::draw_poisson_counts(key.data(), ids, count, k);
+    if (keep == nullptr) return;
+    std::uint8_t* out = keep + first * batch;
+    for (std::size_t i = 0; i < count * batch; ++i) out[i] = static_cast<std::uint8_t>(k[i]);
+  }
+};
+struct kept_weights {
+  static constexpr bool needs_ids = false;
+  const std::uint8_t* kept;
+  void operator()(std::size_t first, const std::uint64_t*, std::size_t count, double* k) const {
+    const std::uint8_t* in = kept + first * batch;
+    for (std::size_t i = 0; i < count * batch; ++i) k[i] = in[i];
   }
 };
 struct unit_weights {
-  void operator()(const std::uint64_t*, std::size_t count, double* k) const { std::fill(k, k + count * batch, 1.0); }
+  static constexpr bool needs_ids = false;
+  void operator()(std::size_t, const std::uint64_t*, std::size_t count, double* k) const {
+    std::fill(k, k + count * batch, 1.0);
+  }
 };
+
+// Bytes of kept counts all lanes may hold at once (8 a row and lane); beyond, the second sweep of a
+// batch draws its weights again (the same numbers, more time).
+constexpr std::size_t keep_budget = std::size_t{256} << 20;
 
 // Positions whose weights are drawn at a time: 2 KiB of ids and 16 KiB of weights, in L1.
 constexpr std::size_t block = 256;
@@ -91,8 +113,9 @@ struct pass_data {
   template <class Draw>
   void weights(const Draw& draw, std::size_t first, std::size_t count, double* k) const {
     std::array<std::uint64_t, block> ids;
-    for (std::size_t t = 0; t < count; ++t) ids[t] = id_at(first + t);
-    draw(ids.data(), count, k);
+    if constexpr (Draw::needs_ids)
+      for (std::size_t t = 0; t < count; ++t) ids[t] = id_at(first + t);
+    draw(first, ids.data(), count, k);
     if (weight.empty()) return;
     for (std::size_t t = 0; t < count; ++t)
 #pragma GCC unroll 8
@@ -119,15 +142,15 @@ using lanes = double __attribute__((vector_size(width * sizeof(double))));
 #endif
 
 // One batch by the kernels of the widest instruction set the processor has (the same numbers).
-template <class Draw>
-void run_pass(const pass_data& d, const Draw& draw, std::vector<std::array<double, batch>>& out) {
+template <class Draw, class Again>
+void run_pass(const pass_data& d, const Draw& draw, const Again& again, std::vector<std::array<double, batch>>& out) {
 #ifdef ASSAY_POISSON_AVX2
   if (detail::poisson_kernels_wide()) {
-    avx2::run_pass(d, draw, out);
+    avx2::run_pass(d, draw, again, out);
     return;
   }
 #endif
-  baseline::run_pass(d, draw, out);
+  baseline::run_pass(d, draw, again, out);
 }
 
 }  // namespace
@@ -178,20 +201,34 @@ std::vector<bootstrap_result> poisson_bootstrap(const poisson_statistics& s, con
   if (!s.weight.empty()) d.weight = in_pass_order(s.weight);
 
   std::vector<std::array<double, batch>> est(n_out);
-  run_pass(d, unit_weights{}, est);
+  run_pass(d, unit_weights{}, unit_weights{}, est);
   std::vector<double> estimates(n_out);
   for (std::size_t k = 0; k < n_out; ++k) estimates[k] = est[k][0];
 
   const std::size_t B = o.replicates;
   std::vector<double> reps(n_out * B);
+  // The other class's sweep reads the counts the first sweep drew, kept as bytes, when all lanes'
+  // bytes fit the budget (and the kernels are not forced to the baseline).
+  const unsigned lanes = assay::detail::resolve_threads(o.threads, (B + batch - 1) / batch);
+  const bool keep = d.other_ap && detail::poisson_kernels_wide() && s.rows * batch * lanes <= keep_budget;
+  struct batch_scratch {
+    std::vector<std::array<double, batch>> out;
+    std::vector<std::uint8_t> kept;
+  };
   detail::for_each_replicate_batch(
-      B, batch, o.threads, std::vector<std::array<double, batch>>(n_out),
-      [&](std::vector<std::array<double, batch>>& out, std::size_t first, std::size_t count) {
+      B, batch, o.threads, batch_scratch{std::vector<std::array<double, batch>>(n_out), {}},
+      [&](batch_scratch& sc, std::size_t first, std::size_t count) {
         poisson_weights draw;
         for (std::size_t b = 0; b < batch; ++b) draw.key[b] = poisson1_key(o.seed, first + b);
-        run_pass(d, draw, out);
+        if (keep) {
+          sc.kept.resize(s.rows * batch);
+          draw.keep = sc.kept.data();
+          run_pass(d, draw, kept_weights{sc.kept.data()}, sc.out);
+        } else {
+          run_pass(d, draw, draw, sc.out);
+        }
         for (std::size_t k = 0; k < n_out; ++k)
-          for (std::size_t b = 0; b < count; ++b) reps[k * B + first + b] = out[k][b];
+          for (std::size_t b = 0; b < count; ++b) reps[k * B + first + b] = sc.out[k][b];
       },
       o.progress);
   return detail::summarise_replicates(std::move(reps), estimates, o);
