@@ -208,9 +208,9 @@ std::vector<bootstrap_result> poisson_bootstrap(const poisson_statistics& s, con
   const std::size_t B = o.replicates;
   std::vector<double> reps(n_out * B);
   // The other class's sweep reads the counts the first sweep drew, kept as bytes, when all lanes'
-  // bytes fit the budget (and the kernels are not forced to the baseline).
+  // bytes fit the budget (and the baseline is not forced).
   const unsigned lanes = assay::detail::resolve_threads(o.threads, (B + batch - 1) / batch);
-  const bool keep = d.other_ap && detail::poisson_kernels_wide() && s.rows * batch * lanes <= keep_budget;
+  const bool keep = d.other_ap && !detail::poisson_baseline_forced() && s.rows * batch * lanes <= keep_budget;
   struct batch_scratch {
     std::vector<std::array<double, batch>> out;
     std::vector<std::uint8_t> kept;

@@ -73,6 +73,8 @@ std::atomic<bool> baseline_forced{false};
 
 void use_baseline_poisson_kernels(bool baseline) { baseline_forced.store(baseline, std::memory_order_relaxed); }
 
+bool poisson_baseline_forced() { return baseline_forced.load(std::memory_order_relaxed); }
+
 bool poisson_counts_vectorised() {
 #ifdef ASSAY_POISSON_AVX512
   return has_avx512() && !baseline_forced.load(std::memory_order_relaxed);

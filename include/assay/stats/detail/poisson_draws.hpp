@@ -27,8 +27,12 @@ bool poisson_counts_vectorised();
 /// Whether the pass's sums use AVX2 (the processor has it and the baseline is not forced).
 bool poisson_kernels_wide();
 
-/// Forces the baseline kernels (SSE2 sums and weights drawn one at a time) for the whole process,
-/// or lets the widest instructions be used again (the default): for tests that compare the two.
+/// Forces the baseline kernels for the whole process (SSE2 sums, weights drawn one at a time, and a
+/// batch's second sweep drawing its weights again rather than reading those the first kept), or
+/// lets the fastest ones be used again (the default): for tests that compare the two.
 void use_baseline_poisson_kernels(bool baseline);
+
+/// Whether use_baseline_poisson_kernels(true) is in force.
+bool poisson_baseline_forced();
 
 }  // namespace assay::stats::detail
