@@ -150,9 +150,12 @@ const metric_result* metric_named(const report& r, std::string_view name) {
 // the methods of the headline ROC AUC and average precision and with their kernels: DeLong without
 // weights (else the Poisson bootstrap), the logit interval of AP, everything by the Poisson bootstrap
 // under ci_method::bootstrap (the same row weights poisson1(seed, b, row) for every class). Runs after
-// the headline intervals, which the binary score's classes reuse.
+// the headline intervals, which the binary score's classes reuse; `other_ap`, when set, is the other
+// class's AP interval that the headline's Poisson pass computed alongside (the same numbers as its
+// own pass below).
 void attach_class_intervals(report& r, const evaluate_options& q, const report_rows& rows,
-                            std::span<const std::int32_t> pos_of_row) {
+                            std::span<const std::int32_t> pos_of_row,
+                            const std::optional<confidence_interval>& other_ap) {
   const double level = *q.ci_level;
   const bool everything_bootstrap = q.ci_method == ci_method::bootstrap;
   stats::bootstrap_options o;
@@ -202,6 +205,10 @@ void attach_class_intervals(report& r, const evaluate_options& q, const report_r
       neg.average_precision_ci = logit_ap_interval(neg.average_precision.v, negatives, level);
       return;
     }
+    if (other_ap) {
+      neg.average_precision_ci = *other_ap;
+      return;
+    }
     std::vector<std::int32_t> y_neg(pos_of_row.size());
     std::vector<double> minus(rows.score.size());
     for (std::size_t i = 0; i < y_neg.size(); ++i) {
@@ -234,6 +241,47 @@ void attach_class_intervals(report& r, const evaluate_options& q, const report_r
     if (roc && rows.w.empty()) d.roc_auc_ci = delong_interval(y01, column, level);
     else bootstrap(y01, column, d, roc, false);
   }
+}
+
+// The metrics of the one-pass Poisson kernel: means of per-row losses (and their losses, in order)
+// and the ranking metrics of the score.
+struct poisson_pass_metrics {
+  const std::vector<metric_result*>& means;
+  const std::vector<std::span<const double>>& losses;
+  metric_result *auc = nullptr, *ap = nullptr;
+};
+
+// Attaches the intervals of the one-pass Poisson bootstrap (stats::poisson_bootstrap) to the metrics
+// of `m`. A binary score's other class (ranked by -score) has an AP of its own under the bootstrap:
+// its replicates come from the same batches when the pass ranks anyway (a pass without a ranking sums
+// the means in row order, so it is not given one for this), and its interval is returned; nullopt
+// otherwise, and attach_class_intervals bootstraps it on its own.
+std::optional<confidence_interval> attach_poisson_pass(report& r, const evaluate_options& q, const report_rows& rows,
+                                                       std::span<const std::int32_t> pos_of_row,
+                                                       const poisson_pass_metrics& m,
+                                                       const stats::bootstrap_options& o) {
+  const bool ranking = m.auc != nullptr || m.ap != nullptr;
+  const bool other_ap = q.ci_method == ci_method::bootstrap && ranking && r.positive && r.by_class.size() == 2 &&
+                        r.by_class[1 - *r.positive].average_precision.defined();
+  stats::poisson_statistics st;
+  st.rows = r.task == task_kind::regression ? rows.target.size() : rows.y.size();
+  st.weight = rows.w;
+  st.row_ids = rows.row_ids;
+  st.means = m.losses;
+  if (ranking) {
+    st.y_true = pos_of_row;
+    st.y_score = rows.score;
+    st.roc_auc = m.auc != nullptr;
+    st.average_precision = m.ap != nullptr;
+    st.other_average_precision = other_ap;
+  }
+  const auto res = stats::poisson_bootstrap(st, o);
+  std::size_t k = 0;
+  for (auto* mean : m.means) mean->ci = from_bootstrap(res[k++], q.replicates);
+  if (m.auc != nullptr) m.auc->ci = from_bootstrap(res[k++], q.replicates);
+  if (m.ap != nullptr) m.ap->ci = from_bootstrap(res[k++], q.replicates);
+  if (!other_ap) return std::nullopt;
+  return from_bootstrap(res[k], q.replicates);
 }
 
 }  // namespace
@@ -406,23 +454,11 @@ void attach_intervals(report& r, const evaluate_options& q, const report_rows& r
   o.progress = q.progress;
   const std::size_t n = r.task == task_kind::regression ? rows.target.size() : rows.y.size();
 
+  std::optional<confidence_interval> other_ap_ci;
   if (!fast_means.empty() || fast_auc != nullptr || fast_ap != nullptr) {
-    stats::poisson_statistics st;
-    st.rows = n;
-    st.weight = rows.w;
-    st.row_ids = rows.row_ids;
-    for (auto* m : fast_means) st.means.emplace_back(*losses_of(m->name));
-    if (fast_auc != nullptr || fast_ap != nullptr) {
-      st.y_true = pos_of_row;
-      st.y_score = rows.score;
-      st.roc_auc = fast_auc != nullptr;
-      st.average_precision = fast_ap != nullptr;
-    }
-    const auto res = stats::poisson_bootstrap(st, o);
-    std::size_t k = 0;
-    for (auto* m : fast_means) m->ci = from_bootstrap(res[k++], q.replicates);
-    if (fast_auc != nullptr) fast_auc->ci = from_bootstrap(res[k++], q.replicates);
-    if (fast_ap != nullptr) fast_ap->ci = from_bootstrap(res[k++], q.replicates);
+    std::vector<std::span<const double>> means;
+    for (auto* m : fast_means) means.emplace_back(*losses_of(m->name));
+    other_ap_ci = attach_poisson_pass(r, q, rows, pos_of_row, {fast_means, means, fast_auc, fast_ap}, o);
   }
 
   if (!generic.empty()) {
@@ -459,7 +495,7 @@ void attach_intervals(report& r, const evaluate_options& q, const report_rows& r
     for (std::size_t k = 0; k < generic.size(); ++k) generic[k]->ci = from_bootstrap(res[k], q.replicates);
   }
 
-  if (r.task != task_kind::regression) attach_class_intervals(r, q, rows, pos_of_row);
+  if (r.task != task_kind::regression) attach_class_intervals(r, q, rows, pos_of_row, other_ap_ci);
 }
 
 }  // namespace assay::detail

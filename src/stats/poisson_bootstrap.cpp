@@ -3,14 +3,17 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
+#include "assay/detail/parallel.hpp"
 #include "assay/error.hpp"
+#include "assay/stats/detail/poisson_draws.hpp"
 #include "assay/stats/detail/radix_sort.hpp"
 #include "assay/stats/detail/replicates.hpp"
-#include "assay/stats/detail/weighted_sweep.hpp"
 #include "assay/stats/random.hpp"
 
 namespace assay::stats {
@@ -19,7 +22,7 @@ namespace {
 
 // Replicates per pass over the rows: enough to amortise reading the rows, few enough that the
 // per-replicate sums stay in registers and L1.
-constexpr std::size_t batch = 8;
+constexpr std::size_t batch = detail::poisson_lanes;
 
 void check(const char* fn, std::size_t rows, std::span<const double> weight, const bootstrap_options& o) {
   if (rows == 0) throw_usage(fmt::format("{}: no rows to resample", fn));
@@ -54,16 +57,42 @@ std::vector<sorted_case> order_cases(std::span<const std::int32_t> y, std::span<
   return out;
 }
 
-// The weights of one batch: weight(b, row) for b < batch, either the Poisson counts of replicates
-// first..first+batch-1 or 1 (the estimate).
+// The weights of one batch for a block of positions [first, first + count): k[t * batch + b] for
+// position first + t and replicate b, either the Poisson counts of replicates first..first+batch-1 of
+// the rows' ids (detail::draw_poisson_counts), kept as bytes (a count is at most 20) for a second
+// sweep of the same batch when `keep` is set; those kept counts; or 1 (the estimate).
 struct poisson_weights {
+  static constexpr bool needs_ids = true;
   std::array<std::uint64_t, batch> key;
-  const std::uint64_t* ids = nullptr;  // the rows' stable ids; null: the index
-  double operator()(std::size_t b, std::size_t row) const { return poisson1_at(key[b], ids ? ids[row] : row); }
+  std::uint8_t* keep = nullptr;  // keep[t * batch + b] for position t, or null
+  void operator()(std::size_t first, const std::uint64_t* ids, std::size_t count, double* k) const {
+    detail::draw_poisson_counts(key.data(), ids, count, k);
+    if (keep == nullptr) return;
+    std::uint8_t* out = keep + first * batch;
+    for (std::size_t i = 0; i < count * batch; ++i) out[i] = static_cast<std::uint8_t>(k[i]);
+  }
+};
+struct kept_weights {
+  static constexpr bool needs_ids = false;
+  const std::uint8_t* kept;
+  void operator()(std::size_t first, const std::uint64_t*, std::size_t count, double* k) const {
+    const std::uint8_t* in = kept + first * batch;
+    for (std::size_t i = 0; i < count * batch; ++i) k[i] = in[i];
+  }
 };
 struct unit_weights {
-  double operator()(std::size_t, std::size_t) const { return 1.0; }
+  static constexpr bool needs_ids = false;
+  void operator()(std::size_t, const std::uint64_t*, std::size_t count, double* k) const {
+    std::fill(k, k + count * batch, 1.0);
+  }
 };
+
+// Bytes of kept counts all lanes may hold at once (8 a row and lane); beyond, the second sweep of a
+// batch draws its weights again (the same numbers, more time).
+constexpr std::size_t keep_budget = std::size_t{256} << 20;
+
+// Positions whose weights are drawn at a time: 2 KiB of ids and 16 KiB of weights, in L1.
+constexpr std::size_t block = 256;
 
 // The rows in the order of the pass (sorted cases when there is a score, else row order), with the
 // mean columns and the weights copied into that order so that the pass reads memory sequentially.
@@ -71,76 +100,57 @@ struct pass_data {
   std::vector<sorted_case> cases;           // empty: row order, no ranking statistic
   std::vector<std::vector<double>> means;   // means[m][t]: value of mean m at position t
   std::vector<double> weight;               // weight at position t (empty: unit)
+  const std::uint64_t* row_ids = nullptr;   // the rows' stable ids; null: the row index
   std::size_t rows = 0;
+  bool auc = false, ap = false, other_ap = false;
+
+  std::uint64_t id_at(std::size_t t) const {
+    const std::size_t row = cases.empty() ? t : cases[t].row;
+    return row_ids != nullptr ? row_ids[row] : row;
+  }
+  // Draws the weights of positions [first, first + count) (count <= block) into k, times the sample
+  // weights if any: w_t k_bt, as the plain definition multiplies them.
+  template <class Draw>
+  void weights(const Draw& draw, std::size_t first, std::size_t count, double* k) const {
+    std::array<std::uint64_t, block> ids;
+    if constexpr (Draw::needs_ids)
+      for (std::size_t t = 0; t < count; ++t) ids[t] = id_at(first + t);
+    draw(first, ids.data(), count, k);
+    if (weight.empty()) return;
+    for (std::size_t t = 0; t < count; ++t)
+#pragma GCC unroll 8
+      for (std::size_t b = 0; b < batch; ++b) k[t * batch + b] = weight[first + t] * k[t * batch + b];
+  }
 };
 
-// One pass over the rows for a batch: out[s][b] = statistic s of batch member b. Means are summed
-// in the order of the pass; tie groups of the ranking statistics are fed to detail::ranking_sweep.
-template <bool Ranked, bool Weighted, class Draw>
-void batch_pass(const pass_data& d, bool auc, bool ap, const Draw& draw, std::vector<std::array<double, batch>>& out) {
-  const std::size_t M = d.means.size();
-  std::array<double, batch> den{};
-  std::vector<std::array<double, batch>> num(M, std::array<double, batch>{});
-  std::array<detail::ranking_sweep, batch> sweep{};
-  std::array<double, batch> gp{}, gn{};
-  for (std::size_t t = 0; t < d.rows; ++t) {
-    std::size_t row = t;
-    double pos = 0;
-    if constexpr (Ranked) {
-      const sorted_case c = d.cases[t];
-      row = c.row;
-      pos = c.positive;
-      if (c.starts_group && t > 0) {
-#pragma GCC unroll 8
-        for (std::size_t b = 0; b < batch; ++b) {
-          sweep[b].group(gp[b], gn[b]);
-          gp[b] = gn[b] = 0;
-        }
-      }
-    }
-    std::array<double, batch> wk;
-#pragma GCC unroll 8
-    for (std::size_t b = 0; b < batch; ++b) {
-      wk[b] = draw(b, row);
-      if constexpr (Weighted) wk[b] = d.weight[t] * wk[b];
-      den[b] += wk[b];
-    }
-    for (std::size_t m = 0; m < M; ++m) {
-      const double x = d.means[m][t];
-#pragma GCC unroll 8
-      for (std::size_t b = 0; b < batch; ++b) num[m][b] += wk[b] * x;
-    }
-    if constexpr (Ranked) {
-      const double neg = 1 - pos;
-#pragma GCC unroll 8
-      for (std::size_t b = 0; b < batch; ++b) {
-        gp[b] += pos * wk[b];
-        gn[b] += neg * wk[b];
-      }
-    }
-  }
-  for (std::size_t m = 0; m < M; ++m)
-    for (std::size_t b = 0; b < batch; ++b)
-      out[m][b] = den[b] > 0 ? num[m][b] / den[b] : std::numeric_limits<double>::quiet_NaN();
-  if constexpr (Ranked) {
-    std::size_t k = M;
-    for (std::size_t b = 0; b < batch; ++b) sweep[b].group(gp[b], gn[b]);
-    if (auc) {
-      for (std::size_t b = 0; b < batch; ++b) out[k][b] = sweep[b].auc();
-      ++k;
-    }
-    if (ap)
-      for (std::size_t b = 0; b < batch; ++b) out[k][b] = sweep[b].average_precision();
-  }
-}
+namespace baseline {  // SSE2, part of x86-64 (the target's own 16-byte vectors elsewhere)
+constexpr std::size_t width = 2;
+using lanes = double __attribute__((vector_size(width * sizeof(double))));
+#include "poisson_kernels.inc"
+}  // namespace baseline
 
-template <class Draw>
-void run_pass(const pass_data& d, bool auc, bool ap, const Draw& draw, std::vector<std::array<double, batch>>& out) {
-  const bool ranked = !d.cases.empty(), weighted = !d.weight.empty();
-  if (ranked && weighted) batch_pass<true, true>(d, auc, ap, draw, out);
-  else if (ranked) batch_pass<true, false>(d, auc, ap, draw, out);
-  else if (weighted) batch_pass<false, true>(d, auc, ap, draw, out);
-  else batch_pass<false, false>(d, auc, ap, draw, out);
+#if defined(__x86_64__) && defined(__GNUC__)
+#define ASSAY_POISSON_AVX2 1
+#pragma GCC push_options
+#pragma GCC target("avx2")  // not "fma": no multiply-add is fused, so the bits are the baseline's
+namespace avx2 {
+constexpr std::size_t width = 4;
+using lanes = double __attribute__((vector_size(width * sizeof(double))));
+#include "poisson_kernels.inc"
+}  // namespace avx2
+#pragma GCC pop_options
+#endif
+
+// One batch by the kernels of the widest instruction set the processor has (the same numbers).
+template <class Draw, class Again>
+void run_pass(const pass_data& d, const Draw& draw, const Again& again, std::vector<std::array<double, batch>>& out) {
+#ifdef ASSAY_POISSON_AVX2
+  if (detail::poisson_kernels_wide()) {
+    avx2::run_pass(d, draw, again, out);
+    return;
+  }
+#endif
+  baseline::run_pass(d, draw, again, out);
 }
 
 }  // namespace
@@ -148,8 +158,9 @@ void run_pass(const pass_data& d, bool auc, bool ap, const Draw& draw, std::vect
 std::vector<bootstrap_result> poisson_bootstrap(const poisson_statistics& s, const bootstrap_options& o) {
   const char* fn = "poisson_bootstrap";
   check(fn, s.rows, s.weight, o);
-  const bool ranking = s.roc_auc || s.average_precision;
-  const std::size_t n_out = s.means.size() + (s.roc_auc ? 1 : 0) + (s.average_precision ? 1 : 0);
+  const bool ranking = s.roc_auc || s.average_precision || s.other_average_precision;
+  const std::size_t n_out = s.means.size() + (s.roc_auc ? 1 : 0) + (s.average_precision ? 1 : 0) +
+                            (s.other_average_precision ? 1 : 0);
   if (n_out == 0) throw_usage(fmt::format("{}: no statistic to compute", fn));
   for (std::size_t m = 0; m < s.means.size(); ++m) {
     if (s.means[m].size() != s.rows) {
@@ -161,6 +172,10 @@ std::vector<bootstrap_result> poisson_bootstrap(const poisson_statistics& s, con
   }
   pass_data d;
   d.rows = s.rows;
+  d.row_ids = s.row_ids.empty() ? nullptr : s.row_ids.data();
+  d.auc = s.roc_auc;
+  d.ap = s.average_precision;
+  d.other_ap = s.other_average_precision;
   if (ranking) {
     if (s.y_true.size() != s.rows || s.y_score.size() != s.rows) {
       throw_usage(fmt::format("{}: {} rows but {} labels and {} scores", fn, s.rows, s.y_true.size(),
@@ -186,21 +201,34 @@ std::vector<bootstrap_result> poisson_bootstrap(const poisson_statistics& s, con
   if (!s.weight.empty()) d.weight = in_pass_order(s.weight);
 
   std::vector<std::array<double, batch>> est(n_out);
-  run_pass(d, s.roc_auc, s.average_precision, unit_weights{}, est);
+  run_pass(d, unit_weights{}, unit_weights{}, est);
   std::vector<double> estimates(n_out);
   for (std::size_t k = 0; k < n_out; ++k) estimates[k] = est[k][0];
 
   const std::size_t B = o.replicates;
   std::vector<double> reps(n_out * B);
+  // The other class's sweep reads the counts the first sweep drew, kept as bytes, when all lanes'
+  // bytes fit the budget (and the baseline is not forced).
+  const unsigned lanes = assay::detail::resolve_threads(o.threads, (B + batch - 1) / batch);
+  const bool keep = d.other_ap && !detail::poisson_baseline_forced() && s.rows * batch * lanes <= keep_budget;
+  struct batch_scratch {
+    std::vector<std::array<double, batch>> out;
+    std::vector<std::uint8_t> kept;
+  };
   detail::for_each_replicate_batch(
-      B, batch, o.threads, std::vector<std::array<double, batch>>(n_out),
-      [&](std::vector<std::array<double, batch>>& out, std::size_t first, std::size_t count) {
+      B, batch, o.threads, batch_scratch{std::vector<std::array<double, batch>>(n_out), {}},
+      [&](batch_scratch& sc, std::size_t first, std::size_t count) {
         poisson_weights draw;
-        draw.ids = s.row_ids.empty() ? nullptr : s.row_ids.data();
         for (std::size_t b = 0; b < batch; ++b) draw.key[b] = poisson1_key(o.seed, first + b);
-        run_pass(d, s.roc_auc, s.average_precision, draw, out);
+        if (keep) {
+          sc.kept.resize(s.rows * batch);
+          draw.keep = sc.kept.data();
+          run_pass(d, draw, kept_weights{sc.kept.data()}, sc.out);
+        } else {
+          run_pass(d, draw, draw, sc.out);
+        }
         for (std::size_t k = 0; k < n_out; ++k)
-          for (std::size_t b = 0; b < count; ++b) reps[k * B + first + b] = out[k][b];
+          for (std::size_t b = 0; b < count; ++b) reps[k * B + first + b] = sc.out[k][b];
       },
       o.progress);
   return detail::summarise_replicates(std::move(reps), estimates, o);

@@ -18,6 +18,7 @@
 #include <set>
 
 #include "assay/stats/asymptotic.hpp"
+#include "assay/stats/detail/poisson_draws.hpp"
 #include "assay/stats/distributions.hpp"
 #include "assay/stats/random.hpp"
 #include "reference.hpp"
@@ -162,8 +163,17 @@ std::array<double, 3> reference_replicate(const toy& t, std::uint64_t seed, std:
   return {den > 0 ? num / den : nan, P > 0 && N > 0 ? wins / (P * N) : nan, P > 0 ? ap / P : nan};
 }
 
+// The baseline kernels forced for the scope (and the widest again after): the pass must give the
+// same bits on both.
+struct baseline_kernels {
+  explicit baseline_kernels(bool on) { detail::use_baseline_poisson_kernels(on); }
+  ~baseline_kernels() { detail::use_baseline_poisson_kernels(false); }
+};
+
 TEST(PoissonBootstrap, MatchesAPlainReferenceBitForBit) {
-  for (bool weights : {false, true}) {
+  for (const int run : {0, 1, 2, 3}) {  // without and with weights, on the widest and the baseline kernels
+    const bool weights = run % 2 == 1;
+    const baseline_kernels kernels(run >= 2);
     const toy t = make_toy(150, weights ? 5 : 4, weights);
     poisson_statistics s;
     s.rows = t.y.size();
@@ -240,6 +250,98 @@ TEST(PoissonBootstrap, SameResultOnAnyThreadCount) {
   means_only.means = {t.loss};
   EXPECT_EQ(generic[0].distribution, poisson_bootstrap(means_only, o)[0].distribution);
   for (std::size_t b = 0; b < 101; ++b) EXPECT_NEAR(generic[0].distribution[b], one[0].distribution[b], 1e-12);
+}
+
+// The weights of a batch drawn eight at a time (the vector version where the processor has one)
+// are poisson1_at's, including the lanes past the branch-free thresholds (k >= 5, about 3,000 of
+// the 800,000 here) and ids near 2^64.
+TEST(PoissonDraws, EqualPoisson1AtBitForBit) {
+  std::array<std::uint64_t, detail::poisson_lanes> key;
+  for (std::size_t b = 0; b < key.size(); ++b) key[b] = poisson1_key(11, 40 + b);
+  std::vector<std::uint64_t> ids(100000);
+  std::mt19937_64 g(3);
+  for (std::size_t t = 0; t < ids.size(); ++t) ids[t] = t % 3 == 0 ? g() : t % 3 == 1 ? t : ~std::uint64_t{0} - t;
+  std::vector<double> fast(ids.size() * key.size()), plain(fast.size());
+  detail::draw_poisson_counts(key.data(), ids.data(), ids.size(), fast.data());
+  detail::draw_poisson_counts_scalar(key.data(), ids.data(), ids.size(), plain.data());
+  std::size_t far = 0;
+  for (std::size_t t = 0; t < ids.size(); ++t) {
+    for (std::size_t b = 0; b < key.size(); ++b) {
+      const double want = poisson1_at(key[b], ids[t]);
+      far += want >= 5;
+      ASSERT_EQ(fast[t * key.size() + b], want) << "id " << ids[t] << " lane " << b;
+      ASSERT_EQ(plain[t * key.size() + b], want) << "id " << ids[t] << " lane " << b;
+    }
+  }
+  EXPECT_GT(far, 1000u);
+}
+
+// other_average_precision gives the numbers of a second call on truth 1 - y and score -score (AP
+// alone), and leaves the other statistics as they were: on ties (groups longer than the kernel's
+// block of 256 rows among them), on distinct scores, with 0.0 and -0.0 in one group, weighted or
+// not, with row ids, on one thread or four, with the widest kernels or the baseline ones.
+TEST(PoissonBootstrap, OtherClassAveragePrecisionIsASecondCallsBitForBit) {
+  struct data_case {
+    std::size_t n;
+    bool distinct, weights, ids;
+  };
+  for (const data_case dc : {data_case{150, false, false, false}, data_case{5000, false, false, true},
+                             data_case{5000, false, true, false}, data_case{3000, true, false, false},
+                             data_case{3000, true, true, true}}) {
+    toy t = make_toy(dc.n, 17 + dc.n, dc.weights);
+    std::mt19937_64 g(dc.n);
+    for (double& w : t.w) w = std::uniform_real_distribution<double>(0.1, 3)(g);  // sums that round: order shows
+    if (dc.distinct) {
+      for (double& s : t.score) s = std::uniform_real_distribution<double>(0, 1)(g);
+    } else {
+      for (std::size_t i = 0; i < t.score.size(); i += 7)
+        if (t.score[i] == 0.0) t.score[i] = -0.0;  // the same tie group as 0.0
+    }
+    std::vector<std::uint64_t> ids;
+    if (dc.ids)
+      for (std::size_t i = 0; i < dc.n; ++i) ids.push_back(1000003 * i + 17);
+    std::vector<std::int32_t> y_other(dc.n);
+    std::vector<double> minus(dc.n);
+    for (std::size_t i = 0; i < dc.n; ++i) {
+      y_other[i] = 1 - t.y[i];
+      minus[i] = -t.score[i];
+    }
+    poisson_statistics s;
+    s.rows = dc.n;
+    s.weight = t.w;
+    s.row_ids = ids;
+    s.means = {t.loss};
+    s.y_true = t.y;
+    s.y_score = t.score;
+    s.roc_auc = s.average_precision = true;
+    poisson_statistics other = s;
+    other.means.clear();
+    other.roc_auc = false;
+    other.y_true = y_other;
+    other.y_score = minus;
+    bootstrap_options o;
+    o.replicates = 45;  // not a multiple of the batch
+    o.seed = 5;
+    o.keep_distribution = true;
+    const auto without = poisson_bootstrap(s, o);
+    const auto second = poisson_bootstrap(other, o);
+    s.other_average_precision = true;
+    for (unsigned threads : {1u, 4u, 0u}) {  // 0: four threads on the baseline kernels
+      o.threads = threads == 0 ? 4 : threads;
+      const baseline_kernels kernels(threads == 0);
+      const auto with = poisson_bootstrap(s, o);
+      ASSERT_EQ(with.size(), 4u);
+      for (std::size_t k = 0; k < 3; ++k) {
+        EXPECT_EQ(with[k].distribution, without[k].distribution) << "n " << dc.n << " statistic " << k;
+        EXPECT_EQ(with[k].estimate, without[k].estimate);
+      }
+      EXPECT_EQ(with[3].distribution, second[0].distribution) << "n " << dc.n << " threads " << threads;
+      EXPECT_EQ(with[3].estimate, second[0].estimate);
+      EXPECT_EQ(with[3].lower.v, second[0].lower.v);
+      EXPECT_EQ(with[3].upper.v, second[0].upper.v);
+      EXPECT_NE(with[3].estimate, with[2].estimate);  // another number than the positive class's
+    }
+  }
 }
 
 TEST(PoissonBootstrap, BadInput) {

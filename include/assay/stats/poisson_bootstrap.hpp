@@ -36,6 +36,12 @@ struct poisson_statistics {
   std::span<const std::int32_t> y_true;
   std::span<const double> y_score;
   bool roc_auc = false, average_precision = false;
+  /// The average precision of the other class: truth 1 - y_true ranked by -y_score (tie groups swept
+  /// from the lowest score up, a group's rows in row order), the same numbers as average_precision of
+  /// a second call with those columns, from the same Poisson weights without a second sort; the
+  /// negative class's area of a binary score (report --ci --ci-method bootstrap). Needs y_true and
+  /// y_score.
+  bool other_average_precision = false;
   /// The stable id of each row (`rows` values), drawn on instead of its index: replicate b weighs
   /// row i by poisson1(seed, b, row_ids[i]). Empty: the index. A mergeable state (scale/state.hpp)
   /// passes the global row ids its rows were given, so its replicates are those of all rows at once.
@@ -43,8 +49,9 @@ struct poisson_statistics {
 };
 
 /// Percentile intervals of the statistics of `s` by the Poisson bootstrap: one result per mean, in
-/// order, then the ROC AUC if asked, then the average precision if asked. estimate: the statistic
-/// with every k = 1. Uses opts.replicates, level, seed, threads, keep_distribution and progress.
+/// order, then the ROC AUC if asked, then the average precision if asked, then the other class's
+/// average precision if asked. estimate: the statistic with every k = 1. Uses opts.replicates,
+/// level, seed, threads, keep_distribution and progress.
 /// Throws a usage error for no rows, replicates < 1, level outside (0, 1), columns of the wrong
 /// length, a method other than percentile, strata, nothing to compute, or labels other than 0/1.
 std::vector<bootstrap_result> poisson_bootstrap(const poisson_statistics& s, const bootstrap_options& opts = {});
