@@ -115,13 +115,35 @@ AVERAGE = [Str({"micro", "macro", "samples", "weighted", "binary"}), NONE]
 ZERO_DIVISION = [RealIn({0.0, 1.0}), NAN, Str({"warn"})]
 
 
+def str_options(function, param, options):
+    """The allowed strings of a parameter as the set object scikit-learn's own validation of that
+    function holds, when scikit-learn is installed: its message lists a set in the set's iteration
+    order, and two equal sets built in a different order (each module's set constant) can iterate
+    differently from one process to the next (string hashing is randomised); the same object gives
+    the same message. Otherwise the given set."""
+    try:
+        from sklearn import metrics as sk
+        from sklearn.utils._param_validation import StrOptions
+
+        for cell in getattr(getattr(sk, function, None), "__closure__", None) or ():
+            constraints = cell.cell_contents
+            if isinstance(constraints, dict) and param in constraints:
+                for c in constraints[param]:
+                    if isinstance(c, StrOptions) and set(c.options) == set(options):
+                        return c.options
+    except (ImportError, AttributeError, ValueError):  # pragma: no cover - other scikit-learn versions
+        pass
+    return options
+
+
 def validate(function, **params):
     """Checks each parameter (in the order given: the function's signature order) against its
     list of allowed constraints."""
     for name, (value, constraints) in params.items():
         if any(c.ok(value) for c in constraints):
             continue
-        words = [str(c) for c in constraints]
+        words = [str(Str(str_options(function, name, c.options))) if isinstance(c, Str) else str(c)
+                 for c in constraints]
         allowed = words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
         raise InvalidParameterError(f"The {name!r} parameter of {function} must be {allowed}. Got {value!r} instead.")
 

@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 
 from assay._compat import UndefinedMetricWarning
-from assay._params import ARRAY, NONE, POS_LABEL, STR, validate
+from assay._params import ARRAY, NONE, POS_LABEL, STR, str_options, validate
 from assay._probabilistic import _float_array, _multiclass_targets
 from assay._ranking import _assert_finite, _check_pos_label, check_samples_2d
 from assay._targets import as_array, check_consistent_length, type_of_target
@@ -25,26 +25,6 @@ def _trapezoid(y, x):
     floating dtype)."""
     dtype = y.dtype if y.dtype.kind in "fc" else np.dtype(np.float64)
     return np.sum((x[1:] - x[:-1]) * (y[1:] + y[:-1]) / 2.0, dtype=dtype)
-
-
-def str_options(function, param, options):
-    """The allowed strings of a parameter, as the set object scikit-learn's validation of that
-    function holds when scikit-learn is installed: its message lists a set in the set's iteration
-    order, which for equal sets built in a different order (each module's compiled set constant)
-    can differ; the same object gives the same message. Otherwise the given set."""
-    try:
-        from sklearn import metrics as sk
-        from sklearn.utils._param_validation import StrOptions
-
-        for cell in getattr(getattr(sk, function), "__closure__", None) or ():
-            constraints = cell.cell_contents
-            if isinstance(constraints, dict) and param in constraints:
-                for c in constraints[param]:
-                    if isinstance(c, StrOptions) and set(c.options) == set(options):
-                        return c.options
-    except (ImportError, AttributeError, ValueError):  # pragma: no cover - other scikit-learn versions
-        pass
-    return options
 
 
 def samples_of(*arrays):
