@@ -426,6 +426,13 @@ def regression_expected(y, yhat, w):
     if w is None:
         e["max_error"] = f(skm.max_error(y, yhat))
         e["median_absolute_error"] = f(skm.median_absolute_error(y, yhat))
+    # Mean Poisson deviance: scikit-learn raises outside y >= 0, yhat > 0, where assay is undefined; on the
+    # rows of positive weight (a zero weight adds nothing to the weighted mean).
+    keep = np.ones(len(y), dtype=bool) if w is None else np.asarray(w) > 0
+    ys, ps = np.asarray(y)[keep], np.asarray(yhat)[keep]
+    inside = bool(np.all(ys >= 0) and np.all(ps > 0))
+    e["mean_poisson_deviance"] = f(skm.mean_poisson_deviance(
+        ys, ps, sample_weight=None if w is None else np.asarray(w)[keep])) if inside else None
     return e, raw
 
 
@@ -464,6 +471,10 @@ def regression_cases():
     y = rng.integers(-5, 6, 40).astype(float)  # many ties among the errors
     y[y == 0] = 1.0
     cases.append(regression_case("integer_targets_tied_errors", y, y + rng.integers(-2, 3, 40)))
+    # Counts and positive predictions (the mean Poisson deviance is defined; zeros give 0 log 0 = 0).
+    y = rng.poisson(3.0, 45).astype(float)
+    cases.append(regression_case("poisson_counts", y, rng.gamma(3.0, 1.0, 45) + 0.01))
+    cases.append(regression_case("poisson_counts_weighted", y, y + 0.5, w=rng.uniform(0.0, 3.0, 45)))
     return cases
 
 
