@@ -315,12 +315,10 @@ void update_counted(evaluation_state::impl& s, const row_batch& b, bool apply) {
 
 namespace {
 
-// update() (apply) or check() (not apply: every check of the batch, then nothing changed).
-void update_rows(evaluation_state::impl& s, const row_batch& b, bool apply) {
-  const state_options& o = s.o;
+// update()'s refusals of a batch whose columns do not fit the state (lengths, weights).
+void check_batch(const state_options& o, const row_batch& b) {
   const bool scores = o.kind == prediction_kind::scores;
   const std::size_t n = b.y_true.size();
-  // Check the whole batch before changing anything.
   if (scores && b.y_score.size() != n) {
     throw_usage(fmt::format("evaluation_state::update: y_score has {} entries, but y_true has {}", b.y_score.size(), n));
   }
@@ -334,6 +332,74 @@ void update_rows(evaluation_state::impl& s, const row_batch& b, bool apply) {
   if (!b.row_ids.empty() && b.row_ids.size() != n) {
     throw_usage(fmt::format("evaluation_state::update: row_ids has {} entries, but y_true has {}", b.row_ids.size(), n));
   }
+}
+
+// The rows of a batch of scores or predicted classes that drop_missing skips (1; empty: none), their
+// number in `skipped`; a missing or refused value without drop_missing throws, naming it.
+std::vector<std::uint8_t> rows_to_skip(const row_batch& b, const batch_labels& yt, const batch_labels& yp,
+                                       const state_options& o, std::uint64_t& skipped) {
+  const bool scores = o.kind == prediction_kind::scores;
+  const std::size_t n = b.y_true.size();
+  // A branch-free scan first (it vectorises): in the common batch nothing is missing or refused, and
+  // update_rows' row loop needs no per-row checks. Otherwise the loop after it finds the rows to skip
+  // and the first refused value, naming it.
+  bool clean = true;
+  {
+    constexpr double most = std::numeric_limits<double>::max();
+    for (std::size_t i = 0; i < n; ++i) {
+      bool ok = (yt.codes[i] >= 0) & (scores ? std::fabs(b.y_score[i]) <= most : yp.codes[i] >= 0);
+      if (o.weighted) ok &= (b.sample_weight[i] >= 0) & (b.sample_weight[i] <= most);
+      clean &= ok;
+    }
+  }
+  std::vector<std::uint8_t> skip;
+  if (!clean) {
+    skip.assign(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      const char* what = missing_in(b, yt, yp, scores, o, i);
+      if (what != nullptr) {
+        skip[i] = 1;
+        ++skipped;
+        continue;
+      }
+      check_row_values(b, scores, o, i);
+    }
+  }
+  return skip;
+}
+
+// The class each batch spelling's loss terms are summed for (tmap: batch spelling -> state code).
+std::vector<std::uint8_t> classes_of_losses(const evaluation_state::impl& s, const std::vector<std::uint32_t>& tmap,
+                                            std::size_t T) {
+  const bool scores = s.o.kind == prediction_kind::scores;
+  // one_class_loss: the one class whose terms each batch spelling's rows add (2: both, when the
+  // classes cannot be told yet), by finish()'s rules on the spellings seen so far and the batch's.
+  std::vector<std::uint8_t> only(scores ? T : 0, 2);
+  if (scores && s.one_class_loss && T > 0) {
+    std::vector<std::uint32_t> true_codes(tmap.begin(), tmap.end());
+    for (const auto& [k, v] : s.cells) true_codes.push_back(k.first);
+    std::sort(true_codes.begin(), true_codes.end());
+    true_codes.erase(std::unique(true_codes.begin(), true_codes.end()), true_codes.end());
+    std::vector<std::int32_t> class_of;
+    try {
+      const class_plan t = detail::score_classes(s, true_codes, class_of);
+      if (t.positive) {
+        for (std::size_t bt = 0; bt < T; ++bt) only[bt] = class_of[tmap[bt]] == static_cast<std::int32_t>(*t.positive) ? 1 : 0;
+      }
+    } catch (const error&) {
+      // not two classes yet (or an error finish() reports): both terms
+    }
+  }
+  return only;
+}
+
+// update() (apply) or check() (not apply: every check of the batch, then nothing changed).
+void update_rows(evaluation_state::impl& s, const row_batch& b, bool apply) {
+  const state_options& o = s.o;
+  const bool scores = o.kind == prediction_kind::scores;
+  const std::size_t n = b.y_true.size();
+  // Check the whole batch before changing anything.
+  check_batch(o, b);
   if (n == 0) return;
   if (b.row_ids.empty() && b.first_row_id > std::numeric_limits<std::uint64_t>::max() - (n - 1)) {
     throw_usage(fmt::format("evaluation_state::update: first_row_id {} + {} rows overflows a 64-bit row id",
@@ -354,32 +420,8 @@ void update_rows(evaluation_state::impl& s, const row_batch& b, bool apply) {
   }
   batch_labels yp;
   if (!scores) yp = resolve(b.y_pred, n, "y_pred");
-  // A branch-free scan first (it vectorises): in the common batch nothing is missing or refused, and
-  // the row loop below needs no per-row checks. Otherwise the loop after it finds the rows to skip
-  // and the first refused value, naming it.
-  bool clean = true;
-  {
-    constexpr double most = std::numeric_limits<double>::max();
-    for (std::size_t i = 0; i < n; ++i) {
-      bool ok = (yt.codes[i] >= 0) & (scores ? std::fabs(b.y_score[i]) <= most : yp.codes[i] >= 0);
-      if (o.weighted) ok &= (b.sample_weight[i] >= 0) & (b.sample_weight[i] <= most);
-      clean &= ok;
-    }
-  }
-  std::vector<std::uint8_t> skip;  // empty: no row skipped
   std::uint64_t skipped = 0;
-  if (!clean) {
-    skip.assign(n, 0);
-    for (std::size_t i = 0; i < n; ++i) {
-      const char* what = missing_in(b, yt, yp, scores, o, i);
-      if (what != nullptr) {
-        skip[i] = 1;
-        ++skipped;
-        continue;
-      }
-      check_row_values(b, scores, o, i);
-    }
-  }
+  const std::vector<std::uint8_t> skip = rows_to_skip(b, yt, yp, o, skipped);  // empty: no row skipped
   if (!apply) return;
   // Map the batch's spellings to the state's codes (new spellings renumber the state).
   std::vector<std::uint32_t> tmap(yt.spellings.size()), pmap(yp.spellings.size());
@@ -414,24 +456,7 @@ void update_rows(evaluation_state::impl& s, const row_batch& b, bool apply) {
   std::vector<assay::detail::chunked_sum> local_w(chunked_weights ? T * Pn : 0);
   std::vector<assay::detail::chunked_sum> local_calib_w(chunked_weights ? T * calibration_bins : 0);
   std::vector<std::uint8_t> has_loss(scores ? T : 0, 0);
-  // one_class_loss: the one class whose terms each batch spelling's rows add (2: both, when the
-  // classes cannot be told yet), by finish()'s rules on the spellings seen so far and the batch's.
-  std::vector<std::uint8_t> only(scores ? T : 0, 2);
-  if (scores && s.one_class_loss && T > 0) {
-    std::vector<std::uint32_t> true_codes(tmap.begin(), tmap.end());
-    for (const auto& [k, v] : s.cells) true_codes.push_back(k.first);
-    std::sort(true_codes.begin(), true_codes.end());
-    true_codes.erase(std::unique(true_codes.begin(), true_codes.end()), true_codes.end());
-    std::vector<std::int32_t> class_of;
-    try {
-      const class_plan t = detail::score_classes(s, true_codes, class_of);
-      if (t.positive) {
-        for (std::size_t bt = 0; bt < T; ++bt) only[bt] = class_of[tmap[bt]] == static_cast<std::int32_t>(*t.positive) ? 1 : 0;
-      }
-    } catch (const error&) {
-      // not two classes yet (or an error finish() reports): both terms
-    }
-  }
+  const std::vector<std::uint8_t> only = classes_of_losses(s, tmap, T);
   const proba_view pv = proba_view::scores(b.y_score);
   // The rows of a state that keeps no score runs, reliability sums or rows (a ranked part's,
   // scale/ranges.hpp) and skips none: the same tallies and sums as the general loop below, without
