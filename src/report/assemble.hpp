@@ -1,5 +1,5 @@
 // assay (internal): the parts of a classification report that follow from its confusion matrix,
-// shared by evaluate() (report.cpp) and the mergeable state's finish() (src/scale/state.cpp), so
+// shared by evaluate() (report.cpp) and the mergeable state's finish() (src/scale/state_finish.cpp), so
 // the two cannot list different metrics or notes.
 #pragma once
 

@@ -1,5 +1,6 @@
-// assay (internal): the representation of scale::evaluation_state, shared by the state
-// (state.cpp) and the out-of-core reader (out_of_core.cpp), which keeps the score runs on disk.
+// assay (internal): the representation of scale::evaluation_state, shared by the state (state.cpp
+// and the state_*.cpp beside it, whose shared functions are in state_parts.hpp) and the out-of-core
+// reader (out_of_core.cpp), which keeps the score runs on disk.
 #pragma once
 
 #include <optional>
