@@ -23,8 +23,8 @@
 #include "assay/curves/pr.hpp"
 #include "assay/curves/ranking.hpp"
 #include "assay/curves/roc.hpp"
-#include "assay/curves/sklearn_compat.hpp"
 #include "assay/curves/sweep.hpp"
+#include "assay/sklearn/ranking.hpp"
 
 namespace {
 
@@ -206,17 +206,17 @@ void sklearn_sort_labelled_groups(benchmark::State& st) {
 
 void sklearn_roc_auc(benchmark::State& st) {
   const data& d = uniform(rows(st), decimals(st));
-  assay::curves::sklearn::set_sort_threads(static_cast<unsigned>(st.range(1)));
-  for (auto _ : st) benchmark::DoNotOptimize(assay::curves::sklearn::roc_auc(d.y, d.s, {}));
-  assay::curves::sklearn::set_sort_threads(0);
+  assay::sklearn::set_sort_threads(static_cast<unsigned>(st.range(1)));
+  for (auto _ : st) benchmark::DoNotOptimize(assay::sklearn::roc_auc(d.y, d.s, {}));
+  assay::sklearn::set_sort_threads(0);
   st.SetItemsProcessed(st.iterations() * st.range(0));
 }
 
 void sklearn_average_precision(benchmark::State& st) {
   const data& d = uniform(rows(st), decimals(st));
-  assay::curves::sklearn::set_sort_threads(static_cast<unsigned>(st.range(1)));
-  for (auto _ : st) benchmark::DoNotOptimize(assay::curves::sklearn::average_precision(d.y, d.s, {}));
-  assay::curves::sklearn::set_sort_threads(0);
+  assay::sklearn::set_sort_threads(static_cast<unsigned>(st.range(1)));
+  for (auto _ : st) benchmark::DoNotOptimize(assay::sklearn::average_precision(d.y, d.s, {}));
+  assay::sklearn::set_sort_threads(0);
   st.SetItemsProcessed(st.iterations() * st.range(0));
 }
 

@@ -22,6 +22,13 @@ case "$mode" in
     if grep -rn '#include "assay/\(.*/\)\{0,1\}detail/' "$work/prefix/include/assay"; then
       echo "an installed header includes an internal (detail/) header"; exit 1
     fi
+    # The scikit-learn drop-in's public headers are in their own folder, its numpy summation is internal.
+    for h in sklearn/ranking.hpp sklearn/label_codes.hpp sklearn/record_codes.hpp; do
+      test -f "$work/prefix/include/assay/$h" || { echo "assay/$h not installed"; exit 1; }
+    done
+    for h in sklearn/detail/numpy_sum.hpp detail/numpy_sum.hpp curves/sklearn_compat.hpp metrics/label_codes.hpp metrics/record_codes.hpp; do
+      test ! -e "$work/prefix/include/assay/$h" || { echo "assay/$h installed"; exit 1; }
+    done
     args+=(-DCMAKE_PREFIX_PATH="$work/prefix") ;;
   add_subdirectory) args+=(-DASSAY_SOURCE="$src") ;;
   fetchcontent)

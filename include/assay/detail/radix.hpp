@@ -3,7 +3,7 @@
 // goes MSD first instead, as plain doubles need no stability) and the (score, index, label) record
 // sort of the statistics (stats/detail/radix_sort.hpp); and, through stable_sort_by_key below, the
 // (score key, signed weight) record sort of the weighted sweeps (curves/sweep.cpp, the core's; and
-// curves/sklearn_compat.cpp, scikit-learn's to the bit) and the (score key, spelling, weight) record
+// sklearn/ranking.cpp, scikit-learn's to the bit) and the (score key, spelling, weight) record
 // sort of the mergeable state's compaction (src/scale/state_impl.hpp).
 //
 // Method (LSD radix sort, Knuth TAOCP vol. 3, 5.2.5): the caller puts the records in buffer `a`, in

@@ -4,7 +4,7 @@
 // descending order, as scikit-learn's np.cumsum does (the core's own sweep, sweep.hpp, adds tied
 // weights as a group first, which rounds differently in the last bits), and the post-sweep
 // arithmetic rounds each operation as numpy does and sums in numpy's pairwise order
-// (assay/detail/numpy_sum.hpp). assay's own reports use sweep.hpp and ranking.hpp.
+// (assay/sklearn/detail/numpy_sum.hpp). assay's own reports use curves/sweep.hpp and curves/ranking.hpp.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-namespace assay::curves::sklearn {
+namespace assay::sklearn {
 
 /// Cumulative weights at each distinct score, highest first (scikit-learn's
 /// confusion_matrix_at_thresholds): fp[k], tp[k] of the classifier "positive when score >= thresholds[k]".
@@ -39,4 +39,4 @@ std::optional<double> average_precision(std::span<const std::int32_t> y, std::sp
 /// choice); for measurements.
 void set_sort_threads(unsigned threads);
 
-}  // namespace assay::curves::sklearn
+}  // namespace assay::sklearn

@@ -6,8 +6,8 @@
 // sweep adds tied weights as a group first, which rounds differently). The post-sweep arithmetic of
 // roc_curve (drop_intermediate, rates), roc_auc_score (the trapezoid) and average_precision_score
 // (the step sum) rounds each operation as numpy does and sums in numpy's pairwise order
-// (assay/detail/numpy_sum.hpp).
-#include "assay/curves/sklearn_compat.hpp"
+// (assay/sklearn/detail/numpy_sum.hpp).
+#include "assay/sklearn/ranking.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -17,11 +17,20 @@
 #include "assay/curves/class_sort.hpp"
 #include "assay/curves/sweep.hpp"
 #include "assay/detail/buffer.hpp"
-#include "assay/detail/numpy_sum.hpp"
 #include "assay/detail/parallel.hpp"
 #include "assay/detail/radix.hpp"
+#include "assay/sklearn/detail/numpy_sum.hpp"
 
-namespace assay::curves::sklearn {
+namespace assay::sklearn {
+
+// The core's class sorts and sweep walks (curves/class_sort.hpp, curves/sweep.hpp).
+using curves::check_binary_input;
+using curves::class_sorted;
+using curves::labelled_sorted;
+using curves::sort_by_class;
+using curves::sort_labelled;
+using curves::walk_labelled;
+using curves::walk_sorted_classes;
 
 namespace {
 
@@ -382,4 +391,4 @@ std::optional<double> average_precision(std::span<const std::int32_t> y, std::sp
   return v > 0.0 ? v : 0.0;  // Python's max(0.0, v)
 }
 
-}  // namespace assay::curves::sklearn
+}  // namespace assay::sklearn

@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-namespace assay {
+namespace assay::sklearn {
 
 /// The distinct records of two arrays of fixed-width records, in order of first appearance, and each
 /// record's index among them.
@@ -25,4 +25,4 @@ struct record_codes {
 record_codes encode_records(std::span<const std::uint8_t> first, std::span<const std::uint8_t> second,
                             std::size_t width);
 
-}  // namespace assay
+}  // namespace assay::sklearn

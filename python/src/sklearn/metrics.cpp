@@ -1,12 +1,12 @@
-// assay._core: class encoding, the confusion-matrix kernel and the one-pass label tally.
+// assay._core for the scikit-learn drop-in: class coding, the confusion-matrix kernel, the label tally.
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/tuple.h>
 
 #include "assay/metrics/confusion.hpp"
-#include "assay/metrics/label_codes.hpp"
 #include "assay/metrics/label_tally.hpp"
-#include "assay/metrics/record_codes.hpp"
-#include "common.hpp"
+#include "assay/sklearn/label_codes.hpp"
+#include "assay/sklearn/record_codes.hpp"
+#include "../common.hpp"
 
 namespace assay::python {
 
@@ -24,10 +24,10 @@ void bind_metrics(nb::module_& m) {
   m.def(
       "encode_numeric",
       [](in_array<double> first, std::optional<in_array<double>> second) {
-        numeric_label_codes c;
+        sklearn::numeric_label_codes c;
         {
           nb::gil_scoped_release release;
-          c = encode_numeric_labels(view(first), view(second));
+          c = sklearn::encode_numeric_labels(view(first), view(second));
         }
         return std::make_tuple(to_numpy(std::move(c.classes)), to_numpy(std::move(c.first)),
                                to_numpy(std::move(c.second)));
@@ -102,10 +102,10 @@ void bind_metrics(nb::module_& m) {
   m.def(
       "encode_records",
       [](in_array<std::uint8_t> first, in_array<std::uint8_t> second, std::size_t width) {
-        record_codes c;
+        sklearn::record_codes c;
         {
           nb::gil_scoped_release release;
-          c = encode_records(view(first), view(second), width);
+          c = sklearn::encode_records(view(first), view(second), width);
         }
         return std::make_tuple(to_numpy(std::move(c.first)), to_numpy(std::move(c.codes_first)),
                                to_numpy(std::move(c.codes_second)));

@@ -1,11 +1,11 @@
-#include "assay/metrics/record_codes.hpp"
+#include "assay/sklearn/record_codes.hpp"
 
 #include <cstring>
 #include <fmt/format.h>
 
 #include "assay/error.hpp"
 
-namespace assay {
+namespace assay::sklearn {
 namespace {
 
 std::uint64_t hash_record(const std::uint8_t* p, std::size_t width) {
@@ -105,4 +105,4 @@ record_codes encode_records(std::span<const std::uint8_t> first, std::span<const
   return out;
 }
 
-}  // namespace assay
+}  // namespace assay::sklearn

@@ -1,4 +1,4 @@
-// scikit-learn's binary score metrics (sklearn_compat.hpp) on the unweighted fast paths (from 2^16
+// scikit-learn's binary score metrics (assay/sklearn/ranking.hpp) on the unweighted fast paths (from 2^16
 // cases: the grouped form of sort_labelled when the scores take few distinct values, the labelled
 // keys when they take many, the class sort when the keys leave no room for the class) against the
 // weighted path with unit weights, which shares none of that: records sorted stably by score, the
@@ -13,9 +13,9 @@
 #include <random>
 #include <vector>
 
-#include "assay/curves/sklearn_compat.hpp"
+#include "assay/sklearn/ranking.hpp"
 
-namespace assay::curves::sklearn {
+namespace assay::sklearn {
 namespace {
 
 bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
@@ -62,4 +62,4 @@ TEST(SklearnCompat, FastPathsEqualTheWeightedPathWithUnitWeights) {
 }
 
 }  // namespace
-}  // namespace assay::curves::sklearn
+}  // namespace assay::sklearn

@@ -1,4 +1,4 @@
-#include "assay/metrics/label_codes.hpp"
+#include "assay/sklearn/label_codes.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include "assay/error.hpp"
 
-namespace assay {
+namespace assay::sklearn {
 namespace {
 
 constexpr double max_table_span = 1 << 20;
@@ -69,4 +69,4 @@ numeric_label_codes encode_numeric_labels(std::span<const double> first, std::sp
   return out;
 }
 
-}  // namespace assay
+}  // namespace assay::sklearn

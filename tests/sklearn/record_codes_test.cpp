@@ -1,13 +1,13 @@
-// Fixed-width records coded by hashing (include/assay/metrics/record_codes.hpp).
+// Fixed-width records coded by hashing (include/assay/sklearn/record_codes.hpp).
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <string>
 
 #include "assay/error.hpp"
-#include "assay/metrics/record_codes.hpp"
+#include "assay/sklearn/record_codes.hpp"
 
-namespace assay {
+namespace assay::sklearn {
 namespace {
 
 std::vector<std::uint8_t> records(const std::vector<std::string>& xs, std::size_t width) {
@@ -41,4 +41,4 @@ TEST(RecordCodes, RejectsSizesThatAreNotWholeRecords) {
 }
 
 }  // namespace
-}  // namespace assay
+}  // namespace assay::sklearn

@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-namespace assay {
+namespace assay::sklearn {
 
 /// The classes of one or two numeric label arrays and every label's index among them.
 struct numeric_label_codes {
@@ -22,4 +22,4 @@ struct numeric_label_codes {
 numeric_label_codes encode_numeric_labels(std::span<const double> first, std::span<const double> second,
                                           const char* caller = "encode_numeric_labels");
 
-}  // namespace assay
+}  // namespace assay::sklearn

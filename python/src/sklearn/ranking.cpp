@@ -1,12 +1,12 @@
-// assay._core: scikit-learn's binary score metrics to the bit (assay/curves/sklearn_compat.hpp).
+// assay._core: scikit-learn's binary score metrics to the bit (assay/sklearn/ranking.hpp).
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/tuple.h>
 
-#include "assay/curves/sklearn_compat.hpp"
 #include "assay/detail/buffer.hpp"
-#include "assay/detail/numpy_sum.hpp"
 #include "assay/detail/parallel.hpp"
-#include "common.hpp"
+#include "assay/sklearn/detail/numpy_sum.hpp"
+#include "assay/sklearn/ranking.hpp"
+#include "../common.hpp"
 
 #include <cmath>
 #include <type_traits>
@@ -76,10 +76,10 @@ void bind_ranking(nb::module_& m) {
   m.def(
       "clf_curve",
       [](in_array<std::int32_t> y, in_array<double> score, std::optional<in_array<double>> weight) {
-        curves::sklearn::sweep_points c;
+        sklearn::sweep_points c;
         {
           nb::gil_scoped_release release;
-          c = curves::sklearn::clf_curve(view(y), view(score), view(weight));
+          c = sklearn::clf_curve(view(y), view(score), view(weight));
         }
         return std::make_tuple(out(std::move(c.fp)), out(std::move(c.tp)), out(std::move(c.thresholds)));
       },
@@ -88,12 +88,12 @@ void bind_ranking(nb::module_& m) {
   m.def(
       "roc_points",
       [](in_array<std::int32_t> y, in_array<double> score, std::optional<in_array<double>> weight, bool drop) {
-        curves::sklearn::sweep_points c;
+        sklearn::sweep_points c;
         bool rates = false;
         {
           nb::gil_scoped_release release;
-          c = curves::sklearn::roc_points(view(y), view(score), view(weight), drop);
-          rates = curves::sklearn::to_rates(c);
+          c = sklearn::roc_points(view(y), view(score), view(weight), drop);
+          rates = sklearn::to_rates(c);
         }
         return std::make_tuple(out(std::move(c.fp)), out(std::move(c.tp)), out(std::move(c.thresholds)), rates);
       },
@@ -137,7 +137,7 @@ void bind_ranking(nb::module_& m) {
       "roc_auc",
       [](in_array<std::int32_t> y, in_array<double> score, std::optional<in_array<double>> weight) {
         nb::gil_scoped_release release;
-        return curves::sklearn::roc_auc(view(y), view(score), view(weight));
+        return sklearn::roc_auc(view(y), view(score), view(weight));
       },
       nb::arg("y"), nb::arg("score"), nb::arg("weight").none(),
       "Binary ROC AUC as scikit-learn's roc_auc_score, to the bit; None when a class has no weight.");
@@ -145,12 +145,12 @@ void bind_ranking(nb::module_& m) {
       "average_precision",
       [](in_array<std::int32_t> y, in_array<double> score, std::optional<in_array<double>> weight) {
         nb::gil_scoped_release release;
-        return curves::sklearn::average_precision(view(y), view(score), view(weight));
+        return sklearn::average_precision(view(y), view(score), view(weight));
       },
       nb::arg("y"), nb::arg("score"), nb::arg("weight").none(),
       "Binary average precision as scikit-learn's average_precision_score, to the bit; None without positives.");
   m.def(
-      "set_sort_threads", [](unsigned t) { curves::sklearn::set_sort_threads(t); }, nb::arg("threads"),
+      "set_sort_threads", [](unsigned t) { sklearn::set_sort_threads(t); }, nb::arg("threads"),
       "Threads of the core's class sort behind the unweighted sweeps from 2^21 cases (0: the core's choice); for measurements.");
   m.def(
       "numpy_sum",
