@@ -36,13 +36,6 @@
 
 namespace assay::scale {
 
-using assay::detail::long_accumulator;
-using detail::batch_labels;
-using detail::checksum;
-using detail::reader;
-using detail::writer;
-using detail::put_le;
-using detail::get_le;
 using detail::header_of;
 using detail::true_spellings;
 

@@ -35,13 +35,6 @@
 
 namespace assay::scale {
 
-using assay::detail::long_accumulator;
-using detail::batch_labels;
-using detail::checksum;
-using detail::reader;
-using detail::writer;
-using detail::put_le;
-using detail::get_le;
 using detail::check_options;
 using detail::compact_proba;
 using detail::merge_proba;

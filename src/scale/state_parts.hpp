@@ -128,3 +128,16 @@ curves::score_sweep sweep_of_runs(const std::vector<run>& runs, bool weighted, c
 }
 
 }  // namespace assay::scale::detail
+
+namespace assay::scale {
+
+// The names every part of the state's source uses unqualified.
+using assay::detail::long_accumulator;
+using detail::batch_labels;
+using detail::checksum;
+using detail::get_le;
+using detail::put_le;
+using detail::reader;
+using detail::writer;
+
+}  // namespace assay::scale
