@@ -305,7 +305,9 @@ TEST(ReportMaxMemory, AKilledRunLeavesNoSpillFiles) {
   std::string text = "y,s\n";
   std::mt19937_64 g(8);
   std::uniform_real_distribution<double> u(0, 1);
-  for (int i = 0; i < 200000; ++i) text += fmt::format("{},{}\n", i % 3 == 0 ? 1 : 0, u(g));
+  // Enough rows that the run lasts long enough to be caught on a loaded machine (200,000 once ended
+  // before the first look under parallel load).
+  for (int i = 0; i < 1500000; ++i) text += fmt::format("{},{}\n", i % 3 == 0 ? 1 : 0, u(g));
   const std::string path = data.file("preds.csv", text);
   std::vector<std::string> storage{ASSAY_CLI_PATH, "report", path, "--label", "y", "--score", "s", "--max-memory", "1M",
                                    "-f", "json"};
