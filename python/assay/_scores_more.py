@@ -16,7 +16,7 @@ from assay._compat import UndefinedMetricWarning
 from assay._params import ARRAY, NONE, POS_LABEL, STR, str_options, validate
 from assay._probabilistic import _float_array, _multiclass_targets
 from assay._ranking import _assert_finite, _check_pos_label, check_samples_2d
-from assay._targets import as_array, check_consistent_length, type_of_target
+from assay._targets import as_array, check_consistent_length, is_sparse, type_of_target
 
 __all__ = ["auc", "d2_brier_score", "d2_log_loss_score", "hinge_loss"]
 
@@ -29,7 +29,8 @@ def _trapezoid(y, x):
 
 def samples_of(*arrays):
     """check_consistent_length of the raw inputs (None skipped), as arrays."""
-    out = [None if a is None else as_array(a) if not _complex(a) else np.asarray(a) for a in arrays]
+    out = [None if a is None else a if is_sparse(a) else as_array(a) if not _complex(a) else np.asarray(a)
+           for a in arrays]
     check_consistent_length(*out)
     return out
 
