@@ -41,7 +41,7 @@ void bind_curves(nb::module_& m) {
           truth.push_back(canonical_number(x));
         }
         return positive_of_spellings(truth, {pos_label, task_kind::binary, class_set::truth_and_predictions},
-                                     {false, fn});
+                                     label_source::of_function(fn));
       },
       nb::arg("numbers").none(), nb::arg("text").none(), nb::arg("pos_label").none(), nb::arg("fn"),
       "For each distinct true label (numbers or text), whether it is the positive class of a binary task "

@@ -25,7 +25,7 @@ std::vector<std::uint8_t> positive_spellings(const std::vector<std::string>& spe
   // part's spellings; the order of the spellings does not change the classes.
   if (spellings.empty()) throw_usage("predictions_from_scores: y_true is empty; there is nothing to evaluate");
   return positive_of_spellings(spellings, {o.pos_label, o.task, class_set::truth_and_predictions},
-                               {false, "predictions_from_scores"});
+                               label_source::of_function("predictions_from_scores"));
 }
 
 namespace {

@@ -365,7 +365,7 @@ sliced_report sliced_state::finish(const evaluate_options& q, const slice_option
     // The positive class's true spellings, by the classes of all the slices (as finish decides them:
     // decide_classes on the true spellings).
     const std::vector<std::uint8_t> is_positive = positive_of_spellings(
-        all_true, {options_.pos_label, options_.task, class_set::truth_and_predictions}, {false, "predictions_from_scores"});
+        all_true, {options_.pos_label, options_.task, class_set::truth_and_predictions}, label_source::of_function("predictions_from_scores"));
     std::vector<std::string> positives;
     for (std::size_t i = 0; i < all_true.size(); ++i)
       if (is_positive[i] != 0) positives.push_back(all_true[i]);

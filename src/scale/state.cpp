@@ -138,7 +138,7 @@ namespace detail {
 
 class_plan state_classes(label_spellings seen, const state_options& o, const char* fn) {
   if (seen.truth.empty()) throw_usage(fmt::format("{}: y_true is empty; there is nothing to evaluate", fn));
-  return decide_classes(std::move(seen), {o.pos_label, o.task, class_set::truth_and_predictions}, {false, fn});
+  return decide_classes(std::move(seen), {o.pos_label, o.task, class_set::truth_and_predictions}, label_source::of_function(fn));
 }
 
 class_plan score_classes(const evaluation_state::impl& s, const std::vector<std::uint32_t>& true_codes,

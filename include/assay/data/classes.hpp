@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace assay {
@@ -57,6 +58,13 @@ struct label_source {
   std::string name;                            ///< the file (file), or the function (memory)
   std::string truth_column = "y_true";         ///< the true labels' column (file)
   std::vector<std::string> predicted_columns;  ///< the predicted labels' columns (file)
+
+  /// Labels given in memory to the function `fn` (named in refusals as "fn: y_true ...").
+  static label_source of_function(std::string fn) {
+    label_source s;
+    s.name = std::move(fn);
+    return s;
+  }
 };
 
 /// The classes decided, and where each spelling seen belongs.
