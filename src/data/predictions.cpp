@@ -174,6 +174,36 @@ void check_finite(const std::string& fn, const std::string& name, std::span<cons
   }
 }
 
+// The code of each distinct number, in first-seen order. Labels take few values: a linear scan of
+// the values seen (in cache, no hashing) serves them until there are `few`, then a hash map takes
+// over (a million rows of two classes are coded without hashing a number).
+class number_levels {
+ public:
+  /// (the code of `key`, whether `key` is new); `key` is finite and not -0.
+  std::pair<std::int32_t, bool> code(double key) {
+    if (many_.empty()) {
+      for (std::size_t k = 0; k < keys_.size(); ++k) {
+        if (keys_[k] == key) return {static_cast<std::int32_t>(k), false};
+      }
+      if (keys_.size() < few) return add(key);
+      for (std::size_t k = 0; k < keys_.size(); ++k) many_.emplace(keys_[k], static_cast<std::int32_t>(k));
+    }
+    const auto it = many_.find(key);
+    if (it != many_.end()) return {it->second, false};
+    many_.emplace(key, static_cast<std::int32_t>(keys_.size()));
+    return add(key);
+  }
+
+ private:
+  static constexpr std::size_t few = 32;
+  std::pair<std::int32_t, bool> add(double key) {
+    keys_.push_back(key);
+    return {static_cast<std::int32_t>(keys_.size() - 1), true};
+  }
+  std::vector<double> keys_;
+  std::unordered_map<double, std::int32_t> many_;
+};
+
 // A label column as the reader makes it: codes into levels in first-seen order. Numbers are named by
 // canonical_number (so 0.0 and -0.0 are "0", 1.0 is "1").
 io::column label_column(const std::string& fn, const std::string& name, labels_view v) {
@@ -192,13 +222,13 @@ io::column label_column(const std::string& fn, const std::string& name, labels_v
     return c;
   }
   check_finite(fn, name, v.numbers(), "numeric labels");
-  std::unordered_map<double, std::int32_t> seen;
+  number_levels seen;
   const auto x = v.numbers();
   for (std::size_t i = 0; i < x.size(); ++i) {
-    const double key = x[i] == 0 ? 0.0 : x[i];
-    auto [it, added] = seen.try_emplace(key, static_cast<std::int32_t>(c.levels.size()));
+    const double key = x[i] == 0 ? 0.0 : x[i];  // -0 and 0 are one class
+    const auto [code, added] = seen.code(key);
     if (added) c.levels.push_back(canonical_number(key));
-    c.codes[i] = it->second;
+    c.codes[i] = code;
   }
   return c;
 }

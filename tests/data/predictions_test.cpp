@@ -11,6 +11,7 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -276,6 +277,28 @@ TEST(predictions_classes, numbers_and_text_of_numbers_agree) {
   EXPECT_EQ(t.classes, (std::vector<std::string>{"-1", "1"}));
   EXPECT_EQ(t.positive, 1u);  // 1 of {-1, 1}
   EXPECT_EQ(t.predictions[0].codes, (std::vector<std::int32_t>{0, 1, 0, 0}));
+}
+
+// Numbers are coded without hashing while they take few values and with a hash map past 32: the
+// classes and codes equal those of the same labels given as text, for 1 to 100 classes, with
+// repeats before and after the switch, and -0 one class with 0.
+TEST(predictions_classes, many_numeric_classes_code_as_their_text) {
+  std::mt19937_64 rng(7);
+  for (const int k : {1, 2, 31, 32, 33, 100}) {
+    std::vector<double> y, p;
+    std::vector<std::string> yt, pt;
+    for (int i = 0; i < 40 * k + 3; ++i) {
+      const int a = static_cast<int>(rng() % static_cast<std::uint64_t>(k)), b = (a * 7 + i) % k;
+      y.push_back(a == k / 2 && i % 2 ? -0.0 : a - k / 2);  // the class 0 also spelt -0
+      p.push_back(b - k / 2);
+      yt.push_back(std::to_string(a - k / 2));
+      pt.push_back(std::to_string(b - k / 2));
+    }
+    const prediction_table numbers = predictions_from_labels(y, p), text = predictions_from_labels(yt, pt);
+    EXPECT_EQ(numbers.classes, text.classes) << k;
+    EXPECT_EQ(numbers.y, text.y) << k;
+    EXPECT_EQ(numbers.predictions[0].codes, text.predictions[0].codes) << k;
+  }
 }
 
 TEST(predictions_classes, one_class_gets_its_partner) {
