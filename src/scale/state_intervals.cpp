@@ -36,6 +36,21 @@
 
 namespace assay::scale::detail {
 
+namespace {
+
+// The kept rows, sorted by id, hold each id once (a batch's first_row_id is its first row's index
+// among all rows; two batches given the same ids would be counted twice).
+void refuse_repeated_ids(const std::vector<kept_row>& kept) {
+  for (std::size_t i = 1; i < kept.size(); ++i) {
+    if (kept[i - 1].id == kept[i].id) {
+      throw_data(fmt::format("evaluation_state::finish: row id {} is given to two rows; each batch's first_row_id must "
+                             "be its first row's index among all rows", kept[i].id));
+    }
+  }
+}
+
+}  // namespace
+
 // The intervals of evaluate (report/intervals.cpp) on the state's rows: from the score runs' tie
 // groups when no interval resamples rows, else from the kept rows in id order (the Poisson weights
 // drawn on the ids).
@@ -93,12 +108,9 @@ void attach_state_intervals(evaluation_state::impl& s, const evaluate_options& q
   std::vector<std::uint64_t> ids(n);
   if (o.weighted) w.resize(n);
   if (scores) score.resize(n);
+  refuse_repeated_ids(s.kept);
   for (std::size_t i = 0; i < n; ++i) {
     const kept_row& k = s.kept[i];
-    if (i > 0 && s.kept[i - 1].id == k.id) {
-      throw_data(fmt::format("evaluation_state::finish: row id {} is given to two rows; each batch's first_row_id must "
-                             "be its first row's index among all rows", k.id));
-    }
     ids[i] = k.id;
     y[i] = class_of[k.t];
     if (o.weighted) w[i] = k.w;
@@ -141,12 +153,9 @@ void attach_kept_intervals(evaluation_state::impl& s, const evaluate_options& q,
   std::vector<std::uint64_t> ids(n);
   std::vector<double> w;
   if (o.weighted) w.resize(n);
+  refuse_repeated_ids(s.kept);
   for (std::size_t i = 0; i < n; ++i) {
     const kept_row& k = s.kept[i];
-    if (i > 0 && s.kept[i - 1].id == k.id) {
-      throw_data(fmt::format("evaluation_state::finish: row id {} is given to two rows; each batch's first_row_id must "
-                             "be its first row's index among all rows", k.id));
-    }
     ids[i] = k.id;
     if (o.weighted) w[i] = k.w;
   }
