@@ -8,25 +8,33 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 jobs=$(nproc)
+# Each phase says how long it took (CI has a time budget: docs/architecture.md, "Tests").
+phase_start=$SECONDS
+phase() {
+  echo "   (took $((SECONDS - phase_start)) s; $SECONDS s in all)"
+  phase_start=$SECONDS
+  echo "$1"
+}
 
 echo "== Build and install the package (C++ core, CLI, Python extension) into .venv"
 scripts/build.sh
 
-echo "== Release C++ tests"
+phase "== Release C++ tests"
 cmake -S . -B build -DASSAY_BUILD_TESTS=ON -DASSAY_BUILD_BENCH=ON >/dev/null
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
 
-echo "== Python tests"
+phase "== Python tests"
 (cd python/tests && ../../.venv/bin/python -m pytest -q -p no:cacheprovider .)
 
-echo "== scikit-learn's own metrics tests, as shipped and with assay's functions (docs/sklearn-compatibility.md)"
+phase "== scikit-learn's own metrics tests, as shipped and with assay's functions (docs/sklearn-compatibility.md)"
 scripts/sklearn_suite.sh
 
 if [[ "${ASSAY_SKIP_SANITIZE:-0}" != 1 ]]; then
-  echo "== Debug + ASan + UBSan build and tests"
+  phase "== Debug + ASan + UBSan build and tests"
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DASSAY_SANITIZE=ON -DASSAY_BUILD_BENCH=OFF >/dev/null
   cmake --build build-asan -j "$jobs"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j "$jobs"
 fi
+phase "== done"

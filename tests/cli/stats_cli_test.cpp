@@ -13,6 +13,7 @@
 #include "cli/cli_expect.hpp"
 #include "cli/run_cli.hpp"
 #include "stats/reference.hpp"
+#include "test_scale.hpp"
 
 namespace assay::test {
 namespace {
@@ -127,7 +128,10 @@ TEST(stats_cli, mcnemar_matches_statsmodels) {
 
 TEST(stats_cli, ci_matches_statsmodels_proportion_confint) {
   int checked = 0;
+  std::size_t index = 0;
   for (const auto& c : load_reference("scipy_stats.json")["proportion_confint"]) {
+    // 300 processes: one in seven under the sanitizers (every method at every level still appears).
+    if (!assay::testing::keep_case(index++, 7)) continue;
     const json j = run_json({"stats", "ci", "--x", exact(num(c["x"])), "--n", exact(num(c["n"])), "--level",
                              exact(num(c["level"])), "--method", c["method"].get<std::string>()});
     ASSERT_TRUE(j["ci"].is_array()) << j.dump();

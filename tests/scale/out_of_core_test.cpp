@@ -1,6 +1,7 @@
 // Out of core (include/assay/scale/out_of_core.hpp): a file read in pieces under a memory cap 20x
 // smaller than the data gives make_report's report byte for byte in JSON.
 #include "assay/scale/out_of_core.hpp"
+#include "test_scale.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <random>
 
 #include <unistd.h>
@@ -215,8 +217,10 @@ TEST(OutOfCore, RegressionCapTwentyTimesSmallerThanTheDataGivesTheSameJson) {
     int levels;
     bool fine_weights, zero_targets;
   };
-  for (const file_case c : {file_case{0, false, false}, file_case{8, false, true}, file_case{1, true, false},
-                            file_case{1, false, false}}) {
+  const file_case cases[] = {{0, false, false}, {8, false, true}, {1, true, false}, {1, false, false}};
+  for (std::size_t i = 0; i < std::size(cases); ++i) {
+    if (!assay::testing::keep_case(i, 2)) continue;  // distinct values and fine weights under the sanitizers
+    const file_case c = cases[i];
     const std::string path = write_regression(c.levels == 0 ? 700000 : 1500000, c.levels, c.fine_weights,
                                               c.zero_targets, 10 + c.levels);
     out_of_core_options o;
