@@ -165,6 +165,15 @@ void def_common(nb::class_<State>& c) {
              }
              return nb::bytes(blob.data(), blob.size());
            })
+      .def(
+          "offset_row_ids",
+          [](State& s, std::uint64_t by) {
+            nb::gil_scoped_release release;
+            s.offset_row_ids(by);
+          },
+          nb::arg("by"),
+          "Adds `by` to the id of every row the state holds (a part whose rows were numbered from 0 before "
+          "the index of its first row among all rows was known).")
       .def_prop_ro("rows", &State::rows)
       .def_prop_ro("missing", &State::missing)
       .def_prop_ro("memory_bytes", &State::memory_bytes);
