@@ -341,7 +341,7 @@ class Evaluator:
     # bytes
 
     def __bytes__(self):
-        header = json.dumps({"options": self._options, "meta": self._meta, "calls": self._calls},
+        header = json.dumps({"options": self._options, "meta": self._meta},
                             sort_keys=True, separators=(",", ":")).encode()
         state = b"" if self._state is None else self._state.serialize()
         body = _HEAD.pack(_MAGIC, _FORMAT, len(header)) + header + _STATE_LEN.pack(len(state)) + state
@@ -376,13 +376,14 @@ class Evaluator:
             raise ValueError(f"{where}: the blob is corrupt (its checksum does not match its content)")
         try:
             header = json.loads(blob[_HEAD.size:at].decode())
-            options, meta, calls = header["options"], header["meta"], int(header["calls"])
+            options, meta = header["options"], header["meta"]
             ev = cls(**options)
-        except (ValueError, KeyError, TypeError) as e:  # a well-formed blob of a foreign writer
+            like = ev._new_state(_checked_meta(meta, state_len)) if state_len else None
+        except (ValueError, KeyError, TypeError, AttributeError) as e:  # a well-formed blob of a foreign writer
             raise ValueError(f"{where}: the blob's header is not an Evaluator's ({e})") from None
         if state_len:
-            ev._state = _read(blob[at + _STATE_LEN.size:end], ev._new_state(meta), where)
-        ev._meta, ev._calls = meta, calls
+            ev._state = _read(blob[at + _STATE_LEN.size:end], like, where)
+        ev._meta = meta
         return ev
 
     def __reduce__(self):
@@ -402,6 +403,16 @@ def _read(blob, like, where):
         return read(bytes(blob), like)
     except ValueError as e:
         raise ValueError(f"{where}: {e}") from None
+
+
+def _checked_meta(meta, state_len):
+    """The batch-fixed facts of a blob's header, checked (a state needs its kind and weighting)."""
+    ok = isinstance(meta, dict) and meta.get("kind") in _SOURCE and isinstance(meta.get("weighted"), bool) and \
+        meta.get("labels", "numbers") in ("numbers", "text") and \
+        (meta["kind"] != "proba" or (isinstance(meta.get("columns"), int) and meta["columns"] >= 2))
+    if not ok:
+        raise ValueError(f"its batch description {meta!r} is not valid for a state of {state_len} bytes")
+    return meta
 
 
 def _meta_words(key, value):
