@@ -540,8 +540,8 @@ class _Batch:
     def _check_meta(self, have, meta):
         for k, v in meta.items():
             if k in have and have[k] != v:
-                raise ValueError(f"{self.where}: {_meta_rule(k, have[k], v)}; every batch must give the same (the "
-                                 "first batch with rows fixed it)")
+                raise ValueError(f"{self.where}: {_meta_rule(k, have[k], v, meta['kind'])}; every batch must give the "
+                                 "same (the first batch with rows fixed it)")
 
     def _check_classes(self, classes):
         allowed = set(classes)
@@ -582,15 +582,15 @@ def _labels(a, name, where):
     return None, [str(v) for v in a.tolist()]
 
 
-def _meta_rule(key, had, got):
+def _meta_rule(key, had, got, kind=None):
     if key == "kind":
         return f"this batch gives {_KIND_PARAM[got]}; the earlier batches gave {_KIND_PARAM[had]}"
     if key == "weighted":
         return ("sample_weight is given; the earlier batches had none" if got else
                 "sample_weight is None; the earlier batches were weighted")
     if key == "labels":
-        return (f"the labels (y_true) are {got}; the earlier batches' labels were {had} (e.g. 1 then '1'; convert them "
-                "to one type)")
+        return (f"the labels ({'y_true, y_pred' if kind == 'pred' else 'y_true'}) are {got}; the earlier batches' "
+                f"labels were {had} (e.g. 1 then '1'; convert them to one type)")
     if key == "columns":
         return f"y_proba has {got} columns; the earlier batches had {had}"
     return f"{key} is {got!r}; it was {had!r}"

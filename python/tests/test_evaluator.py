@@ -315,3 +315,9 @@ def test_sync_over_mpi_on_two_processes(tmp_path):
     y, s, w = all_rows()
     expected = assay.report(y, y_score=s, sample_weight=w, ci=0.95, replicates=200).to_dict()
     assert got["rank0"] == expected and got["rank1"] == expected
+
+
+def test_predicted_labels_that_turn_to_text_are_refused(rng):
+    ev = assay.Evaluator().update(np.array([1, 0, 1]), y_pred=np.array([1, 1, 0]))
+    _refused(ev, r"batch 2\): the labels \(y_true, y_pred\) are text; the earlier batches' labels were numbers",
+             y_true=np.array([1, 0]), y_pred=np.array(["1", "0"]))
