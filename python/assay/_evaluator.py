@@ -121,7 +121,12 @@ class Evaluator:
             if len(set(classes)) != len(classes):
                 raise ValueError(f"Evaluator: classes {classes} names a class twice")
         for name, v in (("threshold", threshold), ("confidence", confidence)):
+            if v is None:
+                raise ValueError(f"Evaluator: {name} is None; it must be a number")
             _optional_float(name, v)
+        for name, v, least in (("replicates", replicates, 1), ("top_k", top_k, 1)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < least:
+                raise ValueError(f"Evaluator: {name} is {v!r}; it must be an int >= {least}")
         self._options = dict(
             task=task, pos_label=None if pos_label is None else _label_text(pos_label), threshold=float(threshold),
             ci=None if ci is None else float(ci), method=method, replicates=int(replicates),
@@ -579,7 +584,11 @@ def _labels(a, name, where):
         a = np.ascontiguousarray(a, dtype=np.float64)
         _first_nan(a, name, where)
         return a, None
-    return None, [str(v) for v in a.tolist()]
+    values = a.tolist()
+    for i, v in enumerate(values):
+        if v is None or (isinstance(v, float) and math.isnan(v)):
+            raise ValueError(f"{where}: {name}[{i}] is {v}, a missing label; drop those rows before update")
+    return None, [str(v) for v in values]
 
 
 def _meta_rule(key, had, got, kind=None):

@@ -174,6 +174,10 @@ def test_refused_batches_name_parameter_and_batch_and_change_nothing(rng):
     _refused(ev, r"batch 7\): .*sample_weight\[3\]", y_true=y[100:], y_score=s[100:], sample_weight=neg)
     _refused(ev, r"batch 8\): give exactly one of y_score, y_pred or y_proba", y_true=y[100:])
     _refused(ev, r"batch 9\): y_true\[0\] is nan", y_true=np.full(3, np.nan), y_score=s[:3], sample_weight=w[:3])
+    _refused(ev, r"batch 10\): y_true\[1\] is None, a missing label", y_true=np.array(["a", None], dtype=object),
+             y_score=s[:2], sample_weight=w[:2])
+    with pytest.raises(ValueError, match=r"Evaluator: replicates is 0; it must be an int >= 1"):
+        assay.Evaluator(replicates=0)
     # three classes under scores: refused when the report decides the classes, not silently binary
     ev.update(np.full(5, 2), y_score=s[:5], sample_weight=w[:5])
     with pytest.raises(ValueError, match=r"Evaluator.report: .*"):
