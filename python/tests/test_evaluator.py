@@ -300,7 +300,30 @@ def test_torch_adapter_says_torch_is_missing():
         with pytest.raises(ImportError, match=r"torch_all_gather needs PyTorch"):
             assay.Evaluator.torch_all_gather()
     else:
-        pytest.skip("torch is installed: the adapter is exercised by a distributed run, not here")
+        pytest.skip("torch is installed: test_sync_over_torch_distributed runs the adapter")
+
+
+def test_sync_over_torch_distributed(tmp_path):
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed (it is not a dependency of assay)")
+    import socket
+
+    with socket.socket() as sock:  # a free port for the process group's rendezvous
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    child = os.path.join(os.path.dirname(__file__), "torch_evaluator_child.py")
+    subprocess.run([sys.executable, child, str(tmp_path), str(port)], check=True, timeout=300)
+    sys.path.insert(0, os.path.dirname(__file__))
+    from torch_evaluator_child import all_rows
+
+    y, s = all_rows()
+    expected = assay.report(y.numpy(), y_score=s.numpy(), ci=0.95, method="bootstrap", replicates=100).to_dict()
+    import json
+
+    for rank in range(2):
+        assert json.loads((tmp_path / f"{rank}.json").read_text()) == expected
+    # a tensor that records gradients is refused, naming the parameter
+    with pytest.raises(ValueError, match=r"y_score is a torch tensor that requires grad; pass y_score.detach\(\)"):
+        assay.Evaluator().update(y[:10].numpy(), y_score=torch.rand(10, requires_grad=True))
 
 
 @pytest.mark.skipif(shutil.which("mpirun") is None, reason="mpirun (Open MPI) is not on PATH")
