@@ -247,23 +247,26 @@ class Evaluator:
         """Adds the rows of another Evaluator built with the same options (its rows come after this
         one's); ``other`` is not changed. Returns the Evaluator."""
         self._check_compatible(other, "Evaluator.merge")
+        return self._absorb(other, copy=True)
+
+    def _absorb(self, other, copy):
+        """Adds the rows of a compatible Evaluator; with copy=False, takes its state (other is then
+        left unusable: for Evaluators read from bytes just for this)."""
         if other._state is None:
             return self
         incoming = other._state
-        if self.rows:  # other's rows are numbered after ours: shift a copy of its state
-            incoming = _read(other._state.serialize(), other._new_state(other._meta), "Evaluator.merge")
+        if copy and (self.rows or self._state is None):  # shifted or kept: work on a copy
+            incoming = _read(incoming.serialize(), other._new_state(other._meta), "Evaluator.merge")
+        if self.rows:  # other's rows are numbered after ours
             incoming.offset_row_ids(self.rows)
         if self._state is None:
-            state = _read(incoming.serialize(), other._new_state(other._meta), "Evaluator.merge") \
-                if incoming is other._state else incoming
+            self._state = incoming
         else:
-            state = self._state
             try:
-                state.merge(incoming)
+                self._state.merge(incoming)
             except ValueError as e:
                 raise ValueError(f"Evaluator.merge: {e}") from None
-        self._state = state
-        self._meta = dict(other._meta)
+        self._meta = {**self._meta, **other._meta}
         return self
 
     def sync(self, all_gather):
@@ -286,7 +289,8 @@ class Evaluator:
             except ValueError as e:
                 raise ValueError(f"Evaluator.sync: the bytes of process {rank}: {e}") from None
             try:
-                merged.merge(part)
+                merged._check_compatible(part, "Evaluator.merge")
+                merged._absorb(part, copy=False)
             except ValueError as e:
                 raise ValueError(f"Evaluator.sync: process {rank}: {e}") from None
         self._state, self._meta, self._synced = merged._state, merged._meta, True
