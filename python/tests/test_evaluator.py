@@ -348,3 +348,15 @@ def test_predicted_labels_that_turn_to_text_are_refused(rng):
     ev = assay.Evaluator().update(np.array([1, 0, 1]), y_pred=np.array([1, 1, 0]))
     _refused(ev, r"batch 2\): the labels \(y_true, y_pred\) are text; the earlier batches' labels were numbers",
              y_true=np.array([1, 0]), y_pred=np.array(["1", "0"]))
+
+
+def test_a_refused_sliced_batch_changes_no_slice(rng):
+    y, s, w, _ = _binary(rng, 400)
+    keys = rng.choice(np.array(["x", "y", "z"], dtype=object), 400)
+    ev = assay.Evaluator(by="k", ci=0.95).update(y[:200], y_score=s[:200], sample_weight=w[:200], by=keys[:200])
+    neg = w[200:].copy()
+    neg[150] = -2.0  # the core finds it after rows of every slice were read
+    _refused(ev, r"batch 2\): .*sample_weight\[150\]", y_true=y[200:], y_score=s[200:], sample_weight=neg,
+             by=keys[200:])
+    _refused(ev, r"batch 3\): by\['k'\] has 199 rows; y_true has 200", y_true=y[200:], y_score=s[200:],
+             sample_weight=w[200:], by=keys[201:])
