@@ -26,6 +26,7 @@ import hashlib
 import json
 import math
 import struct
+import threading
 
 import numpy as np
 
@@ -135,6 +136,9 @@ class Evaluator:
             metrics=metrics, max_fpr=_optional_float("max_fpr", max_fpr), min_tpr=_optional_float("min_tpr", min_tpr),
             min_precision=_optional_float("min_precision", min_precision),
             min_recall=_optional_float("min_recall", min_recall), confidence=float(confidence))
+        # The core state is not thread-safe and its calls release the GIL: one call at a time per
+        # Evaluator (threads updating one Evaluator take turns; separate Evaluators run in parallel).
+        self._lock = threading.RLock()
         self.reset()
 
     # ----------------------------------------------------------------------------------------------
@@ -142,13 +146,17 @@ class Evaluator:
 
     def reset(self):
         """Forgets every row (the options stay)."""
+        with self._lock:
+            self._forget()
+        return self
+
+    def _forget(self):
         self._state = None
         # What the first batch with rows fixed: prediction kind ("score", "pred", "proba",
         # "regression"), weighted, label form ("numbers" / "text"), number of probability columns.
         self._meta = {}
         self._calls = 0  # calls of update since the Evaluator was made or reset (the batch number)
         self._synced = False
-        return self
 
     @property
     def rows(self):
@@ -213,20 +221,21 @@ class Evaluator:
         list of two, or a dict from slice name to array). Any number of rows, 0 too. A refused batch
         raises ValueError naming the parameter and the batch number (the n-th call of update since the
         Evaluator was made or reset) and changes nothing. Returns the Evaluator."""
-        self._calls += 1
-        where = f"Evaluator.update (batch {self._calls})"
-        batch = _Batch(self, where, y_true, y_score, y_pred, y_proba, sample_weight, by)
-        if batch.n == 0:
+        with self._lock:
+            self._calls += 1
+            where = f"Evaluator.update (batch {self._calls})"
+            batch = _Batch(self, where, y_true, y_score, y_pred, y_proba, sample_weight, by)
+            if batch.n == 0:
+                return self
+            meta = batch.meta
+            state = self._state if self._state is not None else self._new_state(meta)
+            try:
+                state.update(**batch.core_kw(first_row_id=self.rows))
+            except ValueError as e:  # the core checks every row first: the state is unchanged
+                raise ValueError(f"{where}: {e}") from None
+            self._state = state
+            self._meta = meta
             return self
-        meta = batch.meta
-        state = self._state if self._state is not None else self._new_state(meta)
-        try:
-            state.update(**batch.core_kw(first_row_id=self.rows))
-        except ValueError as e:  # the core checks every row first: the state is unchanged
-            raise ValueError(f"{where}: {e}") from None
-        self._state = state
-        self._meta = meta
-        return self
 
     # ----------------------------------------------------------------------------------------------
     # merge, sync
@@ -246,8 +255,12 @@ class Evaluator:
     def merge(self, other):
         """Adds the rows of another Evaluator built with the same options (its rows come after this
         one's); ``other`` is not changed. Returns the Evaluator."""
-        self._check_compatible(other, "Evaluator.merge")
-        return self._absorb(other, copy=True)
+        if not isinstance(other, Evaluator):
+            raise TypeError(f"Evaluator.merge: other is a {type(other).__name__}; it must be an assay.Evaluator")
+        first, second = sorted((self, other), key=id)  # one order of taking the locks: no deadlock
+        with first._lock, second._lock:
+            self._check_compatible(other, "Evaluator.merge")
+            return self._absorb(other, copy=True)
 
     def _absorb(self, other, copy):
         """Adds the rows of a compatible Evaluator; with copy=False, takes its state (other is then
@@ -276,13 +289,15 @@ class Evaluator:
         the same rows (in rank order) and gives the same report. Call it once (after the last
         update); a second sync would count the rows again and is refused until reset(). Returns
         the Evaluator."""
+        with self._lock:
+            return self._sync(all_gather)
+
+    def _sync(self, all_gather):
         if self._synced:
             raise ValueError("Evaluator.sync: this Evaluator already holds every process's rows (it was synced); "
                              "call reset() before the next round of updates")
         blobs = list(all_gather(bytes(self)))
-        merged = Evaluator.__new__(Evaluator)
-        merged._options = dict(self._options)
-        merged.reset()
+        merged = Evaluator(**self._options)
         for rank, blob in enumerate(blobs):
             try:
                 part = Evaluator.from_bytes(blob)
@@ -327,12 +342,13 @@ class Evaluator:
 
     def report(self):
         """The Report of ``assay.report`` on every row added (a SlicedReport with ``by``)."""
-        if self._state is None:
-            raise ValueError("Evaluator.report: no rows yet; update() with at least one row first")
-        try:
-            core = self._state.finish(**self._finish_kw())
-        except ValueError as e:
-            raise ValueError(f"Evaluator.report: {e}") from None
+        with self._lock:
+            if self._state is None:
+                raise ValueError("Evaluator.report: no rows yet; update() with at least one row first")
+            try:
+                core = self._state.finish(**self._finish_kw())
+            except ValueError as e:
+                raise ValueError(f"Evaluator.report: {e}") from None
         return SlicedReport(core) if self._options["by"] else Report(core)
 
     def compute(self):
@@ -350,9 +366,10 @@ class Evaluator:
     # bytes
 
     def __bytes__(self):
-        header = json.dumps({"options": self._options, "meta": self._meta},
-                            sort_keys=True, separators=(",", ":")).encode()
-        state = b"" if self._state is None else self._state.serialize()
+        with self._lock:
+            header = json.dumps({"options": self._options, "meta": self._meta},
+                                sort_keys=True, separators=(",", ":")).encode()
+            state = b"" if self._state is None else self._state.serialize()
         body = _HEAD.pack(_MAGIC, _FORMAT, len(header)) + header + _STATE_LEN.pack(len(state)) + state
         return body + hashlib.blake2b(body, digest_size=_DIGEST).digest()
 

@@ -360,3 +360,18 @@ def test_a_refused_sliced_batch_changes_no_slice(rng):
              by=keys[200:])
     _refused(ev, r"batch 3\): by\['k'\] has 199 rows; y_true has 200", y_true=y[200:], y_score=s[200:],
              sample_weight=w[200:], by=keys[201:])
+
+
+def test_threads_updating_one_evaluator_take_turns(rng):
+    # The core releases the GIL in update: without the Evaluator's lock two threads would write one
+    # state at once. Without a bootstrap the row order does not matter, so any interleaving gives
+    # assay.report's report.
+    from concurrent.futures import ThreadPoolExecutor
+
+    y, s, w, _ = _binary(rng, 8000)
+    ev = assay.Evaluator(ci=0.95)
+    cuts = _cuts(rng, 8000, 64)
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(lambda ab: ev.update(y[ab[0]:ab[1]], y_score=s[ab[0]:ab[1]]), cuts))
+        list(pool.map(lambda _: ev.report(), range(4)))
+    assert ev.report().to_dict() == assay.report(y, y_score=s, ci=0.95).to_dict()
