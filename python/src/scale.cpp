@@ -1,5 +1,5 @@
 // assay._core: the mergeable evaluation state (include/assay/scale/state.hpp) for the Python
-// engines (assay.arrow, assay.spark, assay.dask): update from columns without copies (numbers as
+// engines (assay.arrow, assay.spark, assay.dask) and assay.Evaluator: update from columns without copies (numbers as
 // float64 arrays, labels as numbers, text or dictionary codes), merge, serialise to bytes, read back,
 // finish into the report evaluate() gives on all rows.
 #include <nanobind/stl/optional.h>
@@ -183,7 +183,7 @@ void def_common(nb::class_<State>& c) {
 
 void bind_scale(nb::module_& m) {
   nb::class_<evaluation_state> states(m, "EvaluationState",
-                                      "A mergeable evaluation state (internal: use assay.arrow / spark / dask).");
+                                      "A mergeable evaluation state (internal: use assay.Evaluator, or assay.report on Arrow / spark / dask).");
   states
       .def(
           "__init__",
