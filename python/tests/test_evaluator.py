@@ -345,6 +345,9 @@ def test_sync_over_mpi_on_two_processes(tmp_path):
 
 
 def test_predicted_labels_that_turn_to_text_are_refused(rng):
+    ev = assay.Evaluator().update([1, 0], y_score=[0.9, 0.2])
+    _refused(ev, r"batch 2\): the labels \(y_true\) are text; the earlier batches' labels were numbers \(e.g. 1 then "
+             r"'1'", y_true=["1", "0"], y_score=[0.8, 0.1])
     ev = assay.Evaluator().update(np.array([1, 0, 1]), y_pred=np.array([1, 1, 0]))
     _refused(ev, r"batch 2\): the labels \(y_true, y_pred\) are text; the earlier batches' labels were numbers",
              y_true=np.array([1, 0]), y_pred=np.array(["1", "0"]))
