@@ -7,12 +7,15 @@ Evaluation of machine-learning predictions on arrays in memory, on the same C++ 
   (text, dict, HTML inline in Jupyter);
 - ``assay.roc_auc(y_true, y_score, ci=0.95)``, ``assay.accuracy(...)``, ...: one number with its
   interval, an :class:`Estimate` (a float);
+- ``assay.Evaluator``: the same report computed batch by batch (update, merge, bytes, sync across
+  processes), for training loops and streams;
 - ``assay.metrics``: a drop-in for ``sklearn.metrics``; ``assay.stats``: tests and intervals;
   ``assay.model_selection``: resampling splitters for scikit-learn's ``cv=``.
 """
 
 from assay import _core
 from assay._estimate import Estimate, TestResult
+from assay._evaluator import Evaluator
 from assay._report import ESTIMATE_FUNCTIONS as _ESTIMATE_FUNCTIONS
 from assay._report import Report, SlicedReport, report
 from assay._threads import get_num_threads, limit_threads, set_num_threads
@@ -23,7 +26,7 @@ globals().update(_ESTIMATE_FUNCTIONS)
 
 _SUBMODULES = {"curves", "dask", "detection", "metrics", "model_selection", "spark", "stats", "text"}
 
-__all__ = ["Estimate", "Report", "SlicedReport", "TestResult", "__version__", "get_num_threads", "limit_threads", "report",
+__all__ = ["Estimate", "Evaluator", "Report", "SlicedReport", "TestResult", "__version__", "get_num_threads", "limit_threads", "report",
            "set_num_threads", *sorted(_ESTIMATE_FUNCTIONS),
            *sorted(_SUBMODULES)]
 

@@ -1,5 +1,5 @@
 // assay._core: the mergeable evaluation state (include/assay/scale/state.hpp) for the Python
-// engines (assay.arrow, assay.spark, assay.dask): update from columns without copies (numbers as
+// engines (assay.arrow, assay.spark, assay.dask) and assay.Evaluator: update from columns without copies (numbers as
 // float64 arrays, labels as numbers, text or dictionary codes), merge, serialise to bytes, read back,
 // finish into the report evaluate() gives on all rows.
 #include <nanobind/stl/optional.h>
@@ -165,6 +165,15 @@ void def_common(nb::class_<State>& c) {
              }
              return nb::bytes(blob.data(), blob.size());
            })
+      .def(
+          "offset_row_ids",
+          [](State& s, std::uint64_t by) {
+            nb::gil_scoped_release release;
+            s.offset_row_ids(by);
+          },
+          nb::arg("by"),
+          "Adds `by` to the id of every row the state holds (a part whose rows were numbered from 0 before "
+          "the index of its first row among all rows was known).")
       .def_prop_ro("rows", &State::rows)
       .def_prop_ro("missing", &State::missing)
       .def_prop_ro("memory_bytes", &State::memory_bytes);
@@ -174,7 +183,7 @@ void def_common(nb::class_<State>& c) {
 
 void bind_scale(nb::module_& m) {
   nb::class_<evaluation_state> states(m, "EvaluationState",
-                                      "A mergeable evaluation state (internal: use assay.arrow / spark / dask).");
+                                      "A mergeable evaluation state (internal: use assay.Evaluator, or assay.report on Arrow / spark / dask).");
   states
       .def(
           "__init__",
