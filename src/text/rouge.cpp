@@ -29,7 +29,7 @@ rouge_type rouge_type_of(std::string_view name, std::string_view param_name) {
     t.k = rouge_type::kind::ngram;
     t.n = name[5] - '0';
   } else {
-    throw_usage(fmt::format("rouge: {} has '{}'; a ROUGE type is rouge1 .. rouge9, rougeL or rougeLsum",
+    throw_usage(fmt::format("{}{} has '{}'; a ROUGE type is rouge1 .. rouge9, rougeL or rougeLsum", in_function("rouge"),
                             param(param_name), name));
   }
   return t;
@@ -246,7 +246,7 @@ std::vector<rouge_score> rouge_pair(std::string_view hyp, std::string_view ref, 
 }
 
 std::vector<rouge_score> rouge_multi(std::string_view hyp, const std::vector<std::string>& refs, const rouge_options& o) {
-  if (refs.empty()) throw_usage("rouge: no reference given");
+  if (refs.empty()) throw_usage(in_function("rouge") + "no reference given");
   check_utf8(hyp, "the hypothesis");
   for (std::size_t j = 0; j < refs.size(); ++j) check_utf8(refs[j], fmt::format("reference {}", j + 1));
   const auto types = rouge_types_of(o);
@@ -270,11 +270,11 @@ std::vector<rouge_score> rouge_multi(std::string_view hyp, const std::vector<std
 std::vector<std::vector<rouge_score>> sentence_rouge(const std::vector<std::string>& hyps,
                                                      const std::vector<std::vector<std::string>>& refs,
                                                      const rouge_options& o) {
-  if (refs.empty()) throw_usage("rouge: no reference given");
+  if (refs.empty()) throw_usage(in_function("rouge") + "no reference given");
   for (std::size_t j = 0; j < refs.size(); ++j)
     if (refs[j].size() != hyps.size())
-      throw_data(fmt::format("rouge: reference stream {} has {} lines but the hypothesis has {}", j + 1,
-                             refs[j].size(), hyps.size()));
+      throw_data(fmt::format("{}reference stream {} has {} lines but the hypothesis has {}", in_function("rouge"),
+                             j + 1, refs[j].size(), hyps.size()));
   (void)rouge_types_of(o);
   std::vector<std::vector<rouge_score>> out(hyps.size());
   const unsigned threads = assay::detail::resolve_threads(o.threads, hyps.size() / 256 + 1);
