@@ -10,13 +10,16 @@ Data: N synthetic pairs (seed 1): 12-40 words drawn from a Zipf-like vocabulary 
 made of English stems and suffixes (so the stemmer has work), with capitals, punctuation and a
 newline between sentences (for rougeLsum); written once to ${TMPDIR:-/tmp}/assay_rouge. Types:
 rouge1, rouge2, rougeL, rougeLsum; use_stemmer=True unless --no-stem. Prints every run, the
-medians (wall clock), the ratios and the three tools' means (they must agree to 1e-9).
+medians (wall clock, and CPU time = user + system of all threads, which a busy shared machine
+disturbs less), the ratios and the three tools' means (they must agree to 1e-9).
 """
 import argparse
 import importlib.metadata as md
+import itertools
 import json
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -39,9 +42,9 @@ def vocabulary(rng, size):
     return sorted(words)
 
 
-def sentence(rng, vocab, weights):
+def sentence(rng, vocab, cum):
     n = rng.randint(6, 20)
-    words = rng.choices(vocab, weights=weights, k=n)
+    words = rng.choices(vocab, cum_weights=cum, k=n)
     words[0] = words[0].capitalize()
     return " ".join(w + (rng.choice([",", ".", ";"]) if rng.random() < 0.08 else "") for w in words) + "."
 
@@ -49,12 +52,12 @@ def sentence(rng, vocab, weights):
 def generate(path, pairs):
     rng = random.Random(1)
     vocab = vocabulary(rng, 20000)
-    weights = [1.0 / (k + 1) for k in range(len(vocab))]
+    cum = list(itertools.accumulate(1.0 / (k + 1) for k in range(len(vocab))))
     rng.shuffle(vocab)
     with open(os.path.join(path, "hyp.txt"), "w") as h, open(os.path.join(path, "ref.txt"), "w") as r:
         for _ in range(pairs):
-            ref = [sentence(rng, vocab, weights) for _ in range(rng.randint(1, 2))]
-            hyp = [" ".join(w if rng.random() < 0.6 else rng.choices(vocab, weights=weights)[0] for w in s.split())
+            ref = [sentence(rng, vocab, cum) for _ in range(rng.randint(1, 2))]
+            hyp = [" ".join(w if rng.random() < 0.6 else rng.choices(vocab, cum_weights=cum)[0] for w in s.split())
                    for s in ref]
             h.write(" <n> ".join(hyp) + "\n")
             r.write(" <n> ".join(ref) + "\n")
@@ -68,33 +71,36 @@ def read(path):
 def run_assay_cli(assay, d, stem):
     cmd = [assay, "text", "rouge", "--hyp", os.path.join(d, "hyp.txt"), "--ref", os.path.join(d, "ref.txt"),
            "--sentence-separator", " <n> ", "--format", "json"] + (["--stem"] if stem else [])
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     j = json.loads(out)
-    return wall, {k: [j[k]["precision"], j[k]["recall"], j[k]["fmeasure"]] for k in TYPES}
+    return (wall, cpu), {k: [j[k]["precision"], j[k]["recall"], j[k]["fmeasure"]] for k in TYPES}
 
 
 def run_assay_py(hyps, refs, stem):
     from assay import text
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     r = text.rouge(hyps, refs, rouge_types=TYPES, use_stemmer=stem)
-    wall = time.perf_counter() - t
-    return wall, {k: [float(x) for x in r[k]] for k in TYPES}
+    wall, cpu = time.perf_counter() - t, time.process_time() - c
+    return (wall, cpu), {k: [float(x) for x in r[k]] for k in TYPES}
 
 
 def run_peer(hyps, refs, stem):
     from rouge_score import rouge_scorer
     scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=stem)
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     sums = {k: [0.0, 0.0, 0.0] for k in TYPES}
     for h, r in zip(hyps, refs):
         s = scorer.score(r, h)
         for k in TYPES:
             for i in range(3):
                 sums[k][i] += s[k][i]
-    wall = time.perf_counter() - t
-    return wall, {k: [x / len(hyps) for x in v] for k, v in sums.items()}
+    wall, cpu = time.perf_counter() - t, time.process_time() - c
+    return (wall, cpu), {k: [x / len(hyps) for x in v] for k, v in sums.items()}
 
 
 def main():
@@ -125,13 +131,15 @@ def main():
         if i < a.peer_runs:
             w, means["rouge-score"] = run_peer(hyps, refs, stem)
             times["rouge-score"].append(w)
-        print(f"run {i + 1}: " + ", ".join(f"{k} {v[-1]:.3f} s" for k, v in times.items() if len(v) > i), flush=True)
-    med = {k: statistics.median(v) for k, v in times.items()}
-    for k, v in med.items():
-        print(f"median {k:<24} {v:8.3f} s   ({len(times[k])} runs)")
-    peer = med["rouge-score"]
+        print(f"run {i + 1} (wall/cpu s): " + ", ".join(f"{k} {v[-1][0]:.3f}/{v[-1][1]:.3f}" for k, v in times.items()
+                                                    if len(v) > i), flush=True)
+    med = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for k, v in times.items()}
+    print(f"{'median':<31} {'wall':>9} {'cpu':>9}")
+    for k, (w, c) in med.items():
+        print(f"  {k:<29} {w:8.3f}s {c:8.3f}s   ({len(times[k])} runs)")
+    pw, pc = med["rouge-score"]
     for k in ("assay CLI", "assay Python (1 thread)"):
-        print(f"ratio rouge-score / {k}: {peer / med[k]:.1f}x (target >= 20x)")
+        print(f"ratio rouge-score / {k}: wall {pw / med[k][0]:.1f}x, cpu {pc / med[k][1]:.1f}x (target >= 20x)")
     worst = 0.0
     for t in TYPES:
         print(f"{t:<10} " + "  ".join(f"{k}: F={means[k][t][2]:.6f}" for k in means))
