@@ -8,6 +8,7 @@
 #include <exception>
 #include <mutex>
 #include <span>
+#include <unordered_map>
 
 #include "assay/detail/parallel.hpp"
 #include "assay/error.hpp"
@@ -44,12 +45,21 @@ std::vector<rouge_type> rouge_types_of(const rouge_options& o) {
 
 namespace {
 
+// porter_stem through a per-thread cache: text repeats its words, and stemming is most of the work
+// of tokenizing. Bounded: emptied when it reaches 2^16 words.
+const std::string& stem_cached(const std::string& word) {
+  thread_local std::unordered_map<std::string, std::string> cache;
+  if (const auto it = cache.find(word); it != cache.end()) return it->second;
+  if (cache.size() >= (std::size_t{1} << 16)) cache.clear();
+  return cache.emplace(word, porter_stem(word)).first->second;
+}
+
 // Appends the tokens of `text` (no "\n" inside) to `out`, as rouge-score's tokenize() makes them.
 void tokenize_into(std::string_view text, bool stem, std::vector<std::string>& out) {
   std::string cur;
   auto flush = [&] {
     if (cur.empty()) return;
-    if (stem && cur.size() > 3) out.push_back(porter_stem(cur));
+    if (stem && cur.size() > 3) out.push_back(stem_cached(cur));
     else out.push_back(cur);
     cur.clear();
   };
