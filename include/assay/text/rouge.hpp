@@ -39,7 +39,7 @@ struct rouge_score {
 /// characters other than ASCII a-z and 0-9 taken as a separator (so non-ASCII letters separate
 /// words; İ U+0130 lowers to "i" and the Kelvin sign U+212A to "k", the only non-ASCII code
 /// points whose lowercase holds ASCII letters or digits), and, with `stem`, tokens of more than 3
-/// characters replaced by porter_stem(token). `text` must be valid UTF-8.
+/// characters replaced by porter_stem(token). Invalid UTF-8 is a data error.
 [[nodiscard]] std::vector<std::string> rouge_tokenize(std::string_view text, bool stem);
 
 /// The scores of one hypothesis (prediction) against one reference (target), one per type:
@@ -49,12 +49,12 @@ struct rouge_score {
 ///  ROUGE-Lsum: both texts are split on "\n" into sentences (empty strings dropped); for each
 ///           reference sentence r, the union over hypothesis sentences c of the positions in r of one
 ///           LCS of r and c (read back from the end of the table; on a tie the reference token is
-///           dropped, as rouge-score does); each token
-///           of that union counts a hit if neither side's token budget (its count in the whole
-///           text) is spent. P = hits / hyp tokens, R = hits / ref tokens; 0 if either is empty.
+///           dropped, as rouge-score does); each token of that union counts a hit if neither
+///           side's budget of that token (its count in the whole text) is spent. P = hits / hyp tokens, R = hits / ref tokens; 0 if either is empty.
 ///  F = 2 P R / (P + R), 0 when P + R = 0.
 /// Reference: C.-Y. Lin, "ROUGE: A Package for Automatic Evaluation of Summaries", Text
 /// Summarization Branches Out (ACL workshop), 2004, sections 2 and 3.
+/// Invalid UTF-8 in either text is a data error naming it.
 [[nodiscard]] std::vector<rouge_score> rouge_pair(std::string_view hyp, std::string_view ref, const rouge_options& o);
 
 /// rouge-score's score_multi: per type, the scores against the reference with the highest F (the
