@@ -82,7 +82,11 @@ void print_sentences(const rouge_cli_options& o, const std::vector<text::rouge_t
 void run_rouge(const rouge_cli_options& o) {
   current_command = "assay text rouge";
   text::rouge_options r;
-  for (const auto& name : o.types) r.types.push_back(text::rouge_type_of(name, "types"));
+  for (const auto& name : o.types) {
+    for (const auto& t : r.types)
+      if (t.name == name) throw_usage(fmt::format("--types names {} twice", name));
+    r.types.push_back(text::rouge_type_of(name, "types"));
+  }
   r.use_stemmer = o.stem;
   const auto boot = ci_options(o.ci);
   if (boot && o.sentence) throw_usage("--ci: intervals are for the mean over lines, not with --sentence");

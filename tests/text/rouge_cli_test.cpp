@@ -126,6 +126,8 @@ TEST(RougeCli, BadInputWholeMessages) {
                    ":2: line \"\\xc3(\" is not valid UTF-8 (byte \\xc3 at offset 0); assay reads text as UTF-8");
   expect_error({"text", "rouge", "--hyp", ok, "--ref", ok, "--types", "rouge1,rougeW"}, 2,
                "assay text rouge: --types has 'rougeW'; a ROUGE type is rouge1 .. rouge9, rougeL or rougeLsum");
+  expect_error({"text", "rouge", "--hyp", ok, "--ref", ok, "--types", "rougeL,rouge1,rougeL"}, 2,
+               "assay text rouge: --types names rougeL twice");
   expect_error({"text", "rouge", "--hyp", ok, "--ref", ok, "--ci", "--sentence"}, 2,
                "assay text rouge: --ci: intervals are for the mean over lines, not with --sentence");
 }
