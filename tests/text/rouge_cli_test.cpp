@@ -104,6 +104,34 @@ TEST(RougeCli, SentenceSeparatorGivesRougeLsumOfMultiLineTexts) {
       }
 }
 
+TEST(RougeCli, TwoReferenceFilesTakeTheBestByF) {
+  // The generator's cases with two single-line references, as two --ref files.
+  const json d = load("rouge_cases.json");
+  std::string hyp, ref_a, ref_b;
+  std::vector<const json*> kept;
+  for (const auto& c : d["cases"]) {
+    if (c["refs"].size() != 2 || !c["stem"].get<bool>()) continue;
+    const auto h = c["hyp"].get<std::string>(), a = c["refs"][0].get<std::string>(), b = c["refs"][1].get<std::string>();
+    if ((h + a + b).find_first_of("\r\n") != std::string::npos) continue;
+    hyp += h + "\n";
+    ref_a += a + "\n";
+    ref_b += b + "\n";
+    kept.push_back(&c);
+  }
+  ASSERT_GT(kept.size(), 10u);
+  const auto hf = write_text("h2r.txt", hyp), af = write_text("a2r.txt", ref_a), bf = write_text("b2r.txt", ref_b);
+  const auto out = run_assay({"text", "rouge", "--hyp", hf, "--ref", af, "--ref", bf, "--stem", "--types",
+                              types_arg(d["types"]), "--sentence", "--format", "json"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const auto j = json::parse(out.out);
+  for (std::size_t i = 0; i < kept.size(); ++i)
+    for (const auto& t : d["types"])
+      EXPECT_DOUBLE_EQ(j[t.get<std::string>()]["fmeasure"][i].get<double>(),
+                       (*kept[i])["scores"][t.get<std::string>()][2].get<double>())
+          << i << " " << t;
+  EXPECT_EQ(j["signature"].get<std::string>().rfind("nrefs:2|", 0), 0u);
+}
+
 TEST(RougeCli, TextOutput) {
   const auto h = write_text("ht.txt", "The quick brown dog jumps on the log.\n");
   const auto r = write_text("rt.txt", "The quick brown fox jumps over the lazy dog\n");
