@@ -14,6 +14,7 @@ void register_text(CLI::App& app) {
   text_cli::register_chrf(cmd);
   text_cli::register_ngram(cmd);
   text_cli::register_bertscore(cmd);
+  text_cli::register_rouge(cmd);
 }
 
 }  // namespace assay::cli

@@ -53,5 +53,6 @@ void register_bleu(CLI::App* parent);
 void register_chrf(CLI::App* parent);
 void register_ngram(CLI::App* parent);
 void register_bertscore(CLI::App* parent);
+void register_rouge(CLI::App* parent);
 
 }  // namespace assay::cli::text_cli

@@ -15,6 +15,7 @@ from assay import _core
 from assay._estimate import Estimate, check_bootstrap_args
 
 __all__ = ["BLEUScore", "bertscore", "bleu", "chrf", "sentence_bleu", "sentence_chrf"]
+__all__ += ["RougeScore", "rouge", "rouge_tokenize", "sentence_rouge"]
 
 
 class BLEUScore(Estimate):
@@ -302,3 +303,134 @@ def bertscore(cand_embeddings, ref_embeddings, *, idf=False, cand_tokens=None, r
     return {"P": r["P"], "R": r["R"], "F": r["F"], "mean_P": Estimate(*r["mean_P"][:1], reason=r["mean_P"][1]),
             "mean_R": Estimate(*r["mean_R"][:1], reason=r["mean_R"][1]),
             "mean_F": Estimate(*r["mean_F"][:1], reason=r["mean_F"][1])}
+
+
+# ---------------------------------------------------------------------------------------- ROUGE
+
+class RougeScore(tuple):
+    """rouge-score's ``Score``: a (precision, recall, fmeasure) tuple with those attribute names.
+    From :func:`rouge` the three are :class:`~assay.Estimate` means (with ``ci`` when asked for)."""
+
+    __slots__ = ()
+    _fields = ("precision", "recall", "fmeasure")
+
+    def __new__(cls, precision, recall, fmeasure):
+        return super().__new__(cls, (precision, recall, fmeasure))
+
+    precision = property(lambda self: self[0])
+    recall = property(lambda self: self[1])
+    fmeasure = property(lambda self: self[2])
+
+    def __repr__(self):
+        return f"RougeScore(precision={self[0]!r}, recall={self[1]!r}, fmeasure={self[2]!r})"
+
+    def __reduce__(self):
+        return (RougeScore, tuple(self))
+
+
+_ROUGE_DEFAULT = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+
+
+def _rouge_types(fn, rouge_types):
+    if isinstance(rouge_types, str):
+        rouge_types = [rouge_types]
+    try:
+        types = list(rouge_types)
+    except TypeError:
+        raise ValueError(f"{fn}: rouge_types must be a list of names such as 'rouge1', "
+                         f"got {type(rouge_types).__name__}") from None
+    if not types:
+        raise ValueError(f"{fn}: rouge_types is empty; give at least one of rouge1 .. rouge9, rougeL, rougeLsum")
+    for i, t in enumerate(types):
+        if not isinstance(t, str):
+            raise ValueError(f"{fn}: rouge_types[{i}] is {type(t).__name__}, not a string")
+        if t not in ("rougeL", "rougeLsum") and not (len(t) == 6 and t.startswith("rouge") and t[5] in "123456789"):
+            raise ValueError(f"{fn}: rouge_types[{i}] is {t!r}; a ROUGE type is rouge1 .. rouge9, rougeL or rougeLsum")
+        if len(set(types)) != len(types):
+            raise ValueError(f"{fn}: rouge_types names {t!r} twice")
+    return types
+
+
+def _rouge_refs(fn, hyps, references):
+    # One string per hypothesis is taken as a single reference stream, as rouge-score pairs them.
+    if not isinstance(references, str):
+        try:
+            refs = list(references)
+        except TypeError:
+            refs = None
+        if refs and all(isinstance(r, str) for r in refs):
+            references = [refs]
+    return _streams(fn, hyps, references)
+
+
+def rouge(hypotheses, references, *, rouge_types=_ROUGE_DEFAULT, use_stemmer=False, ci=None, n_boot=1000, seed=0):
+    """ROUGE of each hypothesis against its references, averaged over hypotheses: the centre of
+    ``rouge_score.scoring.BootstrapAggregator`` over ``RougeScorer(rouge_types,
+    use_stemmer=use_stemmer).score_multi(refs_i, hyp_i)`` (rouge-score 0.1.2).
+
+    Parameters
+    ----------
+    hypotheses : list of str
+        Predictions (summaries); ``"\n"`` separates the sentences that ``rougeLsum`` uses.
+    references : list of str, or list of list of str
+        One reference per hypothesis, or reference streams (``references[j][i]`` is reference j of
+        hypothesis i, as in :func:`bleu`). With several, each type takes the reference with the
+        highest F (the first on ties), as ``score_multi`` does.
+    rouge_types : list of str
+        ``'rouge1'`` .. ``'rouge9'``, ``'rougeL'``, ``'rougeLsum'``.
+    use_stemmer : bool
+        Porter-stem tokens longer than 3 characters (NLTK's PorterStemmer, its default mode).
+    ci : float, optional
+        Level of percentile bootstrap intervals of the three means, resampling hypotheses
+        (rouge-score's aggregator draws unseeded; this one is seeded, so reproducible).
+    n_boot, seed : int
+
+    Returns
+    -------
+    dict
+        Type -> :class:`RougeScore` of :class:`~assay.Estimate` (the means; NaN with a reason when
+        there are no hypotheses). rouge-score's ``mid`` is the median of its bootstrap means, which
+        approximates this mean.
+    """
+    fn = "rouge"
+    hyps = _lines(fn, "hypotheses", hypotheses)
+    refs = _rouge_refs(fn, hyps, references)
+    types = _rouge_types(fn, rouge_types)
+    level, replicates, seed = check_bootstrap_args(fn, ci, n_boot, seed)
+    d = _call(fn, _core.text_rouge, hyps, refs, types, bool(use_stemmer), False, level, replicates, seed)
+    method = None if ci is None else f"bootstrap percentile, resampling hypotheses, {replicates} replicates, seed {seed}"
+    out = {}
+    for t in types:
+        p, r, f, reason, pci, rci, fci = d[t]
+
+        def est(x, interval):
+            if reason:
+                return Estimate(math.nan, reason=reason)
+            if ci is None:
+                return Estimate(x)
+            return Estimate(x, ci=interval, level=level, method=method)
+
+        out[t] = RougeScore(est(p, pci), est(r, rci), est(f, fci))
+    return out
+
+
+def sentence_rouge(hypotheses, references, *, rouge_types=_ROUGE_DEFAULT, use_stemmer=False):
+    """ROUGE of every hypothesis: type -> :class:`RougeScore` of three arrays (precision, recall,
+    fmeasure, one value per hypothesis), the numbers of rouge-score's ``score`` (one reference) or
+    ``score_multi`` (several). Arguments as :func:`rouge`. An empty text scores 0, as in rouge-score."""
+    fn = "sentence_rouge"
+    hyps = _lines(fn, "hypotheses", hypotheses)
+    refs = _rouge_refs(fn, hyps, references)
+    types = _rouge_types(fn, rouge_types)
+    d = _call(fn, _core.text_rouge, hyps, refs, types, bool(use_stemmer), True, math.nan, 0, 0)
+    return {t: RougeScore(*d[t]) for t in types}
+
+
+def rouge_tokenize(text, *, use_stemmer=False):
+    """The tokens rouge-score's default tokenizer makes of ``text``: lowercased, split at every
+    character other than ASCII a-z and 0-9, Porter-stemmed when longer than 3 characters with
+    ``use_stemmer``."""
+    if not isinstance(text, str):
+        raise ValueError(f"rouge_tokenize: text must be a string, got {type(text).__name__}")
+    _lines("rouge_tokenize", "text", [text])
+    return _call("rouge_tokenize", _core.text_rouge_tokenize, text, bool(use_stemmer))

@@ -6,6 +6,8 @@
 #include "assay/validation/cancel.hpp"
 #include "common.hpp"
 
+namespace assay::python { void bind_text_rouge(nb::module_& m); }  // python/src/text_rouge.cpp
+
 NB_MODULE(_core, m) {
   m.doc() = "Bindings of the assay C++ core (internal: use the assay package).";
   m.attr("__version__") = ASSAY_VERSION;
@@ -33,4 +35,5 @@ NB_MODULE(_core, m) {
   assay::python::bind_curve_objects(m);
   assay::python::bind_scale(m);
   assay::python::bind_arrow(m);
+  assay::python::bind_text_rouge(m);
 }
