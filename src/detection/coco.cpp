@@ -439,7 +439,9 @@ coco_matches match_coco(const dataset& data, const coco_params& params) {
           }
         }
         for (std::size_t d = 0; d < D; ++d) {
-          const double area = data.detections[dts[d]].area;
+          // Boxes: w*h (as loadRes sets it); masks and keypoints: the area read with them.
+          const auto& x = data.detections[dts[d]];
+          const double area = params.type == iou_type::bbox ? x.box.w * x.box.h : x.area;
           for (std::size_t t = 0; t < T; ++t)
             if (!(fl[t * D + d] & 1) && (area < lo || area > hi)) fl[t * D + d] |= 2;
         }
