@@ -275,7 +275,9 @@ def test_box_iou_matches_pycocotools_and_corners():
 @pytest.mark.parametrize("call,message", [
     (lambda gt, dt: detection.evaluate_coco([], dt), "evaluate_coco: gt must be a COCO-format dict"),
     (lambda gt, dt: detection.evaluate_coco({"images": []}, dt), "evaluate_coco: gt has no 'annotations'"),
-    (lambda gt, dt: detection.evaluate_coco(gt, dt, iou_type="segm"), "evaluate_coco: iou_type"),
+    (lambda gt, dt: detection.evaluate_coco(gt, dt, iou_type="polygon"), "evaluate_coco: iou_type"),
+    (lambda gt, dt: detection.evaluate_coco(gt, dt, iou_type="segm"),
+     "evaluate_coco: gt: annotations[0]: missing field 'segmentation'"),
     (lambda gt, dt: detection.evaluate_coco(gt, [dict(dt[0], image_id=-5)]), "evaluate_coco: dt: [0]: image_id -5"),
     (lambda gt, dt: detection.evaluate_coco(gt, [dict(dt[0], bbox=[1, 2, float("nan"), 4])]),
      "evaluate_coco: dt holds NaN"),
