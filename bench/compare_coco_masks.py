@@ -7,9 +7,13 @@ Writes a synthetic data set (masks as compressed RLE on 480x640 images, 80 categ
 17 keypoints), then times, per repetition:
   * pycocotools 2.0.11: COCOeval(gt, gt.loadRes(dt), iou_type).evaluate() + accumulate() (the
     files already loaded, as in the task's target), and
-  * assay: assay.detection.evaluate_coco(gt, dt, iou_type) from the same dicts, which also
-    serialises and parses them (so assay's time includes its input; pycocotools' does not),
-and prints the medians, the ratio and whether the two agree on the summary numbers.
+  * assay from the dicts: assay.detection.evaluate_coco(gt, dt, iou_type), which serialises them
+    to JSON (json.dumps) and parses that in C++, then evaluates;
+  * assay from JSON text: the same core call on the already serialised text (what `assay
+    detection` does with files: parse and evaluate),
+and prints the medians, the ratios and whether the numbers agree. assay's times include reading
+its input; pycocotools' exclude it (COCO() and loadRes() are not timed), so the ratios are
+conservative. Wall and CPU seconds are both printed: on a shared machine wall time is noisy.
 """
 import argparse
 import contextlib
@@ -26,6 +30,7 @@ from pycocotools.coco import COCO
 from pycocotools.cocoeval import COCOeval
 
 import assay.detection
+from assay import _core
 
 
 def blob(rng, h, w):
@@ -81,6 +86,14 @@ def gen_keypoints(n_images, per_image, seed=2):
     return {"images": images, "annotations": anns, "categories": [{"id": 1, "name": "person"}]}, dts
 
 
+def clocks():
+    return time.perf_counter(), time.process_time()
+
+
+def since(t):
+    return time.perf_counter() - t[0], time.process_time() - t[1]
+
+
 def time_pycocotools(gt, dt, iou_type):
     with contextlib.redirect_stdout(io.StringIO()):
         coco_gt = COCO()
@@ -88,18 +101,24 @@ def time_pycocotools(gt, dt, iou_type):
         coco_gt.createIndex()
         coco_dt = coco_gt.loadRes([dict(d) for d in dt])
         e = COCOeval(coco_gt, coco_dt, iou_type)
-        t = time.perf_counter()
+        t = clocks()
         e.evaluate()
         e.accumulate()
-        elapsed = time.perf_counter() - t
+        elapsed = since(t)
         e.summarize()
     return elapsed, list(e.stats)
 
 
 def time_assay(gt, dt, iou_type):
-    t = time.perf_counter()
+    t = clocks()
     r = assay.detection.evaluate_coco(gt, dt, iou_type)
-    return time.perf_counter() - t, list(r.stats)
+    return since(t), list(r.stats)
+
+
+def time_assay_text(gt_text, dt_text, iou_type):
+    t = clocks()
+    _core.detection_coco(gt_text, dt_text, None, None, float("nan"), 0, 0, iou_type, None)
+    return since(t)
 
 
 def main():
@@ -116,17 +135,22 @@ def main():
             continue
         gt, dt = gen(a.images, a.per_image)
         gt = json.loads(json.dumps(gt))
-        ours, theirs = [], []
+        gt_text = assay.detection._ground_truth("bench", gt)
+        dt_text = assay.detection._detections("bench", dt, iou_type)
+        ours, text, theirs = [], [], []
         for _ in range(a.repeats):
             t, s_theirs = time_pycocotools(gt, dt, iou_type)
             theirs.append(t)
             t, s_ours = time_assay(gt, dt, iou_type)
             ours.append(t)
+            text.append(time_assay_text(gt_text, dt_text, iou_type))
         same = s_ours == [float(x) for x in s_theirs]
-        mo, mt = statistics.median(ours), statistics.median(theirs)
-        print(f"{iou_type:9s} pycocotools evaluate+accumulate median {mt:8.3f} s | assay evaluate_coco median "
-              f"{mo:8.3f} s | ratio {mt / mo:6.1f}x | numbers identical: {same}")
-
+        med = lambda v, i: statistics.median(x[i] for x in v)
+        print(f"{iou_type}: numbers identical to pycocotools: {same}")
+        for i, clock in ((0, "wall"), (1, "cpu")):
+            mt, mo, mx = med(theirs, i), med(ours, i), med(text, i)
+            print(f"  {clock:4s} median  pycocotools evaluate+accumulate {mt:8.3f} s | assay from dicts {mo:7.3f} s "
+                  f"({mt / mo:5.1f}x) | assay from JSON text {mx:7.3f} s ({mt / mx:5.1f}x)")
 
 if __name__ == "__main__":
     main()
