@@ -131,7 +131,8 @@ namespace {
 // vertices are scaled by 5 and rounded, the closed boundary is walked one step at a time along its
 // major axis, and wherever it moves to another upsampled column that is a pixel centre, the first
 // pixel row at or below the boundary there is a point where the column switches on or off.
-void polygon_points(const std::vector<double>& xy, std::uint32_t h, std::uint32_t w, std::vector<std::uint32_t>& out) {
+void polygon_points(const std::vector<double>& xy, std::uint32_t h, std::uint32_t w, std::vector<std::uint32_t>& out,
+                    const std::string& where, std::size_t p) {
   const double scale = 5;
   const std::size_t k = xy.size() / 2;
   std::vector<int> x(k + 1), y(k + 1);
@@ -140,7 +141,19 @@ void polygon_points(const std::vector<double>& xy, std::uint32_t h, std::uint32_
     y[j] = static_cast<int>(scale * xy[2 * j + 1] + .5);
   }
   x[k] = x[0], y[k] = y[0];
+  // The outline has one point per upsampled step along each edge's major axis; a vertex far outside
+  // the image would make that walk (and its memory) enormous, so the length is bounded first.
+  std::uint64_t steps = 0;
+  for (std::size_t j = 0; j < k; ++j)
+    steps += static_cast<std::uint64_t>(std::max(std::abs(static_cast<std::int64_t>(x[j]) - x[j + 1]),
+                                                 std::abs(static_cast<std::int64_t>(y[j]) - y[j + 1]))) + 1;
+  if (steps > (std::uint64_t{1} << 26))
+    throw_data(fmt::format("{}: polygon {} has an outline of {} upsampled steps (more than 2^26); its vertices lie "
+                           "far outside any image",
+                           where, p, steps));
   std::vector<int> u, v;
+  u.reserve(static_cast<std::size_t>(steps));
+  v.reserve(static_cast<std::size_t>(steps));
   for (std::size_t j = 0; j < k; ++j) {
     int xs = x[j], xe = x[j + 1], ys = y[j], ye = y[j + 1];
     const int dx = std::abs(xe - xs), dy = std::abs(ys - ye);
@@ -214,7 +227,7 @@ mask mask_from_polygons(const std::vector<std::vector<double>>& polygons, std::u
       if (!std::isfinite(xy[i]) || std::fabs(xy[i]) > 1e8)
         throw_data(fmt::format("{}: polygon {} coordinate {} is {}, not a finite pixel coordinate", where, p, i, xy[i]));
     pts.clear();
-    polygon_points(xy, h, w, pts);
+    polygon_points(xy, h, w, pts, where, p);
     std::sort(pts.begin(), pts.end());
     // Each point switches its column between off and on; a point listed twice switches twice.
     mask m;

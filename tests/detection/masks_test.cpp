@@ -192,6 +192,9 @@ TEST(CocoSegm, BadInputNamesFileRecordAndField) {
   EXPECT_NE(msg.find("sum to 3"), std::string::npos) << msg;
   msg = error_of(img + R"({"id":1,"image_id":1,"category_id":1,"segmentation":[[0,0,1,1]]}]})", ok_dt, iou_type::segm);
   EXPECT_NE(msg.find("g.json: annotations[0]: segmentation: polygon 0 has 4 numbers"), std::string::npos) << msg;
+  msg = error_of(img + R"({"id":1,"image_id":1,"category_id":1,"segmentation":[[0,0,1,1,2,2],[0,0,9e7,0,0,1]]}]})",
+                 ok_dt, iou_type::segm);
+  EXPECT_NE(msg.find("g.json: annotations[0]: segmentation: polygon 1 has an outline of"), std::string::npos) << msg;
   msg = error_of(img + R"({"id":1,"image_id":1,"category_id":1,"segmentation":{"size":[3,2],"counts":[6]}}]})", ok_dt,
                  iou_type::segm);
   EXPECT_NE(msg.find("g.json: annotations[0]: segmentation.size is [3, 2] but g.json: images[0] is 2 x 3"),
