@@ -310,6 +310,24 @@ coco_result accumulate_impl(const coco_matches& mt, std::span<const std::uint32_
   return res;
 }
 
+// The similarity of every (detection, ground truth) pair of one image and category, detections x
+// ground truths in the given orders: IoU of boxes or masks (crowd: over the detection's area), or OKS.
+void similarity(const dataset& data, const coco_params& params, const std::vector<std::size_t>& dts,
+                const std::vector<std::size_t>& gts, std::vector<double>& out) {
+  const std::size_t D = dts.size(), G = gts.size();
+  out.resize(D * G);
+  for (std::size_t d = 0; d < D; ++d)
+    for (std::size_t g = 0; g < G; ++g) {
+      const auto& t = data.truths[gts[g]];
+      const auto& x = data.detections[dts[d]];
+      switch (params.type) {
+        case iou_type::bbox: out[d * G + g] = iou(x.box, t.box, t.crowd); break;
+        case iou_type::segm: out[d * G + g] = mask_iou(x.segm, t.segm, t.crowd); break;
+        case iou_type::keypoints: out[d * G + g] = oks(x.keypoints, t.keypoints, t.area, t.box, params.kpt_oks_sigmas); break;
+      }
+    }
+}
+
 }  // namespace
 
 coco_matches match_coco(const dataset& data, const coco_params& params) {
@@ -380,19 +398,7 @@ coco_matches match_coco(const dataset& data, const coco_params& params) {
         rank_of.push_back(static_cast<std::uint32_t>(d));
         score_of.push_back(data.detections[dts[d]].score);
       }
-      iou0.resize(D * G);  // detections x ground truths in input order
-      for (std::size_t d = 0; d < D; ++d)
-        for (std::size_t g = 0; g < G; ++g) {
-          const auto& t = data.truths[gts[g]];
-          const auto& x = data.detections[dts[d]];
-          switch (params.type) {
-            case iou_type::bbox: iou0[d * G + g] = iou(x.box, t.box, t.crowd); break;
-            case iou_type::segm: iou0[d * G + g] = mask_iou(x.segm, t.segm, t.crowd); break;
-            case iou_type::keypoints:
-              iou0[d * G + g] = oks(x.keypoints, t.keypoints, t.area, t.box, params.kpt_oks_sigmas);
-              break;
-          }
-        }
+      similarity(data, params, dts, gts, iou0);
       for (std::size_t a = 0; a < A; ++a) {
         const double lo = params.area_ranges[a][0], hi = params.area_ranges[a][1];
         // Ground truths: ignored (crowd or outside the area range) last, stable.
