@@ -10,7 +10,7 @@ Writes a synthetic data set (masks as compressed RLE on 480x640 images, 80 categ
   * assay from the dicts: assay.detection.evaluate_coco(gt, dt, iou_type), which serialises them
     to JSON (json.dumps) and parses that in C++, then evaluates;
   * assay from JSON text: the same core call on the already serialised text (what `assay
-    detection` does with files: parse and evaluate),
+    detection` and evaluate_coco(gt_path, dt_path) do with files: parse and evaluate),
 and prints the medians, the ratios and whether the numbers agree. assay's times include reading
 its input; pycocotools' exclude it (COCO() and loadRes() are not timed), so the ratios are
 conservative. Wall and CPU seconds are both printed: on a shared machine wall time is noisy.

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 
 import numpy as np
 
@@ -50,7 +51,20 @@ def _dumps(fn, name, obj):
                          "finite)") from None
 
 
+def _read_text(fn, name, path):
+    # A file name is read as it is: the core parses the JSON text (no Python objects in between).
+    try:
+        with open(path, "rb") as f:
+            return f.read().decode("utf-8")
+    except OSError as e:
+        raise ValueError(f"{fn}: {name}: cannot read '{os.fspath(path)}': {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{fn}: {name}: '{os.fspath(path)}' is not UTF-8 text (byte {e.start})") from None
+
+
 def _ground_truth(fn, gt):
+    if isinstance(gt, (str, os.PathLike)):
+        return _read_text(fn, "gt", gt)
     if not isinstance(gt, dict):
         raise ValueError(f"{fn}: gt must be a COCO-format dict with 'images', 'annotations' and 'categories', "
                          f"got {type(gt).__name__}")
@@ -59,7 +73,8 @@ def _ground_truth(fn, gt):
             raise ValueError(f"{fn}: gt has no '{key}' (a COCO ground-truth dict needs 'images', 'annotations' "
                              "and 'categories')")
     keep = {key: gt[key] for key in ("images", "annotations", "categories")}
-    if any(isinstance(a, dict) and isinstance(a.get("segmentation"), dict) for a in keep["annotations"]):
+    if any(isinstance(a, dict) and isinstance(a.get("segmentation"), dict) and
+           isinstance(a["segmentation"].get("counts"), bytes) for a in keep["annotations"]):
         keep["annotations"] = [dict(a, segmentation=_rle_text(a["segmentation"]))
                                if isinstance(a, dict) and "segmentation" in a else a for a in keep["annotations"]]
     return _dumps(fn, "gt", keep)
@@ -73,6 +88,8 @@ def _rle_text(x):
 
 
 def _detections(fn, dt, iou_type="bbox"):
+    if isinstance(dt, (str, os.PathLike)):
+        return _read_text(fn, "dt", dt)
     if isinstance(dt, np.ndarray) and iou_type != "bbox":
         raise ValueError(f"{fn}: dt as an array holds boxes; iou_type={iou_type!r} needs a list of dicts")
     if isinstance(dt, np.ndarray):
@@ -171,13 +188,15 @@ def evaluate_coco(gt, dt, iou_type="bbox", *, iou_thresholds=None, max_dets=None
 
     Parameters
     ----------
-    gt : dict
+    gt : dict or path
         COCO-format ground truth: ``images`` (``id``), ``categories`` (``id``, ``name``) and
         ``annotations`` (``image_id``, ``category_id``, ``bbox`` [x, y, w, h], optional ``area``
-        (default w*h), ``iscrowd``, ``id``).
-    dt : list of dict or numpy.ndarray
-        Detections ``{image_id, category_id, bbox, score}`` or an (n, 7) array
-        ``[image_id, x, y, w, h, score, category_id]``. Ties in score keep the input order.
+        (default w*h), ``iscrowd``, ``id``). A file name (str or os.PathLike) is read as COCO JSON
+        by the core directly (faster than a dict: nothing is serialised in Python).
+    dt : list of dict, numpy.ndarray or path
+        Detections ``{image_id, category_id, bbox, score}``, an (n, 7) array
+        ``[image_id, x, y, w, h, score, category_id]``, or a results JSON file. Ties in score keep
+        the input order.
     iou_type : {'bbox', 'segm', 'keypoints'}
         'bbox': IoU of boxes. 'segm': IoU of masks; annotations and detections carry
         ``segmentation`` as COCO RLE (``{size: [h, w], counts}``, counts a string, bytes as
@@ -292,14 +311,25 @@ def evaluate_voc(gt, dt, *, use_07_metric=False, iou_threshold=0.5, plus_one=Tru
 
 
 def _category_keys(gt):
-    # The core keeps ids as text; the results are keyed by the ids as the caller's dict has them.
+    # The core keeps ids as text; the results are keyed by the ids as the caller's dict has them
+    # (from a file: integers where the text is one).
     keys = {}
+    if not isinstance(gt, dict):
+        return _FileKeys()
     for c in gt["categories"]:
         if isinstance(c, dict) and "id" in c:
             cid = c["id"]
             cid = int(cid) if isinstance(cid, np.integer) else cid
             keys[str(cid)] = cid
     return keys
+
+
+class _FileKeys:
+    def get(self, cid, default=None):
+        try:
+            return int(cid)
+        except ValueError:
+            return cid if default is None else default
 
 
 def box_iou(a, b, *, box_format="xyxy", plus_one=False, iscrowd=None):

@@ -141,3 +141,16 @@ def test_bad_keypoints_name_record_and_field():
         detection.evaluate_coco(gt, dt, iou_type="keypoints")
     with pytest.raises(ValueError, match="kpt_oks_sigmas"):
         detection.evaluate_coco(gt, dt, iou_type="segm", kpt_oks_sigmas=[0.1])
+
+
+def test_files_give_the_same_numbers(tmp_path):
+    import json
+    gt, dt = keypoints_dataset(4)
+    (tmp_path / "gt.json").write_text(json.dumps(gt))
+    (tmp_path / "dt.json").write_text(json.dumps(dt))
+    from_files = detection.evaluate_coco(tmp_path / "gt.json", str(tmp_path / "dt.json"), iou_type="keypoints")
+    from_dicts = detection.evaluate_coco(gt, dt, iou_type="keypoints")
+    assert from_files.stats.tolist() == from_dicts.stats.tolist()
+    assert list(from_files.per_category) == [1]
+    with pytest.raises(ValueError, match=re.escape("evaluate_coco: dt: cannot read")):
+        detection.evaluate_coco(gt, tmp_path / "missing.json", iou_type="keypoints")
