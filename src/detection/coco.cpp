@@ -160,7 +160,8 @@ void check_data(const dataset& data, const coco_params& params) {
                                m.w, data.images[image], size[image][0], size[image][1]));
       }
     };
-    for (std::size_t i = 0; i < data.truths.size(); ++i) check(data.truths[i].segm, data.truths[i].image, "ground truth", i);
+    for (std::size_t i = 0; i < data.truths.size(); ++i)
+      check(data.truths[i].segm, data.truths[i].image, "ground truth", i);
     for (std::size_t i = 0; i < data.detections.size(); ++i)
       check(data.detections[i].segm, data.detections[i].image, "detection", i);
   }
@@ -323,7 +324,9 @@ void similarity(const dataset& data, const coco_params& params, const std::vecto
       switch (params.type) {
         case iou_type::bbox: out[d * G + g] = iou(x.box, t.box, t.crowd); break;
         case iou_type::segm: out[d * G + g] = mask_iou(x.segm, t.segm, t.crowd); break;
-        case iou_type::keypoints: out[d * G + g] = oks(x.keypoints, t.keypoints, t.area, t.box, params.kpt_oks_sigmas); break;
+        case iou_type::keypoints:
+          out[d * G + g] = oks(x.keypoints, t.keypoints, t.area, t.box, params.kpt_oks_sigmas);
+          break;
       }
     }
 }

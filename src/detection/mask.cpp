@@ -105,9 +105,11 @@ std::vector<std::uint32_t> rle_decode(std::string_view s, const std::string& whe
       if (p >= s.size())
         throw_data(fmt::format("{}: the counts string ends inside count {} (at character {})", where, counts.size(), p));
       const int c = static_cast<unsigned char>(s[p]) - 48;
-      if (c < 0 || c > 63)
-        throw_data(fmt::format("{}: character {} of the counts string is '{}', outside '0'..'o'", where, p,
-                               s[p] >= 32 && s[p] < 127 ? std::string(1, s[p]) : fmt::format("\\x{:02x}", static_cast<unsigned char>(s[p]))));
+      if (c < 0 || c > 63) {
+        const auto byte = static_cast<unsigned char>(s[p]);
+        const std::string shown = byte >= 32 && byte < 127 ? std::string(1, s[p]) : fmt::format("\\x{:02x}", byte);
+        throw_data(fmt::format("{}: character {} of the counts string is '{}', outside '0'..'o'", where, p, shown));
+      }
       if (k >= 7)
         throw_data(fmt::format("{}: count {} of the counts string (from character {}) needs more than 32 bits",
                                where, counts.size(), start));

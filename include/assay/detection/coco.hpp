@@ -132,8 +132,8 @@ coco_matches match_coco(const dataset& data, const coco_params& params = {});
 /// placed right after it in image order; weight 0 drops the image. Used by the bootstrap.
 coco_result accumulate_coco(const coco_matches& m, std::span<const std::uint32_t> image_weights = {});
 
-/// Percentile bootstrap intervals of the summary numbers (12; keypoints the first 10), resampling images (rows = images in
-/// dataset order) and re-accumulating the stored matches; a replicate where a number is undefined
+/// Percentile bootstrap intervals of the summary numbers (12; keypoints the first 10), resampling
+/// images (rows = images in dataset order) and re-accumulating the stored matches; a replicate where a number is undefined
 /// (-1 in pycocotools) is dropped for that number. Same seed, same intervals for any thread count.
 /// Reference: Efron & Tibshirani (1993), ch. 13; resampling images as the unit of the test set.
 std::array<stats::bootstrap_result, 12> bootstrap_coco(const coco_matches& m, const stats::bootstrap_options& opts);
