@@ -242,7 +242,9 @@ void run(const detection_options& o) {
     text = coco_report(d, r, json, o.curves, ci, boot);
     if (!o.plot.empty() || !o.html.empty())
       svg = detection_report::pr_curves_svg(detection_report::coco_curves(d, r),
-                                            "Precision-recall per class, IoU 0.50 (legend: AP50)");
+                                            ro.type == detection::iou_type::keypoints
+                                                ? "Precision-recall per class, OKS 0.50 (legend: AP50)"
+                                                : "Precision-recall per class, IoU 0.50 (legend: AP50)");
     if (!o.html.empty()) html_page = detection_report::coco_html(page_inputs_of(o, boot), d, r, ci ? &*ci : nullptr, svg);
   } else {
     detection::voc_params p;

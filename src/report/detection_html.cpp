@@ -192,9 +192,11 @@ std::string coco_html(const page_inputs& o, const detection::dataset& d, const d
     p.classes.push_back({d.category_names[k],
                          {r.category_ap[k], r.category_ap50[k], r.category_ap75[k],
                           static_cast<double>(r.category_gt[k]), static_cast<double>(r.category_dt[k])}});
-  p.pr_figure = {"pr", "Precision-recall curves per class at IoU 0.50",
-                 "COCO's interpolated precision on its 101-point recall grid (area all, 100 detections per image); "
-                 "the AP shown is AP50, the mean of that curve",
+  p.pr_figure = {"pr",
+                 kp ? "Precision-recall curves per class at OKS 0.50" : "Precision-recall curves per class at IoU 0.50",
+                 fmt::format("COCO's interpolated precision on its 101-point recall grid (area all, {} detections per "
+                             "image); the AP shown is AP50, the mean of that curve",
+                             r.params.max_dets.back()),
                  svg};
   p.notes.push_back("Undefined numbers (pycocotools prints -1) have no ground truth in that area range or class.");
   if (ci)
