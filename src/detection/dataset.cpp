@@ -200,10 +200,12 @@ mask read_segmentation(const json& obj, const std::string& where, image_size& im
   } else if (c.is_array()) {
     counts.reserve(c.size());
     for (std::size_t i = 0; i < c.size(); ++i) {
-      if (!(c[i].is_number_integer() || c[i].is_number_unsigned()) || c[i].get<std::int64_t>() < 0 ||
-          c[i].get<std::int64_t>() > 0xffffffffll)
-        throw_data(fmt::format("{}: segmentation.counts[{}] must be a whole number >= 0, got {}", where, i, show(c[i])));
-      counts.push_back(static_cast<std::uint32_t>(c[i].get<std::int64_t>()));
+      // Whole numbers, also when written as 12.0 (numpy arrays dumped as floats).
+      const double v = c[i].is_number() ? c[i].get<double>() : -1;
+      if (!(v >= 0 && v <= 4294967295.0 && std::floor(v) == v))
+        throw_data(fmt::format("{}: segmentation.counts[{}] must be a whole number from 0 to 2^32 - 1, got {}", where,
+                               i, show(c[i])));
+      counts.push_back(static_cast<std::uint32_t>(v));
     }
   } else {
     throw_data(fmt::format("{}: segmentation.counts must be a string (compressed RLE) or an array, got {}", where,

@@ -192,6 +192,12 @@ TEST(CocoSegm, BadInputNamesFileRecordAndField) {
                       ok_dt, iou_type::segm);
   EXPECT_NE(msg.find("g.json: annotations[0]: segmentation.counts"), std::string::npos) << msg;
   EXPECT_NE(msg.find("sum to 3"), std::string::npos) << msg;
+  msg = error_of(img + R"({"id":1,"image_id":1,"category_id":1,"segmentation":{"size":[2,3],"counts":[1,2.5]}}]})",
+                 ok_dt, iou_type::segm);
+  EXPECT_NE(msg.find("g.json: annotations[0]: segmentation.counts[1] must be a whole number"), std::string::npos) << msg;
+  EXPECT_EQ(error_of(img + R"({"id":1,"image_id":1,"category_id":1,"segmentation":{"size":[2,3],"counts":[1.0,5]}}]})",
+                     ok_dt, iou_type::segm),
+            "");
   msg = error_of(img + R"({"id":1,"image_id":1,"category_id":1,"segmentation":[[0,0,1,1]]}]})", ok_dt, iou_type::segm);
   EXPECT_NE(msg.find("g.json: annotations[0]: segmentation: polygon 0 has 4 numbers"), std::string::npos) << msg;
   msg = error_of(img + R"({"id":1,"image_id":1,"category_id":1,"segmentation":[[0,0,1,1,2,2],[0,0,9e7,0,0,1]]}]})",
