@@ -19,7 +19,8 @@ namespace assay::cli {
 namespace {
 
 struct detection_options {
-  std::string gt, dt, protocol = "coco", format = "text", output, box_format = "xywh", plot, html;
+  std::string gt, dt, protocol = "coco", format = "text", output, box_format = "xywh", plot, html, iou_type = "bbox";
+  std::vector<double> sigmas;
   double iou = 0.5;
   bool no_plus_one = false;
   bool curves = false;
@@ -51,15 +52,18 @@ void put(nlohmann::ordered_json& j, const std::string& name, const value& v) {
 
 std::string coco_report(const detection::dataset& d, const detection::coco_result& r, bool json, bool curves,
                         const coco_cis& ci, const std::optional<stats::bootstrap_options>& boot) {
+  const auto names = detection::coco_stat_names_of(r.params.type);
   if (json) {
     nlohmann::ordered_json j;
     j["protocol"] = "coco";
+    j["iou_type"] = detection::iou_type_name(r.params.type);
+    if (r.params.type == detection::iou_type::keypoints) j["kpt_oks_sigmas"] = r.params.kpt_oks_sigmas;
     nlohmann::ordered_json stats = nlohmann::ordered_json::object();
-    for (std::size_t i = 0; i < 12; ++i) put(stats, detection::coco_stat_names[i], r.stats[i]);
+    for (std::size_t i = 0; i < names.size(); ++i) put(stats, names[i], r.stats[i]);
     j["stats"] = stats;
     if (ci) {
       nlohmann::ordered_json c = nlohmann::ordered_json::object();
-      for (std::size_t i = 0; i < 12; ++i) c[detection::coco_stat_names[i]] = interval_json((*ci)[i]);
+      for (std::size_t i = 0; i < names.size(); ++i) c[names[i]] = interval_json((*ci)[i]);
       j["stats_ci"] = c;
       j["ci_level"] = boot->level;
       j["ci_method"] = ci_method_name(*boot, "images");
@@ -85,21 +89,37 @@ std::string coco_report(const detection::dataset& d, const detection::coco_resul
     j["images"] = d.images.size();
     return j.dump(2) + "\n";
   }
-  static const char* rows[12][4] = {
-      {"Average Precision", "(AP)", "0.50:0.95", "all"},    {"Average Precision", "(AP)", "0.50", "all"},
-      {"Average Precision", "(AP)", "0.75", "all"},         {"Average Precision", "(AP)", "0.50:0.95", "small"},
-      {"Average Precision", "(AP)", "0.50:0.95", "medium"}, {"Average Precision", "(AP)", "0.50:0.95", "large"},
-      {"Average Recall", "(AR)", "0.50:0.95", "all"},       {"Average Recall", "(AR)", "0.50:0.95", "all"},
-      {"Average Recall", "(AR)", "0.50:0.95", "all"},       {"Average Recall", "(AR)", "0.50:0.95", "small"},
-      {"Average Recall", "(AR)", "0.50:0.95", "medium"},    {"Average Recall", "(AR)", "0.50:0.95", "large"}};
+  // The lines of pycocotools' summarize(): measure, IoU range, area range, maxDets.
+  struct row {
+    const char* measure;
+    const char* iou;
+    const char* area;
+    int dets;
+  };
   const auto& md = r.params.max_dets;
-  const int dets[12] = {md.back(), md.back(), md.back(), md.back(), md.back(), md.back(),
-                        md.front(), md.size() > 1 ? md[1] : md.front(), md.back(), md.back(), md.back(), md.back()};
-  std::string out = fmt::format("COCO bounding-box evaluation: {} images, {} categories, {} ground truths, {} detections\n",
-                                d.images.size(), d.categories.size(), d.truths.size(), d.detections.size());
-  for (std::size_t i = 0; i < 12; ++i)
-    out += fmt::format(" {:<18} {} @[ IoU={:<9} | area={:>6} | maxDets={:>3} ] = {:<9} {}{}\n", rows[i][0], rows[i][1],
-                       rows[i][2], rows[i][3], dets[i], num(r.stats[i]), detection::coco_stat_names[i],
+  const int last = md.back(), m0 = md.front(), m1 = md.size() > 1 ? md[1] : md.front();
+  const bool kp = r.params.type == detection::iou_type::keypoints;
+  std::vector<row> rows;
+  if (kp) {
+    for (const char* m : {"Average Precision  (AP)", "Average Recall     (AR)"})
+      for (auto [iou, area] : {std::pair{"0.50:0.95", "all"}, {"0.50", "all"}, {"0.75", "all"}, {"0.50:0.95", "medium"},
+                               {"0.50:0.95", "large"}})
+        rows.push_back({m, iou, area, 20});
+  } else {
+    const char* ap = "Average Precision  (AP)";
+    const char* ar = "Average Recall     (AR)";
+    rows = {{ap, "0.50:0.95", "all", last},    {ap, "0.50", "all", last},       {ap, "0.75", "all", last},
+            {ap, "0.50:0.95", "small", last},  {ap, "0.50:0.95", "medium", last}, {ap, "0.50:0.95", "large", last},
+            {ar, "0.50:0.95", "all", m0},      {ar, "0.50:0.95", "all", m1},      {ar, "0.50:0.95", "all", last},
+            {ar, "0.50:0.95", "small", last},  {ar, "0.50:0.95", "medium", last}, {ar, "0.50:0.95", "large", last}};
+  }
+  static const char* what[3] = {"bounding-box", "segmentation", "keypoint"};
+  std::string out = fmt::format("COCO {} evaluation: {} images, {} categories, {} ground truths, {} detections\n",
+                                what[static_cast<int>(r.params.type)], d.images.size(), d.categories.size(),
+                                d.truths.size(), d.detections.size());
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    out += fmt::format(" {} @[ IoU={:<9} | area={:>6} | maxDets={:>3} ] = {:<9} {}{}\n", rows[i].measure, rows[i].iou,
+                       rows[i].area, rows[i].dets, num(r.stats[i]), names[i],
                        ci ? " " + interval_text((*ci)[i]) : std::string());
   if (ci)
     out += fmt::format("Intervals: {:g}% {}\n", 100 * boot->level, ci_method_name(*boot, "images"));
@@ -169,6 +189,11 @@ std::string command_of(const detection_options& o, const std::optional<stats::bo
   if (o.protocol != "coco" && o.iou != 0.5) c += fmt::format(" --iou {}", o.iou);
   if (o.no_plus_one) c += " --no-plus-one";
   if (o.box_format != "xywh") c += " --box-format " + o.box_format;
+  if (o.iou_type != "bbox") c += " --iou-type " + o.iou_type;
+  if (!o.sigmas.empty()) {
+    c += " --sigmas ";
+    for (std::size_t i = 0; i < o.sigmas.size(); ++i) c += fmt::format("{}{}", i ? "," : "", o.sigmas[i]);
+  }
   if (boot) c += fmt::format(" --ci {} --bootstrap {} --seed {}", boot->level, boot->replicates, boot->seed);
   return c + " --html " + quote(o.html);
 }
@@ -194,19 +219,32 @@ void run(const detection_options& o) {
   const auto boot = ci_options(o.ci);
   if (o.protocol != "coco" && !(o.iou > 0 && o.iou < 1))
     throw_usage(fmt::format("--iou: must be in (0, 1), got {}", o.iou));
-  const auto d = detection::read_dataset(o.gt, o.dt, o.box_format == "xyxy");
+  detection::coco_read_options ro;
+  ro.type = o.iou_type == "segm" ? detection::iou_type::segm
+            : o.iou_type == "keypoints" ? detection::iou_type::keypoints
+                                        : detection::iou_type::bbox;
+  if (ro.type != detection::iou_type::bbox && o.protocol != "coco")
+    throw_usage(fmt::format("--iou-type {}: needs --protocol coco (VOC evaluates boxes)", o.iou_type));
+  if (!o.sigmas.empty() && ro.type != detection::iou_type::keypoints)
+    throw_usage("--sigmas: only with --iou-type keypoints");
+  auto params = detection::coco_params::for_type(ro.type);
+  if (!o.sigmas.empty()) params.kpt_oks_sigmas = o.sigmas;
+  ro.keypoints = params.kpt_oks_sigmas.size();
+  const auto d = detection::read_dataset(o.gt, o.dt, o.box_format == "xyxy", ro);
   const bool json = o.format == "json";
   std::string text, svg;
   std::string html_page;
   if (o.protocol == "coco") {
-    const auto m = detection::match_coco(d);
+    const auto m = detection::match_coco(d, params);
     const auto r = detection::accumulate_coco(m);
     coco_cis ci;
     if (boot) ci = detection::bootstrap_coco(m, *boot);
     text = coco_report(d, r, json, o.curves, ci, boot);
     if (!o.plot.empty() || !o.html.empty())
       svg = detection_report::pr_curves_svg(detection_report::coco_curves(d, r),
-                                            "Precision-recall per class, IoU 0.50 (legend: AP50)");
+                                            ro.type == detection::iou_type::keypoints
+                                                ? "Precision-recall per class, OKS 0.50 (legend: AP50)"
+                                                : "Precision-recall per class, IoU 0.50 (legend: AP50)");
     if (!o.html.empty()) html_page = detection_report::coco_html(page_inputs_of(o, boot), d, r, ci ? &*ci : nullptr, svg);
   } else {
     detection::voc_params p;
@@ -242,11 +280,21 @@ void register_detection(CLI::App& app) {
       "Examples:\n"
       "  assay detection --gt instances_val.json --dt results.json\n"
       "  assay detection --gt gt.csv --dt dt.csv --protocol voc07 --format json\n"
+      "  assay detection --gt instances_val.json --dt segm_results.json --iou-type segm\n"
+      "  assay detection --gt person_keypoints_val.json --dt kp_results.json --iou-type keypoints\n"
       "  assay detection --gt gt.json --dt dt.json --ci 0.95 --bootstrap 1000 --seed 1 --html det.html");
   cmd->add_option("--gt", o->gt, "Ground truth: COCO JSON or CSV")->required();
   cmd->add_option("--dt", o->dt, "Detections: COCO results JSON or CSV")->required();
   cmd->add_option("--protocol", o->protocol, "coco (pycocotools), voc07 (11-point) or voc (VOC2010+ all-point)")
       ->check(CLI::IsMember({"coco", "voc07", "voc"}));
+  cmd->add_option("--iou-type", o->iou_type,
+                  "COCO: what detections are compared by: bbox (box IoU), segm (mask IoU of 'segmentation'), "
+                  "keypoints (OKS of 'keypoints')")
+      ->check(CLI::IsMember({"bbox", "segm", "keypoints"}));
+  cmd->add_option("--sigmas", o->sigmas,
+                  "Keypoints: the OKS sigma of each keypoint, comma-separated (default COCO's 17 person sigmas)")
+      ->delimiter(',')
+      ->type_name("S1,S2,...");
   cmd->add_option("--iou", o->iou, "VOC: IoU a match must exceed (default 0.5)");
   cmd->add_flag("--no-plus-one", o->no_plus_one, "VOC: drop the devkit's +1 in box widths and heights");
   cmd->add_option("--box-format", o->box_format, "CSV boxes: xywh (default) or xyxy")

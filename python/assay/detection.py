@@ -1,5 +1,6 @@
-"""Object-detection evaluation: COCO (pycocotools' COCOeval for boxes) and PASCAL VOC average
-precision, and box IoU, on the same C++ core as ``assay detection``.
+"""Object-detection evaluation: COCO (pycocotools' COCOeval for boxes, segmentation masks and
+keypoints) and PASCAL VOC average precision, and box IoU, on the same C++ core as
+``assay detection``.
 
 Ground truth is a COCO-format dict (``images``, ``annotations``, ``categories``) and detections a
 list of dicts ``{image_id, category_id, bbox: [x, y, w, h], score}`` (or an (n, 7) array
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 
 import numpy as np
 
@@ -20,6 +22,10 @@ from assay._estimate import Estimate, check_bootstrap_args
 __all__ = ["CocoResult", "VocResult", "box_iou", "evaluate_coco", "evaluate_voc"]
 
 STAT_NAMES = ("AP", "AP50", "AP75", "APs", "APm", "APl", "AR1", "AR10", "AR100", "ARs", "ARm", "ARl")
+KEYPOINT_STAT_NAMES = ("AP", "AP50", "AP75", "APm", "APl", "AR", "AR50", "AR75", "ARm", "ARl")
+_DETECTION_FIELDS = {"bbox": ("image_id", "category_id", "bbox", "score"),
+                     "segm": ("image_id", "category_id", "segmentation", "bbox", "score"),
+                     "keypoints": ("image_id", "category_id", "keypoints", "bbox", "score")}
 
 
 def _plain(x):
@@ -45,7 +51,20 @@ def _dumps(fn, name, obj):
                          "finite)") from None
 
 
+def _read_text(fn, name, path):
+    # A file name is read as it is: the core parses the JSON text (no Python objects in between).
+    try:
+        with open(path, "rb") as f:
+            return f.read().decode("utf-8")
+    except OSError as e:
+        raise ValueError(f"{fn}: {name}: cannot read '{os.fspath(path)}': {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{fn}: {name}: '{os.fspath(path)}' is not UTF-8 text (byte {e.start})") from None
+
+
 def _ground_truth(fn, gt):
+    if isinstance(gt, (str, os.PathLike)):
+        return _read_text(fn, "gt", gt)
     if not isinstance(gt, dict):
         raise ValueError(f"{fn}: gt must be a COCO-format dict with 'images', 'annotations' and 'categories', "
                          f"got {type(gt).__name__}")
@@ -54,10 +73,25 @@ def _ground_truth(fn, gt):
             raise ValueError(f"{fn}: gt has no '{key}' (a COCO ground-truth dict needs 'images', 'annotations' "
                              "and 'categories')")
     keep = {key: gt[key] for key in ("images", "annotations", "categories")}
+    if any(isinstance(a, dict) and isinstance(a.get("segmentation"), dict) and
+           isinstance(a["segmentation"].get("counts"), bytes) for a in keep["annotations"]):
+        keep["annotations"] = [dict(a, segmentation=_rle_text(a["segmentation"]))
+                               if isinstance(a, dict) and "segmentation" in a else a for a in keep["annotations"]]
     return _dumps(fn, "gt", keep)
 
 
-def _detections(fn, dt):
+def _rle_text(x):
+    # pycocotools.mask.encode gives counts as bytes; JSON wants text.
+    if isinstance(x, dict) and isinstance(x.get("counts"), bytes):
+        return dict(x, counts=x["counts"].decode("ascii", errors="replace"))
+    return x
+
+
+def _detections(fn, dt, iou_type="bbox"):
+    if isinstance(dt, (str, os.PathLike)):
+        return _read_text(fn, "dt", dt)
+    if isinstance(dt, np.ndarray) and iou_type != "bbox":
+        raise ValueError(f"{fn}: dt as an array holds boxes; iou_type={iou_type!r} needs a list of dicts")
     if isinstance(dt, np.ndarray):
         if dt.ndim != 2 or dt.shape[1] != 7:
             raise ValueError(f"{fn}: dt as an array must have shape (n, 7) [image_id, x, y, w, h, score, "
@@ -71,7 +105,7 @@ def _detections(fn, dt):
             if not isinstance(d, dict):
                 raise ValueError(f"{fn}: dt[{i}] must be a dict with image_id, category_id, bbox and score, "
                                  f"got {type(d).__name__}")
-            keep.append({k: d[k] for k in ("image_id", "category_id", "bbox", "score") if k in d})
+            keep.append({k: _rle_text(d[k]) for k in _DETECTION_FIELDS[iou_type] if k in d})
         dt = keep
     else:
         raise ValueError(f"{fn}: dt must be a list of detection dicts or an (n, 7) array, got {type(dt).__name__}")
@@ -147,21 +181,32 @@ class VocResult:
         return f"VocResult(map={float(self.map):.4f}, categories={len(self.ap)})"
 
 
-def evaluate_coco(gt, dt, iou_type="bbox", *, iou_thresholds=None, max_dets=None, ci=None, n_boot=1000, seed=0):
-    """COCO evaluation of bounding boxes: the numbers of pycocotools'
-    ``COCOeval(COCO(gt), coco.loadRes(dt), 'bbox')`` after evaluate(), accumulate(), summarize().
+def evaluate_coco(gt, dt, iou_type="bbox", *, iou_thresholds=None, max_dets=None, kpt_oks_sigmas=None, ci=None,
+                  n_boot=1000, seed=0):
+    """COCO evaluation of boxes, segmentation masks or keypoints: the numbers of pycocotools'
+    ``COCOeval(COCO(gt), coco.loadRes(dt), iou_type)`` after evaluate(), accumulate(), summarize().
 
     Parameters
     ----------
-    gt : dict
+    gt : dict or path
         COCO-format ground truth: ``images`` (``id``), ``categories`` (``id``, ``name``) and
         ``annotations`` (``image_id``, ``category_id``, ``bbox`` [x, y, w, h], optional ``area``
-        (default w*h), ``iscrowd``, ``id``).
-    dt : list of dict or numpy.ndarray
-        Detections ``{image_id, category_id, bbox, score}`` or an (n, 7) array
-        ``[image_id, x, y, w, h, score, category_id]``. Ties in score keep the input order.
-    iou_type : {'bbox'}
-        Only boxes are evaluated ('segm' and 'keypoints' are not supported).
+        (default w*h), ``iscrowd``, ``id``). A file name (str or os.PathLike) is read as COCO JSON
+        by the core directly (faster than a dict: nothing is serialised in Python).
+    dt : list of dict, numpy.ndarray or path
+        Detections ``{image_id, category_id, bbox, score}``, an (n, 7) array
+        ``[image_id, x, y, w, h, score, category_id]``, or a results JSON file. Ties in score keep
+        the input order.
+    iou_type : {'bbox', 'segm', 'keypoints'}
+        'bbox': IoU of boxes. 'segm': IoU of masks; annotations and detections carry
+        ``segmentation`` as COCO RLE (``{size: [h, w], counts}``, counts a string, bytes as
+        pycocotools.mask.encode gives them, or a list) or, in gt, polygons (drawn on the image's
+        ``height`` and ``width``); the detection's area is its pixel count. 'keypoints': OKS;
+        ``keypoints`` [x, y, v, ...] on both sides, gt also ``bbox`` and ``num_keypoints`` (0 =
+        ignored); 10 numbers (AP, AP50, AP75, APm, APl, AR, AR50, AR75, ARm, ARl) at 20
+        detections per image.
+    kpt_oks_sigmas : sequence of float, optional
+        'keypoints': one sigma per keypoint (default COCO's 17 person sigmas, 0.026 ... 0.089).
     iou_thresholds : sequence of float, optional
         Default numpy.linspace(0.5, 0.95, 10). The summary numbers AP50 and AP75 need 0.5 and 0.75.
     max_dets : sequence of 3 ints, optional
@@ -175,12 +220,19 @@ def evaluate_coco(gt, dt, iou_type="bbox", *, iou_thresholds=None, max_dets=None
     Returns
     -------
     CocoResult
-        A dict of the 12 summary numbers by name, with ``stats``, ``per_category``, ``precision``
-        and ``recall``.
+        A dict of the 12 summary numbers by name (10 for keypoints), with ``stats``,
+        ``per_category``, ``precision`` and ``recall``.
     """
     fn = "evaluate_coco"
-    if iou_type != "bbox":
-        raise ValueError(f"{fn}: iou_type is {iou_type!r}; only 'bbox' is supported")
+    if iou_type not in ("bbox", "segm", "keypoints"):
+        raise ValueError(f"{fn}: iou_type is {iou_type!r}; it must be 'bbox', 'segm' or 'keypoints'")
+    sigmas = None
+    if kpt_oks_sigmas is not None:
+        if iou_type != "keypoints":
+            raise ValueError(f"{fn}: kpt_oks_sigmas is for iou_type='keypoints'")
+        sigmas = [float(s) for s in np.atleast_1d(np.asarray(kpt_oks_sigmas, dtype=np.float64))]
+        if not sigmas or any(not (s > 0 and math.isfinite(s)) for s in sigmas):
+            raise ValueError(f"{fn}: kpt_oks_sigmas must be a non-empty sequence of positive finite numbers")
     thresholds = None
     if iou_thresholds is not None:
         thresholds = [float(t) for t in np.atleast_1d(np.asarray(iou_thresholds, dtype=np.float64))]
@@ -189,15 +241,17 @@ def evaluate_coco(gt, dt, iou_type="bbox", *, iou_thresholds=None, max_dets=None
     dets = None
     if max_dets is not None:
         dets = [int(m) for m in max_dets]
-        if len(dets) != 3 or any(m < 1 for m in dets) or dets != sorted(dets):
-            raise ValueError(f"{fn}: max_dets is {list(max_dets)!r}; it must be 3 ascending whole numbers >= 1")
+        n_dets = 1 if iou_type == "keypoints" else 3
+        if len(dets) != n_dets or any(m < 1 for m in dets) or dets != sorted(dets):
+            raise ValueError(f"{fn}: max_dets is {list(max_dets)!r}; it must be {n_dets} ascending whole number(s) "
+                             ">= 1")
     level, replicates, seed = check_bootstrap_args(fn, ci, n_boot, seed)
-    r = _call(fn, _core.detection_coco, _ground_truth(fn, gt), _detections(fn, dt), thresholds, dets, level,
-              replicates, seed)
+    r = _call(fn, _core.detection_coco, _ground_truth(fn, gt), _detections(fn, dt, iou_type), thresholds, dets, level,
+              replicates, seed, iou_type, sigmas)
     cis = r.get("ci")
     method = None if cis is None else f"bootstrap percentile, resampling images, {replicates} replicates, seed {seed}"
     stats = {}
-    for i, name in enumerate(STAT_NAMES):
+    for i, name in enumerate(KEYPOINT_STAT_NAMES if iou_type == "keypoints" else STAT_NAMES):
         number, reason = r["stats"][i]
         stats[name] = _estimate(number, reason, None if cis is None else cis[i], method)
     per_category = {}
@@ -257,14 +311,25 @@ def evaluate_voc(gt, dt, *, use_07_metric=False, iou_threshold=0.5, plus_one=Tru
 
 
 def _category_keys(gt):
-    # The core keeps ids as text; the results are keyed by the ids as the caller's dict has them.
+    # The core keeps ids as text; the results are keyed by the ids as the caller's dict has them
+    # (from a file: integers where the text is one).
     keys = {}
+    if not isinstance(gt, dict):
+        return _FileKeys()
     for c in gt["categories"]:
         if isinstance(c, dict) and "id" in c:
             cid = c["id"]
             cid = int(cid) if isinstance(cid, np.integer) else cid
             keys[str(cid)] = cid
     return keys
+
+
+class _FileKeys:
+    def get(self, cid, default=None):
+        try:
+            return int(cid)
+        except ValueError:
+            return cid if default is None else default
 
 
 def box_iou(a, b, *, box_format="xyxy", plus_one=False, iscrowd=None):

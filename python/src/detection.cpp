@@ -56,16 +56,24 @@ void bind_detection(nb::module_& m) {
   m.def(
       "detection_coco",
       [](const std::string& gt_json, const std::string& dt_json, std::optional<std::vector<double>> iou_thresholds,
-         std::optional<std::vector<int>> max_dets, double level, std::size_t replicates, std::uint64_t seed) {
+         std::optional<std::vector<int>> max_dets, double level, std::size_t replicates, std::uint64_t seed,
+         const std::string& iou_type, std::optional<std::vector<double>> sigmas) {
         const auto boot = boot_options(level, replicates, seed);
+        const detection::iou_type type = iou_type == "segm"        ? detection::iou_type::segm
+                                         : iou_type == "keypoints" ? detection::iou_type::keypoints
+                                                                   : detection::iou_type::bbox;
         detection::dataset data;
         detection::coco_result r;
         std::optional<std::array<stats::bootstrap_result, 12>> ci;
         {
           const sigint_cancels interruptible;  // Ctrl-C stops the bootstrap
           nb::gil_scoped_release release;
-          data = detection::parse_coco(gt_json, dt_json, "gt", "dt");
-          detection::coco_params p;
+          auto p = detection::coco_params::for_type(type);
+          if (sigmas) p.kpt_oks_sigmas = *sigmas;
+          detection::coco_read_options ro;
+          ro.type = type;
+          ro.keypoints = p.kpt_oks_sigmas.size();
+          data = detection::parse_coco(gt_json, dt_json, "gt", "dt", ro);
           if (iou_thresholds) p.iou_thresholds = *iou_thresholds;
           if (max_dets) p.max_dets = *max_dets;
           const auto matches = detection::match_coco(data, p);
@@ -74,7 +82,7 @@ void bind_detection(nb::module_& m) {
         }
         nb::dict out;
         nb::list stats;
-        for (const auto& s : r.stats) stats.append(number_of(s));
+        for (std::size_t i = 0; i < r.stat_count(); ++i) stats.append(number_of(r.stats[i]));
         out["stats"] = stats;
         out["categories"] = categories_of(data);
         nb::list ap, ap50, ap75;
@@ -93,13 +101,14 @@ void bind_detection(nb::module_& m) {
         out["recall"] = to_numpy(std::vector<double>(r.recall));
         if (ci) {
           nb::list c;
-          for (const auto& b : *ci) c.append(interval_of(b));
+          for (std::size_t i = 0; i < r.stat_count(); ++i) c.append(interval_of((*ci)[i]));
           out["ci"] = c;
         }
         return out;
       },
       nb::arg("gt_json"), nb::arg("dt_json"), nb::arg("iou_thresholds").none(), nb::arg("max_dets").none(),
-      nb::arg("level"), nb::arg("replicates"), nb::arg("seed"));
+      nb::arg("level"), nb::arg("replicates"), nb::arg("seed"), nb::arg("iou_type") = "bbox",
+      nb::arg("sigmas").none() = nb::none());
 
   m.def(
       "detection_voc",

@@ -275,7 +275,9 @@ def test_box_iou_matches_pycocotools_and_corners():
 @pytest.mark.parametrize("call,message", [
     (lambda gt, dt: detection.evaluate_coco([], dt), "evaluate_coco: gt must be a COCO-format dict"),
     (lambda gt, dt: detection.evaluate_coco({"images": []}, dt), "evaluate_coco: gt has no 'annotations'"),
-    (lambda gt, dt: detection.evaluate_coco(gt, dt, iou_type="segm"), "evaluate_coco: iou_type"),
+    (lambda gt, dt: detection.evaluate_coco(gt, dt, iou_type="polygon"), "evaluate_coco: iou_type"),
+    (lambda gt, dt: detection.evaluate_coco(gt, dt, iou_type="segm"),
+     "evaluate_coco: gt: annotations[0]: missing field 'segmentation'"),
     (lambda gt, dt: detection.evaluate_coco(gt, [dict(dt[0], image_id=-5)]), "evaluate_coco: dt: [0]: image_id -5"),
     (lambda gt, dt: detection.evaluate_coco(gt, [dict(dt[0], bbox=[1, 2, float("nan"), 4])]),
      "evaluate_coco: dt holds NaN"),
@@ -286,7 +288,8 @@ def test_box_iou_matches_pycocotools_and_corners():
     (lambda gt, dt: detection.evaluate_coco(gt, dt, ci=1.5), "evaluate_coco: ci"),
     (lambda gt, dt: detection.evaluate_coco(gt, dt, max_dets=[10, 1, 100]), "evaluate_coco: max_dets"),
     (lambda gt, dt: detection.evaluate_voc(gt, dt, iou_threshold=0), "evaluate_voc: iou_threshold"),
-    (lambda gt, dt: detection.evaluate_voc(gt, "x"), "evaluate_voc: dt must be"),
+    (lambda gt, dt: detection.evaluate_voc(gt, 5), "evaluate_voc: dt must be"),
+    (lambda gt, dt: detection.evaluate_voc(gt, "x"), "evaluate_voc: dt: cannot read 'x'"),
     (lambda gt, dt: detection.box_iou(np.zeros((2, 3)), np.zeros((1, 4))), "box_iou: a must have shape"),
     (lambda gt, dt: detection.box_iou(np.zeros((2, 4)), np.zeros((1, 4)), iscrowd=[0, 1]), "box_iou: iscrowd"),
 ])

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "assay/error.hpp"
+#include "assay/detection/mask.hpp"
 #include "assay/stats/bootstrap_many.hpp"
 
 namespace assay::detection {
@@ -35,6 +36,59 @@ double numpy_sum(const double* x, std::size_t n) noexcept {
   std::size_t n2 = n / 2;
   n2 -= n2 % 8;
   return numpy_sum(x, n2) + numpy_sum(x + n2, n - n2);
+}
+
+std::vector<double> coco_keypoint_sigmas() {
+  // cocoapi's Params.setKpParams writes them as numpy.array([...]) / 10.0.
+  const double tenfold[17] = {.26, .25, .25, .35, .35, .79, .79, .72, .72, .62, .62, 1.07, 1.07, .87, .87, .89, .89};
+  std::vector<double> s;
+  for (double v : tenfold) s.push_back(v / 10.0);
+  return s;
+}
+
+coco_params coco_params::for_type(iou_type t) {
+  coco_params p;
+  p.type = t;
+  if (t == iou_type::keypoints) {
+    p.max_dets = {20};
+    p.area_ranges = {{0, 1e10}, {1024, 9216}, {9216, 1e10}};
+    p.area_labels = {"all", "medium", "large"};
+    p.kpt_oks_sigmas = coco_keypoint_sigmas();
+  }
+  return p;
+}
+
+std::span<const char* const> coco_stat_names_of(iou_type t) noexcept {
+  if (t == iou_type::keypoints) return coco_keypoint_stat_names;
+  return coco_stat_names;
+}
+
+double oks(const std::vector<double>& d, const std::vector<double>& g, double area, const box_xywh& box,
+           const std::vector<double>& sigmas) {
+  const std::size_t k = sigmas.size();
+  std::size_t visible = 0;
+  for (std::size_t i = 0; i < k; ++i) visible += g[3 * i + 2] > 0;
+  // The enlarged box of a ground truth without visible keypoints: [x - w, x + 2w] x [y - h, y + 2h].
+  const double bx0 = box.x - box.w, bx1 = box.x + box.w * 2, by0 = box.y - box.h, by1 = box.y + box.h * 2;
+  const double scale = area + std::numeric_limits<double>::epsilon();  // numpy.spacing(1)
+  double terms[64] = {};
+  std::vector<double> many;
+  double* e = k <= 64 ? terms : (many.resize(k), many.data());
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < k; ++i) {
+    double dx, dy;
+    if (visible > 0) {
+      if (!(g[3 * i + 2] > 0)) continue;
+      dx = d[3 * i] - g[3 * i];
+      dy = d[3 * i + 1] - g[3 * i + 1];
+    } else {
+      dx = std::max(0.0, bx0 - d[3 * i]) + std::max(0.0, d[3 * i] - bx1);
+      dy = std::max(0.0, by0 - d[3 * i + 1]) + std::max(0.0, d[3 * i + 1] - by1);
+    }
+    const double s2 = sigmas[i] * 2;
+    e[n++] = std::exp(-((dx * dx + dy * dy) / (s2 * s2) / scale / 2));
+  }
+  return numpy_sum(e, n) / static_cast<double>(n);
 }
 
 coco_params::coco_params() {
@@ -70,6 +124,47 @@ void check_params(const coco_params& params) {
     throw_usage("evaluate_coco: area_labels and area_ranges differ in length");
   if (!std::is_sorted(params.max_dets.begin(), params.max_dets.end()) || params.max_dets.front() < 0)
     throw_usage("evaluate_coco: max_dets must be ascending and >= 0");
+  if (params.type == iou_type::keypoints) {
+    if (params.kpt_oks_sigmas.empty()) throw_usage("evaluate_coco: keypoints need kpt_oks_sigmas (one per keypoint)");
+    for (std::size_t i = 0; i < params.kpt_oks_sigmas.size(); ++i)
+      if (!(params.kpt_oks_sigmas[i] > 0) || !std::isfinite(params.kpt_oks_sigmas[i]))
+        throw_usage(fmt::format("evaluate_coco: kpt_oks_sigmas[{}] is {}; sigmas must be positive and finite", i,
+                                params.kpt_oks_sigmas[i]));
+  }
+}
+
+// What the similarity needs of every object: keypoints of the sigmas' length; masks of one size per
+// image (the readers guarantee both; a data set built in code is checked here).
+void check_data(const dataset& data, const coco_params& params) {
+  if (params.type == iou_type::keypoints) {
+    const std::size_t n = 3 * params.kpt_oks_sigmas.size();
+    for (std::size_t i = 0; i < data.truths.size(); ++i)
+      if (data.truths[i].keypoints.size() != n)
+        throw_data(fmt::format("evaluate_coco: ground truth {} has {} keypoint numbers, not 3 x {} sigmas = {}", i,
+                               data.truths[i].keypoints.size(), params.kpt_oks_sigmas.size(), n));
+    for (std::size_t i = 0; i < data.detections.size(); ++i)
+      if (data.detections[i].keypoints.size() != n)
+        throw_data(fmt::format("evaluate_coco: detection {} has {} keypoint numbers, not 3 x {} sigmas = {}", i,
+                               data.detections[i].keypoints.size(), params.kpt_oks_sigmas.size(), n));
+  }
+  if (params.type == iou_type::segm) {
+    std::vector<std::array<std::uint32_t, 2>> size(data.images.size(), {0, 0});
+    std::vector<char> seen(data.images.size(), 0);
+    auto check = [&](const mask& m, std::size_t image, const char* what, std::size_t i) {
+      if (image >= size.size()) return;
+      if (!seen[image]) {
+        seen[image] = 1;
+        size[image] = {m.h, m.w};
+      } else if (size[image][0] != m.h || size[image][1] != m.w) {
+        throw_data(fmt::format("evaluate_coco: {} {} has a {} x {} mask but image {} has {} x {} masks", what, i, m.h,
+                               m.w, data.images[image], size[image][0], size[image][1]));
+      }
+    };
+    for (std::size_t i = 0; i < data.truths.size(); ++i)
+      check(data.truths[i].segm, data.truths[i].image, "ground truth", i);
+    for (std::size_t i = 0; i < data.detections.size(); ++i)
+      check(data.detections[i].segm, data.detections[i].image, "detection", i);
+  }
 }
 
 // summarize(): the 12 numbers from the accumulated arrays.
@@ -105,10 +200,21 @@ void summarize_all(coco_result& res, bool per_category) {
     if (!any) return value::undefined("no ground truth in this area range (pycocotools reports -1)");
     return v;
   };
+  if (params.type == iou_type::keypoints) {
+    // _summarizeKps: every number at 20 detections per image (undefined when 20 is not a maxDets).
+    res.stats = {summarize(true, -1, "all", 20),     summarize(true, 0.5, "all", 20),
+                 summarize(true, 0.75, "all", 20),   summarize(true, -1, "medium", 20),
+                 summarize(true, -1, "large", 20),   summarize(false, -1, "all", 20),
+                 summarize(false, 0.5, "all", 20),   summarize(false, 0.75, "all", 20),
+                 summarize(false, -1, "medium", 20), summarize(false, -1, "large", 20),
+                 value::undefined("keypoint evaluation has 10 numbers"),
+                 value::undefined("keypoint evaluation has 10 numbers")};
+  }
   const int last = params.max_dets.back();
   const int m0 = params.max_dets.front();
   const int m1 = M > 1 ? params.max_dets[1] : m0;
-  res.stats = {summarize(true, -1, "all", last),      summarize(true, 0.5, "all", last),
+  if (params.type != iou_type::keypoints)
+    res.stats = {summarize(true, -1, "all", last),      summarize(true, 0.5, "all", last),
                summarize(true, 0.75, "all", last),    summarize(true, -1, "small", last),
                summarize(true, -1, "medium", last),   summarize(true, -1, "large", last),
                summarize(false, -1, "all", m0),       summarize(false, -1, "all", m1),
@@ -205,6 +311,26 @@ coco_result accumulate_impl(const coco_matches& mt, std::span<const std::uint32_
   return res;
 }
 
+// The similarity of every (detection, ground truth) pair of one image and category, detections x
+// ground truths in the given orders: IoU of boxes or masks (crowd: over the detection's area), or OKS.
+void similarity(const dataset& data, const coco_params& params, const std::vector<std::size_t>& dts,
+                const std::vector<std::size_t>& gts, std::vector<double>& out) {
+  const std::size_t D = dts.size(), G = gts.size();
+  out.resize(D * G);
+  for (std::size_t d = 0; d < D; ++d)
+    for (std::size_t g = 0; g < G; ++g) {
+      const auto& t = data.truths[gts[g]];
+      const auto& x = data.detections[dts[d]];
+      switch (params.type) {
+        case iou_type::bbox: out[d * G + g] = iou(x.box, t.box, t.crowd); break;
+        case iou_type::segm: out[d * G + g] = mask_iou(x.segm, t.segm, t.crowd); break;
+        case iou_type::keypoints:
+          out[d * G + g] = oks(x.keypoints, t.keypoints, t.area, t.box, params.kpt_oks_sigmas);
+          break;
+      }
+    }
+}
+
 }  // namespace
 
 coco_matches match_coco(const dataset& data, const coco_params& params) {
@@ -214,6 +340,10 @@ coco_matches match_coco(const dataset& data, const coco_params& params) {
   const std::size_t I = data.images.size();
   if (I > std::numeric_limits<std::uint32_t>::max()) throw_usage("evaluate_coco: more than 2^32 - 1 images");
   const std::size_t max_det = static_cast<std::size_t>(params.max_dets.back());
+  const bool kp = params.type == iou_type::keypoints;
+  // COCOeval._prepare: crowd regions are ignored; for keypoints also objects without keypoints.
+  auto ignored = [kp](const ground_truth& t) { return t.crowd || (kp && t.num_keypoints == 0); };
+  check_data(data, params);
 
   // Group ground truths and detections by (category, image), keeping input order within a group.
   auto group = [&](auto const& items) {
@@ -261,7 +391,7 @@ coco_matches match_coco(const dataset& data, const coco_params& params) {
                  dt_order.begin() + static_cast<std::ptrdiff_t>(dt_start[cell + 1]));
       if (gts.empty() && dts.empty()) continue;
       for (std::size_t g : gts)
-        if (!data.truths[g].crowd) ++mt.category_gt[k];
+        if (!ignored(data.truths[g])) ++mt.category_gt[k];
       mt.category_dt[k] += dts.size();
       dts = stable_order_by_score(data.detections, std::move(dts));
       if (dts.size() > max_det) dts.resize(max_det);
@@ -271,12 +401,7 @@ coco_matches match_coco(const dataset& data, const coco_params& params) {
         rank_of.push_back(static_cast<std::uint32_t>(d));
         score_of.push_back(data.detections[dts[d]].score);
       }
-      iou0.resize(D * G);  // detections x ground truths in input order
-      for (std::size_t d = 0; d < D; ++d)
-        for (std::size_t g = 0; g < G; ++g) {
-          const auto& t = data.truths[gts[g]];
-          iou0[d * G + g] = iou(data.detections[dts[d]].box, t.box, t.crowd);
-        }
+      similarity(data, params, dts, gts, iou0);
       for (std::size_t a = 0; a < A; ++a) {
         const double lo = params.area_ranges[a][0], hi = params.area_ranges[a][1];
         // Ground truths: ignored (crowd or outside the area range) last, stable.
@@ -285,7 +410,7 @@ coco_matches match_coco(const dataset& data, const coco_params& params) {
         for (int pass = 0; pass < 2; ++pass)
           for (std::size_t g = 0; g < G; ++g) {
             const auto& t = data.truths[gts[g]];
-            const bool ig = t.crowd || t.area < lo || t.area > hi;
+            const bool ig = ignored(t) || t.area < lo || t.area > hi;
             if (ig == (pass == 1)) {
               gt_sorted.push_back(g);
               gt_ignore.push_back(ig ? 1 : 0);
@@ -323,8 +448,9 @@ coco_matches match_coco(const dataset& data, const coco_params& params) {
           }
         }
         for (std::size_t d = 0; d < D; ++d) {
-          const auto& b = data.detections[dts[d]].box;
-          const double area = b.w * b.h;
+          // Boxes: w*h (as loadRes sets it); masks and keypoints: the area read with them.
+          const auto& x = data.detections[dts[d]];
+          const double area = params.type == iou_type::bbox ? x.box.w * x.box.h : x.area;
           for (std::size_t t = 0; t < T; ++t)
             if (!(fl[t * D + d] & 1) && (area < lo || area > hi)) fl[t * D + d] |= 2;
         }
@@ -385,14 +511,15 @@ coco_result evaluate_coco(const dataset& data, const coco_params& params) {
 
 std::array<stats::bootstrap_result, 12> bootstrap_coco(const coco_matches& m, const stats::bootstrap_options& opts) {
   if (m.I == 0) throw_data("bootstrap_coco: no images to resample");
+  const std::size_t n = coco_stat_names_of(m.params.type).size();
   auto stat = [&](std::span<const std::uint32_t> rows, std::span<double> out) {
     const auto w = stats::row_weights(rows, m.I);
     const auto r = accumulate_impl(m, w, false);
-    for (std::size_t i = 0; i < 12; ++i) out[i] = r.stats[i].defined() ? r.stats[i].v : std::nan("");
+    for (std::size_t i = 0; i < n; ++i) out[i] = r.stats[i].defined() ? r.stats[i].v : std::nan("");
   };
-  const auto v = stats::bootstrap_many(m.I, 12, stat, opts);
+  const auto v = stats::bootstrap_many(m.I, n, stat, opts);
   std::array<stats::bootstrap_result, 12> out;
-  for (std::size_t i = 0; i < 12; ++i) out[i] = v[i];
+  for (std::size_t i = 0; i < n; ++i) out[i] = v[i];
   return out;
 }
 

@@ -139,10 +139,112 @@ box_xywh read_bbox(const json& obj, const std::string& where) {
   return {v[0], v[1], v[2], v[3]};
 }
 
+// An image's mask size (height, width); 0 while unknown (no size in 'images' and no mask seen yet).
+struct image_size {
+  std::uint32_t h = 0, w = 0;
+  bool from_images = false;
+};
+
+std::uint32_t read_size_number(const json& j, const std::string& where, const char* field) {
+  if (!(j.is_number_integer() || j.is_number_unsigned()) || j.get<std::int64_t>() < 0 ||
+      j.get<std::int64_t>() > 0xffffffffll)
+    throw_data(fmt::format("{}: field '{}' must be a whole number of pixels, got {}", where, field, show(j)));
+  return static_cast<std::uint32_t>(j.get<std::int64_t>());
+}
+
+// Reads "segmentation": RLE {size: [h, w], counts: string or array} or a list of polygons; checks the
+// size against the image's and fixes the image's size when it had none.
+mask read_segmentation(const json& obj, const std::string& where, image_size& im, const std::string& image_where) {
+  auto it = obj.find("segmentation");
+  if (it == obj.end() || it->is_null()) throw_data(fmt::format("{}: missing field 'segmentation'", where));
+  const json& s = *it;
+  if (s.is_array()) {
+    if (s.empty()) throw_data(fmt::format("{}: field 'segmentation' is an empty list of polygons", where));
+    if (im.h == 0 && im.w == 0 && !im.from_images)
+      throw_data(fmt::format("{}: 'segmentation' holds polygons but {} has no 'height' and 'width' to draw them on",
+                             where, image_where));
+    std::vector<std::vector<double>> polys;
+    for (std::size_t p = 0; p < s.size(); ++p) {
+      if (!s[p].is_array())
+        throw_data(fmt::format("{}: segmentation[{}] must be a polygon [x0, y0, x1, y1, ...], got {}", where, p,
+                               show(s[p])));
+      std::vector<double> xy;
+      for (std::size_t i = 0; i < s[p].size(); ++i) {
+        if (!s[p][i].is_number())
+          throw_data(fmt::format("{}: segmentation[{}][{}] must be a number, got {}", where, p, i, show(s[p][i])));
+        xy.push_back(s[p][i].get<double>());
+      }
+      polys.push_back(std::move(xy));
+    }
+    return mask_from_polygons(polys, im.h, im.w, where + ": segmentation");
+  }
+  if (!s.is_object() || !s.contains("size") || !s.contains("counts"))
+    throw_data(fmt::format("{}: field 'segmentation' must be RLE {{size: [h, w], counts}} or a list of polygons, got {}",
+                           where, show(s)));
+  const json& size = s["size"];
+  if (!size.is_array() || size.size() != 2)
+    throw_data(fmt::format("{}: segmentation.size must be [height, width], got {}", where, show(size)));
+  const std::uint32_t h = read_size_number(size[0], where, "segmentation.size[0]");
+  const std::uint32_t w = read_size_number(size[1], where, "segmentation.size[1]");
+  if (im.from_images || im.h != 0 || im.w != 0) {
+    if (h != im.h || w != im.w)
+      throw_data(fmt::format("{}: segmentation.size is [{}, {}] but {} is {} x {} (height x width)", where, h, w,
+                             image_where, im.h, im.w));
+  } else {
+    im.h = h, im.w = w;
+  }
+  const json& c = s["counts"];
+  std::vector<std::uint32_t> counts;
+  if (c.is_string()) {
+    counts = rle_decode(c.get_ref<const std::string&>(), where + ": segmentation.counts");
+  } else if (c.is_array()) {
+    counts.reserve(c.size());
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      // Whole numbers, also when written as 12.0 (numpy arrays dumped as floats).
+      const double v = c[i].is_number() ? c[i].get<double>() : -1;
+      if (!(v >= 0 && v <= 4294967295.0 && std::floor(v) == v))
+        throw_data(fmt::format("{}: segmentation.counts[{}] must be a whole number from 0 to 2^32 - 1, got {}", where,
+                               i, show(c[i])));
+      counts.push_back(static_cast<std::uint32_t>(v));
+    }
+  } else {
+    throw_data(fmt::format("{}: segmentation.counts must be a string (compressed RLE) or an array, got {}", where,
+                           show(c)));
+  }
+  return mask_from_counts(counts, h, w, where + ": segmentation.counts");
+}
+
+std::vector<double> read_keypoints(const json& obj, const std::string& where, std::size_t k) {
+  auto it = obj.find("keypoints");
+  if (it == obj.end()) throw_data(fmt::format("{}: missing field 'keypoints'", where));
+  if (!it->is_array() || it->size() != 3 * k)
+    throw_data(fmt::format("{}: field 'keypoints' must hold {} numbers (x, y, v for each of {} keypoints), got {}",
+                           where, 3 * k, k, it->is_array() ? fmt::format("{} numbers", it->size()) : show(*it)));
+  std::vector<double> v(3 * k);
+  for (std::size_t i = 0; i < 3 * k; ++i) {
+    const auto& e = (*it)[i];
+    if (!e.is_number() || !std::isfinite(e.get<double>()))
+      throw_data(fmt::format("{}: keypoints[{}] must be a finite number, got {}", where, i, show(e)));
+    v[i] = e.get<double>();
+  }
+  return v;
+}
+
 }  // namespace
 
+const char* iou_type_name(iou_type t) noexcept {
+  switch (t) {
+    case iou_type::segm: return "segm";
+    case iou_type::keypoints: return "keypoints";
+    default: return "bbox";
+  }
+}
+
 dataset parse_coco(const std::string& gt_json, const std::string& dt_json, const std::string& gt_name,
-                   const std::string& dt_name) {
+                   const std::string& dt_name, const coco_read_options& opts) {
+  const iou_type type = opts.type;
+  if (type == iou_type::keypoints && opts.keypoints == 0)
+    throw_usage("parse_coco: keypoints per object must be at least 1");
   const json gt = parse_json(gt_json, gt_name);
   const json dt = parse_json(dt_json, dt_name);
   if (!gt.is_object()) throw_data(fmt::format("{}: a COCO ground-truth file must be a JSON object", gt_name));
@@ -154,11 +256,22 @@ dataset parse_coco(const std::string& gt_json, const std::string& dt_json, const
 
   id_index images, cats;
   std::unordered_map<std::string, std::string> cat_names;
+  std::unordered_map<std::string, std::pair<image_size, std::string>> sizes;  // by image id (segm)
   for (std::size_t i = 0; i < gt["images"].size(); ++i) {
     const auto& im = gt["images"][i];
     const std::string where = fmt::format("{}: images[{}]", gt_name, i);
     if (!im.is_object() || !im.contains("id")) throw_data(where + ": missing field 'id'");
-    images.add(read_id(im["id"], where, "id"));
+    const id_key k = read_id(im["id"], where, "id");
+    images.add(k);
+    if (type == iou_type::segm) {
+      image_size z;
+      if (im.contains("height") && im.contains("width")) {
+        z.h = read_size_number(im["height"], where, "height");
+        z.w = read_size_number(im["width"], where, "width");
+        z.from_images = true;
+      }
+      sizes.emplace(k.text, std::pair{z, where});
+    }
   }
   const bool has_cats = gt.contains("categories") && gt["categories"].is_array();
   if (has_cats)
@@ -201,8 +314,23 @@ dataset parse_coco(const std::string& gt_json, const std::string& dt_json, const
     if (!a.contains("category_id")) throw_data(where + ": missing field 'category_id'");
     t.image = lookup(images, read_id(a["image_id"], where, "image_id"), where, "image_id", "'images'");
     t.category = lookup(cats, read_id(a["category_id"], where, "category_id"), where, "category_id", "'categories'");
-    t.box = read_bbox(a, where);
-    t.area = a.contains("area") ? read_number(a, "area", where) : t.box.w * t.box.h;
+    if (type != iou_type::segm || a.contains("bbox")) t.box = read_bbox(a, where);
+    double default_area = t.box.w * t.box.h;
+    if (type == iou_type::segm) {
+      auto& [size, image_where] = sizes.at(d.images[t.image]);
+      t.segm = read_segmentation(a, where, size, image_where);
+      default_area = static_cast<double>(t.segm.area);
+    } else if (type == iou_type::keypoints) {
+      t.keypoints = read_keypoints(a, where, opts.keypoints);
+      for (std::size_t j = 2; j < t.keypoints.size(); j += 3) t.num_keypoints += t.keypoints[j] > 0;
+      if (a.contains("num_keypoints")) {
+        const auto& nk = a["num_keypoints"];
+        if (!(nk.is_number_integer() || nk.is_number_unsigned()) || nk.get<std::int64_t>() < 0)
+          throw_data(fmt::format("{}: field 'num_keypoints' must be a whole number >= 0, got {}", where, show(nk)));
+        t.num_keypoints = static_cast<std::size_t>(nk.get<std::int64_t>());
+      }
+    }
+    t.area = a.contains("area") ? read_number(a, "area", where) : default_area;
     if (t.area < 0) throw_data(fmt::format("{}: field 'area' is negative ({})", where, t.area));
     t.crowd = read_flag(a, "iscrowd", where);
     t.difficult = read_flag(a, "difficult", where);
@@ -224,15 +352,29 @@ dataset parse_coco(const std::string& gt_json, const std::string& dt_json, const
     detection x;
     x.image = lookup(images, read_id(r["image_id"], where, "image_id"), where, "image_id", "file " + gt_name);
     x.category = lookup(cats, read_id(r["category_id"], where, "category_id"), where, "category_id", "file " + gt_name);
-    x.box = read_bbox(r, where);
+    if (type == iou_type::bbox || r.contains("bbox")) x.box = read_bbox(r, where);
+    x.area = x.box.w * x.box.h;
+    if (type == iou_type::segm) {
+      auto& [size, image_where] = sizes.at(d.images[x.image]);
+      x.segm = read_segmentation(r, where, size, image_where);
+      x.area = static_cast<double>(x.segm.area);
+    } else if (type == iou_type::keypoints) {
+      x.keypoints = read_keypoints(r, where, opts.keypoints);
+      double lo_x = x.keypoints[0], hi_x = lo_x, lo_y = x.keypoints[1], hi_y = lo_y;
+      for (std::size_t j = 0; j < x.keypoints.size(); j += 3) {
+        lo_x = std::min(lo_x, x.keypoints[j]), hi_x = std::max(hi_x, x.keypoints[j]);
+        lo_y = std::min(lo_y, x.keypoints[j + 1]), hi_y = std::max(hi_y, x.keypoints[j + 1]);
+      }
+      x.area = (hi_x - lo_x) * (hi_y - lo_y);
+    }
     x.score = read_number(r, "score", where);
     d.detections.push_back(x);
   }
   return d;
 }
 
-dataset read_coco(const std::string& gt_path, const std::string& dt_path) {
-  return parse_coco(slurp(gt_path), slurp(dt_path), gt_path, dt_path);
+dataset read_coco(const std::string& gt_path, const std::string& dt_path, const coco_read_options& opts) {
+  return parse_coco(slurp(gt_path), slurp(dt_path), gt_path, dt_path, opts);
 }
 
 namespace {
@@ -366,6 +508,7 @@ dataset read_csv(const std::string& gt_path, const std::string& dt_path, bool xy
     x.image = im->second;
     x.category = ct->second;
     x.box = p.boxes[r];
+    x.area = x.box.w * x.box.h;
     x.score = p.t.columns[static_cast<std::size_t>(p.score)].numbers[r];
     if (!std::isfinite(x.score))
       throw_data(fmt::format("{}: data row {}: column 'score' is not finite", dt_path, r + 1));
@@ -374,12 +517,15 @@ dataset read_csv(const std::string& gt_path, const std::string& dt_path, bool xy
   return d;
 }
 
-dataset read_dataset(const std::string& gt_path, const std::string& dt_path, bool xyxy) {
+dataset read_dataset(const std::string& gt_path, const std::string& dt_path, bool xyxy, const coco_read_options& opts) {
   auto is_json = [](const std::string& p) { return p.size() >= 5 && p.compare(p.size() - 5, 5, ".json") == 0; };
   if (is_json(gt_path) != is_json(dt_path))
     throw_usage(fmt::format("{}{} '{}' and {} '{}': give both as COCO JSON or both as CSV", in_function("read_dataset"),
                             param("gt_path"), gt_path, param("dt_path"), dt_path));
-  if (is_json(gt_path)) return read_coco(gt_path, dt_path);
+  if (is_json(gt_path)) return read_coco(gt_path, dt_path, opts);
+  if (opts.type != iou_type::bbox)
+    throw_usage(fmt::format("{}{} '{}': {} evaluation reads COCO JSON files (*.json); CSV holds boxes only",
+                            in_function("read_dataset"), param("gt_path"), gt_path, iou_type_name(opts.type)));
   return read_csv(gt_path, dt_path, xyxy);
 }
 

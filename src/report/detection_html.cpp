@@ -163,7 +163,8 @@ std::vector<pr_curve> voc_curves(const detection::dataset& d, const detection::v
 std::string coco_html(const page_inputs& o, const detection::dataset& d, const detection::coco_result& r,
                       const std::array<stats::bootstrap_result, 12>* ci, const std::string& svg) {
   page p;
-  p.title = "assay detection: COCO evaluation";
+  const bool kp = r.params.type == detection::iou_type::keypoints;
+  p.title = fmt::format("assay detection: COCO evaluation ({})", detection::iou_type_name(r.params.type));
   p.subtitle = o.dt_path + " against " + o.gt_path;
   p.setup = setup_rows(o, d);
   p.command = o.command;
@@ -172,22 +173,30 @@ std::string coco_html(const page_inputs& o, const detection::dataset& d, const d
       "APs, small objects (area < 32\u00b2)",          "APm, medium objects",   "APl, large objects (area > 96\u00b2)",
       "AR1, 1 detection per image",                    "AR10, 10 detections",   "AR100, 100 detections",
       "ARs, small objects",                            "ARm, medium objects",   "ARl, large objects"};
-  for (std::size_t i = 0; i < 12; ++i) {
-    html::headline h{titles[i], r.stats[i], std::nullopt};
+  static const char* kp_titles[10] = {
+      "AP, OKS 0.50:0.95, all areas, 20 detections", "AP50, OKS 0.50",     "AP75, OKS 0.75",
+      "APm, medium objects",                         "APl, large objects (area > 96\u00b2)",
+      "AR, OKS 0.50:0.95, 20 detections",            "AR50, OKS 0.50",     "AR75, OKS 0.75",
+      "ARm, medium objects",                         "ARl, large objects"};
+  for (std::size_t i = 0; i < r.stat_count(); ++i) {
+    html::headline h{kp ? kp_titles[i] : titles[i], r.stats[i], std::nullopt};
     if (ci) h.ci = html_ci((*ci)[i]);
     p.headlines.push_back(std::move(h));
   }
-  p.table_caption = "Per category: AP over IoU 0.50:0.95, at 0.50 and at 0.75 (area all, 100 detections per image); "
-                    "ground truths not crowd; all detections";
+  p.table_caption = fmt::format("Per category: AP over {0} 0.50:0.95, at 0.50 and at 0.75 (area all, {1} detections per "
+                                "image); ground truths not ignored; all detections",
+                                kp ? "OKS" : "IoU", r.params.max_dets.back());
   p.columns = {"AP", "AP50", "AP75", "ground truths", "detections"};
   p.count_columns = {false, false, false, true, true};
   for (std::size_t k = 0; k < d.categories.size(); ++k)
     p.classes.push_back({d.category_names[k],
                          {r.category_ap[k], r.category_ap50[k], r.category_ap75[k],
                           static_cast<double>(r.category_gt[k]), static_cast<double>(r.category_dt[k])}});
-  p.pr_figure = {"pr", "Precision-recall curves per class at IoU 0.50",
-                 "COCO's interpolated precision on its 101-point recall grid (area all, 100 detections per image); "
-                 "the AP shown is AP50, the mean of that curve",
+  p.pr_figure = {"pr",
+                 kp ? "Precision-recall curves per class at OKS 0.50" : "Precision-recall curves per class at IoU 0.50",
+                 fmt::format("COCO's interpolated precision on its 101-point recall grid (area all, {} detections per "
+                             "image); the AP shown is AP50, the mean of that curve",
+                             r.params.max_dets.back()),
                  svg};
   p.notes.push_back("Undefined numbers (pycocotools prints -1) have no ground truth in that area range or class.");
   if (ci)

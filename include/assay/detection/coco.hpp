@@ -1,5 +1,6 @@
-// assay: the COCO detection evaluation (pycocotools' COCOeval for bounding boxes), reproduced step
-// by step so that its 12 summary numbers agree with pycocotools to the last digit.
+// assay: the COCO detection evaluation (pycocotools' COCOeval for bounding boxes, segmentation masks
+// and keypoints), reproduced step by step so that its summary numbers agree with pycocotools to the
+// last digit.
 #pragma once
 
 #include <array>
@@ -14,8 +15,14 @@
 
 namespace assay::detection {
 
-/// COCOeval's parameters. The defaults are pycocotools' for iouType "bbox".
+/// COCOeval's parameters. The defaults are pycocotools' for iouType "bbox" and "segm";
+/// coco_params::for_type(iou_type::keypoints) gives its keypoint defaults.
 struct coco_params {
+  /// What detections are compared by: IoU of boxes, IoU of masks, or OKS of keypoints.
+  iou_type type = iou_type::bbox;
+  /// OKS: the per-keypoint standard deviations (as fractions of the object scale); for_type gives
+  /// COCO's 17 person keypoints' (Ronchi & Perona 2017; cocoapi's defaults divided by 10).
+  std::vector<double> kpt_oks_sigmas;
   /// IoU thresholds; default numpy.linspace(0.5, 0.95, 10) (as numpy computes it: 0.5 + i*step).
   std::vector<double> iou_thresholds;
   /// Recall thresholds; default numpy.linspace(0, 1, 101).
@@ -26,11 +33,31 @@ struct coco_params {
   std::vector<std::array<double, 2>> area_ranges{{0, 1e10}, {0, 1024}, {1024, 9216}, {9216, 1e10}};
   std::vector<std::string> area_labels{"all", "small", "medium", "large"};
   coco_params();
+  /// pycocotools' Params(iouType): for keypoints, max_dets {20}, area ranges all, medium, large and
+  /// the 17 COCO sigmas; for bbox and segm the defaults above.
+  static coco_params for_type(iou_type t);
 };
 
-/// The 12 names of COCOeval.summarize(), in its order.
+/// COCO's 17 person-keypoint sigmas: .26 .25 .25 .35 .35 .79 .79 .72 .72 .62 .62 1.07 1.07 .87 .87
+/// .89 .89, each divided by 10 (nose, eyes, ears, shoulders, elbows, wrists, hips, knees, ankles).
+std::vector<double> coco_keypoint_sigmas();
+
+/// Object keypoint similarity of a detection's keypoints `d` with a ground truth (keypoints `g`,
+/// `area`, `box`), as pycocotools' computeOks: with e_i = (dx_i^2 + dy_i^2) / (2 sigma_i)^2 /
+/// (area + 2^-52) / 2, OKS = mean of exp(-e_i) over the ground truth's keypoints with v > 0; a
+/// ground truth without any uses all keypoints and measures dx, dy as the distance outside the box
+/// enlarged by its width and height on every side. Sums are numpy's (numpy_sum).
+[[nodiscard]] double oks(const std::vector<double>& d, const std::vector<double>& g, double area, const box_xywh& box,
+                         const std::vector<double>& sigmas);
+
+/// The 12 names of COCOeval.summarize(), in its order (bbox and segm).
 inline constexpr std::array<const char*, 12> coco_stat_names{"AP",  "AP50", "AP75", "APs",  "APm",  "APl",
                                                              "AR1", "AR10", "AR100", "ARs", "ARm", "ARl"};
+/// The 10 names of COCOeval.summarize() for keypoints (its _summarizeKps), in its order.
+inline constexpr std::array<const char*, 10> coco_keypoint_stat_names{"AP", "AP50", "AP75", "APm", "APl",
+                                                                      "AR", "AR50", "AR75", "ARm", "ARl"};
+/// The summary names of an iou type: coco_stat_names, or coco_keypoint_stat_names for keypoints.
+[[nodiscard]] std::span<const char* const> coco_stat_names_of(iou_type t) noexcept;
 
 /// COCOeval's accumulated arrays and summary.
 struct coco_result {
@@ -40,8 +67,10 @@ struct coco_result {
   std::vector<double> precision;
   /// recall[t][k][a][m], -1 where undefined.
   std::vector<double> recall;
-  /// The 12 numbers of summarize(); undefined where pycocotools prints -1.
+  /// The numbers of summarize() (12; keypoints fill the first 10, coco_stat_names_of(type) names
+  /// them); undefined where pycocotools prints -1.
   std::array<value, 12> stats;
+  [[nodiscard]] std::size_t stat_count() const noexcept { return params.type == iou_type::keypoints ? 10 : 12; }
   /// Per category: AP over all IoU thresholds (area all, maxDets last), and AP at IoU 0.5 and 0.75.
   std::vector<value> category_ap, category_ap50, category_ap75;
   /// Per category number of non-ignored ground truths and of detections.
@@ -55,7 +84,10 @@ struct coco_result {
   }
 };
 
-/// Runs COCOeval (evaluate, accumulate, summarize) for bounding boxes.
+/// Runs COCOeval (evaluate, accumulate, summarize) for params.type: boxes, masks or keypoints.
+/// Only the similarity of a detection and a ground truth and the detection's area differ: box IoU,
+/// mask IoU (mask_iou, on the runs) or OKS (oks), and the area as dataset.hpp's detection::area.
+/// For keypoints a ground truth with num_keypoints 0 is ignored like a crowd region.
 ///
 /// Per image and category, detections are sorted by descending score (stable: input order breaks
 /// ties) and cut to max_dets.back(); ground truths that are crowd or outside the area range are
@@ -100,8 +132,8 @@ coco_matches match_coco(const dataset& data, const coco_params& params = {});
 /// placed right after it in image order; weight 0 drops the image. Used by the bootstrap.
 coco_result accumulate_coco(const coco_matches& m, std::span<const std::uint32_t> image_weights = {});
 
-/// Percentile bootstrap intervals of the 12 summary numbers, resampling images (rows = images in
-/// dataset order) and re-accumulating the stored matches; a replicate where a number is undefined
+/// Percentile bootstrap intervals of the summary numbers (12; keypoints the first 10), resampling
+/// images (rows = images in dataset order) and re-accumulating the stored matches; a replicate where a number is undefined
 /// (-1 in pycocotools) is dropped for that number. Same seed, same intervals for any thread count.
 /// Reference: Efron & Tibshirani (1993), ch. 13; resampling images as the unit of the test set.
 std::array<stats::bootstrap_result, 12> bootstrap_coco(const coco_matches& m, const stats::bootstrap_options& opts);
