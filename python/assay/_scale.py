@@ -411,13 +411,22 @@ def on_worker(spec, engine):
 
 
 @contextlib.contextmanager
-def worker_failures(where):
+def worker_failures(where, engine, python=None):
     """Runs an engine's job; an error of a worker that could not import assay (see on_worker) becomes
-    the worker's one-line message, out of the engine's traceback."""
+    the worker's one-line message, out of the engine's traceback. Spark's worker imports pyarrow
+    before it calls assay's function: a ModuleNotFoundError thrown from a Spark Python worker becomes
+    a message that names the module, the workers' Python (`python`, as the driver knows it) and the
+    fix."""
     try:
         yield
     except Exception as e:
-        m = re.search(re.escape(where) + ": " + _NO_ASSAY + r"[^\n]*", str(e))
-        if m is None:
+        text = str(e)
+        m = re.search(re.escape(where) + ": " + _NO_ASSAY + r"[^\n]*", text)
+        if m is not None:
+            raise RuntimeError(m.group(0)) from None
+        m = re.search(r"ModuleNotFoundError: No module named '([\w.]+)'", text)
+        if engine != "spark" or m is None or "from the Python worker" not in text:
             raise
-        raise RuntimeError(m.group(0)) from None
+        raise RuntimeError(f"{where}: a worker cannot import {m.group(1)}: the workers run the Python "
+                           f"{python or '(unknown)'}, where it is not installed. {_FIX[engine]}; see "
+                           "docs/scaling.md, 'Where the workers get assay'") from None

@@ -77,6 +77,6 @@ def evaluate(ddf, *, label, score=None, pred=None, proba=None, weight=None, pos_
     parts = [state(d, f) for d, f in zip(delayed, first)]
     while len(parts) > 1:
         parts = [combine(parts[i:i + split_every]) for i in range(0, len(parts), split_every)]
-    with _scale.worker_failures(spec.where):
+    with _scale.worker_failures(spec.where, "dask"):
         (blob, missing), = dask.compute(parts[0]) if parts else ((spec.new_state().serialize(), 0),)
     return _scale.finish([(blob, missing)], spec)

@@ -106,7 +106,7 @@ def evaluate(dataset, *, label, score=None, pred=None, proba=None, weight=None, 
     names = dataset.columns(fetch_if_missing=False)
     if names is not None:
         _scale.check_columns(names, spec)
-    with _scale.worker_failures(spec.where):
+    with _scale.worker_failures(spec.where, "ray"):
         refs = _states(dataset, spec, remote_args)
         merge = ray.remote(_merge_function(spec)).options(**remote_args)
         while len(refs) > 1:

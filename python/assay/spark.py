@@ -200,8 +200,17 @@ def evaluate(df, *, label, score=None, pred=None, proba=None, weight=None, pos_l
                        method=method, replicates=replicates, random_state=random_state, beta=beta, top_k=top_k,
                        zero_division=zero_division, keep_curves=keep_curves, by=by, max_fpr=max_fpr, min_tpr=min_tpr,
                        min_precision=min_precision, min_recall=min_recall, confidence=confidence)
-    with _scale.worker_failures(spec.where):
+    with _scale.worker_failures(spec.where, "spark", _executor_python(df)):
         return _evaluate(df, spec, aggregate)
+
+
+def _executor_python(df):
+    """The Python the executors start (PYSPARK_PYTHON when the context started), None where the
+    driver does not know it (Spark Connect: no SparkContext here)."""
+    try:
+        return df.sparkSession.sparkContext.pythonExec
+    except Exception:  # noqa: BLE001 - Spark Connect
+        return None
 
 
 def _evaluate(df, spec, aggregate):
