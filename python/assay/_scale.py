@@ -345,21 +345,26 @@ def evaluate_arrow(source, spec):
     return _report(state, missing, spec)
 
 
+def merge_levels(parts, combine, fan_in):
+    """`parts` combined `fan_in` at a time, level by level, until at most one is left (the shape of a
+    distributed tree reduce: `combine` of a list of parts is a merge here, or an engine's task that
+    merges on a worker)."""
+    parts, fan_in = list(parts), max(2, int(fan_in))
+    while len(parts) > 1:
+        parts = [combine(parts[i:i + fan_in]) for i in range(0, len(parts), fan_in)]
+    return parts
+
+
 def tree_merge(blobs, spec, fanout=8):
     """Merges blobs level by level, `fanout` at a time (the shape of a distributed tree reduce)."""
-    blobs = list(blobs)
-    if not blobs:
-        return spec.new_state().serialize()
-    while len(blobs) > 1:
-        nxt = []
-        for i in range(0, len(blobs), fanout):
-            s = read(blobs[i], spec)
-            for b in blobs[i + 1:i + fanout]:
-                s.merge(read(b, spec))
-            nxt.append(s.serialize())
-        blobs = nxt
-    return blobs[0]
 
+    def merged(group):
+        s = read(group[0], spec)
+        for b in group[1:]:
+            s.merge(read(b, spec))
+        return s.serialize()
+
+    return (merge_levels(blobs, merged, fanout) or [spec.new_state().serialize()])[0]
 
 
 # What a worker that cannot import assay says, and what the driver looks for in an engine's error.

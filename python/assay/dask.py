@@ -74,9 +74,7 @@ def evaluate(ddf, *, label, score=None, pred=None, proba=None, weight=None, pos_
         for i in range(1, len(delayed)):
             first[i] = first[i - 1] + int(lengths.iloc[i - 1])
     state, combine = dask.delayed(_partition_function(spec)), dask.delayed(_combine_function(spec))
-    parts = [state(d, f) for d, f in zip(delayed, first)]
-    while len(parts) > 1:
-        parts = [combine(parts[i:i + split_every]) for i in range(0, len(parts), split_every)]
+    parts = _scale.merge_levels([state(d, f) for d, f in zip(delayed, first)], combine, int(split_every))
     with _scale.worker_failures(spec.where, "dask"):
         (blob, missing), = dask.compute(parts[0]) if parts else ((spec.new_state().serialize(), 0),)
     return _scale.finish([(blob, missing)], spec)

@@ -107,10 +107,10 @@ def evaluate(dataset, *, label, score=None, pred=None, proba=None, weight=None, 
     if names is not None:
         _scale.check_columns(names, spec)
     with _scale.worker_failures(spec.where, "ray"):
-        refs = _states(dataset, spec, remote_args)
         merge = ray.remote(_merge_function(spec)).options(**remote_args)
-        while len(refs) > 1:
-            refs = [merge.remote(*refs[i:i + split_every]) for i in range(0, len(refs), split_every)]
+        # (a task's arguments are given one by one: Ray passes a reference given so as its value)
+        refs = _scale.merge_levels(_states(dataset, spec, remote_args), lambda group: merge.remote(*group),
+                                   split_every)
         tables = ray.get(refs)
     blobs = [(b, m) for t in tables for b, m in zip(t.column("state").to_pylist(), t.column("missing").to_pylist())]
     return _scale.finish(blobs, spec)
