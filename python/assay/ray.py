@@ -85,9 +85,9 @@ def evaluate(dataset, *, label, score=None, pred=None, proba=None, weight=None, 
     Arrow batches). Intervals with sample weights or ``method='bootstrap'``, ``task='regression'``
     (``pred`` the predicted values) and ``proba`` (class-probability columns) need each row's index
     among all rows: then the dataset is executed first (``to_arrow_refs``, its blocks held in Ray's
-    object store), the rows are numbered in the order of its blocks (deterministic for a
-    materialized dataset or with ``DataContext.execution_options.preserve_order``) and one task per
-    block builds its state. ``ray_remote_args`` (a dict, e.g. ``{"num_cpus": 1, "max_retries": 3,
+    object store, every column of it: select the evaluated ones first in a wide dataset), the rows
+    are numbered in the order of its blocks (deterministic for a materialized dataset or with
+    ``DataContext.execution_options.preserve_order``) and one task per block builds its state. ``ray_remote_args`` (a dict, e.g. ``{"num_cpus": 1, "max_retries": 3,
     "runtime_env": {...}}``) goes to every task this starts. Runs on the Ray cluster the driver is
     connected to (``ray.init``)."""
     import ray
