@@ -418,7 +418,8 @@ def on_worker(spec, engine):
 @contextlib.contextmanager
 def worker_failures(where, engine, python=None):
     """Runs an engine's job; an error of a worker that could not import assay (see on_worker) becomes
-    the worker's one-line message, out of the engine's traceback. Spark's worker imports pyarrow
+    the worker's one-line message, out of the engine's traceback, and assay's ValueError on a
+    worker the same ValueError on the driver. Spark's worker imports pyarrow
     before it calls assay's function: a ModuleNotFoundError thrown from a Spark Python worker becomes
     a message that names the module, the workers' Python (`python`, as the driver knows it) and the
     fix."""
@@ -429,6 +430,11 @@ def worker_failures(where, engine, python=None):
         m = re.search(re.escape(where) + ": " + _NO_ASSAY + r"[^\n]*", text)
         if m is not None:
             raise RuntimeError(m.group(0)) from None
+        # assay's own refusal of a worker's data (a column's type, ...): the ValueError it is in one
+        # process, not the engine's wrapper around it
+        m = re.search(r"ValueError: (" + re.escape(where) + r": [^\n]*)", text)
+        if m is not None and type(e) is not ValueError:
+            raise ValueError(m.group(1)) from None
         m = re.search(r"ModuleNotFoundError: No module named '([\w.]+)'", text)
         if engine != "spark" or m is None or "from the Python worker" not in text:
             raise

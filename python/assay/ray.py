@@ -29,7 +29,9 @@ def _block_function(spec):
         scale, s = opened()
         import pyarrow as pa
 
-        blob, missing = scale.state_of_batches(table.select(s.columns).to_batches(), s, first_row)
+        # (an empty block may have no columns at all)
+        batches = table.select(s.columns).to_batches() if table.num_rows else []
+        blob, missing = scale.state_of_batches(batches, s, first_row)
         return pa.table({"state": pa.array([blob], pa.binary()), "missing": pa.array([missing], pa.int64())})
 
     return block_state
@@ -43,8 +45,11 @@ def _merge_function(spec):
         scale, s = opened()
         import pyarrow as pa
 
+        tables = [t for t in tables if t.num_rows]  # (the blocks of no task: no columns either)
         blobs = [b for t in tables for b in t.column("state").to_pylist()]
         missing = sum(m for t in tables for m in t.column("missing").to_pylist())
+        if not blobs:
+            blobs = [s.new_state().serialize()]
         blob = scale.tree_merge(blobs, s, fanout=max(1, len(blobs)))
         return pa.table({"state": pa.array([blob], pa.binary()), "missing": pa.array([missing], pa.int64())})
 
@@ -112,5 +117,6 @@ def evaluate(dataset, *, label, score=None, pred=None, proba=None, weight=None, 
         refs = _scale.merge_levels(_states(dataset, spec, remote_args), lambda group: merge.remote(*group),
                                    split_every)
         tables = ray.get(refs)
-    blobs = [(b, m) for t in tables for b, m in zip(t.column("state").to_pylist(), t.column("missing").to_pylist())]
+    blobs = [(b, m) for t in tables if t.num_rows
+             for b, m in zip(t.column("state").to_pylist(), t.column("missing").to_pylist())]
     return _scale.finish(blobs, spec)

@@ -128,6 +128,16 @@ def test_bad_input(markers):
     assert r.missing == 4
     with pytest.raises(ValueError, match=r"assay.ray.evaluate: column\(s\) \['q'\] not in the data"):
         assay.ray.evaluate(ds, label="y", score="q")
+    # refused on the workers: the ValueError of one process, not Ray's wrapper around it
+    text = ray.data.from_arrow(pa.table({"y": [0, 1, 1], "p": ["a", "b", "c"], "w": [1.0, 2.0, 1.0]}))
+    for kw in (dict(), dict(weight="w", ci=0.9)):
+        with pytest.raises(ValueError, match=r"^assay.ray.evaluate: column 'p' has type string; it must be numeric$"):
+            assay.ray.evaluate(text, label="y", score="p", **kw)
+    # no rows (a dataset whose blocks are empty, without columns): as the state of no rows
+    empty = ds.filter(expr="y == 'none'")
+    for kw in (dict(), dict(weight="w", ci=0.9)):
+        with pytest.raises(ValueError, match=r"no rows were added; there is nothing to evaluate"):
+            assay.ray.evaluate(empty, label="y", score="p", **kw)
     with pytest.raises(ValueError, match=r"assay.ray.evaluate: split_every is 1"):
         assay.ray.evaluate(ds, label="y", score="p", split_every=1)
     with pytest.raises(ValueError, match=r"assay.ray.evaluate: ray_remote_args is 3"):
