@@ -94,7 +94,9 @@ def evaluate(dataset, *, label, score=None, pred=None, proba=None, weight=None, 
     are numbered in the order of its blocks (deterministic for a materialized dataset or with
     ``DataContext.execution_options.preserve_order``) and one task per block builds its state. ``ray_remote_args`` (a dict, e.g. ``{"num_cpus": 1, "max_retries": 3,
     "runtime_env": {...}}``) goes to every task this starts. Runs on the Ray cluster the driver is
-    connected to (``ray.init``)."""
+    connected to (``ray.init``); its workers' Python must import assay (docs/scaling.md, "Where the
+    workers get assay"): a worker without it fails with a RuntimeError that names its Python and
+    the fix."""
     import ray
 
     spec = _scale.Spec("assay.ray.evaluate", label=label, score=score, pred=pred, proba=proba, weight=weight,

@@ -194,6 +194,10 @@ def evaluate(df, *, label, score=None, pred=None, proba=None, weight=None, pos_l
     ``by`` (a slice column's name, or a list of two) gives the :class:`~assay.SlicedReport` of
     ``assay.report(..., by=...)`` on all rows: each task keeps one state per slice key (the core's
     sliced state), and the grouped path groups by the slice columns too. A null key is a missing row.
+    The executors' Python must import assay and pyarrow: set ``PYSPARK_PYTHON`` (locally, to the
+    driver's Python, e.g. a venv's) before the SparkSession starts, or ship a packed environment
+    (docs/scaling.md, "Where the workers get assay"); an executor without them fails with a
+    RuntimeError that names its Python and the fix.
     """
     spec = _scale.Spec("assay.spark.evaluate", label=label, score=score, pred=pred, proba=proba, weight=weight,
                        pos_label=pos_label, threshold=threshold, task=task, drop_missing=drop_missing, ci=ci,
