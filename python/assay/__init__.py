@@ -24,7 +24,7 @@ __version__ = _core.__version__
 
 globals().update(_ESTIMATE_FUNCTIONS)
 
-_SUBMODULES = {"curves", "dask", "detection", "metrics", "model_selection", "spark", "stats", "text"}
+_SUBMODULES = {"curves", "dask", "detection", "metrics", "model_selection", "ray", "spark", "stats", "text"}
 
 __all__ = ["Estimate", "Evaluator", "Report", "SlicedReport", "TestResult", "__version__", "get_num_threads", "limit_threads", "report",
            "set_num_threads", *sorted(_ESTIMATE_FUNCTIONS),

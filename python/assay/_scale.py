@@ -16,7 +16,9 @@ the workers; the driver refuses them unless ``drop_missing=True``, which skips t
 
 from __future__ import annotations
 
+import contextlib
 import math
+import re
 
 import numpy as np
 
@@ -77,7 +79,8 @@ class Spec:
             raise ValueError(f"{where}: zero_division is {zero_division!r}; it must be 0, 1 or nan")
         self.where = where
         # the report's "source": which engine read the rows (not part of the state's fingerprint)
-        self.source = {"report": "arrow", "assay.spark.evaluate": "spark", "assay.dask.evaluate": "dask"}.get(
+        self.source = {"report": "arrow", "assay.spark.evaluate": "spark", "assay.dask.evaluate": "dask",
+                       "assay.ray.evaluate": "ray"}.get(
             where, where)
         self.label, self.score, self.pred, self.weight, self.proba = label, score, pred, weight, proba
         self.columns = [c for c in (label, score, pred, weight) if c is not None] + (proba or [])
@@ -342,18 +345,99 @@ def evaluate_arrow(source, spec):
     return _report(state, missing, spec)
 
 
+def merge_levels(parts, combine, fan_in):
+    """`parts` combined `fan_in` at a time, level by level, until at most one is left (the shape of a
+    distributed tree reduce: `combine` of a list of parts is a merge here, or an engine's task that
+    merges on a worker)."""
+    parts, fan_in = list(parts), max(2, int(fan_in))
+    while len(parts) > 1:
+        parts = [combine(parts[i:i + fan_in]) for i in range(0, len(parts), fan_in)]
+    return parts
+
+
 def tree_merge(blobs, spec, fanout=8):
     """Merges blobs level by level, `fanout` at a time (the shape of a distributed tree reduce)."""
-    blobs = list(blobs)
-    if not blobs:
-        return spec.new_state().serialize()
-    while len(blobs) > 1:
-        nxt = []
-        for i in range(0, len(blobs), fanout):
-            s = read(blobs[i], spec)
-            for b in blobs[i + 1:i + fanout]:
-                s.merge(read(b, spec))
-            nxt.append(s.serialize())
-        blobs = nxt
-    return blobs[0]
 
+    def merged(group):
+        s = read(group[0], spec)
+        for b in group[1:]:
+            s.merge(read(b, spec))
+        return s.serialize()
+
+    return (merge_levels(blobs, merged, fanout) or [spec.new_state().serialize()])[0]
+
+
+# What a worker that cannot import assay says, and what the driver looks for in an engine's error.
+_NO_ASSAY = "a worker cannot import assay"
+
+# How each engine's workers get assay (docs/scaling.md, "Where the workers get assay").
+_FIX = {
+    "spark": "Spark's executors start the Python named by PYSPARK_PYTHON (default: the python3 on PATH), "
+             "not the driver's. Locally, set PYSPARK_PYTHON to the Python that has assay (e.g. "
+             "PYSPARK_PYTHON=$VIRTUAL_ENV/bin/python) before the SparkSession starts; on a cluster, ship a "
+             "packed environment (venv-pack or conda-pack) with spark.archives and point PYSPARK_PYTHON into it",
+    "dask": "install assay (and pyarrow) in the Python the dask workers run, the same version as the client's",
+    "ray": "Ray's workers run the Python of the cluster's nodes (locally: the one that started Ray). Install "
+           "assay there, or give the job a runtime_env that brings it (ray.init(runtime_env={'pip': "
+           "['assay']}), or 'py_executable' naming a Python that has it, or a packed environment)",
+}
+
+
+def on_worker(spec, engine):
+    """A function that gives ``(the _scale module, spec)`` on an engine's worker, for the functions
+    the engines ship to their workers.
+
+    The function carries `spec` as pickled bytes and refers to nothing of assay by name, so that it
+    unpickles on a worker without assay (a nested function is pickled by value: its code, not a
+    reference to its module); there, its call fails with an error that says which Python the worker
+    ran and how to give it assay, instead of a ModuleNotFoundError deep in the engine's traceback."""
+    import pickle
+
+    payload = pickle.dumps(spec)
+    where, fix, cause = spec.where, _FIX[engine], _NO_ASSAY
+
+    def opened():
+        try:
+            import pickle
+
+            import pyarrow  # noqa: F401  (the workers read Arrow batches)
+
+            from assay import _scale as scale
+
+            return scale, pickle.loads(payload)
+        except ImportError as e:
+            import sys
+
+            raise RuntimeError(f"{where}: {cause}: the worker runs the Python {sys.executable} "
+                               f"({sys.version.split()[0]}), where importing failed ({type(e).__name__}: {e}). "
+                               f"{fix}; see docs/scaling.md, 'Where the workers get assay'") from None
+
+    return opened
+
+
+@contextlib.contextmanager
+def worker_failures(where, engine, python=None):
+    """Runs an engine's job; an error of a worker that could not import assay (see on_worker) becomes
+    the worker's one-line message, out of the engine's traceback, and assay's ValueError on a
+    worker the same ValueError on the driver. Spark's worker imports pyarrow
+    before it calls assay's function: a ModuleNotFoundError thrown from a Spark Python worker becomes
+    a message that names the module, the workers' Python (`python`, as the driver knows it) and the
+    fix."""
+    try:
+        yield
+    except Exception as e:
+        text = str(e)
+        m = re.search(re.escape(where) + ": " + _NO_ASSAY + r"[^\n]*", text)
+        if m is not None:
+            raise RuntimeError(m.group(0)) from None
+        # assay's own refusal of a worker's data (a column's type, ...): the ValueError it is in one
+        # process, not the engine's wrapper around it
+        m = re.search(r"ValueError: (" + re.escape(where) + r": [^\n]*)", text)
+        if m is not None and type(e) is not ValueError:
+            raise ValueError(m.group(1)) from None
+        m = re.search(r"ModuleNotFoundError: No module named '([\w.]+)'", text)
+        if engine != "spark" or m is None or "from the Python worker" not in text:
+            raise
+        raise RuntimeError(f"{where}: a worker cannot import {m.group(1)}: the workers run the Python "
+                           f"{python or '(unknown)'}, where it is not installed. {_FIX[engine]}; see "
+                           "docs/scaling.md, 'Where the workers get assay'") from None

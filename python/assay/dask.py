@@ -15,16 +15,32 @@ from assay import _scale
 __all__ = ["evaluate"]
 
 
-def _partition_state(pdf, spec, first_row=0):
-    import pyarrow as pa
+def _partition_function(spec):
+    """The state of one partition (a pandas DataFrame whose first row has the given index among all
+    rows): (blob, missing rows). Shipped by value with the spec as bytes (_scale.on_worker): a
+    worker whose Python lacks assay fails with an error that names that Python."""
+    opened = _scale.on_worker(spec, "dask")
 
-    batch = pa.RecordBatch.from_pandas(pdf[spec.columns], preserve_index=False)
-    return _scale.state_of_batches([batch], spec, first_row)
+    def partition_state(pdf, first_row=0):
+        scale, s = opened()
+        import pyarrow as pa
+
+        batch = pa.RecordBatch.from_pandas(pdf[s.columns], preserve_index=False)
+        return scale.state_of_batches([batch], s, first_row)
+
+    return partition_state
 
 
-def _combine(parts, spec):
-    blob = _scale.tree_merge([b for b, _ in parts], spec, fanout=len(parts) or 1)
-    return blob, sum(m for _, m in parts)
+def _combine_function(spec):
+    """(blob, missing) pairs merged into one (the tree's inner nodes)."""
+    opened = _scale.on_worker(spec, "dask")
+
+    def combine(parts):
+        scale, s = opened()
+        blob = scale.tree_merge([b for b, _ in parts], s, fanout=len(parts) or 1)
+        return blob, sum(m for _, m in parts)
+
+    return combine
 
 
 def evaluate(ddf, *, label, score=None, pred=None, proba=None, weight=None, pos_label=None, threshold=0.5, task="auto",
@@ -57,8 +73,8 @@ def evaluate(ddf, *, label, score=None, pred=None, proba=None, weight=None, pos_
         lengths = ddf.map_partitions(len).compute()
         for i in range(1, len(delayed)):
             first[i] = first[i - 1] + int(lengths.iloc[i - 1])
-    parts = [dask.delayed(_partition_state)(d, spec, f) for d, f in zip(delayed, first)]
-    while len(parts) > 1:
-        parts = [dask.delayed(_combine)(parts[i:i + split_every], spec) for i in range(0, len(parts), split_every)]
-    (blob, missing), = dask.compute(parts[0]) if parts else ((spec.new_state().serialize(), 0),)
+    state, combine = dask.delayed(_partition_function(spec)), dask.delayed(_combine_function(spec))
+    parts = _scale.merge_levels([state(d, f) for d, f in zip(delayed, first)], combine, int(split_every))
+    with _scale.worker_failures(spec.where, "dask"):
+        (blob, missing), = dask.compute(parts[0]) if parts else ((spec.new_state().serialize(), 0),)
     return _scale.finish([(blob, missing)], spec)

@@ -32,17 +32,21 @@ __all__ = ["evaluate"]
 
 
 def _partition_function(spec, first_rows=None, counts=None):
-    def run(batches):
-        import pyarrow as pa
+    """The task of one partition: its Arrow batches into one state, yielded as one row (state bytes,
+    missing rows). Shipped by value with the spec as bytes (_scale.on_worker): an executor whose
+    Python lacks assay fails with an error that names that Python and the fix."""
+    opened = _scale.on_worker(spec, "spark")
 
-        from assay import _scale as scale
+    def run(batches):
+        scale, s = opened()
+        import pyarrow as pa
 
         first = 0
         if first_rows is not None:  # the index of the partition's first row among all rows
             from pyspark import TaskContext
 
             first = first_rows.get(TaskContext.get().partitionId(), 0)
-        blob, missing = scale.state_of_batches(batches, spec, first, counts)
+        blob, missing = scale.state_of_batches(batches, s, first, counts)
         yield pa.RecordBatch.from_arrays([pa.array([blob], pa.binary()), pa.array([missing], pa.int64())],
                                          names=["state", "missing"])
 
@@ -55,16 +59,22 @@ def _partition_function(spec, first_rows=None, counts=None):
 _FAN_IN = 8
 
 
-def _merge_pairs(spec, a, b):
-    """Two (blob, missing) pairs merged into one (on an executor: the tree's inner nodes)."""
-    return _scale.merge_blobs(a[0], b[0], spec), a[1] + b[1]
+def _merge_function(spec):
+    """Two (blob, missing) pairs merged into one (on an executor: the tree's inner nodes); shipped by
+    value as _partition_function is."""
+    opened = _scale.on_worker(spec, "spark")
+
+    def merge_pairs(a, b):
+        scale, s = opened()
+        return scale.merge_blobs(a[0], b[0], s), a[1] + b[1]
+
+    return merge_pairs
 
 
 def _merged(states, spec):
     """The (blob, missing) pairs of `states` (one row per task: its state's bytes and missing rows),
     merged on the executors in a tree when there are more than _FAN_IN of them. Merging is
     associative, commutative and canonical, so the tree's shape changes no bit of the report."""
-    import functools
     import math
 
     pairs = states.rdd.map(lambda r: (bytes(r["state"]), int(r["missing"])))
@@ -72,17 +82,24 @@ def _merged(states, spec):
     if n <= _FAN_IN:
         return pairs.collect()
     depth = max(2, math.ceil(math.log(n) / math.log(_FAN_IN)))
-    return [pairs.treeReduce(functools.partial(_merge_pairs, spec), depth=depth)]
+    return [pairs.treeReduce(_merge_function(spec), depth=depth)]
 
 
-def _count_rows(batches):
-    """(partition, rows) of a task: the first pass that gives each partition its first row's index."""
-    import pyarrow as pa
-    from pyspark import TaskContext
+def _count_rows(spec):
+    """The task that gives (partition, rows): the first pass that gives each partition its first row's
+    index (shipped by value as _partition_function is)."""
+    opened = _scale.on_worker(spec, "spark")
 
-    n = sum(b.num_rows for b in batches)
-    yield pa.RecordBatch.from_arrays([pa.array([TaskContext.get().partitionId()], pa.int64()), pa.array([n], pa.int64())],
-                                     names=["partition", "rows"])
+    def count(batches):
+        opened()
+        import pyarrow as pa
+        from pyspark import TaskContext
+
+        n = sum(b.num_rows for b in batches)
+        yield pa.RecordBatch.from_arrays([pa.array([TaskContext.get().partitionId()], pa.int64()),
+                                          pa.array([n], pa.int64())], names=["partition", "rows"])
+
+    return count
 
 
 # aggregate='auto' looks at the first _SAMPLE_ROWS rows and groups when they repeat enough to put
@@ -177,12 +194,31 @@ def evaluate(df, *, label, score=None, pred=None, proba=None, weight=None, pos_l
     ``by`` (a slice column's name, or a list of two) gives the :class:`~assay.SlicedReport` of
     ``assay.report(..., by=...)`` on all rows: each task keeps one state per slice key (the core's
     sliced state), and the grouped path groups by the slice columns too. A null key is a missing row.
+    The executors' Python must import assay and pyarrow: set ``PYSPARK_PYTHON`` (locally, to the
+    driver's Python, e.g. a venv's) before the SparkSession starts, or ship a packed environment
+    (docs/scaling.md, "Where the workers get assay"); an executor without them fails with a
+    RuntimeError that names its Python and the fix.
     """
     spec = _scale.Spec("assay.spark.evaluate", label=label, score=score, pred=pred, proba=proba, weight=weight,
                        pos_label=pos_label, threshold=threshold, task=task, drop_missing=drop_missing, ci=ci,
                        method=method, replicates=replicates, random_state=random_state, beta=beta, top_k=top_k,
                        zero_division=zero_division, keep_curves=keep_curves, by=by, max_fpr=max_fpr, min_tpr=min_tpr,
                        min_precision=min_precision, min_recall=min_recall, confidence=confidence)
+    with _scale.worker_failures(spec.where, "spark", _executor_python(df)):
+        return _evaluate(df, spec, aggregate)
+
+
+def _executor_python(df):
+    """The Python the executors start (PYSPARK_PYTHON when the context started), None where the
+    driver does not know it (Spark Connect: no SparkContext here)."""
+    try:
+        return df.sparkSession.sparkContext.pythonExec
+    except Exception:  # noqa: BLE001 - Spark Connect
+        return None
+
+
+def _evaluate(df, spec, aggregate):
+    """evaluate's work once its arguments are a Spec."""
     _scale.check_columns(df.columns, spec)
     if aggregate not in ("auto", True, False):
         raise ValueError(f"assay.spark.evaluate: aggregate is {aggregate!r}; it must be 'auto', True or False")
@@ -213,7 +249,7 @@ def evaluate(df, *, label, score=None, pred=None, proba=None, weight=None, pos_l
         # spark_partition_id() in an aggregate may see another partitioning (a local relation is
         # aggregated as one partition).
         counts = {r["partition"]: r["rows"] for r in
-                  selected.mapInArrow(_count_rows, "partition long, rows long").collect()}
+                  selected.mapInArrow(_count_rows(spec), "partition long, rows long").collect()}
         first_rows, at = {}, 0
         for p in sorted(counts):
             first_rows[p] = at

@@ -536,3 +536,44 @@ def test_operating_points_under_constraints(data):
     for aggregate in (True, False):
         got = assay.spark.evaluate(df.repartition(3), label="y", score="p", pos_label="spam", aggregate=aggregate, **c)
         assert got.to_dict() == want
+
+
+_NO_ASSAY = """import sys
+
+
+class _NoAssay:
+    # the Python of an executor where assay is not installed
+    def find_spec(self, name, path=None, target=None):
+        if name == "assay" or name.startswith("assay."):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
+sys.meta_path.insert(0, _NoAssay())
+"""
+
+
+def test_executors_without_assay_name_the_cause(spark, tmp_path):
+    # What a new user meets when the executors start another Python than the driver's: Debian's
+    # python3 (no pyarrow: Spark's worker fails before assay's function runs), and this Python with a
+    # sitecustomize that refuses assay (assay's function runs and says so). Either way, one message
+    # that names the executors' Python and PYSPARK_PYTHON, not a ModuleNotFoundError in a traceback.
+    (tmp_path / "sitecustomize.py").write_text(_NO_ASSAY)
+    wrapper = tmp_path / "python-without-assay"
+    wrapper.write_text(f'#!/bin/sh\nPYTHONPATH={tmp_path}${{PYTHONPATH:+:$PYTHONPATH}} exec {sys.executable} "$@"\n')
+    wrapper.chmod(0o755)
+    df = spark.createDataFrame([(0, 0.1), (1, 0.8), (1, 0.4), (0, 0.3)], "y long, p double").coalesce(1)
+    sc = spark.sparkContext
+    before = sc.pythonExec
+    cases = [(str(wrapper), r"cannot import assay: the worker runs the Python .*No module named 'assay'")]
+    if os.path.exists("/usr/bin/python3") and os.path.realpath("/usr/bin/python3") != os.path.realpath(sys.executable):
+        cases.append(("/usr/bin/python3", r"cannot import \w+: the workers run the Python /usr/bin/python3"))
+    try:
+        for python, what in cases:
+            sc.pythonExec = python  # the Python of the UDFs defined from now on
+            with pytest.raises(RuntimeError, match=r"^assay.spark.evaluate: a worker " + what) as e:
+                assay.spark.evaluate(df, label="y", score="p", aggregate=False)
+            assert "PYSPARK_PYTHON" in str(e.value) and "spark.archives" in str(e.value)
+            assert "Traceback" not in str(e.value)
+    finally:
+        sc.pythonExec = before
