@@ -25,9 +25,9 @@ cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
 
 phase "== Python tests"
-# On every core (pytest-xdist): the tests share no files or ports (each makes its own temporary
-# files; Spark, Dask and Ray sessions are per worker).
-(cd python/tests && ../../.venv/bin/python -m pytest -q -p no:cacheprovider -n "$jobs" .)
+# On every core (pytest-xdist), a test file's tests in one process (--dist loadfile), so that each
+# file's Spark, Dask or Ray session starts once; the tests share no files or ports.
+(cd python/tests && ../../.venv/bin/python -m pytest -q -p no:cacheprovider -n "$jobs" --dist loadfile .)
 
 phase "== scikit-learn's own metrics tests, as shipped and with assay's functions (docs/sklearn-compatibility.md)"
 scripts/sklearn_suite.sh
