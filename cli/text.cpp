@@ -7,13 +7,14 @@
 namespace assay::cli {
 
 void register_text(CLI::App& app) {
-  auto* cmd = app.add_subcommand("text", "Text generation: BLEU, chrF/chrF++, exact n-gram P/R, BERTScore");
+  auto* cmd = app.add_subcommand("text", "Text generation: BLEU, chrF/chrF++, exact n-gram P/R, BERTScore, TER; paired tests");
   cmd->require_subcommand(1);
   cmd->footer("Example:\n  assay text chrf --hyp out.txt --ref ref.txt --word-order 2");
   text_cli::register_bleu(cmd);
   text_cli::register_chrf(cmd);
   text_cli::register_ngram(cmd);
   text_cli::register_bertscore(cmd);
+  text_cli::register_ter(cmd);
 }
 
 }  // namespace assay::cli

@@ -80,7 +80,7 @@ class numpy_pcg64 {
   }
 
  private:
-  using u128 = unsigned __int128;
+  __extension__ typedef unsigned __int128 u128;  // GCC and Clang: 128-bit arithmetic for the LCG
 
   void step() {
     const u128 mult = (static_cast<u128>(2549297995355413924ULL) << 64) | 4865540595714422341ULL;

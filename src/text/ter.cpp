@@ -15,6 +15,7 @@
 
 #include "assay/detail/parallel.hpp"
 #include "assay/error.hpp"
+#include "assay/stats/bootstrap_many.hpp"
 #include "assay/text/tokenize.hpp"
 #include "counts.hpp"
 #include "ter_internal.hpp"
@@ -343,6 +344,16 @@ ter_score corpus_ter(const std::vector<std::string>& hyps, const std::vector<std
   for (const auto& x : ter_corpus_stats(hyps, refs, o)) s.stats += x;
   s.score = ter_from_stats(s.stats);
   return s;
+}
+
+stats::bootstrap_result bootstrap_ter(const std::vector<ter_stats>& segments, const stats::bootstrap_options& opts) {
+  if (segments.empty()) throw_data("bootstrap_ter: no segments to resample");
+  auto stat = [&](std::span<const std::uint32_t> rows, std::span<double> out) {
+    ter_stats total;
+    for (std::uint32_t r : rows) total += segments[r];
+    out[0] = ter_from_stats(total);
+  };
+  return stats::bootstrap_many(segments.size(), 1, stat, opts)[0];
 }
 
 std::vector<double> sentence_ter(const std::vector<std::string>& hyps,

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "assay/stats/bootstrap.hpp"
+
 namespace assay::text {
 
 /// The options of sacreBLEU's TER (its Tercom tokenizer); all off by default, as in sacreBLEU.
@@ -68,6 +70,11 @@ struct ter_score {
 /// Corpus TER: total edits over the total average reference length.
 ter_score corpus_ter(const std::vector<std::string>& hyps, const std::vector<std::vector<std::string>>& refs,
                      const ter_options& o);
+
+/// Percentile (or BCa) bootstrap interval of corpus TER, resampling segments: each replicate sums
+/// the stored per-segment statistics of the drawn segments; no text is tokenised again (Koehn 2004;
+/// Efron & Tibshirani 1993, ch. 13). Results do not depend on the thread count.
+stats::bootstrap_result bootstrap_ter(const std::vector<ter_stats>& segments, const stats::bootstrap_options& opts);
 
 /// One TER per segment.
 std::vector<double> sentence_ter(const std::vector<std::string>& hyps,
