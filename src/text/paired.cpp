@@ -127,6 +127,7 @@ std::vector<paired_result> paired_test(const std::vector<segment_table>& systems
                                        const paired_options& o) {
   check(systems);
   const std::size_t samples = paired_samples(o);
+  if (samples > 10'000'000) throw_usage(fmt::format("paired test: {} samples requested; at most 10000000", samples));
   std::vector<paired_result> res(systems.size());
   for (std::size_t s = 0; s < systems.size(); ++s) res[s].score = corpus_score(systems[s], score);
   const std::string undefined_for_ar = "approximate randomisation gives no interval";

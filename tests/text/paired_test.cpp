@@ -85,6 +85,9 @@ TEST(PairedTest, RefusesMismatchedSystems) {
   segment_table a{2, {1, 2, 3, 4}}, b{2, {1, 2}};
   EXPECT_THROW((void)paired_test({a}, ter_scorer(), {}), assay::error);
   EXPECT_THROW((void)paired_test({a, b}, ter_scorer(), {}), assay::error);
+  paired_options many;
+  many.samples = 20'000'000;
+  EXPECT_THROW((void)paired_test({a, a}, ter_scorer(), many), assay::error);
 }
 
 }  // namespace

@@ -32,7 +32,7 @@ enum class paired_method {
 
 struct paired_options {
   paired_method method = paired_method::bootstrap;
-  std::size_t samples = 0;     ///< resamples or trials; 0: sacreBLEU's defaults (1000 bootstrap, 10000 AR)
+  std::size_t samples = 0;     ///< resamples or trials (at most 10^7); 0: sacreBLEU's defaults (1000 bootstrap, 10000 AR)
   std::uint64_t seed = 12345;  ///< sacreBLEU's default seed (SACREBLEU_SEED)
   unsigned threads = 0;        ///< 0 = all; results do not depend on it
 };
