@@ -1,7 +1,7 @@
 // sacreBLEU's paired tests (--paired-bs, --paired-ar) and NumPy's default_rng draws: replay of
 // tests/text/data/ter.json (tests/text/generate_ter.py runs sacreBLEU 2.6.0's PairedTest and
 // numpy.random.default_rng). The resamples are drawn exactly as NumPy draws them, so scores and
-// p-values are compared exactly; the bootstrap means and interval half-widths only to 2e-4, because
+// p-values are compared exactly; the bootstrap means and interval half-widths only to 1e-5, because
 // sacreBLEU computes the resampled scores from single-precision sums in single precision and assay
 // in double precision from the same single-precision sums.
 #include <gtest/gtest.h>
@@ -73,8 +73,8 @@ TEST(PairedTest, MatchesSacrebleu) {
         if (w.at("mean").is_null()) {
           EXPECT_FALSE(res[s].mean.defined());
         } else {
-          EXPECT_NEAR(res[s].mean.v, w.at("mean").get<double>(), 2e-4) << label << " system " << s;
-          EXPECT_NEAR(res[s].ci.v, w.at("ci").get<double>(), 2e-4) << label << " system " << s;
+          EXPECT_NEAR(res[s].mean.v, w.at("mean").get<double>(), 1e-5) << label << " system " << s;
+          EXPECT_NEAR(res[s].ci.v, w.at("ci").get<double>(), 1e-5) << label << " system " << s;
         }
       }
     }
