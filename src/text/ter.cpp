@@ -161,13 +161,15 @@ void perform_shift(const ids& w, std::size_t start, std::size_t len, std::size_t
   }
 }
 
+// The alignment of the current hypothesis with the reference, read from the edit operations as
+// sacreBLEU reads it (lib_ter.py's trace_to_alignment on the flipped trace).
 struct alignment {
   std::vector<long> ref_to_hyp;    // hypothesis position aligned to each reference word (-1: before the first)
   std::vector<int> ref_err_sum;    // prefix sums of reference words not matched
   std::vector<int> hyp_err_sum;    // prefix sums of hypothesis words not matched
 };
 
-alignment align_of(const std::vector<op>& trace, std::size_t n, std::size_t m) {
+alignment align_of(const std::vector<op>& trace, std::size_t m) {
   alignment a;
   a.ref_to_hyp.assign(m, -1);
   a.ref_err_sum.assign(1, 0);
@@ -189,7 +191,6 @@ alignment align_of(const std::vector<op>& trace, std::size_t n, std::size_t m) {
       a.ref_err_sum.push_back(a.ref_err_sum.back() + 1);
     }
   }
-  (void)n;
   return a;
 }
 
@@ -205,7 +206,7 @@ struct shift_result {
 // longer block, earlier source, earlier target). `checked` counts candidates across steps.
 shift_result best_shift(ids& hyp, const ids& ref, banded_distance& ed, int& checked) {
   const cost before = ed.full(hyp);
-  const alignment al = align_of(ed.trace(), hyp.size(), ref.size());
+  const alignment al = align_of(ed.trace(), ref.size());
   const long n = static_cast<long>(hyp.size()), m = static_cast<long>(ref.size());
   shift_result best;
   std::size_t best_len = 0, best_start = 0, best_target = 0;
@@ -255,8 +256,7 @@ done:
   return best;
 }
 
-}  // namespace
-
+// ter_edits on word ids: greedy shifts while they pay, then the final edit distance.
 long ter_edits_ids(ids hyp, const ids& ref) {
   if (ref.empty()) return static_cast<long>(hyp.size());
   banded_distance ed(ref);
@@ -274,6 +274,8 @@ long ter_edits_ids(ids hyp, const ids& ref) {
   }
   return shifts + static_cast<long>(ed.full(hyp));
 }
+
+}  // namespace
 
 long ter_edits(const std::vector<std::string>& hyp, const std::vector<std::string>& ref) {
   std::vector<std::string_view> h(hyp.begin(), hyp.end()), r(ref.begin(), ref.end());
