@@ -7,7 +7,7 @@
 namespace assay::cli {
 
 void register_text(CLI::App& app) {
-  auto* cmd = app.add_subcommand("text", "Text generation: BLEU, chrF/chrF++, exact n-gram P/R, BERTScore");
+  auto* cmd = app.add_subcommand("text", "Text generation: BLEU, chrF/chrF++, exact n-gram P/R, BERTScore, TER; paired tests");
   cmd->require_subcommand(1);
   cmd->footer("Example:\n  assay text chrf --hyp out.txt --ref ref.txt --word-order 2");
   text_cli::register_bleu(cmd);
@@ -15,6 +15,7 @@ void register_text(CLI::App& app) {
   text_cli::register_ngram(cmd);
   text_cli::register_bertscore(cmd);
   text_cli::register_rouge(cmd);
+  text_cli::register_ter(cmd);
 }
 
 }  // namespace assay::cli

@@ -23,6 +23,7 @@ struct bleu_options {
   double smooth_value = -1;
   bool sentence = false, effective_order = false;
   ci_request ci;
+  paired_cli_options paired;
 };
 
 void run_bleu(const bleu_options& o) {
@@ -37,6 +38,13 @@ void run_bleu(const bleu_options& o) {
   b.effective_order = o.effective_order || o.sentence;
   const auto boot = ci_options(o.ci);
   if (boot && o.sentence) throw_usage("--ci: intervals are for the corpus score, not with --sentence");
+  if (o.paired.active()) {
+    if (boot || o.sentence) throw_usage("--paired-bs/--paired-ar: not with --ci or --sentence");
+    run_paired(o.files, o.paired, o.out, "BLEU", text::bleu_signature(o.files.refs.size(), b),
+               [b](const auto& h, const auto& r) { return text::bleu_table(h, r, b); }, text::bleu_scorer(b));
+    return;
+  }
+  if (!o.paired.systems.empty()) throw_usage("--system: give --paired-bs or --paired-ar to compare systems");
   const auto l = load(o.files);
   const std::string sig = text::bleu_signature(l.refs.size(), b);
   if (o.sentence) {
@@ -102,6 +110,7 @@ void register_bleu(CLI::App* parent) {
   bleu->add_flag("--effective-order", o->effective_order, "Average over orders with hypothesis n-grams (on with --sentence)");
   bleu->add_flag("--sentence", o->sentence, "One score per line instead of the corpus score");
   add_ci_options(bleu, o->ci, "sentences");
+  add_paired(bleu, o->paired);
   add_output(bleu, o->out);
   bleu->footer("Example:\n  assay text bleu --hyp out.txt --ref ref1.txt --ref ref2.txt --format json\n"
                "  assay text bleu --hyp out.txt --ref ref.txt --ci 0.95 --bootstrap 1000 --seed 1");

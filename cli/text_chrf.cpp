@@ -21,6 +21,7 @@ struct chrf_options {
   int word_order = 0, char_order = 6;
   double beta = 2;
   bool sentence = false;
+  paired_cli_options paired;
 };
 
 void run_chrf(const chrf_options& o) {
@@ -29,9 +30,16 @@ void run_chrf(const chrf_options& o) {
   c.word_order = o.word_order;
   c.char_order = o.char_order;
   c.beta = o.beta;
+  const std::string name = fmt::format("chrF{}{}", c.beta, c.word_order > 0 ? "++" : "");
+  if (o.paired.active()) {
+    if (o.sentence) throw_usage("--paired-bs/--paired-ar: not with --sentence");
+    run_paired(o.files, o.paired, o.out, name, text::chrf_signature(o.files.refs.size(), c),
+               [c](const auto& h, const auto& r) { return text::chrf_table(h, r, c); }, text::chrf_scorer(c));
+    return;
+  }
+  if (!o.paired.systems.empty()) throw_usage("--system: give --paired-bs or --paired-ar to compare systems");
   const auto l = load(o.files);
   const std::string sig = text::chrf_signature(l.refs.size(), c);
-  const std::string name = fmt::format("chrF{}{}", c.beta, c.word_order > 0 ? "++" : "");
   if (o.sentence) {
     const auto s = text::sentence_chrf(l.hyps, l.refs, c);
     if (o.out.format == "json") {
@@ -67,6 +75,7 @@ void register_chrf(CLI::App* parent) {
   chrf->add_option("--char-order", o->char_order, "Character n-gram order (default 6)");
   chrf->add_option("--beta", o->beta, "Recall weight (default 2)");
   chrf->add_flag("--sentence", o->sentence, "One score per line instead of the corpus score");
+  add_paired(chrf, o->paired);
   add_output(chrf, o->out);
   chrf->footer("Example:\n  assay text chrf --hyp out.txt --ref ref.txt --word-order 2 --format json");
   chrf->callback([o] { run_chrf(*o); });

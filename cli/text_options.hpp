@@ -4,11 +4,14 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "assay/value.hpp"
+#include "assay/text/paired.hpp"
 #include "assay/text/tokenize.hpp"
 
 namespace assay::cli::text_cli {
@@ -54,5 +57,29 @@ void register_chrf(CLI::App* parent);
 void register_ngram(CLI::App* parent);
 void register_bertscore(CLI::App* parent);
 void register_rouge(CLI::App* parent);
+void register_ter(CLI::App* parent);
+
+// ---- sacreBLEU's paired tests (bleu, chrf, ter): cli/text_paired.cpp ---------------------------
+
+/// --paired-bs / --paired-ar, --system (repeatable), --paired-n, --paired-seed.
+struct paired_cli_options {
+  bool bs = false, ar = false;
+  std::vector<std::string> systems;
+  std::size_t samples = 0;
+  std::uint64_t seed = 12345;
+  [[nodiscard]] bool active() const { return bs || ar; }
+};
+
+void add_paired(CLI::App* cmd, paired_cli_options& o);
+
+/// Per-segment statistics of one system's lines against the references.
+using table_fn = std::function<text::segment_table(const std::vector<std::string>&,
+                                                   const std::vector<std::vector<std::string>>&)>;
+
+/// The paired test of --hyp (the baseline) against every --system for one metric, printed as text
+/// or JSON; `signature` is the metric's own.
+void run_paired(const hyp_ref_options& files, const paired_cli_options& p, const output_options& out,
+                const std::string& metric, const std::string& signature, const table_fn& table,
+                const text::score_of_stats& score);
 
 }  // namespace assay::cli::text_cli

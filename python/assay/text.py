@@ -16,6 +16,7 @@ from assay._estimate import Estimate, check_bootstrap_args
 
 __all__ = ["BLEUScore", "bertscore", "bleu", "chrf", "sentence_bleu", "sentence_chrf"]
 __all__ += ["RougeScore", "rouge", "rouge_tokenize", "sentence_rouge"]
+__all__ += ["TERScore", "PairedResult", "paired_test", "sentence_ter", "ter"]
 
 
 class BLEUScore(Estimate):
@@ -303,6 +304,191 @@ def bertscore(cand_embeddings, ref_embeddings, *, idf=False, cand_tokens=None, r
     return {"P": r["P"], "R": r["R"], "F": r["F"], "mean_P": Estimate(*r["mean_P"][:1], reason=r["mean_P"][1]),
             "mean_R": Estimate(*r["mean_R"][:1], reason=r["mean_R"][1]),
             "mean_F": Estimate(*r["mean_F"][:1], reason=r["mean_F"][1])}
+
+
+# ---------------------------------------------------------------- TER and paired tests
+
+
+class TERScore(Estimate):
+    """A TER score (0..100, may exceed 100) that is a float (an :class:`~assay.Estimate`, with ``ci``
+    when asked for) and carries sacreBLEU's ``TERScore`` fields: ``score``, ``num_edits``,
+    ``ref_length`` (the summed average reference length) and ``signature``."""
+
+    __slots__ = ("num_edits", "ref_length", "signature")
+
+    def __new__(cls, d, ci=None, level=None, method=None):
+        self = super().__new__(cls, d["score"], ci=ci, level=level, method=method)
+        self.num_edits = int(d["num_edits"])
+        self.ref_length = float(d["ref_length"])
+        self.signature = d.get("signature", "")
+        return self
+
+    @property
+    def score(self):
+        return float(self)
+
+    def __repr__(self):
+        ci = "" if self.ci is None else f" {100 * self.level:g}% CI [{self.ci[0]:.2f}, {self.ci[1]:.2f}]"
+        return f"TER = {float(self):.2f}{ci}"
+
+    def __reduce__(self):
+        d = {"score": float(self), "num_edits": self.num_edits, "ref_length": self.ref_length,
+             "signature": self.signature}
+        return (TERScore, (d, self.ci, self.level, self.method))
+
+
+def _flags(**kw):
+    return {k: bool(v) for k, v in kw.items()}
+
+
+def ter(hypotheses, references, *, normalized=False, no_punct=False, asian_support=False, case_sensitive=False,
+        ci=None, n_boot=1000, seed=0):
+    """Corpus TER, the number of ``sacrebleu.corpus_ter(hypotheses, references, ...)`` (sacreBLEU's
+    ``TER`` options: Tercom normalisation, punctuation removal, Asian support, case sensitivity).
+
+    Parameters
+    ----------
+    hypotheses : list of str
+    references : list of list of str
+        Reference streams, each with one line per hypothesis; a segment's edits are those of its best
+        reference and its length the mean of its references' lengths (empty references count).
+    ci : float, optional
+        Level of a percentile bootstrap interval, resampling segments.
+    n_boot, seed : int
+        Replicates and seed of that bootstrap.
+
+    Returns
+    -------
+    TERScore
+    """
+    fn = "ter"
+    hyps = _lines(fn, "hypotheses", hypotheses)
+    refs = _streams(fn, hyps, references)
+    level, replicates, seed = check_bootstrap_args(fn, ci, n_boot, seed)
+    f = _flags(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
+    d = _call(fn, _core.text_ter, hyps, refs, f["normalized"], f["no_punct"], f["asian_support"],
+              f["case_sensitive"], False, level, replicates, seed)
+    if "ci" not in d:
+        return TERScore(d)
+    low, high, lvl = d["ci"]
+    return TERScore(d, ci=(low, high), level=lvl,
+                    method=f"bootstrap percentile, resampling sentences, {replicates} replicates, seed {seed}")
+
+
+def sentence_ter(hypothesis, references, *, normalized=False, no_punct=False, asian_support=False,
+                 case_sensitive=False):
+    """TER of one hypothesis against its references (a list of strings), as ``sacrebleu.sentence_ter``."""
+    fn = "sentence_ter"
+    if not isinstance(hypothesis, str):
+        raise ValueError(f"{fn}: hypothesis must be a string, got {type(hypothesis).__name__}")
+    refs = _lines(fn, "references", references)
+    if not refs:
+        raise ValueError(f"{fn}: references is empty; give at least one reference")
+    f = _flags(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
+    d = _call(fn, _core.text_ter, [hypothesis], [[r] for r in refs], f["normalized"], f["no_punct"],
+              f["asian_support"], f["case_sensitive"], True, math.nan, 0, 0)
+    return Estimate(d["scores"][0])
+
+
+class PairedResult:
+    """One system of a paired test: ``name``, ``score``, ``p_value`` (None for the baseline) and,
+    for the bootstrap, ``mean`` and ``ci`` (the half-width of the 95% interval, sacreBLEU's
+    "mean ± ci"; None for approximate randomisation)."""
+
+    __slots__ = ("name", "score", "p_value", "mean", "ci")
+
+    def __init__(self, name, d):
+        self.name = name
+        self.score = d["score"]
+        self.p_value, self.mean, self.ci = (None if math.isnan(d[k][0]) else d[k][0]
+                                            for k in ("p_value", "mean", "ci"))
+
+    def __repr__(self):
+        parts = [f"{self.name}: {self.score:.2f}"]
+        if self.mean is not None:
+            parts.append(f"({self.mean:.2f} ± {self.ci:.2f})")
+        if self.p_value is not None:
+            parts.append(f"p = {self.p_value:.4f}")
+        return " ".join(parts)
+
+
+def paired_test(baseline, systems, references, *, metric="bleu", method="bs", n_samples=0, seed=12345,
+                names=None, **options):
+    """sacreBLEU's paired significance test of each system against the baseline, as
+    ``sacrebleu --paired-bs`` (``method='bs'``, Koehn 2004) or ``--paired-ar`` (``method='ar'``,
+    Riezler & Maxwell 2005) with ``SACREBLEU_SEED=seed``: the resamples are NumPy's for that seed,
+    so the p-values are sacreBLEU's.
+
+    Parameters
+    ----------
+    baseline : list of str
+    systems : list of list of str
+        The other systems' hypotheses, each with as many lines as the baseline.
+    references : list of list of str
+    metric : {'bleu', 'chrf', 'ter'}
+    method : {'bs', 'ar'}
+    n_samples : int
+        Resamples (bootstrap) or trials (AR); 0 for sacreBLEU's defaults, 1000 and 10000.
+    seed : int
+    names : list of str, optional
+        Names of the baseline and the systems (default "baseline", "system 1", ...).
+    **options
+        The metric's options, as :func:`bleu`, :func:`chrf` or :func:`ter` take them.
+
+    Returns
+    -------
+    (list of PairedResult, signature) : the baseline first.
+    """
+    fn = "paired_test"
+    if metric not in ("bleu", "chrf", "ter"):
+        raise ValueError(f"{fn}: metric is {metric!r}; it must be 'bleu', 'chrf' or 'ter'")
+    if method not in ("bs", "ar"):
+        raise ValueError(f"{fn}: method is {method!r}; it must be 'bs' (paired bootstrap) or 'ar' "
+                         "(approximate randomisation)")
+    if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or not 0 <= n_samples <= 10_000_000:
+        raise ValueError(f"{fn}: n_samples is {n_samples!r}; it must be a whole number in [0, 10000000]")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+        raise ValueError(f"{fn}: seed is {seed!r}; it must be a whole number in [0, 2**64)")
+    base = _lines(fn, "baseline", baseline)
+    if isinstance(systems, str):
+        raise ValueError(f"{fn}: systems must be a list of systems (lists of strings), not a single string")
+    others = [_lines(fn, f"systems[{k}]", s) for k, s in enumerate(systems)]
+    if not others:
+        raise ValueError(f"{fn}: systems is empty; give at least one system to compare with the baseline")
+    for k, s in enumerate(others):
+        if len(s) != len(base):
+            raise ValueError(f"{fn}: systems[{k}] has {len(s)} lines but baseline has {len(base)}")
+    refs = _streams(fn, base, references)
+    names = ["baseline"] + [f"system {k + 1}" for k in range(len(others))] if names is None else list(names)
+    if len(names) != len(others) + 1:
+        raise ValueError(f"{fn}: names has {len(names)} entries; it needs {len(others) + 1} (baseline first)")
+    allowed = {"bleu": {"tokenize": "13a", "lowercase": False, "smooth_method": "exp", "smooth_value": None,
+                        "use_effective_order": False},
+               "chrf": {"char_order": 6, "word_order": 0, "beta": 2, "lowercase": False, "whitespace": False,
+                        "eps_smoothing": False},
+               "ter": {"normalized": False, "no_punct": False, "asian_support": False, "case_sensitive": False}}[metric]
+    for k in options:
+        if k not in allowed:
+            raise ValueError(f"{fn}: {k!r} is not an option of {metric}; its options are {sorted(allowed)}")
+    opt = {**allowed, **options}
+    hyps = [base] + others
+    if metric == "bleu":
+        opt["smooth_value"] = _smooth(fn, opt["smooth_method"], opt["smooth_value"])
+        _tokenize(fn, opt["tokenize"])
+        opt["use_effective_order"] = bool(opt["use_effective_order"])
+    elif metric == "chrf":
+        opt["char_order"], opt["word_order"], opt["beta"] = _chrf_args(fn, opt["char_order"], opt["word_order"],
+                                                                       opt["beta"])
+        opt["whitespace"], opt["eps_smoothing"] = bool(opt["whitespace"]), bool(opt["eps_smoothing"])
+    else:
+        opt = _flags(**opt)
+    if opt.pop("lowercase", False):
+        hyps = [[h.lower() for h in s] for s in hyps]
+        refs = [[r.lower() for r in s] for s in refs]
+    res, sig, _n = _call(fn, _core.text_paired, metric, hyps, refs, method, int(n_samples), int(seed), opt)
+    if metric == "bleu" and options.get("lowercase"):
+        sig = sig.replace("case:mixed", "case:lc")
+    return [PairedResult(n, r) for n, r in zip(names, res)], sig
 
 
 # ---------------------------------------------------------------------------------------- ROUGE

@@ -133,6 +133,7 @@ void bind_threads(nb::module_& m);
 void bind_ranking(nb::module_& m);
 void bind_detection(nb::module_& m);
 void bind_text(nb::module_& m);
+void bind_text_ter(nb::module_& m);
 void bind_curve_objects(nb::module_& m);
 void bind_scale(nb::module_& m);
 void bind_arrow(nb::module_& m);

@@ -32,6 +32,7 @@ NB_MODULE(_core, m) {
   assay::python::bind_ranking(m);
   assay::python::bind_detection(m);
   assay::python::bind_text(m);
+  assay::python::bind_text_ter(m);
   assay::python::bind_curve_objects(m);
   assay::python::bind_scale(m);
   assay::python::bind_arrow(m);
