@@ -7,7 +7,7 @@
 namespace assay::cli {
 
 void register_text(CLI::App& app) {
-  auto* cmd = app.add_subcommand("text", "Text generation: BLEU, chrF/chrF++, exact n-gram P/R, BERTScore, TER; paired tests");
+  auto* cmd = app.add_subcommand("text", "Text generation: BLEU, chrF/chrF++, exact n-gram P/R, BERTScore, ROUGE, TER; paired tests");
   cmd->require_subcommand(1);
   cmd->footer("Example:\n  assay text chrf --hyp out.txt --ref ref.txt --word-order 2");
   text_cli::register_bleu(cmd);

@@ -222,11 +222,21 @@ def test_bad_input_raises_value_error(call, message):
         call()
 
 
-def test_all_empty_references_for_a_segment_is_a_value_error():
-    with pytest.raises(ValueError, match="bleu: line 1: .*only empty references"):
-        text.bleu(["a b"], [[""]])
-    with pytest.raises(ValueError, match="chrf: line 2: .*only empty references"):
-        text.chrf(["a", "b"], [["a", ""]])
+@pytest.mark.parametrize("hyps, refs", [
+    (["a b c", "x"], [["a b c", ""], ["a b", "x y"]]),  # the empty reference is the closest length
+    (["a b", "c d e"], [["", ""], ["a b", ""]]),         # a segment whose references are all empty
+    (["a b"], [[""]]),
+    (["", "q"], [["", "q r"], ["s", ""]]),
+])
+def test_empty_references_count_as_in_sacrebleu(hyps, refs):
+    # sacreBLEU 2.6 keeps an empty reference (length 0, no n-grams): it can be the closest
+    # reference length of BLEU and the best-F reference of chrF.
+    sacrebleu = pytest.importorskip("sacrebleu")
+    want = sacrebleu.corpus_bleu(hyps, refs)
+    got = text.bleu(hyps, refs)
+    assert float(got) == pytest.approx(want.score, abs=1e-12)
+    assert got.ref_len == want.ref_len
+    assert float(text.chrf(hyps, refs)) == pytest.approx(sacrebleu.corpus_chrf(hyps, refs).score, abs=1e-12)
 
 
 def test_submodule_is_reachable():

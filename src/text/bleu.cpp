@@ -78,12 +78,10 @@ bleu_stats segment_stats(const std::string& hyp, const std::vector<std::string>&
   prepare(hyp, o, h);
   std::vector<tokenized> rs;
   rs.reserve(refs.size());
-  for (const auto& r : refs) {
-    if (r.empty()) continue;  // sacreBLEU drops empty references of a segment
+  for (const auto& r : refs) {  // an empty reference counts, with length 0 (as in sacreBLEU 2.6)
     rs.emplace_back();
     prepare(r, o, rs.back());
   }
-  if (rs.empty()) throw_data("BLEU: a segment has only empty references");
   std::vector<const std::vector<std::string_view>*> lists{&h.words};
   for (const auto& r : rs) lists.push_back(&r.words);
   const auto ids = detail::intern(lists);

@@ -120,11 +120,8 @@ chrf_stats chrf_segment_stats(const std::string& hyp, const std::vector<std::str
   prepare(hyp, o, h);
   chrf_stats best;
   double best_f = -1.0;
-  bool any = false;
   prepared r;
-  for (const auto& ref : refs) {
-    if (ref.empty()) continue;
-    any = true;
+  for (const auto& ref : refs) {  // an empty reference counts too (its F is 0), as in sacreBLEU 2.6
     prepare(ref, o, r);
     chrf_stats s;
     for (std::size_t n = 0; n < h.c.size(); ++n) add_match(s.v, h.c[n], r.c[n]);
@@ -139,7 +136,6 @@ chrf_stats chrf_segment_stats(const std::string& hyp, const std::vector<std::str
       best = std::move(s);
     }
   }
-  if (!any) throw_data("chrF: a segment has only empty references");
   return best;
 }
 
