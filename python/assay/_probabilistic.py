@@ -16,16 +16,18 @@ from assay._params import ARRAY, BOOL, NONE, POS_LABEL, Str, validate
 from assay._ranking import _assert_finite, _check_pos_label, check_samples_2d, column_or_1d
 from assay._targets import (
     as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
-    refuse_complex, type_of_target,
+    numpy_dtype, refuse_complex, type_of_target,
 )
 
 __all__ = ["brier_score_loss", "log_loss"]
 
 
 def _float_array(a, name):
-    """check_array(a, ensure_2d=False, dtype=(float64, float32)): float32 stays, the rest is float64."""
-    a = as_array(a, name)
-    if a.dtype not in (np.float64, np.float32):
+    """check_array(a, ensure_2d=False, dtype=(float64, float32)): float32 stays when the input itself
+    carries NumPy's float32 dtype; the rest is float64 (Arrow, polars or array-api-strict float32 too,
+    as scikit-learn converts an input without a NumPy dtype to the first dtype it accepts)."""
+    a_in, a = a, as_array(a, name)
+    if a.dtype not in (np.float64, np.float32) or numpy_dtype(a_in) not in (np.float64, np.float32):
         a = a.astype(np.float64)
     return check_samples_2d(a)
 
