@@ -235,10 +235,25 @@ def densify(y):
     return np.asarray(y.toarray())
 
 
+def _refuse_object_indicators(given):
+    """scikit-learn makes a multilabel indicator a scipy.sparse matrix of the array as given, and a
+    pandas DataFrame of nullable dtypes (Int64, boolean, ...) is an object array there: scipy's
+    ValueError, which assay raises too (through scipy itself when it is installed, so the message
+    is scipy's own)."""
+    for y in given:
+        if type(y).__module__.startswith("pandas") and hasattr(y, "dtypes") and numpy_dtype(y) is None:
+            try:
+                import scipy.sparse
+            except ImportError:
+                raise ValueError("scipy.sparse does not support dtype object.") from None
+            scipy.sparse.csr_matrix(np.asarray(y))
+
+
 def check_targets(y_true, y_pred, sample_weight=None):
     """scikit-learn's _check_targets, coding (and for integer labels, counting) 1-D labels on the
     way; multilabel-indicator targets are kept as two n x L int32 matrices (type
     'multilabel-indicator', classes 0 .. L-1), sparse ones made dense first."""
+    given = (y_true, y_pred)
     y_true, y_pred = densify(y_true), densify(y_pred)
     y_true = as_array(y_true, "y_true")
     y_pred = as_array(y_pred, "y_pred")
@@ -271,6 +286,7 @@ def check_targets(y_true, y_pred, sample_weight=None):
         raise ValueError(f"Classification metrics can't handle a mix of {type_true} and {type_pred} targets")
     y_type = types.pop()
     if y_type == "multilabel-indicator":
+        _refuse_object_indicators(given)
         if y_true.shape[1] != y_pred.shape[1]:
             raise ValueError("Multi-label binary indicator input with different numbers of labels")
         # One column per label, 0 or 1 (type_of_target saw to it), as int32 for the core's tally.
