@@ -70,12 +70,20 @@ def _arrow_chunk(c):
     return values[indices]
 
 
+def arrow_chunks(col, where="", name="y"):
+    """The chunks of an Arrow array through the Arrow PyCapsule interface (python/src/arrow.cpp): a
+    numeric chunk without nulls as a NumPy view of its buffer; otherwise ("bool", uint8),
+    ("strings", [str]) or ("dictionary", indices, values). ``where`` and ``name`` word the errors
+    (a null, an unsupported type)."""
+    return _core.arrow_chunks(col, where, name)
+
+
 def from_arrow(y, name="y"):
     """A column exported through the Arrow PyCapsule interface (pyarrow Array / ChunkedArray, polars
     Series, ...) as a 1-D numpy array: a numeric column without nulls in one chunk is the producer's
     buffer itself (no copy), several chunks are concatenated; booleans are unpacked; strings and
     dictionary (categorical) columns become arrays of their values (str). Nulls raise ValueError."""
-    chunks = [_arrow_chunk(c) for c in _core.arrow_chunks(y, "", name)]
+    chunks = [_arrow_chunk(c) for c in arrow_chunks(y, "", name)]
     if len(chunks) == 1:
         return chunks[0]
     if not chunks:
