@@ -172,6 +172,27 @@ def _from_dlpack(y, name):
                          "a list, or an array with __dlpack__ in host memory") from None
 
 
+def _needs_host_copy(y):
+    """An array NumPy cannot read in place: on a device (DLPack device not host memory), or a
+    PyTorch tensor that requires grad (its DLPack export and __array__ refuse it)."""
+    if isinstance(y, np.ndarray) or not hasattr(y, "__dlpack__"):
+        return False
+    if _module(y) == "torch" and getattr(y, "requires_grad", False):
+        return True
+    try:
+        return tuple(y.__dlpack_device__())[0] not in _HOST_DEVICES
+    except Exception:
+        return False
+
+
+def on_host(y, name="y"):
+    """``y`` itself, unless it is an array NumPy cannot read in place (a device array, a tensor
+    that requires grad): then its host copy, made once, so that a function that reads an argument
+    several times copies it once. Everything else is left to the checks that follow (their dtype
+    rules and messages depend on the object as given)."""
+    return as_numpy(y, name) if _needs_host_copy(y) else y
+
+
 def as_numpy(y, name="y"):
     """Any array-like as a NumPy array, without a copy where the source allows it (see the module's
     docstring for each library); ``name`` is the argument's name for error messages."""

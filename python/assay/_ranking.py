@@ -18,6 +18,7 @@ import numpy as np
 from assay import _core
 from assay._compat import UndefinedMetricWarning
 from assay._params import ARRAY, BOOL, NONE, POS_LABEL, REAL, STR, validate
+from assay._inputs import as_numpy
 from assay._targets import (
     as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
     refuse_complex, type_of_target,
@@ -120,7 +121,7 @@ def _check_pos_label(pos_label, y_true, classes=None):
 def _weights(sample_weight, n):
     if sample_weight is None:
         return None
-    w = np.asarray(sample_weight)
+    w = as_numpy(sample_weight, "sample_weight")
     refuse_complex(w)
     if w.ndim == 1 and w.shape[0] == 0:
         raise ValueError(f"Found array with 0 sample(s) (shape={w.shape}) while a minimum of 1 is required.")
@@ -165,7 +166,7 @@ def _binary_inputs(y_true, y_score, pos_label, sample_weight):
         raise ValueError("{0} format is not supported".format(y_type))
     pos_label = _check_pos_label(pos_label, y_true, classes)
     y = np.asarray(y_true == pos_label, dtype=np.int32)
-    w = None if sample_weight is None else np.asarray(sample_weight)
+    w = None if sample_weight is None else as_numpy(sample_weight, "sample_weight")
     check_consistent_length(y, y_score, w)
     y = np.ascontiguousarray(column_or_1d(y, "y"))
     y_score = column_or_1d(y_score, "y")
@@ -299,8 +300,8 @@ def _binary_auc(y01, y_score, sample_weight=None, max_fpr=None):
         return np.nan
     if max_fpr is None or max_fpr == 1:
         y = np.ascontiguousarray(column_or_1d(np.asarray(y01 == 1, dtype=np.int32), "y"))
-        score = column_or_1d(np.asarray(y_score), "y")
-        check_consistent_length(y, score, None if sample_weight is None else np.asarray(sample_weight))
+        score = column_or_1d(as_numpy(y_score, "y_score"), "y")
+        check_consistent_length(y, score, None if sample_weight is None else as_numpy(sample_weight, "sample_weight"))
         _assert_finite(score)
         w = _weights(sample_weight, y.shape[0])
         if w is None or not (w < 0).any():
@@ -342,8 +343,9 @@ def _average_binary(metric, y_true, y_score, average, sample_weight):
     if y_type == "binary":
         return metric(y_true, y_score, sample_weight)
     check_consistent_length(y_true, y_score, sample_weight)
-    y_true = np.asarray(y_true)
-    y_score = np.asarray(y_score, dtype=np.float64) if np.asarray(y_score).dtype.kind != "f" else np.asarray(y_score)
+    y_true = as_numpy(y_true, "y_true")
+    y_score = as_numpy(y_score, "y_score")
+    y_score = y_score.astype(np.float64) if y_score.dtype.kind != "f" else y_score
     axis = 1
     score_weight = sample_weight
     average_weight = None
@@ -419,7 +421,7 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
         y = None if codes is None else codes[0]
         w = None
         if y is not None and sample_weight is not None:
-            w = np.asarray(sample_weight)
+            w = as_numpy(sample_weight, "sample_weight")
             w = w if w.dtype == np.float64 and w.ndim == 1 and w.flags.c_contiguous else None
         if y is not None and (sample_weight is None or w is not None):
             try:
@@ -440,7 +442,7 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
         raise ValueError(f"Found array with 0 sample(s) (shape={y_score_a.shape}) while a minimum of 1 is required.")
     _assert_finite(y_score_a)
     if sample_weight is not None:
-        sample_weight = column_or_1d(np.asarray(sample_weight), "sample_weight")
+        sample_weight = column_or_1d(as_numpy(sample_weight, "sample_weight"), "sample_weight")
     if y_type == "multiclass" or (y_type == "binary" and y_score_a.ndim == 2 and y_score_a.shape[1] > 2):
         if max_fpr is not None and max_fpr != 1.0:
             raise ValueError("Partial AUC computation not available in multiclass setting, 'max_fpr' must be set to "
@@ -531,7 +533,7 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
         y = None if codes is None else codes[0]
         # Labels {0, 1}, {-1, 1} or {False, True}: the positive is 1, the greater label.
         if y is not None and codes[1]:
-            w = None if sample_weight is None else np.asarray(sample_weight)
+            w = None if sample_weight is None else as_numpy(sample_weight, "sample_weight")
             if w is None or (w.dtype == np.float64 and w.ndim == 1 and w.flags.c_contiguous and w.shape == y.shape):
                 try:
                     ap = _core.average_precision(y, y_score, w)
@@ -540,7 +542,7 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
                 if ap is not None:
                     return ap
     if sample_weight is not None:
-        sample_weight = column_or_1d(np.asarray(sample_weight), "sample_weight")
+        sample_weight = column_or_1d(as_numpy(sample_weight, "sample_weight"), "sample_weight")
 
     def binary_ap(t, s, w):
         y, s, w = _binary_inputs(t, s, pos_label, w)
@@ -568,7 +570,7 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
             raise ValueError("Parameter pos_label is fixed to 1 for multiclass y_true. Do not set pos_label or set "
                              "pos_label to 1.")
         y_true_a = _binarize(y_true_a, present)
-        y_score = np.asarray(y_score)
+        y_score = as_numpy(y_score, "y_score")
         if not y_score.shape == y_true_a.shape:
             raise ValueError("`y_score` needs to be of shape `(n_samples, n_classes)`, since `y_true` contains "
                              f"multiple classes. Got `y_score.shape={y_score.shape}`.")
@@ -598,7 +600,7 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
     elif y_score.ndim != 2:
         raise ValueError("`y_score` needs to be of shape `(n_samples, n_classes)`, since `y_true` contains multiple "
                          f"classes. Got `y_score.shape={y_score.shape}`.")
-    check_consistent_length(y_true, y_score, None if sample_weight is None else np.asarray(sample_weight))
+    check_consistent_length(y_true, y_score, None if sample_weight is None else as_numpy(sample_weight, "sample_weight"))
     n_score_classes = y_score.shape[1] if y_score.ndim == 2 else 2
     if labels is None:
         classes = np.unique(y_true)

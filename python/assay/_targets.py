@@ -14,7 +14,7 @@ import numpy as np
 from assay import _core
 # The conversion of every array argument lives in the one input layer; these names stay importable
 # from here for the modules of assay.metrics.
-from assay._inputs import as_array, as_numpy, from_arrow, numpy_dtype, refuse_complex  # noqa: F401
+from assay._inputs import as_array, as_numpy, from_arrow, numpy_dtype, on_host, refuse_complex  # noqa: F401
 
 # Labels of these dtype kinds are coded by the core in one pass; others (strings, objects) by
 # numpy's sort, as scikit-learn does.
@@ -253,6 +253,8 @@ def check_targets(y_true, y_pred, sample_weight=None):
     """scikit-learn's _check_targets, coding (and for integer labels, counting) 1-D labels on the
     way; multilabel-indicator targets are kept as two n x L int32 matrices (type
     'multilabel-indicator', classes 0 .. L-1), sparse ones made dense first."""
+    y_true, y_pred = on_host(y_true, "y_true"), on_host(y_pred, "y_pred")
+    sample_weight = on_host(sample_weight, "sample_weight")
     given = (y_true, y_pred)
     y_true, y_pred = densify(y_true), densify(y_pred)
     y_true = as_array(y_true, "y_true")

@@ -219,6 +219,10 @@ class _DeviceArray:
     def __init__(self, a):
         self._a = a
         self.copies = 0
+        self.shape = a.shape
+
+    def __len__(self):
+        return self.shape[0]
 
     def __dlpack_device__(self):
         return (2, 0)
@@ -248,6 +252,10 @@ class _Tensor:
 
     def __init__(self, a, requires_grad):
         self._a, self.requires_grad = a, requires_grad
+        self.shape = a.shape
+
+    def __len__(self):
+        return self.shape[0]
 
     def detach(self):
         return _Tensor(self._a, False)
@@ -290,3 +298,29 @@ def test_unreadable_array_names_the_argument():
 
     with pytest.raises(ValueError, match="y_score: assay could not read the Broken array"):
         assay.report(Y[:3], y_score=Broken())
+
+
+@pytest.mark.parametrize("name", ["roc_auc_score", "average_precision_score", "log_loss", "brier_score_loss",
+                                  "precision_recall_curve", "roc_curve"])
+def test_tensor_and_device_weights_and_scores_in_metrics(name):
+    w = np.linspace(0.5, 2.0, Y.shape[0])
+    want = getattr(sm, name)(Y, SCORE, sample_weight=w)
+    _same(getattr(am, name)(_Tensor(Y, False), _DeviceArray(SCORE), sample_weight=_Tensor(w, True)), want)
+    _same(getattr(am, name)(Y, _OldDeviceArray(SCORE), sample_weight=_DeviceArray(w)), want)
+
+
+@pytest.mark.parametrize("name", ["accuracy_score", "f1_score", "mean_squared_error", "r2_score", "ndcg_score"])
+def test_tensor_and_device_arrays_in_label_and_regression_metrics(name):
+    t, p = (Y, PRED) if name != "ndcg_score" else (np.array([Y, 1 - Y]), np.array([SCORE, SCORE_B]))
+    w = np.linspace(0.5, 2.0, t.shape[0])
+    want = getattr(sm, name)(t, p, sample_weight=w)
+    _same(getattr(am, name)(_Tensor(t, True), _DeviceArray(p), sample_weight=_OldDeviceArray(w)), want)
+
+
+def test_box_iou_of_jax_arrays():
+    a = np.array([[0.0, 0.0, 2.0, 2.0], [1.0, 1.0, 3.0, 4.0]])
+    b = np.array([[1.0, 0.0, 2.0, 3.0]])
+    want = assay.detection.box_iou(a, b)
+    np.testing.assert_array_equal(assay.detection.box_iou(jnp.asarray(a), xs.asarray(b)),
+                                  assay.detection.box_iou(np.array(jnp.asarray(a)), b))
+    assert want.shape == (2, 1)
