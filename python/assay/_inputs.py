@@ -193,6 +193,11 @@ def on_host(y, name="y"):
     return as_numpy(y, name) if _needs_host_copy(y) else y
 
 
+def on_host_args(**arrays):
+    """on_host of each keyword argument, in order: ``a, b = on_host_args(y_true=a, y_score=b)``."""
+    return tuple(on_host(value, name) for name, value in arrays.items())
+
+
 def as_numpy(y, name="y"):
     """Any array-like as a NumPy array, without a copy where the source allows it (see the module's
     docstring for each library); ``name`` is the argument's name for error messages."""

@@ -14,7 +14,7 @@ import numpy as np
 
 from assay._params import ARRAY, BOOL, NONE, POS_LABEL, Str, validate
 from assay._ranking import _assert_finite, _check_pos_label, check_samples_2d, column_or_1d
-from assay._inputs import as_numpy, on_host
+from assay._inputs import as_numpy, on_host, on_host_args
 from assay._targets import (
     as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
     numpy_dtype, refuse_complex, type_of_target,
@@ -116,6 +116,7 @@ def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels
         warnings.warn("`y_pred` was renamed to `y_proba` in version 1.9 and will be removed in 1.11. Use `y_proba` "
                       "instead.", FutureWarning, stacklevel=2)
         y_proba = y_pred
+    y_true, y_proba = on_host_args(y_true=y_true, y_proba=y_proba)
     y_proba = _float_array(y_proba, "y_proba")
     sample_weight = on_host(sample_weight, "sample_weight")  # a device array: one host copy
     codes, y_proba = _multiclass_targets(y_true, y_proba, sample_weight, labels)

@@ -18,7 +18,7 @@ import numpy as np
 from assay import _core
 from assay._compat import UndefinedMetricWarning
 from assay._params import ARRAY, BOOL, NONE, POS_LABEL, REAL, STR, validate
-from assay._inputs import as_numpy
+from assay._inputs import as_numpy, on_host_args
 from assay._targets import (
     as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
     refuse_complex, type_of_target,
@@ -206,6 +206,7 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     """
     validate("roc_curve", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]), pos_label=(pos_label, POS_LABEL),
              sample_weight=(sample_weight, [ARRAY, NONE]), drop_intermediate=(drop_intermediate, [BOOL]))
+    y_true, y_score, sample_weight = on_host_args(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
     y, y_score, w = _binary_inputs(y_true, y_score, pos_label, sample_weight)
     if w is None or not (w < 0).any():
         fpr, tpr, thresholds, rates = _core.roc_points(y, _as_f64(y_score), w, bool(drop_intermediate))
@@ -244,6 +245,7 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
     validate("precision_recall_curve", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]),
              pos_label=(pos_label, POS_LABEL), sample_weight=(sample_weight, [ARRAY, NONE]),
              drop_intermediate=(drop_intermediate, [BOOL]))
+    y_true, y_score, sample_weight = on_host_args(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
     y, y_score, w = _binary_inputs(y_true, y_score, pos_label, sample_weight)
     fps, tps, thresholds = _clf_curve(y, y_score, w)
     return _pr_from_counts(fps, tps, thresholds.astype(y_score.dtype, copy=False), drop_intermediate)
@@ -271,6 +273,7 @@ def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermed
     """
     validate("det_curve", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]), pos_label=(pos_label, POS_LABEL),
              sample_weight=(sample_weight, [ARRAY, NONE]), drop_intermediate=(drop_intermediate, [BOOL]))
+    y_true, y_score, sample_weight = on_host_args(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
     y, y_score, w = _binary_inputs(y_true, y_score, pos_label, sample_weight)
     fps, tps, thresholds = _clf_curve(y, y_score, w)
     tps = np.r_[0.0, tps]
@@ -582,6 +585,7 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
 
     Same as sklearn.metrics.top_k_accuracy_score.
     """
+    y_true, y_score, sample_weight = on_host_args(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
     y_true = column_or_1d(as_array(y_true, "y_true"), "y")
     y_type = type_of_target(y_true, "y_true")
     if y_type == "binary" and labels is not None and len(labels) > 2:

@@ -15,7 +15,7 @@ import numpy as np
 
 from assay._compat import UndefinedMetricWarning
 from assay._ranking import InvalidParameterError, check_samples_2d, column_or_1d
-from assay._inputs import as_numpy
+from assay._inputs import as_numpy, on_host_args
 from assay._targets import (
     as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
     refuse_complex,
@@ -72,6 +72,7 @@ def _as_values(a, name, dtype):
 
 def _targets(y_true, y_pred, sample_weight, multioutput, floating=True):
     """scikit-learn's _check_reg_targets: (n, outputs) arrays, weights, the multioutput weights."""
+    y_true, y_pred, sample_weight = on_host_args(y_true=y_true, y_pred=y_pred, sample_weight=sample_weight)
     dtype = _float_dtype(y_true, y_pred, sample_weight) if floating else None
     w_arr = None if sample_weight is None or isinstance(sample_weight, numbers.Number) else as_numpy(sample_weight, "sample_weight")
     check_consistent_length(as_array(y_true), as_array(y_pred), w_arr)

@@ -324,3 +324,46 @@ def test_box_iou_of_jax_arrays():
     np.testing.assert_array_equal(assay.detection.box_iou(jnp.asarray(a), xs.asarray(b)),
                                   assay.detection.box_iou(np.array(jnp.asarray(a)), b))
     assert want.shape == (2, 1)
+
+
+_W = np.linspace(0.5, 2.0, Y.shape[0])
+_ONCE = {
+    "roc_auc_score": lambda m: am.roc_auc_score(m(Y), m(SCORE), sample_weight=m(_W)),
+    "average_precision_score": lambda m: am.average_precision_score(m(Y), m(SCORE), sample_weight=m(_W)),
+    "precision_recall_curve": lambda m: am.precision_recall_curve(m(Y), m(SCORE), sample_weight=m(_W)),
+    "det_curve": lambda m: am.det_curve(m(Y), m(SCORE), sample_weight=m(_W)),
+    "log_loss": lambda m: am.log_loss(m(Y), m(SCORE), sample_weight=m(_W)),
+    "brier_score_loss": lambda m: am.brier_score_loss(m(Y), m(SCORE), sample_weight=m(_W)),
+    "d2_log_loss_score": lambda m: am.d2_log_loss_score(m(Y), m(SCORE), sample_weight=m(_W)),
+    "hinge_loss": lambda m: am.hinge_loss(m(Y), m(SCORE), sample_weight=m(_W)),
+    "top_k_accuracy_score": lambda m: am.top_k_accuracy_score(m(Y), m(SCORE), sample_weight=m(_W)),
+    "f1_score": lambda m: am.f1_score(m(Y), m(PRED), sample_weight=m(_W)),
+    "classification_report": lambda m: am.classification_report(m(Y), m(PRED), sample_weight=m(_W)),
+    "mean_squared_error": lambda m: am.mean_squared_error(m(Y), m(SCORE), sample_weight=m(_W)),
+    "mean_poisson_deviance": lambda m: am.mean_poisson_deviance(m(Y + 1.0), m(SCORE), sample_weight=m(_W)),
+    "adjusted_rand_score": lambda m: am.adjusted_rand_score(m(Y), m(PRED)),
+    "report": lambda m: assay.report(m(Y), y_score=m(SCORE), sample_weight=m(_W)).to_dict(),
+    "roc_auc": lambda m: float(assay.roc_auc(m(Y), m(SCORE), ci=0.95)),
+    "curves.roc": lambda m: curves.roc(m(Y), m(SCORE), sample_weight=m(_W)).to_svg(),
+    "stats.delong_test": lambda m: repr(stats.delong_test(m(Y), m(SCORE), m(SCORE_B))),
+    "stats.mcnemar": lambda m: repr(stats.mcnemar(m(Y), m(PRED), m(1 - PRED))),
+}
+
+
+@pytest.mark.parametrize("name", _ONCE)
+def test_each_device_argument_is_copied_to_the_host_once(name):
+    made = []
+
+    def device(a):
+        made.append(_DeviceArray(a))
+        return made[-1]
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # top_k_accuracy_score's warning of k >= the number of classes
+        got = _ONCE[name](device)
+        want = _ONCE[name](lambda a: a)
+    assert [x.copies for x in made] == [1] * len(made)
+    if isinstance(want, dict):
+        assert got == want
+    else:
+        _same(got, want)
