@@ -229,9 +229,10 @@ def numpy_dtype(y):
     dtype = getattr(y, "dtype", None)
     if isinstance(dtype, np.dtype):
         return dtype
-    dtypes = getattr(y, "dtypes", None)
-    if _module(y) == "pandas" and dtypes is not None and len(dtypes) and all(isinstance(d, np.dtype) for d in dtypes):
-        return np.result_type(*dtypes)
+    if _module(y) == "pandas" and hasattr(y, "columns"):  # a DataFrame: its columns' common dtype
+        dtypes = list(y.dtypes)
+        if dtypes and all(isinstance(d, np.dtype) for d in dtypes):
+            return np.result_type(*dtypes)
     return None
 
 

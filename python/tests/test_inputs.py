@@ -106,14 +106,19 @@ def test_metrics_of_labels_match_sklearn(lib, name):
     _same(ours, sk)
 
 
-@pytest.mark.parametrize("container", ["pyarrow", "polars", "array_api_strict"])
+@pytest.mark.parametrize("container", ["pyarrow", "polars", "array_api_strict", "pandas_nullable"])
 def test_float32_probabilities_without_a_numpy_dtype_are_float64_as_in_sklearn(container):
-    conv = {"pyarrow": pa.array, "polars": pl.Series, "array_api_strict": xs.asarray}[container]
+    conv = {"pyarrow": pa.array, "polars": pl.Series, "array_api_strict": xs.asarray,
+            "pandas_nullable": lambda a: pd.Series(a, dtype="Float32")}[container]
     p = SCORE.astype(np.float32)
     for name in ("log_loss", "brier_score_loss"):
         sk, ours = _both(name, Y, conv(p))
         _same(ours, sk)
         assert ours != getattr(am, name)(Y, p)  # NumPy float32 stays float32 (as in scikit-learn)
+    frame = pd.DataFrame({"a": 1 - p, "b": p}) if container == "pandas_nullable" else None
+    if frame is not None:  # a DataFrame of float32 columns: NumPy's dtype, so float32 as in scikit-learn
+        sk, ours = _both("log_loss", Y, frame)
+        _same(ours, sk)
 
 
 def test_pandas_nullable_labels_are_named_as_sklearn_names_them():
