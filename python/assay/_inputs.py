@@ -198,6 +198,20 @@ def on_host_args(**arrays):
     return tuple(on_host(value, name) for name, value in arrays.items())
 
 
+def array_view(y, name="y"):
+    """as_numpy of an array object (pandas, Arrow, polars, DLPack or array API), which converts
+    without a copy where the dtype fits; ``y`` itself when it is a NumPy array already or not an
+    array object (a list, a scalar, None: the checks that follow read those as given). For the fast
+    paths that take NumPy arrays only."""
+    if isinstance(y, (np.ndarray, list, tuple, str, bytes)) or y is None or not (
+            _module(y) == "pandas" or is_arrow(y) or hasattr(y, "__dlpack__") or hasattr(y, "__array_namespace__")):
+        return y
+    try:
+        return as_numpy(y, name)
+    except (TypeError, ValueError):
+        return y  # the full checks below word the error
+
+
 def as_numpy(y, name="y"):
     """Any array-like as a NumPy array, without a copy where the source allows it (see the module's
     docstring for each library); ``name`` is the argument's name for error messages."""

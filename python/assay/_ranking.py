@@ -18,7 +18,7 @@ import numpy as np
 from assay import _core
 from assay._compat import UndefinedMetricWarning
 from assay._params import ARRAY, BOOL, NONE, POS_LABEL, REAL, STR, validate
-from assay._inputs import as_numpy, on_host_args
+from assay._inputs import array_view, as_numpy, on_host_args
 from assay._targets import (
     as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
     refuse_complex, type_of_target,
@@ -416,11 +416,14 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
                                 or not 0 < max_fpr <= 1):
         raise InvalidParameterError("The 'max_fpr' parameter of roc_auc_score must be a float in the range "
                                     f"(0.0, 1.0] or None. Got {max_fpr!r} instead.")
-    # Fast path: 1-D integer/boolean labels of two classes, contiguous float64 scores.
-    if (max_fpr is None and isinstance(y_score, np.ndarray) and y_score.ndim == 1
-            and y_score.dtype == np.float64 and y_score.flags.c_contiguous
-            and isinstance(y_true, np.ndarray) and y_true.shape == y_score.shape):
-        codes = _fast_binary_codes(y_true)
+    # Fast path: 1-D integer/boolean labels of two classes, contiguous float64 scores (of any array
+    # library: array_view is a view where the dtype fits).
+    y_true, y_score, sample_weight = on_host_args(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
+    t_view, s_view = array_view(y_true, "y_true"), array_view(y_score, "y_score")
+    if (max_fpr is None and isinstance(s_view, np.ndarray) and s_view.ndim == 1
+            and s_view.dtype == np.float64 and s_view.flags.c_contiguous
+            and isinstance(t_view, np.ndarray) and t_view.shape == s_view.shape):
+        codes = _fast_binary_codes(t_view)
         y = None if codes is None else codes[0]
         w = None
         if y is not None and sample_weight is not None:
@@ -428,7 +431,7 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
             w = w if w.dtype == np.float64 and w.ndim == 1 and w.flags.c_contiguous else None
         if y is not None and (sample_weight is None or w is not None):
             try:
-                area = _core.roc_auc(y, y_score, w)
+                area = _core.roc_auc(y, s_view, w)
             except ValueError:
                 area = None  # a bad value: the checks below give scikit-learn's message
             if area is not None:
@@ -530,16 +533,18 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
                              average)
     validate("average_precision_score", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]),
              pos_label=(pos_label, [REAL, STR, BOOL]), sample_weight=(sample_weight, [ARRAY, NONE]))
-    if pos_label == 1 and isinstance(y_score, np.ndarray) and y_score.ndim == 1 and y_score.dtype == np.float64 \
-            and y_score.flags.c_contiguous and isinstance(y_true, np.ndarray) and y_true.shape == y_score.shape:
-        codes = _fast_binary_codes(y_true)
+    y_true, y_score, sample_weight = on_host_args(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
+    t_view, s_view = array_view(y_true, "y_true"), array_view(y_score, "y_score")
+    if pos_label == 1 and isinstance(s_view, np.ndarray) and s_view.ndim == 1 and s_view.dtype == np.float64 \
+            and s_view.flags.c_contiguous and isinstance(t_view, np.ndarray) and t_view.shape == s_view.shape:
+        codes = _fast_binary_codes(t_view)
         y = None if codes is None else codes[0]
         # Labels {0, 1}, {-1, 1} or {False, True}: the positive is 1, the greater label.
         if y is not None and codes[1]:
             w = None if sample_weight is None else as_numpy(sample_weight, "sample_weight")
             if w is None or (w.dtype == np.float64 and w.ndim == 1 and w.flags.c_contiguous and w.shape == y.shape):
                 try:
-                    ap = _core.average_precision(y, y_score, w)
+                    ap = _core.average_precision(y, s_view, w)
                 except ValueError:
                     ap = None
                 if ap is not None:
