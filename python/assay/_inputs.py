@@ -162,14 +162,42 @@ def _from_dlpack(y, name):
         if device not in _HOST_DEVICES:
             return _host_copy(y, name)
         try:
-            return np.from_dlpack(y)
+            return _native(np.from_dlpack(y))
         except (BufferError, TypeError, ValueError, RuntimeError, NotImplementedError):
             pass  # a dtype NumPy lacks (bfloat16, ...) or an old producer: the library's own export
+    widened = _widened(y)
+    if widened is not None:
+        return widened
     try:
         return np.asarray(y)
     except Exception as e:
         raise ValueError(f"{name}: assay could not read the {type(y).__name__} array ({e}); give a NumPy array, "
                          "a list, or an array with __dlpack__ in host memory") from None
+
+
+def _native(a):
+    """A NumPy array of a float dtype NumPy knows only through an extension (ml_dtypes' bfloat16 and
+    float8 types, kind 'V') as float32, which holds each of their values exactly; others as they are."""
+    if a.dtype.kind == "V" and a.dtype.names is None:
+        try:
+            return a.astype(np.float32)
+        except (TypeError, ValueError):
+            return a
+    return a
+
+
+def _widened(y):
+    """A floating array of a dtype NumPy lacks (bfloat16, float8: narrower than float32) as float32,
+    which holds each of their values exactly, cast by its own library through the array API standard
+    (``xp.astype``), then read through DLPack; None when the array is not such an array or the
+    library offers no namespace."""
+    try:
+        xp = y.__array_namespace__()
+        if not xp.isdtype(y.dtype, "real floating") or y.dtype in (xp.float64, xp.float32):
+            return None
+        return np.from_dlpack(xp.astype(y, xp.float32))
+    except Exception:
+        return None
 
 
 def _needs_host_copy(y):

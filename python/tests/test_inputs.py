@@ -74,6 +74,15 @@ def test_jax_cpu_array_is_read_without_a_copy():
     assert a.dtype == np.float32
 
 
+def test_bfloat16_is_widened_exactly():
+    x = jnp.asarray(SCORE, dtype=jnp.bfloat16)
+    a = _inputs.as_numpy(x, "y_score")
+    assert a.dtype == np.float32
+    np.testing.assert_array_equal(a, np.array(x.astype(jnp.float32)))
+    assert repr(curves.roc(Y, x)) == repr(curves.roc(Y, a))
+    assert am.roc_auc_score(Y, x) == sm.roc_auc_score(Y, a)
+
+
 def test_pandas_numpy_backed_column_is_read_without_a_copy():
     base = SCORE.copy()
     a = _inputs.as_numpy(pd.Series(base, copy=False), "y_score")
