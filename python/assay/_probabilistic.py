@@ -84,7 +84,8 @@ def _multiclass_targets(y_true, y_prob, sample_weight, labels):
         raise ValueError(f"y_prob contains values greater than 1: {np.max(y_prob)}")
     if np.min(y_prob) < 0:
         raise ValueError(f"y_prob contains values lower than 0: {np.min(y_prob)}")
-    check_consistent_length(y_prob, as_array(y_true), None if sample_weight is None else as_numpy(sample_weight, "sample_weight"))
+    check_consistent_length(y_prob, as_array(y_true),
+                            None if sample_weight is None else as_numpy(sample_weight, "sample_weight"))
     _check_weight(sample_weight, y_prob.shape[0])
     codes, classes = _one_hot(y_true, labels)
     if y_prob.ndim == 1:

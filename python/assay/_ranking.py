@@ -609,7 +609,8 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
     elif y_score.ndim != 2:
         raise ValueError("`y_score` needs to be of shape `(n_samples, n_classes)`, since `y_true` contains multiple "
                          f"classes. Got `y_score.shape={y_score.shape}`.")
-    check_consistent_length(y_true, y_score, None if sample_weight is None else as_numpy(sample_weight, "sample_weight"))
+    check_consistent_length(y_true, y_score,
+                            None if sample_weight is None else as_numpy(sample_weight, "sample_weight"))
     n_score_classes = y_score.shape[1] if y_score.ndim == 2 else 2
     if labels is None:
         classes = np.unique(y_true)

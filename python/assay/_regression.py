@@ -74,7 +74,8 @@ def _targets(y_true, y_pred, sample_weight, multioutput, floating=True):
     """scikit-learn's _check_reg_targets: (n, outputs) arrays, weights, the multioutput weights."""
     y_true, y_pred, sample_weight = on_host_args(y_true=y_true, y_pred=y_pred, sample_weight=sample_weight)
     dtype = _float_dtype(y_true, y_pred, sample_weight) if floating else None
-    w_arr = None if sample_weight is None or isinstance(sample_weight, numbers.Number) else as_numpy(sample_weight, "sample_weight")
+    w_arr = (None if sample_weight is None or isinstance(sample_weight, numbers.Number)
+             else as_numpy(sample_weight, "sample_weight"))
     check_consistent_length(as_array(y_true), as_array(y_pred), w_arr)
     y_true = _as_values(y_true, "y_true", dtype)
     y_pred = _as_values(y_pred, "y_pred", dtype)
