@@ -14,18 +14,21 @@ import numpy as np
 
 from assay._params import ARRAY, BOOL, NONE, POS_LABEL, Str, validate
 from assay._ranking import _assert_finite, _check_pos_label, check_samples_2d, column_or_1d
+from assay._inputs import as_numpy, on_host, on_host_args
 from assay._targets import (
     as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
-    refuse_complex, type_of_target,
+    numpy_dtype, refuse_complex, type_of_target,
 )
 
 __all__ = ["brier_score_loss", "log_loss"]
 
 
 def _float_array(a, name):
-    """check_array(a, ensure_2d=False, dtype=(float64, float32)): float32 stays, the rest is float64."""
-    a = as_array(a, name)
-    if a.dtype not in (np.float64, np.float32):
+    """check_array(a, ensure_2d=False, dtype=(float64, float32)): float32 stays when the input itself
+    carries NumPy's float32 dtype; the rest is float64 (Arrow, polars or array-api-strict float32 too,
+    as scikit-learn converts an input without a NumPy dtype to the first dtype it accepts)."""
+    a_in, a = a, as_array(a, name)
+    if a.dtype not in (np.float64, np.float32) or numpy_dtype(a_in) not in (np.float64, np.float32):
         a = a.astype(np.float64)
     return check_samples_2d(a)
 
@@ -33,7 +36,7 @@ def _float_array(a, name):
 def _check_weight(sample_weight, n):
     if sample_weight is None:
         return
-    w = np.asarray(sample_weight)
+    w = as_numpy(sample_weight, "sample_weight")
     refuse_complex(w)
     check_weight_shape(w, n)
     check_weights_finite(w)
@@ -81,7 +84,8 @@ def _multiclass_targets(y_true, y_prob, sample_weight, labels):
         raise ValueError(f"y_prob contains values greater than 1: {np.max(y_prob)}")
     if np.min(y_prob) < 0:
         raise ValueError(f"y_prob contains values lower than 0: {np.min(y_prob)}")
-    check_consistent_length(y_prob, as_array(y_true), None if sample_weight is None else np.asarray(sample_weight))
+    check_consistent_length(y_prob, as_array(y_true),
+                            None if sample_weight is None else as_numpy(sample_weight, "sample_weight"))
     _check_weight(sample_weight, y_prob.shape[0])
     codes, classes = _one_hot(y_true, labels)
     if y_prob.ndim == 1:
@@ -113,7 +117,9 @@ def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels
         warnings.warn("`y_pred` was renamed to `y_proba` in version 1.9 and will be removed in 1.11. Use `y_proba` "
                       "instead.", FutureWarning, stacklevel=2)
         y_proba = y_pred
+    y_true, y_proba = on_host_args(y_true=y_true, y_proba=y_proba)
     y_proba = _float_array(y_proba, "y_proba")
+    sample_weight = on_host(sample_weight, "sample_weight")  # a device array: one host copy
     codes, y_proba = _multiclass_targets(y_true, y_proba, sample_weight, labels)
     eps = np.finfo(y_proba.dtype).eps
     y_proba = np.clip(y_proba, eps, 1 - eps)
@@ -138,11 +144,12 @@ def brier_score_loss(y_true, y_proba, *, sample_weight=None, pos_label=None, lab
              sample_weight=(sample_weight, [ARRAY, NONE]), pos_label=(pos_label, POS_LABEL),
              labels=(labels, [ARRAY, NONE]), scale_by_half=(scale_by_half, [BOOL, Str({"auto"})]))
     y_proba = _float_array(y_proba, "y_proba")
+    sample_weight = on_host(sample_weight, "sample_weight")  # a device array: one host copy
     if y_proba.ndim == 1 or y_proba.shape[1] == 1:
         y_t = column_or_1d(as_array(y_true, "y_true"))
         y_p = column_or_1d(y_proba)
         _assert_finite(y_t)
-        check_consistent_length(y_p, y_t, None if sample_weight is None else np.asarray(sample_weight))
+        check_consistent_length(y_p, y_t, None if sample_weight is None else as_numpy(sample_weight, "sample_weight"))
         _check_weight(sample_weight, y_p.shape[0])
         y_type = type_of_target(y_t, "y_true")
         if y_type != "binary":

@@ -16,6 +16,7 @@ import numpy as np
 
 from assay._params import ARRAY, BOOL, NONE, SPARSE, Interval, validate
 from assay._scores_more import _numeric_2d, samples_of
+from assay._inputs import as_numpy, on_host
 from assay._targets import as_array, type_of_target
 
 __all__ = [
@@ -114,7 +115,7 @@ def label_ranking_average_precision_score(y_true, y_score, *, sample_weight=None
         ratios = among.reshape(n, m)[cells] / rank.reshape(n, m)[cells]
         aux[partial] = segment_sums(ratios, count[partial]) / count[partial]
     if sample_weight is not None:
-        aux = aux * np.asarray(sample_weight)
+        aux = aux * as_numpy(sample_weight, "sample_weight")
     total = np.cumsum(aux)[-1] if n else 0.0
     total = total / (n if sample_weight is None else np.sum(sample_weight))
     return float(total)
@@ -222,6 +223,7 @@ def dcg_score(y_true, y_score, *, k=None, log_base=2, sample_weight=None, ignore
              log_base=(log_base, [Interval(Real, 0.0, None, closed="neither")]),
              sample_weight=(sample_weight, [ARRAY, NONE]), ignore_ties=(ignore_ties, [BOOL]))
     y_true, y_score = _dcg_inputs(y_true, y_score, sample_weight)
+    sample_weight = on_host(sample_weight, "sample_weight")  # a device array: one host copy
     _check_dcg_target(y_true)
     return float(np.average(_dcg_per_sample(y_true, y_score, k=k, log_base=log_base, ignore_ties=ignore_ties),
                             weights=sample_weight))
@@ -234,6 +236,7 @@ def ndcg_score(y_true, y_score, *, k=None, sample_weight=None, ignore_ties=False
              k=(k, [Interval(Integral, 1, None, closed="left"), NONE]),
              sample_weight=(sample_weight, [ARRAY, NONE]), ignore_ties=(ignore_ties, [BOOL]))
     y_true, y_score = _dcg_inputs(y_true, y_score, sample_weight)
+    sample_weight = on_host(sample_weight, "sample_weight")  # a device array: one host copy
     if y_true.min() < 0:
         raise ValueError("ndcg_score should not be used on negative y_true values.")
     if y_true.ndim > 1 and y_true.shape[1] <= 1:

@@ -18,6 +18,7 @@ import numpy as np
 from assay import _core
 from assay._compat import UndefinedMetricWarning
 from assay._params import ARRAY, BOOL, NONE, POS_LABEL, REAL, STR, validate
+from assay._inputs import array_view, as_numpy, on_host_args
 from assay._targets import (
     as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
     refuse_complex, type_of_target,
@@ -120,7 +121,7 @@ def _check_pos_label(pos_label, y_true, classes=None):
 def _weights(sample_weight, n):
     if sample_weight is None:
         return None
-    w = np.asarray(sample_weight)
+    w = as_numpy(sample_weight, "sample_weight")
     refuse_complex(w)
     if w.ndim == 1 and w.shape[0] == 0:
         raise ValueError(f"Found array with 0 sample(s) (shape={w.shape}) while a minimum of 1 is required.")
@@ -165,7 +166,7 @@ def _binary_inputs(y_true, y_score, pos_label, sample_weight):
         raise ValueError("{0} format is not supported".format(y_type))
     pos_label = _check_pos_label(pos_label, y_true, classes)
     y = np.asarray(y_true == pos_label, dtype=np.int32)
-    w = None if sample_weight is None else np.asarray(sample_weight)
+    w = None if sample_weight is None else as_numpy(sample_weight, "sample_weight")
     check_consistent_length(y, y_score, w)
     y = np.ascontiguousarray(column_or_1d(y, "y"))
     y_score = column_or_1d(y_score, "y")
@@ -205,6 +206,7 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     """
     validate("roc_curve", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]), pos_label=(pos_label, POS_LABEL),
              sample_weight=(sample_weight, [ARRAY, NONE]), drop_intermediate=(drop_intermediate, [BOOL]))
+    y_true, y_score, sample_weight = on_host_args(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
     y, y_score, w = _binary_inputs(y_true, y_score, pos_label, sample_weight)
     if w is None or not (w < 0).any():
         fpr, tpr, thresholds, rates = _core.roc_points(y, _as_f64(y_score), w, bool(drop_intermediate))
@@ -243,6 +245,7 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
     validate("precision_recall_curve", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]),
              pos_label=(pos_label, POS_LABEL), sample_weight=(sample_weight, [ARRAY, NONE]),
              drop_intermediate=(drop_intermediate, [BOOL]))
+    y_true, y_score, sample_weight = on_host_args(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
     y, y_score, w = _binary_inputs(y_true, y_score, pos_label, sample_weight)
     fps, tps, thresholds = _clf_curve(y, y_score, w)
     return _pr_from_counts(fps, tps, thresholds.astype(y_score.dtype, copy=False), drop_intermediate)
@@ -270,6 +273,7 @@ def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermed
     """
     validate("det_curve", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]), pos_label=(pos_label, POS_LABEL),
              sample_weight=(sample_weight, [ARRAY, NONE]), drop_intermediate=(drop_intermediate, [BOOL]))
+    y_true, y_score, sample_weight = on_host_args(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
     y, y_score, w = _binary_inputs(y_true, y_score, pos_label, sample_weight)
     fps, tps, thresholds = _clf_curve(y, y_score, w)
     tps = np.r_[0.0, tps]
@@ -299,8 +303,8 @@ def _binary_auc(y01, y_score, sample_weight=None, max_fpr=None):
         return np.nan
     if max_fpr is None or max_fpr == 1:
         y = np.ascontiguousarray(column_or_1d(np.asarray(y01 == 1, dtype=np.int32), "y"))
-        score = column_or_1d(np.asarray(y_score), "y")
-        check_consistent_length(y, score, None if sample_weight is None else np.asarray(sample_weight))
+        score = column_or_1d(as_numpy(y_score, "y_score"), "y")
+        check_consistent_length(y, score, None if sample_weight is None else as_numpy(sample_weight, "sample_weight"))
         _assert_finite(score)
         w = _weights(sample_weight, y.shape[0])
         if w is None or not (w < 0).any():
@@ -342,8 +346,9 @@ def _average_binary(metric, y_true, y_score, average, sample_weight):
     if y_type == "binary":
         return metric(y_true, y_score, sample_weight)
     check_consistent_length(y_true, y_score, sample_weight)
-    y_true = np.asarray(y_true)
-    y_score = np.asarray(y_score, dtype=np.float64) if np.asarray(y_score).dtype.kind != "f" else np.asarray(y_score)
+    y_true = as_numpy(y_true, "y_true")
+    y_score = as_numpy(y_score, "y_score")
+    y_score = y_score.astype(np.float64) if y_score.dtype.kind != "f" else y_score
     axis = 1
     score_weight = sample_weight
     average_weight = None
@@ -411,19 +416,22 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
                                 or not 0 < max_fpr <= 1):
         raise InvalidParameterError("The 'max_fpr' parameter of roc_auc_score must be a float in the range "
                                     f"(0.0, 1.0] or None. Got {max_fpr!r} instead.")
-    # Fast path: 1-D integer/boolean labels of two classes, contiguous float64 scores.
-    if (max_fpr is None and isinstance(y_score, np.ndarray) and y_score.ndim == 1
-            and y_score.dtype == np.float64 and y_score.flags.c_contiguous
-            and isinstance(y_true, np.ndarray) and y_true.shape == y_score.shape):
-        codes = _fast_binary_codes(y_true)
+    # Fast path: 1-D integer/boolean labels of two classes, contiguous float64 scores (of any array
+    # library: array_view is a view where the dtype fits).
+    y_true, y_score, sample_weight = on_host_args(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
+    t_view, s_view = array_view(y_true, "y_true"), array_view(y_score, "y_score")
+    if (max_fpr is None and isinstance(s_view, np.ndarray) and s_view.ndim == 1
+            and s_view.dtype == np.float64 and s_view.flags.c_contiguous
+            and isinstance(t_view, np.ndarray) and t_view.shape == s_view.shape):
+        codes = _fast_binary_codes(t_view)
         y = None if codes is None else codes[0]
         w = None
         if y is not None and sample_weight is not None:
-            w = np.asarray(sample_weight)
+            w = as_numpy(sample_weight, "sample_weight")
             w = w if w.dtype == np.float64 and w.ndim == 1 and w.flags.c_contiguous else None
         if y is not None and (sample_weight is None or w is not None):
             try:
-                area = _core.roc_auc(y, y_score, w)
+                area = _core.roc_auc(y, s_view, w)
             except ValueError:
                 area = None  # a bad value: the checks below give scikit-learn's message
             if area is not None:
@@ -440,7 +448,7 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
         raise ValueError(f"Found array with 0 sample(s) (shape={y_score_a.shape}) while a minimum of 1 is required.")
     _assert_finite(y_score_a)
     if sample_weight is not None:
-        sample_weight = column_or_1d(np.asarray(sample_weight), "sample_weight")
+        sample_weight = column_or_1d(as_numpy(sample_weight, "sample_weight"), "sample_weight")
     if y_type == "multiclass" or (y_type == "binary" and y_score_a.ndim == 2 and y_score_a.shape[1] > 2):
         if max_fpr is not None and max_fpr != 1.0:
             raise ValueError("Partial AUC computation not available in multiclass setting, 'max_fpr' must be set to "
@@ -525,22 +533,24 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
                              average)
     validate("average_precision_score", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]),
              pos_label=(pos_label, [REAL, STR, BOOL]), sample_weight=(sample_weight, [ARRAY, NONE]))
-    if pos_label == 1 and isinstance(y_score, np.ndarray) and y_score.ndim == 1 and y_score.dtype == np.float64 \
-            and y_score.flags.c_contiguous and isinstance(y_true, np.ndarray) and y_true.shape == y_score.shape:
-        codes = _fast_binary_codes(y_true)
+    y_true, y_score, sample_weight = on_host_args(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
+    t_view, s_view = array_view(y_true, "y_true"), array_view(y_score, "y_score")
+    if pos_label == 1 and isinstance(s_view, np.ndarray) and s_view.ndim == 1 and s_view.dtype == np.float64 \
+            and s_view.flags.c_contiguous and isinstance(t_view, np.ndarray) and t_view.shape == s_view.shape:
+        codes = _fast_binary_codes(t_view)
         y = None if codes is None else codes[0]
         # Labels {0, 1}, {-1, 1} or {False, True}: the positive is 1, the greater label.
         if y is not None and codes[1]:
-            w = None if sample_weight is None else np.asarray(sample_weight)
+            w = None if sample_weight is None else as_numpy(sample_weight, "sample_weight")
             if w is None or (w.dtype == np.float64 and w.ndim == 1 and w.flags.c_contiguous and w.shape == y.shape):
                 try:
-                    ap = _core.average_precision(y, y_score, w)
+                    ap = _core.average_precision(y, s_view, w)
                 except ValueError:
                     ap = None
                 if ap is not None:
                     return ap
     if sample_weight is not None:
-        sample_weight = column_or_1d(np.asarray(sample_weight), "sample_weight")
+        sample_weight = column_or_1d(as_numpy(sample_weight, "sample_weight"), "sample_weight")
 
     def binary_ap(t, s, w):
         y, s, w = _binary_inputs(t, s, pos_label, w)
@@ -568,7 +578,7 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
             raise ValueError("Parameter pos_label is fixed to 1 for multiclass y_true. Do not set pos_label or set "
                              "pos_label to 1.")
         y_true_a = _binarize(y_true_a, present)
-        y_score = np.asarray(y_score)
+        y_score = as_numpy(y_score, "y_score")
         if not y_score.shape == y_true_a.shape:
             raise ValueError("`y_score` needs to be of shape `(n_samples, n_classes)`, since `y_true` contains "
                              f"multiple classes. Got `y_score.shape={y_score.shape}`.")
@@ -580,6 +590,7 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
 
     Same as sklearn.metrics.top_k_accuracy_score.
     """
+    y_true, y_score, sample_weight = on_host_args(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
     y_true = column_or_1d(as_array(y_true, "y_true"), "y")
     y_type = type_of_target(y_true, "y_true")
     if y_type == "binary" and labels is not None and len(labels) > 2:
@@ -598,7 +609,8 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
     elif y_score.ndim != 2:
         raise ValueError("`y_score` needs to be of shape `(n_samples, n_classes)`, since `y_true` contains multiple "
                          f"classes. Got `y_score.shape={y_score.shape}`.")
-    check_consistent_length(y_true, y_score, None if sample_weight is None else np.asarray(sample_weight))
+    check_consistent_length(y_true, y_score,
+                            None if sample_weight is None else as_numpy(sample_weight, "sample_weight"))
     n_score_classes = y_score.shape[1] if y_score.ndim == 2 else 2
     if labels is None:
         classes = np.unique(y_true)

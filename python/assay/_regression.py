@@ -15,6 +15,7 @@ import numpy as np
 
 from assay._compat import UndefinedMetricWarning
 from assay._ranking import InvalidParameterError, check_samples_2d, column_or_1d
+from assay._inputs import as_numpy, on_host_args
 from assay._targets import (
     as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
     refuse_complex,
@@ -71,8 +72,10 @@ def _as_values(a, name, dtype):
 
 def _targets(y_true, y_pred, sample_weight, multioutput, floating=True):
     """scikit-learn's _check_reg_targets: (n, outputs) arrays, weights, the multioutput weights."""
+    y_true, y_pred, sample_weight = on_host_args(y_true=y_true, y_pred=y_pred, sample_weight=sample_weight)
     dtype = _float_dtype(y_true, y_pred, sample_weight) if floating else None
-    w_arr = None if sample_weight is None or isinstance(sample_weight, numbers.Number) else np.asarray(sample_weight)
+    w_arr = (None if sample_weight is None or isinstance(sample_weight, numbers.Number)
+             else as_numpy(sample_weight, "sample_weight"))
     check_consistent_length(as_array(y_true), as_array(y_pred), w_arr)
     y_true = _as_values(y_true, "y_true", dtype)
     y_pred = _as_values(y_pred, "y_pred", dtype)
@@ -84,7 +87,7 @@ def _targets(y_true, y_pred, sample_weight, multioutput, floating=True):
         if isinstance(sample_weight, numbers.Number):
             sample_weight = np.full(n, sample_weight, dtype=wdtype)
         else:
-            sample_weight = np.asarray(sample_weight)
+            sample_weight = as_numpy(sample_weight, "sample_weight")
             refuse_complex(sample_weight)
             if sample_weight.dtype not in (np.float64, np.float32) or floating:
                 sample_weight = np.ascontiguousarray(sample_weight, dtype=wdtype)

@@ -10,7 +10,7 @@ import numpy as np
 
 from assay import _core
 from assay._estimate import Estimate
-from assay._targets import as_array
+from assay._inputs import as_array
 
 _CI_METHODS = ("auto", "wilson", "normal", "agresti_coull", "clopper_pearson", "bootstrap")
 

@@ -22,7 +22,7 @@ import re
 
 import numpy as np
 
-from assay import _core
+from assay import _core, _inputs
 from assay._report import Report, SlicedReport, _label_text
 
 _ZD = {0: "0", 1: "1"}
@@ -129,10 +129,9 @@ def _pa():
 def _chunk(col, name, where):
     """The one conversion of an Arrow array (python/src/arrow.cpp, through the Arrow PyCapsule
     interface): the same the label arrays of assay.metrics and assay.report go through
-    (_targets.from_arrow). A numeric array without nulls comes back as a NumPy view of its buffer;
+    (_inputs.from_arrow). A numeric array without nulls comes back as a NumPy view of its buffer;
     otherwise ("bool", uint8), ("strings", [str]) or ("dictionary", indices, values)."""
-    chunks = _core.arrow_chunks(col, where, repr(name))
-    return chunks[0]
+    return _inputs.arrow_chunks(col, where, repr(name))[0]
 
 
 def _numbers(col, name, where):

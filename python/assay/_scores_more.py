@@ -16,6 +16,7 @@ from assay._compat import UndefinedMetricWarning
 from assay._params import ARRAY, NONE, POS_LABEL, STR, str_options, validate
 from assay._probabilistic import _float_array, _multiclass_targets
 from assay._ranking import _assert_finite, _check_pos_label, check_samples_2d
+from assay._inputs import on_host_args
 from assay._targets import as_array, check_consistent_length, is_sparse, type_of_target
 
 __all__ = ["auc", "d2_brier_score", "d2_log_loss_score", "hinge_loss"]
@@ -119,6 +120,8 @@ def hinge_loss(y_true, pred_decision, *, labels=None, sample_weight=None):
     with the true class's decision minus the largest other one. Same as sklearn.metrics.hinge_loss."""
     validate("hinge_loss", y_true=(y_true, [ARRAY]), pred_decision=(pred_decision, [ARRAY]),
              labels=(labels, [ARRAY, NONE]), sample_weight=(sample_weight, [ARRAY, NONE]))
+    y_true, pred_decision, sample_weight = on_host_args(y_true=y_true, pred_decision=pred_decision,
+                                                        sample_weight=sample_weight)
     samples_of(y_true, pred_decision, sample_weight)
     decision = _numeric_2d(pred_decision, "pred_decision")
     y = vector(y_true)
@@ -198,6 +201,7 @@ def d2_log_loss_score(y_true, y_proba=None, *, sample_weight=None, labels=None, 
              sample_weight=(sample_weight, [ARRAY, NONE]), labels=(labels, [ARRAY, NONE]),
              y_pred=(y_pred, [ARRAY, STR]))
     y_proba = _renamed_y_pred(y_proba, y_pred)
+    y_true, y_proba, sample_weight = on_host_args(y_true=y_true, y_proba=y_proba, sample_weight=sample_weight)
     proba, _, w = samples_of(y_proba, y_true, sample_weight)
     if proba is None:
         raise TypeError(f"Expected sequence or array-like, got {type(y_proba)}")
@@ -260,6 +264,7 @@ def d2_brier_score(y_true, y_proba, *, sample_weight=None, pos_label=None, label
     validate("d2_brier_score", y_true=(y_true, [ARRAY]), y_proba=(y_proba, [ARRAY]),
              sample_weight=(sample_weight, [ARRAY, NONE]), pos_label=(pos_label, POS_LABEL),
              labels=(labels, [ARRAY, NONE]))
+    y_true, y_proba, sample_weight = on_host_args(y_true=y_true, y_proba=y_proba, sample_weight=sample_weight)
     proba, _, w = samples_of(y_proba, y_true, sample_weight)
     if _too_few(proba):
         return float("nan")

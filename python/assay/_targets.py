@@ -12,69 +12,13 @@ import numbers
 import numpy as np
 
 from assay import _core
+# The conversion of every array argument lives in the one input layer; these names stay importable
+# from here for the modules of assay.metrics.
+from assay._inputs import as_array, as_numpy, from_arrow, numpy_dtype, on_host, refuse_complex  # noqa: F401
 
 # Labels of these dtype kinds are coded by the core in one pass; others (strings, objects) by
 # numpy's sort, as scikit-learn does.
 _NUMERIC_KINDS = "biuf"
-
-
-def _is_arrow(y):
-    """An object to read through the Arrow PyCapsule interface: it exports __arrow_c_array__ or
-    __arrow_c_stream__ and is not a NumPy array or a pandas object (pandas' own to_numpy is the
-    zero-copy route there; its Arrow export converts)."""
-    if isinstance(y, np.ndarray) or type(y).__module__.startswith("pandas"):
-        return False
-    return hasattr(y, "__arrow_c_array__") or hasattr(y, "__arrow_c_stream__")
-
-
-def _arrow_chunk(c):
-    if isinstance(c, np.ndarray):
-        return c
-    kind = c[0]
-    if kind == "bool":
-        return c[1].view(np.bool_)
-    if kind == "strings":
-        return np.array(c[1], dtype=str) if c[1] else np.array([], dtype=str)
-    indices, values = _arrow_chunk(c[1]), _arrow_chunk(c[2])  # dictionary (categorical)
-    return values[indices]
-
-
-def from_arrow(y, name="y"):
-    """A column exported through the Arrow PyCapsule interface (pyarrow Array / ChunkedArray, polars
-    Series, ...) as a 1-D numpy array: a numeric column without nulls in one chunk is the producer's
-    buffer itself (no copy), several chunks are concatenated; booleans are unpacked; strings and
-    dictionary (categorical) columns become arrays of their values (str). Nulls raise ValueError."""
-    chunks = [_arrow_chunk(c) for c in _core.arrow_chunks(y, "", name)]
-    if len(chunks) == 1:
-        return chunks[0]
-    if not chunks:
-        return np.array([], dtype=np.float64)
-    return np.concatenate(chunks)
-
-
-def as_array(y, name="y"):
-    """An array-like as a numpy array without a copy where possible (lists, pandas Series, numpy
-    arrays; pyarrow arrays and chunked arrays and polars Series through the Arrow PyCapsule
-    interface, see from_arrow)."""
-    if isinstance(y, str) or not (hasattr(y, "__array__") or hasattr(y, "__len__") or _is_arrow(y)):
-        raise ValueError(f"Expected array-like (array or non-string sequence), got {y!r}")
-    if _is_arrow(y):
-        return from_arrow(y, name)
-    if hasattr(y, "to_numpy") and not isinstance(y, np.ndarray):
-        try:
-            y = y.to_numpy()
-        except TypeError:
-            y = np.asarray(y)
-    a = np.asarray(y)
-    refuse_complex(a)
-    return a
-
-
-def refuse_complex(a):
-    """scikit-learn's check_array refuses complex values in every array it checks (targets, scores,
-    sample weights), before any conversion (a cast to float would drop the imaginary part)."""
-    if a.dtype.kind == "c":
-        raise ValueError(f"Complex data not supported\n{a}\n")
 
 
 def num_samples(a):
@@ -174,7 +118,7 @@ def check_sample_weight(sample_weight, n):
     if isinstance(sample_weight, numbers.Number):
         raw = np.full(n, sample_weight)
     else:
-        raw = np.asarray(sample_weight)
+        raw = as_numpy(sample_weight, "sample_weight")
         refuse_complex(raw)
         if raw.dtype.kind not in "biuf":
             raw = raw.astype(np.float64)
@@ -291,10 +235,27 @@ def densify(y):
     return np.asarray(y.toarray())
 
 
+def _refuse_object_indicators(given):
+    """scikit-learn makes a multilabel indicator a scipy.sparse matrix of the array as given, and a
+    pandas DataFrame of nullable dtypes (Int64, boolean, ...) is an object array there: scipy's
+    ValueError, which assay raises too (through scipy itself when it is installed, so the message
+    is scipy's own)."""
+    for y in given:
+        if type(y).__module__.startswith("pandas") and hasattr(y, "dtypes") and numpy_dtype(y) is None:
+            try:
+                import scipy.sparse
+            except ImportError:
+                raise ValueError("scipy.sparse does not support dtype object.") from None
+            scipy.sparse.csr_matrix(np.asarray(y))
+
+
 def check_targets(y_true, y_pred, sample_weight=None):
     """scikit-learn's _check_targets, coding (and for integer labels, counting) 1-D labels on the
     way; multilabel-indicator targets are kept as two n x L int32 matrices (type
     'multilabel-indicator', classes 0 .. L-1), sparse ones made dense first."""
+    y_true, y_pred = on_host(y_true, "y_true"), on_host(y_pred, "y_pred")
+    sample_weight = on_host(sample_weight, "sample_weight")
+    given = (y_true, y_pred)
     y_true, y_pred = densify(y_true), densify(y_pred)
     y_true = as_array(y_true, "y_true")
     y_pred = as_array(y_pred, "y_pred")
@@ -327,6 +288,7 @@ def check_targets(y_true, y_pred, sample_weight=None):
         raise ValueError(f"Classification metrics can't handle a mix of {type_true} and {type_pred} targets")
     y_type = types.pop()
     if y_type == "multilabel-indicator":
+        _refuse_object_indicators(given)
         if y_true.shape[1] != y_pred.shape[1]:
             raise ValueError("Multi-label binary indicator input with different numbers of labels")
         # One column per label, 0 or 1 (type_of_target saw to it), as int32 for the core's tally.

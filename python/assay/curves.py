@@ -20,6 +20,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from assay import _core
+from assay._inputs import as_numpy
 from assay._report import _label_text
 
 __all__ = [
@@ -43,7 +44,7 @@ __all__ = [
 
 def _vector(a, name, func):
     try:
-        arr = np.asarray(a)
+        arr = as_numpy(a, name)
     except Exception as e:  # ragged lists and the like
         raise ValueError(f"{func}: {name} must be a 1-D array-like: {e}") from None
     if arr.ndim == 2 and arr.shape[1] == 1:

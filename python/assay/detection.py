@@ -18,6 +18,7 @@ import numpy as np
 
 from assay import _core
 from assay._estimate import Estimate, check_bootstrap_args
+from assay._inputs import as_numpy
 
 __all__ = ["CocoResult", "VocResult", "box_iou", "evaluate_coco", "evaluate_voc"]
 
@@ -90,6 +91,8 @@ def _rle_text(x):
 def _detections(fn, dt, iou_type="bbox"):
     if isinstance(dt, (str, os.PathLike)):
         return _read_text(fn, "dt", dt)
+    if not isinstance(dt, (list, tuple, dict, str)) and (hasattr(dt, "__array__") or hasattr(dt, "__dlpack__")):
+        dt = as_numpy(dt, "dt")  # an (n, 7) array of any array library
     if isinstance(dt, np.ndarray) and iou_type != "bbox":
         raise ValueError(f"{fn}: dt as an array holds boxes; iou_type={iou_type!r} needs a list of dicts")
     if isinstance(dt, np.ndarray):
@@ -347,7 +350,7 @@ def box_iou(a, b, *, box_format="xyxy", plus_one=False, iscrowd=None):
     arrays = []
     for name, x in (("a", a), ("b", b)):
         try:
-            x = np.asarray(x, dtype=np.float64)
+            x = np.asarray(as_numpy(x, name), dtype=np.float64)
         except (TypeError, ValueError):
             raise ValueError(f"{fn}: {name} must be an array of numbers") from None
         if x.ndim == 1 and x.shape[0] == 4:
@@ -363,7 +366,7 @@ def box_iou(a, b, *, box_format="xyxy", plus_one=False, iscrowd=None):
     if iscrowd is not None:
         if box_format != "xywh":
             raise ValueError(f"{fn}: iscrowd is for box_format='xywh' (COCO's rule)")
-        crowd = np.ascontiguousarray(np.asarray(iscrowd).astype(bool).astype(np.uint8).ravel())
+        crowd = np.ascontiguousarray(as_numpy(iscrowd, "iscrowd").astype(bool).astype(np.uint8).ravel())
         if crowd.shape[0] != arrays[1].shape[0]:
             raise ValueError(f"{fn}: iscrowd has {crowd.shape[0]} flags but b has {arrays[1].shape[0]} boxes")
     if plus_one and box_format != "xyxy":

@@ -26,7 +26,7 @@ import numpy as np
 
 from assay import _core
 from assay._learners import BiasVariance, LearningCurve, Lesion, bias_variance, compare_learners, learning_curve, lesion
-from assay._targets import as_array
+from assay._inputs import as_array
 
 __all__ = [
     "BiasVariance",

@@ -12,7 +12,8 @@ import numpy as np
 
 from assay import _core
 from assay._estimate import Estimate, TestResult, check_bootstrap_args
-from assay._targets import as_array, binary_codes, check_consistent_length
+from assay._inputs import as_array
+from assay._targets import binary_codes, check_consistent_length
 
 __all__ = [
     "adjust_pvalues",
