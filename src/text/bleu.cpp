@@ -13,6 +13,7 @@
 #include "assay/stats/bootstrap_many.hpp"
 #include "assay/detail/parallel.hpp"
 #include "counts.hpp"
+#include "segments.hpp"
 
 namespace assay::text {
 
@@ -157,27 +158,10 @@ std::vector<bleu_stats> corpus_segment_stats(const std::vector<std::string>& hyp
                                              const std::vector<std::vector<std::string>>& refs, const bleu_options& o) {
   check_refs(hyps.size(), refs);
   check_options(o);
-  std::vector<bleu_stats> out(hyps.size());
   const unsigned threads = assay::detail::resolve_threads(o.threads, hyps.size() / 256 + 1);
-  std::vector<std::vector<std::string>> seg_refs(threads, std::vector<std::string>(refs.size()));
-  // The error reported is that of the first bad line, whatever the schedule.
-  std::mutex bad_mutex;
-  std::size_t first_bad = hyps.size();
-  std::exception_ptr bad;
-  assay::detail::parallel_for(hyps.size(), threads, [&](unsigned t, std::size_t i) {
-    for (std::size_t j = 0; j < refs.size(); ++j) seg_refs[t][j] = refs[j][i];
-    try {
-      out[i] = segment_stats(hyps[i], seg_refs[t], o);
-    } catch (const assay::error& e) {
-      std::lock_guard<std::mutex> lock(bad_mutex);
-      if (i < first_bad) {
-        first_bad = i;
-        bad = std::make_exception_ptr(assay::error(e.kind(), fmt::format("line {}: {}", i + 1, e.marked())));
-      }
-    }
+  return detail::score_segments(hyps, refs, threads, [&](const std::string& h, const std::vector<std::string>& r) {
+    return segment_stats(h, r, o);
   });
-  if (bad) std::rethrow_exception(bad);
-  return out;
 }
 
 bleu_score corpus_bleu(const std::vector<std::string>& hyps, const std::vector<std::vector<std::string>>& refs,

@@ -16,6 +16,7 @@
 #include "assay/text/porter.hpp"
 #include "assay/text/tokenize.hpp"
 #include "counts.hpp"
+#include "segments.hpp"
 
 namespace assay::text {
 
@@ -286,26 +287,10 @@ std::vector<std::vector<rouge_score>> sentence_rouge(const std::vector<std::stri
       throw_data(fmt::format("{}reference stream {} has {} lines but the hypothesis has {}", in_function("rouge"),
                              j + 1, refs[j].size(), hyps.size()));
   (void)rouge_types_of(o);
-  std::vector<std::vector<rouge_score>> out(hyps.size());
   const unsigned threads = assay::detail::resolve_threads(o.threads, hyps.size() / 256 + 1);
-  std::vector<std::vector<std::string>> seg(threads, std::vector<std::string>(refs.size()));
-  std::mutex bad_mutex;  // the error reported is that of the first bad line, whatever the schedule
-  std::size_t first_bad = hyps.size();
-  std::exception_ptr bad;
-  assay::detail::parallel_for(hyps.size(), threads, [&](unsigned t, std::size_t i) {
-    for (std::size_t j = 0; j < refs.size(); ++j) seg[t][j] = refs[j][i];
-    try {
-      out[i] = rouge_multi(hyps[i], seg[t], o);
-    } catch (const assay::error& e) {
-      std::lock_guard<std::mutex> lock(bad_mutex);
-      if (i < first_bad) {
-        first_bad = i;
-        bad = std::make_exception_ptr(assay::error(e.kind(), fmt::format("line {}: {}", i + 1, e.marked())));
-      }
-    }
+  return detail::score_segments(hyps, refs, threads, [&](const std::string& h, const std::vector<std::string>& r) {
+    return rouge_multi(h, r, o);
   });
-  if (bad) std::rethrow_exception(bad);
-  return out;
 }
 
 std::vector<rouge_aggregate> aggregate_rouge(const std::vector<std::vector<rouge_score>>& scores,

@@ -18,6 +18,7 @@
 #include "assay/stats/bootstrap_many.hpp"
 #include "assay/text/tokenize.hpp"
 #include "counts.hpp"
+#include "segments.hpp"
 #include "ter_internal.hpp"
 
 namespace assay::text {
@@ -317,26 +318,10 @@ std::vector<ter_stats> ter_corpus_stats(const std::vector<std::string>& hyps,
     if (refs[j].size() != hyps.size())
       throw_data(fmt::format("TER: reference stream {} has {} lines but the hypothesis has {}", j + 1, refs[j].size(),
                              hyps.size()));
-  std::vector<ter_stats> out(hyps.size());
   const unsigned threads = assay::detail::resolve_threads(o.threads, hyps.size() / 64 + 1);
-  std::vector<std::vector<std::string>> seg_refs(threads, std::vector<std::string>(refs.size()));
-  std::mutex bad_mutex;
-  std::size_t first_bad = hyps.size();
-  std::exception_ptr bad;
-  assay::detail::parallel_for(hyps.size(), threads, [&](unsigned t, std::size_t i) {
-    for (std::size_t j = 0; j < refs.size(); ++j) seg_refs[t][j] = refs[j][i];
-    try {
-      out[i] = ter_segment_stats(hyps[i], seg_refs[t], o);
-    } catch (const assay::error& e) {
-      std::lock_guard<std::mutex> lock(bad_mutex);
-      if (i < first_bad) {
-        first_bad = i;
-        bad = std::make_exception_ptr(assay::error(e.kind(), fmt::format("line {}: {}", i + 1, e.marked())));
-      }
-    }
+  return detail::score_segments(hyps, refs, threads, [&](const std::string& h, const std::vector<std::string>& r) {
+    return ter_segment_stats(h, r, o);
   });
-  if (bad) std::rethrow_exception(bad);
-  return out;
 }
 
 ter_score corpus_ter(const std::vector<std::string>& hyps, const std::vector<std::vector<std::string>>& refs,
