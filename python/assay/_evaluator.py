@@ -446,14 +446,6 @@ def _meta_words(key, value):
             "labels": f"the labels are {value}", "columns": f"{value} probability columns"}.get(key, f"{key}={value}")
 
 
-def _refuse_grad(x, name, where):
-    """A tensor that records gradients cannot be read without detaching it: say so (not a copy the
-    caller did not ask for)."""
-    if getattr(x, "requires_grad", False) and type(x).__module__.split(".")[0] == "torch":
-        raise ValueError(f"{where}: {name} is a torch tensor that requires grad; pass {name}.detach() (assay reads "
-                         "the values only, never the graph)")
-
-
 def _first_nan(a, name, where):
     bad = np.flatnonzero(np.isnan(a))
     if bad.size:
@@ -475,10 +467,6 @@ class _Batch:
         if regression and y_pred is None:
             raise ValueError(f"{where}: task='regression' needs y_pred (the predicted values); got {given[0]}")
         kind = "regression" if regression else {"y_score": "score", "y_pred": "pred", "y_proba": "proba"}[given[0]]
-        for name, x in (("y_true", y_true), (given[0], y_score if y_score is not None else y_pred if y_pred is not
-                        None else y_proba), ("sample_weight", sample_weight)):
-            if x is not None:
-                _refuse_grad(x, name, where)
         y = self._array(y_true, "y_true", 1)
         self.n = n = len(y)
         meta = {"kind": kind, "weighted": sample_weight is not None}
@@ -554,7 +542,6 @@ class _Batch:
             columns = [by]
         codes, dicts = [], []
         for name, col in zip(names, columns):
-            _refuse_grad(col, f"by[{name!r}]", self.where)
             a = self._array(col, f"by[{name!r}]", 1)
             text = np.array([_label_text(v) for v in a.tolist()], dtype=object)
             values, inverse = np.unique(text, return_inverse=True) if n else (np.array([], dtype=object),

@@ -191,22 +191,14 @@ def test_refused_batches_name_parameter_and_batch_and_change_nothing(rng):
         assay.Evaluator().report()
 
 
-def test_proba_columns_and_a_tensor_that_requires_grad(rng):
+def test_proba_columns_change_is_refused(rng):
     t, p = _proba(rng, 60)
     ev = assay.Evaluator()
     ev.update(t[:30], y_proba=p[:30])
     _refused(ev, r"batch 2\): y_proba has 2 columns; the earlier batches had 3", y_true=t[30:],
              y_proba=p[30:, :2] / p[30:, :2].sum(axis=1, keepdims=True))
-
-    class Tensor:  # stands in for torch.Tensor (PyTorch is not installed here): what the guard reads
-        __module__ = "torch"
-        requires_grad = True
-
-        def __array__(self, dtype=None, copy=None):
-            raise AssertionError("a tensor that requires grad must not be read")
-
-    _refused(ev, r"batch 3\): y_proba is a torch tensor that requires grad; pass y_proba.detach\(\)",
-             y_true=t[30:], y_proba=Tensor())
+    # (A tensor that requires grad is read through .detach(), the input layer's one rule for every
+    # function: python/tests/test_inputs.py.)
 
 
 def test_merging_evaluators_with_different_options_is_refused(rng):
@@ -321,9 +313,10 @@ def test_sync_over_torch_distributed(tmp_path):
 
     for rank in range(2):
         assert json.loads((tmp_path / f"{rank}.json").read_text()) == expected
-    # a tensor that records gradients is refused, naming the parameter
-    with pytest.raises(ValueError, match=r"y_score is a torch tensor that requires grad; pass y_score.detach\(\)"):
-        assay.Evaluator().update(y[:10].numpy(), y_score=torch.rand(10, requires_grad=True))
+    # a tensor that records gradients is read through .detach() (the input layer's rule)
+    g = torch.rand(10, requires_grad=True)
+    got = assay.Evaluator().update(y[:10].numpy(), y_score=g).report().to_dict()
+    assert got == assay.report(y[:10].numpy(), y_score=g.detach().numpy()).to_dict()
 
 
 @pytest.mark.skipif(shutil.which("mpirun") is None, reason="mpirun (Open MPI) is not on PATH")
