@@ -40,6 +40,16 @@ def _check_weight(sample_weight, n):
     check_weights_not_all_zero(w)
 
 
+def _refuse_mixed_labels(given):
+    """A plain sequence of labels (no array: numpy would turn every label into a string) that holds
+    both strings and numbers is refused, as scikit-learn's unique_labels does."""
+    if hasattr(given, "__array__") or hasattr(given, "dtype") or not hasattr(given, "__iter__"):
+        return
+    values = list(given)
+    if len({isinstance(v, str) for v in values}) > 1:
+        raise ValueError(f"Mix of label input types (string and number); Got {np.unique(np.asarray(values))}.")
+
+
 def _one_hot(y_true, labels):
     """(one column per class, 0/1 int64; the classes): LabelBinarizer's coding for log_loss and
     brier_score_loss. A multilabel-indicator y_true is its own coding (one column per label)."""
@@ -63,7 +73,9 @@ def _one_hot(y_true, labels):
         if y_type == "multilabel-indicator":
             return y_true.astype(np.int64), np.arange(y_true.shape[1])
         if y_type not in ("binary", "multiclass"):
-            raise ValueError(f"Unknown label type: {y_type}")
+            # scikit-learn's LabelBinarizer names the targets as they were given.
+            raise ValueError(f"Unknown label type: {(given,)!r}")
+        _refuse_mixed_labels(given)
         classes = np.unique(y_true)
     if classes.shape[0] == 1:
         if labels is None:
@@ -107,6 +119,8 @@ def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels
 
     Same as sklearn.metrics.log_loss (probabilities clipped to [eps, 1 - eps] of their dtype).
     """
+    validate("log_loss", y_true=(y_true, [ARRAY]), y_proba=(y_proba, [ARRAY, NONE]), normalize=(normalize, [BOOL]),
+             sample_weight=(sample_weight, [ARRAY, NONE]), labels=(labels, [ARRAY, NONE]))
     if not (isinstance(y_pred, str) and y_pred == "deprecated"):
         if y_proba is not None:
             raise ValueError("Cannot use both `y_pred` and `y_proba`. `y_pred` is deprecated, use `y_proba` instead.")

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import warnings
 from itertools import combinations
+from numbers import Integral
 
 import numpy as np
 
 from assay import _core
 from assay._compat import UndefinedMetricWarning
-from assay._params import ARRAY, BOOL, NONE, POS_LABEL, REAL, STR, validate
+
+from assay._params import ARRAY, BOOL, NONE, POS_LABEL, REAL, STR, Interval, validate
 from assay._targets import (
     as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
     refuse_complex, type_of_target,
@@ -170,6 +172,10 @@ def _binary_inputs(y_true, y_score, pos_label, sample_weight):
     y = np.ascontiguousarray(column_or_1d(y, "y"))
     y_score = column_or_1d(y_score, "y")
     _assert_finite(y_score)
+    if y_score.dtype.kind in "US":
+        # scikit-learn sorts string scores and then takes their differences, which numpy refuses
+        # (a TypeError); doing the same here raises that same error instead of comparing strings.
+        np.diff(y_score[:2])
     w = _weights(w, y.shape[0])
     if y.shape[0] == 0:
         # scikit-learn indexes the last of no thresholds.
@@ -405,12 +411,15 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
     """
     if average is not None and average not in _AVERAGES:
         raise _options_error("average", "roc_auc_score", {"micro", "macro", "samples", "weighted"}, average)
+    validate("roc_auc_score", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]),
+             sample_weight=(sample_weight, [ARRAY, NONE]))
     if multi_class not in ("raise", "ovr", "ovo"):
         raise _options_error("multi_class", "roc_auc_score", {"raise", "ovr", "ovo"}, multi_class, none=False)
     if max_fpr is not None and (isinstance(max_fpr, bool) or not isinstance(max_fpr, (int, float, np.number))
                                 or not 0 < max_fpr <= 1):
         raise InvalidParameterError("The 'max_fpr' parameter of roc_auc_score must be a float in the range "
                                     f"(0.0, 1.0] or None. Got {max_fpr!r} instead.")
+    validate("roc_auc_score", labels=(labels, [ARRAY, NONE]))
     # Fast path: 1-D integer/boolean labels of two classes, contiguous float64 scores.
     if (max_fpr is None and isinstance(y_score, np.ndarray) and y_score.ndim == 1
             and y_score.dtype == np.float64 and y_score.flags.c_contiguous
@@ -434,6 +443,9 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
         shape = y_true_a.shape
         raise ValueError(f"Found array with 0 sample(s) (shape={shape}) while a minimum of 1 is required.")
     y_score_a = as_array(y_score, "y_score")
+    if y_score_a.dtype.kind in "US":  # scikit-learn's check_array(dtype="numeric") of the scores
+        raise ValueError("dtype='numeric' is not compatible with arrays of bytes/strings.Convert your data to "
+                         "numeric values explicitly instead.")
     if y_score_a.dtype.kind not in "fc":
         y_score_a = y_score_a.astype(np.float64)
     if y_score_a.ndim == 1 and y_score_a.shape[0] == 0:
@@ -580,6 +592,9 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
 
     Same as sklearn.metrics.top_k_accuracy_score.
     """
+    validate("top_k_accuracy_score", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]),
+             k=(k, [Interval(Integral, 1, None, "left")]), normalize=(normalize, [BOOL]),
+             sample_weight=(sample_weight, [ARRAY, NONE]), labels=(labels, [ARRAY, NONE]))
     y_true = column_or_1d(as_array(y_true, "y_true"), "y")
     y_type = type_of_target(y_true, "y_true")
     if y_type == "binary" and labels is not None and len(labels) > 2:

@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 
 from assay._compat import UndefinedMetricWarning
+from assay._params import BOOL, validate
 from assay._ranking import InvalidParameterError, check_samples_2d, column_or_1d
 from assay._targets import (
     as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
@@ -63,7 +64,10 @@ def _float_dtype(*arrays):
 
 def _as_values(a, name, dtype):
     a = as_array(a, name)
-    if a.dtype.kind in "OUS" and dtype is None:
+    if a.dtype.kind in "US" and dtype is None:  # scikit-learn's check_array(dtype="numeric")
+        raise ValueError("dtype='numeric' is not compatible with arrays of bytes/strings.Convert your data to "
+                         "numeric values explicitly instead.")
+    if a.dtype.kind == "O" and dtype is None:
         a = a.astype(np.float64)
     a = np.asarray(a, dtype=dtype) if dtype is not None else a
     return check_samples_2d(a)
@@ -259,6 +263,7 @@ def explained_variance_score(y_true, y_pred, *, sample_weight=None, multioutput=
                              force_finite=True):
     """1 - Var(y_true - y_pred) / Var(y_true) per output. Same as sklearn.metrics.explained_variance_score."""
     _check_params("explained_variance_score", sample_weight, multioutput, fractions=True)
+    validate("explained_variance_score", force_finite=(force_finite, [BOOL]))
     y_true, y_pred, w, multioutput = _targets(y_true, y_pred, sample_weight, multioutput)
     mean_diff = np.average(y_true - y_pred, weights=w, axis=0)
     numerator = np.average((y_true - y_pred - mean_diff) ** 2, weights=w, axis=0)
@@ -270,6 +275,7 @@ def explained_variance_score(y_true, y_pred, *, sample_weight=None, multioutput=
 def r2_score(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average", force_finite=True):
     """Coefficient of determination per output. Same as sklearn.metrics.r2_score."""
     _check_params("r2_score", sample_weight, multioutput, fractions=True)
+    validate("r2_score", force_finite=(force_finite, [BOOL]))
     y_true, y_pred, w, multioutput = _targets(y_true, y_pred, sample_weight, multioutput)
     if y_pred.shape[0] < 2:
         warnings.warn("R^2 score is not well-defined with less than two samples.", UndefinedMetricWarning,
