@@ -175,6 +175,8 @@ def _indicator_confusion(t, labels=None, samplewise=False):
     selected = None
     if labels is not None:
         labels = np.asarray(labels)
+        if labels.size == 0:  # no labels: numpy's empty array is float, an index needs integers
+            labels = labels.astype(np.intp)
         n_labels = labels.shape[0]
         labels = np.hstack([labels, np.setdiff1d(present, labels, assume_unique=True)])
         if labels.shape != present.shape or np.any(labels != present):

@@ -205,9 +205,18 @@ class Targets:
         return self._tally
 
 
+def _exact_in_float64(y):
+    """Whether every label keeps its value as a float64 (the core codes numeric labels as float64):
+    64-bit integers beyond 2**53 do not (2**63 and 2**63 + 1 would become one class)."""
+    if y.dtype.kind not in "iu" or y.dtype.itemsize < 8 or y.size == 0:
+        return True
+    return bool(np.max(y) <= 2**53 and (y.dtype.kind == "u" or np.min(y) >= -(2**53)))
+
+
 def encode(y_true, y_pred):
     """Sorted union of the classes of y_true and y_pred and both coded as indices into it."""
-    if y_true.dtype.kind in _NUMERIC_KINDS and y_pred.dtype.kind in _NUMERIC_KINDS:
+    if (y_true.dtype.kind in _NUMERIC_KINDS and y_pred.dtype.kind in _NUMERIC_KINDS
+            and _exact_in_float64(y_true) and _exact_in_float64(y_pred)):
         t = np.ascontiguousarray(y_true, dtype=np.float64)
         p = np.ascontiguousarray(y_pred, dtype=np.float64)
         classes, ct, cp = _core.encode_numeric(t, p)
