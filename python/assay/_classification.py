@@ -227,6 +227,9 @@ def _indicator_confusion(t, labels=None, samplewise=False):
 
 def _differing_labels(t):
     """Per sample, the number of labels where y_true and y_pred differ (int64)."""
+    if t.indicator_values is not None:  # values other than 0/1: compare the values themselves
+        yt, yp = t.indicator_values
+        return np.count_nonzero(yt != yp, axis=1).astype(np.int64)
     tp, true_sum, pred_sum = _core.tally_indicators(t.y_true, t.y_pred, True, None)
     return (true_sum + pred_sum - 2 * tp).astype(np.int64)
 
@@ -438,6 +441,18 @@ def f1_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", samp
                    zero_division)[2]
 
 
+def _refuse_as_sparse(t):
+    """classification_report hands scikit-learn's precision_recall_fscore_support the targets as
+    sparse matrices, whose rule for a multilabel indicator is stricter than a dense array's: at most
+    one non-zero value (2 and 3, or -1 and 1, make a multiclass-multioutput target there)."""
+    kinds = ["multilabel-indicator" if np.unique(y[y != 0]).size <= 1 else "multiclass-multioutput"
+             for y in t.indicator_values]
+    if kinds[0] != kinds[1]:
+        raise ValueError(f"Classification metrics can't handle a mix of {kinds[0]} and {kinds[1]} targets")
+    if kinds[0] != "multilabel-indicator":
+        raise ValueError(f"{kinds[0]} is not supported")
+
+
 def classification_report(y_true, y_pred, *, labels=None, target_names=None, sample_weight=None, digits=2,
                           output_dict=False, zero_division="warn"):
     """Text (or, with output_dict=True, a dict) of precision, recall, F1 and support per class, with
@@ -465,6 +480,8 @@ def classification_report(y_true, y_pred, *, labels=None, target_names=None, sam
                 f"Number of classes, {len(labels)}, does not match size of target_names, {len(target_names)}. "
                 "Try specifying the labels parameter"
             )
+    if t.indicator_values is not None:
+        _refuse_as_sparse(t)
     if target_names is None:
         target_names = ["%s" % v for v in labels]
     headers = ["precision", "recall", "f1-score", "support"]

@@ -112,8 +112,10 @@ def type_of_target(a, name="", count_classes=True):
     'multilabel-indicator', '...-multioutput' or 'unknown'. With count_classes=False, 'binary' stands
     for 'binary or multiclass' (no np.unique: the caller counts the classes of both arrays)."""
     if a.ndim == 2 and a.shape[1] > 1 and a.dtype.kind in _NUMERIC_KINDS and a.size:
+        # scikit-learn's rule: at most two distinct values, integers or integral floats (any two,
+        # not only 0 and 1: the metrics then read a non-zero value as the label being present).
         values = np.unique(a)
-        if values.size <= 2 and np.all(np.isin(values, [0, 1])):
+        if values.size <= 2 and (a.dtype.kind in "biu" or _is_integral_float(values)):
             return "multilabel-indicator"
     if a.ndim == 1 and a.shape[0] and isinstance(a[0], bytes):
         raise TypeError("Support for labels represented as bytes is not supported. Convert the labels to a string or "
@@ -195,7 +197,7 @@ class Targets:
     unique_labels gives them), the 1-D label arrays, the weights, and the tally of the core."""
 
     __slots__ = ("type", "classes", "true_codes", "pred_codes", "y_true", "y_pred", "weight", "weight_raw",
-                 "_tally")
+                 "_tally", "indicator_values")
 
     def tally(self):
         """(cells K x K, actual, predicted, correct totals per class), float64, computed once in the
@@ -309,7 +311,7 @@ def check_targets(y_true, y_pred, sample_weight=None):
     y_pred = as_array(y_pred, "y_pred")
     check_consistent_length(y_true, y_pred, None if sample_weight is None else np.asarray(sample_weight))
     t = Targets()
-    t._tally = None
+    t._tally = t.indicator_values = None
     if _integer_fast_path(y_true, y_pred):
         t.weight_raw, t.weight = check_sample_weight(sample_weight, y_true.shape[0])
         counted = _core.tally_int64(_as_int64(y_true), _as_int64(y_pred), t.weight)
@@ -338,8 +340,14 @@ def check_targets(y_true, y_pred, sample_weight=None):
     if y_type == "multilabel-indicator":
         if y_true.shape[1] != y_pred.shape[1]:
             raise ValueError("Multi-label binary indicator input with different numbers of labels")
-        # One column per label, 0 or 1 (type_of_target saw to it), as int32 for the core's tally.
+        # One column per label, 1 where the label is present (a non-zero value), as int32 for the
+        # core's tally. Values other than 0 and 1 are kept too: scikit-learn counts a label as
+        # wrong where the two values differ (2 against 3), not where presence differs.
         t.type, t.classes = y_type, np.arange(y_true.shape[1])
+        t.indicator_values = None
+        if not all(np.all((y == 0) | (y == 1)) for y in (y_true, y_pred)):
+            t.indicator_values = (y_true, y_pred)
+            y_true, y_pred = y_true != 0, y_pred != 0
         t.y_true = np.ascontiguousarray(y_true, dtype=np.int32)
         t.y_pred = np.ascontiguousarray(y_pred, dtype=np.int32)
         t.true_codes = t.pred_codes = None
