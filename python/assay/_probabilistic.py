@@ -23,9 +23,10 @@ __all__ = ["brier_score_loss", "log_loss"]
 
 
 def _float_array(a, name):
-    """check_array(a, ensure_2d=False, dtype=(float64, float32)): float32 stays, the rest is float64."""
+    """check_array(a, ensure_2d=False, dtype=(float64, float32, float16)), numpy's float dtypes as
+    scikit-learn lists them: those stay, the rest is float64."""
     a = as_array(a, name)
-    if a.dtype not in (np.float64, np.float32):
+    if a.dtype not in (np.float64, np.float32, np.float16):
         a = a.astype(np.float64)
     return check_samples_2d(a)
 
@@ -119,8 +120,9 @@ def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels
 
     Same as sklearn.metrics.log_loss (probabilities clipped to [eps, 1 - eps] of their dtype).
     """
-    validate("log_loss", y_true=(y_true, [ARRAY]), y_proba=(y_proba, [ARRAY, NONE]), normalize=(normalize, [BOOL]),
-             sample_weight=(sample_weight, [ARRAY, NONE]), labels=(labels, [ARRAY, NONE]))
+    # y_proba=None is allowed (for the deprecated y_pred) but not advertised: the message says array-like.
+    validate("log_loss", y_true=(y_true, [ARRAY]), y_proba=(y_proba, [ARRAY] if y_proba is not None else [NONE]),
+             normalize=(normalize, [BOOL]), sample_weight=(sample_weight, [ARRAY, NONE]), labels=(labels, [ARRAY, NONE]))
     if not (isinstance(y_pred, str) and y_pred == "deprecated"):
         if y_proba is not None:
             raise ValueError("Cannot use both `y_pred` and `y_proba`. `y_pred` is deprecated, use `y_proba` instead.")

@@ -53,6 +53,14 @@ def _options_error(param, func, options, value, none=True):
     return InvalidParameterError(f"The {param!r} parameter of {func} must be {text}. Got {value!r} instead.")
 
 
+def refuse_strings(a):
+    """scikit-learn's check_array(dtype="numeric") refuses strings and bytes (it converts nothing)."""
+    if a.dtype.kind in "US":
+        raise ValueError("dtype='numeric' is not compatible with arrays of bytes/strings.Convert your data to "
+                         "numeric values explicitly instead.")
+    return a
+
+
 def column_or_1d(a, name="y"):
     """A 1-D view of a or of its single column (scikit-learn's column_or_1d, which does not warn here)."""
     if a.ndim == 1:
@@ -172,11 +180,11 @@ def _binary_inputs(y_true, y_score, pos_label, sample_weight):
     y = np.ascontiguousarray(column_or_1d(y, "y"))
     y_score = column_or_1d(y_score, "y")
     _assert_finite(y_score)
+    w = _weights(w, y.shape[0])
     if y_score.dtype.kind in "US":
         # scikit-learn sorts string scores and then takes their differences, which numpy refuses
         # (a TypeError); doing the same here raises that same error instead of comparing strings.
         np.diff(y_score[:2])
-    w = _weights(w, y.shape[0])
     if y.shape[0] == 0:
         # scikit-learn indexes the last of no thresholds.
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
@@ -409,16 +417,17 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
 
     Same as sklearn.metrics.roc_auc_score (max_fpr with McClish's correction).
     """
+    # scikit-learn's checks, in the order of its signature.
+    validate("roc_auc_score", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]))
     if average is not None and average not in _AVERAGES:
         raise _options_error("average", "roc_auc_score", {"micro", "macro", "samples", "weighted"}, average)
-    validate("roc_auc_score", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]),
-             sample_weight=(sample_weight, [ARRAY, NONE]))
-    if multi_class not in ("raise", "ovr", "ovo"):
-        raise _options_error("multi_class", "roc_auc_score", {"raise", "ovr", "ovo"}, multi_class, none=False)
+    validate("roc_auc_score", sample_weight=(sample_weight, [ARRAY, NONE]))
     if max_fpr is not None and (isinstance(max_fpr, bool) or not isinstance(max_fpr, (int, float, np.number))
                                 or not 0 < max_fpr <= 1):
         raise InvalidParameterError("The 'max_fpr' parameter of roc_auc_score must be a float in the range "
                                     f"(0.0, 1.0] or None. Got {max_fpr!r} instead.")
+    if multi_class not in ("raise", "ovr", "ovo"):
+        raise _options_error("multi_class", "roc_auc_score", {"raise", "ovr", "ovo"}, multi_class, none=False)
     validate("roc_auc_score", labels=(labels, [ARRAY, NONE]))
     # Fast path: 1-D integer/boolean labels of two classes, contiguous float64 scores.
     if (max_fpr is None and isinstance(y_score, np.ndarray) and y_score.ndim == 1
@@ -443,9 +452,7 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
         shape = y_true_a.shape
         raise ValueError(f"Found array with 0 sample(s) (shape={shape}) while a minimum of 1 is required.")
     y_score_a = as_array(y_score, "y_score")
-    if y_score_a.dtype.kind in "US":  # scikit-learn's check_array(dtype="numeric") of the scores
-        raise ValueError("dtype='numeric' is not compatible with arrays of bytes/strings.Convert your data to "
-                         "numeric values explicitly instead.")
+    refuse_strings(y_score_a)
     if y_score_a.dtype.kind not in "fc":
         y_score_a = y_score_a.astype(np.float64)
     if y_score_a.ndim == 1 and y_score_a.shape[0] == 0:
@@ -595,16 +602,16 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
     validate("top_k_accuracy_score", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]),
              k=(k, [Interval(Integral, 1, None, "left")]), normalize=(normalize, [BOOL]),
              sample_weight=(sample_weight, [ARRAY, NONE]), labels=(labels, [ARRAY, NONE]))
-    y_true = column_or_1d(as_array(y_true, "y_true"), "y")
+    y_true = column_or_1d(check_samples_2d(as_array(y_true, "y_true")), "y")
     y_type = type_of_target(y_true, "y_true")
     if y_type == "binary" and labels is not None and len(labels) > 2:
         y_type = "multiclass"
     if y_type not in {"binary", "multiclass"}:
         raise ValueError(f"y type must be 'binary' or 'multiclass', got '{y_type}' instead.")
-    y_score = as_array(y_score, "y_score")
+    y_score = refuse_strings(as_array(y_score, "y_score"))
     if y_score.dtype.kind not in "f":
         y_score = y_score.astype(np.float64)
-    _assert_finite(y_score)
+    check_samples_2d(y_score)
     if y_type == "binary":
         if y_score.ndim == 2 and y_score.shape[1] != 1:
             raise ValueError(f"`y_true` is binary while y_score is 2d with {y_score.shape[1]} classes. If `y_true` "
