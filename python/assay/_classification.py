@@ -68,9 +68,15 @@ def _integer_counts(t):
 def _label_positions(t, labels):
     """For each entry of `labels`, its index among the classes of `t`, or K (one past the end) for
     a label that does not occur. Labels are matched by value, as a dict of numpy scalars does."""
-    index = {c: i for i, c in enumerate(t.classes.tolist())}
-    k = t.classes.shape[0]
-    return np.array([index.get(v, k) for v in np.asarray(labels).tolist()], dtype=np.intp)
+    classes = t.classes
+    labels = np.asarray(labels)
+    if {classes.dtype.kind, labels.dtype.kind} in ({"U", "b"}, {"U", "i"}, {"U", "u"}, {"U", "f"}):
+        # scikit-learn concatenates labels= with the classes, and numpy writes numbers as strings
+        # there: 1 matches the class '1' (and 1.0 matches '1.0'), as does '1' the class 1.
+        classes, labels = classes.astype(str), labels.astype(str)
+    index = {c: i for i, c in enumerate(classes.tolist())}
+    k = classes.shape[0]
+    return np.array([index.get(v, k) for v in labels.tolist()], dtype=np.intp)
 
 
 def _integer_weight_cells(t):

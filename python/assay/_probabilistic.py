@@ -57,6 +57,11 @@ def _one_hot(y_true, labels):
     given = y_true  # scikit-learn names the undeclared labels as iterating over y_true gives them
     y_true = as_array(y_true, "y_true")
     if labels is not None:
+        if len(labels) == 0:  # scikit-learn's LabelBinarizer fitted on no labels
+            raise ValueError(f"y has 0 samples: {labels!r}")
+        type_of_target(np.asarray(labels), "labels")  # refuses bytes labels, as scikit-learn does
+        if type_of_target(y_true, "y_true") == "unknown":
+            raise ValueError("The type of target data is not known")
         classes = np.unique(np.asarray(labels))
         if not np.all(classes == labels):
             warnings.warn(f"Labels passed were {labels}. But this function assumes labels are ordered "
@@ -68,7 +73,7 @@ def _one_hot(y_true, labels):
         if classes.shape[0] > 1 and type_of_target(y_true, "y_true") == "multilabel-indicator":
             raise ValueError("The object was not fitted with multilabel input.")
     else:
-        y_type = type_of_target(y_true, "y_true")
+        y_type = type_of_target(y_true, "y")  # LabelBinarizer's name for it
         if y_type.endswith("-multioutput"):
             raise ValueError("Multioutput target data is not supported with label binarization")
         if y_type == "multilabel-indicator":

@@ -19,7 +19,7 @@ import numpy as np
 from assay import _core
 from assay._compat import UndefinedMetricWarning
 
-from assay._params import ARRAY, BOOL, NONE, POS_LABEL, REAL, STR, Interval, validate
+from assay._params import ARRAY, BOOL, NONE, POS_LABEL, REAL, STR, Interval, str_options, validate
 from assay._targets import (
     as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
     refuse_complex, type_of_target,
@@ -48,8 +48,9 @@ __all__ = [
 
 
 def _options_error(param, func, options, value, none=True):
-    # scikit-learn prints the allowed strings as a set, in the set's own order.
-    text = f"a str among {set(options)}" + (" or None" if none else "")
+    # scikit-learn prints the allowed strings as a set, in the set's own order (its set object's).
+    options = str_options(func, param, set(options))
+    text = f"a str among {{{', '.join(repr(o) for o in options)}}}" + (" or None" if none else "")
     return InvalidParameterError(f"The {param!r} parameter of {func} must be {text}. Got {value!r} instead.")
 
 
@@ -356,8 +357,9 @@ def _average_binary(metric, y_true, y_score, average, sample_weight):
     if y_type == "binary":
         return metric(y_true, y_score, sample_weight)
     check_consistent_length(y_true, y_score, sample_weight)
-    y_true = np.asarray(y_true)
-    y_score = np.asarray(y_score, dtype=np.float64) if np.asarray(y_score).dtype.kind != "f" else np.asarray(y_score)
+    y_true = check_samples_2d(np.asarray(y_true))
+    y_score = refuse_strings(np.asarray(y_score))
+    y_score = check_samples_2d(np.asarray(y_score, dtype=np.float64) if y_score.dtype.kind != "f" else y_score)
     axis = 1
     score_weight = sample_weight
     average_weight = None
@@ -455,7 +457,7 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
     refuse_strings(y_score_a)
     if y_score_a.dtype.kind not in "fc":
         y_score_a = y_score_a.astype(np.float64)
-    if y_score_a.ndim == 1 and y_score_a.shape[0] == 0:
+    if y_score_a.ndim >= 1 and y_score_a.shape[0] == 0:
         raise ValueError(f"Found array with 0 sample(s) (shape={y_score_a.shape}) while a minimum of 1 is required.")
     _assert_finite(y_score_a)
     if sample_weight is not None:
@@ -539,6 +541,7 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
 
     Same as sklearn.metrics.average_precision_score (binary, multilabel, multiclass one-vs-rest).
     """
+    validate("average_precision_score", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]))
     if average is not None and average not in _AVERAGES:
         raise _options_error("average", "average_precision_score", {"micro", "samples", "weighted", "macro"},
                              average)

@@ -111,7 +111,7 @@ def type_of_target(a, name="", count_classes=True):
     """scikit-learn's type_of_target for dense arrays: 'binary', 'multiclass', 'continuous',
     'multilabel-indicator', '...-multioutput' or 'unknown'. With count_classes=False, 'binary' stands
     for 'binary or multiclass' (no np.unique: the caller counts the classes of both arrays)."""
-    if a.ndim == 2 and a.shape[1] > 1 and a.dtype.kind in _NUMERIC_KINDS and a.size:
+    if a.ndim == 2 and a.shape[1] > 1 and a.dtype.kind in _NUMERIC_KINDS:
         # scikit-learn's rule: at most two distinct values, integers or integral floats (any two,
         # not only 0 and 1: the metrics then read a non-zero value as the label being present).
         values = np.unique(a)
@@ -344,6 +344,11 @@ def check_targets(y_true, y_pred, sample_weight=None):
         # core's tally. Values other than 0 and 1 are kept too: scikit-learn counts a label as
         # wrong where the two values differ (2 against 3), not where presence differs.
         t.type, t.classes = y_type, np.arange(y_true.shape[1])
+        for y in (y_true, y_pred):
+            if y.dtype == np.float16:  # scikit-learn holds indicators as scipy.sparse matrices, which refuse it
+                import scipy.sparse
+
+                scipy.sparse.csr_array(y)
         t.indicator_values = None
         if not all(np.all((y == 0) | (y == 1)) for y in (y_true, y_pred)):
             t.indicator_values = (y_true, y_pred)
