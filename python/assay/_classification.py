@@ -104,11 +104,12 @@ def _targets_as_confusion_matrix_sees_them(y_true, y_pred, sample_weight):
     if sample_weight is None:
         yt, yp = as_array(y_true, "y_true"), as_array(y_pred, "y_pred")
         n_true, n_pred = num_samples(yt), num_samples(yp)
-        if n_true != n_pred:
-            raise ValueError(
-                "Found input variables with inconsistent numbers of samples: %r" % [n_true, n_pred, n_true]
-            )
+        if n_true != n_pred:  # the vector of ones is checked only when it is not empty
+            raise ValueError("Found input variables with inconsistent numbers of samples: %r"
+                             % ([n_true, n_pred, n_true] if n_true else [n_true, n_pred]))
         return check_targets(yt, yp)
+    if num_samples(np.asarray(sample_weight)) == 0:  # no weights at all: checked without them
+        return check_targets(y_true, y_pred)
     return check_targets(y_true, y_pred, sample_weight)
 
 

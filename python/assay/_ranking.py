@@ -181,11 +181,13 @@ def _binary_inputs(y_true, y_score, pos_label, sample_weight):
     y = np.ascontiguousarray(column_or_1d(y, "y"))
     y_score = column_or_1d(y_score, "y")
     _assert_finite(y_score)
+    if y_score.dtype == object and any(v != v for v in y_score.tolist()):
+        raise ValueError("Input contains NaN")  # scikit-learn's one check of object arrays
     w = _weights(w, y.shape[0])
-    if y_score.dtype.kind in "US":
+    if y_score.dtype.kind in "US" or (y_score.dtype == object and y_score.size and isinstance(y_score[0], str)):
         # scikit-learn sorts string scores and then takes their differences, which numpy refuses
         # (a TypeError); doing the same here raises that same error instead of comparing strings.
-        np.diff(y_score[:2])
+        np.subtract(y_score[:1], y_score[:1])
     if y.shape[0] == 0:
         # scikit-learn indexes the last of no thresholds.
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")

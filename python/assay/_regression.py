@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 
 from assay._compat import UndefinedMetricWarning
-from assay._params import ARRAY, BOOL, NONE, validate
+from assay._params import ARRAY, BOOL, NONE, str_options, validate
 from assay._ranking import InvalidParameterError, check_samples_2d, column_or_1d, refuse_strings
 from assay._targets import (
     as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
@@ -51,7 +51,7 @@ def _check_params(func, y_true, y_pred, sample_weight=None, multioutput="uniform
     if isinstance(multioutput, str) and multioutput not in options or (
             not isinstance(multioutput, str) and not _array_like(multioutput)
             and not (func == "r2_score" and multioutput is None)):
-        shown = ", ".join(repr(o) for o in options)
+        shown = ", ".join(repr(o) for o in str_options(func, "multioutput", options))
         tail = ", an array-like or None" if func == "r2_score" else " or an array-like"
         raise InvalidParameterError(f"The 'multioutput' parameter of {func} must be a str among {{{shown}}}{tail}. "
                                     f"Got {multioutput!r} instead.")

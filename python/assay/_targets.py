@@ -229,6 +229,14 @@ def encode(y_true, y_pred):
         return _encode_strings(y_true, y_pred)
     kinds = {y_true.dtype.kind in _NUMERIC_KINDS, y_pred.dtype.kind in _NUMERIC_KINDS}
     both = np.concatenate([y_true.astype(object), y_pred.astype(object)])
+    if kinds == {True} and y_true.dtype.kind in "biu" and y_pred.dtype.kind in "biu":
+        # Integers that float64 cannot hold: sorted as Python ints (numpy would mix int64 and
+        # uint64 in float64), as scikit-learn's set of labels does.
+        classes, inverse = np.unique(both, return_inverse=True)
+        n = y_true.shape[0]
+        inverse = inverse.astype(np.int32)
+        return (np.asarray(classes.tolist()), np.ascontiguousarray(inverse[:n]),
+                np.ascontiguousarray(inverse[n:]))
     if len(kinds) > 1 or len({isinstance(v, str) for v in both}) > 1:
         got = " and ".join(f"{np.unique(y)}" for y in (y_true, y_pred))
         raise ValueError(f"Mix of label input types (string and number); Got {got}.")
@@ -261,6 +269,9 @@ def _encode_strings(y_true, y_pred):
 def _class_dtype(y_true, y_pred, classes):
     """The dtype of scikit-learn's unique_labels: an array of the set of both arrays' values, where a
     value of y_pred equal to one of y_true is y_true's."""
+    if (classes.dtype.kind in "iuO" and y_true.dtype.kind in "iu" and y_pred.dtype.kind in "iu"
+            and not (_exact_in_float64(y_true) and _exact_in_float64(y_pred))):
+        return classes.dtype  # integers beyond float64's: numpy's type for the values themselves
     if y_true.dtype == y_pred.dtype or classes.dtype.kind not in _NUMERIC_KINDS:
         return classes.dtype if classes.dtype.kind not in _NUMERIC_KINDS else y_true.dtype
     both = np.result_type(y_true.dtype, y_pred.dtype)

@@ -107,6 +107,11 @@ def numbers_array(draw, shape, values, dtype):
 @st.composite
 def label_array(draw, shape, pool=None):
     dtype, values = pool if pool is not None else draw(st.sampled_from(LABEL_POOLS))
+    if len(shape) == 2 and shape[1] > 1 and dtype in (np.int64, np.uint64):
+        # Not drawn: 2-D targets of integers at or above 2**32. scikit-learn multiplies the two
+        # indicator matrices in their own dtype to find the labels present in both, and the
+        # product wraps around to 0 (2**63 * 2**63); assay does not multiply.
+        values = [v for v in values if v < 2**32] or [0, 1]
     flat = draw(st.lists(st.sampled_from(values), min_size=math.prod(shape), max_size=math.prod(shape)))
     if dtype is object:
         a = np.empty(len(flat), dtype=object)
@@ -418,9 +423,56 @@ def assert_same_value(ours, theirs, rtol, where="result"):
         assert ours == theirs, f"{where}: {ours!r} != {theirs!r}"
 
 
+def _raised(outcome, cls):
+    return outcome[0] == "raise" and exception_class(outcome[1]) == cls
+
+
+def _kinds(args):
+    return {a.dtype.kind for _, a in args}
+
+
+# Where assay differs from scikit-learn on purpose: scikit-learn fails by accident (an error of
+# numpy or scipy reached from its internals, or a wrap-around) where assay answers or refuses in its
+# own words. Each entry: (the functions or None for all, a test of (args, kwargs, theirs, ours), the
+# reason). A divergence that matches is not a failure; ASSAY_FUZZ_STRICT=1 reports these too.
+KNOWN = [
+    (None, lambda args, kw, theirs, ours: _raised(theirs, "TypeError") and _raised(ours, "ValueError")
+     and ("not supported between instances" in str(theirs[1]) or type(theirs[1]).__module__.startswith("numpy"))
+     and (len(_kinds(args) & set("USO")) > 0 or isinstance(kw.get("labels"), list)),
+     "labels of two kinds (strings and numbers, bytes and numbers, in y_true, y_pred or labels=): "
+     "scikit-learn fails inside numpy's sort or comparison with a TypeError, assay refuses with a "
+     "ValueError naming the mix"),
+    ({"multilabel_confusion_matrix"}, lambda args, kw, theirs, ours: theirs[0] == "raise"
+     and "previously unseen labels" in str(theirs[1]) and ours[0] == "ok",
+     "labels= of strings on numeric 1-D targets: scikit-learn's LabelEncoder compares the strings "
+     "with the numbers written as strings; assay counts the labels as absent"),
+    (None, lambda args, kw, theirs, ours: theirs[0] == "ok" and _raised(ours, "ValueError")
+     and any(a.dtype == object and np.any(np.isinf(np.asarray([v for v in a.ravel() if isinstance(v, float)])))
+             for _, a in args),
+     "scores of object dtype holding infinity: scikit-learn checks finiteness of numeric dtypes only "
+     "and sorts the objects; assay reads them as float64 and refuses infinity"),
+    (None, lambda args, kw, theirs, ours: theirs[0] == "ok" and _raised(ours, "ValueError")
+     and "labels" in kw and any(a.dtype == np.uint64 and a.size and a.max() >= 2**63 for _, a in args),
+     "uint64 labels at or above 2**63 with labels=: scikit-learn's np.intersect1d compares them in "
+     "float64 with the given labels; assay compares exact values"),
+    ({"average_precision_score"}, lambda args, kw, theirs, ours: _raised(theirs, "AttributeError"),
+     "y_score as a tuple for multiclass y_true: scikit-learn reads its .shape and fails"),
+    ({"label_ranking_average_precision_score"}, lambda args, kw, theirs, ours: _raised(theirs, "TypeError")
+     and np.ndim(kw.get("sample_weight")) == 2,
+     "2-D sample_weight of one row: scikit-learn fails converting it to a Python float"),
+    ({"d2_pinball_score", "mean_pinball_loss", "d2_absolute_error_score"},
+     lambda args, kw, theirs, ours: np.float16 in {a.dtype for _, a in args} and ours[0] == theirs[0] == "ok",
+     "float16 targets: scikit-learn's weighted percentile rounds its intermediate values in float16"),
+]
+
+
 def compare(name, args, kwargs):
     (theirs, their_warnings) = call(sk, name, args, kwargs)
     (ours, our_warnings) = call(am, name, args, kwargs)
+    if os.environ.get("ASSAY_FUZZ_STRICT") != "1":
+        for names, matches, _ in KNOWN:
+            if (names is None or name in names) and matches(args, kwargs, theirs, ours):
+                return
     shown = f"{name}(*{[build(*a) if isinstance(a, tuple) else a for a in args]!r}, **{kwargs!r})"
     if theirs[0] == "raise":
         assert ours[0] == "raise", f"{shown}: scikit-learn raises {theirs[1]!r}, assay returns {ours[1]!r}"
