@@ -132,6 +132,11 @@ def _confusion(t, labels=None, normalize=None):
             in_true = len(np.intersect1d(t.y_true, labels)) > 0
         if not in_true:
             raise ValueError("At least one label specified must be in y_true")
+        if (labels.dtype.kind in "biu" and t.classes.dtype.kind == "U"
+                and np.array_equal(labels, np.arange(labels.size))):
+            # scikit-learn takes labels 0 .. K-1 for indices and asks y_true for its minimum,
+            # which numpy refuses for strings (its TypeError, raised here the same way).
+            np.min(np.asarray(t.y_true))
         # A label listed twice counts at its last place only (scikit-learn maps label -> last index).
         last = {v: a for a, v in enumerate(labels.tolist())}
         keep = np.array([pos[a] < k and last[v] == a for a, v in enumerate(labels.tolist())], dtype=bool)

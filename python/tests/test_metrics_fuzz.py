@@ -455,6 +455,16 @@ KNOWN = [
      and "labels" in kw and any(a.dtype == np.uint64 and a.size and a.max() >= 2**63 for _, a in args),
      "uint64 labels at or above 2**63 with labels=: scikit-learn's np.intersect1d compares them in "
      "float64 with the given labels; assay compares exact values"),
+    (None, lambda args, kw, theirs, ours: theirs[0] == ours[0] == "ok"
+     and len({a.dtype for _, a in args if a.dtype.kind in "iu"}) == 2
+     and any(a.dtype.kind in "iu" and a.size and a.max() > 2**53 for _, a in args),
+     "labels of two integer dtypes with values beyond 2**53: scikit-learn maps some of them to "
+     "their index through float64 and miscounts (confusion_matrix([0, 0, 0] as int8, "
+     "[2**63, 2**63, 2**63 + 1] as uint64) puts all three in one column); assay counts exact values"),
+    (None, lambda args, kw, theirs, ours: _raised(theirs, "TypeError") and "pos_label" in kw
+     and kw["pos_label"] is None and "'NoneType' and 'NoneType'" in str(theirs[1]),
+     "pos_label=None with average='binary' on targets of one class: scikit-learn fails comparing "
+     "None with None; assay scores the one class"),
     ({"average_precision_score"}, lambda args, kw, theirs, ours: _raised(theirs, "AttributeError"),
      "y_score as a tuple for multiclass y_true: scikit-learn reads its .shape and fails"),
     ({"label_ranking_average_precision_score"}, lambda args, kw, theirs, ours: _raised(theirs, "TypeError")
