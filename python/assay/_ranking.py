@@ -476,7 +476,8 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
         y01 = (column_or_1d(y_true_a, "y") == classes[-1]).astype(np.int64) if classes.shape[0] > 1 else \
             np.zeros(y_true_a.shape[0], dtype=np.int64)
         metric = lambda t, s, w: _binary_auc(t, s, w, max_fpr)  # noqa: E731
-        check_consistent_length(y01, y_score_a, sample_weight)  # before the scores' shape, as scikit-learn
+        if classes.shape[0] > 1 and y_score_a.ndim == 2:  # lengths before the scores' shape, as scikit-learn
+            check_consistent_length(y01, y_score_a, sample_weight)
         return _average_binary(metric, y01, y_score_a, average, sample_weight)
     metric = lambda t, s, w: _binary_auc(t, s, w, max_fpr)  # noqa: E731
     return _average_binary(metric, y_true_a, y_score_a, average, sample_weight)
