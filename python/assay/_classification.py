@@ -25,7 +25,7 @@ from assay._compat import UndefinedMetricWarning
 from assay._params import (
     ARRAY, AVERAGE, BOOL, LABELS_IN, NAN, NONE, POS_LABEL, ZERO_DIVISION, Instance, Interval, RealIn, Str, validate,
 )
-from assay._targets import as_array, check_targets, densify, num_samples
+from assay._targets import as_array, check_targets, densify, num_samples, type_of_target
 
 __all__ = [
     "accuracy_score",
@@ -478,6 +478,9 @@ def classification_report(y_true, y_pred, *, labels=None, target_names=None, sam
              sample_weight=(sample_weight, [ARRAY, NONE]), digits=(digits, [Interval(Integral, 0, None, "left")]),
              output_dict=(output_dict, [BOOL]), zero_division=(zero_division, ZERO_DIVISION))
     t = check_targets(y_true, y_pred, sample_weight)
+    if labels is None and t.type in ("binary", "multiclass"):
+        for y in (t.y_true, t.y_pred):  # scikit-learn's unique_labels of the flattened targets refuses bytes
+            type_of_target(y[:1], count_classes=False)
     if labels is None:
         labels, labels_given = t.classes, False
     else:
