@@ -60,8 +60,6 @@ def _one_hot(y_true, labels):
         if len(labels) == 0:  # scikit-learn's LabelBinarizer fitted on no labels
             raise ValueError(f"y has 0 samples: {labels!r}")
         type_of_target(np.asarray(labels), "labels")  # refuses bytes labels, as scikit-learn does
-        if type_of_target(y_true, "y_true") == "unknown":
-            raise ValueError("The type of target data is not known")
         classes = np.unique(np.asarray(labels))
         if not np.all(classes == labels):
             warnings.warn(f"Labels passed were {labels}. But this function assumes labels are ordered "
@@ -70,6 +68,8 @@ def _one_hot(y_true, labels):
         if not np.all(np.isin(y_true, labels)):
             raise ValueError(f"y_true contains values {set(given) - set(labels)} not belonging to the passed labels "
                              f"{labels}.")
+        if type_of_target(y_true, "y_true") == "unknown":
+            raise ValueError("The type of target data is not known")
         if classes.shape[0] > 1 and type_of_target(y_true, "y_true") == "multilabel-indicator":
             raise ValueError("The object was not fitted with multilabel input.")
     else:
