@@ -127,7 +127,8 @@ def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels
     """
     # y_proba=None is allowed (for the deprecated y_pred) but not advertised: the message says array-like.
     validate("log_loss", y_true=(y_true, [ARRAY]), y_proba=(y_proba, [ARRAY] if y_proba is not None else [NONE]),
-             normalize=(normalize, [BOOL]), sample_weight=(sample_weight, [ARRAY, NONE]), labels=(labels, [ARRAY, NONE]))
+             normalize=(normalize, [BOOL]), sample_weight=(sample_weight, [ARRAY, NONE]),
+             labels=(labels, [ARRAY, NONE]))
     if not (isinstance(y_pred, str) and y_pred == "deprecated"):
         if y_proba is not None:
             raise ValueError("Cannot use both `y_pred` and `y_proba`. `y_pred` is deprecated, use `y_proba` instead.")

@@ -40,7 +40,8 @@ CASES = [
     ("f1_score", (lst(0, 1, 1), lst(0, 1, 0)), {"sample_weight": np.array([1e308] * 3)}),
     ("roc_auc_score", (lst(0, 1, 1), lst(0.1, 0.8, 0.3)), {"sample_weight": np.array([1e308] * 3)}),
     # raises where scikit-learn answers
-    ("average_precision_score", (("list", np.array([[0, 1], [1, 0]])), ("list", np.array([[0.2, 0.8], [0.7, 0.1]]))), {}),
+    ("average_precision_score",
+     (("list", np.array([[0, 1], [1, 0]])), ("list", np.array([[0.2, 0.8], [0.7, 0.1]]))), {}),
     ("f1_score", (ML_T, ML_P), {"labels": [], "average": "macro"}),
     ("multilabel_confusion_matrix", (ML_T, ML_P), {"labels": []}),
     ("log_loss", (ML_T, ("numpy", np.array([[0.2, 0.8], [0.7, 0.3]]))), {}),
