@@ -25,7 +25,7 @@ from assay._compat import UndefinedMetricWarning
 from assay._params import (
     ARRAY, AVERAGE, BOOL, LABELS_IN, NAN, NONE, POS_LABEL, ZERO_DIVISION, Instance, Interval, RealIn, Str, validate,
 )
-from assay._targets import as_array, check_targets, densify, num_samples
+from assay._targets import as_array, check_targets, densify, num_samples, type_of_target
 
 __all__ = [
     "accuracy_score",
@@ -68,9 +68,15 @@ def _integer_counts(t):
 def _label_positions(t, labels):
     """For each entry of `labels`, its index among the classes of `t`, or K (one past the end) for
     a label that does not occur. Labels are matched by value, as a dict of numpy scalars does."""
-    index = {c: i for i, c in enumerate(t.classes.tolist())}
-    k = t.classes.shape[0]
-    return np.array([index.get(v, k) for v in np.asarray(labels).tolist()], dtype=np.intp)
+    classes = t.classes
+    labels = np.asarray(labels)
+    if {classes.dtype.kind, labels.dtype.kind} in ({"U", "b"}, {"U", "i"}, {"U", "u"}, {"U", "f"}):
+        # scikit-learn concatenates labels= with the classes, and numpy writes numbers as strings
+        # there: 1 matches the class '1' (and 1.0 matches '1.0'), as does '1' the class 1.
+        classes, labels = classes.astype(str), labels.astype(str)
+    index = {c: i for i, c in enumerate(classes.tolist())}
+    k = classes.shape[0]
+    return np.array([index.get(v, k) for v in labels.tolist()], dtype=np.intp)
 
 
 def _integer_weight_cells(t):
@@ -98,11 +104,12 @@ def _targets_as_confusion_matrix_sees_them(y_true, y_pred, sample_weight):
     if sample_weight is None:
         yt, yp = as_array(y_true, "y_true"), as_array(y_pred, "y_pred")
         n_true, n_pred = num_samples(yt), num_samples(yp)
-        if n_true != n_pred:
-            raise ValueError(
-                "Found input variables with inconsistent numbers of samples: %r" % [n_true, n_pred, n_true]
-            )
+        if n_true != n_pred:  # the vector of ones is checked only when it is not empty
+            raise ValueError("Found input variables with inconsistent numbers of samples: %r"
+                             % ([n_true, n_pred, n_true] if n_true else [n_true, n_pred]))
         return check_targets(yt, yp)
+    if num_samples(np.asarray(sample_weight)) == 0:  # no weights at all: checked without them
+        return check_targets(y_true, y_pred)
     return check_targets(y_true, y_pred, sample_weight)
 
 
@@ -125,6 +132,11 @@ def _confusion(t, labels=None, normalize=None):
             in_true = len(np.intersect1d(t.y_true, labels)) > 0
         if not in_true:
             raise ValueError("At least one label specified must be in y_true")
+        if (labels.dtype.kind in "biu" and t.classes.dtype.kind == "U"
+                and np.array_equal(labels, np.arange(labels.size))):
+            # scikit-learn takes labels 0 .. K-1 for indices and asks y_true for its minimum,
+            # which numpy refuses for strings (its TypeError, raised here the same way).
+            np.min(np.asarray(t.y_true))
         # A label listed twice counts at its last place only (scikit-learn maps label -> last index).
         last = {v: a for a, v in enumerate(labels.tolist())}
         keep = np.array([pos[a] < k and last[v] == a for a, v in enumerate(labels.tolist())], dtype=bool)
@@ -175,6 +187,8 @@ def _indicator_confusion(t, labels=None, samplewise=False):
     selected = None
     if labels is not None:
         labels = np.asarray(labels)
+        if labels.size == 0:  # no labels: numpy's empty array is float, an index needs integers
+            labels = labels.astype(np.intp)
         n_labels = labels.shape[0]
         labels = np.hstack([labels, np.setdiff1d(present, labels, assume_unique=True)])
         if labels.shape != present.shape or np.any(labels != present):
@@ -225,6 +239,9 @@ def _indicator_confusion(t, labels=None, samplewise=False):
 
 def _differing_labels(t):
     """Per sample, the number of labels where y_true and y_pred differ (int64)."""
+    if t.indicator_values is not None:  # values other than 0/1: compare the values themselves
+        yt, yp = t.indicator_values
+        return np.count_nonzero(yt != yp, axis=1).astype(np.int64)
     tp, true_sum, pred_sum = _core.tally_indicators(t.y_true, t.y_pred, True, None)
     return (true_sum + pred_sum - 2 * tp).astype(np.int64)
 
@@ -436,6 +453,18 @@ def f1_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", samp
                    zero_division)[2]
 
 
+def _refuse_as_sparse(t):
+    """classification_report hands scikit-learn's precision_recall_fscore_support the targets as
+    sparse matrices, whose rule for a multilabel indicator is stricter than a dense array's: at most
+    one non-zero value (2 and 3, or -1 and 1, make a multiclass-multioutput target there)."""
+    kinds = ["multilabel-indicator" if np.unique(y[y != 0]).size <= 1 else "multiclass-multioutput"
+             for y in t.indicator_values]
+    if kinds[0] != kinds[1]:
+        raise ValueError(f"Classification metrics can't handle a mix of {kinds[0]} and {kinds[1]} targets")
+    if kinds[0] != "multilabel-indicator":
+        raise ValueError(f"{kinds[0]} is not supported")
+
+
 def classification_report(y_true, y_pred, *, labels=None, target_names=None, sample_weight=None, digits=2,
                           output_dict=False, zero_division="warn"):
     """Text (or, with output_dict=True, a dict) of precision, recall, F1 and support per class, with
@@ -449,6 +478,9 @@ def classification_report(y_true, y_pred, *, labels=None, target_names=None, sam
              sample_weight=(sample_weight, [ARRAY, NONE]), digits=(digits, [Interval(Integral, 0, None, "left")]),
              output_dict=(output_dict, [BOOL]), zero_division=(zero_division, ZERO_DIVISION))
     t = check_targets(y_true, y_pred, sample_weight)
+    if labels is None and t.type in ("binary", "multiclass"):
+        for y in (t.y_true, t.y_pred):  # scikit-learn's unique_labels of the flattened targets refuses bytes
+            type_of_target(y[:1], count_classes=False)
     if labels is None:
         labels, labels_given = t.classes, False
     else:
@@ -463,6 +495,8 @@ def classification_report(y_true, y_pred, *, labels=None, target_names=None, sam
                 f"Number of classes, {len(labels)}, does not match size of target_names, {len(target_names)}. "
                 "Try specifying the labels parameter"
             )
+    if t.indicator_values is not None:
+        _refuse_as_sparse(t)
     if target_names is None:
         target_names = ["%s" % v for v in labels]
     headers = ["precision", "recall", "f1-score", "support"]

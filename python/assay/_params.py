@@ -48,8 +48,11 @@ class Interval:
             return False
         if not isinstance(v, Integral) and np.isnan(v):
             return False
-        lo_ok = self.left is None or (v >= self.left if self.closed in ("left", "both") else v > self.left)
-        hi_ok = self.right is None or (v <= self.right if self.closed in ("right", "both") else v < self.right)
+        # A missing bound is an infinite one, open or closed as the interval says ([0, inf) refuses inf).
+        left = -math.inf if self.left is None else self.left
+        right = math.inf if self.right is None else self.right
+        lo_ok = v >= left if self.closed in ("left", "both") else v > left
+        hi_ok = v <= right if self.closed in ("right", "both") else v < right
         return lo_ok and hi_ok
 
     def __str__(self):

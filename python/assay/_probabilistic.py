@@ -24,11 +24,13 @@ __all__ = ["brier_score_loss", "log_loss"]
 
 
 def _float_array(a, name):
-    """check_array(a, ensure_2d=False, dtype=(float64, float32)): float32 stays when the input itself
-    carries NumPy's float32 dtype; the rest is float64 (Arrow, polars or array-api-strict float32 too,
-    as scikit-learn converts an input without a NumPy dtype to the first dtype it accepts)."""
+    """check_array(a, ensure_2d=False, dtype=(float64, float32, float16)): numpy's float dtypes as
+    scikit-learn lists them stay when the input itself carries that NumPy dtype; the rest is float64
+    (Arrow, polars or array-api-strict float32 too, as scikit-learn converts an input without a
+    NumPy dtype to the first dtype it accepts)."""
+    floats = (np.float64, np.float32, np.float16)
     a_in, a = a, as_array(a, name)
-    if a.dtype not in (np.float64, np.float32) or numpy_dtype(a_in) not in (np.float64, np.float32):
+    if a.dtype not in floats or numpy_dtype(a_in) not in floats:
         a = a.astype(np.float64)
     return check_samples_2d(a)
 
@@ -43,12 +45,25 @@ def _check_weight(sample_weight, n):
     check_weights_not_all_zero(w)
 
 
+def _refuse_mixed_labels(given):
+    """A plain sequence of labels (no array: numpy would turn every label into a string) that holds
+    both strings and numbers is refused, as scikit-learn's unique_labels does."""
+    if hasattr(given, "__array__") or hasattr(given, "dtype") or not hasattr(given, "__iter__"):
+        return
+    values = list(given)
+    if len({isinstance(v, str) for v in values}) > 1:
+        raise ValueError(f"Mix of label input types (string and number); Got {np.unique(np.asarray(values))}.")
+
+
 def _one_hot(y_true, labels):
     """(one column per class, 0/1 int64; the classes): LabelBinarizer's coding for log_loss and
     brier_score_loss. A multilabel-indicator y_true is its own coding (one column per label)."""
     given = y_true  # scikit-learn names the undeclared labels as iterating over y_true gives them
     y_true = as_array(y_true, "y_true")
     if labels is not None:
+        if len(labels) == 0:  # scikit-learn's LabelBinarizer fitted on no labels
+            raise ValueError(f"y has 0 samples: {labels!r}")
+        type_of_target(np.asarray(labels), "labels")  # refuses bytes labels, as scikit-learn does
         classes = np.unique(np.asarray(labels))
         if not np.all(classes == labels):
             warnings.warn(f"Labels passed were {labels}. But this function assumes labels are ordered "
@@ -57,16 +72,20 @@ def _one_hot(y_true, labels):
         if not np.all(np.isin(y_true, labels)):
             raise ValueError(f"y_true contains values {set(given) - set(labels)} not belonging to the passed labels "
                              f"{labels}.")
+        if type_of_target(y_true, "y_true") == "unknown":
+            raise ValueError("The type of target data is not known")
         if classes.shape[0] > 1 and type_of_target(y_true, "y_true") == "multilabel-indicator":
             raise ValueError("The object was not fitted with multilabel input.")
     else:
-        y_type = type_of_target(y_true, "y_true")
+        y_type = type_of_target(y_true, "y")  # LabelBinarizer's name for it
         if y_type.endswith("-multioutput"):
             raise ValueError("Multioutput target data is not supported with label binarization")
         if y_type == "multilabel-indicator":
             return y_true.astype(np.int64), np.arange(y_true.shape[1])
         if y_type not in ("binary", "multiclass"):
-            raise ValueError(f"Unknown label type: {y_type}")
+            # scikit-learn's LabelBinarizer names the targets as they were given.
+            raise ValueError(f"Unknown label type: {(given,)!r}")
+        _refuse_mixed_labels(given)
         classes = np.unique(y_true)
     if classes.shape[0] == 1:
         if labels is None:
@@ -111,6 +130,10 @@ def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels
 
     Same as sklearn.metrics.log_loss (probabilities clipped to [eps, 1 - eps] of their dtype).
     """
+    # y_proba=None is allowed (for the deprecated y_pred) but not advertised: the message says array-like.
+    validate("log_loss", y_true=(y_true, [ARRAY]), y_proba=(y_proba, [ARRAY] if y_proba is not None else [NONE]),
+             normalize=(normalize, [BOOL]), sample_weight=(sample_weight, [ARRAY, NONE]),
+             labels=(labels, [ARRAY, NONE]))
     if not (isinstance(y_pred, str) and y_pred == "deprecated"):
         if y_proba is not None:
             raise ValueError("Cannot use both `y_pred` and `y_proba`. `y_pred` is deprecated, use `y_proba` instead.")

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import warnings
 from itertools import combinations
+from numbers import Integral
 
 import numpy as np
 
 from assay import _core
 from assay._compat import UndefinedMetricWarning
-from assay._params import ARRAY, BOOL, NONE, POS_LABEL, REAL, STR, validate
 from assay._inputs import array_view, as_numpy, on_host_args
+from assay._params import ARRAY, BOOL, NONE, POS_LABEL, REAL, STR, Interval, str_options, validate
 from assay._targets import (
     as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
     refuse_complex, type_of_target,
@@ -47,9 +48,18 @@ __all__ = [
 
 
 def _options_error(param, func, options, value, none=True):
-    # scikit-learn prints the allowed strings as a set, in the set's own order.
-    text = f"a str among {set(options)}" + (" or None" if none else "")
+    # scikit-learn prints the allowed strings as a set, in the set's own order (its set object's).
+    options = str_options(func, param, set(options))
+    text = f"a str among {{{', '.join(repr(o) for o in options)}}}" + (" or None" if none else "")
     return InvalidParameterError(f"The {param!r} parameter of {func} must be {text}. Got {value!r} instead.")
+
+
+def refuse_strings(a):
+    """scikit-learn's check_array(dtype="numeric") refuses strings and bytes (it converts nothing)."""
+    if a.dtype.kind in "US":
+        raise ValueError("dtype='numeric' is not compatible with arrays of bytes/strings.Convert your data to "
+                         "numeric values explicitly instead.")
+    return a
 
 
 def column_or_1d(a, name="y"):
@@ -171,7 +181,13 @@ def _binary_inputs(y_true, y_score, pos_label, sample_weight):
     y = np.ascontiguousarray(column_or_1d(y, "y"))
     y_score = column_or_1d(y_score, "y")
     _assert_finite(y_score)
+    if y_score.dtype == object and any(v != v for v in y_score.tolist()):
+        raise ValueError("Input contains NaN")  # scikit-learn's one check of object arrays
     w = _weights(w, y.shape[0])
+    if y_score.dtype.kind in "US" or (y_score.dtype == object and y_score.size and isinstance(y_score[0], str)):
+        # scikit-learn sorts string scores and then takes their differences, which numpy refuses
+        # (a TypeError); doing the same here raises that same error instead of comparing strings.
+        np.subtract(y_score[:1], y_score[:1])
     if y.shape[0] == 0:
         # scikit-learn indexes the last of no thresholds.
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
@@ -346,9 +362,9 @@ def _average_binary(metric, y_true, y_score, average, sample_weight):
     if y_type == "binary":
         return metric(y_true, y_score, sample_weight)
     check_consistent_length(y_true, y_score, sample_weight)
-    y_true = as_numpy(y_true, "y_true")
-    y_score = as_numpy(y_score, "y_score")
-    y_score = y_score.astype(np.float64) if y_score.dtype.kind != "f" else y_score
+    y_true = check_samples_2d(as_numpy(y_true, "y_true"))
+    y_score = refuse_strings(as_numpy(y_score, "y_score"))
+    y_score = check_samples_2d(y_score.astype(np.float64) if y_score.dtype.kind != "f" else y_score)
     axis = 1
     score_weight = sample_weight
     average_weight = None
@@ -408,14 +424,18 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
 
     Same as sklearn.metrics.roc_auc_score (max_fpr with McClish's correction).
     """
+    # scikit-learn's checks, in the order of its signature.
+    validate("roc_auc_score", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]))
     if average is not None and average not in _AVERAGES:
         raise _options_error("average", "roc_auc_score", {"micro", "macro", "samples", "weighted"}, average)
-    if multi_class not in ("raise", "ovr", "ovo"):
-        raise _options_error("multi_class", "roc_auc_score", {"raise", "ovr", "ovo"}, multi_class, none=False)
+    validate("roc_auc_score", sample_weight=(sample_weight, [ARRAY, NONE]))
     if max_fpr is not None and (isinstance(max_fpr, bool) or not isinstance(max_fpr, (int, float, np.number))
                                 or not 0 < max_fpr <= 1):
         raise InvalidParameterError("The 'max_fpr' parameter of roc_auc_score must be a float in the range "
                                     f"(0.0, 1.0] or None. Got {max_fpr!r} instead.")
+    if multi_class not in ("raise", "ovr", "ovo"):
+        raise _options_error("multi_class", "roc_auc_score", {"raise", "ovr", "ovo"}, multi_class, none=False)
+    validate("roc_auc_score", labels=(labels, [ARRAY, NONE]))
     # Fast path: 1-D integer/boolean labels of two classes, contiguous float64 scores (of any array
     # library: array_view is a view where the dtype fits).
     y_true, y_score, sample_weight = on_host_args(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
@@ -442,9 +462,10 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
         shape = y_true_a.shape
         raise ValueError(f"Found array with 0 sample(s) (shape={shape}) while a minimum of 1 is required.")
     y_score_a = as_array(y_score, "y_score")
+    refuse_strings(y_score_a)
     if y_score_a.dtype.kind not in "fc":
         y_score_a = y_score_a.astype(np.float64)
-    if y_score_a.ndim == 1 and y_score_a.shape[0] == 0:
+    if y_score_a.ndim >= 1 and y_score_a.shape[0] == 0:
         raise ValueError(f"Found array with 0 sample(s) (shape={y_score_a.shape}) while a minimum of 1 is required.")
     _assert_finite(y_score_a)
     if sample_weight is not None:
@@ -461,6 +482,8 @@ def roc_auc_score(y_true, y_score, *, average="macro", sample_weight=None, max_f
         y01 = (column_or_1d(y_true_a, "y") == classes[-1]).astype(np.int64) if classes.shape[0] > 1 else \
             np.zeros(y_true_a.shape[0], dtype=np.int64)
         metric = lambda t, s, w: _binary_auc(t, s, w, max_fpr)  # noqa: E731
+        if classes.shape[0] > 1 and y_score_a.ndim == 2:  # lengths before the scores' shape, as scikit-learn
+            check_consistent_length(y01, y_score_a, sample_weight)
         return _average_binary(metric, y01, y_score_a, average, sample_weight)
     metric = lambda t, s, w: _binary_auc(t, s, w, max_fpr)  # noqa: E731
     return _average_binary(metric, y_true_a, y_score_a, average, sample_weight)
@@ -528,6 +551,7 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
 
     Same as sklearn.metrics.average_precision_score (binary, multilabel, multiclass one-vs-rest).
     """
+    validate("average_precision_score", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]))
     if average is not None and average not in _AVERAGES:
         raise _options_error("average", "average_precision_score", {"micro", "samples", "weighted", "macro"},
                              average)
@@ -591,16 +615,19 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
     Same as sklearn.metrics.top_k_accuracy_score.
     """
     y_true, y_score, sample_weight = on_host_args(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
-    y_true = column_or_1d(as_array(y_true, "y_true"), "y")
+    validate("top_k_accuracy_score", y_true=(y_true, [ARRAY]), y_score=(y_score, [ARRAY]),
+             k=(k, [Interval(Integral, 1, None, "left")]), normalize=(normalize, [BOOL]),
+             sample_weight=(sample_weight, [ARRAY, NONE]), labels=(labels, [ARRAY, NONE]))
+    y_true = column_or_1d(check_samples_2d(as_array(y_true, "y_true")), "y")
     y_type = type_of_target(y_true, "y_true")
     if y_type == "binary" and labels is not None and len(labels) > 2:
         y_type = "multiclass"
     if y_type not in {"binary", "multiclass"}:
         raise ValueError(f"y type must be 'binary' or 'multiclass', got '{y_type}' instead.")
-    y_score = as_array(y_score, "y_score")
+    y_score = refuse_strings(as_array(y_score, "y_score"))
     if y_score.dtype.kind not in "f":
         y_score = y_score.astype(np.float64)
-    _assert_finite(y_score)
+    check_samples_2d(y_score)
     if y_type == "binary":
         if y_score.ndim == 2 and y_score.shape[1] != 1:
             raise ValueError(f"`y_true` is binary while y_score is 2d with {y_score.shape[1]} classes. If `y_true` "

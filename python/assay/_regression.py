@@ -14,8 +14,9 @@ import warnings
 import numpy as np
 
 from assay._compat import UndefinedMetricWarning
-from assay._ranking import InvalidParameterError, check_samples_2d, column_or_1d
 from assay._inputs import as_numpy, on_host_args
+from assay._params import ARRAY, BOOL, NONE, str_options, validate
+from assay._ranking import InvalidParameterError, check_samples_2d, column_or_1d, refuse_strings
 from assay._targets import (
     as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
     refuse_complex,
@@ -41,19 +42,22 @@ def _array_like(v):
     return hasattr(v, "__len__") or hasattr(v, "shape") or hasattr(v, "__array__")
 
 
-def _check_params(func, sample_weight=None, multioutput="uniform_average", fractions=False):
-    """scikit-learn's parameter validation of the regression metrics (InvalidParameterError)."""
-    if sample_weight is not None and (isinstance(sample_weight, str) or not _array_like(sample_weight)):
-        raise InvalidParameterError(f"The 'sample_weight' parameter of {func} must be an array-like or None. Got "
-                                    f"{sample_weight!r} instead.")
+def _check_params(func, y_true, y_pred, sample_weight=None, multioutput="uniform_average", fractions=False):
+    """scikit-learn's parameter validation of the regression metrics (InvalidParameterError), in
+    the order of the function's signature (median_absolute_error takes multioutput first)."""
+    validate(func, y_true=(y_true, [ARRAY]), y_pred=(y_pred, [ARRAY]))
+    if func != "median_absolute_error":
+        validate(func, sample_weight=(sample_weight, [ARRAY, NONE]))
     options = {"raw_values", "uniform_average", "variance_weighted"} if fractions else {"raw_values", "uniform_average"}
     if isinstance(multioutput, str) and multioutput not in options or (
             not isinstance(multioutput, str) and not _array_like(multioutput)
             and not (func == "r2_score" and multioutput is None)):
-        shown = ", ".join(repr(o) for o in options)
+        shown = ", ".join(repr(o) for o in str_options(func, "multioutput", options))
         tail = ", an array-like or None" if func == "r2_score" else " or an array-like"
         raise InvalidParameterError(f"The 'multioutput' parameter of {func} must be a str among {{{shown}}}{tail}. "
                                     f"Got {multioutput!r} instead.")
+    if func == "median_absolute_error":
+        validate(func, sample_weight=(sample_weight, [ARRAY, NONE]))
 
 
 def _float_dtype(*arrays):
@@ -64,7 +68,9 @@ def _float_dtype(*arrays):
 
 def _as_values(a, name, dtype):
     a = as_array(a, name)
-    if a.dtype.kind in "OUS" and dtype is None:
+    if dtype is None:  # scikit-learn's check_array(dtype="numeric")
+        refuse_strings(a)
+    if a.dtype.kind == "O" and dtype is None:
         a = a.astype(np.float64)
     a = np.asarray(a, dtype=dtype) if dtype is not None else a
     return check_samples_2d(a)
@@ -126,14 +132,14 @@ def _combine(errors, multioutput):
 
 def mean_absolute_error(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average"):
     """Mean of |y_true - y_pred| per output. Same as sklearn.metrics.mean_absolute_error."""
-    _check_params("mean_absolute_error", sample_weight, multioutput)
+    _check_params("mean_absolute_error", y_true, y_pred, sample_weight, multioutput)
     y_true, y_pred, w, multioutput = _targets(y_true, y_pred, sample_weight, multioutput)
     return _combine(np.average(np.abs(y_pred - y_true), weights=w, axis=0), multioutput)
 
 
 def mean_absolute_percentage_error(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average"):
     """Mean of |y_true - y_pred| / max(|y_true|, eps). Same as sklearn.metrics.mean_absolute_percentage_error."""
-    _check_params("mean_absolute_percentage_error", sample_weight, multioutput)
+    _check_params("mean_absolute_percentage_error", y_true, y_pred, sample_weight, multioutput)
     y_true, y_pred, w, multioutput = _targets(y_true, y_pred, sample_weight, multioutput)
     eps = np.asarray(np.finfo(np.float64).eps, dtype=y_true.dtype)
     ratio = np.abs(y_pred - y_true) / np.maximum(np.abs(y_true), eps)
@@ -142,14 +148,14 @@ def mean_absolute_percentage_error(y_true, y_pred, *, sample_weight=None, multio
 
 def mean_squared_error(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average"):
     """Mean of (y_true - y_pred)^2 per output. Same as sklearn.metrics.mean_squared_error."""
-    _check_params("mean_squared_error", sample_weight, multioutput)
+    _check_params("mean_squared_error", y_true, y_pred, sample_weight, multioutput)
     y_true, y_pred, w, multioutput = _targets(y_true, y_pred, sample_weight, multioutput)
     return _combine(np.average((y_true - y_pred) ** 2, axis=0, weights=w), multioutput)
 
 
 def root_mean_squared_error(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average"):
     """Square root of the mean squared error per output. Same as sklearn.metrics.root_mean_squared_error."""
-    _check_params("root_mean_squared_error", sample_weight, multioutput)
+    _check_params("root_mean_squared_error", y_true, y_pred, sample_weight, multioutput)
     per_output = np.sqrt(mean_squared_error(y_true, y_pred, sample_weight=sample_weight, multioutput="raw_values"))
     if not isinstance(multioutput, str) and multioutput is not None:
         multioutput = np.asarray(multioutput)
@@ -167,7 +173,7 @@ def _log1p_targets(y_true, y_pred, sample_weight, multioutput, what):
 
 def mean_squared_log_error(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average"):
     """Mean squared error of log1p of both. Same as sklearn.metrics.mean_squared_log_error."""
-    _check_params("mean_squared_log_error", sample_weight, multioutput)
+    _check_params("mean_squared_log_error", y_true, y_pred, sample_weight, multioutput)
     t, p, w, multioutput = _log1p_targets(y_true, y_pred, sample_weight, multioutput,
                                           "Mean Squared Logarithmic Error")
     return mean_squared_error(t, p, sample_weight=w, multioutput=multioutput)
@@ -175,7 +181,7 @@ def mean_squared_log_error(y_true, y_pred, *, sample_weight=None, multioutput="u
 
 def root_mean_squared_log_error(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average"):
     """Root mean squared error of log1p of both. Same as sklearn.metrics.root_mean_squared_log_error."""
-    _check_params("root_mean_squared_log_error", sample_weight, multioutput)
+    _check_params("root_mean_squared_log_error", y_true, y_pred, sample_weight, multioutput)
     t, p, w, multioutput = _log1p_targets(y_true, y_pred, sample_weight, multioutput,
                                           "Root Mean Squared Logarithmic Error")
     return root_mean_squared_error(t, p, sample_weight=w, multioutput=multioutput)
@@ -217,7 +223,7 @@ def _weighted_median(values, weight):
 def median_absolute_error(y_true, y_pred, *, multioutput="uniform_average", sample_weight=None):
     """Median of |y_true - y_pred| per output (weighted: the weighted median, averaged at an exact
     half). Same as sklearn.metrics.median_absolute_error."""
-    _check_params("median_absolute_error", sample_weight, multioutput)
+    _check_params("median_absolute_error", y_true, y_pred, sample_weight, multioutput)
     y_true, y_pred, w, multioutput = _targets(y_true, y_pred, sample_weight, multioutput, floating=False)
     if w is None:
         errors = np.median(np.abs(y_pred - y_true), axis=0)
@@ -228,6 +234,7 @@ def median_absolute_error(y_true, y_pred, *, multioutput="uniform_average", samp
 
 def max_error(y_true, y_pred):
     """Largest |y_true - y_pred| (single output). Same as sklearn.metrics.max_error."""
+    validate("max_error", y_true=(y_true, [ARRAY]), y_pred=(y_pred, [ARRAY]))
     y_true, y_pred, _, _ = _targets(y_true, y_pred, None, None, floating=False)
     if y_true.shape[1] > 1:
         raise ValueError("Multioutput not supported in max_error")
@@ -261,7 +268,8 @@ def _explained_fraction(numerator, denominator, outputs, multioutput, force_fini
 def explained_variance_score(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average",
                              force_finite=True):
     """1 - Var(y_true - y_pred) / Var(y_true) per output. Same as sklearn.metrics.explained_variance_score."""
-    _check_params("explained_variance_score", sample_weight, multioutput, fractions=True)
+    _check_params("explained_variance_score", y_true, y_pred, sample_weight, multioutput, fractions=True)
+    validate("explained_variance_score", force_finite=(force_finite, [BOOL]))
     y_true, y_pred, w, multioutput = _targets(y_true, y_pred, sample_weight, multioutput)
     mean_diff = np.average(y_true - y_pred, weights=w, axis=0)
     numerator = np.average((y_true - y_pred - mean_diff) ** 2, weights=w, axis=0)
@@ -272,7 +280,8 @@ def explained_variance_score(y_true, y_pred, *, sample_weight=None, multioutput=
 
 def r2_score(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average", force_finite=True):
     """Coefficient of determination per output. Same as sklearn.metrics.r2_score."""
-    _check_params("r2_score", sample_weight, multioutput, fractions=True)
+    _check_params("r2_score", y_true, y_pred, sample_weight, multioutput, fractions=True)
+    validate("r2_score", force_finite=(force_finite, [BOOL]))
     y_true, y_pred, w, multioutput = _targets(y_true, y_pred, sample_weight, multioutput)
     if y_pred.shape[0] < 2:
         warnings.warn("R^2 score is not well-defined with less than two samples.", UndefinedMetricWarning,

@@ -55,9 +55,11 @@ def type_of_target(a, name="", count_classes=True):
     """scikit-learn's type_of_target for dense arrays: 'binary', 'multiclass', 'continuous',
     'multilabel-indicator', '...-multioutput' or 'unknown'. With count_classes=False, 'binary' stands
     for 'binary or multiclass' (no np.unique: the caller counts the classes of both arrays)."""
-    if a.ndim == 2 and a.shape[1] > 1 and a.dtype.kind in _NUMERIC_KINDS and a.size:
+    if a.ndim == 2 and a.shape[1] > 1 and a.dtype.kind in _NUMERIC_KINDS:
+        # scikit-learn's rule: at most two distinct values, integers or integral floats (any two,
+        # not only 0 and 1: the metrics then read a non-zero value as the label being present).
         values = np.unique(a)
-        if values.size <= 2 and np.all(np.isin(values, [0, 1])):
+        if values.size <= 2 and (a.dtype.kind in "biu" or _is_integral_float(values)):
             return "multilabel-indicator"
     if a.ndim == 1 and a.shape[0] and isinstance(a[0], bytes):
         raise TypeError("Support for labels represented as bytes is not supported. Convert the labels to a string or "
@@ -139,7 +141,7 @@ class Targets:
     unique_labels gives them), the 1-D label arrays, the weights, and the tally of the core."""
 
     __slots__ = ("type", "classes", "true_codes", "pred_codes", "y_true", "y_pred", "weight", "weight_raw",
-                 "_tally")
+                 "_tally", "indicator_values")
 
     def tally(self):
         """(cells K x K, actual, predicted, correct totals per class), float64, computed once in the
@@ -149,9 +151,18 @@ class Targets:
         return self._tally
 
 
+def _exact_in_float64(y):
+    """Whether every label keeps its value as a float64 (the core codes numeric labels as float64):
+    64-bit integers beyond 2**53 do not (2**63 and 2**63 + 1 would become one class)."""
+    if y.dtype.kind not in "iu" or y.dtype.itemsize < 8 or y.size == 0:
+        return True
+    return bool(np.max(y) <= 2**53 and (y.dtype.kind == "u" or np.min(y) >= -(2**53)))
+
+
 def encode(y_true, y_pred):
     """Sorted union of the classes of y_true and y_pred and both coded as indices into it."""
-    if y_true.dtype.kind in _NUMERIC_KINDS and y_pred.dtype.kind in _NUMERIC_KINDS:
+    if (y_true.dtype.kind in _NUMERIC_KINDS and y_pred.dtype.kind in _NUMERIC_KINDS
+            and _exact_in_float64(y_true) and _exact_in_float64(y_pred)):
         t = np.ascontiguousarray(y_true, dtype=np.float64)
         p = np.ascontiguousarray(y_pred, dtype=np.float64)
         classes, ct, cp = _core.encode_numeric(t, p)
@@ -162,6 +173,14 @@ def encode(y_true, y_pred):
         return _encode_strings(y_true, y_pred)
     kinds = {y_true.dtype.kind in _NUMERIC_KINDS, y_pred.dtype.kind in _NUMERIC_KINDS}
     both = np.concatenate([y_true.astype(object), y_pred.astype(object)])
+    if kinds == {True} and y_true.dtype.kind in "biu" and y_pred.dtype.kind in "biu":
+        # Integers that float64 cannot hold: sorted as Python ints (numpy would mix int64 and
+        # uint64 in float64), as scikit-learn's set of labels does.
+        classes, inverse = np.unique(both, return_inverse=True)
+        n = y_true.shape[0]
+        inverse = inverse.astype(np.int32)
+        return (np.asarray(classes.tolist()), np.ascontiguousarray(inverse[:n]),
+                np.ascontiguousarray(inverse[n:]))
     if len(kinds) > 1 or len({isinstance(v, str) for v in both}) > 1:
         got = " and ".join(f"{np.unique(y)}" for y in (y_true, y_pred))
         raise ValueError(f"Mix of label input types (string and number); Got {got}.")
@@ -194,6 +213,9 @@ def _encode_strings(y_true, y_pred):
 def _class_dtype(y_true, y_pred, classes):
     """The dtype of scikit-learn's unique_labels: an array of the set of both arrays' values, where a
     value of y_pred equal to one of y_true is y_true's."""
+    if (classes.dtype.kind in "iuO" and y_true.dtype.kind in "iu" and y_pred.dtype.kind in "iu"
+            and not (_exact_in_float64(y_true) and _exact_in_float64(y_pred))):
+        return classes.dtype  # integers beyond float64's: numpy's type for the values themselves
     if y_true.dtype == y_pred.dtype or classes.dtype.kind not in _NUMERIC_KINDS:
         return classes.dtype if classes.dtype.kind not in _NUMERIC_KINDS else y_true.dtype
     both = np.result_type(y_true.dtype, y_pred.dtype)
@@ -261,7 +283,7 @@ def check_targets(y_true, y_pred, sample_weight=None):
     y_pred = as_array(y_pred, "y_pred")
     check_consistent_length(y_true, y_pred, None if sample_weight is None else np.asarray(sample_weight))
     t = Targets()
-    t._tally = None
+    t._tally = t.indicator_values = None
     if _integer_fast_path(y_true, y_pred):
         t.weight_raw, t.weight = check_sample_weight(sample_weight, y_true.shape[0])
         counted = _core.tally_int64(_as_int64(y_true), _as_int64(y_pred), t.weight)
@@ -291,8 +313,19 @@ def check_targets(y_true, y_pred, sample_weight=None):
         _refuse_object_indicators(given)
         if y_true.shape[1] != y_pred.shape[1]:
             raise ValueError("Multi-label binary indicator input with different numbers of labels")
-        # One column per label, 0 or 1 (type_of_target saw to it), as int32 for the core's tally.
+        # One column per label, 1 where the label is present (a non-zero value), as int32 for the
+        # core's tally. Values other than 0 and 1 are kept too: scikit-learn counts a label as
+        # wrong where the two values differ (2 against 3), not where presence differs.
         t.type, t.classes = y_type, np.arange(y_true.shape[1])
+        for y in (y_true, y_pred):
+            if y.dtype == np.float16:  # scikit-learn holds indicators as scipy.sparse matrices, which refuse it
+                import scipy.sparse
+
+                scipy.sparse.csr_array(y)
+        t.indicator_values = None
+        if not all(np.all((y == 0) | (y == 1)) for y in (y_true, y_pred)):
+            t.indicator_values = (y_true, y_pred)
+            y_true, y_pred = y_true != 0, y_pred != 0
         t.y_true = np.ascontiguousarray(y_true, dtype=np.int32)
         t.y_pred = np.ascontiguousarray(y_pred, dtype=np.int32)
         t.true_codes = t.pred_codes = None
