@@ -22,7 +22,7 @@ from numbers import Real
 import numpy as np
 
 from assay._params import ARRAY, BOOL, NONE, SPARSE, Interval, Str, validate
-from assay._ranking import _assert_finite
+from assay._ranking import _assert_finite, check_samples_2d
 from assay._targets import as_array, check_consistent_length, type_of_target
 
 __all__ = [
@@ -500,21 +500,7 @@ def _samples_and_labels(X, labels):
                          "numeric values explicitly instead.")
     if x.dtype.kind == "O":
         x = x.astype(np.float64)
-    if x.ndim == 0:
-        raise ValueError(f"Expected 2D array, got scalar array instead:\narray={x}.\nReshape your data either using "
-                         "array.reshape(-1, 1) if your data has a single feature or array.reshape(1, -1) if it "
-                         "contains a single sample.")
-    if x.ndim == 1:
-        raise ValueError(f"Expected 2D array, got 1D array instead:\narray={x}.\nReshape your data either using "
-                         "array.reshape(-1, 1) if your data has a single feature or array.reshape(1, -1) if it "
-                         "contains a single sample.")
-    if x.ndim > 2:
-        raise ValueError(f"Found array with dim {x.ndim}, while dim <= 2 is required.")
-    if x.shape[0] == 0:
-        raise ValueError(f"Found array with 0 sample(s) (shape={x.shape}) while a minimum of 1 is required.")
-    if x.shape[1] == 0:
-        raise ValueError(f"Found array with 0 feature(s) (shape={x.shape}) while a minimum of 1 is required.")
-    _assert_finite(x, "X")
+    check_samples_2d(x, "X", ensure_2d=True)
     y = as_array(labels, "labels")
     if y.ndim == 2 and y.shape[1] == 1:
         warnings.warn("A column-vector y was passed when a 1d array was expected. Please change the shape of y to "

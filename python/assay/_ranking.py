@@ -79,20 +79,22 @@ def _assert_finite(a, name=""):
         raise ValueError(f"{prefix} infinity or a value too large for {a.dtype!r}.")
 
 
-def check_samples_2d(a):
-    """scikit-learn's check_array(ensure_2d=False) shape and finiteness rules for 1-D or 2-D values
-    (scalar, more than 2 dimensions, no samples, no features, NaN or infinity), with its messages."""
-    if a.ndim == 0:
-        raise ValueError(f"Expected 2D array, got scalar array instead:\narray={a}.\nReshape your data either using "
-                         "array.reshape(-1, 1) if your data has a single feature or array.reshape(1, -1) if it "
-                         "contains a single sample.")
+def check_samples_2d(a, name="", ensure_2d=False):
+    """scikit-learn's check_array shape and finiteness rules for 1-D or 2-D values (scalar, 1-D when
+    ``ensure_2d``, more than 2 dimensions, no samples, no features, NaN or infinity), with its
+    messages; ``name`` is the input's name in the finiteness message ("Input X contains NaN.")."""
+    for kind, refused in (("scalar", a.ndim == 0), ("1D", ensure_2d and a.ndim == 1)):
+        if refused:
+            raise ValueError(f"Expected 2D array, got {kind} array instead:\narray={a}.\nReshape your data either "
+                             "using array.reshape(-1, 1) if your data has a single feature or array.reshape(1, -1) "
+                             "if it contains a single sample.")
     if a.ndim > 2:
         raise ValueError(f"Found array with dim {a.ndim}, while dim <= 2 is required.")
     if a.shape[0] == 0:
         raise ValueError(f"Found array with 0 sample(s) (shape={a.shape}) while a minimum of 1 is required.")
     if a.ndim == 2 and a.shape[1] == 0:
         raise ValueError(f"Found array with 0 feature(s) (shape={a.shape}) while a minimum of 1 is required.")
-    _assert_finite(a)
+    _assert_finite(a, name)
     return a
 
 
