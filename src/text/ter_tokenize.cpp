@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "assay/text/ter.hpp"
+#include "assay/io/text.hpp"
 #include "assay/text/tokenize.hpp"
 #include "ter_internal.hpp"
 #include "unicode_lower.hpp"
@@ -175,24 +176,6 @@ void normalize_western(std::u32string& s) {
   });
 }
 
-void append_utf8(std::string& out, char32_t c) {
-  if (c < 0x80) {
-    out.push_back(static_cast<char>(c));
-  } else if (c < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (c >> 6)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else if (c < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (c >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (c >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  }
-}
-
 bool plain_ascii(std::string_view s) {
   for (unsigned char c : s)
     if (c >= 0x80) return false;
@@ -226,7 +209,7 @@ std::string ter_normalize(std::string_view line, const ter_options& o) {
   }
   std::string out;
   out.reserve(s.size());
-  for (char32_t c : s) append_utf8(out, c);
+  for (char32_t c : s) io::append_utf8(out, c);
   return out;
 }
 

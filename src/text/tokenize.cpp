@@ -216,24 +216,6 @@ bool is_punct(char32_t c) noexcept { return in_ranges(detail::punctuation_ranges
 bool is_symbol(char32_t c) noexcept { return in_ranges(detail::symbol_ranges, c); }
 bool is_number(char32_t c) noexcept { return in_ranges(detail::number_ranges, c); }
 
-void put_utf8(std::string& out, char32_t c) {
-  if (c < 0x80) {
-    out.push_back(static_cast<char>(c));
-  } else if (c < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (c >> 6)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else if (c < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (c >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (c >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  }
-}
-
 // One pass of (a)(b) -> emit over code points, non-overlapping, left to right.
 template <class A, class B, class Emit>
 void pass2_cp(const std::u32string& s, std::u32string& out, A a, B b, Emit emit) {
@@ -273,10 +255,10 @@ std::string tokenize_intl_unjoined(std::string_view line) {
   for (char32_t c : s) {
     if (is_symbol(c)) {
       out.push_back(' ');
-      put_utf8(out, c);
+      io::append_utf8(out, c);
       out.push_back(' ');
     } else {
-      put_utf8(out, c);
+      io::append_utf8(out, c);
     }
   }
   return out;

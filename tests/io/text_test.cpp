@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
+#include <string_view>
+#include <utility>
 
 #include "io_test_util.hpp"
 
@@ -67,6 +70,31 @@ TEST(Utf8, Boundaries) {
   EXPECT_FALSE(is_utf8("\xf0\x8f\xbf\xbf"));     // overlong U+FFFF
   EXPECT_FALSE(is_utf8("abcdefgh\xe2\x82"));     // truncated after an ASCII block
   EXPECT_EQ(utf8_valid_prefix("abcdefghij\xff"), 10u);
+}
+
+// append_utf8 against hand-encoded boundaries (RFC 3629, section 3), and every encoding decoded
+// back by the naive decoder to the code point it came from.
+TEST(Utf8, AppendEncodesEveryLength) {
+  const std::pair<char32_t, const char*> cases[] = {
+      {0x00, ""}, {0x7F, "\x7f"}, {0x80, "\xc2\x80"}, {0x7FF, "\xdf\xbf"},
+      {0x800, "\xe0\xa0\x80"}, {0xFFFF, "\xef\xbf\xbf"}, {0x10000, "\xf0\x90\x80\x80"},
+      {0x10FFFF, "\xf4\x8f\xbf\xbf"}, {0x20AC, "\xe2\x82\xac"}};
+  for (const auto& [cp, bytes] : cases) {
+    std::string out;
+    append_utf8(out, cp);
+    EXPECT_EQ(out, cp == 0 ? std::string(1, '\0') : std::string(bytes)) << static_cast<std::uint32_t>(cp);
+  }
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 20000; ++trial) {
+    char32_t cp = static_cast<char32_t>(rng() % 0x110000);
+    if (cp >= 0xD800 && cp <= 0xDFFF) continue;  // surrogates are not characters
+    std::string out;
+    append_utf8(out, cp);
+    ASSERT_EQ(naive_valid_prefix(out), out.size()) << static_cast<std::uint32_t>(cp);
+    std::uint32_t back = static_cast<unsigned char>(out[0]) & (out.size() == 1 ? 0x7F : 0x3F >> (out.size() - 1));
+    for (std::size_t k = 1; k < out.size(); ++k) back = (back << 6) | (static_cast<unsigned char>(out[k]) & 0x3F);
+    ASSERT_EQ(back, static_cast<std::uint32_t>(cp));
+  }
 }
 
 TEST(Utf8, Quoted) {

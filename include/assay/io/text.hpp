@@ -18,6 +18,25 @@ namespace assay::io {
 /// The length of the longest prefix of `s` that is well-formed UTF-8: `s.size()` when all of it is.
 [[nodiscard]] std::size_t utf8_valid_prefix(std::string_view s) noexcept;
 
+/// Appends the UTF-8 encoding of the code point `c` (at most 0x10FFFF) to `out`.
+inline void append_utf8(std::string& out, char32_t c) {
+  if (c < 0x80) {
+    out.push_back(static_cast<char>(c));
+  } else if (c < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (c >> 6)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else if (c < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (c >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (c >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  }
+}
+
 /// Whether all of `s` is well-formed UTF-8.
 [[nodiscard]] inline bool is_utf8(std::string_view s) noexcept { return utf8_valid_prefix(s) == s.size(); }
 
