@@ -19,7 +19,20 @@ __all__ += ["RougeScore", "rouge", "rouge_tokenize", "sentence_rouge"]
 __all__ += ["TERScore", "PairedResult", "paired_test", "sentence_ter", "ter"]
 
 
-class BLEUScore(Estimate):
+class _CorpusScore(Estimate):
+    """A corpus score that is a float (an Estimate) with sacreBLEU's ``score`` attribute."""
+
+    __slots__ = ()
+
+    @property
+    def score(self):
+        return float(self)
+
+    def _ci_text(self):
+        return "" if self.ci is None else f" {100 * self.level:g}% CI [{self.ci[0]:.2f}, {self.ci[1]:.2f}]"
+
+
+class BLEUScore(_CorpusScore):
     """A BLEU score (0..100) that is a float (an :class:`~assay.Estimate`, with ``ci`` when asked
     for) and carries sacreBLEU's ``BLEUScore`` fields: ``score``, ``precisions`` (4, after
     smoothing), ``bp``, ``sys_len``, ``ref_len``, ``counts``, ``totals`` and ``signature``.
@@ -39,15 +52,10 @@ class BLEUScore(Estimate):
         self.signature = d.get("signature", "")
         return self
 
-    @property
-    def score(self):
-        return float(self)
-
     def __repr__(self):
         p = "/".join(f"{x:.1f}" for x in self.precisions)
-        ci = "" if self.ci is None else f" {100 * self.level:g}% CI [{self.ci[0]:.2f}, {self.ci[1]:.2f}]"
         return (f"BLEU = {float(self):.2f} {p} (BP = {self.bp:.3f} hyp_len = {self.sys_len} "
-                f"ref_len = {self.ref_len}){ci}")
+                f"ref_len = {self.ref_len}){self._ci_text()}")
 
     def __reduce__(self):
         d = {"score": float(self), "precisions": self.precisions, "bp": self.bp, "sys_len": self.sys_len,
@@ -309,7 +317,7 @@ def bertscore(cand_embeddings, ref_embeddings, *, idf=False, cand_tokens=None, r
 # ---------------------------------------------------------------- TER and paired tests
 
 
-class TERScore(Estimate):
+class TERScore(_CorpusScore):
     """A TER score (0..100, may exceed 100) that is a float (an :class:`~assay.Estimate`, with ``ci``
     when asked for) and carries sacreBLEU's ``TERScore`` fields: ``score``, ``num_edits``,
     ``ref_length`` (the summed average reference length) and ``signature``."""
@@ -323,13 +331,8 @@ class TERScore(Estimate):
         self.signature = d.get("signature", "")
         return self
 
-    @property
-    def score(self):
-        return float(self)
-
     def __repr__(self):
-        ci = "" if self.ci is None else f" {100 * self.level:g}% CI [{self.ci[0]:.2f}, {self.ci[1]:.2f}]"
-        return f"TER = {float(self):.2f}{ci}"
+        return f"TER = {float(self):.2f}{self._ci_text()}"
 
     def __reduce__(self):
         d = {"score": float(self), "num_edits": self.num_edits, "ref_length": self.ref_length,
