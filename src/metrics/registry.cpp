@@ -137,6 +137,8 @@ std::vector<metric_info> build() {
   r.push_back(reg("max_error", "max error", loss_sym, ASSAY_REG(max_error)));
   r.push_back(mean_of("mean_poisson_deviance", "mean Poisson deviance", loss, ASSAY_REG(mean_poisson_deviance),
                       poisson_deviance_term));
+  r.push_back(mean_of("mean_gamma_deviance", "mean Gamma deviance", loss, ASSAY_REG(mean_gamma_deviance),
+                      gamma_deviance_term));
   return r;
 }
 

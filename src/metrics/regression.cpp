@@ -88,6 +88,12 @@ const char* outside_poisson(double y, double yhat) {
   return nullptr;
 }
 
+const char* outside_gamma(double y, double yhat) {
+  if (!(y > 0)) return "the target is not positive";
+  if (!(yhat > 0)) return "the prediction is not positive";
+  return nullptr;
+}
+
 }  // namespace
 
 const row_term absolute_percentage_term{[](double y, double yhat) { return std::abs(y - yhat) / std::abs(y); },
@@ -104,6 +110,9 @@ const row_term poisson_deviance_term{[](double y, double yhat) {
                                        return 2 * (ylog - y + yhat);
                                      },
                                      outside_poisson, false, true};
+
+const row_term gamma_deviance_term{[](double y, double yhat) { return 2 * (std::log(yhat / y) + y / yhat - 1); },
+                                   outside_gamma, false, true};
 
 value mean_of_terms(const row_term& t, std::span<const double> y, std::span<const double> yhat,
                     std::span<const double> w) {
@@ -211,6 +220,11 @@ value max_error(std::span<const double> y, std::span<const double> yhat, std::sp
 value mean_poisson_deviance(std::span<const double> y, std::span<const double> yhat, std::span<const double> w) {
   check("mean_poisson_deviance", y, yhat, w);
   return mean_of_terms(poisson_deviance_term, y, yhat, w);
+}
+
+value mean_gamma_deviance(std::span<const double> y, std::span<const double> yhat, std::span<const double> w) {
+  check("mean_gamma_deviance", y, yhat, w);
+  return mean_of_terms(gamma_deviance_term, y, yhat, w);
 }
 
 }  // namespace assay

@@ -293,6 +293,7 @@ def diabetes_regression():
         "median_absolute_error": skm.median_absolute_error(y, yhat),
         "max_error": float(skm.max_error(y, yhat)),
         "mean_poisson_deviance": skm.mean_poisson_deviance(y, yhat),
+        "mean_gamma_deviance": skm.mean_gamma_deviance(y, yhat),
     }
     return ["examples/diabetes_predictions.csv", "--task", "regression", "--label", "progression", "--pred",
             "predicted"], e

@@ -433,6 +433,10 @@ def regression_expected(y, yhat, w):
     inside = bool(np.all(ys >= 0) and np.all(ps > 0))
     e["mean_poisson_deviance"] = f(skm.mean_poisson_deviance(
         ys, ps, sample_weight=None if w is None else np.asarray(w)[keep])) if inside else None
+    # Mean Gamma deviance: the same, on y > 0 and yhat > 0.
+    inside = bool(np.all(ys > 0) and np.all(ps > 0))
+    e["mean_gamma_deviance"] = f(skm.mean_gamma_deviance(
+        ys, ps, sample_weight=None if w is None else np.asarray(w)[keep])) if inside else None
     return e, raw
 
 
@@ -475,6 +479,10 @@ def regression_cases():
     y = rng.poisson(3.0, 45).astype(float)
     cases.append(regression_case("poisson_counts", y, rng.gamma(3.0, 1.0, 45) + 0.01))
     cases.append(regression_case("poisson_counts_weighted", y, y + 0.5, w=rng.uniform(0.0, 3.0, 45)))
+    # Positive amounts with a relative error (the mean Gamma deviance is defined), weighted.
+    y = rng.gamma(2.0, 50.0, 40)
+    cases.append(regression_case("gamma_amounts_weighted", y, y * rng.lognormal(0.0, 0.3, 40),
+                                 w=rng.uniform(0.0, 2.0, 40)))
     return cases
 
 

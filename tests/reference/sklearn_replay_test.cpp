@@ -251,7 +251,7 @@ TEST(SklearnReplay, Probabilistic) {
 
 TEST(SklearnReplay, Regression) {
   const json& all = cases().at("regression");
-  ASSERT_EQ(all.size(), 12u);
+  ASSERT_EQ(all.size(), 13u);
   using fn = value (*)(std::span<const double>, std::span<const double>, std::span<const double>);
   const std::vector<std::pair<std::string, fn>> direct = {
       {"mean_absolute_error", mean_absolute_error},
@@ -265,6 +265,7 @@ TEST(SklearnReplay, Regression) {
       {"median_absolute_error", median_absolute_error},
       {"max_error", max_error},
       {"mean_poisson_deviance", mean_poisson_deviance},
+      {"mean_gamma_deviance", mean_gamma_deviance},
   };
   const std::size_t before = comparisons();
   std::size_t undefined_expected = 0;
@@ -275,8 +276,8 @@ TEST(SklearnReplay, Regression) {
     const auto yhat = c.at("yhat").get<std::vector<double>>();
     const std::vector<double> w = weights_of(c);
     const json& e = c.at("expected");
-    // Unweighted cases carry all eleven metrics; weighted ones all but the two sklearn cannot weight.
-    EXPECT_EQ(e.size(), w.empty() ? 11u : 9u);
+    // Unweighted cases carry all twelve metrics; weighted ones all but the two sklearn cannot weight.
+    EXPECT_EQ(e.size(), w.empty() ? 12u : 10u);
     for (const auto& [key, want] : e.items()) {
       if (want.is_null()) ++undefined_expected;
       auto d = std::find_if(direct.begin(), direct.end(), [&](const auto& p) { return p.first == key; });
@@ -294,8 +295,8 @@ TEST(SklearnReplay, Regression) {
     }
   }
   // constant target (r2, EV) x2, zero target (MAPE, MSPE, RMSPE), a negative target or prediction
-  // (Poisson deviance) x6
-  EXPECT_EQ(undefined_expected, 13u);
+  // (Poisson deviance) x6, a target or prediction that is not positive (Gamma deviance) x6
+  EXPECT_EQ(undefined_expected, 19u);
   EXPECT_GT(comparisons() - before, 150u);
   log_comparisons(::testing::UnitTest::GetInstance()->current_test_info()->name(), comparisons() - before);
 }

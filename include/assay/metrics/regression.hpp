@@ -32,6 +32,7 @@ value mean_of_terms(const row_term& t, std::span<const double> y, std::span<cons
 extern const row_term absolute_percentage_term;  ///< |y - yhat| / |y|; y != 0
 extern const row_term squared_percentage_term;   ///< ((y - yhat) / y)^2; y != 0
 extern const row_term poisson_deviance_term;     ///< 2 (y log(y / yhat) - y + yhat); y >= 0, yhat > 0
+extern const row_term gamma_deviance_term;       ///< 2 (log(yhat / y) + y / yhat - 1); y > 0, yhat > 0
 
 /// (1/W) sum w_i |y_i - yhat_i|.
 value mean_absolute_error(std::span<const double> y, std::span<const double> yhat, std::span<const double> w = {});
@@ -61,6 +62,11 @@ value max_error(std::span<const double> y, std::span<const double> yhat, std::sp
 /// section 2.3). Undefined when a target is negative or a prediction is not positive, where
 /// scikit-learn raises.
 value mean_poisson_deviance(std::span<const double> y, std::span<const double> yhat, std::span<const double> w = {});
+/// Mean Gamma deviance, (1/W) sum w_i 2 (log(yhat_i / y_i) + y_i / yhat_i - 1) (scikit-learn's
+/// mean_gamma_deviance, the Tweedie deviance of power 2; McCullagh and Nelder, 1989, section 8.3).
+/// It depends on the ratio yhat / y only, so it weighs relative errors alike at every scale.
+/// Undefined when a target or a prediction is not positive, where scikit-learn raises.
+value mean_gamma_deviance(std::span<const double> y, std::span<const double> yhat, std::span<const double> w = {});
 
 
 }  // namespace assay
