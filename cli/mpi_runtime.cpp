@@ -232,16 +232,11 @@ session::~session() = default;
 int rank() { return 0; }
 int ranks() { return 1; }
 void check_command(std::string_view) {}
-void agreed(const std::function<void()>& local, const std::uint64_t*) { local(); }
 void send_bytes(const std::string*, int) { throw std::logic_error("send_bytes: this build has no MPI"); }
 bool receive_bytes(std::string&, int) { throw std::logic_error("receive_bytes: this build has no MPI"); }
-std::uint64_t sum_over_lower_ranks(std::uint64_t) { return 0; }
-std::uint64_t max_over_ranks(std::uint64_t mine) { return mine; }
-std::vector<std::string> all_gather_bytes(const std::string& mine) { return {mine}; }
-// All to all (scale::transport::exchange): nonblocking sends and receives in rounds, since a large
-// send waits for its receiver.
-std::vector<scale::range_bytes> exchange_bytes(std::span<const std::string_view> to_each) {
-  return std::vector<scale::range_bytes>(to_each.size());
+scale::transport& world() {
+  static scale::solo_transport t;
+  return t;
 }
 
 #endif
