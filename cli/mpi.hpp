@@ -1,13 +1,15 @@
 // assay CLI under mpirun: the MPI glue of the command-line tool (docs/scaling.md, "MPI"). The core
 // library knows nothing of MPI; this front end starts MPI when the process was launched by mpirun
-// (only in a build with MPI: ASSAY_HAVE_MPI), and with more than one rank `assay report` (and `assay
-// curve roc|pr|threshold|cost` of scores) reads one part of the file per rank and merges the ranks'
-// evaluation states on rank 0, `assay compare` and the other curves gather the parts' parsed columns on
-// rank 0, and `assay cv` spreads its splits over the ranks. Rank 0 alone writes output and messages.
+// (only in a build with MPI: ASSAY_HAVE_MPI) and gives the library's protocols (scale/over_ranks.hpp)
+// its MPI transport (world()). With more than one rank `assay report` (and `assay curve
+// roc|pr|threshold|cost` of scores) reads one part of the file per rank and merges the ranks'
+// evaluation states on rank 0 (or, for distinct binary scores, ranks the rows range by range),
+// `assay compare` and the other curves gather the parts' parsed columns on rank 0, and `assay cv`
+// spreads its splits over the ranks. Rank 0 alone writes output and messages.
 //
-// Failures: every step that may fail on some ranks only is followed by an agreement (an allreduce of
-// the lowest failing rank, which then broadcasts its message), so either every rank goes on or every
-// rank throws the same error: no rank waits for one that gave up, and rank 0 writes nothing.
+// Failures: every step that may fail on some ranks only is followed by an agreement (scale::agreed: a
+// minimum over the ranks of the lowest failing rank, then its message), so either every rank goes on
+// or every rank throws the same error: no rank waits for one that gave up, and rank 0 writes nothing.
 // Without MPI in the build, ranks() is 1 and the functions below run as one process.
 #pragma once
 
@@ -22,7 +24,7 @@
 #include "assay/io/table.hpp"
 #include "assay/report/report.hpp"
 #include "assay/report/slices.hpp"
-#include "assay/scale/ranges.hpp"
+#include "assay/scale/transport.hpp"
 #include "assay/validation/engine.hpp"
 
 namespace assay::cli::mpi {
@@ -41,33 +43,33 @@ class session {
 int rank();
 int ranks();
 
+/// The ranks of this run as the library's transport (scale/transport.hpp): MPI's collectives and
+/// point-to-point messages; without MPI (or outside a launcher), one rank.
+scale::transport& world();
+
 /// Under more than one rank, refuses (usage error) a command that does not spread its work over
 /// ranks: `command` is its name as typed (argv[1]); nothing happens for report, curve, compare and cv.
 void check_command(std::string_view command);
 
-/// Runs `local` on every rank, then agrees: when it threw on some rank, every rank throws the error
-/// of the lowest rank that failed (its assay::error kind and message, prefixed "rank R of N: " unless
-/// every rank failed; an internal error as std::runtime_error, out of memory as std::bad_alloc).
-/// With `key`: the failure agreed on is the one of the lowest *key (read after `local` threw; ties:
-/// the lower rank), and its message has no rank prefix (e.g. a split index, the same whatever the ranks).
+/// scale::agreed(world(), local, key): when `local` threw on some rank, every rank throws the error of
+/// the lowest rank that failed (or of the lowest *key).
 void agreed(const std::function<void()>& local, const std::uint64_t* key = nullptr);
 
-/// `assay report` over the ranks: rank r evaluates part r of ranks() parts of request.path
-/// (scale/file_parts.hpp) into a state, the states are merged on rank 0 along a binary tree (serialised
-/// bytes, point to point), and rank 0 calls `on_root` with the report make_report gives. Agreed: an
-/// error on any rank is thrown on every rank, before `on_root` runs.
+/// `assay report` over the ranks: scale::report_by_parts over world() (the range path for distinct
+/// binary scores, else the parts' states merged on rank 0); rank 0 calls `on_root` with the report
+/// make_report gives. Agreed: an error on any rank is thrown on every rank, before `on_root` runs.
+/// ASSAY_MPI_RANGES=0 never takes the range path, =1 takes it whatever the scores; ASSAY_MPI_TRACE=1
+/// prints on rank 0's standard error that it ran and each rank's steps (docs/scaling.md, "MPI").
 void report_by_parts(const report_request& request, const std::function<void(const report&)>& on_root);
 
-/// `assay report --by` over the ranks: as report_by_parts, with one sliced state per rank
-/// (scale::sliced_state_of_file_part), merged along the same tree; rank 0 calls `on_root` with the
-/// sliced report make_sliced_report(request, by) gives.
+/// `assay report --by` over the ranks: scale::sliced_report_by_parts over world(); rank 0 calls
+/// `on_root` with the sliced report make_sliced_report(request, by) gives.
 void sliced_report_by_parts(const report_request& request, const std::vector<std::string>& by,
                             const std::function<void(const sliced_report&)>& on_root);
 
-/// `assay curve roc|pr|threshold|cost --score ...` over the ranks: per score column, rank r evaluates part r of the
-/// file into a state, the states are merged on rank 0 as for report_by_parts, and rank 0 calls
-/// `on_root` with the models' sweeps (scale::evaluation_state::sweep_of_scores), from which
-/// curves::write_curve_of_sweeps writes make_curve's bytes. One pass over the part per score column.
+/// `assay curve roc|pr|threshold|cost --score ...` over the ranks: scale::curve_by_parts over world();
+/// rank 0 calls `on_root` with the models' sweeps, from which curves::write_curve_of_sweeps writes
+/// make_curve's bytes.
 void curve_by_parts(const curves::curve_request& request,
                     const std::function<void(curves::swept_models)>& on_root);
 
@@ -91,30 +93,9 @@ validation::cv_result cross_validate_over_ranks(const validation::dataset& d, co
                                                 const validation::cv_options& options);
 
 /// Sends and receives byte strings of any size (64-bit length, then pieces of at most 1 GiB); an
-/// absent string (a failed sender) is sent as a marker and received as false.
+/// absent string (a failed sender) is sent as a marker and received as false (world()'s send and
+/// receive).
 void send_bytes(const std::string* bytes, int to);
 bool receive_bytes(std::string& bytes, int from);
-
-/// The largest `mine` over the ranks: a collective, every rank calls it.
-std::uint64_t max_over_ranks(std::uint64_t mine);
-/// Every rank's `mine`, in rank order, on every rank (at most 2^31 - 1 bytes in all): a collective.
-std::vector<std::string> all_gather_bytes(const std::string& mine);
-/// All to all: `to_each[k]` goes to rank k (any size; to_each[rank()] is not sent: the caller keeps
-/// it); returns what each rank sent to this one, in rank order (this rank's entry empty), in buffers
-/// that are not zero-filled first (scale::range_bytes). A collective: every rank calls it with
-/// ranks() views.
-std::vector<scale::range_bytes> exchange_bytes(std::span<const std::string_view> to_each);
-/// `assay report` of a binary score over the ranks, range by range (scale/ranges.hpp): each rank reads
-/// its part, the rows go to the rank of their score range, and the walks of the ranges are chained,
-/// so rank 0's report is make_report's to the bit while no rank walks more than its own range.
-/// Returns false on every rank, before `on_root` runs, when it does not apply (intervals, kept curves,
-/// constraints; scores with few distinct values, which report_by_parts' merged states serve better;
-/// one class; classes it cannot decide; a part that fails to read, whose message report_by_parts
-/// gives): the caller then runs report_by_parts. ASSAY_MPI_RANGES=0 never takes it, =1 takes it
-/// whatever the scores; ASSAY_MPI_TRACE=1 prints on rank 0's standard error that it ran and each
-/// rank's steps (docs/scaling.md, "MPI").
-bool report_by_ranges(const report_request& request, const std::function<void(const report&)>& on_root);
-/// The sum of `mine` over the ranks below this one (0 on rank 0): a collective, every rank calls it.
-std::uint64_t sum_over_lower_ranks(std::uint64_t mine);
 
 }  // namespace assay::cli::mpi

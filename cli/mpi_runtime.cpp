@@ -1,5 +1,6 @@
-// The MPI session, the error agreement and the byte transport of the CLI under mpirun (cli/mpi.hpp).
-// Compiled to one-process stand-ins when the build has no MPI (ASSAY_HAVE_MPI unset).
+// The MPI session and the MPI transport of the library's protocols (scale/transport.hpp) for the CLI
+// under mpirun (cli/mpi.hpp). Compiled to one-process stand-ins when the build has no MPI
+// (ASSAY_HAVE_MPI unset).
 #include "mpi.hpp"
 
 #include <fmt/format.h>
@@ -38,9 +39,6 @@ bool launched() {
   return false;
 }
 
-// Exit-code classes of a failure, as main() maps them (docs/cli.md).
-constexpr int internal_failure = 1, out_of_memory = 5;
-
 constexpr int tag_length = 101, tag_bytes = 102, tag_exchange_length = 103, tag_exchange = 104;
 constexpr std::uint64_t absent = ~std::uint64_t{0};
 constexpr std::uint64_t piece = std::uint64_t{1} << 30;
@@ -60,12 +58,6 @@ void wait_idle(MPI_Request& request) {
 void allreduce(const void* in, void* out, MPI_Datatype type, MPI_Op op) {
   MPI_Request r;
   MPI_Iallreduce(in, out, 1, type, op, MPI_COMM_WORLD, &r);
-  wait_idle(r);
-}
-
-void broadcast(void* data, int count, MPI_Datatype type, int root) {
-  MPI_Request r;
-  MPI_Ibcast(data, count, type, root, MPI_COMM_WORLD, &r);
   wait_idle(r);
 }
 
@@ -96,48 +88,6 @@ void check_command(std::string_view command) {
   throw_usage(fmt::format("this command does not run on several MPI ranks ({} ranks): run it as one process. Only "
                           "report, curve, compare and cv spread their work over ranks",
                           my_ranks));
-}
-
-void agreed(const std::function<void()>& local, const std::uint64_t* key) {
-  int code = 0;
-  std::string text;
-  try {
-    local();
-  } catch (const error& e) {
-    code = e.exit_code();
-    text = e.marked();
-  } catch (const std::bad_alloc&) {
-    code = out_of_memory;
-  } catch (const std::exception& e) {
-    code = internal_failure;
-    text = e.what();
-  }
-  if (my_ranks <= 1) {
-    if (code == 0) return;
-  } else {
-    // The failure with the lowest (key, rank); none: all ones.
-    const std::uint64_t none = ~std::uint64_t{0};
-    const std::uint64_t mine = code == 0 ? none
-                               : key != nullptr ? std::min<std::uint64_t>(*key, (none >> 16) - 1) << 16 | static_cast<std::uint64_t>(my_rank)
-                                                : static_cast<std::uint64_t>(my_rank);
-    std::uint64_t low = none;
-    allreduce(&mine, &low, MPI_UINT64_T, MPI_MIN);
-    if (low == none) return;
-    const int failed_here = code != 0 ? 1 : 0;
-    int failed_ranks = 0;
-    allreduce(&failed_here, &failed_ranks, MPI_INT, MPI_SUM);
-    const int lowest = static_cast<int>(key != nullptr ? low & 0xFFFF : low);
-    broadcast(&code, 1, MPI_INT, lowest);
-    std::uint64_t n = text.size();
-    broadcast(&n, 1, MPI_UINT64_T, lowest);
-    text.resize(n);
-    broadcast(text.data(), static_cast<int>(n), MPI_BYTE, lowest);
-    // The rank is named when it matters: not when every rank failed alike (a missing column).
-    if (key == nullptr && failed_ranks < my_ranks) text = fmt::format("rank {} of {}: {}", lowest, my_ranks, text);
-  }
-  if (code == out_of_memory) throw std::bad_alloc();
-  if (code == internal_failure) throw std::runtime_error(text);
-  throw error(static_cast<error_kind>(code), text);
 }
 
 void send_bytes(const std::string* bytes, int to) {
@@ -171,12 +121,7 @@ bool receive_bytes(std::string& bytes, int from) {
   return true;
 }
 
-std::uint64_t max_over_ranks(std::uint64_t mine) {
-  if (ranks() <= 1) return mine;
-  std::uint64_t most = 0;
-  allreduce(&mine, &most, MPI_UINT64_T, MPI_MAX);
-  return most;
-}
+namespace {
 
 std::vector<std::string> all_gather_bytes(const std::string& mine) {
   if (ranks() <= 1) return {mine};
@@ -206,6 +151,8 @@ std::vector<std::string> all_gather_bytes(const std::string& mine) {
   return out;
 }
 
+// All to all (scale::transport::exchange): nonblocking sends and receives in rounds, since a large
+// send waits for its receiver.
 std::vector<scale::range_bytes> exchange_bytes(std::span<const std::string_view> to_each) {
   const int n = ranks(), me = rank();
   if (to_each.size() != static_cast<std::size_t>(n)) {
@@ -249,6 +196,35 @@ std::uint64_t sum_over_lower_ranks(std::uint64_t mine) {
   return rank() == 0 ? 0 : below;  // MPI leaves rank 0's result undefined
 }
 
+std::uint64_t min_over_ranks(std::uint64_t mine) {
+  if (ranks() <= 1) return mine;
+  std::uint64_t low = mine;
+  allreduce(&mine, &low, MPI_UINT64_T, MPI_MIN);
+  return low;
+}
+
+// The ranks of MPI_COMM_WORLD (one rank outside a launcher).
+class mpi_transport final : public scale::transport {
+ public:
+  [[nodiscard]] int rank() const override { return my_rank; }
+  [[nodiscard]] int size() const override { return my_ranks; }
+  std::vector<std::string> all_gather(const std::string& mine) override { return all_gather_bytes(mine); }
+  void send(int to, const std::string* bytes) override { send_bytes(bytes, to); }
+  bool receive(int from, std::string& bytes) override { return receive_bytes(bytes, from); }
+  std::uint64_t min_over_ranks(std::uint64_t mine) override { return mpi::min_over_ranks(mine); }
+  std::uint64_t sum_over_lower_ranks(std::uint64_t mine) override { return mpi::sum_over_lower_ranks(mine); }
+  std::vector<scale::range_bytes> exchange(std::span<const std::string_view> to_each) override {
+    return exchange_bytes(to_each);
+  }
+};
+
+}  // namespace
+
+scale::transport& world() {
+  static mpi_transport t;
+  return t;
+}
+
 #else  // no MPI in this build: one process
 
 session::session(int&, char**&) {}
@@ -256,16 +232,15 @@ session::~session() = default;
 int rank() { return 0; }
 int ranks() { return 1; }
 void check_command(std::string_view) {}
-void agreed(const std::function<void()>& local, const std::uint64_t*) { local(); }
 void send_bytes(const std::string*, int) { throw std::logic_error("send_bytes: this build has no MPI"); }
 bool receive_bytes(std::string&, int) { throw std::logic_error("receive_bytes: this build has no MPI"); }
-std::uint64_t sum_over_lower_ranks(std::uint64_t) { return 0; }
-std::uint64_t max_over_ranks(std::uint64_t mine) { return mine; }
-std::vector<std::string> all_gather_bytes(const std::string& mine) { return {mine}; }
-std::vector<scale::range_bytes> exchange_bytes(std::span<const std::string_view> to_each) {
-  return std::vector<scale::range_bytes>(to_each.size());
+scale::transport& world() {
+  static scale::solo_transport t;
+  return t;
 }
 
 #endif
+
+void agreed(const std::function<void()>& local, const std::uint64_t* key) { scale::agreed(world(), local, key); }
 
 }  // namespace assay::cli::mpi

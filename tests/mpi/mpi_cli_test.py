@@ -3,7 +3,7 @@
 run, byte for byte; a bad row read by rank 1 fails the run with a clear message, a nonzero exit and no output file;
 what the merged state cannot do is refused, naming the option.
 
-Two paths for `assay report --score` (binary): the merged evaluation states (cli/mpi_report.cpp
+Two paths for `assay report --score` (binary): the merged evaluation states (scale/over_ranks.hpp
 report_by_parts), and the range-partitioned report (report_by_ranges, scale/ranges.hpp: rows sent to
 the rank of their score range, the walks chained between ranks), taken when the scores are mostly
 distinct and the report has no --ci, --html, constraints or --by. The "ranges" cases (-n 2, 3 and 4)
@@ -528,7 +528,7 @@ def main():
         if not ONLY or name in ONLY:
             same_as_one_process(name, args)
 
-    # The range-partitioned report (cli/mpi_report.cpp report_by_ranges, scale/ranges.hpp): binary
+    # The range-partitioned report (scale::report_by_ranges, src/scale/over_ranks_ranges.cpp, scale/ranges.hpp): binary
     # scores with mostly distinct values, no --ci, --html, constraints or --by. ASSAY_MPI_TRACE=1 makes
     # rank 0 say on standard error that it ran (RANGE_TRACE), which each case asserts; every other
     # line of standard error is the one-process run's (the --drop-missing note).

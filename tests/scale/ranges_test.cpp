@@ -1,5 +1,5 @@
 // The ranking metrics of a binary score range by range (include/assay/scale/ranges.hpp): the
-// protocol of cli/mpi_report.cpp (report_by_ranges) driven in one process (parts read with
+// protocol of scale::report_by_ranges (src/scale/over_ranks_ranges.cpp) driven in one process (parts read with
 // ranked_part_of_file, classes by positive_spellings, rows split at pooled splitters and moved as
 // bytes, running sums and the two walks chained range to range through bytes_of / walker_of, the
 // no-runs states merged, some through their bytes, and finished with finish_with_ranking) gives
