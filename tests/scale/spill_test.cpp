@@ -95,8 +95,8 @@ TEST(Spill, RecordsComeBackInKeyOrderWhateverTheCapAndTies) {
     for (const bool up : {true, false}) {
       // Distinct keys, few keys (heavy ties), one key; the cap above, near and far below the count.
       for (const std::uint64_t distinct : {std::uint64_t{1} << 40, std::uint64_t{37}, std::uint64_t{1}}) {
-        const auto recs = records(12000, distinct, weighted, g);
-        for (const std::uint64_t cap : {std::uint64_t{20000}, std::uint64_t{5000}, std::uint64_t{700}}) {
+        const auto recs = records(6000, distinct, weighted, g);
+        for (const std::uint64_t cap : {std::uint64_t{10000}, std::uint64_t{2500}, std::uint64_t{500}}) {
           SCOPED_TRACE(::testing::Message() << "weighted " << weighted << ", up " << up << ", distinct " << distinct
                                             << ", cap " << cap);
           round_trip(recs, 3000, cap, weighted, up, dir.path);
