@@ -359,6 +359,7 @@ csv_reader& csv_reader::operator=(csv_reader&&) noexcept = default;
 
 const std::vector<std::string>& csv_reader::header() const noexcept { return impl_->header; }
 std::size_t csv_reader::line() const noexcept { return impl_->record_line; }
+void csv_reader::skip_lines(std::size_t n) noexcept { impl_->next_line += n; }
 const std::string& csv_reader::name() const noexcept { return impl_->name; }
 char csv_reader::delimiter() const noexcept { return impl_->options.delimiter; }
 std::uint64_t csv_reader::offset() const noexcept { return impl_->source_pos - (impl_->end - impl_->begin); }

@@ -133,12 +133,24 @@ struct part_reader {
   // The rows of `text` (the header line, then records that start at the file's byte `first_byte`);
   // rows with an empty cell are counted (refused or skipped by the caller, for the whole part).
   io::table parse(std::string text, std::uint64_t first_byte) const {
+    const std::size_t data_bytes = text.size() - header.text.size();
     try {
       io::csv_reader reader = io::csv_reader::from_string(std::move(text), path, csv);
       return io::read_table(reader, specs, true);
-    } catch (const error& e) {
-      // Line numbers of the file: the data lines before this piece are counted only now (a failure).
-      detail::rethrow_with_line(e, header.name, lines_in(path, header.data_start, first_byte));
+    } catch (const error&) {
+      // A failure: the piece is read again with its lines numbered as the file's (the data lines
+      // before it are counted only now), which throws the same error naming the file's line.
+      std::string again = header.text;
+      again.resize(header.text.size() + data_bytes);
+      std::ifstream in(path, std::ios::binary);
+      in.seekg(static_cast<std::streamoff>(first_byte));
+      in.read(again.data() + header.text.size(), static_cast<std::streamsize>(data_bytes));
+      if (static_cast<std::size_t>(in.gcount()) == data_bytes) {
+        io::csv_reader reader = io::csv_reader::from_string(std::move(again), path, csv);
+        reader.skip_lines(lines_in(path, header.data_start, first_byte));
+        (void)io::read_table(reader, specs, true);
+      }
+      throw;  // the file changed since: the first reading's error
     }
   }
 

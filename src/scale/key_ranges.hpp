@@ -1,5 +1,5 @@
 // assay: the range of a 64-bit key among the ranges cut by sorted splitters, in a few instructions
-// (the out-of-core reader asks it for every row it spills: scale/out_of_core.cpp).
+// (the out-of-core spill asks it for every row it spills: src/scale/spill.hpp).
 #pragma once
 
 #include <algorithm>

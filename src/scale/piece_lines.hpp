@@ -1,6 +1,5 @@
 // assay (internal): what the readers of a prediction file in pieces share (a part read by an MPI
-// rank, a piece read out of core): a piece's rows into the state, and messages that name the line in
-// the whole file. Private to src/scale.
+// rank, a piece read out of core): the state's options of a request, and a piece's rows into the state. Private to src/scale.
 #pragma once
 
 #include <fmt/format.h>
@@ -37,22 +36,6 @@ inline state_options state_options_of(const report_request& q, const std::string
   so.row_ids = q.ci_level.has_value() && (so.kind == prediction_kind::values || so.kind == prediction_kind::proba ||
                                           so.weighted || q.ci == ci_method::bootstrap);
   return so;
-}
-
-/// Rethrows `e`, rewriting a leading "name:N: ..." (line N of a piece that holds the header line and
-/// then the piece's rows) into the file's line N + lines_before. Keeps the parameter marks.
-[[noreturn]] inline void rethrow_with_line(const error& e, const std::string& name, std::uint64_t lines_before) {
-  const std::string m = e.marked();
-  const std::string prefix = name + ":";
-  if (m.rfind(prefix, 0) == 0) {
-    std::size_t i = prefix.size(), j = i;
-    while (j < m.size() && m[j] >= '0' && m[j] <= '9') ++j;
-    if (j > i && j < m.size() && m[j] == ':') {
-      const std::uint64_t line = std::stoull(m.substr(i, j - i)) + lines_before;
-      throw error(e.kind(), fmt::format("{}{}{}", prefix, line, m.substr(j)));
-    }
-  }
-  throw e;
 }
 
 /// The rows [from, from + count) of a piece (count clipped to the piece), read as the columns {label

@@ -53,6 +53,10 @@ class csv_reader {
   bool next(std::vector<std::string_view>& fields);
   /// Physical line (1-based) on which the current record starts.
   [[nodiscard]] std::size_t line() const noexcept;
+  /// Numbers the records not yet read as if `n` more lines stood before them: a piece of a file read
+  /// with the file's header line in front (from_string) then names the file's lines in line() and in
+  /// every message, given the data lines of the file before the piece.
+  void skip_lines(std::size_t n) noexcept;
   /// The name used in messages: the path as given, or "<stdin>".
   [[nodiscard]] const std::string& name() const noexcept;
   [[nodiscard]] char delimiter() const noexcept;
