@@ -301,6 +301,29 @@ TEST(predictions_classes, many_numeric_classes_code_as_their_text) {
   }
 }
 
+// Small integers are coded through a table indexed by the value, everything else through the scan or
+// the hash map: a mix of small integers, integers beyond the table (-129, 128, 1e6), fractions near
+// integers (0.5, -127.5) and -0 gives the classes and codes of the same labels as text.
+TEST(predictions_classes, small_integers_large_numbers_and_fractions_code_as_their_text) {
+  const std::vector<double> values{0, 1, -1, 127, -128, 128, -129, 0.5, -127.5, 1e6, 2, -0.0};
+  const std::vector<std::string> spelt{"0", "1", "-1", "127", "-128", "128", "-129", "0.5", "-127.5", "1000000", "2", "0"};
+  std::mt19937_64 rng(11);
+  std::vector<double> y, p;
+  std::vector<std::string> yt, pt;
+  for (int i = 0; i < 600; ++i) {
+    const std::size_t a = rng() % values.size(), b = rng() % values.size();
+    y.push_back(values[a]);
+    p.push_back(values[b]);
+    yt.push_back(spelt[a]);
+    pt.push_back(spelt[b]);
+  }
+  const prediction_table numbers = predictions_from_labels(y, p), text = predictions_from_labels(yt, pt);
+  EXPECT_EQ(numbers.classes, text.classes);
+  EXPECT_EQ(numbers.classes.size(), 11u);
+  EXPECT_EQ(numbers.y, text.y);
+  EXPECT_EQ(numbers.predictions[0].codes, text.predictions[0].codes);
+}
+
 TEST(predictions_classes, one_class_gets_its_partner) {
   const std::vector<std::string> y{"yes", "yes"};
   prediction_options o;
