@@ -659,7 +659,7 @@ struct evaluation_state::impl {
     const std::size_t all = runs.size() + held.size();
     spread = !(4 * made <= 3 * rows);
     compact_at = !spread ? std::max<std::size_t>(all, std::size_t{1} << 16) : std::max<std::size_t>(4 * rows, all);
-    if (spread && rows >= (std::size_t{1} << 20)) {
+    if (spread && rows >= (std::size_t{1} << 16)) {
       // Many rows that did not fold (the one sort of compact_when_due's pending rows): the next
       // compaction is far off, so the buffer and the sort's scratch give their room back rather than
       // hold 48 bytes a row beside the runs until then.
