@@ -14,6 +14,7 @@
 #include <functional>
 #include <span>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -216,7 +217,12 @@ struct evaluation_state::impl {
   // the predicted spellings of the other slices. finish() decides the classes from them together with
   // its own, so that every slice is evaluated with the classes of all the slices (as evaluate_slices).
   std::vector<std::string> also_true, also_pred;
-  std::size_t compact_at = std::size_t{1} << 16;  // update() compacts once the buffer holds this many rows
+  std::size_t compact_at = std::size_t{1} << 16;  // update() looks at the buffer once it holds this many rows
+  // The last compaction's rows did not fold (a run per row or nearly: distinct scores). A pending
+  // row (24 bytes) is then smaller than its run (48), so update() leaves the rows pending, and sorts
+  // them once in finish() or serialize(), as long as the newest rows do not fold either
+  // (compact_when_due).
+  bool spread = false;
   // Reused by every compaction (empty between them, their capacity kept): the radix sort's second
   // buffer and the runs made from the buffer. Fresh buffers per compaction cost their page faults,
   // about a quarter of the CPU of the per-part path at 10^7 distinct scores.
@@ -297,6 +303,75 @@ struct evaluation_state::impl {
     for (std::size_t k = 0; k < 2; ++k) {
       l.log_loss[k].add_times(log_loss_term(pv, 0, k), n);
       l.brier[k].add_times(brier_term(pv, 0, k), n);
+    }
+  }
+
+  // Whether update() leaves every score row's reliability and loss terms to the compaction that
+  // folds the row into a run (add_run_sums; tabled rows: take_table): unweighted, a row's terms are
+  // those of its (score, spelling), so a run of n rows adds n times its score's terms, the same exact
+  // sums as the rows one by one, computed once per run instead of once per row, and not in the row
+  // loop of update(). Not for a state that sums one class's terms (one_class_loss) or leaves out the
+  // reliability sums (calibration false), nor one whose runs are kept elsewhere (keep_runs false).
+  [[nodiscard]] bool defers_terms() const {
+    return o.kind == prediction_kind::scores && !o.weighted && keep_runs && calibration && !one_class_loss;
+  }
+
+  // The reliability and loss sums of the rows of `made` (runs just folded from pending rows of a
+  // state that defers_terms()): per run, its score's terms for either class, added count times.
+  // Runs of one row (distinct scores) go through chunked sums (a few integer additions a term);
+  // runs of more through exact_sum::add_times; both exact, so the sums are those of the rows.
+  void add_run_sums(std::span<const run> made) {
+    if (made.empty()) return;
+    struct code_sums {
+      assay::detail::chunked_sum log_loss[2], brier[2];
+      losses more;  // runs of several rows
+      std::array<std::uint64_t, calibration_bins> rows{};
+      bool any_calib = false;
+    };
+    std::vector<std::unique_ptr<code_sums>> per(dict.size());
+    std::vector<assay::detail::chunked_sum> ws(calibration_bins);
+    std::array<exact_sum, calibration_bins> ws_more;
+    for (const run& r : made) {
+      auto& slot = per[r.code];
+      if (!slot) slot = std::make_unique<code_sums>();
+      code_sums& c = *slot;
+      const double x = assay::detail::from_order_key(r.key);
+      const std::uint64_t n = r.t.n;
+      if (x >= 0 && x <= 1) {
+        const std::size_t bin = curves::uniform_bin_of(x, calibration_bins);
+        c.rows[bin] += n;
+        c.any_calib = true;
+        if (n == 1) ws[bin].add(x);
+        else ws_more[bin].add_times(x, n);
+      }
+      for (std::size_t k = 0; k < 2; ++k) {
+        const double ll = binary_log_loss_term(x, k), br = binary_brier_term(x, k);
+        if (n == 1) {
+          c.log_loss[k].add(ll);
+          c.brier[k].add(br);
+        } else {
+          c.more.log_loss[k].add_times(ll, n);
+          c.more.brier[k].add_times(br, n);
+        }
+      }
+    }
+    for (std::size_t bin = 0; bin < calibration_bins; ++bin) {
+      calib_ws[bin].add(ws[bin].result());
+      calib_ws[bin].add(ws_more[bin]);
+    }
+    for (std::uint32_t code = 0; code < per.size(); ++code) {
+      if (!per[code]) continue;
+      code_sums& c = *per[code];
+      losses l;
+      for (std::size_t k = 0; k < 2; ++k) {
+        l.log_loss[k] = c.log_loss[k].result();
+        l.brier[k] = c.brier[k].result();
+      }
+      l.add(c.more);
+      loss[code].add(l);
+      for (std::size_t bin = 0; c.any_calib && bin < calibration_bins; ++bin) {
+        if (c.rows[bin] > 0) calib[{code, static_cast<std::uint32_t>(bin)}].n += c.rows[bin];
+      }
     }
   }
 
@@ -495,6 +570,33 @@ struct evaluation_state::impl {
     }
   }
 
+  // Whether the newest pending rows (the last 2^16) fold: at most three quarters as many distinct
+  // (key, code) pairs as rows, compact_buffer's rule for its runs.
+  [[nodiscard]] bool newest_rows_fold() const {
+    const std::size_t m = std::min<std::size_t>(buffer.size(), std::size_t{1} << 16);
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> pairs(m);
+    for (std::size_t i = 0; i < m; ++i) {
+      const pending& p = buffer[buffer.size() - m + i];
+      pairs[i] = {p.key, p.code};
+    }
+    std::sort(pairs.begin(), pairs.end());
+    const auto distinct = static_cast<std::size_t>(std::unique(pairs.begin(), pairs.end()) - pairs.begin());
+    return 4 * distinct <= 3 * m;
+  }
+
+  // update()'s compaction, once the buffer holds compact_at rows. While rows do not fold (spread,
+  // and the newest rows do not fold), none: the next look is at twice the rows, so that a stream
+  // whose scores start to tie is compacted before its buffer has doubled. Memory then stays within
+  // about twice what the rows would take as runs, and the rows are sorted once.
+  void compact_when_due() {
+    if (buffer.size() < compact_at) return;
+    if (spread && !newest_rows_fold()) {
+      compact_at = 2 * buffer.size();
+      return;
+    }
+    compact_buffer();
+  }
+
   // Moves the pending rows into the sorted run list: sorted by score key (sort_buffer); the rows of
   // one key, few but for heavy ties, are then folded into one run per (key, code), in code order.
   void compact_buffer() {
@@ -540,6 +642,7 @@ struct evaluation_state::impl {
       }
     }
     const std::size_t rows = buffer.size(), made = fresh.size();
+    if (defers_terms()) add_run_sums(fresh);
     buffer.clear();
     merge_into(fresh, std::move(tabled));
     // The previous compaction's runs into `runs`; these are held (merged at the next compaction, or
@@ -554,8 +657,15 @@ struct evaluation_state::impl {
     // do not (distinct scores, a run being larger than a pending row), after four times as many rows,
     // so that the run list is merged and regrown a few times rather than at every doubling.
     const std::size_t all = runs.size() + held.size();
-    compact_at = 4 * made <= 3 * rows ? std::max<std::size_t>(all, std::size_t{1} << 16)
-                                      : std::max<std::size_t>(4 * rows, all);
+    spread = !(4 * made <= 3 * rows);
+    compact_at = !spread ? std::max<std::size_t>(all, std::size_t{1} << 16) : std::max<std::size_t>(4 * rows, all);
+    if (spread && rows >= (std::size_t{1} << 16)) {
+      // Many rows that did not fold (the one sort of compact_when_due's pending rows): the next
+      // compaction is far off, so the buffer and the sort's scratch give their room back rather than
+      // hold 48 bytes a row beside the runs until then.
+      std::vector<pending>().swap(buffer);
+      std::vector<pending>().swap(sort_scratch);
+    }
   }
 
   // Merges the sorted, unique runs `other` into `runs` in place: runs grows to hold both, the larger

@@ -7,6 +7,7 @@
 #include "state_impl.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -40,9 +41,41 @@ using detail::update_proba;
 
 namespace {
 
-// The spellings of a batch's label column, update()'s errors naming evaluation_state::update.
+// The spellings of a batch's label column, update()'s errors naming evaluation_state::update. A
+// column of numbers with at most 8 distinct values (the labels of a classification) is coded here
+// by a scan of those values, without detail::resolve's hash table (a hash and a probe a row); the
+// spellings are in order of first appearance and the codes those detail::resolve gives. Any other
+// column, or one with a value that is not finite, goes to detail::resolve (which also words its
+// errors).
 batch_labels resolve(const label_column& c, std::size_t n, const char* name) {
-  return detail::resolve(c, n, name, "evaluation_state::update");
+  constexpr std::size_t few = 8;
+  if (c.kind != label_column::form::numbers || c.size() != n) return detail::resolve(c, n, name, "evaluation_state::update");
+  std::array<std::uint64_t, few> bits{};
+  std::size_t seen = 0;
+  batch_labels b;
+  b.codes.resize(n);
+  std::uint64_t last = 0;
+  std::int32_t last_code = -1;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x = c.numbers[i];
+    const auto u = std::bit_cast<std::uint64_t>(x + 0.0);
+    if (last_code >= 0 && u == last) {
+      b.codes[i] = last_code;
+      continue;
+    }
+    if (!std::isfinite(x)) return detail::resolve(c, n, name, "evaluation_state::update");  // NaN: -1; else its error
+    std::size_t k = 0;
+    while (k < seen && bits[k] != u) ++k;
+    if (k == seen) {
+      if (seen == few) return detail::resolve(c, n, name, "evaluation_state::update");
+      bits[seen++] = u;
+      b.spellings.push_back(canonical_number(x));
+    }
+    last = u;
+    last_code = static_cast<std::int32_t>(k);
+    b.codes[i] = last_code;
+  }
+  return b;
 }
 
 }  // namespace
@@ -386,6 +419,238 @@ std::vector<std::uint8_t> classes_of_losses(const evaluation_state::impl& s, con
   return only;
 }
 
+// The tallies and sums of one batch of scores or predicted classes by (batch true spelling, batch
+// predicted spelling or score side), folded into the state's maps once per batch (fold_sums); exact
+// sums, so the folding order does not matter.
+struct batch_sums {
+  // The batch's loss sums per true spelling: chunked_sum, the same exact value as exact_sum at a few
+  // integer additions a term (the in-memory weighted_loss_sum's accumulator).
+  struct batch_losses {
+    assay::detail::chunked_sum log_loss[2], brier[2];
+  };
+  std::size_t T = 0, Pn = 0;
+  bool dense = false;            // the (true, predicted) cells in `local`; else in the state's map
+  bool chunked_weights = false;  // weighted scores: the weight sums of the cells in chunked_sum too
+  std::vector<tally> local;
+  std::vector<batch_losses> loss;
+  std::vector<assay::detail::chunked_sum> ws;  // per reliability bin: w * score
+  std::vector<tally> calib;                    // per (true spelling, bin)
+  std::vector<assay::detail::chunked_sum> w, calib_w;
+  std::vector<std::uint8_t> has_loss;
+  std::vector<std::uint8_t> only;  // classes_of_losses
+};
+
+batch_sums make_sums(const evaluation_state::impl& s, const batch_labels& yt, const batch_labels& yp,
+                     const std::vector<std::uint32_t>& tmap) {
+  const bool scores = s.o.kind == prediction_kind::scores;
+  batch_sums m;
+  m.T = yt.spellings.size();
+  m.Pn = scores ? 2 : yp.spellings.size();
+  m.dense = m.T * m.Pn <= (std::size_t{1} << 16);
+  m.local.resize(m.dense ? m.T * m.Pn : 0);
+  // Scores whose terms are left to the compaction (impl::defers_terms) need no loss or reliability sums.
+  const bool sums = scores && !s.defers_terms();
+  m.loss.resize(sums ? m.T : 0);
+  m.ws.resize(sums ? calibration_bins : 0);
+  m.calib.resize(sums ? m.T * calibration_bins : 0);
+  m.chunked_weights = scores && s.o.weighted && m.dense;
+  m.w.resize(m.chunked_weights ? m.T * m.Pn : 0);
+  m.calib_w.resize(m.chunked_weights ? m.T * calibration_bins : 0);
+  m.has_loss.assign(sums ? m.T : 0, 0);
+  if (sums) m.only = classes_of_losses(s, tmap, m.T);
+  return m;
+}
+
+// The rows of a state that keeps no score runs, reliability sums or rows (a ranked part's,
+// scale/ranges.hpp) and skips none: the same tallies and sums as general_rows, without its per-row
+// branches on what this state does not keep, the flag of scores in [0, 1] in a register, and with at
+// most two spellings their four cells counted in registers (an increment of a cell the previous row
+// also touched waits on that row's store).
+void lean_rows(evaluation_state::impl& s, const row_batch& b, const batch_labels& yt, batch_sums& m) {
+  const state_options& o = s.o;
+  const std::size_t n = b.y_true.size();
+  bool unit = true;
+  std::uint64_t cell[4] = {0, 0, 0, 0};
+  const bool two = m.T <= 2;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double w = o.weighted ? b.sample_weight[i] : 1.0;
+    if (o.weighted) s.note_weight(w);  // 1.0 is whole
+    const auto bt = static_cast<std::size_t>(yt.codes[i]);
+    const double x = b.y_score[i];
+    const std::size_t bp = x >= o.threshold ? 1 : 0;
+    unit &= (x >= 0) & (x <= 1);
+    if (w != 0) {  // as general_rows: the terms of the classes `only` names, rows of weight 0 left out
+      batch_sums::batch_losses& l = m.loss[bt];
+      m.has_loss[bt] = 1;
+      const std::size_t k0 = m.only[bt] == 1 ? 1 : 0, k1 = m.only[bt] == 0 ? 1 : 2;
+      for (std::size_t k = k0; k < k1; ++k) {
+        l.log_loss[k].add(w * binary_log_loss_term(x, k));
+        l.brier[k].add(w * binary_brier_term(x, k));
+      }
+    }
+    const std::size_t at = bt * m.Pn + bp;
+    if (two) {
+      cell[0] += at == 0;
+      cell[1] += at == 1;
+      cell[2] += at == 2;
+      cell[3] += at == 3;
+    } else {
+      ++m.local[at].n;
+    }
+    if (m.chunked_weights) m.w[at].add(w);
+  }
+  for (std::size_t c = 0; two && c < m.local.size(); ++c) m.local[c].n += cell[c];
+  s.all_probabilities = s.all_probabilities && unit;
+}
+
+// The rows of an unweighted state that keeps score runs and leaves their terms to the compaction
+// (impl::defers_terms), without row ids, skipping none: each row goes to the table or the buffer of
+// pending rows, and is counted in its cell; nothing else is computed per row. The buffer has room
+// for the batch (update_rows).
+void deferred_rows(evaluation_state::impl& s, const row_batch& b, const batch_labels& yt,
+                   const std::vector<std::uint32_t>& tmap, batch_sums& m) {
+  const std::size_t n = b.y_true.size();
+  const double threshold = s.o.threshold;
+  bool unit = true;
+  std::uint64_t cell[4] = {0, 0, 0, 0};
+  const bool two = m.T <= 2;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto bt = static_cast<std::size_t>(yt.codes[i]);
+    const double x = b.y_score[i];
+    unit &= (x >= 0) & (x <= 1);
+    const std::uint64_t key = assay::detail::order_key(x);
+    if (s.table_off || s.tally_in_table(key, tmap[bt], 1.0) == nullptr) s.buffer.push_back({key, tmap[bt], 1.0});
+    const std::size_t at = bt * 2 + (x >= threshold ? 1 : 0);
+    if (two) {
+      cell[0] += at == 0;
+      cell[1] += at == 1;
+      cell[2] += at == 2;
+      cell[3] += at == 3;
+    } else {
+      ++m.local[at].n;
+    }
+  }
+  for (std::size_t c = 0; two && c < m.local.size(); ++c) m.local[c].n += cell[c];
+  s.all_probabilities = s.all_probabilities && unit;
+}
+
+// The rows of any other batch of scores or predicted classes, row by row (skip: the rows to skip;
+// empty, none).
+void general_rows(evaluation_state::impl& s, const row_batch& b, const batch_labels& yt, const batch_labels& yp,
+                  const std::vector<std::uint32_t>& tmap, const std::vector<std::uint32_t>& pmap,
+                  const std::vector<std::uint8_t>& skip, batch_sums& m) {
+  const state_options& o = s.o;
+  const bool scores = o.kind == prediction_kind::scores;
+  const bool defer = s.defers_terms();
+  const std::size_t n = b.y_true.size();
+  const proba_view pv = proba_view::scores(b.y_score);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!skip.empty() && skip[i]) continue;
+    const double w = o.weighted ? b.sample_weight[i] : 1.0;
+    if (o.weighted) s.note_weight(w);  // 1.0 is whole
+    const auto bt = static_cast<std::size_t>(yt.codes[i]);
+    std::size_t bp;
+    if (scores) {
+      const double x = b.y_score[i];
+      bp = x >= o.threshold ? 1 : 0;
+      s.all_probabilities = s.all_probabilities && x >= 0 && x <= 1;
+      // Unweighted, a row's reliability and loss terms are those of its (score, spelling): added as
+      // count x term when its run is made (impl::add_run_sums, and impl::take_table for a tabled
+      // row), the same exact sums. Weighted, a tabled row's terms and bin are computed once per
+      // (score, spelling) in the table.
+      bool deferred = false;
+      key_tally* e = nullptr;
+      if (s.keep_runs) {
+        const std::uint64_t key = assay::detail::order_key(x);
+        e = s.tally_in_table(key, tmap[bt], w);
+        if (e == nullptr) {
+          s.buffer.push_back({key, tmap[bt], w});
+          deferred = defer;
+        } else if (!o.weighted) {
+          deferred = true;
+        } else if (!e->has_terms) {
+          e->has_terms = true;
+          for (std::size_t k = 0; k < 2; ++k) e->log_loss[k] = log_loss_term(pv, i, k), e->brier[k] = brier_term(pv, i, k);
+          e->bin = x >= 0 && x <= 1 ? curves::uniform_bin_of(x, calibration_bins) : 0;
+        }
+      }
+      if (!deferred && s.calibration && x >= 0 && x <= 1) {  // the reliability curve's sums (as curves::reliability_curve)
+        const std::size_t bin = e != nullptr ? e->bin : curves::uniform_bin_of(x, calibration_bins);
+        tally& c = m.calib[bt * calibration_bins + bin];
+        ++c.n;
+        if (m.chunked_weights) m.calib_w[bt * calibration_bins + bin].add(w);
+        else if (o.weighted) c.w.add(w);
+        m.ws[bin].add(w * x);
+      }
+      if (!deferred && w != 0) {
+        // As evaluate: the terms of weighted_loss_sum (w * term, rows of weight 0 left out), for
+        // either class of the row, the class being decided in finish() (with one_class_loss, the
+        // class `only` names when it is known).
+        batch_sums::batch_losses& l = m.loss[bt];
+        m.has_loss[bt] = 1;
+        const std::size_t k0 = m.only[bt] == 1 ? 1 : 0, k1 = m.only[bt] == 0 ? 1 : 2;  // the classes [k0, k1)
+        for (std::size_t k = k0; k < k1; ++k) {
+          l.log_loss[k].add(w * (e != nullptr ? e->log_loss[k] : log_loss_term(pv, i, k)));
+          l.brier[k].add(w * (e != nullptr ? e->brier[k] : brier_term(pv, i, k)));
+        }
+      }
+    } else {
+      bp = static_cast<std::size_t>(yp.codes[i]);
+    }
+    if (o.row_ids) {
+      s.kept.push_back({b.id(i), scores ? assay::detail::order_key(b.y_score[i]) : 0, tmap[bt],
+                        scores ? 0 : pmap[bp], w});
+      s.kept_sorted = false;
+    }
+    tally& c = m.dense ? m.local[bt * m.Pn + bp]
+                       : s.cells[{tmap[bt], scores ? static_cast<std::uint32_t>(bp) : pmap[bp]}];
+    ++c.n;
+    if (m.chunked_weights) m.w[bt * m.Pn + bp].add(w);
+    else if (o.weighted) c.w.add(w);
+  }
+}
+
+// The batch's tallies and sums into the state's maps.
+void fold_sums(evaluation_state::impl& s, const row_batch& b, const std::vector<std::uint8_t>& skip,
+               const std::vector<std::uint32_t>& tmap, const std::vector<std::uint32_t>& pmap, batch_sums& m) {
+  const state_options& o = s.o;
+  const bool scores = o.kind == prediction_kind::scores;
+  if (m.chunked_weights) {
+    for (std::size_t k = 0; k < m.local.size(); ++k) m.local[k].w = m.w[k].result();
+    for (std::size_t k = 0; k < m.calib.size(); ++k) m.calib[k].w = m.calib_w[k].result();
+  }
+  if (m.dense) {
+    for (std::size_t bt = 0; bt < m.T; ++bt) {
+      for (std::size_t bp = 0; bp < m.Pn; ++bp) {
+        const tally& c = m.local[bt * m.Pn + bp];
+        if (c.n == 0) continue;
+        s.cells[{tmap[bt], scores ? static_cast<std::uint32_t>(bp) : pmap[bp]}].add(c);
+        if (o.weighted) s.total_weight.add(c.w);
+      }
+    }
+  } else if (o.weighted) {
+    for (std::size_t i = 0; i < b.y_true.size(); ++i) {
+      if (skip.empty() || !skip[i]) s.total_weight.add(b.sample_weight[i]);
+    }
+  }
+  for (std::size_t bin = 0; bin < m.ws.size(); ++bin) s.calib_ws[bin].add(m.ws[bin].result());
+  for (std::size_t bt = 0; bt < m.loss.size(); ++bt) {
+    if (m.has_loss[bt]) {
+      losses l;
+      for (std::size_t k = 0; k < 2; ++k) {
+        l.log_loss[k] = m.loss[bt].log_loss[k].result();
+        l.brier[k] = m.loss[bt].brier[k].result();
+      }
+      l.have = m.only[bt] == 2 ? 3 : static_cast<std::uint8_t>(1U << m.only[bt]);
+      s.loss[tmap[bt]].add(l);
+    }
+    for (std::size_t bin = 0; bin < calibration_bins; ++bin) {
+      const tally& c = m.calib[bt * calibration_bins + bin];
+      if (c.n > 0) s.calib[{tmap[bt], static_cast<std::uint32_t>(bin)}].add(c);
+    }
+  }
+}
+
 // update() (apply) or check() (not apply: every check of the batch, then nothing changed).
 void update_rows(evaluation_state::impl& s, const row_batch& b, bool apply) {
   const state_options& o = s.o;
@@ -431,165 +696,15 @@ void update_rows(evaluation_state::impl& s, const row_batch& b, bool apply) {
   };
   if (scores && s.keep_runs) make_room(s.buffer);
   if (o.row_ids) make_room(s.kept);
-  // Tallies of the batch by (batch true spelling, batch predicted spelling or score side), folded
-  // into the state's maps once per batch; exact sums, so the folding order does not matter.
-  const std::size_t T = yt.spellings.size(), Pn = scores ? 2 : yp.spellings.size();
-  const bool dense = T * Pn <= (std::size_t{1} << 16);
-  std::vector<tally> local(dense ? T * Pn : 0);
-  // The batch's loss and reliability sums: chunked_sum, the same exact value as exact_sum at a few
-  // integer additions a term (the in-memory weighted_loss_sum's accumulator), folded in once.
-  struct batch_losses {
-    assay::detail::chunked_sum log_loss[2], brier[2];
-  };
-  std::vector<batch_losses> local_loss(scores ? T : 0);
-  std::vector<assay::detail::chunked_sum> local_ws(scores ? calibration_bins : 0);
-  std::vector<tally> local_calib(scores ? T * calibration_bins : 0);
-  // Weighted scores: the weight sums of those tallies in chunked_sum too (2 + 10 per spelling).
-  const bool chunked_weights = scores && o.weighted && dense;
-  std::vector<assay::detail::chunked_sum> local_w(chunked_weights ? T * Pn : 0);
-  std::vector<assay::detail::chunked_sum> local_calib_w(chunked_weights ? T * calibration_bins : 0);
-  std::vector<std::uint8_t> has_loss(scores ? T : 0, 0);
-  const std::vector<std::uint8_t> only = classes_of_losses(s, tmap, T);
-  const proba_view pv = proba_view::scores(b.y_score);
-  // The rows of a state that keeps no score runs, reliability sums or rows (a ranked part's,
-  // scale/ranges.hpp) and skips none: the same tallies and sums as the general loop below, without
-  // its per-row branches on what this state does not keep, the flag of scores in [0, 1] in a
-  // register, and with at most two spellings their four cells counted in registers (an increment of
-  // a cell the previous row also touched waits on that row's store).
-  const bool lean = scores && !s.keep_runs && !s.calibration && !o.row_ids && dense && skip.empty();
-  if (lean) {
-    bool unit = true;
-    std::uint64_t cell[4] = {0, 0, 0, 0};
-    const bool two = T <= 2;
-    for (std::size_t i = 0; i < n; ++i) {
-      const double w = o.weighted ? b.sample_weight[i] : 1.0;
-      if (o.weighted) s.note_weight(w);  // 1.0 is whole
-      const auto bt = static_cast<std::size_t>(yt.codes[i]);
-      const double x = b.y_score[i];
-      const std::size_t bp = x >= o.threshold ? 1 : 0;
-      unit &= (x >= 0) & (x <= 1);
-      if (w != 0) {  // as the general loop: the terms of the classes `only` names, rows of weight 0 left out
-        batch_losses& l = local_loss[bt];
-        has_loss[bt] = 1;
-        const std::size_t k0 = only[bt] == 1 ? 1 : 0, k1 = only[bt] == 0 ? 1 : 2;
-        for (std::size_t k = k0; k < k1; ++k) {
-          l.log_loss[k].add(w * binary_log_loss_term(x, k));
-          l.brier[k].add(w * binary_brier_term(x, k));
-        }
-      }
-      const std::size_t at = bt * Pn + bp;
-      if (two) {
-        cell[0] += at == 0;
-        cell[1] += at == 1;
-        cell[2] += at == 2;
-        cell[3] += at == 3;
-      } else {
-        ++local[at].n;
-      }
-      if (chunked_weights) local_w[at].add(w);
-    }
-    for (std::size_t c = 0; two && c < local.size(); ++c) local[c].n += cell[c];
-    s.all_probabilities = s.all_probabilities && unit;
-  }
-  for (std::size_t i = 0; !lean && i < n; ++i) {
-    if (!skip.empty() && skip[i]) continue;
-    const double w = o.weighted ? b.sample_weight[i] : 1.0;
-    if (o.weighted) s.note_weight(w);  // 1.0 is whole
-    const auto bt = static_cast<std::size_t>(yt.codes[i]);
-    std::size_t bp;
-    if (scores) {
-      const double x = b.y_score[i];
-      bp = x >= o.threshold ? 1 : 0;
-      s.all_probabilities = s.all_probabilities && x >= 0 && x <= 1;
-      // Unweighted, a tabled row's reliability and loss terms are those of its (score, spelling):
-      // added as count x term when the table is flushed (impl::take_table), the same exact sums.
-      // Weighted, its terms and bin are computed once per (score, spelling) in the table.
-      bool deferred = false;
-      key_tally* e = nullptr;
-      if (s.keep_runs) {
-        const std::uint64_t key = assay::detail::order_key(x);
-        e = s.tally_in_table(key, tmap[bt], w);
-        if (e == nullptr) {
-          s.buffer.push_back({key, tmap[bt], w});
-        } else if (!o.weighted) {
-          deferred = true;
-        } else if (!e->has_terms) {
-          e->has_terms = true;
-          for (std::size_t k = 0; k < 2; ++k) e->log_loss[k] = log_loss_term(pv, i, k), e->brier[k] = brier_term(pv, i, k);
-          e->bin = x >= 0 && x <= 1 ? curves::uniform_bin_of(x, calibration_bins) : 0;
-        }
-      }
-      if (!deferred && s.calibration && x >= 0 && x <= 1) {  // the reliability curve's sums (as curves::reliability_curve)
-        const std::size_t bin = e != nullptr ? e->bin : curves::uniform_bin_of(x, calibration_bins);
-        tally& c = local_calib[bt * calibration_bins + bin];
-        ++c.n;
-        if (chunked_weights) local_calib_w[bt * calibration_bins + bin].add(w);
-        else if (o.weighted) c.w.add(w);
-        local_ws[bin].add(w * x);
-      }
-      if (!deferred && w != 0) {
-        // As evaluate: the terms of weighted_loss_sum (w * term, rows of weight 0 left out), for
-        // either class of the row, the class being decided in finish() (with one_class_loss, the
-        // class `only` names when it is known).
-        batch_losses& l = local_loss[bt];
-        has_loss[bt] = 1;
-        const std::size_t k0 = only[bt] == 1 ? 1 : 0, k1 = only[bt] == 0 ? 1 : 2;  // the classes [k0, k1)
-        for (std::size_t k = k0; k < k1; ++k) {
-          l.log_loss[k].add(w * (e != nullptr ? e->log_loss[k] : log_loss_term(pv, i, k)));
-          l.brier[k].add(w * (e != nullptr ? e->brier[k] : brier_term(pv, i, k)));
-        }
-      }
-    } else {
-      bp = static_cast<std::size_t>(yp.codes[i]);
-    }
-    if (o.row_ids) {
-      s.kept.push_back({b.id(i), scores ? assay::detail::order_key(b.y_score[i]) : 0, tmap[bt],
-                        scores ? 0 : pmap[bp], w});
-      s.kept_sorted = false;
-    }
-    tally& c = dense ? local[bt * Pn + bp]
-                     : s.cells[{tmap[bt], scores ? static_cast<std::uint32_t>(bp) : pmap[bp]}];
-    ++c.n;
-    if (chunked_weights) local_w[bt * Pn + bp].add(w);
-    else if (o.weighted) c.w.add(w);
-  }
-  if (chunked_weights) {
-    for (std::size_t k = 0; k < local.size(); ++k) local[k].w = local_w[k].result();
-    for (std::size_t k = 0; k < local_calib.size(); ++k) local_calib[k].w = local_calib_w[k].result();
-  }
-  if (dense) {
-    for (std::size_t bt = 0; bt < T; ++bt) {
-      for (std::size_t bp = 0; bp < Pn; ++bp) {
-        const tally& c = local[bt * Pn + bp];
-        if (c.n == 0) continue;
-        s.cells[{tmap[bt], scores ? static_cast<std::uint32_t>(bp) : pmap[bp]}].add(c);
-        if (o.weighted) s.total_weight.add(c.w);
-      }
-    }
-  } else if (o.weighted) {
-    for (std::size_t i = 0; i < n; ++i) {
-      if (skip.empty() || !skip[i]) s.total_weight.add(b.sample_weight[i]);
-    }
-  }
-  for (std::size_t bin = 0; bin < local_ws.size(); ++bin) s.calib_ws[bin].add(local_ws[bin].result());
-  for (std::size_t bt = 0; bt < local_loss.size(); ++bt) {
-    if (has_loss[bt]) {
-      losses l;
-      for (std::size_t k = 0; k < 2; ++k) {
-        l.log_loss[k] = local_loss[bt].log_loss[k].result();
-        l.brier[k] = local_loss[bt].brier[k].result();
-      }
-      l.have = only[bt] == 2 ? 3 : static_cast<std::uint8_t>(1U << only[bt]);
-      s.loss[tmap[bt]].add(l);
-    }
-    for (std::size_t bin = 0; bin < calibration_bins; ++bin) {
-      const tally& c = local_calib[bt * calibration_bins + bin];
-      if (c.n > 0) s.calib[{tmap[bt], static_cast<std::uint32_t>(bin)}].add(c);
-    }
-  }
+  batch_sums m = make_sums(s, yt, yp, tmap);
+  const bool plain = scores && !o.row_ids && m.dense && skip.empty();
+  if (plain && !s.keep_runs && !s.calibration) lean_rows(s, b, yt, m);
+  else if (plain && s.defers_terms()) deferred_rows(s, b, yt, tmap, m);
+  else general_rows(s, b, yt, yp, tmap, pmap, skip, m);
+  fold_sums(s, b, skip, tmap, pmap, m);
   s.rows += n - skipped;
   s.missing += skipped;
-  if (s.buffer.size() >= s.compact_at) s.compact_buffer();  // held runs (of a merge) stay apart
+  s.compact_when_due();  // held runs (of a merge) stay apart
 }
 
 }  // namespace

@@ -737,6 +737,68 @@ TEST(EvaluationState, RepeatedScoresTalliedAsTheyComeEqualEvaluate) {
   }
 }
 
+// Distinct scores stay pending rows until serialize() or finish() sorts them (impl::
+// compact_when_due), their reliability and loss terms added when their runs are made
+// (impl::add_run_sums), and numeric labels are coded by update's scan of a few values. 300,000
+// distinct scores then 80,000 of 20 levels in batches of 10,000: the first compaction (at 70,000
+// rows) finds its rows spread, the look at 280,000 finds the newest rows spread too and leaves them
+// pending, with the tied rows after them. The report, the kept curves and the bytes are evaluate's
+// and those of one update with the labels as text, whatever the partitioning and merge order.
+TEST(EvaluationState, PendingDistinctScoresThenTiesWithNumericLabelsEqualEvaluate) {
+  std::mt19937_64 g(29);
+  data d = make(300000, 9, {"0", "1"}, false, 1000000000);
+  const data tied = make(80000, 10, {"0", "1"}, false, 20);
+  d.y.insert(d.y.end(), tied.y.begin(), tied.y.end());
+  d.score.insert(d.score.end(), tied.score.begin(), tied.score.end());
+  std::vector<double> yn;
+  for (const auto& s : d.y) yn.push_back(std::stod(s));
+  const state_options o = opts(prediction_kind::scores, false);
+  evaluate_options eo;
+  eo.keep_curves = true;
+  const report want_report = evaluate_report(d, o, eo);
+  const std::string want = to_json(want_report), want_curves = curves_text(want_report);
+  evaluation_state text(o);
+  text.update({label_column::of_text(d.y), d.score, {}, {}, 0});
+  const std::string blob = text.serialize();
+  for (std::size_t parts : {1, 2}) {
+    const auto c = cuts(d.y.size(), parts, g);
+    std::vector<evaluation_state> states;
+    for (std::size_t k = 0; k + 1 < c.size(); ++k) {
+      evaluation_state st(o);
+      for (std::size_t b = c[k]; b < c[k + 1]; b += 10000) {
+        const std::size_t e = std::min(c[k + 1], b + 10000);
+        st.update({label_column::of_numbers(piece(yn, b, e)), piece(d.score, b, e), {}, {}, b});
+      }
+      states.push_back(std::move(st));
+    }
+    evaluation_state merged = merge_randomly(std::move(states), g);
+    EXPECT_EQ(merged.serialize(), blob) << "parts " << parts;
+    const report got = merged.finish(eo);
+    EXPECT_EQ(to_json(got), want) << "parts " << parts;
+    EXPECT_EQ(curves_text(got), want_curves) << "parts " << parts;
+  }
+  // Ten numeric classes (past the scan's 8 values: detail::resolve's table) and a NaN label (dropped):
+  // the state of the same labels as text.
+  state_options lo = opts(prediction_kind::labels, false);
+  lo.drop_missing = true;
+  std::vector<double> yt, yp;
+  std::vector<std::string> yt_text, yp_text;
+  for (std::size_t i = 0; i < 500; ++i) {
+    yt.push_back(static_cast<double>(i % 10));
+    yp.push_back(static_cast<double>(i * 7 % 10));
+    yt_text.push_back(std::to_string(i % 10));
+    yp_text.push_back(std::to_string(i * 7 % 10));
+  }
+  evaluation_state by_number(lo), by_text(lo), with_nan(lo);
+  by_number.update({label_column::of_numbers(yt), {}, label_column::of_numbers(yp), {}, 0});
+  by_text.update({label_column::of_text(yt_text), {}, label_column::of_text(yp_text), {}, 0});
+  EXPECT_EQ(by_number.serialize(), by_text.serialize());
+  std::vector<double> two{0, 1, 1, 0}, nan{0, std::nan(""), 1, 1};
+  with_nan.update({label_column::of_numbers(nan), {}, label_column::of_numbers(two), {}, 0});
+  EXPECT_EQ(with_nan.rows(), 3U);
+  EXPECT_EQ(with_nan.missing(), 1U);
+}
+
 TEST(EvaluationStateCurves, ScoresOutsideZeroOneAndPredictedClasses) {
   std::mt19937_64 g(72);
   data d = make(800, 73, {"0", "1"}, true, 50);
