@@ -12,7 +12,6 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <unordered_map>
 
 #include "assay/error.hpp"
@@ -28,10 +27,9 @@ using json = nlohmann::json;
 std::string slurp(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw_io(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
-  std::ostringstream ss;
-  ss << f.rdbuf();
+  std::string all((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   if (f.bad()) throw_io(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
-  return ss.str();
+  return all;
 }
 
 json parse_json(const std::string& text, const std::string& name) {
