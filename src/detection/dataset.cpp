@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <unordered_map>
 
 #include "assay/error.hpp"
@@ -27,9 +28,10 @@ using json = nlohmann::json;
 std::string slurp(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw_io(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
-  std::string all((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::ostringstream ss;
+  ss << f.rdbuf();
   if (f.bad()) throw_io(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
-  return all;
+  return ss.str();
 }
 
 json parse_json(const std::string& text, const std::string& name) {

@@ -7,9 +7,9 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <unordered_map>
 
 #include "assay/error.hpp"
@@ -191,7 +191,9 @@ std::vector<embedded_sentence> parse_embeddings(const std::string& text, const s
 std::vector<embedded_sentence> read_embeddings(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw_io(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
-  return parse_embeddings(std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>()), path);
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return parse_embeddings(ss.str(), path);
 }
 
 }  // namespace assay::text

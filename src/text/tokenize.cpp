@@ -8,6 +8,7 @@
 #include <iterator>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 
 #include "assay/error.hpp"
 #include "assay/io/text.hpp"
@@ -282,8 +283,10 @@ const char* tokenizer_name(tokenizer how) noexcept {
 std::vector<std::string> read_lines(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw_io(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
-  const std::string all((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::ostringstream ss;
+  ss << f.rdbuf();
   if (f.bad()) throw_io(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
+  const std::string all = ss.str();
   std::vector<std::string> lines;
   std::size_t pos = 0;
   while (pos < all.size()) {
