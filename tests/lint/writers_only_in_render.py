@@ -10,9 +10,10 @@ and CSV writers live in src/render/. Outside src/render/, no file of src/ or inc
 Exempt, for now (writers still to move into src/render/): src/report/, src/plot/,
 src/curves/curve_report.cpp and the JSON of the multiclass curves it assembles
 (src/curves/multiclass_curves.{hpp,cpp}).
-Exempt from one rule only, because the file reads or exchanges data rather than rendering a result:
-the COCO JSON reader (src/detection/dataset.cpp) and the reader of BERTScore's embeddings
-(src/text/bertscore.cpp) may include nlohmann/json to parse their input; the external learner
+Exempt from a rule, because the file reads or exchanges data rather than rendering a result: the
+COCO JSON reader (src/detection/dataset.cpp) and the reader of BERTScore's embeddings
+(src/text/bertscore.cpp) may include nlohmann/json to parse their input; they and the line reader
+(src/text/tokenize.cpp) copy their input file through a std::ostringstream; the external learner
 (src/validation/external.cpp) may write the data file its child process reads.
 
 Comments and string literals are blanked before the check (digit separators such as 1'000 and raw
@@ -34,11 +35,14 @@ HOME = "src/render/"
 # Writers still to move into src/render/ (listed to be removed one by one).
 NOT_YET_MOVED = ("src/report/", "src/plot/", "src/curves/curve_report.cpp", "src/curves/multiclass_curves.hpp",
                  "src/curves/multiclass_curves.cpp")
-# file -> the one rule it is exempt from, and why.
+# file -> the rules it is exempt from, each with the reason. The readers copy a whole file into
+# memory through a std::ostringstream (ss << f.rdbuf(), which also decides how a read error shows);
+# one file reader should replace the three copies.
 ONE_RULE = {
-    "src/detection/dataset.cpp": ("json", "parses COCO JSON input"),
-    "src/text/bertscore.cpp": ("json", "parses the embeddings' JSON lines"),
-    "src/validation/external.cpp": ("stream", "writes the data file of the external learner's process"),
+    "src/detection/dataset.cpp": {"json": "parses COCO JSON input", "stream": "reads its input file"},
+    "src/text/bertscore.cpp": {"json": "parses the embeddings' JSON lines", "stream": "reads its input file"},
+    "src/text/tokenize.cpp": {"stream": "reads its input file"},
+    "src/validation/external.cpp": {"stream": "writes the data file of the external learner's process"},
 }
 
 JSON_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]nlohmann/')
@@ -71,7 +75,7 @@ def code_only(text):
 def exempt(rel, rule):
     if rel.startswith(HOME) or any(rel == p or (p.endswith("/") and rel.startswith(p)) for p in NOT_YET_MOVED):
         return True
-    return ONE_RULE.get(rel, (None,))[0] == rule
+    return rule in ONE_RULE.get(rel, {})
 
 
 def check_file(path, rel):
