@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "assay/data/predictions.hpp"
@@ -201,102 +200,6 @@ sample_comparison compare_samples_table(io::table&& t, bool scores, const std::o
   c.sample_column = sample.name;
   c.verdict = verdict_of(c);
   return c;
-}
-
-namespace {
-
-std::string num4(const value& v) { return v.defined() ? fmt::format("{:.4f}", v.v) : "undefined"; }
-nlohmann::json jv(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
-nlohmann::json jv(const value& v) { return v.defined() ? jv(v.v) : nlohmann::json(nullptr); }
-
-}  // namespace
-
-std::string to_text(const sample_comparison& c) {
-  std::string s;
-  const std::string pct = fmt::format("{:g}%", 100 * (1 - c.options.alpha));
-  s += fmt::format("Two independent samples{}: label '{}'{}\n\n",
-                   c.sample_column.empty() ? "" : fmt::format(" (column '{}')", c.sample_column), c.label,
-                   c.positive.empty() ? "" : fmt::format(", positive class \"{}\"", c.positive));
-  std::size_t width = 12;
-  for (const auto* m : {&c.a, &c.b}) width = std::max(width, m->name.size());
-  const std::string err = c.scores ? fmt::format("error@{:g}", c.options.threshold) : std::string("error");
-  s += fmt::format("{:<{}} {:>7}  {:>10}  {:>19}", "sample", width, "cases", err, pct + " CI (Wilson)");
-  if (c.scores) s += fmt::format("  {:>8}  {:>19}", "AUC", pct + " CI (DeLong)");
-  s += "\n";
-  for (const auto* m : {&c.a, &c.b}) {
-    s += fmt::format("{:<{}} {:>7}  {:>10.4f}  {:>19}", m->name, width, m->n, m->error_rate.estimate,
-                     fmt::format("[{:.4f}, {:.4f}]", m->error_rate.lower, m->error_rate.upper));
-    if (c.scores) {
-      s += fmt::format("  {:>8}  {:>19}", num4(m->auc.auc), fmt::format("[{}, {}]", num4(m->auc.lower), num4(m->auc.upper)));
-    }
-    s += "\n";
-  }
-  const auto& e = c.error_difference;
-  s += fmt::format("\nDifference of error rates, {} - {}: {:.4f}\n", c.a.name, c.b.name, e.difference);
-  s += fmt::format("  {} CI (Wald):     [{:.4f}, {:.4f}]\n", pct, e.wald.lower, e.wald.upper);
-  s += fmt::format("  {} CI (Newcombe): [{:.4f}, {:.4f}]\n", pct, e.newcombe.lower, e.newcombe.upper);
-  if (e.z_test.undefined.empty()) {
-    s += fmt::format("  two-proportion z test (pooled): z = {:.4f}, p = {:.4g}\n", e.z_test.test.statistic, e.z_test.test.p_value);
-  } else {
-    s += fmt::format("  two-proportion z test: undefined ({})\n", e.z_test.undefined);
-  }
-  if (e.has_fisher) s += fmt::format("  Fisher's exact test: odds ratio = {:.4g}, p = {:.4g}\n", e.fisher.statistic, e.fisher.p_value);
-  if (c.has_delong) {
-    s += fmt::format("\nUnpaired DeLong test, AUC {} - {}: {:.4f}, t = {:.4f}, df = {:.2f}, p = {:.4g}\n", c.a.name,
-                     c.b.name, c.delong.difference, c.delong.test.statistic, c.delong.test.df, c.delong.test.p_value);
-  } else if (c.scores) {
-    s += fmt::format("\nUnpaired DeLong test: undefined ({})\n", c.delong_undefined);
-  }
-  s += "\n" + c.verdict + "\n";
-  return s;
-}
-
-std::string to_json(const sample_comparison& c) {
-  nlohmann::json j;
-  j["design"] = "two independent samples";
-  j["label"] = c.label;
-  if (!c.sample_column.empty()) j["sample_column"] = c.sample_column;
-  j["task"] = c.multiclass ? "multiclass" : "binary";
-  j["classes"] = c.classes;
-  if (!c.positive.empty()) j["positive_class"] = c.positive;
-  j["alpha"] = c.options.alpha;
-  j["input"] = c.scores ? "score" : "pred";
-  if (c.scores) j["threshold"] = c.options.threshold;
-  for (const auto* m : {&c.a, &c.b}) {
-    nlohmann::json o = {{"name", m->name}, {"model", m->model}, {"n", m->n}};
-    if (!c.multiclass) o["n_positive"] = m->n_pos, o["n_negative"] = m->n_neg;
-    o["errors"] = m->errors;
-    o["error_rate"] = m->error_rate.estimate;
-    o["error_rate_ci"] = {m->error_rate.lower, m->error_rate.upper};
-    o["error_rate_ci_method"] = "wilson";
-    if (m->has_auc) {
-      o["auc"] = jv(m->auc.auc);
-      o["auc_ci"] = {jv(m->auc.lower), jv(m->auc.upper)};
-      o["auc_ci_method"] = "delong";
-    }
-    j["samples"].push_back(std::move(o));
-  }
-  const auto& e = c.error_difference;
-  nlohmann::json d = {{"difference", e.difference},
-                      {"wald_ci", {e.wald.lower, e.wald.upper}},
-                      {"wald_std_error", e.wald_std_error},
-                      {"newcombe_ci", {e.newcombe.lower, e.newcombe.upper}},
-                      {"level", e.level}};
-  d["z_test"] = {{"method", "two_proportion_z_pooled"}, {"z", jv(e.z_test.test.statistic)},
-                 {"p_value", jv(e.z_test.test.p_value)}, {"alternative", "two-sided"}};
-  if (!e.z_test.undefined.empty()) d["z_test"]["undefined"] = e.z_test.undefined;
-  if (e.has_fisher) d["fisher_exact"] = {{"odds_ratio", jv(e.fisher.statistic)}, {"p_value", e.fisher.p_value}, {"alternative", "two-sided"}};
-  j["error_rate_difference"] = std::move(d);
-  if (c.has_delong) {
-    j["delong_unpaired"] = {{"auc_a", c.delong.auc_a},      {"auc_b", c.delong.auc_b},
-                            {"difference", c.delong.difference}, {"std_error", c.delong.std_error},
-                            {"t", jv(c.delong.test.statistic)},  {"df", jv(c.delong.test.df)},
-                            {"p_value", c.delong.test.p_value},  {"alternative", "two-sided"}};
-  } else if (c.scores) {
-    j["delong_unpaired"] = {{"p_value", nullptr}, {"undefined", c.delong_undefined}};
-  }
-  j["verdict"] = c.verdict;
-  return j.dump(2) + "\n";
 }
 
 }  // namespace assay::stats

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <atomic>
 #include <exception>
-#include <nlohmann/json.hpp>
 
 #include "assay/detail/parallel.hpp"
 #include "assay/error.hpp"
@@ -135,38 +134,6 @@ bias_variance_result bias_variance(const dataset& d, const any_learner& learner,
   out.learner = learner.name();
   out.train_rows = part.train.size();
   return out;
-}
-
-std::string to_text(const bias_variance_result& r) {
-  const bool sq = r.loss == "squared";
-  std::string out = fmt::format(
-      "Bias-variance decomposition of {} ({} loss), {} bootstrap training sets of {} rows, {} test rows\n"
-      "expected loss:  {:.6g}\n"
-      "{}{:.6g}\n"
-      "variance:       {:.6g}\n",
-      r.learner, sq ? "squared" : "0-1", r.rounds, r.train_rows, r.test_rows, r.expected_loss,
-      sq ? "bias^2:         " : "bias:           ", r.bias, r.variance);
-  if (!sq) {
-    out +=
-        fmt::format("net variance:   {:.6g}  (expected loss = bias + net variance; Domingos 2000)\n", r.net_variance);
-  } else {
-    out += "(expected loss = bias^2 + variance; noise is included in bias^2)\n";
-  }
-  return out;
-}
-
-std::string to_json(const bias_variance_result& r) {
-  return nlohmann::json{{"learner", r.learner},
-                        {"loss", r.loss},
-                        {"rounds", r.rounds},
-                        {"train_rows", r.train_rows},
-                        {"test_rows", r.test_rows},
-                        {"expected_loss", r.expected_loss},
-                        {"bias", r.bias},
-                        {"variance", r.variance},
-                        {"net_variance", r.net_variance}}
-             .dump(2) +
-         "\n";
 }
 
 }  // namespace assay::validation

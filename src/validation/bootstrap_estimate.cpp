@@ -1,7 +1,5 @@
 #include "assay/validation/bootstrap_estimate.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <numeric>
 
@@ -88,20 +86,6 @@ bootstrap_estimate bootstrap_632(const dataset& d, const any_learner& learner, s
   const double wt = 0.632 / (1 - 0.368 * e.relative_overfit);
   e.err_632plus = (1 - wt) * err + wt * err1c;
   return e;
-}
-
-std::string to_text(const bootstrap_estimate& r) {
-  return fmt::format(
-      "Bootstrap error estimates of {} ({} loss), {} bootstrap samples (Efron & Tibshirani 1997)\n"
-      "training (resubstitution) error:   {:.6g}\n"
-      "leave-one-out bootstrap Err(1):    {:.6g}{}\n"
-      "no-information error gamma:        {:.6g}\n"
-      "relative overfitting rate R':      {:.6g}\n"
-      ".632 estimate:                     {:.6g}\n"
-      ".632+ estimate:                    {:.6g}\n",
-      r.learner, r.loss == "squared" ? "squared" : "0-1", r.repeats, r.err_train, r.err_oob,
-      r.cases_never_out ? fmt::format("  ({} cases never out of bag, left out)", r.cases_never_out) : "", r.gamma,
-      r.relative_overfit, r.err_632, r.err_632plus);
 }
 
 }  // namespace assay::validation

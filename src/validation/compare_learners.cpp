@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <nlohmann/json.hpp>
 
 #include "assay/error.hpp"
 #include "assay/stats/learner_tests.hpp"
@@ -92,39 +91,6 @@ learner_comparison compare_learners(const dataset& d, const any_learner& a, cons
   const std::size_t repeats = r.result_a.repeats;
   r.tests = test_split_differences(r.a, r.b, tr, te, repeats, splits.size() / std::max<std::size_t>(repeats, 1));
   return r;
-}
-
-std::string to_text(const learner_comparison& r) {
-  auto show = [](const value& v) { return v.defined() ? fmt::format("{:.4g}", v.v) : "undefined (" + v.reason + ")"; };
-  std::string out = fmt::format("Comparison of A = {} and B = {} on {} splits ({})\n", r.learner_a, r.learner_b,
-                                r.a.size(), r.metric);
-  out += fmt::format("mean A {:.4f}, mean B {:.4f}, mean difference A - B {:.4f} (sd {})\n\n",
-                     r.result_a.summary[0].mean.v, r.result_b.summary[0].mean.v, r.tests.mean_difference,
-                     show(r.tests.sd));
-  for (auto [name, t] : {std::pair{"paired t-test (optimistic for CV)", &r.tests.paired},
-                         {"corrected resampled t-test", &r.tests.corrected},
-                         {"5x2cv paired t-test", &r.tests.five_by_two}}) {
-    out += fmt::format("{:<34}  t = {:<12}  df = {:<4}  p = {}\n", name, show(t->t), show(t->df), show(t->p_value));
-  }
-  return out;
-}
-
-std::string to_json(const learner_comparison& r) {
-  auto jv = [](const value& v) { return v.defined() ? nlohmann::json(v.v) : nlohmann::json(nullptr); };
-  auto jt = [&](const t_test& t) {
-    return nlohmann::json{{"t", jv(t.t)}, {"df", jv(t.df)}, {"p_value", jv(t.p_value)}};
-  };
-  return nlohmann::json{{"learner_a", r.learner_a},
-                        {"learner_b", r.learner_b},
-                        {"metric", r.metric},
-                        {"scores_a", r.a},
-                        {"scores_b", r.b},
-                        {"mean_difference", r.tests.mean_difference},
-                        {"paired_t", jt(r.tests.paired)},
-                        {"corrected_resampled_t", jt(r.tests.corrected)},
-                        {"five_by_two_cv_t", jt(r.tests.five_by_two)}}
-             .dump(2) +
-         "\n";
 }
 
 }  // namespace assay::validation

@@ -16,6 +16,7 @@
 #include "assay/metrics/confusion.hpp"
 #include "assay/metrics/labels.hpp"
 #include "assay/metrics/registry.hpp"
+#include "assay/stats/learner_tests.hpp"
 #include "assay/validation/cancel.hpp"
 
 namespace assay::validation {
@@ -352,6 +353,22 @@ cv_result summarize_splits(const dataset& d, const any_learner& learner, const s
     }
   }
   return summarize(setup(d, learner, splits, options), d, splits, std::move(outcomes), options);
+}
+
+std::pair<value, value> corrected_mean_interval(const cv_result& r, std::size_t m) {
+  std::vector<double> x;
+  double n_train = 0, n_test = 0;
+  for (const auto& f : r.folds) {
+    if (!f.test[m].defined() || !std::isfinite(f.test[m].v)) continue;
+    x.push_back(f.test[m].v);
+    n_train += static_cast<double>(f.train_rows), n_test += static_cast<double>(f.test_rows);
+  }
+  if (x.size() < 2 || !(n_train > 0)) {
+    const value u = value::undefined(x.size() < 2 ? "fewer than 2 splits" : "no training rows");
+    return {u, u};
+  }
+  const auto ci = stats::corrected_resampled_interval(x, n_train, n_test);  // the ratio of the mean sizes
+  return {ci.lower, ci.upper};
 }
 
 }  // namespace assay::validation

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <nlohmann/json.hpp>
 
 #include "assay/error.hpp"
 
@@ -85,41 +84,6 @@ learning_curve_result learning_curve(const dataset& d, const any_learner& learne
     out.points.push_back(std::move(p));
   }
   return out;
-}
-
-std::string to_text(const learning_curve_result& r) {
-  std::string out =
-      fmt::format("Learning curve of {} over {} splits (mean +- sd over the splits)\n", r.learner, r.splits);
-  if (r.points.empty()) return out;
-  for (std::size_t m = 0; m < r.points[0].test.size(); ++m) {
-    out += fmt::format("\n{}\n{:>6}  {:>10}  {:>21}  {:>21}\n", r.points[0].test[m].name, "share", "train rows",
-                       "train score", "test score");
-    for (const auto& p : r.points) {
-      auto cell = [](const metric_summary& s) {
-        if (!s.mean.defined()) return std::string("undefined");
-        return fmt::format("{:.4f} +- {}", s.mean.v, s.sd.defined() ? fmt::format("{:.4f}", s.sd.v) : "undef");
-      };
-      out +=
-          fmt::format("{:>6.3f}  {:>10}  {:>21}  {:>21}\n", p.share, p.train_rows, cell(p.train[m]), cell(p.test[m]));
-    }
-  }
-  return out;
-}
-
-std::string to_json(const learning_curve_result& r) {
-  nlohmann::json j;
-  j["learner"] = r.learner;
-  j["splits"] = r.splits;
-  auto jv = [](const value& v) { return v.defined() ? nlohmann::json(v.v) : nlohmann::json(nullptr); };
-  for (const auto& p : r.points) {
-    nlohmann::json o{{"share", p.share}, {"train_rows", p.train_rows}};
-    for (std::size_t m = 0; m < p.test.size(); ++m) {
-      o["test"][p.test[m].name] = {{"mean", jv(p.test[m].mean)}, {"sd", jv(p.test[m].sd)}};
-      o["train"][p.train[m].name] = {{"mean", jv(p.train[m].mean)}, {"sd", jv(p.train[m].sd)}};
-    }
-    j["points"].push_back(o);
-  }
-  return j.dump(2) + "\n";
 }
 
 }  // namespace assay::validation

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <nlohmann/json.hpp>
 
 #include "assay/error.hpp"
 #include "assay/stats/learner_tests.hpp"
@@ -95,42 +94,6 @@ lesion_result lesion_study(const dataset& d, const any_learner& learner, const s
     r.entries.push_back(std::move(e));
   }
   return r;
-}
-
-std::string to_text(const lesion_result& r) {
-  auto show = [](const value& v) { return v.defined() ? fmt::format("{:.4f}", v.v) : std::string("undefined"); };
-  std::string out = fmt::format(
-      "Lesion study of {} ({}), {} splits (train ~{}, test ~{} rows)\nwith every feature: {}\n\n"
-      "{:<16}  {:>10}  {:>10}  {:>23}  columns\n",
-      r.learner, r.metric, r.splits, r.mean_train, r.mean_test, show(r.full), "group removed", "score", "drop",
-      fmt::format("{:.0f}% interval", r.confidence * 100));
-  for (const auto& e : r.entries) {
-    out += fmt::format("{:<16}  {:>10}  {:>10.4f}  {:>23}  {}\n", e.group.name, show(e.lesioned), e.drop,
-                       e.low.defined() ? fmt::format("[{:.4f}, {:.4f}]", e.low.v, e.high.v) : "undefined",
-                       fmt::join(e.group.columns, ","));
-  }
-  out += "\n(drop > 0: worse without the group; interval: corrected resampled t, Nadeau & Bengio 2003)\n";
-  return out;
-}
-
-std::string to_json(const lesion_result& r) {
-  auto jv = [](const value& v) { return v.defined() ? nlohmann::json(v.v) : nlohmann::json(nullptr); };
-  nlohmann::json j{{"learner", r.learner},
-                   {"metric", r.metric},
-                   {"confidence", r.confidence},
-                   {"splits", r.splits},
-                   {"full", jv(r.full)}};
-  auto& a = j["groups"] = nlohmann::json::array();
-  for (const auto& e : r.entries) {
-    a.push_back({{"name", e.group.name},
-                 {"columns", e.group.columns},
-                 {"score", jv(e.lesioned)},
-                 {"drop", std::isnan(e.drop) ? nlohmann::json(nullptr) : nlohmann::json(e.drop)},
-                 {"sd", jv(e.sd)},
-                 {"low", jv(e.low)},
-                 {"high", jv(e.high)}});
-  }
-  return j.dump(2) + "\n";
 }
 
 }  // namespace assay::validation

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <nlohmann/json.hpp>
 
 #include "assay/error.hpp"
 
@@ -89,36 +88,6 @@ nested_cv_result nested_cv(const dataset& d, const std::string& learner_spec, co
                                 : value::undefined("fewer than 2 outer splits");
   }
   return r;
-}
-
-std::string to_text(const nested_cv_result& r) {
-  auto show = [](const value& v) { return v.defined() ? fmt::format("{:.4f}", v.v) : std::string("undefined"); };
-  std::string out = fmt::format(
-      "Nested cross-validation of {} choosing {} by inner CV ({}), {} outer splits\n"
-      "outer estimate: mean {}, sd {}\n\n{:>5}  {:>10}  {:>10}",
-      r.learner, r.param, r.metric, r.outer.size(), show(r.summary.mean), show(r.summary.sd), "split", "chosen",
-      "outer");
-  for (const auto& v : r.values) out += fmt::format("  {:>10}", fmt::format("{}={}", r.param, v));
-  out += "\n";
-  for (std::size_t s = 0; s < r.outer.size(); ++s) {
-    out += fmt::format("{:>5}  {:>10}  {:>10}", s, r.chosen[s], show(r.outer[s]));
-    for (const auto& m : r.inner[s]) out += fmt::format("  {:>10}", show(m));
-    out += "\n";
-  }
-  out += "\n(the inner columns are inner cross-validated means; only the outer estimate is unbiased)\n";
-  return out;
-}
-
-std::string to_json(const nested_cv_result& r) {
-  auto jv = [](const value& v) { return v.defined() ? nlohmann::json(v.v) : nlohmann::json(nullptr); };
-  nlohmann::json j{{"learner", r.learner}, {"param", r.param},           {"metric", r.metric},    {"values", r.values},
-                   {"chosen", r.chosen},   {"mean", jv(r.summary.mean)}, {"sd", jv(r.summary.sd)}};
-  for (std::size_t s = 0; s < r.outer.size(); ++s) {
-    nlohmann::json in = nlohmann::json::array();
-    for (const auto& m : r.inner[s]) in.push_back(jv(m));
-    j["outer"].push_back({{"split", s}, {"chosen", r.chosen[s]}, {"score", jv(r.outer[s])}, {"inner_means", in}});
-  }
-  return j.dump(2) + "\n";
 }
 
 }  // namespace assay::validation

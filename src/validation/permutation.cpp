@@ -2,9 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
-#include <nlohmann/json.hpp>
-
 #include "assay/error.hpp"
 
 namespace assay::validation {
@@ -46,37 +43,6 @@ permutation_result permutation_test(const dataset& d, const any_learner& learner
   }
   r.p_value = static_cast<double>(as_good + 1) / static_cast<double>(options.permutations + 1);
   return r;
-}
-
-std::string to_text(const permutation_result& r) {
-  double m = 0, ss = 0;
-  std::size_t n = 0;
-  for (double s : r.permuted)
-    if (!std::isnan(s)) {
-      m += s;
-      ++n;
-    }
-  if (n) m /= static_cast<double>(n);
-  for (double s : r.permuted)
-    if (!std::isnan(s)) ss += (s - m) * (s - m);
-  return fmt::format(
-      "Permutation test of {} ({}), {} permutations of the labels\n"
-      "score on the real labels:  {:.4f}\n"
-      "score on permuted labels:  mean {:.4f}, sd {:.4f}\n"
-      "p-value:                   {:.4g}  (1 + permutations scoring as well or better) / (permutations + 1)\n",
-      r.learner, r.metric, r.permuted.size(), r.score, m, n > 1 ? std::sqrt(ss / static_cast<double>(n - 1)) : 0.0,
-      r.p_value);
-}
-
-std::string to_json(const permutation_result& r) {
-  nlohmann::json j{{"learner", r.learner},
-                   {"metric", r.metric},
-                   {"score", r.score},
-                   {"p_value", r.p_value},
-                   {"permutations", r.permuted.size()}};
-  auto& a = j["permuted_scores"] = nlohmann::json::array();
-  for (double s : r.permuted) a.push_back(std::isnan(s) ? nlohmann::json(nullptr) : nlohmann::json(s));
-  return j.dump(2) + "\n";
 }
 
 }  // namespace assay::validation

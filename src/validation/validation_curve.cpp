@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <nlohmann/json.hpp>
 
 #include "assay/error.hpp"
 
@@ -56,38 +55,6 @@ validation_curve_result validation_curve(const dataset& d, const std::string& le
     out.points.push_back(std::move(p));
   }
   return out;
-}
-
-std::string to_text(const validation_curve_result& r) {
-  std::string out = fmt::format("Validation curve of {} over {} ({} splits; mean +- sd over the splits)\n", r.learner,
-                                r.param, r.splits);
-  if (r.points.empty()) return out;
-  auto cell = [](const metric_summary& s) {
-    if (!s.mean.defined()) return std::string("undefined");
-    return fmt::format("{:.4f} +- {}", s.mean.v, s.sd.defined() ? fmt::format("{:.4f}", s.sd.v) : "undef");
-  };
-  for (std::size_t m = 0; m < r.points[0].test.size(); ++m) {
-    out +=
-        fmt::format("\n{}\n{:>12}  {:>21}  {:>21}\n", r.points[0].test[m].name, r.param, "train score", "test score");
-    for (const auto& p : r.points)
-      out += fmt::format("{:>12}  {:>21}  {:>21}\n", p.value, cell(p.train[m]), cell(p.test[m]));
-  }
-  return out;
-}
-
-std::string to_json(const validation_curve_result& r) {
-  auto jv = [](const value& v) { return v.defined() ? nlohmann::json(v.v) : nlohmann::json(nullptr); };
-  nlohmann::json j{{"learner", r.learner}, {"param", r.param}, {"splits", r.splits}};
-  j["points"] = nlohmann::json::array();
-  for (const auto& p : r.points) {
-    nlohmann::json o{{"value", p.value}};
-    for (std::size_t m = 0; m < p.test.size(); ++m) {
-      o["test"][p.test[m].name] = {{"mean", jv(p.test[m].mean)}, {"sd", jv(p.test[m].sd)}};
-      o["train"][p.train[m].name] = {{"mean", jv(p.train[m].mean)}, {"sd", jv(p.train[m].sd)}};
-    }
-    j["points"].push_back(o);
-  }
-  return j.dump(2) + "\n";
 }
 
 }  // namespace assay::validation
