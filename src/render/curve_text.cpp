@@ -16,7 +16,10 @@ constexpr char array_marker = '\x01';
 
 json jstream(std::function<void(const text_sink&)> writer) {
   array_writers.push_back(std::move(writer));
-  return std::string(1, array_marker) + std::to_string(array_writers.size() - 1) + array_marker;
+  std::string marker(1, array_marker);
+  marker += std::to_string(array_writers.size() - 1);
+  marker += array_marker;
+  return marker;
 }
 
 json jvec(const std::vector<double>& v) {
