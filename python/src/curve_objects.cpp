@@ -59,9 +59,8 @@ nb::dict point_dict(const curves::operating_point& p) {
 using line_spec = std::tuple<std::string, in_array<double>, in_array<double>, bool, bool>;
 using marker_spec = std::tuple<double, double, std::string>;
 
-}  // namespace
-
-void bind_curve_objects(nb::module_& m) {
+/// ROC and precision-recall curves with their areas (roc.hpp, pr.hpp).
+void bind_ranking_curves(nb::module_& m) {
   m.def(
       "curve_roc",
       [](in_array<std::int32_t> y, in_array<double> score, std::optional<in_array<double>> weight,
@@ -111,7 +110,10 @@ void bind_curve_objects(nb::module_& m) {
       },
       nb::arg("y"), nb::arg("score"), nb::arg("weight").none(),
       "Precision-recall curve and average precision, as `assay curve pr`.");
+}
 
+/// Metrics at every threshold with the best operating points, and the cost curve (threshold.hpp).
+void bind_threshold_curves(nb::module_& m) {
   m.def(
       "curve_thresholds",
       [](in_array<std::int32_t> y, in_array<double> score, std::optional<in_array<double>> weight, double beta) {
@@ -189,7 +191,10 @@ void bind_curve_objects(nb::module_& m) {
       },
       nb::arg("y"), nb::arg("score"), nb::arg("weight").none(), nb::arg("costs").none(), nb::arg("prior").none(),
       "Drummond-Holte cost curve (lower envelope) and the minimum-expected-cost point, as `assay curve cost`.");
+}
 
+/// Accuracy-rejection and reliability (calibration) curves (calibration.hpp).
+void bind_confidence_curves(nb::module_& m) {
   m.def(
       "curve_rejection",
       [](in_array<std::int32_t> y, in_array<double> score, std::optional<in_array<double>> weight, double threshold) {
@@ -232,7 +237,10 @@ void bind_curve_objects(nb::module_& m) {
       },
       nb::arg("y"), nb::arg("prob"), nb::arg("weight").none(), nb::arg("n_bins"), nb::arg("quantile"),
       "Reliability curve, expected calibration error and Brier decomposition, as `assay curve calibration`.");
+}
 
+/// The core's SVG chart writer (plot/svg.hpp).
+void bind_svg(nb::module_& m) {
   m.def(
       "render_svg",
       [](std::string title, std::string x_label, std::string y_label, double x_min, double x_max, double y_min,
@@ -262,6 +270,15 @@ void bind_curve_objects(nb::module_& m) {
       nb::arg("title"), nb::arg("x_label"), nb::arg("y_label"), nb::arg("x_min"), nb::arg("x_max"), nb::arg("y_min"),
       nb::arg("y_max"), nb::arg("square"), nb::arg("lines"), nb::arg("markers"), nb::arg("id") = "plot",
       "An SVG chart by the core's writer (assay::plot::render_svg). lines: (name, x, y, dashed, markers).");
+}
+
+}  // namespace
+
+void bind_curve_objects(nb::module_& m) {
+  bind_ranking_curves(m);
+  bind_threshold_curves(m);
+  bind_confidence_curves(m);
+  bind_svg(m);
 }
 
 }  // namespace assay::python

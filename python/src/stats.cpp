@@ -63,9 +63,9 @@ std::vector<double> differences(std::span<const double> a, std::span<const doubl
   return d;
 }
 
-}  // namespace
-
-void bind_stats(nb::module_& m) {
+/// Intervals and tests of proportions: one proportion, two independent ones, McNemar's test of
+/// paired ones, Cochran's Q of several paired ones (proportion.hpp, two_proportions.hpp, tests.hpp).
+void bind_proportion_tests(nb::module_& m) {
   m.def(
       "proportion_ci",
       [](double x, double n, double level, std::string_view method) {
@@ -114,7 +114,11 @@ void bind_stats(nb::module_& m) {
         return test_dict(stats::cochrans_q(view(success), rows, k));
       },
       nb::arg("success"), nb::arg("rows"), nb::arg("k"));
+}
 
+/// DeLong's interval and test of ROC AUCs (delong.hpp), and the multiple-testing corrections
+/// (multiple.hpp).
+void bind_auc_tests(nb::module_& m) {
   m.def(
       "delong_ci",
       [](in_array<std::int32_t> y, in_array<double> score, double level) {
@@ -155,9 +159,10 @@ void bind_stats(nb::module_& m) {
         return to_numpy(stats::adjust_p_values(view(p), stats::parse_p_adjust(method, "method")));
       },
       nb::arg("p"), nb::arg("method"));
+}
 
-  // ---- tests between learners (learner_tests.hpp) ----
-
+/// Tests between learners on the same folds or repetitions (learner_tests.hpp).
+void bind_learner_tests(nb::module_& m) {
   m.def(
       "paired_t_test",
       [](in_array<double> a, in_array<double> b, std::string_view alternative, double level) {
@@ -260,9 +265,10 @@ void bind_stats(nb::module_& m) {
         return d;
       },
       nb::arg("data"), nb::arg("rows"), nb::arg("k"), nb::arg("alpha"));
+}
 
-  // ---- a registered metric between two models on the same cases (compare.hpp) ----
-
+/// A registered metric between two models on the same cases (compare_models.hpp).
+void bind_compare_metric(nb::module_& m) {
   m.def(
       "compare_metric",
       [](in_array<std::int32_t> y, std::optional<in_array<double>> score_a, std::optional<in_array<double>> score_b,
@@ -310,6 +316,15 @@ void bind_stats(nb::module_& m) {
       nb::arg("y"), nb::arg("score_a").none(), nb::arg("score_b").none(), nb::arg("pred_a").none(),
       nb::arg("pred_b").none(), nb::arg("metric"), nb::arg("threshold"), nb::arg("level"), nb::arg("replicates"),
       nb::arg("permutations"), nb::arg("seed"));
+}
+
+}  // namespace
+
+void bind_stats(nb::module_& m) {
+  bind_proportion_tests(m);
+  bind_auc_tests(m);
+  bind_learner_tests(m);
+  bind_compare_metric(m);
 }
 
 }  // namespace assay::python

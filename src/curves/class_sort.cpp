@@ -292,6 +292,65 @@ class group_table {
   unsigned bits_ = 0;
 };
 
+// The grouped form: the per-thread tables' keys sorted ascending and their counts merged; `positives`
+// is set to the positives of all groups. Few tables of few keys: one sort of their concatenation, then
+// one pass over equal keys.
+std::vector<score_group> merged_groups(const std::vector<group_table>& tables, std::size_t& positives) {
+  std::vector<group_table::slot> all;
+  all.reserve(tables[0].size() * tables.size());
+  for (const group_table& table : tables)
+    for (const auto& s : table.slots()) if (s.key != 0) all.push_back(s);
+  std::sort(all.begin(), all.end(), [](const group_table::slot& a, const group_table::slot& b) { return a.key < b.key; });
+  std::vector<score_group> groups;
+  groups.reserve(all.size());
+  std::size_t P = 0;
+  for (std::size_t i = 0; i < all.size();) {
+    score_group grp{all[i].key, 0, 0};
+    std::uint32_t cases = 0;
+    for (; i < all.size() && all[i].key == grp.key; ++i) cases += all[i].cases, grp.positives += all[i].positives;
+    grp.negatives = cases - grp.positives;
+    P += grp.positives;
+    groups.push_back(grp);
+  }
+  positives = P;
+  return groups;
+}
+
+// The second read, for scores of both signs: a[i] = labelled(score[i], y[i]) on T threads; returns the
+// bits that vary among the keys without their class bit.
+template <typename Labelled>
+std::uint64_t write_labelled_keys(std::span<const std::int32_t> y, std::span<const double> score,
+                                  const Labelled& labelled, std::uint64_t* a, unsigned T) {
+  const std::size_t n = y.size();
+  std::vector<std::uint64_t> ors(T, 0), ands(T, ~std::uint64_t{0});
+  detail::run_team(T, [&](unsigned t, std::barrier<>&) {
+    const std::size_t lo = n * t / T, hi = n * (t + 1) / T;
+    std::uint64_t to = 0, td = ~std::uint64_t{0};
+    for (std::size_t i = lo; i < hi; ++i) {
+      const std::uint64_t k = labelled(score[i], y[i]);
+      a[i] = k;
+      to |= k, td &= k;
+    }
+    ors[t] = to, ands[t] = td;
+  });
+  std::uint64_t o = 0, d = ~std::uint64_t{0};
+  for (unsigned t = 0; t < T; ++t) o |= ors[t], d &= ands[t];
+  return (o ^ d) >> 1;
+}
+
+// The labelled keys a[0, n) sorted, b the other buffer; returns the one holding the result. Keys whose
+// varying bits span more than the top digit go most significant digit first.
+const std::uint64_t* sort_labelled_keys(std::uint64_t* a, std::uint64_t* b, std::size_t n, std::uint64_t varying,
+                                        unsigned T) {
+  if (n >= kMsdMinCases && std::bit_width(varying) > kTopBits + static_cast<unsigned>(std::countr_zero(varying))) {
+    return msd_first<std::uint64_t, order_of_labelled>(a, b, n, n, varying, T);
+  }
+  detail::radix_sorter<std::uint64_t, order_of_labelled> sorter(a, b, n, T, 1);
+  sorter.plan(n, varying);
+  detail::run_team(sorter.threads(), [&](unsigned t, std::barrier<>& sync) { sorter.sort(t, sync); });
+  return sorter.result();
+}
+
 }  // namespace
 
 std::optional<labelled_sorted> sort_labelled(std::span<const std::int32_t> y, std::span<const double> score,
@@ -380,26 +439,8 @@ std::optional<labelled_sorted> sort_labelled(std::span<const std::int32_t> y, st
     check_binary_input(check_as, y, score, {});  // names the first bad value and throws
   }
   if (!give_up.load()) {
-    // The tables' keys sorted ascending and merged.
-    std::vector<group_table::slot> all;
-    all.reserve(tables[0].size() * T);
-    for (const auto& s : tables[0].slots()) if (s.key != 0) all.push_back(s);
-    // Few tables of few keys: one sort of their concatenation, then one pass over equal keys.
-    for (unsigned t = 1; t < T; ++t)
-      for (const auto& s : tables[t].slots()) if (s.key != 0) all.push_back(s);
-    std::sort(all.begin(), all.end(), [](const group_table::slot& a, const group_table::slot& b) { return a.key < b.key; });
-    out.groups_.reserve(all.size());
-    std::size_t P = 0;
-    for (std::size_t i = 0; i < all.size();) {
-      score_group grp{all[i].key, 0, 0};
-      std::uint32_t cases = 0;
-      for (; i < all.size() && all[i].key == grp.key; ++i) cases += all[i].cases, grp.positives += all[i].positives;
-      grp.negatives = cases - grp.positives;
-      P += grp.positives;
-      out.groups_.push_back(grp);
-    }
+    out.groups_ = merged_groups(tables, out.positives_);
     out.grouped_ = true;
-    out.positives_ = P;
     return out;
   }
   std::uint64_t o = 0, d = ~std::uint64_t{0}, mn = ~std::uint64_t{0}, mx = 0;
@@ -434,30 +475,8 @@ std::optional<labelled_sorted> sort_labelled(std::span<const std::int32_t> y, st
   auto second = assay::detail::make_buffer<std::uint64_t>(n);
   std::uint64_t* const b = second.get();
   std::uint64_t varying = (o ^ d) & (~std::uint64_t{0} >> 1);  // of the keys without their class bit
-  if (!one_sign) {
-    detail::run_team(T, [&](unsigned t, std::barrier<>&) {
-      const std::size_t lo = n * t / T, hi = n * (t + 1) / T;
-      std::uint64_t to = 0, td = ~std::uint64_t{0};
-      for (std::size_t i = lo; i < hi; ++i) {
-        const std::uint64_t k = labelled(score[i], y[i]);
-        a[i] = k;
-        to |= k, td &= k;
-      }
-      ors[t] = to, ands[t] = td;
-    });
-    o = 0, d = ~std::uint64_t{0};
-    for (unsigned t = 0; t < T; ++t) o |= ors[t], d &= ands[t];
-    varying = (o ^ d) >> 1;
-  }
-  const std::uint64_t* result = a;
-  if (n >= kMsdMinCases && std::bit_width(varying) > kTopBits + static_cast<unsigned>(std::countr_zero(varying))) {
-    result = msd_first<std::uint64_t, order_of_labelled>(a, b, n, n, varying, T);
-  } else {
-    detail::radix_sorter<std::uint64_t, order_of_labelled> sorter(a, b, n, T, 1);
-    sorter.plan(n, varying);
-    detail::run_team(sorter.threads(), [&](unsigned t, std::barrier<>& sync) { sorter.sort(t, sync); });
-    result = sorter.result();
-  }
+  if (!one_sign) varying = write_labelled_keys(y, score, labelled, a, T);
+  const std::uint64_t* result = sort_labelled_keys(a, b, n, varying, T);
   if (result == b) std::swap(out.own_, second);
   out.spare_ = std::move(second);
   out.sorted_ = result;

@@ -1,5 +1,5 @@
 // assay curve with --proba: the multiclass additions to the per-class (one-vs-rest) curves that
-// src/curves/curve_report.cpp renders. Private to the library.
+// src/render/curve_documents.cpp renders. Private to the library.
 #pragma once
 
 #include <cstdint>

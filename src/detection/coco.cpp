@@ -331,6 +331,85 @@ void similarity(const dataset& data, const coco_params& params, const std::vecto
     }
 }
 
+// pycocotools' greedy matching (COCOeval.evaluateImg) of one image, category and area range: at each
+// IoU threshold t, each detection d (by descending score) takes the best still unmatched ground truth
+// (crowd ones may be taken again) with IoU >= t, regular ground truths before ignored ones. Sets in
+// fl[t * D + d] bit 0 (matched to a ground truth with nonzero id) and bit 1 (matched to an ignored
+// one). `gt_sorted` and `gt_ignore` order the ground truths `gts` regular first; ious is D x G in
+// that order; gt_matched is scratch.
+void match_greedily(const dataset& data, const coco_params& params, const std::vector<std::size_t>& gts,
+                    const std::vector<std::size_t>& gt_sorted, const std::vector<char>& gt_ignore,
+                    const std::vector<double>& ious, std::size_t D, std::vector<char>& gt_matched,
+                    std::vector<std::uint8_t>& fl) {
+  const std::size_t G = gts.size(), T = params.iou_thresholds.size();
+  for (std::size_t t = 0; t < T; ++t) {
+    gt_matched.assign(G, 0);
+    for (std::size_t d = 0; d < D; ++d) {
+      double best = std::min(params.iou_thresholds[t], 1 - 1e-10);
+      std::ptrdiff_t m = -1;
+      for (std::size_t g = 0; g < G; ++g) {
+        const bool crowd = data.truths[gts[gt_sorted[g]]].crowd;
+        if (gt_matched[g] && !crowd) continue;
+        if (m > -1 && gt_ignore[static_cast<std::size_t>(m)] == 0 && gt_ignore[g] == 1) break;
+        if (ious[d * G + g] < best) continue;
+        best = ious[d * G + g];
+        m = static_cast<std::ptrdiff_t>(g);
+      }
+      if (m == -1) continue;
+      const auto mg = static_cast<std::size_t>(m);
+      if (gt_ignore[mg]) fl[t * D + d] |= 2;
+      // pycocotools records the ground truth's id and later tests it against 0.
+      if (data.truths[gts[gt_sorted[mg]]].id != 0) fl[t * D + d] |= 1;
+      gt_matched[mg] = 1;
+    }
+  }
+}
+
+// One category's kept detections, listed in image order (image, rank within the image, score; the
+// images' sizes in cell_offsets, their [t][d] flag blocks per area in cell_flags), laid out by rank
+// into R and flags[0, A) (the category's (k, a) entries of coco_matches::flags).
+void rank_category(const std::vector<std::uint32_t>& img_of, const std::vector<std::uint32_t>& rank_of,
+                   const std::vector<double>& score_of, const std::vector<std::size_t>& cell_offsets,
+                   const std::vector<std::vector<std::uint8_t>>& cell_flags, std::size_t T,
+                   coco_matches::ranked& R, std::vector<std::uint8_t>* flags) {
+  // Rank the category's detections: descending score, ties by (image, rank), i.e. a stable sort
+  // of the image-ordered list.
+  const std::size_t n = score_of.size();
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return score_of[x] > score_of[y]; });
+  R.image.resize(n);
+  R.rank.resize(n);
+  R.score.resize(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    R.image[j] = img_of[order[j]];
+    R.rank[j] = rank_of[order[j]];
+    R.score[j] = score_of[order[j]];
+  }
+  // Position of detection x (image order) inside its image's [t][d] block of cell_flags.
+  std::vector<std::size_t> block_start(n), block_size(n), within(n);
+  {
+    std::size_t x = 0, off = 0;
+    for (std::size_t D : cell_offsets) {
+      for (std::size_t d = 0; d < D; ++d, ++x) {
+        block_start[x] = off;
+        block_size[x] = D;
+        within[x] = d;
+      }
+      off += T * D;
+    }
+  }
+  for (std::size_t a = 0; a < cell_flags.size(); ++a) {
+    auto& out = flags[a];
+    out.assign(T * n, 0);
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::size_t x = order[j];
+      for (std::size_t t = 0; t < T; ++t)
+        out[t * n + j] = cell_flags[a][block_start[x] + t * block_size[x] + within[x]];
+    }
+  }
+}
+
 }  // namespace
 
 coco_matches match_coco(const dataset& data, const coco_params& params) {
@@ -424,29 +503,7 @@ coco_matches match_coco(const dataset& data, const coco_params& params) {
           for (std::size_t g = 0; g < G; ++g) ious[d * G + g] = iou0[d * G + gt_sorted[g]];
         // flags of this image, [t][d]: bit 0 matched (to a ground truth with nonzero id), bit 1 ignored
         std::vector<std::uint8_t> fl(T * D, 0);
-        if (G > 0 && D > 0) {
-          for (std::size_t t = 0; t < T; ++t) {
-            gt_matched.assign(G, 0);
-            for (std::size_t d = 0; d < D; ++d) {
-              double best = std::min(params.iou_thresholds[t], 1 - 1e-10);
-              std::ptrdiff_t m = -1;
-              for (std::size_t g = 0; g < G; ++g) {
-                const bool crowd = data.truths[gts[gt_sorted[g]]].crowd;
-                if (gt_matched[g] && !crowd) continue;
-                if (m > -1 && gt_ignore[static_cast<std::size_t>(m)] == 0 && gt_ignore[g] == 1) break;
-                if (ious[d * G + g] < best) continue;
-                best = ious[d * G + g];
-                m = static_cast<std::ptrdiff_t>(g);
-              }
-              if (m == -1) continue;
-              const auto mg = static_cast<std::size_t>(m);
-              if (gt_ignore[mg]) fl[t * D + d] |= 2;
-              // pycocotools records the ground truth's id and later tests it against 0.
-              if (data.truths[gts[gt_sorted[mg]]].id != 0) fl[t * D + d] |= 1;
-              gt_matched[mg] = 1;
-            }
-          }
-        }
+        if (G > 0 && D > 0) match_greedily(data, params, gts, gt_sorted, gt_ignore, ious, D, gt_matched, fl);
         for (std::size_t d = 0; d < D; ++d) {
           // Boxes: w*h (as loadRes sets it); masks and keypoints: the area read with them.
           const auto& x = data.detections[dts[d]];
@@ -460,43 +517,7 @@ coco_matches match_coco(const dataset& data, const coco_params& params) {
       cell_offsets.push_back(D);
     }
 
-    // Rank the category's detections: descending score, ties by (image, rank), i.e. a stable sort
-    // of the image-ordered list.
-    const std::size_t n = score_of.size();
-    std::vector<std::size_t> order(n);
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return score_of[x] > score_of[y]; });
-    auto& R = mt.dets[k];
-    R.image.resize(n);
-    R.rank.resize(n);
-    R.score.resize(n);
-    for (std::size_t j = 0; j < n; ++j) {
-      R.image[j] = img_of[order[j]];
-      R.rank[j] = rank_of[order[j]];
-      R.score[j] = score_of[order[j]];
-    }
-    // Position of detection x (image order) inside its image's [t][d] block of cell_flags.
-    std::vector<std::size_t> block_start(n), block_size(n), within(n);
-    {
-      std::size_t x = 0, off = 0;
-      for (std::size_t D : cell_offsets) {
-        for (std::size_t d = 0; d < D; ++d, ++x) {
-          block_start[x] = off;
-          block_size[x] = D;
-          within[x] = d;
-        }
-        off += T * D;
-      }
-    }
-    for (std::size_t a = 0; a < A; ++a) {
-      auto& out = mt.flags[k * A + a];
-      out.assign(T * n, 0);
-      for (std::size_t j = 0; j < n; ++j) {
-        const std::size_t x = order[j];
-        for (std::size_t t = 0; t < T; ++t)
-          out[t * n + j] = cell_flags[a][block_start[x] + t * block_size[x] + within[x]];
-      }
-    }
+    rank_category(img_of, rank_of, score_of, cell_offsets, cell_flags, T, mt.dets[k], mt.flags.data() + k * A);
   }
   return mt;
 }

@@ -452,6 +452,109 @@ plan make_plan(const csv_reader& head, const table& shape, const std::vector<std
   return pl;
 }
 
+// The columns of t sized for `capacity` = offset.back() rows, ranges k of rows [offset[k],
+// offset[k + 1]) written by thread k; false when the memory is not there.
+bool allocate_rows(table& t, const std::vector<std::size_t>& offset, std::size_t threads, std::atomic<bool>& failed) {
+  const std::size_t capacity = offset[threads];
+  try {
+    for (auto& col : t.columns)
+      (col.type == column_type::label ? col.codes.reserve(capacity) : col.numbers.reserve(capacity));
+  } catch (const std::exception&) {  // std::bad_alloc
+    return false;                    // e.g. mostly blank lines: the serial reader needs only the rows
+  }
+  // Zero-filling the columns takes a page fault per page of fresh memory: the threads take those
+  // faults for their own rows first, all at once (MADV_POPULATE_WRITE, Linux 5.14; without it the
+  // fill takes them), then the fill is spread over the threads by column.
+#ifdef MADV_POPULATE_WRITE
+  on_threads(threads, failed, [&](std::size_t k) {
+    for (auto& col : t.columns) {
+      const bool label = col.type == column_type::label;
+      const std::size_t width = label ? sizeof(std::int32_t) : sizeof(double);
+      const auto base = reinterpret_cast<std::uintptr_t>(label ? static_cast<void*>(col.codes.data())
+                                                               : static_cast<void*>(col.numbers.data()));
+      const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+      const std::uintptr_t b = (base + offset[k] * width + page - 1) & ~(page - 1),
+                           e = (base + offset[k + 1] * width) & ~(page - 1);
+      if (e > b) ::madvise(reinterpret_cast<void*>(b), e - b, MADV_POPULATE_WRITE);
+    }
+  });
+#endif
+  const std::size_t fillers = std::min(threads, t.columns.size());
+  on_threads(fillers, failed, [&](std::size_t k) {
+    for (std::size_t c = k; c < t.columns.size(); c += fillers) {
+      column& col = t.columns[c];
+      if (col.type == column_type::label)
+        col.codes.resize(capacity);
+      else
+        col.numbers.resize(capacity);
+    }
+  });
+  return !failed;
+}
+
+// Label codes of later ranges to the table's levels (first-seen order: ranges are in file order);
+// the codes to rewrite are shared out over the threads. False when a thread failed.
+bool unify_label_codes(table& t, const std::vector<std::unique_ptr<range_parser>>& parsers,
+                       const std::vector<std::size_t>& offset, std::size_t threads, std::atomic<bool>& failed) {
+  struct remap {
+    std::int32_t* codes;
+    std::size_t rows;
+    std::vector<std::int32_t> map;
+  };
+  std::vector<remap> remaps;
+  for (std::size_t s = 0; s < t.columns.size(); ++s) {
+    column& col = t.columns[s];
+    if (col.type != column_type::label) continue;
+    col.levels = parsers[0]->levels(s);
+    // Level -> code of the table, hashed (a column of ids can hold millions of distinct labels).
+    std::unordered_map<std::string, std::int32_t> code_of;
+    code_of.reserve(col.levels.size());
+    for (std::size_t i = 0; i < col.levels.size(); ++i) code_of.emplace(col.levels[i], static_cast<std::int32_t>(i));
+    for (std::size_t k = 1; k < threads; ++k) {
+      const auto& part = parsers[k]->levels(s);
+      std::vector<std::int32_t> map(part.size());
+      bool identity = true;
+      for (std::size_t i = 0; i < part.size(); ++i) {
+        const auto [it, added] = code_of.emplace(part[i], static_cast<std::int32_t>(col.levels.size()));
+        if (added) col.levels.push_back(part[i]);
+        map[i] = it->second;
+        identity = identity && map[i] == static_cast<std::int32_t>(i);
+      }
+      if (!identity) remaps.push_back({col.codes.data() + offset[k], parsers[k]->rows(), std::move(map)});
+    }
+  }
+  if (!remaps.empty()) {
+    on_threads(threads, failed, [&](std::size_t k) {
+      for (const auto& r : remaps) {
+        for (std::size_t i = r.rows * k / threads, n = r.rows * (k + 1) / threads; i < n; ++i) {
+          r.codes[i] = r.map[static_cast<std::size_t>(r.codes[i])];
+        }
+      }
+    });
+  }
+  return !failed;
+}
+
+// Blank lines left gaps between the ranges' rows: moves the rows down; returns how many there are.
+std::size_t close_gaps(table& t, const std::vector<std::unique_ptr<range_parser>>& parsers,
+                       const std::vector<std::size_t>& offset) {
+  const std::size_t threads = parsers.size();
+  std::size_t rows = parsers[0]->rows();
+  for (std::size_t k = 1; k < threads; ++k) {
+    const std::size_t n = parsers[k]->rows();
+    if (rows != offset[k]) {
+      for (auto& col : t.columns) {
+        if (col.type == column_type::label)
+          std::memmove(col.codes.data() + rows, col.codes.data() + offset[k], n * sizeof(std::int32_t));
+        else
+          std::memmove(col.numbers.data() + rows, col.numbers.data() + offset[k], n * sizeof(double));
+      }
+    }
+    rows += n;
+  }
+  return rows;
+}
+
 }  // namespace
 
 std::optional<table> read_parallel(const std::string& path, const csv_reader& head, const table& shape,
@@ -504,40 +607,7 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
   if (capacity == 0) return std::nullopt;
 
   table t = shape;
-  try {
-    for (auto& col : t.columns)
-      (col.type == column_type::label ? col.codes.reserve(capacity) : col.numbers.reserve(capacity));
-  } catch (const std::exception&) {  // std::bad_alloc
-    return std::nullopt;             // e.g. mostly blank lines: the serial reader needs only the rows
-  }
-  // Zero-filling the columns takes a page fault per page of fresh memory: the threads take those
-  // faults for their own rows first, all at once (MADV_POPULATE_WRITE, Linux 5.14; without it the
-  // fill takes them), then the fill is spread over the threads by column.
-#ifdef MADV_POPULATE_WRITE
-  on_threads(threads, failed, [&](std::size_t k) {
-    for (auto& col : t.columns) {
-      const bool label = col.type == column_type::label;
-      const std::size_t width = label ? sizeof(std::int32_t) : sizeof(double);
-      const auto base = reinterpret_cast<std::uintptr_t>(label ? static_cast<void*>(col.codes.data())
-                                                               : static_cast<void*>(col.numbers.data()));
-      const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-      const std::uintptr_t b = (base + offset[k] * width + page - 1) & ~(page - 1),
-                           e = (base + offset[k + 1] * width) & ~(page - 1);
-      if (e > b) ::madvise(reinterpret_cast<void*>(b), e - b, MADV_POPULATE_WRITE);
-    }
-  });
-#endif
-  const std::size_t fillers = std::min(threads, t.columns.size());
-  on_threads(fillers, failed, [&](std::size_t k) {
-    for (std::size_t c = k; c < t.columns.size(); c += fillers) {
-      column& col = t.columns[c];
-      if (col.type == column_type::label)
-        col.codes.resize(capacity);
-      else
-        col.numbers.resize(capacity);
-    }
-  });
-  if (failed) return std::nullopt;
+  if (!allocate_rows(t, offset, threads, failed)) return std::nullopt;
 
   plan pl = make_plan(head, shape, index, settings.max_record_bytes);
   pl.drop_missing = settings.drop_missing;
@@ -570,60 +640,9 @@ std::optional<table> read_parallel(const std::string& path, const csv_reader& he
   });
   if (failed) return std::nullopt;
 
-  // Label codes of later ranges to the table's levels (first-seen order: ranges are in file order);
-  // the codes to rewrite are shared out over the threads.
-  struct remap {
-    std::int32_t* codes;
-    std::size_t rows;
-    std::vector<std::int32_t> map;
-  };
-  std::vector<remap> remaps;
-  for (std::size_t s = 0; s < t.columns.size(); ++s) {
-    column& col = t.columns[s];
-    if (col.type != column_type::label) continue;
-    col.levels = parsers[0]->levels(s);
-    // Level -> code of the table, hashed (a column of ids can hold millions of distinct labels).
-    std::unordered_map<std::string, std::int32_t> code_of;
-    code_of.reserve(col.levels.size());
-    for (std::size_t i = 0; i < col.levels.size(); ++i) code_of.emplace(col.levels[i], static_cast<std::int32_t>(i));
-    for (std::size_t k = 1; k < threads; ++k) {
-      const auto& part = parsers[k]->levels(s);
-      std::vector<std::int32_t> map(part.size());
-      bool identity = true;
-      for (std::size_t i = 0; i < part.size(); ++i) {
-        const auto [it, added] = code_of.emplace(part[i], static_cast<std::int32_t>(col.levels.size()));
-        if (added) col.levels.push_back(part[i]);
-        map[i] = it->second;
-        identity = identity && map[i] == static_cast<std::int32_t>(i);
-      }
-      if (!identity) remaps.push_back({col.codes.data() + offset[k], parsers[k]->rows(), std::move(map)});
-    }
-  }
-  if (!remaps.empty()) {
-    on_threads(threads, failed, [&](std::size_t k) {
-      for (const auto& r : remaps) {
-        for (std::size_t i = r.rows * k / threads, n = r.rows * (k + 1) / threads; i < n; ++i) {
-          r.codes[i] = r.map[static_cast<std::size_t>(r.codes[i])];
-        }
-      }
-    });
-    if (failed) return std::nullopt;
-  }
+  if (!unify_label_codes(t, parsers, offset, threads, failed)) return std::nullopt;
 
-  // Blank lines left gaps: move the rows down.
-  std::size_t rows = parsers[0]->rows();
-  for (std::size_t k = 1; k < threads; ++k) {
-    const std::size_t n = parsers[k]->rows();
-    if (rows != offset[k]) {
-      for (auto& col : t.columns) {
-        if (col.type == column_type::label)
-          std::memmove(col.codes.data() + rows, col.codes.data() + offset[k], n * sizeof(std::int32_t));
-        else
-          std::memmove(col.numbers.data() + rows, col.numbers.data() + offset[k], n * sizeof(double));
-      }
-    }
-    rows += n;
-  }
+  const std::size_t rows = close_gaps(t, parsers, offset);
   if (rows == 0) return std::nullopt;  // (every row missing, say): the serial reader says why
   // Rows skipped for a missing value: their count, and the first one's physical line (the header's
   // line, then each range's lines; records span one line each in a file without quotes).
