@@ -51,6 +51,16 @@ def _is_integral_float(a):
     return a.dtype.kind == "f" and not bool(np.any(a != a.astype(np.int64).astype(a.dtype)))
 
 
+def unique_labels_1d(a):
+    """np.unique(a) of a 1-D array, and for integer and bool arrays whose values float64 holds exactly
+    (|v| <= 2**53) computed by the core in one pass (a table of the values when their range is
+    small) instead of numpy's sort of all n values; the same sorted classes, in a's dtype."""
+    if a.ndim == 1 and a.dtype.kind in "biu" and a.size and _exact_in_float64(a):
+        classes = _core.encode_numeric(np.ascontiguousarray(a, dtype=np.float64), None)[0]
+        return classes.astype(a.dtype)
+    return np.unique(a)
+
+
 def type_of_target(a, name="", count_classes=True):
     """scikit-learn's type_of_target for dense arrays: 'binary', 'multiclass', 'continuous',
     'multilabel-indicator', '...-multioutput' or 'unknown'. With count_classes=False, 'binary' stands
@@ -81,7 +91,7 @@ def type_of_target(a, name="", count_classes=True):
         return "multiclass" + suffix
     if not count_classes:
         return "binary"
-    return "multiclass" if np.unique(a.ravel()).shape[0] > 2 else "binary"
+    return "multiclass" if unique_labels_1d(a.ravel()).shape[0] > 2 else "binary"
 
 
 def check_weight_shape(w, n):
