@@ -617,9 +617,18 @@ def _true_class_in_top_k(y_score, codes, k):
     higher score comes first and, among equal scores, the later column. The position of the true
     class is then the number of columns with a higher score plus the number of later columns with
     the same score; counting them is one pass over the (finite) scores instead of a sort per row."""
-    own = y_score[np.arange(y_score.shape[0]), codes][:, np.newaxis]
-    later = np.arange(y_score.shape[1])[np.newaxis, :] > codes[:, np.newaxis]
-    ahead = np.count_nonzero(y_score > own, axis=1) + np.count_nonzero((y_score == own) & later, axis=1)
+    n, classes = y_score.shape
+    own = y_score[np.arange(n), codes]
+    if classes > 64:
+        later = np.arange(classes)[np.newaxis, :] > codes[:, np.newaxis]
+        ahead = np.count_nonzero(y_score > own[:, np.newaxis], axis=1)
+        return ahead + np.count_nonzero((y_score == own[:, np.newaxis]) & later, axis=1) < k
+    # Few columns: one column at a time (numpy's row-wise counts are slow on short rows).
+    ahead = np.zeros(n, dtype=np.int32)
+    for j in range(classes):
+        column = y_score[:, j]
+        ahead += column > own
+        ahead += (column == own) & (codes < j)
     return ahead < k
 
 

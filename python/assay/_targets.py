@@ -52,12 +52,15 @@ def _is_integral_float(a):
 
 
 def unique_labels_1d(a):
-    """np.unique(a) of a 1-D array, and for integer and bool arrays whose values float64 holds exactly
-    (|v| <= 2**53) computed by the core in one pass (a table of the values when their range is
-    small) instead of numpy's sort of all n values; the same sorted classes, in a's dtype."""
-    if a.ndim == 1 and a.dtype.kind in "biu" and a.size and _exact_in_float64(a):
-        classes = _core.encode_numeric(np.ascontiguousarray(a, dtype=np.float64), None)[0]
-        return classes.astype(a.dtype)
+    """np.unique(a) of a 1-D array. Integers and booleans whose values span a range no wider than
+    the array (or 2**16) are counted in a table, one pass (np.bincount) instead of numpy's sort of
+    all n values; the same sorted classes, in a's dtype."""
+    if isinstance(a, np.ndarray) and a.ndim == 1 and a.dtype.kind in "biu" and a.size:
+        v = a.view(np.uint8) if a.dtype.kind == "b" else a
+        lo, hi = int(v.min()), int(v.max())
+        if hi - lo <= max(a.size, 1 << 16) and -(2**62) < lo and hi < 2**62:
+            counts = np.bincount(v.astype(np.int64) - lo if lo else v.astype(np.int64, copy=False))
+            return (np.flatnonzero(counts) + lo).astype(a.dtype)
     return np.unique(a)
 
 
@@ -68,7 +71,7 @@ def type_of_target(a, name="", count_classes=True):
     if a.ndim == 2 and a.shape[1] > 1 and a.dtype.kind in _NUMERIC_KINDS:
         # scikit-learn's rule: at most two distinct values, integers or integral floats (any two,
         # not only 0 and 1: the metrics then read a non-zero value as the label being present).
-        values = np.unique(a)
+        values = unique_labels_1d(a.ravel())
         if values.size <= 2 and (a.dtype.kind in "biu" or _is_integral_float(values)):
             return "multilabel-indicator"
     if a.ndim == 1 and a.shape[0] and isinstance(a[0], bytes):
