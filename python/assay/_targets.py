@@ -51,17 +51,43 @@ def _is_integral_float(a):
     return a.dtype.kind == "f" and not bool(np.any(a != a.astype(np.int64).astype(a.dtype)))
 
 
+def _small_range(a):
+    """(a as int64 minus its minimum, the minimum) for 1-D integer or boolean arrays whose values
+    span a range no wider than the array (or 2**16); None otherwise."""
+    if not (isinstance(a, np.ndarray) and a.ndim == 1 and a.dtype.kind in "biu" and a.size):
+        return None
+    v = a.view(np.uint8) if a.dtype.kind == "b" else a
+    lo, hi = int(v.min()), int(v.max())
+    if hi - lo > max(a.size, 1 << 16) or lo <= -(2**62) or hi >= 2**62:
+        return None
+    return (v.astype(np.int64) - lo if lo else v.astype(np.int64, copy=False)), lo
+
+
 def unique_labels_1d(a):
-    """np.unique(a) of a 1-D array. Integers and booleans whose values span a range no wider than
-    the array (or 2**16) are counted in a table, one pass (np.bincount) instead of numpy's sort of
-    all n values; the same sorted classes, in a's dtype."""
-    if isinstance(a, np.ndarray) and a.ndim == 1 and a.dtype.kind in "biu" and a.size:
-        v = a.view(np.uint8) if a.dtype.kind == "b" else a
-        lo, hi = int(v.min()), int(v.max())
-        if hi - lo <= max(a.size, 1 << 16) and -(2**62) < lo and hi < 2**62:
-            counts = np.bincount(v.astype(np.int64) - lo if lo else v.astype(np.int64, copy=False))
-            return (np.flatnonzero(counts) + lo).astype(a.dtype)
-    return np.unique(a)
+    """np.unique(a) of a 1-D array. Integers and booleans of a small range (see _small_range) are
+    counted in a table, one pass (np.bincount) instead of numpy's sort of all n values; the same
+    sorted classes, in a's dtype."""
+    small = _small_range(a)
+    if small is None:
+        return np.unique(a)
+    offsets, lo = small
+    return (np.flatnonzero(np.bincount(offsets)) + lo).astype(a.dtype)
+
+
+def label_codes_1d(a):
+    """np.unique(a, return_inverse=True, return_counts=True) of a 1-D array: (classes, the index of
+    each entry's class, the classes' sizes as int64), by a count table for integers and booleans
+    of a small range (see _small_range), by numpy's sort otherwise."""
+    small = _small_range(a)
+    if small is None:
+        classes, codes, counts = np.unique(a, return_inverse=True, return_counts=True)
+        return classes, codes.ravel(), counts.astype(np.int64)
+    offsets, lo = small
+    counts = np.bincount(offsets)
+    present = np.flatnonzero(counts)
+    lookup = np.zeros(counts.shape[0], dtype=np.int64)
+    lookup[present] = np.arange(present.shape[0])
+    return (present + lo).astype(a.dtype), lookup[offsets], counts[present].astype(np.int64)
 
 
 def type_of_target(a, name="", count_classes=True):
