@@ -24,7 +24,7 @@ import numpy as np
 
 from assay._params import ARRAY, BOOL, NONE, SPARSE, Interval, Str, validate
 from assay._ranking import _assert_finite, check_samples_2d
-from assay._targets import as_array, check_consistent_length, label_codes_1d, type_of_target
+from assay._targets import _small_range, as_array, check_consistent_length, label_codes_1d, type_of_target
 
 __all__ = [
     "adjusted_mutual_info_score",
@@ -107,6 +107,8 @@ def table(labels_true, labels_pred):
     if not t.n:
         t.rows = t.cols = t.counts = t.row_totals = t.col_totals = np.zeros(0, dtype=np.int64)
         return t
+    if _table_of_small_ranges(t, labels_true, labels_pred):
+        return t
     _, class_code, t.row_totals = label_codes_1d(labels_true)
     _, cluster_code, t.col_totals = label_codes_1d(labels_pred)
     k = t.col_totals.shape[0]
@@ -120,6 +122,30 @@ def table(labels_true, labels_pred):
     t.rows, t.cols = cells // k, cells % k
     t.counts = counts.astype(np.int64)
     return t
+
+
+def _table_of_small_ranges(t, labels_true, labels_pred):
+    """Fills t when both labelings are integers of small ranges (see _small_range) whose product
+    of ranges is small too: one count per (true, predicted) pair of values, the empty rows and
+    columns dropped; False (t untouched) otherwise."""
+    small_true, small_pred = _small_range(labels_true), _small_range(labels_pred)
+    if small_true is None or small_pred is None:
+        return False
+    (offset_true, _), (offset_pred, _) = small_true, small_pred
+    width = int(offset_pred.max()) + 1
+    height = int(offset_true.max()) + 1
+    if height * width > max(t.n, 1 << 16):
+        return False
+    cells = offset_true * width  # (offset_true may be the caller's own int64 array: not written)
+    cells += offset_pred
+    grid = np.bincount(cells, minlength=height * width).reshape(height, width)
+    row_totals, col_totals = grid.sum(axis=1), grid.sum(axis=0)
+    grid = grid[row_totals > 0][:, col_totals > 0]
+    t.rows, t.cols = np.nonzero(grid)
+    t.counts = grid[t.rows, t.cols].astype(np.int64)
+    t.row_totals = row_totals[row_totals > 0].astype(np.int64)
+    t.col_totals = col_totals[col_totals > 0].astype(np.int64)
+    return True
 
 
 def _table_of_matrix(contingency):
