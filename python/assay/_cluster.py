@@ -384,12 +384,23 @@ except ImportError:  # pragma: no cover - exercised only without scipy
         return np.array([_c_lgamma(v) for v in np.ravel(x).tolist()]).reshape(np.shape(x))
 
 
-def _lgamma_table(n):
-    """The C library's lgamma of 0, 1, ..., n (each computed once; indexed by integer arguments)."""
-    table = np.empty(n + 1, dtype=np.float64)
-    table[0] = np.inf
-    table[1:] = [_c_lgamma(float(v)) for v in range(1, n + 1)]
-    return table
+class _LgammaTable:
+    """The C library's lgamma of the integers 0, 1, ..., n, indexed by integer arrays and computed
+    on first use (the sum reads a few of the n + 1 values; computing all of them one C call at a
+    time would cost more than the rest of adjusted_mutual_info_score for large n)."""
+
+    def __init__(self, n):
+        self.values = np.full(n + 1, np.nan)
+        self.values[0] = np.inf
+
+    def __getitem__(self, k):
+        v = self.values[k]
+        missing = np.isnan(v)
+        if np.any(missing):
+            needed = np.unique(np.asarray(k)[missing])
+            self.values[needed] = [_c_lgamma(float(x)) for x in needed.tolist()]
+            v = self.values[k]
+        return v
 
 
 _DEAD = -746.0  # exp of less is 0.0 (the smallest subnormal is exp(-745.13...))
@@ -439,7 +450,7 @@ def _emi(row_totals, col_totals, n, chunk=1 << 20):
     gln_a, gln_b = _gammaln(a + 1), _gammaln(b + 1)
     gln_na, gln_nb = _gammaln(n - a + 1), _gammaln(n - b + 1)
     gln_nnij = _gammaln(nijs + 1) + _gammaln(n + 1)
-    lgamma = _lgamma_table(n + 1)
+    lgamma = _LgammaTable(n + 1)
     # every (i, j, nij) in scikit-learn's loop order, a chunk of pairs (i, j) at a time
     ii, jj = np.divmod(np.arange(a.size * b.size, dtype=np.int64), b.size)
     start = np.maximum(1, a[ii] - n + b[jj])
