@@ -4,6 +4,7 @@ assay is) and a verdict against the speed targets of issue 28.
 
     .venv/bin/python bench/metrics_table.py [--sizes 1e3,1e5,1e6] [--repeat 5] [--clock cpu|wall]
         [--only REGEX] [--skip REGEX] [--markdown]
+    .venv/bin/python bench/metrics_table.py --wide FILE...   # one row per function from --markdown runs
 
 What is timed: every name of assay.metrics.__all__ except the displays, the scorer API and the
 pairwise distances and kernels (those are scikit-learn's own objects, forwarded). Before timing,
@@ -234,6 +235,28 @@ def parse_sizes(text):
     return [int(float(s)) for s in text.split(",") if s]
 
 
+def wide_table(paths):
+    """One row per function from the --markdown outputs of runs at different sizes (e.g. run in
+    parallel, one size each): scikit-learn's and assay's milliseconds and the ratio at each size,
+    and the targets missed."""
+    rows = {}
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                if line.startswith("| ") and not line.startswith("| function"):
+                    name, n, sk_ms, am_ms, ratio, verdict = [c.strip() for c in line.strip().strip("|").split("|")]
+                    rows.setdefault(name, {})[n] = (sk_ms, am_ms, ratio, verdict)
+    print("| function | 10^3 | 10^5 | 10^6 | verdict |\n|---|---:|---:|---:|---|")
+    for name, by in rows.items():
+        used = ["10^3", "10^4"] if name in SILHOUETTE else ["10^3", "10^5", "10^6"]
+        cells = [f"{float(by[s][0]):.3g} / {float(by[s][1]):.3g} ms = **{by[s][2]}**" if s in by else "" for s in used]
+        if name in SILHOUETTE:
+            cells[1] += " (at 10^4 x 32)"
+            cells.append("")
+        misses = "; ".join(f"{by[s][3]} at {s}" for s in used if s in by and by[s][3] != "ok") or "ok"
+        print(f"| {name} | " + " | ".join(cells) + f" | {misses} |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=parse_sizes, default=[10**3, 10**5, 10**6], help="comma-separated, e.g. 1e3,1e5,1e6")
@@ -242,7 +265,12 @@ def main():
     ap.add_argument("--only", help="time only the functions whose name matches this regular expression")
     ap.add_argument("--skip", help="leave out the functions whose name matches this regular expression")
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    ap.add_argument("--wide", nargs="+", metavar="FILE",
+                    help="time nothing: merge --markdown outputs of runs at different sizes into one row per function")
     args = ap.parse_args()
+    if args.wide:
+        wide_table(args.wide)
+        return
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
     names = [n for n in timed_functions() if (not args.only or re.search(args.only, n))
              and not (args.skip and re.search(args.skip, n))]
