@@ -195,12 +195,9 @@ def davies_bouldin_score(X, labels):
     # here directly (scikit-learn's pairwise_distances would check and convert its arguments again
     # for every cluster, the cost that dominates small inputs); float32 keeps its own path.
     distances = _pairwise if X.dtype == np.float32 else _euclidean
-    # one cluster at a time: its centroid and mean distance to it (a pass over its members, in
-    # the samples' order: a stable sort of the codes lists each cluster's members in that order)
-    order = np.argsort(codes, kind="stable")
-    ends = np.cumsum(np.bincount(codes, minlength=n_labels))
+    # one cluster at a time: its centroid and mean distance to it (a pass over its members)
     for k in range(n_labels):
-        members = X[order[ends[k - 1] if k else 0:ends[k]]]
+        members = X[np.flatnonzero(codes == k)]
         centroid = np.average(members, axis=0)
         centroids[k, ...] = centroid
         spread[k] = np.average(distances(members, np.stack([centroid])))
