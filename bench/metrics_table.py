@@ -259,7 +259,8 @@ def wide_table(paths):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", type=parse_sizes, default=[10**3, 10**5, 10**6], help="comma-separated, e.g. 1e3,1e5,1e6")
+    ap.add_argument("--sizes", type=parse_sizes, default=[10**3, 10**5, 10**6],
+                    help="comma-separated, e.g. 1e3,1e5,1e6")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--clock", choices=["cpu", "wall"], default="cpu")
     ap.add_argument("--only", help="time only the functions whose name matches this regular expression")
@@ -302,11 +303,14 @@ def main():
             if verdict != "ok":
                 misses.append((name, n, ratio, verdict))
             if args.markdown:
-                print(f"| {name} | {size_text(n)} | {t_sk * 1e3:.3f} | {t_am * 1e3:.3f} | {ratio:.1f}x | {verdict} |", flush=True)
+                print(f"| {name} | {size_text(n)} | {t_sk * 1e3:.3f} | {t_am * 1e3:.3f} | {ratio:.1f}x | {verdict} |",
+                      flush=True)
             else:
                 print(f"{name:<40}{n:>9}{t_sk * 1e3:>13.3f}{t_am * 1e3:>12.3f}{ratio:>8.1f}x  {verdict}", flush=True)
         del inputs[n]
-    print(f"\n{len(misses)} misses of the targets" + "".join(f"\n  {m[0]} n={m[1]}: {m[2]:.1f}x ({m[3]})" for m in misses))
+    print(f"\n{len(misses)} misses of the targets")
+    for name, n, ratio, verdict in misses:
+        print(f"  {name} n={n}: {ratio:.1f}x ({verdict})")
 
 
 if __name__ == "__main__":
