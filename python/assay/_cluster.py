@@ -3,9 +3,10 @@ adjusted form, mutual information and its adjusted and normalised forms, homogen
 completeness, V-measure, Fowlkes-Mallows, the pair confusion matrix and the contingency matrix).
 
 Same names, signatures, defaults, return types, warnings and numbers as sklearn.metrics.cluster.
-Every score comes from one contingency table: both label arrays coded by numpy's sort (np.unique)
-and the non-empty cells counted from the codes, in row-major order. These are numpy
-implementations today (a C++ kernel for the table comes later). The expected mutual information
+Every score comes from one contingency table: both label arrays coded (integer labels of a small
+range by a count table, others by numpy's sort) and the non-empty cells counted from the codes,
+in row-major order. These are numpy implementations today (a C++ kernel for the table comes
+later). The expected mutual information
 of adjusted_mutual_info_score is summed term by term in scikit-learn's order with the C library's
 exp and lgamma (and scipy's gammaln where scikit-learn uses it), so it agrees to the bit when scipy
 is installed.
@@ -23,7 +24,7 @@ import numpy as np
 
 from assay._params import ARRAY, BOOL, NONE, SPARSE, Interval, Str, validate
 from assay._ranking import _assert_finite, check_samples_2d
-from assay._targets import as_array, check_consistent_length, type_of_target
+from assay._targets import _small_range, as_array, check_consistent_length, label_codes_1d, type_of_target
 
 __all__ = [
     "adjusted_mutual_info_score",
@@ -74,9 +75,10 @@ def check_clusterings(labels_true, labels_pred):
     """Both label arrays, 1-D and of one length (a UserWarning for continuous values)."""
     labels_true = _labels(labels_true)
     labels_pred = _labels(labels_pred)
-    kind_true = type_of_target(labels_true)
-    kind_pred = type_of_target(labels_pred)
-    if "continuous" in (kind_pred, kind_true):
+    # Only "continuous" matters here: the classes are counted only for the warning's text.
+    kinds = (type_of_target(labels_true, count_classes=False), type_of_target(labels_pred, count_classes=False))
+    if "continuous" in kinds:
+        kind_true, kind_pred = type_of_target(labels_true), type_of_target(labels_pred)
         warnings.warn(f"Clustering metrics expects discrete values but received {kind_true} values for label, and "
                       f"{kind_pred} values for target", UserWarning, stacklevel=3)
     if labels_true.ndim != 1:
@@ -101,16 +103,49 @@ class Table:
 def table(labels_true, labels_pred):
     """The contingency table of two 1-D label arrays of one length, from their codes."""
     t = Table()
-    classes, class_code = np.unique(labels_true, return_inverse=True)
-    clusters, cluster_code = np.unique(labels_pred, return_inverse=True)
-    k = clusters.shape[0]
-    cells, counts = np.unique(class_code.ravel().astype(np.int64) * k + cluster_code.ravel(), return_counts=True)
     t.n = int(labels_true.shape[0])
-    t.rows, t.cols = (cells // k, cells % k) if k else (cells, cells)
+    if not t.n:
+        t.rows = t.cols = t.counts = t.row_totals = t.col_totals = np.zeros(0, dtype=np.int64)
+        return t
+    if _table_of_small_ranges(t, labels_true, labels_pred):
+        return t
+    _, class_code, t.row_totals = label_codes_1d(labels_true)
+    _, cluster_code, t.col_totals = label_codes_1d(labels_pred)
+    k = t.col_totals.shape[0]
+    cells = class_code.astype(np.int64) * k + cluster_code
+    if t.row_totals.shape[0] * k <= max(t.n, 1 << 16):  # the table's cells counted in place
+        counts = np.bincount(cells)
+        cells = np.flatnonzero(counts)
+        counts = counts[cells]
+    else:  # only the non-empty cells, by a sort
+        cells, counts = np.unique(cells, return_counts=True)
+    t.rows, t.cols = cells // k, cells % k
     t.counts = counts.astype(np.int64)
-    t.row_totals = np.bincount(class_code.ravel(), minlength=classes.shape[0]).astype(np.int64)
-    t.col_totals = np.bincount(cluster_code.ravel(), minlength=k).astype(np.int64)
     return t
+
+
+def _table_of_small_ranges(t, labels_true, labels_pred):
+    """Fills t when both labelings are integers of small ranges (see _small_range) whose product
+    of ranges is small too: one count per (true, predicted) pair of values, the empty rows and
+    columns dropped; False (t untouched) otherwise."""
+    small_true, small_pred = _small_range(labels_true), _small_range(labels_pred)
+    if small_true is None or small_pred is None:
+        return False
+    (offset_true, _), (offset_pred, _) = small_true, small_pred
+    width = int(offset_pred.max()) + 1
+    height = int(offset_true.max()) + 1
+    if height * width > max(t.n, 1 << 16):
+        return False
+    cells = offset_true * width  # (offset_true may be the caller's own int64 array: not written)
+    cells += offset_pred
+    grid = np.bincount(cells, minlength=height * width).reshape(height, width)
+    row_totals, col_totals = grid.sum(axis=1), grid.sum(axis=0)
+    grid = grid[row_totals > 0][:, col_totals > 0]
+    t.rows, t.cols = np.nonzero(grid)
+    t.counts = grid[t.rows, t.cols].astype(np.int64)
+    t.row_totals = row_totals[row_totals > 0].astype(np.int64)
+    t.col_totals = col_totals[col_totals > 0].astype(np.int64)
+    return True
 
 
 def _table_of_matrix(contingency):
@@ -239,10 +274,11 @@ def fowlkes_mallows_score(labels_true, labels_pred):
 # Information
 
 
-def _entropy(labels):
-    if labels.shape[0] == 0:
+def _entropy(sizes):
+    """Entropy (natural log) of a labeling given its classes' sizes (in increasing class order)."""
+    if sizes.shape[0] == 0:
         return 1.0
-    counts = np.unique(labels, return_counts=True)[1].astype(np.float64)
+    counts = sizes.astype(np.float64)
     if counts.size == 1:
         return 0.0
     total = np.sum(counts)
@@ -289,8 +325,8 @@ def _hcv(labels_true, labels_pred, beta=1.0):
     labels_true, labels_pred = check_clusterings(labels_true, labels_pred)
     if len(labels_true) == 0:
         return 1.0, 1.0, 1.0
-    h_true, h_pred = _entropy(labels_true), _entropy(labels_pred)
     t = table(labels_true, labels_pred)
+    h_true, h_pred = _entropy(t.row_totals), _entropy(t.col_totals)
     t.n = t.counts.sum()
     mi = _mutual_info(t)
     homogeneity = mi / h_true if h_true else 1.0
@@ -348,12 +384,23 @@ except ImportError:  # pragma: no cover - exercised only without scipy
         return np.array([_c_lgamma(v) for v in np.ravel(x).tolist()]).reshape(np.shape(x))
 
 
-def _lgamma_table(n):
-    """The C library's lgamma of 0, 1, ..., n (each computed once; indexed by integer arguments)."""
-    table = np.empty(n + 1, dtype=np.float64)
-    table[0] = np.inf
-    table[1:] = [_c_lgamma(float(v)) for v in range(1, n + 1)]
-    return table
+class _LgammaTable:
+    """The C library's lgamma of the integers 0, 1, ..., n, indexed by integer arrays and computed
+    on first use (the sum reads a few of the n + 1 values; computing all of them one C call at a
+    time would cost more than the rest of adjusted_mutual_info_score for large n)."""
+
+    def __init__(self, n):
+        self.values = np.full(n + 1, np.nan)
+        self.values[0] = np.inf
+
+    def __getitem__(self, k):
+        v = self.values[k]
+        missing = np.isnan(v)
+        if np.any(missing):
+            needed = np.unique(np.asarray(k)[missing])
+            self.values[needed] = [_c_lgamma(float(x)) for x in needed.tolist()]
+            v = self.values[k]
+        return v
 
 
 _DEAD = -746.0  # exp of less is 0.0 (the smallest subnormal is exp(-745.13...))
@@ -403,7 +450,7 @@ def _emi(row_totals, col_totals, n, chunk=1 << 20):
     gln_a, gln_b = _gammaln(a + 1), _gammaln(b + 1)
     gln_na, gln_nb = _gammaln(n - a + 1), _gammaln(n - b + 1)
     gln_nnij = _gammaln(nijs + 1) + _gammaln(n + 1)
-    lgamma = _lgamma_table(n + 1)
+    lgamma = _LgammaTable(n + 1)
     # every (i, j, nij) in scikit-learn's loop order, a chunk of pairs (i, j) at a time
     ii, jj = np.divmod(np.arange(a.size * b.size, dtype=np.int64), b.size)
     start = np.maximum(1, a[ii] - n + b[jj])
@@ -460,7 +507,7 @@ def adjusted_mutual_info_score(labels_true, labels_pred, *, average_method="arit
     t.n = t.counts.sum()
     mi = _mutual_info(t)
     emi = _emi(t.row_totals, t.col_totals, n)
-    normalizer = _average(_entropy(labels_true), _entropy(labels_pred), average_method)
+    normalizer = _average(_entropy(t.row_totals), _entropy(t.col_totals), average_method)
     eps = np.finfo("float64").eps
     denominator = normalizer - emi
     denominator = min(denominator, -eps) if denominator < 0 else max(denominator, eps)
@@ -484,7 +531,7 @@ def normalized_mutual_info_score(labels_true, labels_pred, *, average_method="ar
     mi = _mutual_info(t)
     if mi == 0:
         return 0.0
-    normalizer = _average(_entropy(labels_true), _entropy(labels_pred), average_method)
+    normalizer = _average(_entropy(t.row_totals), _entropy(t.col_totals), average_method)
     return float(mi / normalizer)
 
 

@@ -191,13 +191,17 @@ def davies_bouldin_score(X, labels):
     _check_number_of_labels(n_labels, X.shape[0])
     spread = np.zeros(n_labels, dtype=np.float64)
     centroids = np.zeros((n_labels, X.shape[1]), dtype=np.float64)
+    # Euclidean distances of anything but float32 are computed in float64 by scikit-learn's formula,
+    # here directly (scikit-learn's pairwise_distances would check and convert its arguments again
+    # for every cluster, the cost that dominates small inputs); float32 keeps its own path.
+    distances = _pairwise if X.dtype == np.float32 else _euclidean
     # one cluster at a time: its centroid and mean distance to it (a pass over its members)
     for k in range(n_labels):
         members = X[np.flatnonzero(codes == k)]
         centroid = np.average(members, axis=0)
         centroids[k, ...] = centroid
-        spread[k] = np.average(_pairwise(members, np.stack([centroid])))
-    between = _pairwise(centroids)
+        spread[k] = np.average(distances(members, np.stack([centroid])))
+    between = _euclidean(centroids, centroids)
     if np.all(np.isclose(spread, 0.0)) or np.all(np.isclose(between, 0.0)):
         return 0.0
     between[between == 0] = np.inf

@@ -17,7 +17,7 @@ from assay._ranking import _assert_finite, _check_pos_label, check_samples_2d, c
 from assay._inputs import as_numpy, on_host, on_host_args
 from assay._targets import (
     as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
-    numpy_dtype, refuse_complex, type_of_target,
+    numpy_dtype, refuse_complex, type_of_target, unique_labels_1d,
 )
 
 __all__ = ["brier_score_loss", "log_loss"]
@@ -86,7 +86,7 @@ def _one_hot(y_true, labels):
             # scikit-learn's LabelBinarizer names the targets as they were given.
             raise ValueError(f"Unknown label type: {(given,)!r}")
         _refuse_mixed_labels(given)
-        classes = np.unique(y_true)
+        classes = unique_labels_1d(y_true)
     if classes.shape[0] == 1:
         if labels is None:
             raise ValueError(f"y_true contains only one label ({classes[0]}). Please provide the list of all expected "
@@ -185,7 +185,7 @@ def brier_score_loss(y_true, y_proba, *, sample_weight=None, pos_label=None, lab
         try:
             pos_label = _check_pos_label(pos_label, y_t)
         except ValueError:
-            classes = np.unique(y_t)
+            classes = unique_labels_1d(y_t)
             if classes.dtype.kind in "OUS":
                 raise
             pos_label = classes[-1]

@@ -22,7 +22,7 @@ from assay._inputs import array_view, as_numpy, on_host_args
 from assay._params import ARRAY, BOOL, NONE, POS_LABEL, REAL, STR, Interval, str_options, validate
 from assay._targets import (
     as_array, check_consistent_length, check_weight_shape, check_weights_finite, check_weights_not_all_zero,
-    refuse_complex, type_of_target,
+    refuse_complex, type_of_target, unique_labels_1d,
 )
 
 try:
@@ -116,7 +116,7 @@ def _check_pos_label(pos_label, y_true, classes=None):
     if pos_label is not None:
         return pos_label
     if classes is None:
-        classes = np.unique(y_true)
+        classes = unique_labels_1d(y_true) if isinstance(y_true, np.ndarray) else np.unique(y_true)
     ok = classes.dtype.kind not in "OUS" and classes.shape[0] <= 2 and any(
         bool(np.all(classes == np.asarray(c)))
         for c in ([0, 1], [-1, 1], [0], [-1], [1])
@@ -611,6 +611,27 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
     return _average_binary(binary_ap, y_true_a, y_score, average, sample_weight)
 
 
+def _true_class_in_top_k(y_score, codes, k):
+    """Whether each row's true class (column codes[i]) is among the first k columns when the row is
+    ranked as scikit-learn ranks it: a stable ascending sort of the scores, reversed, so that the
+    higher score comes first and, among equal scores, the later column. The position of the true
+    class is then the number of columns with a higher score plus the number of later columns with
+    the same score; counting them is one pass over the (finite) scores instead of a sort per row."""
+    n, classes = y_score.shape
+    own = y_score[np.arange(n), codes]
+    if classes > 64:
+        later = np.arange(classes)[np.newaxis, :] > codes[:, np.newaxis]
+        ahead = np.count_nonzero(y_score > own[:, np.newaxis], axis=1)
+        return ahead + np.count_nonzero((y_score == own[:, np.newaxis]) & later, axis=1) < k
+    # Few columns: one column at a time (numpy's row-wise counts are slow on short rows).
+    ahead = np.zeros(n, dtype=np.int32)
+    for j in range(classes):
+        column = y_score[:, j]
+        ahead += column > own
+        ahead += (column == own) & (codes < j)
+    return ahead < k
+
+
 def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=None, labels=None):
     """Fraction (or weighted number) of cases whose true class is among the k highest scores.
 
@@ -642,7 +663,7 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
                             None if sample_weight is None else as_numpy(sample_weight, "sample_weight"))
     n_score_classes = y_score.shape[1] if y_score.ndim == 2 else 2
     if labels is None:
-        classes = np.unique(y_true)
+        classes = unique_labels_1d(y_true)
         n_classes = len(classes)
         if n_classes != n_score_classes:
             raise ValueError(f"Number of classes in 'y_true' ({n_classes}) not equal to the number of classes in "
@@ -664,8 +685,8 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
     if k >= n_classes:
         warnings.warn(f"'k' ({k}) greater than or equal to 'n_classes' ({n_classes}) will result in a perfect score "
                       "and is therefore meaningless.", UndefinedMetricWarning, stacklevel=2)
-    if len(np.setdiff1d(y_true, classes)):
-        raise ValueError(f"y contains previously unseen labels: {np.setdiff1d(y_true, classes).tolist()}")
+    # (scikit-learn checks here again for labels of y_true outside the classes; both branches above
+    # have already made sure there are none.)
     codes = np.searchsorted(classes, y_true)
     if y_type == "binary":
         if k == 1:
@@ -674,8 +695,7 @@ def top_k_accuracy_score(y_true, y_score, *, k=2, normalize=True, sample_weight=
         else:
             hits = np.ones_like(y_score, dtype=np.bool_)
     else:
-        ranked = np.argsort(y_score, axis=1, kind="mergesort")[:, ::-1]
-        hits = (codes == ranked[:, :k].T).any(axis=0)
+        hits = _true_class_in_top_k(y_score, codes, k)
     if normalize:
         return float(np.average(hits, weights=sample_weight))
     if sample_weight is None:

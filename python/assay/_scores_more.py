@@ -17,7 +17,7 @@ from assay._params import ARRAY, NONE, POS_LABEL, STR, str_options, validate
 from assay._probabilistic import _float_array, _multiclass_targets
 from assay._ranking import _assert_finite, _check_pos_label, check_samples_2d
 from assay._inputs import on_host_args
-from assay._targets import as_array, check_consistent_length, is_sparse, type_of_target
+from assay._targets import as_array, check_consistent_length, is_sparse, type_of_target, unique_labels_1d
 
 __all__ = ["auc", "d2_brier_score", "d2_log_loss_score", "hinge_loss"]
 
@@ -110,7 +110,7 @@ def _unseen(values, known):
         if np.any(outside):
             raise ValueError(f"y contains previously unseen labels: {values[np.argmax(outside)]!r}")
         return
-    missing = np.setdiff1d(np.unique(values), known)
+    missing = np.setdiff1d(unique_labels_1d(values), known, assume_unique=True)
     if missing.size:
         raise ValueError(f"y contains previously unseen labels: {list(missing)}")
 
@@ -125,7 +125,7 @@ def hinge_loss(y_true, pred_decision, *, labels=None, sample_weight=None):
     samples_of(y_true, pred_decision, sample_weight)
     decision = _numeric_2d(pred_decision, "pred_decision")
     y = vector(y_true)
-    classes = np.unique(as_array(labels) if labels is not None else y)
+    classes = unique_labels_1d(as_array(labels) if labels is not None else y)
     if classes.size > 2:
         if decision.ndim <= 1:
             raise ValueError("The shape of pred_decision cannot be 1d arraywith a multiclass target. pred_decision "
@@ -152,7 +152,7 @@ def hinge_loss(y_true, pred_decision, *, labels=None, sample_weight=None):
             raise ValueError("Multioutput target data is not supported with label binarization")
         if kind in ("unknown", "continuous"):
             raise ValueError("Unknown label type: %s" % repr((y,)))
-        seen = np.unique(y)
+        seen = unique_labels_1d(y)
         if seen.size == 1:
             sign = np.full(y.shape[0], -1, dtype=np.int64)
         else:
@@ -236,7 +236,7 @@ def _binary_targets(y_true, y_prob, sample_weight, pos_label):
     try:
         pos_label = _check_pos_label(pos_label, y_true)
     except ValueError:
-        classes = np.unique(y_true)
+        classes = unique_labels_1d(y_true)
         if classes.dtype.kind in "OUS":
             raise
         pos_label = classes[-1]

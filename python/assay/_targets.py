@@ -51,6 +51,45 @@ def _is_integral_float(a):
     return a.dtype.kind == "f" and not bool(np.any(a != a.astype(np.int64).astype(a.dtype)))
 
 
+def _small_range(a):
+    """(a as int64 minus its minimum, the minimum) for 1-D integer or boolean arrays whose values
+    span a range no wider than the array (or 2**16); None otherwise."""
+    if not (isinstance(a, np.ndarray) and a.ndim == 1 and a.dtype.kind in "biu" and a.size):
+        return None
+    v = a.view(np.uint8) if a.dtype.kind == "b" else a
+    lo, hi = int(v.min()), int(v.max())
+    if hi - lo > max(a.size, 1 << 16) or lo <= -(2**62) or hi >= 2**62:
+        return None
+    return (v.astype(np.int64) - lo if lo else v.astype(np.int64, copy=False)), lo
+
+
+def unique_labels_1d(a):
+    """np.unique(a) of a 1-D array. Integers and booleans of a small range (see _small_range) are
+    counted in a table, one pass (np.bincount) instead of numpy's sort of all n values; the same
+    sorted classes, in a's dtype."""
+    small = _small_range(a)
+    if small is None:
+        return np.unique(a)
+    offsets, lo = small
+    return (np.flatnonzero(np.bincount(offsets)) + lo).astype(a.dtype)
+
+
+def label_codes_1d(a):
+    """np.unique(a, return_inverse=True, return_counts=True) of a 1-D array: (classes, the index of
+    each entry's class, the classes' sizes as int64), by a count table for integers and booleans
+    of a small range (see _small_range), by numpy's sort otherwise."""
+    small = _small_range(a)
+    if small is None:
+        classes, codes, counts = np.unique(a, return_inverse=True, return_counts=True)
+        return classes, codes.ravel(), counts.astype(np.int64)
+    offsets, lo = small
+    counts = np.bincount(offsets)
+    present = np.flatnonzero(counts)
+    lookup = np.zeros(counts.shape[0], dtype=np.int64)
+    lookup[present] = np.arange(present.shape[0])
+    return (present + lo).astype(a.dtype), lookup[offsets], counts[present].astype(np.int64)
+
+
 def type_of_target(a, name="", count_classes=True):
     """scikit-learn's type_of_target for dense arrays: 'binary', 'multiclass', 'continuous',
     'multilabel-indicator', '...-multioutput' or 'unknown'. With count_classes=False, 'binary' stands
@@ -58,7 +97,7 @@ def type_of_target(a, name="", count_classes=True):
     if a.ndim == 2 and a.shape[1] > 1 and a.dtype.kind in _NUMERIC_KINDS:
         # scikit-learn's rule: at most two distinct values, integers or integral floats (any two,
         # not only 0 and 1: the metrics then read a non-zero value as the label being present).
-        values = np.unique(a)
+        values = unique_labels_1d(a.ravel())
         if values.size <= 2 and (a.dtype.kind in "biu" or _is_integral_float(values)):
             return "multilabel-indicator"
     if a.ndim == 1 and a.shape[0] and isinstance(a[0], bytes):
@@ -81,7 +120,7 @@ def type_of_target(a, name="", count_classes=True):
         return "multiclass" + suffix
     if not count_classes:
         return "binary"
-    return "multiclass" if np.unique(a.ravel()).shape[0] > 2 else "binary"
+    return "multiclass" if unique_labels_1d(a.ravel()).shape[0] > 2 else "binary"
 
 
 def check_weight_shape(w, n):

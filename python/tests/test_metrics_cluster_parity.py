@@ -241,3 +241,25 @@ def test_consensus_score_examples(rng):
     check("consensus_score", a, b)
     check("consensus_score", a, a)
     check("consensus_score", (a[0].astype(float), a[1].astype(float)), b)
+
+
+def test_table_paths(rng):
+    """The contingency table is counted in a grid for integer labels of small ranges and from
+    sorted codes otherwise (wide ranges, large products of ranges, strings): every path agrees
+    with scikit-learn to the bit, and the caller's label arrays are not written."""
+    n = 600
+    cases = [
+        (rng.integers(0, 4, n), rng.integers(0, 5, n)),                            # one grid
+        (rng.integers(-3, 3, n).astype(np.int8), rng.integers(0, 2, n).astype(bool)),
+        (rng.integers(0, 3, n).astype(np.uint64) + 2**40, rng.integers(0, 3, n)),  # offset by the minimum
+        (rng.integers(0, 300, n), rng.integers(0, 300, n)),                         # grid too large: sorted cells
+        (rng.integers(0, 3, n) * 10**6, rng.integers(0, 3, n)),                     # range too wide: np.unique
+        (np.array([f"c{v}" for v in rng.integers(0, 3, n)]), rng.integers(0, 3, n)),
+        (rng.integers(0, 3, n).astype(np.uint64) + 2**63, rng.integers(0, 3, n)),   # beyond int64
+    ]
+    for labels_true, labels_pred in cases:
+        before = labels_true.copy(), labels_pred.copy()
+        for name in PAIRS:
+            check_cluster(name, labels_true, labels_pred)
+        np.testing.assert_array_equal(labels_true, before[0], strict=True)
+        np.testing.assert_array_equal(labels_pred, before[1], strict=True)

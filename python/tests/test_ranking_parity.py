@@ -277,6 +277,17 @@ def test_top_k_accuracy(rng):
     check("top_k_accuracy_score", y, probabilities(rng, 60, 3), labels=[0, 2, 1])
 
 
+def test_top_k_accuracy_ties(rng):
+    """Scores with many ties (three values, signed zeros among them): the rank of the true class
+    among equal scores follows scikit-learn's reversed stable sort (the later column first)."""
+    y = np.concatenate([np.arange(5), rng.integers(0, 5, 195)])
+    s = rng.integers(-1, 2, (200, 5)).astype(np.float64)
+    s[rng.random((200, 5)) < 0.3] = -0.0
+    for top in (1, 2, 3, 4):
+        check("top_k_accuracy_score", y, s, k=top)
+        check("top_k_accuracy_score", y, s.astype(np.float32), k=top, sample_weight=rng.random(200))
+
+
 EDGE_CASES = [
     ([1, 1, 1], [0.1, 0.2, 0.3]),
     ([0, 0, 0], [0.1, 0.2, 0.3]),
