@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "../curves/multiclass_curves.hpp"
+#include "curve_top_label.hpp"
 #include "../curves/operating_json.hpp"
 #include "assay/curves/accumulate.hpp"
 #include "assay/curves/roc.hpp"

@@ -1,5 +1,5 @@
-// The multiclass parts of `assay curve`; see src/curves/multiclass_curves.hpp.
-#include "multiclass_curves.hpp"
+// The multiclass parts of `assay curve`; see src/render/curve_top_label.hpp.
+#include "curve_top_label.hpp"
 
 #include <fmt/format.h>
 
