@@ -109,10 +109,10 @@ const row_term poisson_deviance_term{[](double y, double yhat) {
                                        const double ylog = y == 0 ? 0.0 : y * std::log(y / yhat);
                                        return 2 * (ylog - y + yhat);
                                      },
-                                     outside_poisson, false, true};
+                                     outside_poisson};
 
 const row_term gamma_deviance_term{[](double y, double yhat) { return 2 * (std::log(yhat / y) + y / yhat - 1); },
-                                   outside_gamma, false, true};
+                                   outside_gamma};
 
 value mean_of_terms(const row_term& t, std::span<const double> y, std::span<const double> yhat,
                     std::span<const double> w) {

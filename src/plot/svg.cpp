@@ -81,40 +81,50 @@ std::string tick_label(double v, double step) {
 
 }  // namespace
 
-std::string render_svg(const chart& c) {
-  const double left = 70, top = 40, plot_h = 380;
-  const double plot_w = c.square ? 380 : 520;
-  const double width = left + plot_w + 30, height = top + plot_h + 60;
-  const double x_span = c.x_max > c.x_min ? c.x_max - c.x_min : 1, y_span = c.y_max > c.y_min ? c.y_max - c.y_min : 1;
-  auto px = [&](double x) { return left + (x - c.x_min) / x_span * plot_w; };
-  auto py = [&](double y) { return top + plot_h - (y - c.y_min) / y_span * plot_h; };
+namespace {
 
-  std::string s = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" "
-      "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n"
-      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
-      width, height);
+// The drawing area of a chart: its margins, its size and the map from data to pixels.
+struct frame {
+  double left = 70, top = 40, plot_h = 380, plot_w;
+  double width, height;
+  double x_min, y_min, x_span, y_span;
+
+  explicit frame(const chart& c)
+      : plot_w(c.square ? 380 : 520),
+        width(left + plot_w + 30),
+        height(top + plot_h + 60),
+        x_min(c.x_min),
+        y_min(c.y_min),
+        x_span(c.x_max > c.x_min ? c.x_max - c.x_min : 1),
+        y_span(c.y_max > c.y_min ? c.y_max - c.y_min : 1) {}
+  [[nodiscard]] double px(double x) const { return left + (x - x_min) / x_span * plot_w; }
+  [[nodiscard]] double py(double y) const { return top + plot_h - (y - y_min) / y_span * plot_h; }
+};
+
+// The title, the grid, the tick labels, the plot's border and the axis labels.
+void draw_axes(std::string& s, const chart& c, const frame& f) {
+  const double left = f.left, top = f.top, plot_w = f.plot_w, plot_h = f.plot_h;
   s += fmt::format("<text x=\"{:.1f}\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">{}</text>\n", left + plot_w / 2,
                    escape_xml(c.title));
   // Labelled ticks at round numbers (about five per axis), light grid lines at half steps.
-  const double x_step = nice_step(x_span, 5), y_step = nice_step(y_span, 5);
+  const double x_step = nice_step(f.x_span, 5), y_step = nice_step(f.y_span, 5);
   for (double fx : ticks_of(c.x_min, c.x_max, x_step / 2))
-    s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#e5e5e5\"/>\n", px(fx), top,
+    s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#e5e5e5\"/>\n", f.px(fx), top,
                      top + plot_h);
   for (double fy : ticks_of(c.y_min, c.y_max, y_step / 2))
-    s += fmt::format("<line x1=\"{1:.1f}\" y1=\"{0:.1f}\" x2=\"{2:.1f}\" y2=\"{0:.1f}\" stroke=\"#e5e5e5\"/>\n", py(fy), left,
+    s += fmt::format("<line x1=\"{1:.1f}\" y1=\"{0:.1f}\" x2=\"{2:.1f}\" y2=\"{0:.1f}\" stroke=\"#e5e5e5\"/>\n", f.py(fy), left,
                      left + plot_w);
   if (c.x_ticks.empty()) {
     for (double fx : ticks_of(c.x_min, c.x_max, x_step))
-      s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", px(fx), top + plot_h + 16,
+      s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", f.px(fx), top + plot_h + 16,
                        tick_label(fx, x_step));
   }
   for (const auto& [fx, name] : c.x_ticks)
     if (std::isfinite(fx))
-      s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", px(fx), top + plot_h + 16,
+      s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", f.px(fx), top + plot_h + 16,
                        escape_xml(name));
   for (double fy : ticks_of(c.y_min, c.y_max, y_step))
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left - 6, py(fy) + 4,
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left - 6, f.py(fy) + 4,
                      tick_label(fy, y_step));
   s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333\"/>\n", left, top,
                    plot_w, plot_h);
@@ -122,130 +132,166 @@ std::string render_svg(const chart& c) {
                    top + plot_h + 38, escape_xml(c.x_label));
   s += fmt::format("<text transform=\"translate({:.1f},{:.1f}) rotate(-90)\" text-anchor=\"middle\" font-size=\"13\">{}</text>\n",
                    left - 48, top + plot_h / 2, escape_xml(c.y_label));
+}
 
-  // Lines, clipped to the plot area.
+bool finite_point(const series& l, std::size_t i) { return std::isfinite(l.x[i]) && std::isfinite(l.y[i]); }
+
+// The symmetric error of point i, or -1 when it has none.
+double error_of(const series& l, std::size_t i) {
+  return i < l.y_err.size() && std::isfinite(l.y_err[i]) && l.y_err[i] >= 0 ? l.y_err[i] : -1.0;
+}
+
+// The band of a line (asymmetric y_lo..y_hi, else y +- y_err): upper edge left to right, lower edge
+// back; one polygon per run of points that have both ends.
+void draw_band(std::string& s, const series& l, const frame& f, const std::string& colour) {
+  const std::size_t n = std::min(l.x.size(), l.y.size());
+  const bool asymmetric = !l.y_lo.empty() && !l.y_hi.empty();
+  if (!asymmetric && !(l.band && !l.y_err.empty())) return;
+  auto ends = [&](std::size_t i) -> std::pair<double, double> {
+    constexpr double none = std::numeric_limits<double>::quiet_NaN();
+    if (!finite_point(l, i)) return {none, none};
+    if (!asymmetric) {
+      if (error_of(l, i) < 0) return {none, none};
+      return {l.y[i] - error_of(l, i), l.y[i] + error_of(l, i)};
+    }
+    if (i >= l.y_lo.size() || i >= l.y_hi.size() || !(l.y_lo[i] <= l.y_hi[i])) return {none, none};
+    return {l.y_lo[i], l.y_hi[i]};
+  };
+  std::string up, down;
+  auto close = [&] {
+    if (!up.empty())
+      s += fmt::format("<polygon class=\"band\" fill=\"{}\" fill-opacity=\"0.15\" stroke=\"none\" points=\"{}{}\"/>\n",
+                       colour, up, down);
+    up.clear();
+    down.clear();
+  };
+  std::vector<std::string> lower;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto [lo, hi] = ends(i);
+    if (!std::isfinite(lo) || !std::isfinite(hi)) {
+      for (auto it = lower.rbegin(); it != lower.rend(); ++it) down += *it;
+      lower.clear();
+      close();
+      continue;
+    }
+    up += fmt::format("{:.2f},{:.2f} ", f.px(l.x[i]), f.py(hi));
+    lower.push_back(fmt::format(" {:.2f},{:.2f}", f.px(l.x[i]), f.py(lo)));
+  }
+  for (auto it = lower.rbegin(); it != lower.rend(); ++it) down += *it;
+  close();
+}
+
+// The points of a line: polylines through its runs of finite points, bars, error bars, dots and
+// point labels.
+void draw_points(std::string& s, const chart& c, const series& l, const frame& f, const std::string& colour) {
+  std::string pts;
+  auto flush = [&] {
+    if (!pts.empty()) {
+      s += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"{} points=\"{}\"/>\n", colour,
+                       l.dashed ? 1.2 : 2, l.dashed ? " stroke-dasharray=\"6 4\"" : "", pts);
+    }
+    pts.clear();
+  };
+  const double left = f.left, plot_w = f.plot_w;
+  const std::size_t n = std::min(l.x.size(), l.y.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!finite_point(l, i)) {
+      flush();
+      continue;
+    }
+    const double x = f.px(l.x[i]), y = f.py(l.y[i]);
+    if (l.bar_width > 0) {
+      const double x0 = f.px(l.x[i] - l.bar_width / 2), x1 = f.px(l.x[i] + l.bar_width / 2), base = f.py(c.y_min);
+      s += fmt::format("<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"{}\" fill-opacity=\"0.75\" "
+                       "stroke=\"{}\"/>\n",
+                       x0, std::min(y, base), std::max(x1 - x0, 0.5), std::abs(base - y), colour, colour);
+      continue;
+    }
+    if (l.line) pts += fmt::format("{}{:.2f},{:.2f}", pts.empty() ? "" : " ", x, y);
+    if (const double e = error_of(l, i); e >= 0) {
+      const double y0 = f.py(l.y[i] - e), y1 = f.py(l.y[i] + e);
+      s += fmt::format("<path d=\"M{0:.2f} {1:.2f}V{2:.2f}M{3:.2f} {1:.2f}H{4:.2f}M{3:.2f} {2:.2f}H{4:.2f}\" stroke=\"{5}\" "
+                       "stroke-width=\"1.3\" fill=\"none\"/>\n",
+                       x, y0, y1, x - 4, x + 4, colour);
+    }
+    if (l.markers || !l.line)
+      s += fmt::format("<circle cx=\"{:.2f}\" cy=\"{:.2f}\" r=\"{}\" fill=\"{}\"/>\n", x, y, l.line ? 2.5 : 3.5, colour);
+    if (i < l.labels.size() && !l.labels[i].empty())
+      s += fmt::format("<text x=\"{:.2f}\" y=\"{:.2f}\" font-size=\"10\"{}>{}</text>\n", x > left + plot_w - 60 ? x - 5 : x + 5,
+                       y - 5, x > left + plot_w - 60 ? " text-anchor=\"end\"" : "", escape_xml(l.labels[i]));
+  }
+  flush();
+}
+
+// The lines, clipped to the plot area; returns the colour of each.
+std::vector<std::string> draw_lines(std::string& s, const chart& c, const frame& f) {
   const std::string clip = clip_id(c.id);
   s += fmt::format("<clipPath id=\"{0}\"><rect x=\"{1}\" y=\"{2}\" width=\"{3}\" height=\"{4}\"/></clipPath>\n"
                    "<g clip-path=\"url(#{0})\">\n",
-                   clip, left, top, plot_w, plot_h);
+                   clip, f.left, f.top, f.plot_w, f.plot_h);
   std::size_t next_colour = 0;
   std::vector<std::string> colours;
   for (const auto& l : c.lines) {
     const std::string colour = !l.colour.empty() ? l.colour : l.dashed ? "#888888" : palette[next_colour++ % 8];
     colours.push_back(colour);
-    std::string pts;
-    auto flush = [&] {
-      if (!pts.empty()) {
-        s += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"{} points=\"{}\"/>\n", colour,
-                         l.dashed ? 1.2 : 2, l.dashed ? " stroke-dasharray=\"6 4\"" : "", pts);
-      }
-      pts.clear();
-    };
-    const std::size_t n = std::min(l.x.size(), l.y.size());
-    auto finite = [&](std::size_t i) { return std::isfinite(l.x[i]) && std::isfinite(l.y[i]); };
-    auto err = [&](std::size_t i) {
-      return i < l.y_err.size() && std::isfinite(l.y_err[i]) && l.y_err[i] >= 0 ? l.y_err[i] : -1.0;
-    };
-    // The band (asymmetric y_lo..y_hi, else y +- y_err): upper edge left to right, lower edge back;
-    // one polygon per run of points that have both ends.
-    const bool asymmetric = !l.y_lo.empty() && !l.y_hi.empty();
-    if (asymmetric || (l.band && !l.y_err.empty())) {
-      auto ends = [&](std::size_t i) -> std::pair<double, double> {
-        constexpr double none = std::numeric_limits<double>::quiet_NaN();
-        if (!finite(i)) return {none, none};
-        if (!asymmetric) {
-          if (err(i) < 0) return {none, none};
-          return {l.y[i] - err(i), l.y[i] + err(i)};
-        }
-        if (i >= l.y_lo.size() || i >= l.y_hi.size() || !(l.y_lo[i] <= l.y_hi[i])) return {none, none};
-        return {l.y_lo[i], l.y_hi[i]};
-      };
-      std::string up, down;
-      auto close = [&] {
-        if (!up.empty())
-          s += fmt::format(
-              "<polygon class=\"band\" fill=\"{}\" fill-opacity=\"0.15\" stroke=\"none\" points=\"{}{}\"/>\n", colour,
-              up, down);
-        up.clear();
-        down.clear();
-      };
-      std::vector<std::string> lower;
-      for (std::size_t i = 0; i < n; ++i) {
-        const auto [lo, hi] = ends(i);
-        if (!std::isfinite(lo) || !std::isfinite(hi)) {
-          for (auto it = lower.rbegin(); it != lower.rend(); ++it) down += *it;
-          lower.clear();
-          close();
-          continue;
-        }
-        up += fmt::format("{:.2f},{:.2f} ", px(l.x[i]), py(hi));
-        lower.push_back(fmt::format(" {:.2f},{:.2f}", px(l.x[i]), py(lo)));
-      }
-      for (auto it = lower.rbegin(); it != lower.rend(); ++it) down += *it;
-      close();
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!finite(i)) {
-        flush();
-        continue;
-      }
-      const double x = px(l.x[i]), y = py(l.y[i]);
-      if (l.bar_width > 0) {
-        const double x0 = px(l.x[i] - l.bar_width / 2), x1 = px(l.x[i] + l.bar_width / 2), base = py(c.y_min);
-        s += fmt::format("<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"{}\" fill-opacity=\"0.75\" "
-                         "stroke=\"{}\"/>\n",
-                         x0, std::min(y, base), std::max(x1 - x0, 0.5), std::abs(base - y), colour, colour);
-        continue;
-      }
-      if (l.line) pts += fmt::format("{}{:.2f},{:.2f}", pts.empty() ? "" : " ", x, y);
-      if (const double e = err(i); e >= 0) {
-        const double y0 = py(l.y[i] - e), y1 = py(l.y[i] + e);
-        s += fmt::format("<path d=\"M{0:.2f} {1:.2f}V{2:.2f}M{3:.2f} {1:.2f}H{4:.2f}M{3:.2f} {2:.2f}H{4:.2f}\" stroke=\"{5}\" "
-                         "stroke-width=\"1.3\" fill=\"none\"/>\n",
-                         x, y0, y1, x - 4, x + 4, colour);
-      }
-      if (l.markers || !l.line)
-        s += fmt::format("<circle cx=\"{:.2f}\" cy=\"{:.2f}\" r=\"{}\" fill=\"{}\"/>\n", x, y, l.line ? 2.5 : 3.5, colour);
-      if (i < l.labels.size() && !l.labels[i].empty())
-        s += fmt::format("<text x=\"{:.2f}\" y=\"{:.2f}\" font-size=\"10\"{}>{}</text>\n", x > left + plot_w - 60 ? x - 5 : x + 5,
-                         y - 5, x > left + plot_w - 60 ? " text-anchor=\"end\"" : "", escape_xml(l.labels[i]));
-    }
-    flush();
+    draw_band(s, l, f, colour);
+    draw_points(s, c, l, f, colour);
   }
   s += "</g>\n";
+  return colours;
+}
+
+// The marked points, each circled and labelled.
+void draw_markers(std::string& s, const chart& c, const frame& f) {
   for (const auto& m : c.markers) {
     if (!std::isfinite(m.x) || !std::isfinite(m.y)) continue;
     s += fmt::format("<circle cx=\"{:.2f}\" cy=\"{:.2f}\" r=\"4.5\" fill=\"none\" stroke=\"black\" stroke-width=\"1.5\"/>\n",
-                     px(m.x), py(m.y));
-    const bool near_top = py(m.y) < top + 24, near_right = px(m.x) > left + plot_w - 120;
-    s += fmt::format("<text x=\"{:.2f}\" y=\"{:.2f}\" font-size=\"11\"{}>{}</text>\n", px(m.x) + (near_right ? -8 : 8),
-                     py(m.y) + (near_top ? 18 : -8), near_right ? " text-anchor=\"end\"" : "", escape_xml(m.label));
+                     f.px(m.x), f.py(m.y));
+    const bool near_top = f.py(m.y) < f.top + 24, near_right = f.px(m.x) > f.left + f.plot_w - 120;
+    s += fmt::format("<text x=\"{:.2f}\" y=\"{:.2f}\" font-size=\"11\"{}>{}</text>\n", f.px(m.x) + (near_right ? -8 : 8),
+                     f.py(m.y) + (near_top ? 18 : -8), near_right ? " text-anchor=\"end\"" : "", escape_xml(m.label));
   }
+}
 
-  // Legend, lower right, inside the plot.
+// The legend, lower right, inside the plot: the named lines.
+void draw_legend(std::string& s, const chart& c, const frame& f, const std::vector<std::string>& colours) {
   std::vector<std::size_t> shown;
   for (std::size_t i = 0; i < c.lines.size(); ++i) if (!c.lines[i].name.empty()) shown.push_back(i);
-  if (!shown.empty()) {
-    std::size_t longest = 0;
-    for (auto i : shown) longest = std::max(longest, c.lines[i].name.size());
-    const double w = 40 + 6.6 * static_cast<double>(longest), h = 8 + 18 * static_cast<double>(shown.size());
-    const double x0 = left + plot_w - w - 8, y0 = top + plot_h - h - 8;
-    s += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"white\" fill-opacity=\"0.9\" stroke=\"#bbb\"/>\n",
-                     x0, y0, w, h);
-    for (std::size_t k = 0; k < shown.size(); ++k) {
-      const auto& l = c.lines[shown[k]];
-      const double yy = y0 + 16 + 18 * static_cast<double>(k);
-      if (l.bar_width > 0)
-        s += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"22\" height=\"9\" fill=\"{}\" fill-opacity=\"0.75\"/>\n", x0 + 6,
-                         yy - 9, colours[shown[k]]);
-      else if (!l.line)
-        s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"{}\"/>\n", x0 + 17, yy - 4, colours[shown[k]]);
-      else
-        s += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"2\"{}/>\n",
-                         x0 + 6, yy - 4, x0 + 28, yy - 4, colours[shown[k]], l.dashed ? " stroke-dasharray=\"6 4\"" : "");
-      s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", x0 + 34, yy, escape_xml(l.name));
-    }
+  if (shown.empty()) return;
+  std::size_t longest = 0;
+  for (auto i : shown) longest = std::max(longest, c.lines[i].name.size());
+  const double w = 40 + 6.6 * static_cast<double>(longest), h = 8 + 18 * static_cast<double>(shown.size());
+  const double x0 = f.left + f.plot_w - w - 8, y0 = f.top + f.plot_h - h - 8;
+  s += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"white\" fill-opacity=\"0.9\" stroke=\"#bbb\"/>\n",
+                   x0, y0, w, h);
+  for (std::size_t k = 0; k < shown.size(); ++k) {
+    const auto& l = c.lines[shown[k]];
+    const double yy = y0 + 16 + 18 * static_cast<double>(k);
+    if (l.bar_width > 0)
+      s += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"22\" height=\"9\" fill=\"{}\" fill-opacity=\"0.75\"/>\n", x0 + 6,
+                       yy - 9, colours[shown[k]]);
+    else if (!l.line)
+      s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"{}\"/>\n", x0 + 17, yy - 4, colours[shown[k]]);
+    else
+      s += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"2\"{}/>\n",
+                       x0 + 6, yy - 4, x0 + 28, yy - 4, colours[shown[k]], l.dashed ? " stroke-dasharray=\"6 4\"" : "");
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", x0 + 34, yy, escape_xml(l.name));
   }
+}
+
+}  // namespace
+
+std::string render_svg(const chart& c) {
+  const frame f(c);
+  std::string s = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" "
+      "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n"
+      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+      f.width, f.height);
+  draw_axes(s, c, f);
+  const std::vector<std::string> colours = draw_lines(s, c, f);
+  draw_markers(s, c, f);
+  draw_legend(s, c, f, colours);
   s += "</svg>\n";
   return s;
 }

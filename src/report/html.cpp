@@ -449,12 +449,11 @@ std::string command_line(const report_request& q) {
   return s;
 }
 
-std::string to_html(const report& r, const html_extras& extras) {
-  const bool classification = r.task != task_kind::regression;
-  html::document doc(fmt::format("assay report: {}", r.source),
-                     fmt::format("{} task, {} rows{}", task_name(r.task), r.rows,
-                                 classification ? fmt::format(", {} classes", r.labels.size()) : std::string()));
+namespace {
 
+// The "Data and options" section: the file, its columns and the options of the report.
+std::string setup_section(const report& r, const html_extras& extras) {
+  const bool classification = r.task != task_kind::regression;
   std::vector<std::pair<std::string, std::string>> setup{{"File", r.source}, {"Rows", std::to_string(r.rows)}};
   if (r.weighted) setup.emplace_back("Total weight", html::number(r.total_weight));
   setup.emplace_back("Task", task_name(r.task));
@@ -469,10 +468,11 @@ std::string to_html(const report& r, const html_extras& extras) {
   }
   setup.emplace_back("assay version", ASSAY_VERSION);
   setup.insert(setup.end(), extras.setup.begin(), extras.setup.end());
-  doc.add_section(
-      "setup", "Data and options",
-      html::setup_table(setup) + (extras.request ? html::command_block(command_line(*extras.request)) : ""));
+  return html::setup_table(setup) + (extras.request ? html::command_block(command_line(*extras.request)) : "");
+}
 
+// The headline numbers with their intervals (an interval of `extras` replaces the report's own).
+std::string headline_section(const report& r, const html_extras& extras) {
   std::vector<html::headline> rows;
   for (const auto& m : r.metrics) {
     html::headline h{m.title, m.v, std::nullopt};
@@ -483,7 +483,179 @@ std::string to_html(const report& r, const html_extras& extras) {
     }
     rows.push_back(std::move(h));
   }
-  doc.add_section("metrics", "Headline numbers", html::headline_table(rows));
+  return html::headline_table(rows);
+}
+
+// The bars of precision, recall and F1 by class (up to 30 classes).
+std::optional<html::figure> per_class_bars(const report& r) {
+  constexpr std::size_t max_bar_classes = 30;
+  if (r.labels.size() > max_bar_classes) return std::nullopt;
+  std::vector<plot::bar_series> series{{"Precision", {}}, {"Recall", {}}, {"F1", {}}};
+  for (const auto& c : r.per_class) {
+    series[0].values.push_back(c.precision);
+    series[1].values.push_back(c.recall);
+    series[2].values.push_back(c.f1);
+  }
+  return html::figure{"fig-per-class", "Precision, recall and F1 by class",
+                      "One class against the rest; the numbers are those of the per-class table",
+                      plot::render_grouped_bars("Precision, recall and F1 by class", "value (0 to 1)", "class",
+                                                r.labels, series)};
+}
+
+// The value of the report's row called `name`, or nullptr (for the captions of the figures).
+const value* metric_value(const report& r, std::string_view name) {
+  const auto it = std::find_if(r.metrics.begin(), r.metrics.end(), [&](const metric_result& m) { return m.name == name; });
+  return it == r.metrics.end() ? nullptr : &it->v;
+}
+
+// The caption's note on a curve drawn from fewer points than it has.
+std::string thinned(const curve_sample& c) {
+  return c.points > c.x.size() ? fmt::format(" Drawn from {} of its {} points; every number on this page comes from "
+                                             "the full curve.", c.x.size(), c.points)
+                               : std::string();
+}
+
+plot::series line(std::string name, std::vector<double> x, std::vector<double> y, bool dashed) {
+  plot::series l;
+  l.name = std::move(name);
+  l.x = std::move(x);
+  l.y = std::move(y);
+  l.dashed = dashed;
+  return l;
+}
+
+// Every chart sets its own id: the ids inside the inlined SVGs (the clip path) must be unique on the page.
+plot::chart chart(std::string title, std::string x_label, std::string y_label) {
+  plot::chart c;
+  c.title = std::move(title);
+  c.x_label = std::move(x_label);
+  c.y_label = std::move(y_label);
+  return c;
+}
+
+std::string method_name(const std::string& m) {
+  if (m == "wilson") return "Wilson";
+  if (m == "clopper_pearson") return "Clopper-Pearson";
+  if (m == "agresti_coull") return "Agresti-Coull";
+  if (m == "normal") return "normal (Wald)";
+  return m;
+}
+
+// The pointwise band of a kept ROC or PR curve (with --ci): drawn on the model's line, said in the caption.
+std::string band(const report& r, plot::series& l, const curve_sample& c, const char* proportion, const char* counts) {
+  if (c.y_lo.empty() || !r.ci_level) return std::string();
+  l.y_lo = c.y_lo;
+  l.y_hi = c.y_hi;
+  return fmt::format(
+      " Shaded: the pointwise {:g}% {} interval of {} ({}) at each drawn point, its threshold held fixed: the "
+      "sampling uncertainty of {} at that threshold, not a simultaneous band for the whole curve, which would be "
+      "wider (Macskassy, Provost & Rosset 2005; pROC's ci.se bootstraps sensitivity at fixed specificity instead).{}",
+      100 * *r.ci_level, method_name(c.band_method), proportion, counts, proportion,
+      r.weighted ? " With weights the weighted counts are used as counts, as for the headline intervals." : "");
+}
+
+html::figure roc_figure(const report& r, const curve_sample& roc) {
+  plot::chart ch = chart("ROC curve", "false-positive rate", "true-positive rate");
+  ch.id = "roc";
+  const value* auc = metric_value(r, "roc_auc");
+  plot::series model =
+      line(auc && auc->defined() ? fmt::format("model (AUC {:.4f})", auc->v) : "model", roc.x, roc.y, false);
+  const std::string shaded = band(r, model, roc, "the TPR", "TP of the P positives");
+  ch.lines.push_back(std::move(model));
+  ch.lines.push_back(line("chance", {0, 1}, {0, 1}, true));
+  return {"fig-roc", "ROC curve",
+          "One point per distinct score; tied scores make a diagonal step. The dashed line is chance." + shaded +
+              thinned(roc),
+          plot::render_svg(ch)};
+}
+
+html::figure pr_figure(const report& r, const curve_sample& pr) {
+  plot::chart ch = chart("Precision-recall curve", "recall", "precision");
+  ch.id = "pr";
+  const value* ap = metric_value(r, "average_precision");
+  const value* prev = metric_value(r, "prevalence");
+  plot::series model =
+      line(ap && ap->defined() ? fmt::format("model (AP {:.4f})", ap->v) : "model", pr.x, pr.y, false);
+  const std::string shaded = band(r, model, pr, "the precision", "TP of the TP + FP cases predicted positive");
+  ch.lines.push_back(std::move(model));
+  if (prev && prev->defined()) ch.lines.push_back(line("prevalence (chance)", {0, 1}, {prev->v, prev->v}, true));
+  return {"fig-pr", "Precision-recall curve",
+          "Precision against recall as the threshold falls; the dashed line is the share of positives, "
+          "what a random ranking achieves." + shaded + thinned(pr),
+          plot::render_svg(ch)};
+}
+
+html::figure threshold_figure(const threshold_sample& t) {
+  plot::chart ch = chart("Metrics vs threshold", "threshold (positive when score >= threshold)", "value");
+  ch.id = "threshold";
+  ch.square = false;
+  ch.lines.push_back(line("F1", t.f1.x, t.f1.y, false));
+  ch.lines.push_back(line("precision", t.precision.x, t.precision.y, false));
+  ch.lines.push_back(line("recall (TPR)", t.recall.x, t.recall.y, false));
+  ch.lines.push_back(line("FPR", t.fpr.x, t.fpr.y, false));
+  std::string best;
+  if (t.max_f1_threshold) {
+    ch.markers.push_back({*t.max_f1_threshold, *t.max_f1, fmt::format("max F1 at {:.4g}", *t.max_f1_threshold)});
+    best += fmt::format(" Max F1 {:.4f} at threshold {}.", *t.max_f1, html::number(*t.max_f1_threshold));
+  }
+  if (t.youden_threshold) {
+    if (t.max_f1_threshold && *t.max_f1_threshold == *t.youden_threshold)
+      ch.markers.back().label = fmt::format("max F1 and Youden's J at {:.4g}", *t.youden_threshold);
+    else
+      ch.markers.push_back(
+          {*t.youden_threshold, *t.youden_fpr, fmt::format("Youden's J at {:.4g}", *t.youden_threshold)});
+    best += fmt::format(
+        " Youden's J = TPR - FPR is largest ({:.4f}) at threshold {} (marked on the FPR line unless it is the "
+        "max-F1 threshold).",
+        *t.youden_tpr - *t.youden_fpr, html::number(*t.youden_threshold));
+  }
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (double v : t.f1.x) lo = std::min(lo, v), hi = std::max(hi, v);
+  if (lo >= 0 && hi <= 1) ch.x_min = 0, ch.x_max = 1;  // probabilities: the whole unit range
+  else if (lo < hi) ch.x_min = lo, ch.x_max = hi;
+  else if (lo == hi) ch.x_min = lo - 0.5, ch.x_max = lo + 0.5;
+  return {"fig-threshold", "Metrics vs threshold",
+          "The binary metrics of the classifier \"positive when score >= threshold\" at every distinct "
+          "score; the markers are the best thresholds, found on the full sweep." + best + thinned(t.f1),
+          plot::render_svg(ch)};
+}
+
+html::figure calibration_figure(const calibration_sample& c) {
+  const std::string ece = c.ece.defined() ? fmt::format("{:.4f}", c.ece.v) : "undefined (" + c.ece.reason + ")";
+  plot::chart ch = c.top_label ? chart("Top-label reliability diagram", "mean confidence (highest probability)",
+                                       "accuracy")
+                               : chart("Reliability diagram", "mean predicted probability",
+                                       "observed frequency of positives");
+  ch.id = "calibration";
+  ch.lines.push_back(line("perfectly calibrated", {0, 1}, {0, 1}, true));
+  plot::series s = line(fmt::format("model (ECE {})", c.ece.defined() ? fmt::format("{:.3f}", c.ece.v) : "undefined"),
+                        c.prob_pred, c.prob_true, false);
+  s.markers = true;
+  ch.lines.push_back(std::move(s));
+  const std::string how =
+      c.top_label ? fmt::format("Top-label (confidence) calibration, Guo et al. 2017: the cases are grouped by their "
+                                "highest class probability into {} equal-width bins; each dot is a bin's accuracy "
+                                "against its mean confidence",
+                                c.bins)
+                  : fmt::format("The cases are grouped by predicted probability into {} equal-width bins; each dot "
+                                "is a bin's share of positives against its mean predicted probability",
+                                c.bins);
+  return {"fig-calibration", c.top_label ? "Top-label reliability diagram" : "Reliability diagram",
+          fmt::format("{} (empty bins left out). On the dashed diagonal the probabilities are calibrated. "
+                      "Expected calibration error (ECE, bin-weighted mean distance to the diagonal) = {}.",
+                      how, ece),
+          plot::render_svg(ch)};
+}
+
+}  // namespace
+
+std::string to_html(const report& r, const html_extras& extras) {
+  const bool classification = r.task != task_kind::regression;
+  html::document doc(fmt::format("assay report: {}", r.source),
+                     fmt::format("{} task, {} rows{}", task_name(r.task), r.rows,
+                                 classification ? fmt::format(", {} classes", r.labels.size()) : std::string()));
+  doc.add_section("setup", "Data and options", setup_section(r, extras));
+  doc.add_section("metrics", "Headline numbers", headline_section(r, extras));
   if (r.operating_points) {
     doc.add_section("operating-points", "Operating points under a constraint", operating_points_table(*r.operating_points));
   }
@@ -492,157 +664,12 @@ std::string to_html(const report& r, const html_extras& extras) {
   if (classification) {
     doc.add_section("confusion", "Confusion matrix", html::confusion_heat_map(r.labels, r.cm));
     doc.add_section("per-class", "Per-class accuracy", html::per_class_table(r));
-    constexpr std::size_t max_bar_classes = 30;
-    if (r.labels.size() <= max_bar_classes) {
-      std::vector<plot::bar_series> series{{"Precision", {}}, {"Recall", {}}, {"F1", {}}};
-      for (const auto& c : r.per_class) {
-        series[0].values.push_back(c.precision);
-        series[1].values.push_back(c.recall);
-        series[2].values.push_back(c.f1);
-      }
-      figures.push_back({"fig-per-class", "Precision, recall and F1 by class",
-                         "One class against the rest; the numbers are those of the per-class table",
-                         plot::render_grouped_bars("Precision, recall and F1 by class", "value (0 to 1)", "class",
-                                                   r.labels, series)});
-    }
+    if (auto bars = per_class_bars(r)) figures.push_back(std::move(*bars));
   }
-  const auto metric = [&](std::string_view name) -> const value* {
-    for (const auto& m : r.metrics)
-      if (m.name == name) return &m.v;
-    return nullptr;
-  };
-  const auto thinned = [](const curve_sample& c) {
-    return c.points > c.x.size() ? fmt::format(" Drawn from {} of its {} points; every number on this page comes from "
-                                               "the full curve.", c.x.size(), c.points)
-                                 : std::string();
-  };
-  const auto line = [](std::string name, std::vector<double> x, std::vector<double> y, bool dashed) {
-    plot::series l;
-    l.name = std::move(name);
-    l.x = std::move(x);
-    l.y = std::move(y);
-    l.dashed = dashed;
-    return l;
-  };
-  // Every chart below sets its own id: the ids inside the inlined SVGs (the clip path) must be unique on the page.
-  const auto method_name = [](const std::string& m) -> std::string {
-    if (m == "wilson") return "Wilson";
-    if (m == "clopper_pearson") return "Clopper-Pearson";
-    if (m == "agresti_coull") return "Agresti-Coull";
-    if (m == "normal") return "normal (Wald)";
-    return m;
-  };
-  // The pointwise band of a kept ROC or PR curve (with --ci): drawn on the model's line, said in the caption.
-  const auto band = [&](plot::series& l, const curve_sample& c, const char* proportion, const char* counts) {
-    if (c.y_lo.empty() || !r.ci_level) return std::string();
-    l.y_lo = c.y_lo;
-    l.y_hi = c.y_hi;
-    return fmt::format(
-        " Shaded: the pointwise {:g}% {} interval of {} ({}) at each drawn point, its threshold held fixed: the "
-        "sampling uncertainty of {} at that threshold, not a simultaneous band for the whole curve, which would be "
-        "wider (Macskassy, Provost & Rosset 2005; pROC's ci.se bootstraps sensitivity at fixed specificity instead).{}",
-        100 * *r.ci_level, method_name(c.band_method), proportion, counts, proportion,
-        r.weighted ? " With weights the weighted counts are used as counts, as for the headline intervals." : "");
-  };
-  const auto chart = [](std::string title, std::string x_label, std::string y_label) {
-    plot::chart c;
-    c.title = std::move(title);
-    c.x_label = std::move(x_label);
-    c.y_label = std::move(y_label);
-    return c;
-  };
-  if (r.roc) {
-    plot::chart ch = chart("ROC curve", "false-positive rate", "true-positive rate");
-    ch.id = "roc";
-    const value* auc = metric("roc_auc");
-    plot::series model = line(auc && auc->defined() ? fmt::format("model (AUC {:.4f})", auc->v) : "model", r.roc->x,
-                              r.roc->y, false);
-    const std::string shaded = band(model, *r.roc, "the TPR", "TP of the P positives");
-    ch.lines.push_back(std::move(model));
-    ch.lines.push_back(line("chance", {0, 1}, {0, 1}, true));
-    figures.push_back({"fig-roc", "ROC curve",
-                       "One point per distinct score; tied scores make a diagonal step. The dashed line is chance." +
-                           shaded + thinned(*r.roc),
-                       plot::render_svg(ch)});
-  }
-  if (r.pr) {
-    plot::chart ch = chart("Precision-recall curve", "recall", "precision");
-    ch.id = "pr";
-    const value* ap = metric("average_precision");
-    const value* prev = metric("prevalence");
-    plot::series model = line(ap && ap->defined() ? fmt::format("model (AP {:.4f})", ap->v) : "model", r.pr->x,
-                              r.pr->y, false);
-    const std::string shaded = band(model, *r.pr, "the precision", "TP of the TP + FP cases predicted positive");
-    ch.lines.push_back(std::move(model));
-    if (prev && prev->defined()) ch.lines.push_back(line("prevalence (chance)", {0, 1}, {prev->v, prev->v}, true));
-    figures.push_back({"fig-pr", "Precision-recall curve",
-                       "Precision against recall as the threshold falls; the dashed line is the share of positives, "
-                       "what a random ranking achieves." + shaded + thinned(*r.pr),
-                       plot::render_svg(ch)});
-  }
-  if (r.thresholds) {
-    const threshold_sample& t = *r.thresholds;
-    plot::chart ch = chart("Metrics vs threshold", "threshold (positive when score >= threshold)", "value");
-    ch.id = "threshold";
-    ch.square = false;
-    ch.lines.push_back(line("F1", t.f1.x, t.f1.y, false));
-    ch.lines.push_back(line("precision", t.precision.x, t.precision.y, false));
-    ch.lines.push_back(line("recall (TPR)", t.recall.x, t.recall.y, false));
-    ch.lines.push_back(line("FPR", t.fpr.x, t.fpr.y, false));
-    std::string best;
-    if (t.max_f1_threshold) {
-      ch.markers.push_back({*t.max_f1_threshold, *t.max_f1, fmt::format("max F1 at {:.4g}", *t.max_f1_threshold)});
-      best += fmt::format(" Max F1 {:.4f} at threshold {}.", *t.max_f1, html::number(*t.max_f1_threshold));
-    }
-    if (t.youden_threshold) {
-      if (t.max_f1_threshold && *t.max_f1_threshold == *t.youden_threshold)
-        ch.markers.back().label = fmt::format("max F1 and Youden's J at {:.4g}", *t.youden_threshold);
-      else
-        ch.markers.push_back(
-            {*t.youden_threshold, *t.youden_fpr, fmt::format("Youden's J at {:.4g}", *t.youden_threshold)});
-      best += fmt::format(
-          " Youden's J = TPR - FPR is largest ({:.4f}) at threshold {} (marked on the FPR line unless it is the "
-          "max-F1 threshold).",
-          *t.youden_tpr - *t.youden_fpr, html::number(*t.youden_threshold));
-    }
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (double v : t.f1.x) lo = std::min(lo, v), hi = std::max(hi, v);
-    if (lo >= 0 && hi <= 1) ch.x_min = 0, ch.x_max = 1;  // probabilities: the whole unit range
-    else if (lo < hi) ch.x_min = lo, ch.x_max = hi;
-    else if (lo == hi) ch.x_min = lo - 0.5, ch.x_max = lo + 0.5;
-    figures.push_back({"fig-threshold", "Metrics vs threshold",
-                       "The binary metrics of the classifier \"positive when score >= threshold\" at every distinct "
-                       "score; the markers are the best thresholds, found on the full sweep." + best +
-                           thinned(t.f1),
-                       plot::render_svg(ch)});
-  }
-  if (r.calibration) {
-    const calibration_sample& c = *r.calibration;
-    const std::string ece = c.ece.defined() ? fmt::format("{:.4f}", c.ece.v) : "undefined (" + c.ece.reason + ")";
-    plot::chart ch = c.top_label ? chart("Top-label reliability diagram", "mean confidence (highest probability)",
-                                         "accuracy")
-                                 : chart("Reliability diagram", "mean predicted probability",
-                                         "observed frequency of positives");
-    ch.id = "calibration";
-    ch.lines.push_back(line("perfectly calibrated", {0, 1}, {0, 1}, true));
-    plot::series s = line(fmt::format("model (ECE {})", c.ece.defined() ? fmt::format("{:.3f}", c.ece.v) : "undefined"),
-                          c.prob_pred, c.prob_true, false);
-    s.markers = true;
-    ch.lines.push_back(std::move(s));
-    const std::string how =
-        c.top_label ? fmt::format("Top-label (confidence) calibration, Guo et al. 2017: the cases are grouped by their "
-                                  "highest class probability into {} equal-width bins; each dot is a bin's accuracy "
-                                  "against its mean confidence",
-                                  c.bins)
-                    : fmt::format("The cases are grouped by predicted probability into {} equal-width bins; each dot "
-                                  "is a bin's share of positives against its mean predicted probability",
-                                  c.bins);
-    figures.push_back({"fig-calibration", c.top_label ? "Top-label reliability diagram" : "Reliability diagram",
-                       fmt::format("{} (empty bins left out). On the dashed diagonal the probabilities are calibrated. "
-                                   "Expected calibration error (ECE, bin-weighted mean distance to the diagonal) = {}.",
-                                   how, ece),
-                       plot::render_svg(ch)});
-  }
+  if (r.roc) figures.push_back(roc_figure(r, *r.roc));
+  if (r.pr) figures.push_back(pr_figure(r, *r.pr));
+  if (r.thresholds) figures.push_back(threshold_figure(*r.thresholds));
+  if (r.calibration) figures.push_back(calibration_figure(*r.calibration));
   figures.insert(figures.end(), extras.figures.begin(), extras.figures.end());
   if (!figures.empty()) {
     std::string body;

@@ -40,28 +40,19 @@ struct bit_source {
   result_type operator()() { return r.next(); }
 };
 
-// x successes of n for the proportion metrics of a binary or multiclass report.
-std::optional<std::pair<double, double>> proportion_counts(const report& r, const std::string& name) {
-  if (r.task == task_kind::binary) {
-    const binary_counts c = binary_counts::one_vs_rest(r.cm, *r.positive);
-    static const std::map<std::string, std::pair<double binary_counts::*, double binary_counts::*>> pairs{
-        {"recall", {&binary_counts::tp, &binary_counts::fn}},      {"fnr", {&binary_counts::fn, &binary_counts::tp}},
-        {"specificity", {&binary_counts::tn, &binary_counts::fp}}, {"fpr", {&binary_counts::fp, &binary_counts::tn}},
-        {"precision", {&binary_counts::tp, &binary_counts::fp}},   {"npv", {&binary_counts::tn, &binary_counts::fn}}};
-    if (auto it = pairs.find(name); it != pairs.end()) {
-      const double x = c.*(it->second.first), other = c.*(it->second.second);
-      return std::pair{x, x + other};
-    }
-    if (name == "accuracy") return std::pair{c.tp + c.tn, c.total()};
-    if (name == "error_rate") return std::pair{c.fp + c.fn, c.total()};
-    if (name == "prevalence") return std::pair{c.tp + c.fn, c.total()};
+// x successes of n of a metric whose automatic interval is a proportion's (its registry trait), from
+// the report's confusion matrix; nullopt for every other metric.
+std::optional<std::pair<double, double>> proportion_of(const report& r, const metric_info* m) {
+  if (m == nullptr || m->interval != interval_method::proportion) return std::nullopt;
+  proportion_counts c;
+  if (r.task == task_kind::binary && m->binary_proportion != nullptr) {
+    c = m->binary_proportion(binary_counts::one_vs_rest(r.cm, *r.positive));
+  } else if (r.task == task_kind::multiclass && m->multiclass_proportion != nullptr) {
+    c = m->multiclass_proportion(r.cm);
+  } else {
     return std::nullopt;
   }
-  if (r.task == task_kind::multiclass) {
-    if (name == "accuracy") return std::pair{r.cm.trace(), r.cm.total()};
-    if (name == "error_rate") return std::pair{r.cm.total() - r.cm.trace(), r.cm.total()};
-  }
-  return std::nullopt;
+  return std::pair{c.x, c.n};
 }
 
 confidence_interval from_percentiles(std::vector<double>& reps, double level, const std::string& method) {
@@ -140,9 +131,13 @@ confidence_interval delong_interval(std::span<const std::int32_t> y01, std::span
   return {ci.lower, ci.upper, "delong"};
 }
 
-const metric_result* metric_named(const report& r, std::string_view name) {
-  for (const auto& m : r.metrics)
-    if (m.name == name) return &m;
+// The report's headline ranking row whose automatic interval is `method` (the ROC AUC: delong; the
+// average precision: logit), or nullptr.
+const metric_result* ranking_row(const report& r, interval_method method) {
+  for (const auto& m : r.metrics) {
+    const metric_info* info = find_report_metric(m.name, r.task);
+    if (info != nullptr && info->kind == metric_kind::ranking && info->interval == method) return &m;
+  }
   return nullptr;
 }
 
@@ -185,8 +180,8 @@ void attach_class_intervals(report& r, const evaluate_options& q, const report_r
     // -score: its ROC area is the same number (P(-s_neg > -s_pos) = P(s_pos > s_neg), ties counting
     // one half alike), and so is each replicate's, so its interval is the headline's too; its AP is
     // another number, with an interval of its own.
-    const metric_result* auc = metric_named(r, "roc_auc");
-    const metric_result* ap = metric_named(r, "average_precision");
+    const metric_result* auc = ranking_row(r, interval_method::delong);
+    const metric_result* ap = ranking_row(r, interval_method::logit);
     class_detail& pos = r.by_class[*r.positive];
     class_detail& neg = r.by_class[1 - *r.positive];
     if (auc != nullptr && pos.roc_auc.defined()) pos.roc_auc_ci = auc->ci;
@@ -299,203 +294,245 @@ bool intervals_need_rows(const evaluate_options& q, bool weighted) {
   return q.ci_level && (weighted || q.ci_method == ci_method::bootstrap);
 }
 
-void attach_intervals(report& r, const evaluate_options& q, const report_rows& rows) {
-  r.ci_level = q.ci_level;
-  const double level = *q.ci_level;
-  const bool everything_bootstrap = q.ci_method == ci_method::bootstrap;
-  const score_groups* groups = rows.groups;
-  if (groups != nullptr && (intervals_need_rows(q, !rows.w.empty()) || !rows.y.empty())) {
-    throw_usage("attach_intervals: tie groups serve only unweighted intervals that do not resample rows");
-  }
+namespace {
+
+// One attach_intervals call: its inputs, the registry entry behind each metric of the report, and
+// what it derives from the rows once.
+struct interval_job {
+  report& r;
+  const evaluate_options& q;
+  const report_rows& rows;
+  double level;
+  bool everything_bootstrap;  // ci_method::bootstrap: every interval by the bootstrap
   metric_params params;
-  params.zd = r.zd;
-  params.k = q.top_k;
-  if (q.beta) params.beta = *q.beta;
-
-  // Confusion-matrix metrics without weights: one multinomial bootstrap serves them all.
-  std::vector<std::string> cm_names;
-  const metric_kind cm_kind = r.task == task_kind::binary ? metric_kind::binary : metric_kind::multiclass;
-  for (const auto& m : r.metrics) {
-    if (r.task == task_kind::regression || find_metric(m.name, cm_kind) == nullptr) continue;
-    if (m.name == "tp" || m.name == "fp" || m.name == "fn" || m.name == "tn") continue;
-    if (!everything_bootstrap && proportion_counts(r, m.name)) continue;
-    cm_names.push_back(m.name);
-  }
-  std::map<std::string, confidence_interval> cm_cis;
-  if (!cm_names.empty() && rows.w.empty()) cm_cis = confusion_bootstrap(r, q, cm_names);
-
+  std::vector<const metric_info*> info;  // info[i]: the entry of r.metrics[i] (nullptr: none, no interval)
   std::vector<std::int32_t> pos_of_row;  // 0/1 truth for ranking metrics
-  if (r.positive && !rows.score.empty()) {
-    pos_of_row.resize(rows.y.size());
-    for (std::size_t i = 0; i < rows.y.size(); ++i) pos_of_row[i] = rows.y[i] == static_cast<std::int32_t>(*r.positive);
+  std::map<std::string, std::vector<double>> per_row;
+
+  interval_job(report& r_, const evaluate_options& q_, const report_rows& rows_)
+      : r(r_), q(q_), rows(rows_), level(*q_.ci_level), everything_bootstrap(q_.ci_method == ci_method::bootstrap) {
+    params.zd = r.zd;
+    params.k = q.top_k;
+    if (q.beta) params.beta = *q.beta;
+    for (const auto& m : r.metrics) info.push_back(find_report_metric(m.name, r.task));
+    if (r.positive && !rows.score.empty()) {
+      pos_of_row.resize(rows.y.size());
+      for (std::size_t i = 0; i < rows.y.size(); ++i) pos_of_row[i] = rows.y[i] == static_cast<std::int32_t>(*r.positive);
+    }
   }
 
-  // Per-row losses of the metrics that are means of them, computed when first needed.
-  std::map<std::string, std::vector<double>> per_row;
-  auto losses_of = [&](const std::string& name) -> const std::vector<double>* {
+  // The per-row losses of a metric that is a mean of them (interval_method::normal_mean), computed
+  // when first needed; nullptr for every other metric.
+  const std::vector<double>* losses_of(const std::string& name, const metric_info* m) {
+    if (m == nullptr || m->interval != interval_method::normal_mean) return nullptr;
     if (auto it = per_row.find(name); it != per_row.end()) return &it->second;
     std::vector<double> l;
-    if (r.task == task_kind::regression) {
-      // A mean of row terms whose registry entry asks for the normal interval: its terms per row.
-      const metric_info* m = find_metric(name, metric_kind::regression);
-      const bool terms = m != nullptr && m->mean_of.term != nullptr && m->mean_of.normal_interval;
-      if (name != "mean_absolute_error" && name != "mean_squared_error" && !terms) return nullptr;
+    if (r.task == task_kind::regression && m->row_loss != nullptr) {
       l.resize(rows.target.size());
-      for (std::size_t i = 0; i < l.size(); ++i) {
-        const double d = rows.target[i] - rows.predicted[i];
-        l[i] = terms ? m->mean_of.term(rows.target[i], rows.predicted[i])
-                     : (name == "mean_absolute_error" ? std::abs(d) : d * d);
-      }
-    } else if (rows.proba != nullptr && name == "log_loss") {
-      l = log_loss_per_row(rows.y_proba, *rows.proba);
-    } else if (rows.proba != nullptr && name == "brier_score_loss") {
-      l = brier_score_per_row(rows.y_proba, *rows.proba);
+      for (std::size_t i = 0; i < l.size(); ++i) l[i] = m->row_loss(rows.target[i], rows.predicted[i]);
+    } else if (rows.proba != nullptr && m->proba_losses != nullptr) {
+      l = m->proba_losses(rows.y_proba, *rows.proba);
     } else {
       return nullptr;
     }
     return &(per_row[name] = std::move(l));
-  };
+  }
+};
 
-  // The metrics left to the Poisson bootstrap: means of per-row losses and the ranking metrics go
-  // through its one-pass kernel, the rest through registered metrics under Poisson row weights.
-  std::vector<metric_result*> fast_means, generic;
-  metric_result *fast_auc = nullptr, *fast_ap = nullptr;
+// The confusion-matrix metrics without weights: one multinomial bootstrap serves them all (the
+// proportions keep their own interval unless every interval is the bootstrap's).
+std::map<std::string, confidence_interval> attach_confusion_bootstrap(const interval_job& j) {
+  if (j.r.task == task_kind::regression || !j.rows.w.empty()) return {};
+  const metric_kind cm_kind = j.r.task == task_kind::binary ? metric_kind::binary : metric_kind::multiclass;
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < j.r.metrics.size(); ++i) {
+    const metric_info* m = j.info[i];
+    if (m == nullptr || m->kind != cm_kind || m->interval == interval_method::none) continue;
+    if (!j.everything_bootstrap && proportion_of(j.r, m)) continue;
+    names.push_back(j.r.metrics[i].name);
+  }
+  if (names.empty()) return {};
+  return confusion_bootstrap(j.r, j.q, names);
+}
 
-  for (auto& m : r.metrics) {
-    if (!m.v.defined()) continue;  // nothing to put an interval around
-    if (m.name == "tp" || m.name == "fp" || m.name == "fn" || m.name == "tn" || m.name.starts_with("best_threshold")) {
-      continue;  // counts and chosen thresholds: no interval
-    }
-    if (!everything_bootstrap) {
-      if (auto xn = proportion_counts(r, m.name); xn && xn->second > 0) {
-        const auto method = proportion_method_of(q.ci_method);
-        const auto ci = stats::proportion_ci(xn->first, xn->second, level, method);
+// DeLong's interval of the ROC AUC from the score's tie groups (the counts of positives and negatives
+// at each distinct score).
+confidence_interval grouped_delong(const score_groups& groups, double level) {
+  std::uint64_t n_pos = 0, n_neg = 0;
+  groups.each([&](double, std::uint64_t p, std::uint64_t n) { n_pos += p, n_neg += n; });
+  const auto ci = stats::delong_ci_grouped(
+      n_pos, n_neg,
+      [&](const std::function<void(std::uint64_t, std::uint64_t)>& f) {
+        groups.each([&](double, std::uint64_t p, std::uint64_t n) { f(p, n); });
+      },
+      level);
+  return {ci.lower, ci.upper, "delong"};
+}
+
+// The normal interval of a mean of per-row losses from the score's tie groups: each group's positive
+// and negative cases have the per-row terms of their class (1 = positive, as the score's probability
+// view counts them), a count of each. Visited, not held (24 bytes a distinct score read twice instead
+// of 32 held).
+confidence_interval grouped_mean_interval(const score_groups& groups, const metric_info& m, double level) {
+  const auto ci = stats::mean_normal_ci_grouped(
+      [&](const std::function<void(double, std::uint64_t)>& f) {
+        groups.each([&](double score, std::uint64_t p, std::uint64_t n) {
+          const proba_view pv = proba_view::scores(std::span<const double>(&score, 1));
+          for (std::size_t k = 0; k < 2; ++k) f(m.proba_loss(pv, 0, k), k == 1 ? p : n);
+        });
+      },
+      level, 0.0);
+  return {ci.lower, ci.upper, "normal, from the variance of the per-row losses"};
+}
+
+// The interval of metric i by its automatic method when that method needs no resampling of rows
+// (proportions, DeLong, the normal interval of mean losses, the logit interval of AP); false when
+// the metric is left to the bootstrap.
+bool attach_closed_form(interval_job& j, std::size_t i) {
+  metric_result& m = j.r.metrics[i];
+  const metric_info& info = *j.info[i];
+  const score_groups* groups = j.rows.groups;
+  switch (info.interval) {
+    case interval_method::proportion:
+      if (auto xn = proportion_of(j.r, &info); xn && xn->second > 0) {
+        const auto method = proportion_method_of(j.q.ci_method);
+        const auto ci = stats::proportion_ci(xn->first, xn->second, j.level, method);
         m.ci = confidence_interval{ci.lower, ci.upper, std::string(stats::to_string(method))};
-        continue;
+        return true;
       }
-      if (m.name == "roc_auc" && rows.w.empty()) {
-        if (groups != nullptr) {
-          std::uint64_t n_pos = 0, n_neg = 0;
-          groups->each([&](double, std::uint64_t p, std::uint64_t n) { n_pos += p, n_neg += n; });
-          const auto ci = stats::delong_ci_grouped(
-              n_pos, n_neg,
-              [&](const std::function<void(std::uint64_t, std::uint64_t)>& f) {
-                groups->each([&](double, std::uint64_t p, std::uint64_t n) { f(p, n); });
-              },
-              level);
-          m.ci = confidence_interval{ci.lower, ci.upper, "delong"};
-        } else {
-          m.ci = delong_interval(pos_of_row, rows.score, level);
-        }
-        continue;
+      return false;
+    case interval_method::delong:
+      if (!j.rows.w.empty()) return false;
+      m.ci = groups != nullptr ? grouped_delong(*groups, j.level) : delong_interval(j.pos_of_row, j.rows.score, j.level);
+      return true;
+    case interval_method::normal_mean:
+      if (groups != nullptr && info.proba_loss != nullptr) {
+        m.ci = grouped_mean_interval(*groups, info, j.level);
+        return true;
       }
-      if (groups != nullptr && (m.name == "log_loss" || m.name == "brier_score_loss")) {
-        // Each group's positive and negative cases: the per-row terms of their class (1 = positive, as
-        // the score's probability view counts them), a count of each.
-        // Visited, not held (24 bytes a distinct score read twice instead of 32 held).
-        const bool log_loss = m.name == "log_loss";
-        const auto ci = stats::mean_normal_ci_grouped(
-            [&](const std::function<void(double, std::uint64_t)>& f) {
-              groups->each([&](double score, std::uint64_t p, std::uint64_t n) {
-                const proba_view pv = proba_view::scores(std::span<const double>(&score, 1));
-                for (std::size_t k = 0; k < 2; ++k) {
-                  f(log_loss ? log_loss_term(pv, 0, k) : brier_term(pv, 0, k), k == 1 ? p : n);
-                }
-              });
-            },
-            level, 0.0);
+      if (const auto* l = j.losses_of(m.name, &info)) {
+        const auto ci = stats::mean_normal_ci(*l, j.rows.w, j.level, 0.0);
         m.ci = confidence_interval{ci.lower, ci.upper, "normal, from the variance of the per-row losses"};
-        continue;
+        return true;
       }
-      if (const auto* l = losses_of(m.name)) {
-        const auto ci = stats::mean_normal_ci(*l, rows.w, level, 0.0);
-        m.ci = confidence_interval{ci.lower, ci.upper, "normal, from the variance of the per-row losses"};
-        continue;
-      }
-      if (m.name == "average_precision" && groups != nullptr) {
+      return false;
+    case interval_method::logit:
+      if (groups != nullptr) {
         double sw = 0;  // without weights: the count of positives (sum w = sum w^2)
         groups->each([&](double, std::uint64_t c, std::uint64_t) { sw += static_cast<double>(c); });
-        m.ci = logit_ap_interval(m.v.v, sw > 0 ? sw * sw / sw : 0.0, level);
-        continue;
+        m.ci = logit_ap_interval(m.v.v, sw > 0 ? sw * sw / sw : 0.0, j.level);
+        return true;
       }
-      if (m.name == "average_precision" && !pos_of_row.empty()) {
+      if (!j.pos_of_row.empty()) {
         // Positives counted as Kish's effective number (sum w)^2 / sum w^2 (= their count without weights).
-        m.ci = logit_ap_interval(m.v.v, effective_positives(pos_of_row, rows.w), level);
-        continue;
+        m.ci = logit_ap_interval(m.v.v, effective_positives(j.pos_of_row, j.rows.w), j.level);
+        return true;
       }
+      return false;
+    default: return false;
+  }
+}
+
+// The metrics left to the Poisson bootstrap: means of per-row losses and the ranking metrics go
+// through its one-pass kernel, the rest through their registry functions under Poisson row weights.
+struct bootstrap_plan {
+  std::vector<metric_result*> fast_means;
+  metric_result *fast_auc = nullptr, *fast_ap = nullptr;
+  std::vector<metric_result*> generic;
+  std::vector<const metric_info*> generic_info;
+  [[nodiscard]] bool any() const {
+    return !fast_means.empty() || fast_auc != nullptr || fast_ap != nullptr || !generic.empty();
+  }
+};
+
+void plan_bootstrap(interval_job& j, std::size_t i, bootstrap_plan& plan) {
+  metric_result& m = j.r.metrics[i];
+  const metric_info& info = *j.info[i];
+  if (j.losses_of(m.name, &info) != nullptr) {
+    plan.fast_means.push_back(&m);
+    return;
+  }
+  if (info.kind == metric_kind::ranking) {
+    if (j.pos_of_row.empty()) return;
+    if (info.interval == interval_method::delong) plan.fast_auc = &m;
+    if (info.interval == interval_method::logit) plan.fast_ap = &m;
+    return;
+  }
+  if (info.kind == metric_kind::probabilistic && j.rows.proba == nullptr) return;
+  plan.generic.push_back(&m);
+  plan.generic_info.push_back(&info);
+}
+
+// The Poisson bootstrap of metrics through their registry functions: each replicate computes them
+// under its row weights.
+void attach_generic_bootstrap(const interval_job& j, const bootstrap_plan& plan, const stats::bootstrap_options& o) {
+  const report& r = j.r;
+  const report_rows& rows = j.rows;
+  const auto& infos = plan.generic_info;
+  const auto stat = [&](std::span<const double> w, std::span<double> out) {
+    std::optional<confusion_matrix> cm;
+    for (std::size_t k = 0; k < infos.size(); ++k) {
+      const metric_info* info = infos[k];
+      value v;
+      if (info->kind == metric_kind::regression) {
+        v = info->regression(rows.target, rows.predicted, w, j.params);
+      } else if (info->kind == metric_kind::probabilistic) {
+        v = info->probabilistic(rows.y_proba, *rows.proba, w, j.params);
+      } else {
+        if (!cm) cm = confusion_matrix::from_labels(rows.y, rows.yhat, r.cm.classes(), w);
+        v = info->kind == metric_kind::binary ? info->binary(binary_counts::one_vs_rest(*cm, *r.positive), j.params)
+                                              : info->multiclass(*cm, j.params);
+      }
+      out[k] = v.defined() ? v.v : std::numeric_limits<double>::quiet_NaN();
     }
+  };
+  const std::size_t n = r.task == task_kind::regression ? rows.target.size() : rows.y.size();
+  const auto res = stats::poisson_bootstrap_weighted(n, rows.w, rows.row_ids, infos.size(), stat, o);
+  for (std::size_t k = 0; k < plan.generic.size(); ++k) plan.generic[k]->ci = from_bootstrap(res[k], j.q.replicates);
+}
+
+}  // namespace
+
+void attach_intervals(report& r, const evaluate_options& q, const report_rows& rows) {
+  r.ci_level = q.ci_level;
+  if (rows.groups != nullptr && (intervals_need_rows(q, !rows.w.empty()) || !rows.y.empty())) {
+    throw_usage("attach_intervals: tie groups serve only unweighted intervals that do not resample rows");
+  }
+  interval_job j(r, q, rows);
+  const std::map<std::string, confidence_interval> cm_cis = attach_confusion_bootstrap(j);
+
+  bootstrap_plan plan;
+  for (std::size_t i = 0; i < r.metrics.size(); ++i) {
+    metric_result& m = r.metrics[i];
+    // Nothing to put an interval around; or a count, a chosen threshold, a row of no registry entry.
+    if (!m.v.defined() || j.info[i] == nullptr || j.info[i]->interval == interval_method::none) continue;
+    if (!j.everything_bootstrap && attach_closed_form(j, i)) continue;
     if (auto it = cm_cis.find(m.name); it != cm_cis.end()) {
       m.ci = it->second;
       continue;
     }
-    if (losses_of(m.name) != nullptr) {
-      fast_means.push_back(&m);
-    } else if (m.name == "roc_auc" && !pos_of_row.empty()) {
-      fast_auc = &m;
-    } else if (m.name == "average_precision" && !pos_of_row.empty()) {
-      fast_ap = &m;
-    } else if (m.name.starts_with("roc_auc_ov") && rows.proba != nullptr && !rows.proba->binary_score) {
-      generic.push_back(&m);  // the multiclass AUCs (roc_auc_ovr_macro, ..., roc_auc_ovo_weighted)
-    } else if (r.task == task_kind::regression ? find_metric(m.name, metric_kind::regression) != nullptr
-                                               : find_metric(m.name, cm_kind) != nullptr ||
-                                                     (find_metric(m.name, metric_kind::probabilistic) != nullptr &&
-                                                      rows.proba != nullptr)) {
-      generic.push_back(&m);
-    }
+    plan_bootstrap(j, i, plan);
   }
 
-  if (groups != nullptr && (!fast_means.empty() || fast_auc != nullptr || fast_ap != nullptr || !generic.empty())) {
+  if (rows.groups != nullptr && plan.any()) {
     throw_usage("attach_intervals: an interval resamples rows, but only tie groups were given");
   }
   stats::bootstrap_options o;
   o.replicates = q.replicates;
-  o.level = level;
+  o.level = j.level;
   o.seed = q.seed;
   o.progress = q.progress;
-  const std::size_t n = r.task == task_kind::regression ? rows.target.size() : rows.y.size();
 
   std::optional<confidence_interval> other_ap_ci;
-  if (!fast_means.empty() || fast_auc != nullptr || fast_ap != nullptr) {
+  if (!plan.fast_means.empty() || plan.fast_auc != nullptr || plan.fast_ap != nullptr) {
     std::vector<std::span<const double>> means;
-    for (auto* m : fast_means) means.emplace_back(*losses_of(m->name));
-    other_ap_ci = attach_poisson_pass(r, q, rows, pos_of_row, {fast_means, means, fast_auc, fast_ap}, o);
+    for (auto* m : plan.fast_means) means.emplace_back(j.per_row.at(m->name));
+    other_ap_ci =
+        attach_poisson_pass(r, q, rows, j.pos_of_row, {plan.fast_means, means, plan.fast_auc, plan.fast_ap}, o);
   }
+  if (!plan.generic.empty()) attach_generic_bootstrap(j, plan, o);
 
-  if (!generic.empty()) {
-    std::vector<const metric_info*> infos;
-    for (auto* m : generic) {
-      const metric_info* info = r.task == task_kind::regression ? find_metric(m->name, metric_kind::regression)
-                                                                 : find_metric(m->name, cm_kind);
-      infos.push_back(info != nullptr ? info : find_metric(m->name, metric_kind::probabilistic));  // null: a multiclass AUC
-    }
-    const auto stat = [&](std::span<const double> w, std::span<double> out) {
-      std::optional<confusion_matrix> cm;
-      for (std::size_t k = 0; k < infos.size(); ++k) {
-        const metric_info* info = infos[k];
-        value v;
-        if (info == nullptr) {  // a multiclass AUC of the class probabilities, one-vs-rest or one-vs-one
-          const std::string& name = generic[k]->name;
-          const auto avg = name.ends_with("_weighted") ? curves::multiclass_average::weighted
-                                                       : curves::multiclass_average::macro;
-          v = name.starts_with("roc_auc_ovr") ? curves::roc_auc_ovr(rows.y_proba, *rows.proba, w, avg)
-                                              : curves::roc_auc_ovo(rows.y_proba, *rows.proba, w, avg);
-        } else if (info->kind == metric_kind::regression) {
-          v = info->regression(rows.target, rows.predicted, w, params);
-        } else if (info->kind == metric_kind::probabilistic) {
-          v = info->probabilistic(rows.y_proba, *rows.proba, w, params);
-        } else {
-          if (!cm) cm = confusion_matrix::from_labels(rows.y, rows.yhat, r.cm.classes(), w);
-          v = info->kind == metric_kind::binary ? info->binary(binary_counts::one_vs_rest(*cm, *r.positive), params)
-                                                : info->multiclass(*cm, params);
-        }
-        out[k] = v.defined() ? v.v : std::numeric_limits<double>::quiet_NaN();
-      }
-    };
-    const auto res = stats::poisson_bootstrap_weighted(n, rows.w, rows.row_ids, infos.size(), stat, o);
-    for (std::size_t k = 0; k < generic.size(); ++k) generic[k]->ci = from_bootstrap(res[k], q.replicates);
-  }
-
-  if (r.task != task_kind::regression) attach_class_intervals(r, q, rows, pos_of_row, other_ap_ci);
+  if (r.task != task_kind::regression) attach_class_intervals(r, q, rows, j.pos_of_row, other_ap_ci);
 }
 
 }  // namespace assay::detail

@@ -274,6 +274,255 @@ bool predict_at_threshold(std::span<const double> s, double threshold, std::int3
   return first && second;
 }
 
+// The predicted classes of a classification table: its column of predictions, the scores at the
+// threshold, or the argmax of the class probabilities; or, when nothing later reads them, none, the
+// matrix being counted at the threshold directly.
+struct predicted_classes {
+  // Made here: uninitialised memory (every element is written), not a vector's zero fill, a
+  // single-threaded pass over 4 bytes a row that the pass below overwrites.
+  assay::detail::buffer_ptr<std::int32_t> own;
+  std::span<const std::int32_t> yhat;
+  std::optional<bool> scores_in_unit;  // every score in [0, 1] (binary scores), when already known
+  bool counted = false;                // r.cm counted already (binary scores, no array of predictions)
+};
+
+// Predicts the classes of `t` and counts the report's confusion matrix.
+predicted_classes count_predictions(report& r, const prediction_table& t, const evaluate_options& q) {
+  predicted_classes p;
+  const std::size_t K = r.labels.size();
+  const std::span<const std::int32_t> y = t.y;
+  const bool binary_scores = !t.scores.empty();
+  std::span<const double> s;
+  if (binary_scores) s = t.scores[0].values;
+  if (!t.predictions.empty()) {
+    p.yhat = t.predictions[0].codes;
+  } else if (binary_scores && t.weight.empty() && !q.ci_level) {
+    // Nothing later reads the predicted classes (the intervals would): the matrix is counted at the
+    // threshold directly, without an array of 4 bytes a row to allocate, fault in and write.
+    bool unit = true;
+    label_tally at = tally_at_threshold(y, s, q.threshold, static_cast<std::int32_t>(*r.positive), unit, "evaluate");
+    r.cm = confusion_matrix::from_cells(K, std::move(at.cells));
+    p.counted = true;
+    p.scores_in_unit = unit;
+    r.threshold = q.threshold;
+  } else if (binary_scores) {
+    const auto pos = static_cast<std::int32_t>(*r.positive), neg = 1 - pos;
+    p.own = assay::detail::make_buffer<std::int32_t>(t.rows);
+    p.scores_in_unit = predict_at_threshold(s, q.threshold, pos, neg, {p.own.get(), t.rows});
+    p.yhat = {p.own.get(), t.rows};
+    r.threshold = q.threshold;
+  } else {  // argmax of the probabilities; the first of equal maxima (numpy's argmax)
+    p.own = assay::detail::make_buffer<std::int32_t>(t.rows);
+    for (std::size_t i = 0; i < t.rows; ++i) {
+      const double* row = &t.proba[i * K];
+      p.own[i] = static_cast<std::int32_t>(std::max_element(row, row + K) - row);
+    }
+    p.yhat = {p.own.get(), t.rows};
+  }
+  if (!p.counted) r.cm = confusion_matrix::from_labels(y, p.yhat, K, t.weight);
+  return p;
+}
+
+// What the intervals read of the probabilities once their view is gone: the view, and the class of
+// each row as the view counts them.
+struct kept_probabilities {
+  std::optional<proba_view> proba;
+  std::vector<std::int32_t> y01;
+  std::span<const std::int32_t> ys;
+};
+
+// scikit-learn's roc_auc_score(multi_class='ovr'|'ovo', average='macro'|'weighted') of class
+// probabilities, which needs rows that sum to 1.
+void add_multiclass_aucs(report& r, const prediction_table& t, const proba_view& pv) {
+  const auto& bad = t.proba_row_off;
+  const std::string off = bad ? fmt::format("the probability columns of data row {} sum to {}, not 1 (rule: "
+                                            "|sum - 1| <= 1e-8 + 1e-5 |sum|)", bad->first + 1, bad->second)
+                              : std::string();
+  for (const metric_info& m : multiclass_auc_rows()) {
+    value v = bad ? value::undefined(off) : m.probabilistic(t.y, pv, t.weight, {});
+    r.metrics.push_back({std::string(m.name), std::string(m.title), std::move(v)});
+  }
+}
+
+// The probabilistic metrics, from class probabilities or from a score column that holds
+// probabilities: log loss and Brier score, top-k accuracy and the multiclass AUCs, the per-class
+// areas and the reliability diagram. Returns what the intervals need.
+kept_probabilities add_probabilistic_metrics(report& r, const prediction_table& t, const evaluate_options& q,
+                                             bool scores_are_probabilities) {
+  kept_probabilities kept;
+  const std::size_t K = r.labels.size();
+  const bool binary_scores = !t.scores.empty(), has_proba = !t.proba.empty();
+  const std::span<const std::int32_t> y = t.y;
+  const std::span<const double> w = t.weight;
+  const proba_view pv = has_proba ? proba_view::matrix(t.proba, K) : proba_view::scores(t.scores[0].values);
+  std::vector<std::int32_t> y01;
+  std::span<const std::int32_t> ys = y;
+  if (binary_scores && *r.positive == 0) {  // the score is P(labels[0]); make it class 1 of the view
+    y01.resize(y.size());
+    for (std::size_t i = 0; i < y.size(); ++i) y01[i] = 1 - y[i];
+    ys = y01;
+  }
+  if (q.ci_level) {  // the views die with this call: keep what the intervals need
+    kept.proba = pv;
+    if (!y01.empty()) kept.y01 = std::move(y01), ys = kept.y01;
+    kept.ys = ys;
+  }
+  {  // the registry's log_loss and brier_score_loss, computed in one pass over the cases
+    const bool defined = !binary_scores || scores_are_probabilities;
+    std::pair<value, value> both;
+    if (defined) both = log_loss_and_brier_score(ys, pv, w);
+    const std::pair<const char*, value*> losses[] = {{"log_loss", &both.first}, {"brier_score_loss", &both.second}};
+    for (const auto& [name, v] : losses) {
+      const metric_info* m = find_metric(name, metric_kind::probabilistic);
+      r.metrics.push_back({std::string(name), std::string(m->title),
+                           defined ? std::move(*v)
+                                   : value::undefined("the scores are not probabilities (some are outside [0, 1])")});
+    }
+  }
+  if (q.keep_curves && has_proba) {  // needs rows that sum to 1, as the multiclass AUCs
+    if (const auto& bad = t.proba_row_off) {
+      r.notes.push_back(fmt::format("no reliability diagram: the class probabilities of data row {} sum to {}, not 1 "
+                                    "(rule: |sum - 1| <= 1e-8 + 1e-5 |sum|)", bad->first + 1, bad->second));
+    } else {
+      r.calibration = detail::keep_top_label_calibration(y, pv, w);
+    }
+  }
+  if (has_proba && K > 2) {
+    metric_params params;
+    params.zd = q.zero_division;
+    params.k = q.top_k;
+    const metric_info* m = find_metric("top_k_accuracy", metric_kind::probabilistic);
+    r.metrics.push_back({"top_k_accuracy", fmt::format("top-{} accuracy", q.top_k), m->probabilistic(ys, pv, w, params)});
+    add_multiclass_aucs(r, t, pv);
+  }
+  if (has_proba) {  // the per-class ROC and PR areas (rows need not sum to 1)
+    std::vector<std::size_t> same(K);
+    for (std::size_t k = 0; k < K; ++k) same[k] = k;
+    detail::set_class_areas(r, y, pv, w, same);
+  }
+  return kept;
+}
+
+// The ranking rows of a binary score (ROC AUC, average precision, the best thresholds) and the
+// per-class areas, for the common case where nothing later needs the rows in row order: the score
+// column is sorted in place (a copy when the table is not ours) and summarised in one streaming pass
+// (no per-threshold arrays), so the report's memory stays within twice its columns however many
+// distinct scores there are.
+void add_ranking_in_place(report& r, prediction_table& t, bool own) {
+  // The sort reorders the scores (a copy when the table is not ours) and only reads the labels,
+  // which are copied only to flip them when class 0 is the positive one.
+  const std::span<const std::int32_t> y = t.y;
+  std::vector<std::int32_t> y_copy;
+  std::vector<double> s_copy;
+  std::span<const std::int32_t> labels01 = y;
+  std::span<double> scores;
+  if (own) {
+    scores = t.scores[0].values;
+  } else {
+    s_copy.assign(t.scores[0].values.begin(), t.scores[0].values.end());
+    scores = s_copy;
+  }
+  if (*r.positive == 0) {
+    std::span<std::int32_t> flipped = t.y;
+    if (!own) y_copy.assign(y.begin(), y.end()), flipped = y_copy;
+    for (auto& v : flipped) v = 1 - v;
+    labels01 = flipped;
+  }
+  // The per-class areas: the positive class's are the summary's; the other class is ranked by -score.
+  const curves::class_summaries both = curves::summarize_in_place(labels01, scores);
+  const curves::ranking_summary& sum = both.positive;
+  const curves::ranking_areas& other = both.negative;
+  r.by_class[*r.positive].roc_auc = sum.roc_auc;
+  r.by_class[*r.positive].average_precision = sum.average_precision;
+  r.by_class[1 - *r.positive].roc_auc = other.roc_auc;
+  r.by_class[1 - *r.positive].average_precision = other.average_precision;
+  detail::set_ranking_averages(r);
+  for (const metric_info* m : ranking_rows()) {
+    r.metrics.push_back({std::string(m->name), std::string(m->title), m->from_summary(sum)});
+  }
+}
+
+// The curves of a binary score kept for the figures: ROC and PR (with intervals, pointwise bands at
+// fixed thresholds by the report's proportion method, Wilson by default; docs/definitions/intervals.md),
+// the threshold sweep, and the reliability diagram when the scores are probabilities.
+void keep_score_curves(report& r, const evaluate_options& q, const curves::score_sweep& sw,
+                       std::span<const std::int32_t> ypos, std::span<const double> s, std::span<const double> w,
+                       bool scores_are_probabilities) {
+  // TPR = TP / P on the ROC curve, whose point i > 0 is sweep entry i - 1 (point 0 the origin);
+  // precision = TP / (TP + FP) on the PR curve, whose point j < m is sweep entry m - 1 - j (point m
+  // the closing (0, 1), without counts).
+  const auto band_method = detail::proportion_method_of(q.ci_method);
+  const auto roc = curves::roc_curve(sw);
+  if (roc.undefined.empty()) {
+    r.roc = curve_sample::thin(roc.fpr, roc.tpr);
+    if (q.ci_level)
+      detail::set_proportion_band(*r.roc, [&](std::size_t i) { return std::pair{roc.tps[i], sw.positives}; },
+                                  *q.ci_level, band_method);
+  }
+  const auto pr = curves::precision_recall_curve(sw);
+  if (pr.undefined.empty()) {
+    r.pr = curve_sample::thin(pr.recall, pr.precision);
+    if (q.ci_level)
+      detail::set_proportion_band(
+          *r.pr,
+          [&](std::size_t j) {
+            if (j >= sw.size()) return std::pair{0.0, 0.0};
+            const std::size_t k = sw.size() - 1 - j;
+            return std::pair{sw.tp[k], sw.tp[k] + sw.fp[k]};
+          },
+          *q.ci_level, band_method);
+  }
+  r.thresholds = detail::keep_threshold_sweep(sw);
+  if (scores_are_probabilities) r.calibration = detail::keep_calibration(ypos, s, w);
+}
+
+// The ranking rows of a binary score and the per-class areas from one sweep of the scores in row
+// order (weights, intervals, kept curves or constraints), with the operating points under the
+// constraints and the kept curves.
+void add_ranking_sweep(report& r, const prediction_table& t, const evaluate_options& q, bool scores_are_probabilities) {
+  const std::span<const std::int32_t> y = t.y;
+  const std::span<const double> s = t.scores[0].values, w = t.weight;
+  std::vector<std::int32_t> ypos(y.size());
+  for (std::size_t i = 0; i < y.size(); ++i) ypos[i] = y[i] == static_cast<std::int32_t>(*r.positive);
+  const curves::score_sweep sw = curves::sweep_scores("assay report", ypos, s, w);
+  const std::size_t first = r.metrics.size();
+  for (const metric_info* m : ranking_rows()) {
+    r.metrics.push_back({std::string(m->name), std::string(m->title), m->from_sweep(sw)});
+  }
+  {  // the per-class areas (ranking_rows: ROC AUC, then AP); the other class is ranked by -score (the
+     // complement of the sweep)
+    const curves::score_sweep other = curves::complement(sw);
+    r.by_class[*r.positive].roc_auc = r.metrics[first].v;
+    r.by_class[*r.positive].average_precision = r.metrics[first + 1].v;
+    r.by_class[1 - *r.positive].roc_auc = curves::roc_auc(other);
+    r.by_class[1 - *r.positive].average_precision = curves::average_precision(other);
+    detail::set_ranking_averages(r);
+  }
+  if (q.constraints.any()) {
+    std::vector<double> negatives;  // the umbrella threshold's order statistics (unweighted only)
+    if (q.constraints.max_fpr && w.empty()) {
+      for (std::size_t i = 0; i < y.size(); ++i)
+        if (!ypos[i]) negatives.push_back(s[i]);
+    }
+    r.operating_points = curves::constrained_thresholds("evaluate", sw, q.constraints, negatives, !w.empty());
+  }
+  if (q.keep_curves) keep_score_curves(r, q, sw, ypos, s, w, scores_are_probabilities);
+}
+
+// The report of a regression table.
+report evaluate_regression(report r, const prediction_table& t, const evaluate_options& q) {
+  r.prediction_column = t.values[0].name;
+  regression_report(r, t);
+  if (q.ci_level) {
+    detail::report_rows rows;
+    rows.w = t.weight;
+    rows.target = t.target;
+    rows.predicted = t.values[0].values;
+    detail::attach_intervals(r, q, rows);
+  }
+  return r;
+}
+
 // evaluate() on a table it may use as scratch space (`own`: the score and label columns may be
 // reordered once they are no longer needed in row order).
 report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) {
@@ -290,249 +539,48 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
   r.label_column = t.label_name;
   r.weighted = t.weighted();
   r.total_weight = t.total_weight;
-  const std::span<const double> w = t.weight;
-
-  if (t.task == task_kind::regression) {
-    r.prediction_column = t.values[0].name;
-    regression_report(r, t);
-    if (q.ci_level) {
-      detail::report_rows rows;
-      rows.w = w;
-      rows.target = t.target;
-      rows.predicted = t.values[0].values;
-      detail::attach_intervals(r, q, rows);
-    }
-    return r;
-  }
+  if (t.task == task_kind::regression) return evaluate_regression(std::move(r), t, q);
 
   r.labels = t.classes;
   r.positive = t.positive;
   r.task = t.task;
-  const std::size_t K = r.labels.size();
   const bool binary_scores = !t.scores.empty();
   const bool has_proba = !t.proba.empty();
   if (!t.predictions.empty()) r.prediction_column = t.predictions[0].name;
   else if (binary_scores) r.prediction_column = t.scores[0].name;
   else r.prediction_column = fmt::format("argmax of {} probability columns", t.proba_names.size());
 
-  const std::span<const std::int32_t> y = t.y;
-  // Predicted classes made here: uninitialised memory (every element is written), not a vector's zero
-  // fill, a single-threaded pass over 4 bytes a row that the pass below overwrites.
-  assay::detail::buffer_ptr<std::int32_t> yhat_own;
-  std::span<const std::int32_t> yhat;
+  predicted_classes predicted = count_predictions(r, t, q);
+  detail::add_confusion_metrics(r, q, detail::not_counts_reason(detail::smallest_fractional_weight(t.weight)));
+
   std::span<const double> s;
-  std::optional<bool> scores_in_unit;  // every score in [0, 1] (binary scores), when already known
-  bool counted = false;                // r.cm counted already (binary scores, no array of predictions)
   if (binary_scores) s = t.scores[0].values;
-  if (!t.predictions.empty()) {
-    yhat = t.predictions[0].codes;
-  } else if (binary_scores && w.empty() && !q.ci_level) {
-    // Nothing later reads the predicted classes (the intervals would): the matrix is counted at the
-    // threshold directly, without an array of 4 bytes a row to allocate, fault in and write.
-    bool unit = true;
-    label_tally at = tally_at_threshold(y, s, q.threshold, static_cast<std::int32_t>(*r.positive), unit, "evaluate");
-    r.cm = confusion_matrix::from_cells(K, std::move(at.cells));
-    counted = true;
-    scores_in_unit = unit;
-    r.threshold = q.threshold;
-  } else if (binary_scores) {
-    const auto pos = static_cast<std::int32_t>(*r.positive), neg = 1 - pos;
-    yhat_own = assay::detail::make_buffer<std::int32_t>(t.rows);
-    scores_in_unit = predict_at_threshold(s, q.threshold, pos, neg, {yhat_own.get(), t.rows});
-    yhat = {yhat_own.get(), t.rows};
-    r.threshold = q.threshold;
-  } else {  // argmax of the probabilities; the first of equal maxima (numpy's argmax)
-    yhat_own = assay::detail::make_buffer<std::int32_t>(t.rows);
-    for (std::size_t i = 0; i < t.rows; ++i) {
-      const double* row = &t.proba[i * K];
-      yhat_own[i] = static_cast<std::int32_t>(std::max_element(row, row + K) - row);
-    }
-    yhat = {yhat_own.get(), t.rows};
-  }
-
-  if (!counted) r.cm = confusion_matrix::from_labels(y, yhat, K, w);
-  detail::add_confusion_metrics(r, q, detail::not_counts_reason(detail::smallest_fractional_weight(w)));
-  metric_params params;
-  params.zd = q.zero_division;
-
-  // Probabilistic metrics, from class probabilities or from a score column that holds probabilities.
-  std::optional<proba_view> kept_proba;
-  std::vector<std::int32_t> kept_y01;
-  std::span<const std::int32_t> kept_ys;
   const bool scores_are_probabilities =
-      binary_scores && (scores_in_unit ? *scores_in_unit
-                                       : std::all_of(s.begin(), s.end(), [](double x) { return x >= 0 && x <= 1; }));
-  if (has_proba || binary_scores) {
-    const proba_view pv = has_proba ? proba_view::matrix(t.proba, K) : proba_view::scores(s);
-    std::vector<std::int32_t> y01;
-    std::span<const std::int32_t> ys = y;
-    if (binary_scores && *r.positive == 0) {  // the score is P(labels[0]); make it class 1 of the view
-      y01.resize(y.size());
-      for (std::size_t i = 0; i < y.size(); ++i) y01[i] = 1 - y[i];
-      ys = y01;
-    }
-    if (q.ci_level) {  // the views die with this block: keep what the intervals need
-      kept_proba = pv;
-      if (!y01.empty()) kept_y01 = std::move(y01), ys = kept_y01;
-      kept_ys = ys;
-    }
-    {  // the registry's log_loss and brier_score_loss, computed in one pass over the cases
-      const bool defined = !binary_scores || scores_are_probabilities;
-      std::pair<value, value> both;
-      if (defined) both = log_loss_and_brier_score(ys, pv, w);
-      const std::pair<const char*, value*> losses[] = {{"log_loss", &both.first}, {"brier_score_loss", &both.second}};
-      for (const auto& [name, v] : losses) {
-        const metric_info* m = find_metric(name, metric_kind::probabilistic);
-        r.metrics.push_back({std::string(name), std::string(m->title),
-                             defined ? std::move(*v)
-                                     : value::undefined("the scores are not probabilities (some are outside [0, 1])")});
-      }
-    }
-    if (q.keep_curves && has_proba) {  // needs rows that sum to 1, as the multiclass AUCs
-      if (const auto& bad = t.proba_row_off) {
-        r.notes.push_back(fmt::format("no reliability diagram: the class probabilities of data row {} sum to {}, not 1 "
-                                      "(rule: |sum - 1| <= 1e-8 + 1e-5 |sum|)", bad->first + 1, bad->second));
-      } else {
-        r.calibration = detail::keep_top_label_calibration(y, pv, w);
-      }
-    }
-    if (has_proba && K > 2) {
-      params.k = q.top_k;
-      const metric_info* m = find_metric("top_k_accuracy", metric_kind::probabilistic);
-      r.metrics.push_back(
-          {"top_k_accuracy", fmt::format("top-{} accuracy", q.top_k), m->probabilistic(ys, pv, w, params)});
-      // scikit-learn's roc_auc_score(multi_class='ovr'|'ovo', average='macro'|'weighted'), which needs
-      // rows that sum to 1.
-      const auto& bad = t.proba_row_off;
-      const std::string off = bad ? fmt::format("the probability columns of data row {} sum to {}, not 1 (rule: "
-                                                "|sum - 1| <= 1e-8 + 1e-5 |sum|)", bad->first + 1, bad->second)
-                                  : std::string();
-      for (const bool ovr : {true, false}) {
-        for (const auto avg : {curves::multiclass_average::macro, curves::multiclass_average::weighted}) {
-          const bool macro = avg == curves::multiclass_average::macro;
-          std::string name = fmt::format("roc_auc_{}_{}", ovr ? "ovr" : "ovo", macro ? "macro" : "weighted");
-          std::string title = fmt::format("ROC AUC, {}, {}", ovr ? "one-vs-rest" : "one-vs-one (Hand & Till)",
-                                          macro ? "macro" : "weighted");
-          value v = bad ? value::undefined(off)
-                        : ovr ? curves::roc_auc_ovr(y, pv, w, avg) : curves::roc_auc_ovo(y, pv, w, avg);
-          r.metrics.push_back({std::move(name), std::move(title), std::move(v)});
-        }
-      }
-    }
-    if (has_proba) {  // the per-class ROC and PR areas (rows need not sum to 1)
-      std::vector<std::size_t> same(K);
-      for (std::size_t k = 0; k < K; ++k) same[k] = k;
-      detail::set_class_areas(r, y, pv, w, same);
-    }
-  }
+      binary_scores && (predicted.scores_in_unit
+                            ? *predicted.scores_in_unit
+                            : std::all_of(s.begin(), s.end(), [](double x) { return x >= 0 && x <= 1; }));
+  kept_probabilities kept;
+  if (has_proba || binary_scores) kept = add_probabilistic_metrics(r, t, q, scores_are_probabilities);
 
   // Ranking metrics and the best thresholds of a binary score (include/assay/curves/): one sweep of the
   // sorted scores serves them all.
-  if (binary_scores && w.empty() && !q.ci_level && !q.keep_curves && !q.constraints.any()) {
-    // Lean path for the common case: nothing later needs the rows in row order, so the score column
-    // is sorted in place (a copy when the table is not ours) and summarised in one streaming pass (no
-    // per-threshold arrays): the report's memory stays within twice its columns however many
-    // distinct scores there are.
-    yhat_own.reset();  // not read again on this path: freed before the sort takes its buffers
-    // The sort reorders the scores (a copy when the table is not ours) and only reads the labels,
-    // which are copied only to flip them when class 0 is the positive one.
-    std::vector<std::int32_t> y_copy;
-    std::vector<double> s_copy;
-    std::span<const std::int32_t> labels01 = y;
-    std::span<double> scores;
-    if (own) {
-      scores = t.scores[0].values;
-    } else {
-      s_copy.assign(s.begin(), s.end());
-      scores = s_copy;
-    }
-    if (*r.positive == 0) {
-      std::span<std::int32_t> flipped = t.y;
-      if (!own) y_copy.assign(y.begin(), y.end()), flipped = y_copy;
-      for (auto& v : flipped) v = 1 - v;
-      labels01 = flipped;
-    }
-    // The per-class areas: the positive class's are the summary's; the other class is ranked by -score.
-    const curves::class_summaries both = curves::summarize_in_place(labels01, scores);
-    const curves::ranking_summary& sum = both.positive;
-    const curves::ranking_areas& other = both.negative;
-    r.by_class[*r.positive].roc_auc = sum.roc_auc;
-    r.by_class[*r.positive].average_precision = sum.average_precision;
-    r.by_class[1 - *r.positive].roc_auc = other.roc_auc;
-    r.by_class[1 - *r.positive].average_precision = other.average_precision;
-    detail::set_ranking_averages(r);
-    r.metrics.push_back({"roc_auc", "ROC AUC", sum.roc_auc});
-    r.metrics.push_back({"average_precision", "average precision", sum.average_precision});
-    r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", sum.best_threshold_youden});
-    r.metrics.push_back({"best_threshold_f1", "best threshold, max F1", sum.best_threshold_f1});
+  if (binary_scores && t.weight.empty() && !q.ci_level && !q.keep_curves && !q.constraints.any()) {
+    predicted.own.reset();  // not read again on this path: freed before the sort takes its buffers
+    add_ranking_in_place(r, t, own);
   } else if (binary_scores) {
-    std::vector<std::int32_t> ypos(y.size());
-    for (std::size_t i = 0; i < y.size(); ++i) ypos[i] = y[i] == static_cast<std::int32_t>(*r.positive);
-    const curves::score_sweep sw = curves::sweep_scores("assay report", ypos, s, w);
-    r.metrics.push_back({"roc_auc", "ROC AUC", curves::roc_auc(sw)});
-    r.metrics.push_back({"average_precision", "average precision", curves::average_precision(sw)});
-    {  // the per-class areas: the other class is ranked by -score (the complement of the sweep)
-      const curves::score_sweep other = curves::complement(sw);
-      r.by_class[*r.positive].roc_auc = r.metrics[r.metrics.size() - 2].v;
-      r.by_class[*r.positive].average_precision = r.metrics.back().v;
-      r.by_class[1 - *r.positive].roc_auc = curves::roc_auc(other);
-      r.by_class[1 - *r.positive].average_precision = curves::average_precision(other);
-      detail::set_ranking_averages(r);
-    }
-    auto threshold_of = [](const curves::operating_point& p) {
-      return p.criterion.defined() ? value(p.threshold) : p.criterion;
-    };
-    r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", threshold_of(curves::best_youden(sw))});
-    r.metrics.push_back({"best_threshold_f1", "best threshold, max F1", threshold_of(curves::best_fbeta(sw, 1))});
-    if (q.constraints.any()) {
-      std::vector<double> negatives;  // the umbrella threshold's order statistics (unweighted only)
-      if (q.constraints.max_fpr && w.empty()) {
-        for (std::size_t i = 0; i < y.size(); ++i)
-          if (!ypos[i]) negatives.push_back(s[i]);
-      }
-      r.operating_points = curves::constrained_thresholds("evaluate", sw, q.constraints, negatives, !w.empty());
-    }
-    if (q.keep_curves) {
-      // With intervals, pointwise bands at fixed thresholds by the report's proportion method (Wilson
-      // by default; docs/definitions/intervals.md): TPR = TP / P on the ROC curve, whose point i > 0 is
-      // sweep entry i - 1 (point 0 the origin); precision = TP / (TP + FP) on the PR curve, whose point
-      // j < m is sweep entry m - 1 - j (point m the closing (0, 1), without counts).
-      const auto band_method = detail::proportion_method_of(q.ci_method);
-      const auto roc = curves::roc_curve(sw);
-      if (roc.undefined.empty()) {
-        r.roc = curve_sample::thin(roc.fpr, roc.tpr);
-        if (q.ci_level)
-          detail::set_proportion_band(*r.roc, [&](std::size_t i) { return std::pair{roc.tps[i], sw.positives}; },
-                                      *q.ci_level, band_method);
-      }
-      const auto pr = curves::precision_recall_curve(sw);
-      if (pr.undefined.empty()) {
-        r.pr = curve_sample::thin(pr.recall, pr.precision);
-        if (q.ci_level)
-          detail::set_proportion_band(
-              *r.pr,
-              [&](std::size_t j) {
-                if (j >= sw.size()) return std::pair{0.0, 0.0};
-                const std::size_t k = sw.size() - 1 - j;
-                return std::pair{sw.tp[k], sw.tp[k] + sw.fp[k]};
-              },
-              *q.ci_level, band_method);
-      }
-      r.thresholds = detail::keep_threshold_sweep(sw);
-      if (scores_are_probabilities) r.calibration = detail::keep_calibration(ypos, s, w);
-    }
+    add_ranking_sweep(r, t, q, scores_are_probabilities);
   }
 
   detail::add_undefined_notes(r, q);
   if (q.ci_level) {
     detail::report_rows rows;
-    rows.y = y;
-    rows.yhat = yhat;
-    rows.w = w;
+    rows.y = t.y;
+    rows.yhat = predicted.yhat;
+    rows.w = t.weight;
     rows.score = s;
-    if (kept_proba) {
-      rows.proba = &*kept_proba;
-      rows.y_proba = kept_ys;
+    if (kept.proba) {
+      rows.proba = &*kept.proba;
+      rows.y_proba = kept.ys;
     }
     detail::attach_intervals(r, q, rows);
   }

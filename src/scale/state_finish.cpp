@@ -87,20 +87,23 @@ value regression_metric(const evaluation_state::impl& s, const regression_sums& 
     const value mean = mean_of(sums.sum.value());
     return m.mean_of.root ? sqrt_of(mean) : mean;
   }
-  const std::string_view name = m.name;
-  if (name == "mean_absolute_error") return mean_of(t.sum_abs.value());
-  if (name == "mean_squared_error") return mean_of(t.sum_sq.value());
-  if (name == "root_mean_squared_error") return sqrt_of(mean_of(t.sum_sq.value()));
-  if (name == "max_error") return t.max_abs < 0 ? value::undefined("no cases") : value(t.max_abs);
-  if (name == "r2" || name == "explained_variance") {
-    const value mean = t.mean_target();
-    if (!mean) return mean;
-    if (t.constant) return value::undefined("the target is constant");
-    const double ss_tot = t.tot.value(), ss_res = name == "r2" ? t.res.value() : t.vr.value();
-    if (ss_tot == 0) return value::undefined("the target is constant");
-    return value(1 - ss_res / ss_tot);
+  switch (m.state_sum) {
+    case regression_sum::mean_absolute: return mean_of(t.sum_abs.value());
+    case regression_sum::mean_squared: return mean_of(t.sum_sq.value());
+    case regression_sum::root_mean_squared: return sqrt_of(mean_of(t.sum_sq.value()));
+    case regression_sum::max_absolute: return t.max_abs < 0 ? value::undefined("no cases") : value(t.max_abs);
+    case regression_sum::r2:
+    case regression_sum::explained_variance: {
+      const value mean = t.mean_target();
+      if (!mean) return mean;
+      if (t.constant) return value::undefined("the target is constant");
+      const double ss_tot = t.tot.value(), ss_res = m.state_sum == regression_sum::r2 ? t.res.value() : t.vr.value();
+      if (ss_tot == 0) return value::undefined("the target is constant");
+      return value(1 - ss_res / ss_tot);
+    }
+    case regression_sum::median_absolute: return t.seen ? value(t.median) : value::undefined("no cases");
+    case regression_sum::terms: break;
   }
-  if (name == "median_absolute_error") return t.seen ? value(t.median) : value::undefined("no cases");
   throw_usage(fmt::format("evaluation_state::finish: no regression metric {}", m.name));
 }
 
@@ -602,6 +605,7 @@ report finish_runs(evaluation_state::impl& s, const evaluate_options& q, const D
       return forward;
     };
     const bool one_class = P == 0 || N == 0;
+    const std::size_t first_ranking_row = r.metrics.size();
     if ((one_class && (o.weighted || q.ci_level || q.keep_curves || q.constraints.any())) || (q.ci_level && o.weighted)) {
       // One class only: evaluate's weighted path reads the sweep functions, whose reasons for the
       // undefined values differ from the streaming summary's; build the sweep as it does. With
@@ -610,19 +614,10 @@ report finish_runs(evaluation_state::impl& s, const evaluate_options& q, const D
       // reports without either already take them from it), so kept curves and intervals without
       // weights stream (the out-of-core reader's cap); weighted intervals keep every row anyway.
       const curves::score_sweep& sw = sweep();
-      auto threshold_of = [](const curves::operating_point& p) {
-        return p.criterion.defined() ? value(p.threshold) : p.criterion;
-      };
-      r.metrics.push_back({"roc_auc", "ROC AUC", curves::roc_auc(sw)});
-      r.metrics.push_back({"average_precision", "average precision", curves::average_precision(sw)});
-      r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", threshold_of(curves::best_youden(sw))});
-      r.metrics.push_back({"best_threshold_f1", "best threshold, max F1", threshold_of(curves::best_fbeta(sw, 1))});
+      for (const metric_info* m : ranking_rows()) r.metrics.push_back({std::string(m->name), std::string(m->title), m->from_sweep(sw)});
     } else {
       const curves::ranking_summary sum = given != nullptr ? given->positive : curves::summarize_walk(P, N, walk);
-      r.metrics.push_back({"roc_auc", "ROC AUC", sum.roc_auc});
-      r.metrics.push_back({"average_precision", "average precision", sum.average_precision});
-      r.metrics.push_back({"best_threshold_youden", "best threshold, Youden's J", sum.best_threshold_youden});
-      r.metrics.push_back({"best_threshold_f1", "best threshold, max F1", sum.best_threshold_f1});
+      for (const metric_info* m : ranking_rows()) r.metrics.push_back({std::string(m->name), std::string(m->title), m->from_summary(sum)});
     }
     if (q.constraints.any()) {
       // evaluate's operating points under a constraint, from the sweep; the umbrella threshold of
@@ -653,13 +648,8 @@ report finish_runs(evaluation_state::impl& s, const evaluate_options& q, const D
       const auto [other_auc, other_ap] = other_class_areas(o, given, runs_ascending, store, have_forward, one_class, P,
                                                            N, walk, sweep, is_pos);
       const std::size_t positive = *r.positive;
-      const auto headline = [&](std::string_view name) {
-        for (const auto& m : r.metrics)
-          if (m.name == name) return m.v;
-        return value::undefined("missing");
-      };
-      r.by_class[positive].roc_auc = headline("roc_auc");
-      r.by_class[positive].average_precision = headline("average_precision");
+      r.by_class[positive].roc_auc = r.metrics[first_ranking_row].v;  // ranking_rows: ROC AUC, then AP
+      r.by_class[positive].average_precision = r.metrics[first_ranking_row + 1].v;
       r.by_class[1 - positive].roc_auc = other_auc;
       r.by_class[1 - positive].average_precision = other_ap;
       assay::detail::set_ranking_averages(r);

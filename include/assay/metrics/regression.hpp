@@ -19,8 +19,7 @@ struct row_term {
   double (*term)(double y, double yhat) = nullptr;  ///< nullptr: not a mean of row terms
   /// nullptr when (y, yhat) is in the domain, else why the mean is undefined ("the target is 0").
   const char* (*outside)(double y, double yhat) = nullptr;
-  bool root = false;             ///< the metric is the square root of the mean (RMSPE)
-  bool normal_interval = false;  ///< --ci: the normal interval of a mean of per-row losses (else the bootstrap)
+  bool root = false;  ///< the metric is the square root of the mean (RMSPE)
 };
 
 /// The weighted mean of `t`'s terms over the cases of positive weight; undefined with "<reason> in
