@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "curve_top_label.hpp"
-#include "../curves/operating_json.hpp"
+#include "operating_json.hpp"
 #include "assay/curves/accumulate.hpp"
 #include "assay/curves/roc.hpp"
 #include "assay/error.hpp"

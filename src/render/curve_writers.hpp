@@ -1,5 +1,5 @@
 // assay curve: the writers that render curves as CSV and JSON (the SVG chart is the data of a
-// plot::chart, drawn by src/plot). The kernels they call return data: the curves of roc.hpp, pr.hpp,
+// plot::chart, drawn by src/render/plot). The kernels they call return data: the curves of roc.hpp, pr.hpp,
 // threshold.hpp, calibration.hpp and the points of model_points.hpp. Private to the library;
 // src/curves/curve_report.cpp loads the rows and chooses the writer. Schema: docs/curves.md.
 #pragma once

@@ -2,7 +2,7 @@
 """The library speaks its own language: no string literal in src/ or include/ names a command-line
 option ("--threshold"); messages name parameters with assay::param and cli/ renders them as options.
 
-Exempt: the HTML report's "command that reproduces this page" (src/report/html.cpp), and any literal
+Exempt: the HTML report's "command that reproduces this page" (src/render/html.cpp), and any literal
 on a line whose comment says `names an option on purpose`.
 
 The C++ is tokenised far enough to tell code, comments and literals apart: // and /* */ comments
@@ -22,7 +22,7 @@ import sys
 OPTION = re.compile(r"--[a-z][a-z-]*")
 MARKER = "names an option on purpose"
 EXTENSIONS = (".cpp", ".cc", ".cxx", ".hpp", ".h", ".hh", ".ipp", ".inl")
-EXEMPT_FILES = {"src/report/html.cpp"}  # the command line that reproduces the page
+EXEMPT_FILES = {"src/render/html.cpp"}  # the command line that reproduces the page
 ENCODING_PREFIXES = {"u8", "u", "U", "L"}
 RAW_PREFIXES = {p + "R" for p in ENCODING_PREFIXES} | {"R"}
 

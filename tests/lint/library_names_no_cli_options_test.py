@@ -3,7 +3,7 @@
 
 - planted: it fails, and reports exactly the lines that end in `// FLAGGED` (options named in plain,
   escaped, raw, wide and joined literals, after a URL, a '[' or a digit separator; in src/ and
-  include/), and none of the others (comments, the exempt src/report/html.cpp, the marked line, cli/).
+  include/), and none of the others (comments, the exempt src/render/html.cpp, the marked line, cli/).
 - clean: it passes on literals and comments a careless reading would misjudge.
 - an empty tree: it refuses to check nothing.
 

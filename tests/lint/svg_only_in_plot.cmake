@@ -1,10 +1,10 @@
-# One home per output format: only src/plot/ writes SVG elements; everything else describes a chart
+# One home per output format: only src/render/plot/ writes SVG elements; everything else describes a chart
 # (plot::chart, plot::bar_series, plot::small_multiples) and calls the writer.
 # Run: cmake -DROOT=<source dir> -P svg_only_in_plot.cmake
 file(GLOB_RECURSE files ${ROOT}/src/*.cpp ${ROOT}/src/*.hpp ${ROOT}/cli/*.cpp ${ROOT}/cli/*.hpp)
 set(bad "")
 foreach(f ${files})
-  if(f MATCHES "/src/plot/")
+  if(f MATCHES "/src/render/plot/")
     continue()
   endif()
   file(STRINGS ${f} lines)
@@ -17,5 +17,5 @@ foreach(f ${files})
   endforeach()
 endforeach()
 if(bad)
-  message(FATAL_ERROR "SVG written outside src/plot (describe a plot::chart instead):\n${bad}")
+  message(FATAL_ERROR "SVG written outside src/render/plot (describe a plot::chart instead):\n${bad}")
 endif()

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "assay/report/report.hpp"
-#include "../curves/operating_json.hpp"
+#include "operating_json.hpp"
 
 namespace assay {
 

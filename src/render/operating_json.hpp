@@ -1,6 +1,6 @@
 // assay: the JSON of operating points (best and constrained thresholds, the Neyman-Pearson umbrella
 // threshold), shared by `assay curve threshold` (src/render/curve_documents.cpp) and the report
-// (report/json.cpp), so both documents spell a point the same way. Private to the library; the schema is in
+// (src/render/json.cpp), so both documents spell a point the same way. Private to the library; the schema is in
 // docs/curves.md ("best") and docs/report-json.md ("operating_points").
 #pragma once
 

@@ -1,5 +1,5 @@
 // The HTML pages of the validation commands; see include/assay/report/html_validation.hpp. Every
-// page is an html::document (the shared skeleton, stylesheet and escaping of src/report/html.cpp);
+// page is an html::document (the shared skeleton, stylesheet and escaping of src/render/html.cpp);
 // plots come from assay::plot (include/assay/plot/svg.hpp).
 #include "assay/report/html_validation.hpp"
 
