@@ -123,7 +123,7 @@ def _numbers(x, name, ndim=1):
 def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=None, pos_label=None,
            threshold=0.5, ci=None, method="auto", replicates=2000, random_state=0, task="auto", beta=None,
            top_k=2, zero_division=0, classes=None, keep_curves=None, by=None, label=None, drop_missing=False,
-           max_fpr=None, min_tpr=None, min_precision=None, min_recall=None, confidence=0.95):
+           max_fpr=None, min_tpr=None, min_precision=None, min_recall=None, confidence=0.95, _rows=()):
     """The full evaluation report of predictions (``assay report`` on arrays).
 
     Give the true labels and exactly one of: ``y_score`` (binary: the score of the positive class,
@@ -209,7 +209,8 @@ def report(y_true, *, y_score=None, y_pred=None, y_proba=None, sample_weight=Non
               max_fpr=None if max_fpr is None else float(max_fpr),
               min_tpr=None if min_tpr is None else float(min_tpr),
               min_precision=None if min_precision is None else float(min_precision),
-              min_recall=None if min_recall is None else float(min_recall), confidence=float(confidence))
+              min_recall=None if min_recall is None else float(min_recall), confidence=float(confidence),
+              metrics=[] if by_keys else list(_rows))
     if task == "regression":
         if y_pred is None:
             raise ValueError("report: a regression report needs y_pred (the predicted values)")
@@ -270,8 +271,10 @@ def _estimate_function(name, doc, kind):
         args = {kind: y_other}
         if kind == "regression":
             args = {"y_pred": y_other, "task": "regression"}
+        # Only this row is computed (and its interval): its number is the whole report's.
         r = report(y_true, **args, sample_weight=sample_weight, pos_label=pos_label, threshold=threshold, ci=ci,
-                   method=method, replicates=replicates, random_state=random_state, keep_curves=False, **options)
+                   method=method, replicates=replicates, random_state=random_state, keep_curves=False,
+                   _rows=(name,), **options)
         try:
             return r[name]
         except KeyError:

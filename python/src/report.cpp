@@ -113,7 +113,7 @@ void bind_report(nb::module_& m) {
          std::optional<double> ci_level, std::string_view ci_method, std::size_t replicates, std::uint64_t seed,
          bool keep_curves, std::vector<std::string> by_names, std::vector<std::vector<std::string>> by_keys,
          std::optional<double> max_fpr, std::optional<double> min_tpr, std::optional<double> min_precision,
-         std::optional<double> min_recall, double confidence) -> nb::object {
+         std::optional<double> min_recall, double confidence, std::vector<std::string> metrics) -> nb::object {
         const labels_arg y{y_num, y_text};
         prediction_options po;
         po.sample_weight = view(weight);
@@ -122,6 +122,7 @@ void bind_report(nb::module_& m) {
         evaluate_options eo = evaluate_options_of(threshold, beta, top_k, zero_division, ci_level, ci_method,
                                                   replicates, seed, keep_curves);
         eo.constraints = {max_fpr, min_tpr, min_precision, min_recall, confidence};
+        eo.metrics = std::move(metrics);
         const sigint_cancels interruptible;  // Ctrl-C stops the bootstrap of the intervals
         std::optional<report> plain;
         std::optional<sliced_report> sliced;
@@ -171,7 +172,7 @@ void bind_report(nb::module_& m) {
       nb::arg("by_names") = std::vector<std::string>{}, nb::arg("by_keys") = std::vector<std::vector<std::string>>{},
       nb::arg("max_fpr").none() = nb::none(), nb::arg("min_tpr").none() = nb::none(),
       nb::arg("min_precision").none() = nb::none(), nb::arg("min_recall").none() = nb::none(),
-      nb::arg("confidence") = 0.95);
+      nb::arg("confidence") = 0.95, nb::arg("metrics") = std::vector<std::string>{});
 }
 
 }  // namespace assay::python

@@ -84,6 +84,35 @@ def test_estimates_carry_intervals(rng):
     assert assay.accuracy(y, (s >= 0.75).astype(int)).ci is None
 
 
+@pytest.mark.parametrize("ci", [None, 0.9])
+def test_each_estimate_function_is_the_whole_reports_row(rng, ci):
+    """assay.<name> computes only its row (and its interval); the number, interval and reason are those
+    of the whole report, to the bit, for every function on the input it takes."""
+    y = rng.integers(0, 2, 300)
+    s = np.round(y * 0.4 + rng.random(300), 2)  # ties
+    w = rng.integers(0, 4, 300) / 2.0
+    yp = (s >= 0.7).astype(int)
+    y3 = rng.integers(0, 3, 300)
+    p3 = rng.random((300, 3)) + np.eye(3)[y3]
+    p3 /= p3.sum(axis=1, keepdims=True)
+    yr = rng.gamma(2.0, 1.0, 300) + 0.1
+    pr = yr * rng.uniform(0.7, 1.3, 300)
+    inputs = {"y_pred": (y, yp), "y_score": (y, s), "y_proba": (y3, p3), "regression": (yr, pr)}
+    checked = 0
+    for name, (_, kind) in assay._report._ESTIMATES.items():
+        truth, other = inputs[kind]
+        args = {"y_pred": other, "task": "regression"} if kind == "regression" else {kind: other}
+        for weight in (None, w):
+            whole = assay.report(truth, **args, sample_weight=weight, ci=ci, keep_curves=False,
+                                 replicates=200, random_state=3)
+            got = getattr(assay, name)(truth, other, sample_weight=weight, ci=ci, replicates=200, random_state=3)
+            want = whole[name]
+            assert (math.isnan(got) and math.isnan(want)) or float(got) == float(want), (name, weight is None)
+            assert got.reason == want.reason and got.ci == want.ci and got.method == want.method, name
+            checked += 1
+    assert checked == 2 * len(assay._report._ESTIMATES)
+
+
 def test_undefined_is_nan_with_the_reason():
     auc = assay.roc_auc([0, 0, 0], [0.1, 0.2, 0.3])
     assert math.isnan(auc) and "no positive" in auc.reason and not auc.defined

@@ -92,12 +92,33 @@ void push(report& r, metric_kind kind, std::string_view name, const metric_param
   r.metrics.push_back({std::string(name), std::string(m->title), std::move(v)});
 }
 
-void regression_report(report& r, const prediction_table& t) {
+// Whether the options ask for the row `name` (every row when they name none).
+bool wanted(const evaluate_options& q, std::string_view name) {
+  return q.metrics.empty() || std::find(q.metrics.begin(), q.metrics.end(), name) != q.metrics.end();
+}
+
+// Whether a part of the report that serves only rows satisfying `is` is computed: always when the
+// options name no rows, or ask for intervals (the Poisson bootstrap passes the loss means and the
+// ranking areas together, in an order that depends on which are present, so leaving a part out
+// could change the last bit of another row's interval), else when a named row needs it.
+template <class Pred>
+bool part_wanted(const evaluate_options& q, Pred is) {
+  return q.metrics.empty() || q.ci_level ||
+         std::any_of(q.metrics.begin(), q.metrics.end(), [&](const std::string& n) { return is(n); });
+}
+
+// Keeps only the rows the options ask for (all when they name none).
+void keep_wanted_rows(report& r, const evaluate_options& q) {
+  if (q.metrics.empty()) return;
+  std::erase_if(r.metrics, [&](const metric_result& m) { return !wanted(q, m.name); });
+}
+
+void regression_report(report& r, const prediction_table& t, const evaluate_options& q) {
   const auto& y = t.target;
   const auto& yhat = t.values[0].values;
   r.task = task_kind::regression;
   for (const auto& m : metric_registry()) {
-    if (m.kind != metric_kind::regression) continue;
+    if (m.kind != metric_kind::regression || !part_wanted(q, [&](const std::string& n) { return n == m.name; })) continue;
     r.metrics.push_back({std::string(m.name), std::string(m.title), m.regression(y, yhat, t.weight, {})});
   }
 }
@@ -105,6 +126,14 @@ void regression_report(report& r, const prediction_table& t) {
 // The option checks of evaluate(), named by parameter (make_report checked the request first, with
 // the command line's names).
 void check_options(const evaluate_options& o) {
+  for (const std::string& name : o.metrics) {
+    const bool caret = name == "no_information_rate" || name == "accuracy_p_value" || name == "mcnemar_p_value";
+    if (!caret && find_report_metric(name, task_kind::binary) == nullptr &&
+        find_report_metric(name, task_kind::multiclass) == nullptr &&
+        find_report_metric(name, task_kind::regression) == nullptr) {
+      throw_usage(fmt::format("evaluate: metrics names '{}', which is not a row of any report", name));
+    }
+  }
   if (!std::isfinite(o.threshold)) {
     throw_usage(fmt::format("evaluate: threshold is {}; it must be a finite number", o.threshold));
   }
@@ -512,7 +541,7 @@ void add_ranking_sweep(report& r, const prediction_table& t, const evaluate_opti
 // The report of a regression table.
 report evaluate_regression(report r, const prediction_table& t, const evaluate_options& q) {
   r.prediction_column = t.values[0].name;
-  regression_report(r, t);
+  regression_report(r, t, q);
   if (q.ci_level) {
     detail::report_rows rows;
     rows.w = t.weight;
@@ -520,6 +549,7 @@ report evaluate_regression(report r, const prediction_table& t, const evaluate_o
     rows.predicted = t.values[0].values;
     detail::attach_intervals(r, q, rows);
   }
+  keep_wanted_rows(r, q);
   return r;
 }
 
@@ -560,14 +590,24 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
                             ? *predicted.scores_in_unit
                             : std::all_of(s.begin(), s.end(), [](double x) { return x >= 0 && x <= 1; }));
   kept_probabilities kept;
-  if (has_proba || binary_scores) kept = add_probabilistic_metrics(r, t, q, scores_are_probabilities);
+  const bool probabilistic_wanted = q.keep_curves || part_wanted(q, [](const std::string& n) {
+    const metric_info* m = find_report_metric(n, task_kind::multiclass);
+    return m != nullptr && m->kind == metric_kind::probabilistic;
+  });
+  if ((has_proba || binary_scores) && probabilistic_wanted) {
+    kept = add_probabilistic_metrics(r, t, q, scores_are_probabilities);
+  }
 
   // Ranking metrics and the best thresholds of a binary score (include/assay/curves/): one sweep of the
   // sorted scores serves them all.
-  if (binary_scores && t.weight.empty() && !q.ci_level && !q.keep_curves && !q.constraints.any()) {
+  const bool ranking_wanted = q.keep_curves || q.constraints.any() || part_wanted(q, [](const std::string& n) {
+                                return std::any_of(ranking_rows().begin(), ranking_rows().end(),
+                                                   [&](const metric_info* m) { return m->name == n; });
+                              });
+  if (binary_scores && ranking_wanted && t.weight.empty() && !q.ci_level && !q.keep_curves && !q.constraints.any()) {
     predicted.own.reset();  // not read again on this path: freed before the sort takes its buffers
     add_ranking_in_place(r, t, own);
-  } else if (binary_scores) {
+  } else if (binary_scores && ranking_wanted) {
     add_ranking_sweep(r, t, q, scores_are_probabilities);
   }
 
@@ -584,6 +624,7 @@ report evaluate_table(prediction_table& t, const evaluate_options& q, bool own) 
     }
     detail::attach_intervals(r, q, rows);
   }
+  keep_wanted_rows(r, q);
   return r;
 }
 

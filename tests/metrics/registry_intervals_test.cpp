@@ -185,7 +185,7 @@ TEST(RegistryIntervals, RowLossesAverageToTheMetric) {
     EXPECT_NEAR(mean, v.v, 1e-12 * (1 + std::abs(v.v))) << key(m);
     ++checked;
   }
-  EXPECT_EQ(checked, 5u);  // MAE, MSE, mean Poisson deviance, log loss, Brier score
+  EXPECT_EQ(checked, 6u);  // MAE, MSE, the mean Poisson and Gamma deviances, log loss, Brier score
 }
 
 }  // namespace

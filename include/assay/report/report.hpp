@@ -193,6 +193,11 @@ struct evaluate_options {
   /// report::operating_points. Binary scores only: with predicted classes or probabilities evaluate
   /// refuses them, naming the constraint.
   curves::operating_constraints constraints;
+  /// The report's rows to keep, by their JSON names (`f1`, `roc_auc`, `log_loss`, ...); empty: every
+  /// row. With names, the report holds those rows that its task has, and without intervals the parts
+  /// of the report no named row needs are not computed (the ranking sort, the probability losses).
+  /// A row's number and interval are those of the whole report, to the bit.
+  std::vector<std::string> metrics;
 };
 
 /// The report of a prediction table (data/predictions.hpp): the confusion matrix, every metric of
