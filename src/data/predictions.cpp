@@ -3,7 +3,6 @@
 #include "assay/detail/exact_sum.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <fmt/format.h>
 #include <string_view>
@@ -14,6 +13,7 @@
 #include "assay/io/table.hpp"
 #include "assay/metrics/labels.hpp"
 #include "assay/metrics/probabilistic.hpp"
+#include "number_codes.hpp"
 
 namespace assay {
 
@@ -175,36 +175,6 @@ void check_finite(const std::string& fn, const std::string& name, std::span<cons
   }
 }
 
-// The code of each distinct number, in first-seen order. Labels take few values: a linear scan of
-// the values seen (in cache, no hashing) serves them until there are `few`, then a hash map takes
-// over (a million rows of two classes are coded without hashing a number).
-class number_levels {
- public:
-  /// (the code of `key`, whether `key` is new); `key` is finite and not -0.
-  std::pair<std::int32_t, bool> code(double key) {
-    if (many_.empty()) {
-      for (std::size_t k = 0; k < keys_.size(); ++k) {
-        if (keys_[k] == key) return {static_cast<std::int32_t>(k), false};
-      }
-      if (keys_.size() < few) return add(key);
-      for (std::size_t k = 0; k < keys_.size(); ++k) many_.emplace(keys_[k], static_cast<std::int32_t>(k));
-    }
-    const auto it = many_.find(key);
-    if (it != many_.end()) return {it->second, false};
-    many_.emplace(key, static_cast<std::int32_t>(keys_.size()));
-    return add(key);
-  }
-
- private:
-  static constexpr std::size_t few = 32;
-  std::pair<std::int32_t, bool> add(double key) {
-    keys_.push_back(key);
-    return {static_cast<std::int32_t>(keys_.size() - 1), true};
-  }
-  std::vector<double> keys_;
-  std::unordered_map<double, std::int32_t> many_;
-};
-
 // A label column as the reader makes it: codes into levels in first-seen order. Numbers are named by
 // canonical_number (so 0.0 and -0.0 are "0", 1.0 is "1").
 io::column label_column(const std::string& fn, const std::string& name, labels_view v) {
@@ -223,29 +193,10 @@ io::column label_column(const std::string& fn, const std::string& name, labels_v
     return c;
   }
   check_finite(fn, name, v.numbers(), "numeric labels");
-  number_levels seen;
+  detail::number_codes seen;
   const auto x = v.numbers();
-  // Small integers (the usual labels: 0/1, -1/1, class numbers) are coded through a table indexed by
-  // the value, filled from `seen` on first sight, so the codes stay in first-seen order and a row
-  // costs one predictable test and one load instead of a scan with a branch per value seen.
-  constexpr int lo = -128, span = 256;
-  std::array<std::int32_t, span> small;
-  small.fill(-1);
   for (std::size_t i = 0; i < x.size(); ++i) {
-    const double key = x[i] == 0 ? 0.0 : x[i];  // -0 and 0 are one class
-    if (key >= lo && key < lo + span) {
-      const int k = static_cast<int>(key);  // truncates toward 0; equal to key only for integers
-      if (static_cast<double>(k) == key) {
-        std::int32_t& cached = small[static_cast<std::size_t>(k - lo)];
-        if (cached < 0) {
-          const auto [code, added] = seen.code(key);
-          if (added) c.levels.push_back(canonical_number(key));
-          cached = code;
-        }
-        c.codes[i] = cached;
-        continue;
-      }
-    }
+    const double key = x[i] + 0.0;  // -0 and 0 are one class
     const auto [code, added] = seen.code(key);
     if (added) c.levels.push_back(canonical_number(key));
     c.codes[i] = code;

@@ -17,6 +17,7 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "../data/number_codes.hpp"
 #include "../report/assemble.hpp"
 #include "../report/by_class.hpp"
 #include "../report/intervals.hpp"
@@ -43,37 +44,25 @@ namespace {
 
 // The spellings of a batch's label column, update()'s errors naming evaluation_state::update. A
 // column of numbers with at most 8 distinct values (the labels of a classification) is coded here
-// by a scan of those values, without detail::resolve's hash table (a hash and a probe a row); the
-// spellings are in order of first appearance and the codes those detail::resolve gives. Any other
-// column, or one with a value that is not finite, goes to detail::resolve (which also words its
-// errors).
+// by assay::detail::number_codes (src/data/number_codes.hpp, as the prediction table codes them), without
+// detail::resolve's hash table; the spellings are in order of first appearance and the codes those
+// detail::resolve gives. Any other column, or one with a value that is not finite, goes to
+// detail::resolve (which also words its errors).
 batch_labels resolve(const label_column& c, std::size_t n, const char* name) {
   constexpr std::size_t few = 8;
   if (c.kind != label_column::form::numbers || c.size() != n) return detail::resolve(c, n, name, "evaluation_state::update");
-  std::array<std::uint64_t, few> bits{};
-  std::size_t seen = 0;
+  assay::detail::number_codes seen;
   batch_labels b;
   b.codes.resize(n);
-  std::uint64_t last = 0;
-  std::int32_t last_code = -1;
   for (std::size_t i = 0; i < n; ++i) {
     const double x = c.numbers[i];
-    const auto u = std::bit_cast<std::uint64_t>(x + 0.0);
-    if (last_code >= 0 && u == last) {
-      b.codes[i] = last_code;
-      continue;
-    }
     if (!std::isfinite(x)) return detail::resolve(c, n, name, "evaluation_state::update");  // NaN: -1; else its error
-    std::size_t k = 0;
-    while (k < seen && bits[k] != u) ++k;
-    if (k == seen) {
-      if (seen == few) return detail::resolve(c, n, name, "evaluation_state::update");
-      bits[seen++] = u;
+    const auto [code, added] = seen.code(x + 0.0);
+    if (added) {
+      if (seen.size() > few) return detail::resolve(c, n, name, "evaluation_state::update");
       b.spellings.push_back(canonical_number(x));
     }
-    last = u;
-    last_code = static_cast<std::int32_t>(k);
-    b.codes[i] = last_code;
+    b.codes[i] = code;
   }
   return b;
 }
